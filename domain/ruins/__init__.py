@@ -1,0 +1,103 @@
+"""Ruins (John D. Clair): a climbing card game with card crafting, as a pure deterministic engine.
+
+The public API, in the style of python-chess and OpenSpiel::
+
+    >>> from domain import ruins
+    >>> state = ruins.new_game(["Ana", "Beto", "Carla"], seed=7)
+    >>> state.round, len(state.hands[0])
+    (1, 9)
+    >>> action = ruins.legal_actions(state, 0)[0]
+    >>> state = ruins.apply(state, action)      # decide + evolve
+    >>> ruins.outcome(state) is None
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from domain.ruins.actions import (
+    Action,
+    Discard,
+    Flip,
+    Pass,
+    Play,
+    Purchase,
+    action_from_dict,
+    action_from_str,
+    action_to_dict,
+)
+from domain.ruins.cards import rulebook
+from domain.ruins.decide import decide
+from domain.ruins.events import Event, event_from_dict, event_to_dict
+from domain.ruins.evolve import evolve, replay
+from domain.ruins.legal import craft_options, legal_actions, plays
+from domain.ruins.setup import start
+from domain.ruins.setup_position import new_game_from_setup, start_from_setup
+from domain.ruins.state import GameState, Outcome, Ruin
+from domain.ruins.view import view
+
+GAME = "ruins"
+
+__all__ = [
+    "GAME",
+    "Action",
+    "Discard",
+    "Event",
+    "Flip",
+    "GameState",
+    "Outcome",
+    "Pass",
+    "Play",
+    "Purchase",
+    "Ruin",
+    "action_from_dict",
+    "action_from_str",
+    "action_to_dict",
+    "apply",
+    "craft_options",
+    "decide",
+    "event_from_dict",
+    "event_to_dict",
+    "evolve",
+    "legal_actions",
+    "new_game",
+    "new_game_from_setup",
+    "outcome",
+    "plays",
+    "replay",
+    "rulebook",
+    "start",
+    "start_from_setup",
+    "to_act",
+    "view",
+]
+
+
+def new_game(players: Iterable[str], options: Mapping[str, Any] | None = None, seed: str | int = 0) -> GameState:
+    """A new game, dealt and waiting for the round-1 night flips."""
+    return replay(start(players, options, seed))
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """``decide`` then ``evolve``: the state after a legal action (raises on an illegal one)."""
+    for event in decide(state, action):
+        state = evolve(state, event)
+    return state
+
+
+def outcome(state: GameState) -> Outcome | None:
+    return state.outcome
+
+
+def to_act(state: GameState) -> list[int]:
+    """The seats that may act now (several during the simultaneous night-flip choice)."""
+    if state.outcome is not None:
+        return []
+    if state.phase == "flip":
+        chosen = {s for s, _ in state.flip_choices}
+        return [s for s in state.participants if s not in chosen]
+    if state.phase == "discard":
+        return [] if state.discarder is None else [state.discarder]
+    return [] if state.turn is None else [state.turn]

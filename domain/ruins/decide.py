@@ -1,0 +1,263 @@
+"""``decide(state, action) -> events``: judge an action against the rules and say what happens.
+
+Raises a ``RuleViolation`` (or ``NotYourTurn`` / ``GameOver``) whose message names the rule broken;
+a refused action returns nothing and, the state being immutable, changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from domain.errors import GameOver, NotYourTurn, RuleViolation
+from domain.ruins import events as ev
+from domain.ruins.actions import Action, Discard, Flip, Pass, Play
+from domain.ruins.cards import Effect, rulebook
+from domain.ruins.rules import profile, total
+from domain.ruins.setup import deal, next_round_leader
+from domain.ruins.state import GameState, Ruin
+
+
+def decide(state: GameState, action: Action) -> list[ev.Event]:
+    if state.outcome is not None:
+        who = state.players[state.outcome.winner]
+        raise GameOver(f"the game is over: {who} won ({state.outcome.how})")
+    if not 0 <= action.seat < state.n_players:
+        raise RuleViolation(f"there is no seat {action.seat} in a {state.n_players}-player game")
+    if isinstance(action, Play):
+        return _play(state, action)
+    if isinstance(action, Pass):
+        return _pass(state, action)
+    if isinstance(action, Flip):
+        return _flip(state, action)
+    if isinstance(action, Discard):
+        return _discard(state, action)
+    raise RuleViolation(f"not a Ruins action: {action!r}")
+
+
+def _check_turn(state: GameState, seat: int) -> None:
+    if state.phase == "flip":
+        raise NotYourTurn("a round starts with every player choosing their night flip (or none) before anyone plays")
+    if state.phase == "discard":
+        raise NotYourTurn(f"seat {state.discarder} must first discard after their dig")
+    if state.turn != seat:
+        raise NotYourTurn(f"it is seat {state.turn}'s turn, not seat {seat}'s")
+
+
+def _flip(state: GameState, action: Flip) -> list[ev.Event]:
+    seat = action.seat
+    if state.phase != "flip":
+        raise NotYourTurn("a ruin can be flipped to night only at the start of a round, before the lead")
+    if seat not in state.participants:
+        raise NotYourTurn(f"seat {seat} is not playing this round")
+    chosen = {s for s, _ in state.flip_choices}
+    if seat in chosen:
+        raise RuleViolation("each player may flip at most 1 ruin per round, and this seat has already chosen")
+    if action.ruin is not None:
+        if action.ruin not in state.hands[seat]:
+            raise RuleViolation(f"you may only flip a ruin in your own hand; ruin {action.ruin} is not in it")
+        if state.ruins[action.ruin].night:
+            raise RuleViolation(f"the flip to night is permanent: ruin {action.ruin} is already on its night side")
+    events: list[ev.Event] = [ev.NightFlipChosen(seat, action.ruin)]
+    if len(chosen) + 1 == len(state.participants):
+        flips = dict(state.flip_choices)
+        flips[seat] = action.ruin
+        events.append(ev.NightFlipsRevealed(tuple(flips.get(s) for s in range(state.n_players))))
+    return events
+
+
+def _discard(state: GameState, action: Discard) -> list[ev.Event]:
+    if state.phase != "discard" or state.discarder != action.seat:
+        raise NotYourTurn("a discard is only made right after your own dig")
+    if len(action.ruins) != state.discard_count or len(set(action.ruins)) != len(action.ruins):
+        raise RuleViolation(f"after a dig you discard exactly {state.discard_count} different ruin(s)")
+    missing = [c for c in action.ruins if c not in state.hands[action.seat]]
+    if missing:
+        raise RuleViolation(f"you can only discard ruins from your own hand; {missing} not in it")
+    return [ev.RuinsDiscarded(action.seat, action.ruins)]
+
+
+def _pass(state: GameState, action: Pass) -> list[ev.Event]:
+    _check_turn(state, action.seat)
+    if state.top is None:
+        raise RuleViolation("the leader must play: you may pass only when following another player's play")
+    responded = state.responded | {action.seat}
+    return [ev.Passed(action.seat), _after_response(state, list(state.hands), state.top.seat, responded, action.seat)]
+
+
+def _after_response(
+    state: GameState, hands: list[tuple[int, ...]], owner: int, responded: frozenset[int], last: int
+) -> ev.Event:
+    """Pile cleared once every other player still holding cards has passed (or been skipped) in a row."""
+    holders = [s for s in state.participants if hands[s]]
+    if all(s in responded for s in holders if s != owner):
+        leader = owner if hands[owner] else _next_holder(state, hands, owner)
+        return ev.PileCleared(leader)
+    return ev.NextTurn(_next_holder(state, hands, last))
+
+
+def _next_holder(state: GameState, hands: list[tuple[int, ...]], seat: int) -> int:
+    n = state.n_players
+    for step in range(1, n + 1):
+        other = (seat + step) % n
+        if hands[other] and other in state.participants:
+            return other
+    raise AssertionError("no player holds cards")  # a round ends before this can happen
+
+
+def _play(state: GameState, action: Play) -> list[ev.Event]:
+    book = rulebook()
+    seat = action.seat
+    _check_turn(state, seat)
+    played = action.ruins
+    if not played:
+        raise RuleViolation("a play must contain at least one ruin")
+    if len(set(played)) != len(played):
+        raise RuleViolation("each ruin can be played only once in a play")
+    hand = state.hands[seat]
+    for card in played:
+        if card not in hand:
+            raise RuleViolation(f"you can only play ruins from your own hand; ruin {card} is not in it")
+
+    # Crafting first: legality is judged after crafting.
+    events: list[ev.Event] = []
+    ruins: dict[int, Ruin] = {c: state.ruins[c] for c in played}
+    torches = state.torches[seat]
+    market = list(state.market)
+    deck = list(state.discovery_deck)
+    for purchase in action.purchases:
+        d, card = purchase.discovery, purchase.ruin
+        if d not in market:
+            raise RuleViolation(f"discovery {d} is not in the market")
+        if card not in ruins:
+            raise RuleViolation(f"crafting upgrades only the ruins you are playing now; ruin {card} is not among them")
+        slot = market.index(d)
+        price = book.market_prices[slot]
+        if price > torches:
+            raise RuleViolation(f"discovery {d} costs {price} lit torch(es) and you have {torches} lit")
+        pos = book.position_index(d)
+        sleeves = ruins[card].sleeves
+        if sleeves[pos] is not None:
+            raise RuleViolation(
+                f"ruin {card} already holds a discovery at the {book.positions[pos]} position "
+                "(at most 3 per ruin, one per position)"
+            )
+        torches -= price
+        ruins[card] = replace(ruins[card], sleeves=(*sleeves[:pos], d, *sleeves[pos + 1 :]))
+        # The row slides toward the cheap end and the dear end is refilled from the deck.
+        drawn = deck.pop(0) if deck else None
+        market = market[:slot] + market[slot + 1 :] + [drawn]
+        events.append(ev.DiscoveryBought(seat, d, card, slot, price, tuple(market), drawn))
+    if len(action.claims) > state.claims_left[seat]:
+        raise RuleViolation(
+            f"you have {state.claims_left[seat]} claim card(s) left (2 per player, each used once per game)"
+        )
+    for card in action.claims:
+        if card not in ruins:
+            raise RuleViolation(f"a claim goes only on a ruin you are playing now; ruin {card} is not among them")
+        if ruins[card].claim is not None:
+            raise RuleViolation(f"ruin {card} already carries a claim (one claim per ruin)")
+        ruins[card] = replace(ruins[card], claim=seat)
+        events.append(ev.ClaimSleeved(seat, card))
+
+    profiles = [profile(c, ruins[c]) for c in played]
+    for card, prof in zip(played, profiles, strict=True):
+        if action.rank not in prof.ranks:
+            raise RuleViolation(
+                f"a set is ruins of one rank: ruin {card} cannot count as rank {action.rank} "
+                f"(it can be {', '.join(map(str, sorted(prof.ranks)))})"
+            )
+    count = sum(p.weight for p in profiles)
+    top = state.top
+    if top is not None:
+        if count != top.count:
+            raise RuleViolation(f"a follow must be exactly {top.count} ruin(s), like the lead; this play is {count}")
+        if action.rank < top.rank:
+            raise RuleViolation(f"a follow must be of equal or higher rank than {top.rank}")
+    events.append(ev.RuinsPlayed(seat, played, action.rank, count, top is None))
+
+    effects: list[Effect] = [e for p in profiles for e in p.effects]
+    hands = list(state.hands)
+    hands[seat] = tuple(c for c in hand if c not in played)
+    draw_pile = state.draw_pile
+    relight = min(total(effects, "relight"), book.torches - torches)
+    if relight > 0:
+        events.append(ev.TorchesRelit(seat, relight))
+    dug: tuple[int, ...] = ()
+    if hands[seat] and total(effects, "draw"):
+        dug, draw_pile = draw_pile[: total(effects, "draw")], draw_pile[total(effects, "draw") :]
+        if dug:
+            events.append(ev.RuinsDrawn(seat, dug, "dig"))
+            hands[seat] = hands[seat] + dug
+
+    if not hands[seat]:
+        ended = _go_out(state, seat, hands, events)
+        if ended:
+            return events
+
+    burden = total(effects, "forced_draw")
+    if burden:
+        target = _next_holder(state, hands, seat)
+        forced, draw_pile = draw_pile[:burden], draw_pile[burden:]
+        if forced and target != seat:
+            events.append(ev.RuinsDrawn(target, forced, "burden"))
+            hands[target] = hands[target] + forced
+
+    # Matching the rank exactly skips the next player; the skip counts toward 'everyone else passed'.
+    responded: frozenset[int] = frozenset()
+    turn_from = seat
+    if top is not None and action.rank == top.rank:
+        skipped = _next_holder(state, hands, seat)
+        if skipped != seat:
+            events.append(ev.PlayerSkipped(skipped))
+            responded = frozenset({skipped})
+            turn_from = skipped
+    events.append(_after_response(state, hands, seat, responded, turn_from))
+    if dug:
+        events.append(ev.DiscardRequired(seat, len(dug)))
+    return events
+
+
+def _go_out(state: GameState, seat: int, hands: list[tuple[int, ...]], events: list[ev.Event]) -> bool:
+    """Score going out; end the round or the game when that follows. True when play stops here."""
+    book = rulebook()
+    place = len(state.finish_order) + 1
+    award = 0 if state.showdown else book.award(len(state.participants), place)
+    vp = min(book.vp_max, state.vp[seat] + award)
+    events.append(ev.WentOut(seat, place, award, vp))
+    if state.showdown:
+        events.append(ev.GameWon(seat, "showdown", state.round))
+        return True
+    if place == 1 and state.round_start_vp[seat] >= book.instant_win_vp:
+        events.append(ev.GameWon(seat, "instant", state.round))
+        return True
+    holders = [s for s in state.participants if hands[s]]
+    if len(holders) > 1:
+        return False
+    last = holders[0]
+    scores = list(state.vp)
+    scores[seat] = vp
+    penalty = min(book.last_holder_penalty, scores[last] - book.vp_min)
+    scores[last] -= penalty
+    order = (*state.finish_order, seat, last)
+    events.append(ev.RoundEnded(state.round, last, penalty, tuple(scores), order))
+    if state.round < book.max_rounds:
+        participants = tuple(range(state.n_players))
+        showdown = False
+    else:
+        first = order[0]
+        best = max(scores[s] for s in state.participants if s != first)
+        tied = [s for s in state.participants if s != first and scores[s] == best]
+        participants = tuple(sorted([first, *tied]))
+        showdown = True
+    leader = next_round_leader(tuple(scores), participants, order)
+    ruins = list(state.ruins)
+    for e in events:  # upgrades made in this very play travel with their ruins
+        if isinstance(e, ev.DiscoveryBought):
+            r = ruins[e.ruin]
+            pos = book.position_index(e.discovery)
+            ruins[e.ruin] = replace(r, sleeves=(*r.sleeves[:pos], e.discovery, *r.sleeves[pos + 1 :]))
+        elif isinstance(e, ev.ClaimSleeved):
+            ruins[e.ruin] = replace(ruins[e.ruin], claim=e.seat)
+    round_no = state.round + 1
+    events.append(deal(state.seed, state.n_players, round_no, showdown, participants, leader, ruins, state.set_aside))
+    return True

@@ -1,0 +1,98 @@
+"""``legal_actions(state, seat)``: every action a seat may take now, sorted and deterministic.
+
+Plays are listed without crafting. Crafting is described as options of a play: ``craft_options``
+lists each purchase or claim that may be added to a given play and keeps it legal. ``decide`` checks
+any concrete action, crafted or not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import combinations
+
+from domain.errors import DomainError
+from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase
+from domain.ruins.cards import rulebook
+from domain.ruins.rules import profile
+from domain.ruins.state import GameState
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    if state.outcome is not None or not 0 <= seat < state.n_players:
+        return []
+    if state.phase == "flip":
+        if seat not in state.participants or any(s == seat for s, _ in state.flip_choices):
+            return []
+        day = [c for c in state.hands[seat] if not state.ruins[c].night]
+        return [Flip(seat, None), *(Flip(seat, c) for c in day)]
+    if state.phase == "discard":
+        if seat != state.discarder:
+            return []
+        return [Discard(seat, combo) for combo in combinations(state.hands[seat], state.discard_count)]
+    if state.phase != "play" or state.turn != seat:
+        return []
+    actions: list[Action] = [] if state.top is None else [Pass(seat)]
+    actions.extend(plays(state, seat))
+    return actions
+
+
+def plays(state: GameState, seat: int) -> list[Play]:
+    """Every uncrafted play: leads of any size, or follows of the right count at equal or higher rank."""
+    by_rank: dict[int, list[tuple[int, int]]] = {}
+    for card in state.hands[seat]:
+        prof = profile(card, state.ruins[card])
+        for rank in prof.ranks:
+            by_rank.setdefault(rank, []).append((card, prof.weight))
+    top = state.top
+    out: list[Play] = []
+    for rank in sorted(by_rank):
+        if top is not None and rank < top.rank:
+            continue
+        cards = by_rank[rank]
+        for size in range(1, len(cards) + 1):
+            if top is not None and size > top.count:
+                break
+            for combo in combinations(cards, size):
+                if top is None or sum(w for _, w in combo) == top.count:
+                    out.append(Play(seat, tuple(c for c, _ in combo), rank))
+    return out
+
+
+def craft_options(state: GameState, play: Play) -> list[Play]:
+    """The plays made of ``play`` plus one more purchase or claim, each still legal."""
+    from domain.ruins.decide import decide  # local: decide imports the rules this module also uses
+
+    book = rulebook()
+    seat = play.seat
+    spent = 0
+    market = list(state.market)
+    for p in play.purchases:
+        if p.discovery in market:
+            slot = market.index(p.discovery)
+            spent += book.market_prices[slot]
+            market = market[:slot] + market[slot + 1 :] + [None]
+    torches = state.torches[seat] - spent
+    sleeves = {c: state.ruins[c].sleeves for c in play.ruins}
+    for p in play.purchases:
+        pos = book.position_index(p.discovery)
+        sleeves[p.ruin] = (*sleeves[p.ruin][:pos], p.discovery, *sleeves[p.ruin][pos + 1 :])
+    candidates: list[Play] = []
+    for slot, d in enumerate(market):
+        if d is None or book.market_prices[slot] > torches:
+            continue
+        pos = book.position_index(d)
+        for card in play.ruins:
+            if sleeves[card][pos] is None:
+                candidates.append(replace(play, purchases=(*play.purchases, Purchase(d, card))))
+    if state.claims_left[seat] > len(play.claims):
+        for card in play.ruins:
+            if state.ruins[card].claim is None and card not in play.claims:
+                candidates.append(replace(play, claims=(*play.claims, card)))
+    legal = []
+    for candidate in candidates:
+        try:
+            decide(state, candidate)
+        except DomainError:
+            continue
+        legal.append(candidate)
+    return legal

@@ -1,0 +1,134 @@
+"""Starting a game and dealing a round. All randomness is drawn here from the game's seed, and only here.
+
+Each draw uses its own generator derived from the seed and a label (``"<seed>:deal:3"``), so the outcome
+of one shuffle never depends on how many others came before it and a replay never needs the generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from domain.errors import SetupError
+from domain.ruins import events as ev
+from domain.ruins.cards import rulebook
+from domain.ruins.state import BARE, GameState, Ruin
+
+SUPPORTED_OPTIONS: frozenset[str] = frozenset()
+
+
+def rng(seed: str, label: str) -> random.Random:
+    # String seeds are hashed with SHA-512 by ``random``: stable across runs and platforms.
+    return random.Random(f"{seed}:{label}")
+
+
+def _check_players(players: Iterable[str]) -> tuple[str, ...]:
+    names = tuple(players)
+    if not 2 <= len(names) <= 5:
+        raise SetupError(f"Ruins is played by 2 to 5 players, not {len(names)}")
+    if not all(isinstance(n, str) and n.strip() for n in names):
+        raise SetupError("every player needs a non-empty name")
+    return names
+
+
+def _check_options(options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...]:
+    options = dict(options or {})
+    unknown = set(options) - SUPPORTED_OPTIONS
+    if unknown:
+        raise SetupError(f"unknown Ruins option(s) {sorted(unknown)}; Ruins has no options yet")
+    return tuple(sorted(options.items()))
+
+
+def start(players: Iterable[str], options: Mapping[str, Any] | None = None, seed: str | int = 0) -> list[ev.Event]:
+    """The opening events of a new game: setup, then the round-1 deal."""
+    names = _check_players(players)
+    book = rulebook()
+    seed = str(seed)
+    copies = book.copies_in_play[len(names)]
+    set_aside = tuple(r.id for r in book.ruins if r.copy >= copies)
+    deck = [d.id for d in book.discoveries]
+    rng(seed, "discoveries").shuffle(deck)
+    slots = len(book.market_prices)
+    started = ev.GameStarted(
+        players=names,
+        options=_check_options(options),
+        rules_version=book.version,
+        seed=seed,
+        set_aside=set_aside,
+        discovery_deck=tuple(deck[slots:]),
+        market=tuple(deck[:slots]),
+        ruins=tuple((False, BARE.sleeves, None) for _ in book.ruins),
+        vp=(0,) * len(names),
+        claims_left=(book.claims,) * len(names),
+    )
+    everyone = tuple(range(len(names)))
+    leader = rng(seed, "first-leader").choice(everyone)
+    return [started, deal(seed, len(names), 1, False, everyone, leader, [BARE] * len(book.ruins), set_aside)]
+
+
+def deal(
+    seed: str,
+    n_players: int,
+    round_no: int,
+    showdown: bool,
+    participants: tuple[int, ...],
+    leader: int,
+    ruins: list[Ruin] | tuple[Ruin, ...],
+    set_aside: tuple[int, ...],
+) -> ev.RoundDealt:
+    """Shuffle every ruin in play (upgrades and all) and deal 9 to each participant.
+
+    Claimed ruins go home first: a participant's claimed ruins are taken out of the shuffled deck and put
+    in their hand, and the deal then fills every hand to 9. This is the 'hand it over' rule with the giver
+    drawing a replacement, resolved before anyone looks at a card (see docs/rules/ruins.md).
+    """
+    book = rulebook()
+    order = [c for c in range(len(ruins)) if c not in set_aside]
+    rng(seed, f"deal:{round_no}{':showdown' if showdown else ''}").shuffle(order)
+    hands: dict[int, list[int]] = {s: [] for s in participants}
+    homed = set()
+    for card in order:
+        owner = ruins[card].claim
+        if owner in hands:
+            hands[owner].append(card)
+            homed.add(card)
+    rest = [c for c in order if c not in homed]
+    for seat in participants:
+        need = book.hand_size - len(hands[seat])
+        hands[seat].extend(rest[:need])
+        del rest[:need]
+    return ev.RoundDealt(
+        round=round_no,
+        showdown=showdown,
+        participants=participants,
+        hands=tuple(tuple(sorted(hands.get(s, ()))) for s in range(n_players)),
+        draw_pile=tuple(rest),
+        leader=leader,
+    )
+
+
+def next_round_leader(vp: tuple[int, ...], participants: tuple[int, ...], last_order: tuple[int, ...]) -> int:
+    """Fewest VP leads; a tie goes to whoever finished worse in the round just played."""
+    worse = {seat: i for i, seat in enumerate(last_order)}
+    return min(participants, key=lambda s: (vp[s], -worse.get(s, -1), s))
+
+
+def check_position(state: GameState) -> None:
+    """Every ruin and discovery is in exactly one place (used by setups built by hand)."""
+    places: list[int] = [c for h in state.hands for c in h] + list(state.draw_pile) + list(state.set_aside)
+    dupes = {c for c in places if places.count(c) > 1}
+    if dupes:
+        raise SetupError(f"ruin(s) {sorted(dupes)} are placed more than once")
+    if any(not 0 <= c < len(state.ruins) for c in places):
+        raise SetupError("a ruin id is out of range 0-49")
+    sleeved = [d for r in state.ruins for d in r.sleeves if d is not None]
+    discoveries = sleeved + [d for d in state.market if d is not None] + list(state.discovery_deck)
+    dupes = {d for d in discoveries if discoveries.count(d) > 1}
+    if dupes:
+        raise SetupError(f"discovery card(s) {sorted(dupes)} are placed more than once")
+    book = rulebook()
+    for _card, ruin in enumerate(state.ruins):
+        for pos, d in enumerate(ruin.sleeves):
+            if d is not None and book.position_index(d) != pos:
+                raise SetupError(f"discovery {d} belongs at the {book.discoveries[d].position} position")

@@ -1,0 +1,88 @@
+"""The state of a Ruins game: an immutable value that ``evolve`` replaces, never mutates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+NO_SLEEVES: tuple[int | None, ...] = (None, None, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Ruin:
+    """What happened to one physical ruin card: its side, its three sleeve positions and its claim."""
+
+    night: bool = False
+    sleeves: tuple[int | None, ...] = NO_SLEEVES  # discovery ids at top, middle, bottom
+    claim: int | None = None  # the seat whose claim card is sleeved on it
+
+
+BARE = Ruin()
+
+
+@dataclass(frozen=True, slots=True)
+class Top:
+    """The play to beat in the current exchange."""
+
+    seat: int
+    rank: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the game ended (python-chess style): ``None`` from ``outcome()`` while play goes on."""
+
+    winner: int
+    how: str  # "instant" | "showdown"
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    players: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...]
+    seed: str
+    set_aside: tuple[int, ...]
+    ruins: tuple[Ruin, ...]
+    vp: tuple[int, ...]
+    claims_left: tuple[int, ...]
+    torches: tuple[int, ...]
+    market: tuple[int | None, ...]
+    discovery_deck: tuple[int, ...]
+    round: int = 0
+    showdown: bool = False
+    participants: tuple[int, ...] = ()
+    round_start_vp: tuple[int, ...] = ()
+    hands: tuple[tuple[int, ...], ...] = ()
+    draw_pile: tuple[int, ...] = ()
+    discard: tuple[int, ...] = ()
+    pile: tuple[int, ...] = ()
+    top: Top | None = None
+    responded: frozenset[int] = frozenset()
+    phase: str = "flip"  # flip | play | discard | over
+    leader: int = 0  # who leads once the night flips are revealed
+    turn: int | None = None
+    flip_choices: tuple[tuple[int, int | None], ...] = ()  # secret (seat, ruin) choices so far
+    discarder: int | None = None
+    discard_count: int = 0
+    finish_order: tuple[int, ...] = ()
+    last_round_order: tuple[int, ...] = ()
+    outcome: Outcome | None = None
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    def active(self, seat: int) -> bool:
+        """Still in this round: dealt in and holding cards."""
+        return seat in self.participants and bool(self.hands[seat])
+
+    def next_active(self, seat: int) -> int | None:
+        """The next seat clockwise after ``seat`` that still holds cards (never ``seat`` itself)."""
+        n = self.n_players
+        for step in range(1, n):
+            other = (seat + step) % n
+            if other in self.participants and self.hands[other]:
+                return other
+        return None
