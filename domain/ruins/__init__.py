@@ -32,7 +32,7 @@ from domain.ruins.cards import rulebook
 from domain.ruins.decide import decide
 from domain.ruins.events import Event, event_from_dict, event_to_dict
 from domain.ruins.evolve import evolve, replay
-from domain.ruins.legal import craft_options, legal_actions, plays
+from domain.ruins.legal import craft_options, legal_actions, plays, to_act
 from domain.ruins.setup import start
 from domain.ruins.setup_position import new_game_from_setup, start_from_setup
 from domain.ruins.state import GameState, Outcome, Ruin
@@ -89,15 +89,3 @@ def apply(state: GameState, action: Action) -> GameState:
 
 def outcome(state: GameState) -> Outcome | None:
     return state.outcome
-
-
-def to_act(state: GameState) -> list[int]:
-    """The seats that may act now (several during the simultaneous night-flip choice)."""
-    if state.outcome is not None:
-        return []
-    if state.phase == "flip":
-        chosen = {s for s, _ in state.flip_choices}
-        return [s for s in state.participants if s not in chosen]
-    if state.phase == "discard":
-        return [] if state.discarder is None else [state.discarder]
-    return [] if state.turn is None else [state.turn]

@@ -142,7 +142,7 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
                 "(at most 3 per ruin, one per position)"
             )
         torches -= price
-        ruins[card] = replace(ruins[card], sleeves=(*sleeves[:pos], d, *sleeves[pos + 1 :]))
+        ruins[card] = ruins[card].with_sleeve(pos, d)
         # The row slides toward the cheap end and the dear end is refilled from the deck.
         drawn = deck.pop(0) if deck else None
         market = market[:slot] + market[slot + 1 :] + [drawn]
@@ -253,9 +253,7 @@ def _go_out(state: GameState, seat: int, hands: list[tuple[int, ...]], events: l
     ruins = list(state.ruins)
     for e in events:  # upgrades made in this very play travel with their ruins
         if isinstance(e, ev.DiscoveryBought):
-            r = ruins[e.ruin]
-            pos = book.position_index(e.discovery)
-            ruins[e.ruin] = replace(r, sleeves=(*r.sleeves[:pos], e.discovery, *r.sleeves[pos + 1 :]))
+            ruins[e.ruin] = ruins[e.ruin].with_sleeve(book.position_index(e.discovery), e.discovery)
         elif isinstance(e, ev.ClaimSleeved):
             ruins[e.ruin] = replace(ruins[e.ruin], claim=e.seat)
     round_no = state.round + 1

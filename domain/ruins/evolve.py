@@ -109,7 +109,7 @@ def _(state: GameState, event: ev.DiscoveryBought) -> GameState:
     return replace(
         state,
         torches=_put(state.torches, event.seat, state.torches[event.seat] - event.price),
-        ruins=_put(state.ruins, event.ruin, replace(ruin, sleeves=_put(ruin.sleeves, position, event.discovery))),
+        ruins=_put(state.ruins, event.ruin, ruin.with_sleeve(position, event.discovery)),
         market=event.market,
         discovery_deck=state.discovery_deck[1:] if event.drawn is not None else state.discovery_deck,
     )

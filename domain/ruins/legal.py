@@ -96,3 +96,15 @@ def craft_options(state: GameState, play: Play) -> list[Play]:
             continue
         legal.append(candidate)
     return legal
+
+
+def to_act(state: GameState) -> list[int]:
+    """The seats that may act now (several during the simultaneous night-flip choice)."""
+    if state.outcome is not None:
+        return []
+    if state.phase == "flip":
+        chosen = {s for s, _ in state.flip_choices}
+        return [s for s in state.participants if s not in chosen]
+    if state.phase == "discard":
+        return [] if state.discarder is None else [state.discarder]
+    return [] if state.turn is None else [state.turn]

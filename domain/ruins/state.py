@@ -16,6 +16,10 @@ class Ruin:
     sleeves: tuple[int | None, ...] = NO_SLEEVES  # discovery ids at top, middle, bottom
     claim: int | None = None  # the seat whose claim card is sleeved on it
 
+    def with_sleeve(self, position: int, discovery: int) -> Ruin:
+        sleeves = self.sleeves
+        return Ruin(self.night, (*sleeves[:position], discovery, *sleeves[position + 1 :]), self.claim)
+
 
 BARE = Ruin()
 

@@ -1,0 +1,237 @@
+"""Bots that play a seat: a uniform random bot and a heuristic bot with tunable tendencies.
+
+A bot sees only what its seat may see (``Seen``: built from the live state in-process, or from the
+seat's JSON view over HTTP) plus the legal actions it was offered, and draws from the ``random.Random``
+it is given, so a bot game is reproducible from its seeds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any
+
+from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase
+from domain.ruins.cards import rulebook
+from domain.ruins.rules import Profile, profile
+from domain.ruins.state import GameState, Ruin, Top
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What one seat knows when it acts: its hand, the public table, its own torches and claims."""
+
+    seat: int
+    hand: tuple[int, ...]
+    ruins: tuple[Ruin, ...]
+    top: Top | None
+    market: tuple[int | None, ...]
+    torches: int
+    claims_left: int
+    hand_sizes: tuple[int, ...]
+
+    @classmethod
+    def from_state(cls, state: GameState, seat: int) -> Seen:
+        return cls(
+            seat,
+            state.hands[seat],
+            state.ruins,
+            state.top,
+            state.market,
+            state.torches[seat],
+            state.claims_left[seat],
+            tuple(len(h) for h in state.hands),
+        )
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> Seen:
+        """From the JSON a seat gets from ``view(state, seat)`` (or the API)."""
+        seat = int(view["viewer"])
+        top = view["top"]
+        positions = rulebook().positions
+        return cls(
+            seat,
+            tuple(view["hands"][seat]["ruins"]),
+            tuple(
+                Ruin(r["side"] == "night", tuple(r["sleeves"][p] for p in positions), r["claim"]) for r in view["ruins"]
+            ),
+            None if top is None else Top(top["seat"], top["rank"], top["count"]),
+            tuple(slot["discovery"] for slot in view["market"]),
+            view["torches"][seat],
+            view["claims_left"][seat],
+            tuple(h["count"] for h in view["hands"]),
+        )
+
+    def profile(self, card: int) -> Profile:
+        return profile(card, self.ruins[card])
+
+
+def fits(seen: Seen, play: Play) -> bool:
+    """Would ``play`` (with its crafting) still be a legal play? Mirrors ``decide``'s count and rank checks."""
+    ruins = {c: seen.ruins[c] for c in play.ruins}
+    book = rulebook()
+    for p in play.purchases:
+        pos = book.position_index(p.discovery)
+        ruins[p.ruin] = ruins[p.ruin].with_sleeve(pos, p.discovery)
+    profiles = [profile(c, r) for c, r in ruins.items()]
+    if any(play.rank not in p.ranks for p in profiles):
+        return False
+    count = sum(p.weight for p in profiles)
+    return seen.top is None or (count == seen.top.count and play.rank >= seen.top.rank)
+
+
+def purchase_options(seen: Seen, play: Play) -> list[Play]:
+    """``play`` plus one more affordable purchase that keeps it legal."""
+    book = rulebook()
+    market = list(seen.market)
+    torches = seen.torches
+    sleeves = {c: list(seen.ruins[c].sleeves) for c in play.ruins}
+    for p in play.purchases:
+        slot = market.index(p.discovery)
+        torches -= book.market_prices[slot]
+        market = market[:slot] + market[slot + 1 :] + [None]
+        sleeves[p.ruin][book.position_index(p.discovery)] = p.discovery
+    out = []
+    for slot, d in enumerate(market):
+        if d is None or book.market_prices[slot] > torches:
+            continue
+        pos = book.position_index(d)
+        for card in play.ruins:
+            if sleeves[card][pos] is None:
+                candidate = replace(play, purchases=(*play.purchases, Purchase(d, card)))
+                if fits(seen, candidate):
+                    out.append(candidate)
+    return out
+
+
+@dataclass
+class RandomBot:
+    """Uniform over the legal actions; now and then adds random crafting to a play."""
+
+    craft_rate: float = 0.25
+    name: str = "random"
+
+    def choose(self, seen: Seen, legal: list[Action], rng: random.Random) -> Action:
+        action = rng.choice(legal)
+        if isinstance(action, Play):
+            while rng.random() < self.craft_rate:
+                options = purchase_options(seen, action)
+                claimable = [c for c in action.ruins if seen.ruins[c].claim is None and c not in action.claims]
+                if seen.claims_left > len(action.claims) and claimable and rng.random() < 0.2:
+                    action = replace(action, claims=(*action.claims, rng.choice(claimable)))
+                elif options:
+                    action = rng.choice(options)
+                else:
+                    break
+        return action
+
+
+KIND_VALUE = {"wild_rank": 5, "extra_ruin": 4, "extra_rank": 3, "relight": 2, "draw": 2, "forced_draw": 1}
+
+
+@dataclass
+class HeuristicBot:
+    """A sensible player with tendencies you can set, so analytics have real behaviour to find.
+
+    pass_rate:  how often it passes although it could follow (0 = always follows when it can)
+    torch_rate: how eagerly it spends lit torches on discoveries when it plays (0 = hoards them)
+    claim_rate: how eagerly it claims an upgraded ruin it plays
+    lead:       'low' (shed the lowest rank), 'high', or 'big' (the largest set)
+    flip_rate:  how often it flips a ruin to night when that makes a set
+    """
+
+    pass_rate: float = 0.1
+    torch_rate: float = 0.6
+    claim_rate: float = 0.5
+    lead: str = "low"
+    flip_rate: float = 0.7
+    name: str = "heuristic"
+
+    def tendencies(self) -> dict[str, Any]:
+        return {
+            "pass_rate": self.pass_rate,
+            "torch_rate": self.torch_rate,
+            "claim_rate": self.claim_rate,
+            "lead": self.lead,
+            "flip_rate": self.flip_rate,
+        }
+
+    def choose(self, seen: Seen, legal: list[Action], rng: random.Random) -> Action:
+        first = legal[0]
+        if isinstance(first, Flip):
+            return self._flip(seen, legal, rng)
+        if isinstance(first, Discard):
+            return self._discard(seen, legal)
+        plays = [a for a in legal if isinstance(a, Play)]
+        if seen.top is None:
+            play = self._lead(seen, plays)
+        else:
+            if not plays or rng.random() < self.pass_rate:
+                return Pass(seen.seat)
+            # Follow as cheaply as possible: the lowest rank, then the fewest upgraded cards.
+            play = min(plays, key=lambda p: (p.rank, sum(self._card_value(seen, c) for c in p.ruins)))
+        return self._craft(seen, play, rng)
+
+    def _flip(self, seen: Seen, legal: list[Action], rng: random.Random) -> Action:
+        if rng.random() >= self.flip_rate:
+            return Flip(seen.seat, None)
+        book = rulebook()
+        ranks = Counter(min(seen.profile(c).ranks) for c in seen.hand)
+        for action in legal:
+            if isinstance(action, Flip) and action.ruin is not None:
+                own = min(seen.profile(action.ruin).ranks)
+                night = book.ruins[action.ruin].night_rank
+                if ranks[own] == 1 and ranks[night] >= 1:
+                    return action
+        return Flip(seen.seat, None)
+
+    def _discard(self, seen: Seen, legal: list[Action]) -> Action:
+        def rank(card: int) -> int:
+            return min(seen.profile(card).ranks)
+
+        counts = Counter(rank(c) for c in seen.hand)
+        # Drop the loneliest, lowest cards: low singles are the hardest to shed.
+        discards = [a for a in legal if isinstance(a, Discard)]
+        return min(discards, key=lambda a: sorted((counts[rank(c)], rank(c)) for c in a.ruins))
+
+    def _lead(self, seen: Seen, plays: list[Play]) -> Play:
+        if self.lead == "big":
+            return max(plays, key=lambda p: (len(p.ruins), -p.rank))
+        if self.lead == "high":
+            best = max(p.rank for p in plays)
+            return max((p for p in plays if p.rank == best), key=lambda p: len(p.ruins))
+        lowest = min(p.rank for p in plays)
+        return max((p for p in plays if p.rank == lowest), key=lambda p: len(p.ruins))
+
+    def _card_value(self, seen: Seen, card: int) -> int:
+        return sum(1 for d in seen.ruins[card].sleeves if d is not None)
+
+    def _craft(self, seen: Seen, play: Play, rng: random.Random) -> Play:
+        book = rulebook()
+        while rng.random() < self.torch_rate:
+            options = purchase_options(seen, play)
+            if not options:
+                break
+            play = max(options, key=lambda p: KIND_VALUE[book.effect_of(p.purchases[-1].discovery).kind])
+        if seen.claims_left > len(play.claims) and rng.random() < self.claim_rate:
+            upgraded = [
+                c
+                for c in play.ruins
+                if seen.ruins[c].claim is None
+                and (self._card_value(seen, c) or any(p.ruin == c for p in play.purchases))
+            ]
+            if upgraded:
+                play = replace(play, claims=(*play.claims, upgraded[0]))
+        return play
+
+
+Bot = RandomBot | HeuristicBot
+
+
+def make_bot(kind: str, **tendencies: Any) -> Bot:
+    if kind == "random":
+        return RandomBot(**tendencies)
+    if kind == "heuristic":
+        return HeuristicBot(**tendencies)
+    raise ValueError(f"unknown bot {kind!r}; choose 'random' or 'heuristic'")

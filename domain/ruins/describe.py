@@ -1,0 +1,81 @@
+"""One line of plain English per event, for logs, the CLI narration and the replay's event list."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.ruins import events as ev
+from domain.ruins.cards import rulebook
+
+
+def _ruins(cards: Sequence[int]) -> str:
+    book = rulebook()
+    return ", ".join(f"#{c}({book.ruins[c].day_rank}/{book.ruins[c].night_rank})" for c in cards)
+
+
+def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -> str:
+    """``seat`` is the reader: hidden details (a draw, a secret flip) are told only to those who may know."""
+
+    def who(s: int) -> str:
+        return players[s]
+
+    def sees(s: int) -> bool:
+        return seat is None or seat == s
+
+    book = rulebook()
+    match event:
+        case ev.GameStarted():
+            return f"Game set up for {', '.join(event.players)}; market: {list(event.market)}"
+        case ev.RoundDealt():
+            label = "Showdown" if event.showdown else f"Round {event.round}"
+            seated = ", ".join(who(s) for s in event.participants)
+            return f"{label}: 9 ruins dealt to {seated}; {who(event.leader)} leads"
+        case ev.NightFlipChosen():
+            if not sees(event.seat):
+                return f"{who(event.seat)} chose a night flip in secret"
+            return f"{who(event.seat)} chose {'no flip' if event.ruin is None else 'to flip ' + _ruins([event.ruin])}"
+        case ev.NightFlipsRevealed():
+            flips = [f"{who(s)} flips {_ruins([c])}" for s, c in enumerate(event.flips) if c is not None]
+            return "Night flips revealed: " + ("; ".join(flips) if flips else "nobody flips")
+        case ev.DiscoveryBought():
+            effect = book.effect_of(event.discovery).name
+            return (
+                f"{who(event.seat)} spends {event.price} torch(es) on discovery {event.discovery} ({effect}, "
+                f"{book.discoveries[event.discovery].position}) for ruin #{event.ruin}"
+            )
+        case ev.ClaimSleeved():
+            return f"{who(event.seat)} sleeves a claim onto ruin #{event.ruin}"
+        case ev.RuinsPlayed():
+            verb = "leads" if event.lead else "plays"
+            return f"{who(event.seat)} {verb} {event.count} x rank {event.rank}: {_ruins(event.ruins)}"
+        case ev.TorchesRelit():
+            return f"{who(event.seat)} relights {event.amount} torch(es)"
+        case ev.RuinsDrawn():
+            what = _ruins(event.ruins) if sees(event.seat) else f"{len(event.ruins)} ruin(s)"
+            return f"{who(event.seat)} draws {what} ({event.reason})"
+        case ev.DiscardRequired():
+            return f"{who(event.seat)} must discard {event.count} ruin(s)"
+        case ev.RuinsDiscarded():
+            return f"{who(event.seat)} discards {_ruins(event.ruins)}"
+        case ev.Passed():
+            return f"{who(event.seat)} passes"
+        case ev.PlayerSkipped():
+            return f"{who(event.seat)} is skipped (exact match)"
+        case ev.WentOut():
+            return f"{who(event.seat)} goes out {_ordinal(event.place)}: +{event.award} VP (now {event.vp})"
+        case ev.NextTurn():
+            return f"{who(event.seat)} to act"
+        case ev.PileCleared():
+            return f"Pile discarded; {who(event.leader)} leads"
+        case ev.RoundEnded():
+            return (
+                f"Round {event.round} ends: {who(event.last)} held cards last, -{event.penalty} VP; VP {list(event.vp)}"
+            )
+        case ev.GameWon():
+            how = "instant win" if event.how == "instant" else "wins the Showdown"
+            return f"{who(event.seat)} wins the game ({how}, round {event.round})"
+    return repr(event)
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
