@@ -14,8 +14,8 @@ from typing import Any
 
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase
 from domain.ruins.cards import rulebook
-from domain.ruins.rules import Profile, profile
-from domain.ruins.state import GameState, Ruin, Top
+from domain.ruins.rules import profile
+from domain.ruins.state import GameState, Profile, Ruin, Top
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +29,6 @@ class Seen:
     market: tuple[int | None, ...]
     torches: int
     claims_left: int
-    hand_sizes: tuple[int, ...]
 
     @classmethod
     def from_state(cls, state: GameState, seat: int) -> Seen:
@@ -41,7 +40,6 @@ class Seen:
             state.market,
             state.torches[seat],
             state.claims_left[seat],
-            tuple(len(h) for h in state.hands),
         )
 
     @classmethod
@@ -60,7 +58,6 @@ class Seen:
             tuple(slot["discovery"] for slot in view["market"]),
             view["torches"][seat],
             view["claims_left"][seat],
-            tuple(h["count"] for h in view["hands"]),
         )
 
     def profile(self, card: int) -> Profile:
@@ -116,14 +113,15 @@ class RandomBot:
         action = rng.choice(legal)
         if isinstance(action, Play):
             while rng.random() < self.craft_rate:
-                options = purchase_options(seen, action)
-                claimable = [c for c in action.ruins if seen.ruins[c].claim is None and c not in action.claims]
-                if seen.claims_left > len(action.claims) and claimable and rng.random() < 0.2:
-                    action = replace(action, claims=(*action.claims, rng.choice(claimable)))
-                elif options:
-                    action = rng.choice(options)
-                else:
+                if seen.claims_left > len(action.claims) and rng.random() < 0.2:
+                    claimable = [c for c in action.ruins if seen.ruins[c].claim is None and c not in action.claims]
+                    if claimable:
+                        action = replace(action, claims=(*action.claims, rng.choice(claimable)))
+                        continue
+                options = purchase_options(seen, action) if seen.torches else []
+                if not options:
                     break
+                action = rng.choice(options)
         return action
 
 

@@ -11,10 +11,10 @@ from dataclasses import replace
 from domain.errors import GameOver, NotYourTurn, RuleViolation
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play
-from domain.ruins.cards import Effect, rulebook
-from domain.ruins.rules import profile, total
+from domain.ruins.cards import rulebook
+from domain.ruins.rules import profile
 from domain.ruins.setup import deal, next_round_leader
-from domain.ruins.state import GameState, Ruin
+from domain.ruins.state import GameState, Profile, Ruin
 
 
 def decide(state: GameState, action: Action) -> list[ev.Event]:
@@ -120,7 +120,77 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
 
     # Crafting first: legality is judged after crafting.
     events: list[ev.Event] = []
-    ruins: dict[int, Ruin] = {c: state.ruins[c] for c in played}
+    torches = state.torches[seat]
+    if action.purchases or action.claims:
+        torches, profiles = _craft(state, action, events)
+    else:
+        profiles = [state.profiles[c] for c in action.ruins]
+    for card, prof in zip(played, profiles, strict=True):
+        if action.rank not in prof.ranks:
+            raise RuleViolation(
+                f"a set is ruins of one rank: ruin {card} cannot count as rank {action.rank} "
+                f"(it can be {', '.join(map(str, sorted(prof.ranks)))})"
+            )
+    count = sum(p.weight for p in profiles)
+    top = state.top
+    if top is not None:
+        if count != top.count:
+            raise RuleViolation(f"a follow must be exactly {top.count} ruin(s), like the lead; this play is {count}")
+        if action.rank < top.rank:
+            raise RuleViolation(f"a follow must be of equal or higher rank than {top.rank}")
+    events.append(ev.RuinsPlayed(seat, played, action.rank, count, top is None))
+
+    hands = list(state.hands)
+    hands[seat] = tuple(c for c in hand if c not in played)
+    draw_pile = state.draw_pile
+    # Triggered effects (relight, dig, burden) fire from what the ruins carried when they were played:
+    # a discovery sleeved in this very play works from the ruin's next play on (docs/rules/ruins.md).
+    triggers = [state.profiles[c] for c in played] if action.purchases else profiles
+    relight = min(sum(p.relight for p in triggers), book.torches - torches)
+    if relight > 0:
+        events.append(ev.TorchesRelit(seat, relight))
+    dug: tuple[int, ...] = ()
+    dig = sum(p.dig for p in triggers)
+    if hands[seat] and dig:
+        dug, draw_pile = draw_pile[:dig], draw_pile[dig:]
+        if dug:
+            events.append(ev.RuinsDrawn(seat, dug, "dig"))
+            hands[seat] = hands[seat] + dug
+
+    if not hands[seat]:
+        ended = _go_out(state, seat, hands, events)
+        if ended:
+            return events
+
+    burden = sum(p.burden for p in triggers)
+    if burden:
+        target = _next_holder(state, hands, seat)
+        forced, draw_pile = draw_pile[:burden], draw_pile[burden:]
+        if forced and target != seat:
+            events.append(ev.RuinsDrawn(target, forced, "burden"))
+            hands[target] = hands[target] + forced
+
+    # Matching the rank exactly skips the next player; the skip counts toward 'everyone else passed'.
+    responded: frozenset[int] = frozenset()
+    turn_from = seat
+    if top is not None and action.rank == top.rank:
+        skipped = _next_holder(state, hands, seat)
+        if skipped != seat:
+            events.append(ev.PlayerSkipped(skipped))
+            responded = frozenset({skipped})
+            turn_from = skipped
+    events.append(_after_response(state, hands, seat, responded, turn_from))
+    if dug:
+        events.append(ev.DiscardRequired(seat, len(dug)))
+    return events
+
+
+def _craft(state: GameState, action: Play, events: list[ev.Event]) -> tuple[int, list[Profile]]:
+    """Apply the play's purchases and claims to the played ruins, in order; return the torches left and
+    the played ruins' profiles after crafting."""
+    book = rulebook()
+    seat = action.seat
+    ruins: dict[int, Ruin] = {c: state.ruins[c] for c in action.ruins}
     torches = state.torches[seat]
     market = list(state.market)
     deck = list(state.discovery_deck)
@@ -159,62 +229,8 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
         ruins[card] = replace(ruins[card], claim=seat)
         events.append(ev.ClaimSleeved(seat, card))
 
-    profiles = [profile(c, ruins[c]) for c in played]
-    for card, prof in zip(played, profiles, strict=True):
-        if action.rank not in prof.ranks:
-            raise RuleViolation(
-                f"a set is ruins of one rank: ruin {card} cannot count as rank {action.rank} "
-                f"(it can be {', '.join(map(str, sorted(prof.ranks)))})"
-            )
-    count = sum(p.weight for p in profiles)
-    top = state.top
-    if top is not None:
-        if count != top.count:
-            raise RuleViolation(f"a follow must be exactly {top.count} ruin(s), like the lead; this play is {count}")
-        if action.rank < top.rank:
-            raise RuleViolation(f"a follow must be of equal or higher rank than {top.rank}")
-    events.append(ev.RuinsPlayed(seat, played, action.rank, count, top is None))
-
-    effects: list[Effect] = [e for p in profiles for e in p.effects]
-    hands = list(state.hands)
-    hands[seat] = tuple(c for c in hand if c not in played)
-    draw_pile = state.draw_pile
-    relight = min(total(effects, "relight"), book.torches - torches)
-    if relight > 0:
-        events.append(ev.TorchesRelit(seat, relight))
-    dug: tuple[int, ...] = ()
-    if hands[seat] and total(effects, "draw"):
-        dug, draw_pile = draw_pile[: total(effects, "draw")], draw_pile[total(effects, "draw") :]
-        if dug:
-            events.append(ev.RuinsDrawn(seat, dug, "dig"))
-            hands[seat] = hands[seat] + dug
-
-    if not hands[seat]:
-        ended = _go_out(state, seat, hands, events)
-        if ended:
-            return events
-
-    burden = total(effects, "forced_draw")
-    if burden:
-        target = _next_holder(state, hands, seat)
-        forced, draw_pile = draw_pile[:burden], draw_pile[burden:]
-        if forced and target != seat:
-            events.append(ev.RuinsDrawn(target, forced, "burden"))
-            hands[target] = hands[target] + forced
-
-    # Matching the rank exactly skips the next player; the skip counts toward 'everyone else passed'.
-    responded: frozenset[int] = frozenset()
-    turn_from = seat
-    if top is not None and action.rank == top.rank:
-        skipped = _next_holder(state, hands, seat)
-        if skipped != seat:
-            events.append(ev.PlayerSkipped(skipped))
-            responded = frozenset({skipped})
-            turn_from = skipped
-    events.append(_after_response(state, hands, seat, responded, turn_from))
-    if dug:
-        events.append(ev.DiscardRequired(seat, len(dug)))
-    return events
+    crafted = {p.ruin for p in action.purchases}
+    return torches, [profile(c, ruins[c]) if c in crafted else state.profiles[c] for c in action.ruins]
 
 
 def _go_out(state: GameState, seat: int, hands: list[tuple[int, ...]], events: list[ev.Event]) -> bool:

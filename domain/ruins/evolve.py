@@ -12,7 +12,8 @@ from typing import Any
 
 from domain.ruins import events as ev
 from domain.ruins.cards import rulebook
-from domain.ruins.state import GameState, Outcome, Ruin, Top
+from domain.ruins.rules import profile
+from domain.ruins.state import GameState, Outcome, Ruin, Top, updated
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -47,12 +48,14 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
 def _(state: None, event: ev.GameStarted) -> GameState:
     book = rulebook()
     n = len(event.players)
+    ruins = tuple(Ruin(night, tuple(sleeves), claim) for night, sleeves, claim in event.ruins)
     return GameState(
         players=event.players,
         options=event.options,
         seed=event.seed,
         set_aside=event.set_aside,
-        ruins=tuple(Ruin(night, tuple(sleeves), claim) for night, sleeves, claim in event.ruins),
+        ruins=ruins,
+        profiles=tuple(profile(card, ruin) for card, ruin in enumerate(ruins)),
         vp=event.vp,
         claims_left=event.claims_left,
         torches=(book.torches,) * n,
@@ -64,7 +67,7 @@ def _(state: None, event: ev.GameStarted) -> GameState:
 @_handles(ev.RoundDealt)
 def _(state: GameState, event: ev.RoundDealt) -> GameState:
     held = {c for hand in event.hands for c in hand} | set(event.draw_pile) | set(state.set_aside)
-    return replace(
+    return updated(
         state,
         round=event.round,
         showdown=event.showdown,
@@ -90,26 +93,27 @@ def _(state: GameState, event: ev.RoundDealt) -> GameState:
 
 @_handles(ev.NightFlipChosen)
 def _(state: GameState, event: ev.NightFlipChosen) -> GameState:
-    return replace(state, flip_choices=(*state.flip_choices, (event.seat, event.ruin)))
+    return updated(state, flip_choices=(*state.flip_choices, (event.seat, event.ruin)))
 
 
 @_handles(ev.NightFlipsRevealed)
 def _(state: GameState, event: ev.NightFlipsRevealed) -> GameState:
-    ruins = state.ruins
+    ruins, profiles = state.ruins, state.profiles
     for card in event.flips:
         if card is not None:
             ruins = _put(ruins, card, replace(ruins[card], night=True))
-    return replace(state, ruins=ruins, phase="play", turn=state.leader, flip_choices=())
+            profiles = _put(profiles, card, profile(card, ruins[card]))
+    return updated(state, ruins=ruins, profiles=profiles, phase="play", turn=state.leader, flip_choices=())
 
 
 @_handles(ev.DiscoveryBought)
 def _(state: GameState, event: ev.DiscoveryBought) -> GameState:
-    ruin = state.ruins[event.ruin]
-    position = rulebook().position_index(event.discovery)
-    return replace(
+    ruin = state.ruins[event.ruin].with_sleeve(rulebook().position_index(event.discovery), event.discovery)
+    return updated(
         state,
         torches=_put(state.torches, event.seat, state.torches[event.seat] - event.price),
-        ruins=_put(state.ruins, event.ruin, ruin.with_sleeve(position, event.discovery)),
+        ruins=_put(state.ruins, event.ruin, ruin),
+        profiles=_put(state.profiles, event.ruin, profile(event.ruin, ruin)),
         market=event.market,
         discovery_deck=state.discovery_deck[1:] if event.drawn is not None else state.discovery_deck,
     )
@@ -117,7 +121,7 @@ def _(state: GameState, event: ev.DiscoveryBought) -> GameState:
 
 @_handles(ev.ClaimSleeved)
 def _(state: GameState, event: ev.ClaimSleeved) -> GameState:
-    return replace(
+    return updated(
         state,
         ruins=_put(state.ruins, event.ruin, replace(state.ruins[event.ruin], claim=event.seat)),
         claims_left=_put(state.claims_left, event.seat, state.claims_left[event.seat] - 1),
@@ -126,7 +130,7 @@ def _(state: GameState, event: ev.ClaimSleeved) -> GameState:
 
 @_handles(ev.RuinsPlayed)
 def _(state: GameState, event: ev.RuinsPlayed) -> GameState:
-    return replace(
+    return updated(
         state,
         hands=_put(state.hands, event.seat, _without(state.hands[event.seat], event.ruins)),
         pile=state.pile + event.ruins,
@@ -137,13 +141,13 @@ def _(state: GameState, event: ev.RuinsPlayed) -> GameState:
 
 @_handles(ev.TorchesRelit)
 def _(state: GameState, event: ev.TorchesRelit) -> GameState:
-    return replace(state, torches=_put(state.torches, event.seat, state.torches[event.seat] + event.amount))
+    return updated(state, torches=_put(state.torches, event.seat, state.torches[event.seat] + event.amount))
 
 
 @_handles(ev.RuinsDrawn)
 def _(state: GameState, event: ev.RuinsDrawn) -> GameState:
     hand = tuple(sorted(state.hands[event.seat] + event.ruins))
-    return replace(
+    return updated(
         state,
         draw_pile=state.draw_pile[len(event.ruins) :],
         hands=_put(state.hands, event.seat, hand),
@@ -152,12 +156,12 @@ def _(state: GameState, event: ev.RuinsDrawn) -> GameState:
 
 @_handles(ev.DiscardRequired)
 def _(state: GameState, event: ev.DiscardRequired) -> GameState:
-    return replace(state, phase="discard", discarder=event.seat, discard_count=event.count)
+    return updated(state, phase="discard", discarder=event.seat, discard_count=event.count)
 
 
 @_handles(ev.RuinsDiscarded)
 def _(state: GameState, event: ev.RuinsDiscarded) -> GameState:
-    return replace(
+    return updated(
         state,
         hands=_put(state.hands, event.seat, _without(state.hands[event.seat], event.ruins)),
         discard=state.discard + event.ruins,
@@ -169,39 +173,39 @@ def _(state: GameState, event: ev.RuinsDiscarded) -> GameState:
 
 @_handles(ev.Passed)
 def _(state: GameState, event: ev.Passed) -> GameState:
-    return replace(state, responded=state.responded | {event.seat})
+    return updated(state, responded=state.responded | {event.seat})
 
 
 @_handles(ev.PlayerSkipped)
 def _(state: GameState, event: ev.PlayerSkipped) -> GameState:
-    return replace(state, responded=state.responded | {event.seat})
+    return updated(state, responded=state.responded | {event.seat})
 
 
 @_handles(ev.WentOut)
 def _(state: GameState, event: ev.WentOut) -> GameState:
-    return replace(state, vp=_put(state.vp, event.seat, event.vp), finish_order=(*state.finish_order, event.seat))
+    return updated(state, vp=_put(state.vp, event.seat, event.vp), finish_order=(*state.finish_order, event.seat))
 
 
 @_handles(ev.NextTurn)
 def _(state: GameState, event: ev.NextTurn) -> GameState:
-    return replace(state, turn=event.seat)
+    return updated(state, turn=event.seat)
 
 
 @_handles(ev.PileCleared)
 def _(state: GameState, event: ev.PileCleared) -> GameState:
-    return replace(
+    return updated(
         state, discard=state.discard + state.pile, pile=(), top=None, responded=frozenset(), turn=event.leader
     )
 
 
 @_handles(ev.RoundEnded)
 def _(state: GameState, event: ev.RoundEnded) -> GameState:
-    return replace(state, vp=event.vp, last_round_order=event.order, turn=None, phase="between")
+    return updated(state, vp=event.vp, last_round_order=event.order, turn=None, phase="between")
 
 
 @_handles(ev.GameWon)
 def _(state: GameState, event: ev.GameWon) -> GameState:
-    return replace(state, outcome=Outcome(event.seat, event.how, event.round), phase="over", turn=None)
+    return updated(state, outcome=Outcome(event.seat, event.how, event.round), phase="over", turn=None)
 
 
 def replay(events: list[ev.Event] | tuple[ev.Event, ...], state: GameState | None = None) -> GameState:

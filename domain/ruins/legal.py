@@ -13,8 +13,7 @@ from itertools import combinations
 from domain.errors import DomainError
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase
 from domain.ruins.cards import rulebook
-from domain.ruins.rules import profile
-from domain.ruins.state import GameState
+from domain.ruins.state import GameState, Profile
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
@@ -36,25 +35,57 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return actions
 
 
+_Analysis = tuple[dict[int, list[int]], dict[int, int]]
+_HANDS: dict[tuple[tuple[int, ...], int], tuple[tuple[Profile, ...], _Analysis]] = {}
+
+
+def _analyse(hand: tuple[int, ...], profiles: tuple[Profile, ...]) -> _Analysis:
+    """Which cards of ``hand`` can count as each rank, and the weight of any card that is not 1.
+
+    Cached by the hand and the identity of the profiles tuple: around an exchange the same hand is
+    asked again with the same (unchanged) ruins, and this is the engine's hottest loop."""
+    key = (hand, id(profiles))
+    hit = _HANDS.get(key)
+    if hit is not None and hit[0] is profiles:
+        return hit[1]
+    by_rank: dict[int, list[int]] = {}
+    weights: dict[int, int] = {}
+    for card in hand:
+        prof = profiles[card]
+        if prof.weight != 1:
+            weights[card] = prof.weight
+        for rank in prof.ranks:
+            by_rank.setdefault(rank, []).append(card)
+    analysis = ({rank: by_rank[rank] for rank in sorted(by_rank)}, weights)
+    if len(_HANDS) > 50_000:
+        _HANDS.clear()
+    _HANDS[key] = (profiles, analysis)
+    return analysis
+
+
 def plays(state: GameState, seat: int) -> list[Play]:
     """Every uncrafted play: leads of any size, or follows of the right count at equal or higher rank."""
-    by_rank: dict[int, list[tuple[int, int]]] = {}
-    for card in state.hands[seat]:
-        prof = profile(card, state.ruins[card])
-        for rank in prof.ranks:
-            by_rank.setdefault(rank, []).append((card, prof.weight))
+    by_rank, weights = _analyse(state.hands[seat], state.profiles)
     top = state.top
     out: list[Play] = []
-    for rank in sorted(by_rank):
-        if top is not None and rank < top.rank:
+    if top is None:
+        for rank, cards in by_rank.items():
+            for size in range(1, len(cards) + 1):
+                out.extend(Play(seat, combo, rank) for combo in combinations(cards, size))
+        return out
+    count = top.count
+    for rank, cards in by_rank.items():
+        if rank < top.rank or (len(cards) < count and not weights):
             continue
-        cards = by_rank[rank]
-        for size in range(1, len(cards) + 1):
-            if top is not None and size > top.count:
-                break
-            for combo in combinations(cards, size):
-                if top is None or sum(w for _, w in combo) == top.count:
-                    out.append(Play(seat, tuple(c for c, _ in combo), rank))
+        if not weights:
+            out.extend(Play(seat, combo, rank) for combo in combinations(cards, count))
+        else:  # a twin counts as two ruins: find every subset whose weights add up to the count
+            for size in range(1, min(len(cards), count) + 1):
+                out.extend(
+                    Play(seat, combo, rank)
+                    for combo in combinations(cards, size)
+                    if sum(weights.get(c, 1) for c in combo) == count
+                )
     return out
 
 

@@ -2,25 +2,30 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
 from domain.ruins.cards import Effect, rulebook
-from domain.ruins.state import Ruin
+from domain.ruins.state import Profile, Ruin
+
+_BY_IDENTITY: dict[tuple[int, int], tuple[Ruin, Profile]] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class Profile:
-    """A ruin as it plays right now. ``ranks``: every rank it may count as (its side's rank, plus extra
-    ranks, or any rank when wild). ``weight``: how many ruins it counts as (2 with an extra-ruin)."""
-
-    ranks: frozenset[int]
-    weight: int
-    effects: tuple[Effect, ...]
+def profile(card: int, ruin: Ruin) -> Profile:
+    """The profile of ``card`` in state ``ruin``. Looked up by the Ruin object's identity first: states share
+    Ruin objects from move to move, and hashing a Ruin by value on every lookup was the engine's hot spot."""
+    key = (card, id(ruin))
+    hit = _BY_IDENTITY.get(key)
+    if hit is not None and hit[0] is ruin:  # the stored Ruin keeps its id from being reused
+        return hit[1]
+    found = _profile(card, ruin)
+    if len(_BY_IDENTITY) > 100_000:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[key] = (ruin, found)
+    return found
 
 
 @cache
-def profile(card: int, ruin: Ruin) -> Profile:
+def _profile(card: int, ruin: Ruin) -> Profile:
     book = rulebook()
     printed = book.ruins[card]
     base = printed.night_rank if ruin.night else printed.day_rank
@@ -37,7 +42,14 @@ def profile(card: int, ruin: Ruin) -> Profile:
             ranks.update(range(1, book.wild_rank_max + 1))
         elif effect.kind == "extra_ruin":
             weight = 2
-    return Profile(frozenset(ranks), weight, tuple(effects))
+    return Profile(
+        frozenset(ranks),
+        weight,
+        tuple(effects),
+        relight=total(effects, "relight"),
+        dig=total(effects, "draw"),
+        burden=total(effects, "forced_draw"),
+    )
 
 
 def total(effects: list[Effect], kind: str) -> int:

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from domain.ruins.cards import Effect
+
 NO_SLEEVES: tuple[int | None, ...] = (None, None, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A ruin as it plays right now. ``ranks``: every rank it may count as (its side's rank, plus extra
+    ranks, or any rank when wild). ``weight``: how many ruins it counts as (2 with an extra-ruin)."""
+
+    ranks: frozenset[int]
+    weight: int
+    effects: tuple[Effect, ...]
+    relight: int = 0  # torches relit when played
+    dig: int = 0  # ruins drawn (then discarded) when played
+    burden: int = 0  # ruins the next player draws when played
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +57,7 @@ class Outcome:
     round: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameState:
     players: tuple[str, ...]
     options: tuple[tuple[str, Any], ...]
@@ -73,6 +88,9 @@ class GameState:
     finish_order: tuple[int, ...] = ()
     last_round_order: tuple[int, ...] = ()
     outcome: Outcome | None = None
+    # Each ruin's Profile, kept in step with ``ruins`` by evolve: derived, so not part of equality, but
+    # looking it up by index instead of recomputing it is what makes legal_actions fast.
+    profiles: tuple[Profile, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def n_players(self) -> int:
@@ -90,3 +108,16 @@ class GameState:
             if other in self.participants and self.hands[other]:
                 return other
         return None
+
+
+_new = object.__new__
+
+
+def updated(state: GameState, **changes: Any) -> GameState:
+    """``dataclasses.replace`` for the hot path: a copy of the instance dict (GameState has no slots for
+    this reason), then the changes. About 20x faster than ``replace``; the result is as frozen as the original."""
+    new: GameState = _new(GameState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    return new
