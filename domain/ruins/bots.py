@@ -113,16 +113,23 @@ class RandomBot:
         action = rng.choice(legal)
         if isinstance(action, Play):
             while rng.random() < self.craft_rate:
-                if seen.claims_left > len(action.claims) and rng.random() < 0.2:
-                    claimable = [c for c in action.ruins if seen.ruins[c].claim is None and c not in action.claims]
-                    if claimable:
-                        action = replace(action, claims=(*action.claims, rng.choice(claimable)))
-                        continue
-                options = purchase_options(seen, action) if seen.torches else []
-                if not options:
+                crafted = self._craft_once(seen, action, rng)
+                if crafted is None:
                     break
-                action = rng.choice(options)
+                action = crafted
         return action
+
+    def _craft_once(self, seen: Seen, play: Play, rng: random.Random) -> Play | None:
+        """One random claim or purchase added to ``play`` that keeps it legal, or None."""
+        if seen.claims_left > len(play.claims) and rng.random() < 0.2:
+            card = rng.choice(play.ruins)
+            if seen.ruins[card].claim is None and card not in play.claims:
+                return replace(play, claims=(*play.claims, card))
+            return None
+        if not seen.torches:
+            return None
+        options = purchase_options(seen, play)
+        return rng.choice(options) if options else None
 
 
 KIND_VALUE = {"wild_rank": 5, "extra_ruin": 4, "extra_rank": 3, "relight": 2, "draw": 2, "forced_draw": 1}

@@ -6,6 +6,7 @@ a refused action returns nothing and, the state being immutable, changes nothing
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from domain.errors import GameOver, NotYourTurn, RuleViolation
@@ -81,21 +82,24 @@ def _pass(state: GameState, action: Pass) -> list[ev.Event]:
     if state.top is None:
         raise RuleViolation("the leader must play: you may pass only when following another player's play")
     responded = state.responded | {action.seat}
-    return [ev.Passed(action.seat), _after_response(state, list(state.hands), state.top.seat, responded, action.seat)]
+    return [ev.Passed(action.seat), _after_response(state, state.hands, state.top.seat, responded, action.seat)]
 
 
 def _after_response(
-    state: GameState, hands: list[tuple[int, ...]], owner: int, responded: frozenset[int], last: int
+    state: GameState, hands: Sequence[tuple[int, ...]], owner: int, responded: frozenset[int], last: int
 ) -> ev.Event:
-    """Pile cleared once every other player still holding cards has passed (or been skipped) in a row."""
-    holders = [s for s in state.participants if hands[s]]
-    if all(s in responded for s in holders if s != owner):
+    """Pile cleared once every other player still holding cards has passed (or been skipped) in a row.
+
+    Only holders can pass or be skipped, and nobody goes out without playing (which resets the count),
+    so comparing the number of responders with the number of other holders is enough."""
+    others = sum(1 for s in state.participants if hands[s]) - (1 if hands[owner] else 0)
+    if len(responded) >= others:
         leader = owner if hands[owner] else _next_holder(state, hands, owner)
         return ev.PileCleared(leader)
     return ev.NextTurn(_next_holder(state, hands, last))
 
 
-def _next_holder(state: GameState, hands: list[tuple[int, ...]], seat: int) -> int:
+def _next_holder(state: GameState, hands: Sequence[tuple[int, ...]], seat: int) -> int:
     n = state.n_players
     for step in range(1, n + 1):
         other = (seat + step) % n
