@@ -29,19 +29,27 @@ from domain.ruins.actions import (
     action_to_dict,
 )
 from domain.ruins.cards import rulebook
+from domain.ruins.codec import state_from_dict, state_to_dict
 from domain.ruins.decide import decide
+from domain.ruins.describe import describe
 from domain.ruins.events import Event, event_from_dict, event_to_dict
 from domain.ruins.evolve import evolve, replay
 from domain.ruins.legal import craft_options, legal_actions, plays, to_act
 from domain.ruins.setup import start
 from domain.ruins.setup_position import new_game_from_setup, start_from_setup
 from domain.ruins.state import GameState, Outcome, Ruin
-from domain.ruins.view import view
+from domain.ruins.view import redact_event, view
 
 GAME = "ruins"
 
 __all__ = [
     "GAME",
+    "describe",
+    "new_seed",
+    "redact_event",
+    "rules_version",
+    "state_from_dict",
+    "state_to_dict",
     "Action",
     "Discard",
     "Event",
@@ -89,3 +97,14 @@ def apply(state: GameState, action: Action) -> GameState:
 
 def outcome(state: GameState) -> Outcome | None:
     return state.outcome
+
+
+def rules_version() -> str:
+    return rulebook().version
+
+
+def new_seed() -> str:
+    """A fresh secret seed: 128 random bits, so its published hash cannot be reversed by guessing."""
+    import secrets
+
+    return secrets.token_hex(16)

@@ -99,3 +99,30 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     if referee or over:
         out["seed"] = state.seed
     return out
+
+
+def redact_event(data: dict[str, Any], seat: int | None, game_over: bool) -> dict[str, Any]:
+    """An event's JSON form as ``seat`` may read it (``None``: the referee reads everything).
+
+    Hidden from a seat: the seed (until the game is over), the discovery deck order, other seats' dealt
+    hands and the draw pile order (sizes only), another seat's secret night flip, and the ruins another
+    seat draws. Everything else in the log is public.
+    """
+    if seat is None:
+        return data
+    kind = data["type"]
+    if kind == "GameStarted":
+        data = {**data, "discovery_deck": {"count": len(data["discovery_deck"])}}
+        if not game_over:
+            data["seed"] = None
+    elif kind == "RoundDealt":
+        data = {
+            **data,
+            "hands": [hand if s == seat else {"count": len(hand)} for s, hand in enumerate(data["hands"])],
+            "draw_pile": {"count": len(data["draw_pile"])},
+        }
+    elif kind == "NightFlipChosen" and data["seat"] != seat:
+        data = {**data, "ruin": "hidden"}
+    elif kind == "RuinsDrawn" and data["seat"] != seat:
+        data = {**data, "ruins": {"count": len(data["ruins"])}}
+    return data

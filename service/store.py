@@ -1,0 +1,183 @@
+"""Where games are kept: the eventsourcing environment for a database URL, and the schema migrations.
+
+Schema changes are explicit: ``digsite db upgrade`` applies the SQL files under ``migrations/<backend>/``
+in order, each once, recorded with a checksum in ``digsite_schema_migrations``. The application itself
+always runs with ``CREATE_TABLE=n``, so workers never race to create tables.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+
+from service.settings import Database
+
+LOCK_TIMEOUT_SECONDS = 5
+
+
+def eventsourcing_env(db: Database) -> dict[str, str]:
+    """The library's settings for this database."""
+    if db.backend == "sqlite":
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": db.path,
+            "SQLITE_LOCK_TIMEOUT": str(LOCK_TIMEOUT_SECONDS),
+            "CREATE_TABLE": "n",
+        }
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": db.dbname,
+        "POSTGRES_HOST": db.host,
+        "POSTGRES_PORT": db.port,
+        "POSTGRES_USER": db.user,
+        "POSTGRES_PASSWORD": db.password,
+        "POSTGRES_SCHEMA": db.schema,
+        "POSTGRES_LOCK_TIMEOUT": str(LOCK_TIMEOUT_SECONDS),
+        "POSTGRES_ENABLE_DB_FUNCTIONS": "y",  # one round trip per append
+        "POSTGRES_POOL_SIZE": "8",
+        "POSTGRES_MAX_OVERFLOW": "8",
+        "CREATE_TABLE": "n",
+    }
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: str
+    name: str
+    sql: str
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.sql.encode()).hexdigest()
+
+
+def migrations(backend: str) -> list[Migration]:
+    folder = _migrations_folder() / backend
+    found = []
+    for path in sorted(folder.glob("*.sql")):
+        version, _, name = path.stem.partition("_")
+        found.append(Migration(version, name, path.read_text("utf-8")))
+    return found
+
+
+def _migrations_folder() -> Path:
+    # Installed in editable mode the folder sits beside the packages; in a wheel it is shipped as data.
+    here = Path(__file__).resolve().parent.parent / "migrations"
+    if here.is_dir():
+        return here
+    return Path(str(resources.files("service").joinpath("..", "migrations")))
+
+
+class SchemaError(RuntimeError):
+    pass
+
+
+def upgrade(db: Database, report: Callable[[str], None] = lambda _: None) -> list[str]:
+    """Apply every migration not applied yet; returns the versions applied (empty: already up to date)."""
+    if db.backend == "sqlite":
+        return _upgrade_sqlite(db, report)
+    return _upgrade_postgres(db, report)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _upgrade_sqlite(db: Database, report: Callable[[str], None]) -> list[str]:
+    Path(db.path).parent.mkdir(parents=True, exist_ok=True)
+    applied: list[str] = []
+    with sqlite3.connect(db.path, isolation_level=None) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("BEGIN IMMEDIATE")  # one upgrader at a time
+        try:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS digsite_schema_migrations "
+                "(version TEXT PRIMARY KEY, name TEXT, checksum TEXT, applied_at TEXT)"
+            )
+            done = dict(conn.execute("SELECT version, checksum FROM digsite_schema_migrations").fetchall())
+            for migration in migrations("sqlite"):
+                if _already(migration, done):
+                    continue
+                report(f"applying {migration.version} {migration.name}")
+                for statement in _statements(migration.sql):
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO digsite_schema_migrations VALUES (?, ?, ?, ?)",
+                    (migration.version, migration.name, migration.checksum, _now()),
+                )
+                applied.append(migration.version)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return applied
+
+
+def _upgrade_postgres(db: Database, report: Callable[[str], None]) -> list[str]:
+    import psycopg
+
+    applied: list[str] = []
+    with psycopg.connect(db.psycopg_conninfo(), autocommit=False) as conn, conn.transaction():
+        # Several processes may run the upgrade at once (compose, CI): serialise them.
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext('digsite-schema-migrations'))")
+        conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{db.schema}"')
+        conn.execute(
+            f'CREATE TABLE IF NOT EXISTS "{db.schema}".digsite_schema_migrations '
+            "(version text PRIMARY KEY, name text, checksum text, applied_at text)"
+        )
+        rows = conn.execute(f'SELECT version, checksum FROM "{db.schema}".digsite_schema_migrations').fetchall()
+        done = {str(v): str(c) for v, c in rows}
+        for migration in migrations("postgresql"):
+            if _already(migration, done):
+                continue
+            report(f"applying {migration.version} {migration.name}")
+            sql = migration.sql.replace("{schema}", db.schema).replace("{lock_timeout}", str(LOCK_TIMEOUT_SECONDS))
+            conn.execute(sql.encode())  # several statements: psycopg sends them as one simple query
+            conn.execute(
+                f'INSERT INTO "{db.schema}".digsite_schema_migrations VALUES (%s, %s, %s, %s)',
+                (migration.version, migration.name, migration.checksum, _now()),
+            )
+            applied.append(migration.version)
+    return applied
+
+
+def _already(migration: Migration, done: dict[str, str]) -> bool:
+    if migration.version not in done:
+        return False
+    if done[migration.version] != migration.checksum:
+        raise SchemaError(
+            f"migration {migration.version} ({migration.name}) was changed after it was applied; "
+            "add a new migration instead of editing an applied one"
+        )
+    return True
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a SQLite migration into statements (our files keep one statement per ';'-terminated block)."""
+    lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+def pending(db: Database) -> list[str]:
+    """Migration versions not yet applied (used to give a clear error before serving)."""
+    known = [m.version for m in migrations(db.backend)]
+    try:
+        if db.backend == "sqlite":
+            if not Path(db.path).exists():
+                return known
+            with sqlite3.connect(db.path) as conn:
+                rows = conn.execute("SELECT version FROM digsite_schema_migrations").fetchall()
+        else:
+            import psycopg
+
+            with psycopg.connect(db.psycopg_conninfo()) as conn:
+                rows = conn.execute(f'SELECT version FROM "{db.schema}".digsite_schema_migrations').fetchall()
+    except Exception:  # no table yet: nothing applied
+        return known
+    done = {str(r[0]) for r in rows}
+    return [v for v in known if v not in done]
