@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from importlib import resources
 from pathlib import Path
 
 from service.settings import Database
@@ -66,11 +66,12 @@ def migrations(backend: str) -> list[Migration]:
 
 
 def _migrations_folder() -> Path:
-    # Installed in editable mode the folder sits beside the packages; in a wheel it is shipped as data.
+    # From a checkout (or an editable install) the folder sits beside the packages; a wheel installs it
+    # as data files under <prefix>/share/digsite (see pyproject.toml).
     here = Path(__file__).resolve().parent.parent / "migrations"
     if here.is_dir():
         return here
-    return Path(str(resources.files("service").joinpath("..", "migrations")))
+    return Path(sys.prefix) / "share" / "digsite" / "migrations"
 
 
 class SchemaError(RuntimeError):
