@@ -105,13 +105,13 @@ def action_from_dict(data: Any) -> Action:
     if not isinstance(data, dict):
         raise MalformedAction("an action must be a JSON object with a 'type'")
     kind = data.get("type")
-    allowed = {
+    allowed: dict[str, set[str]] = {
         "play": {"type", "seat", "ruins", "rank", "purchases", "claims"},
         "pass": {"type", "seat"},
         "flip": {"type", "seat", "ruin"},
         "discard": {"type", "seat", "ruins"},
     }
-    if kind not in allowed:
+    if not isinstance(kind, str) or kind not in allowed:
         raise MalformedAction(f"unknown action type {kind!r}; expected one of {sorted(allowed)}")
     extra = set(data) - allowed[kind]
     if extra:
