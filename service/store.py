@@ -38,7 +38,7 @@ def eventsourcing_env(db: Database) -> dict[str, str]:
         "POSTGRES_PASSWORD": db.password,
         "POSTGRES_SCHEMA": db.schema,
         "POSTGRES_LOCK_TIMEOUT": str(LOCK_TIMEOUT_SECONDS),
-        "POSTGRES_ENABLE_DB_FUNCTIONS": "y",  # one round trip per append
+        "APPLICATION_RECORDER_TOPIC": "service.pgrecorder:DigsitePostgresRecorder",  # one round trip per append
         "POSTGRES_POOL_SIZE": "8",
         "POSTGRES_MAX_OVERFLOW": "8",
         "CREATE_TABLE": "n",

@@ -1,0 +1,64 @@
+"""A leaner append for PostgreSQL: one statement string, one round trip, one commit per move.
+
+The library's insert either pipelines several statements in an explicit transaction or calls a PL/pgSQL
+function with an array of a composite type; measured on these machines both cost 3-4x a plain INSERT.
+This recorder sends what the library's non-function path does (lock the table so that notification ids
+commit in order, which tracking projections rely on; NOTIFY the listeners; insert) as a single
+multi-statement query with client-side parameters. PostgreSQL runs such a query as one implicit
+transaction: all of it commits, or none of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder
+from psycopg import ClientCursor, errors
+from psycopg.sql import SQL, Identifier
+
+
+class DigsitePostgresRecorder(PostgresApplicationRecorder):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._appends: dict[int, bytes] = {}
+
+    def _append_statement(self, rows: int, conn: Any) -> bytes:
+        # Composed SQL is rendered once per row count: rendering it on every append cost ~70 us.
+        statement = self._appends.get(rows)
+        if statement is None:
+            table = SQL("{0}.{1}").format(Identifier(self.datastore.schema), Identifier(self.events_table_name))
+            statement = (
+                SQL(
+                    "SET LOCAL lock_timeout = '{timeout}s'; "
+                    "LOCK TABLE {table} IN EXCLUSIVE MODE; "
+                    "NOTIFY {channel}; "
+                    "INSERT INTO {table} (originator_id, originator_version, topic, state) VALUES {values} "
+                    "RETURNING notification_id"
+                )
+                .format(
+                    timeout=self.datastore.lock_timeout,
+                    table=table,
+                    channel=Identifier(self.channel_name),
+                    values=SQL(", ").join([SQL("(%s, %s, %s, %s)")] * rows),
+                )
+                .as_bytes(conn)
+            )
+            self._appends[rows] = statement
+        return statement
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        if not stored_events:
+            return []
+        params: list[Any] = []
+        for e in stored_events:
+            params.extend((e.originator_id, e.originator_version, e.topic, e.state))
+        with self.datastore.get_connection() as conn, ClientCursor(conn) as curs:
+            try:
+                curs.execute(self._append_statement(len(stored_events), conn), params)
+            except errors.UniqueViolation as error:
+                raise IntegrityError(error) from error
+            while curs.nextset():  # the results of SET, LOCK and NOTIFY come first
+                pass
+            return [row["notification_id"] for row in curs.fetchall()]

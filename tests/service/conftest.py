@@ -1,0 +1,47 @@
+"""Service fixtures: the same story runs on SQLite and on a real PostgreSQL (one fresh schema per test)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+
+import pytest
+
+from service import store
+from service.application import Digsite
+from service.settings import Database, Settings
+
+
+def _drop_schema(url: str, schema: str) -> None:
+    import psycopg
+
+    with psycopg.connect(Database.from_url(url).psycopg_conninfo(), autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    """A migrated, empty store: an SQLite file, or a new schema on the test PostgreSQL server."""
+    if request.param == "sqlite":
+        db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('store') / 'digsite.sqlite'}")
+        store.upgrade(db)
+        yield db
+        return
+    base = request.getfixturevalue("postgres_url")
+    schema = f"digsite_test_{secrets.token_hex(6)}"
+    separator = "&" if "?" in base else "?"
+    db = Database.from_url(f"{base}{separator}schema={schema}")
+    store.upgrade(db)
+    try:
+        yield db
+    finally:
+        _drop_schema(base, schema)
+
+
+@pytest.fixture
+def service(database: Database) -> Iterator[Digsite]:
+    svc = Digsite(Settings(database=database, api_key="organiser-key"))
+    try:
+        yield svc
+    finally:
+        svc.close()
