@@ -28,6 +28,7 @@ from domain.ruins.actions import (
     action_from_str,
     action_to_dict,
 )
+from domain.ruins.analytics import move_facts
 from domain.ruins.cards import rulebook
 from domain.ruins.codec import state_from_dict, state_to_dict
 from domain.ruins.decide import decide
@@ -44,6 +45,7 @@ GAME = "ruins"
 
 __all__ = [
     "GAME",
+    "move_facts",
     "describe",
     "new_seed",
     "redact_event",

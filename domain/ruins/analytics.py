@@ -1,0 +1,92 @@
+"""What one move says about how its player plays: the raw material of the tendencies read models.
+
+Pure: given the state before a move, the action and the events it caused, return plain facts. The
+projections add them up per player and game; nothing here touches storage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from domain.ruins import events as ev
+from domain.ruins.actions import Action, Discard, Flip, Pass, Play
+from domain.ruins.cards import rulebook
+from domain.ruins.legal import plays
+from domain.ruins.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Purchase:
+    discovery: int
+    effect: str
+    kind: str
+    position: str
+    price: int
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    ruin: int
+    rank: int  # the ruin's printed rank on its current side
+    sleeves: int  # discoveries it carried once claimed
+
+
+@dataclass(slots=True)
+class MoveFacts:
+    seat: int
+    kind: str  # play | pass | flip | discard
+    round: int
+    showdown: bool
+    lead: bool = False
+    size: int = 0  # ruins counted in a play
+    rank: int = 0
+    skipped_next: bool = False
+    could_follow: bool | None = None  # on a follow turn: was a plain follow legal?
+    torches_spent: int = 0
+    purchases: list[Purchase] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    night_flip: bool = False
+    went_out: int | None = None  # place
+    round_ended: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None  # (round, order, vp)
+    winner: tuple[int, str] | None = None  # (seat, how)
+    next_round: tuple[int, bool, tuple[int, ...]] | None = None  # (round, showdown, participants)
+
+
+def move_facts(before: GameState, action: Action, events: list[ev.Event]) -> MoveFacts:
+    book = rulebook()
+    kind = {Play: "play", Pass: "pass", Flip: "flip", Discard: "discard"}[type(action)]
+    facts = MoveFacts(action.seat, kind, before.round, before.showdown)
+    if isinstance(action, (Play, Pass)) and before.top is not None:
+        facts.could_follow = bool(plays(before, action.seat))
+    if isinstance(action, Flip):
+        facts.night_flip = action.ruin is not None
+    ruins = before.ruins
+    for event in events:
+        if isinstance(event, ev.RuinsPlayed):
+            facts.lead, facts.size, facts.rank = event.lead, event.count, event.rank
+        elif isinstance(event, ev.DiscoveryBought):
+            d = book.discoveries[event.discovery]
+            effect = book.effects[d.effect]
+            facts.purchases.append(Purchase(event.discovery, d.effect, effect.kind, d.position, event.price))
+            facts.torches_spent += event.price
+            ruins = (
+                *ruins[: event.ruin],
+                ruins[event.ruin].with_sleeve(book.position_index(event.discovery), event.discovery),
+                *ruins[event.ruin + 1 :],
+            )
+        elif isinstance(event, ev.ClaimSleeved):
+            ruin = ruins[event.ruin]
+            printed = book.ruins[event.ruin]
+            rank = printed.night_rank if ruin.night else printed.day_rank
+            facts.claims.append(Claim(event.ruin, rank, sum(d is not None for d in ruin.sleeves)))
+        elif isinstance(event, ev.PlayerSkipped):
+            facts.skipped_next = True
+        elif isinstance(event, ev.WentOut):
+            facts.went_out = event.place
+        elif isinstance(event, ev.RoundEnded):
+            facts.round_ended = (event.round, event.order, event.vp)
+        elif isinstance(event, ev.GameWon):
+            facts.winner = (event.seat, event.how)
+        elif isinstance(event, ev.RoundDealt):
+            facts.next_round = (event.round, event.showdown, event.participants)
+    return facts

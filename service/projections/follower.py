@@ -1,0 +1,140 @@
+"""Follow the notification log in order and keep the read models up to date, restartably.
+
+Why not the library's ``ProjectionRunner``: it commits once per event and needs PostgreSQL's LISTEN/NOTIFY
+subscriptions. Here both stores are followed the same way: read a batch of notifications after the
+tracked position, turn it into row changes, and write the rows with the new position in one transaction.
+A crash loses at most an uncommitted batch, which is read again on restart; a batch already written is
+never applied twice (the tracking row refuses an old position).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+
+from service import store
+from service.application import DigsiteApplication
+from service.projections.readmodels import ReadModelProjection
+from service.projections.view import PROJECTION_NAME, ReadModels
+from service.settings import Settings
+
+log = logging.getLogger("digsite.projections")
+
+
+class Follower:
+    def __init__(self, settings: Settings | None = None, batch_size: int = 500) -> None:
+        self.settings = settings or Settings.from_env()
+        db = self.settings.database
+        self.app = DigsiteApplication(env={**store.eventsourcing_env(db), **self.settings.extra_env})
+        self.view = ReadModels(db)
+        self.projection = ReadModelProjection(self.view, self.app)
+        self.batch_size = batch_size
+        self._position: int | None = None
+
+    def close(self) -> None:
+        self.view.close()
+        self.app.close()
+
+    def position(self) -> int:
+        if self._position is None:
+            self._position = self.view.position()
+        return self._position
+
+    def behind(self) -> int:
+        """How many notifications are not yet projected."""
+        return max(0, (self.app.recorder.max_notification_id() or 0) - self.position())
+
+    def step(self) -> int:
+        """Project one batch; the number of notifications it held (0: caught up)."""
+        notifications = self.app.recorder.select_notifications(
+            start=self.position(), limit=self.batch_size, inclusive_of_start=False
+        )
+        if not notifications:
+            return 0
+        to_event = self.app.mapper.to_domain_event
+        process = self.projection.process_event
+        for notification in notifications:
+            process(to_event(notification), Tracking(PROJECTION_NAME, notification.id))
+        batch = self.projection.take_batch()
+        try:
+            self.view.write(batch)
+        except BaseException:
+            # The store is the truth: forget what we thought, re-read the position, and try again later.
+            self.projection.forget()
+            self._position = None
+            raise
+        self._position = notifications[-1].id
+        return len(notifications)
+
+    def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
+        done = 0
+        while n := self.step():
+            done += n
+            if progress:
+                progress(n)
+        return done
+
+    def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
+        """Empty the read models and project the whole log again."""
+        self.view.clear()
+        self.projection.forget()
+        self._position = None
+        return self.catch_up(progress)
+
+    def run_forever(
+        self, stop: threading.Event, idle_wait: float = 0.5, on_batch: Callable[[int], None] | None = None
+    ) -> None:
+        """Catch up, then follow new records until ``stop`` is set; survive store outages with a back-off."""
+        waiter = _Waiter(self)
+        backoff = 0.5
+        while not stop.is_set():
+            try:
+                n = self.step()
+                backoff = 0.5
+                if n and on_batch:
+                    on_batch(n)
+                if not n:
+                    waiter.wait(stop, idle_wait)
+            except Exception as error:  # the store went away, a deadlock, ...: log, back off, retry
+                log.warning("projection step failed (%s); retrying in %.1fs", error, backoff)
+                stop.wait(backoff)
+                backoff = min(backoff * 2, 10.0)
+                waiter.reset()
+        waiter.close()
+
+
+class _Waiter:
+    """Wait for new records: LISTEN on PostgreSQL (woken by the append's NOTIFY), a timed wait on SQLite."""
+
+    def __init__(self, follower: Follower) -> None:
+        self.follower = follower
+        self.conn: Any = None
+
+    def wait(self, stop: threading.Event, timeout: float) -> None:
+        db = self.follower.settings.database
+        if db.backend != "postgresql":
+            stop.wait(timeout)
+            return
+        if self.conn is None:
+            import psycopg
+
+            self.conn = psycopg.connect(db.psycopg_conninfo(), autocommit=True)
+            self.conn.execute(f'LISTEN "{self.follower.app.recorder.channel_name}"')  # type: ignore[attr-defined]
+        deadline = time.monotonic() + timeout
+        for _ in self.conn.notifies(timeout=max(0.01, deadline - time.monotonic()), stop_after=1):
+            break
+
+    def reset(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            finally:
+                self.conn = None

@@ -1,0 +1,329 @@
+"""Stored records -> read-model rows: games, moves, and per-player-per-game facts for tendencies."""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.projection import Projection
+
+from domain.games import rules_for
+from service.aggregates import Game, Player, Tournament
+from service.application import DigsiteApplication
+from service.projections.batch import Batch
+from service.projections.view import ReadModels
+
+
+@dataclass
+class GameContext:
+    """What the projection keeps in memory about a game in play (rebuilt from the store when missing)."""
+
+    kind: str
+    players: list[str]
+    state: Any
+    version: int
+    last_at: str
+    row: dict[str, Any]
+
+
+class ReadModelProjection(Projection[Any]):
+    name = "read-models"
+    topics = ()  # every record
+
+    def __init__(self, view: ReadModels, app: DigsiteApplication, cache_size: int = 4096) -> None:
+        super().__init__(view)
+        self.app = app
+        self.batch = Batch()
+        self.cache_size = cache_size
+        self._games: OrderedDict[str, GameContext] = OrderedDict()
+
+    def take_batch(self) -> Batch:
+        batch, self.batch = self.batch, Batch()
+        return batch
+
+    def forget(self) -> None:
+        """Drop in-memory contexts (after a failed write: the store is the truth, contexts are rebuilt)."""
+        self._games.clear()
+        self.batch = Batch()
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        batch = self.batch
+        if isinstance(domain_event, Game.MoveRecorded):
+            self._move(domain_event)
+        elif isinstance(domain_event, Game.Created):
+            self._created(domain_event)
+        elif isinstance(domain_event, Game.SeedRevealed):
+            ctx = self._context(str(domain_event.originator_id), domain_event.originator_version - 1)
+            ctx.version = ctx.row["last_version"] = domain_event.originator_version
+            batch.games[str(domain_event.originator_id)] = ctx.row
+            self._games.pop(str(domain_event.originator_id), None)  # finished: no further records
+        elif isinstance(domain_event, Player.Created):
+            bot = None if domain_event.bot is None else json.dumps(domain_event.bot)
+            batch.players.append(
+                (str(domain_event.originator_id), domain_event.name, domain_event.kind, bot, domain_event.at)
+            )
+        elif isinstance(domain_event, Tournament.Created):
+            batch.tournaments.append(
+                (
+                    str(domain_event.originator_id),
+                    domain_event.name,
+                    domain_event.rounds,
+                    domain_event.game,
+                    domain_event.at,
+                )
+            )
+        batch.events += 1
+        batch.last_notification_id = tracking.notification_id
+
+    # -- games ----------------------------------------------------------------------------------------------
+
+    def _created(self, event: Game.Created) -> None:
+        game_id = str(event.originator_id)
+        rules = rules_for(event.kind)
+        state = rules.replay([rules.event_from_dict(e) for e in event.opening])
+        labels = event.labels
+        row = {
+            "game_id": game_id,
+            "kind": event.kind,
+            "tournament_id": labels.get("tournament"),
+            "round_label": labels.get("round"),
+            "table_label": labels.get("table"),
+            "n_players": len(event.players),
+            "players": [
+                {"seat": i, "id": p, "name": n} for i, (p, n) in enumerate(zip(event.players, event.names, strict=True))
+            ],
+            "status": "playing",
+            "winner_seat": None,
+            "winner_player": None,
+            "win_how": None,
+            "moves": 0,
+            "rounds": getattr(state, "round", 1),
+            "showdown": False,
+            "first_leader_seat": getattr(state, "leader", None),
+            "started_at": event.at,
+            "ended_at": None,
+            "last_version": event.originator_version,
+        }
+        self._remember(game_id, GameContext(event.kind, event.players, state, event.originator_version, event.at, row))
+        batch = self.batch
+        batch.games[game_id] = row
+        for seat, player in enumerate(event.players):
+            batch.seats.append((game_id, seat, player, event.kind, len(event.players)))
+            batch.player_of[(game_id, seat)] = player
+        if row["first_leader_seat"] is not None:
+            batch.count(game_id, row["first_leader_seat"], led_round1=1)
+
+    def _move(self, event: Game.MoveRecorded) -> None:
+        game_id = str(event.originator_id)
+        version = event.originator_version
+        ctx = self._context(game_id, version - 1)
+        rules = rules_for(ctx.kind)
+        action = rules.action_from_dict(event.action)
+        domain_events = [rules.event_from_dict(e) for e in event.events]
+        before = ctx.state
+        state = before
+        for domain_event in domain_events:
+            state = rules.evolve(state, domain_event)
+        think_ms = _ms_between(ctx.last_at, event.at)
+        batch = self.batch
+        seat = event.seat
+        player = ctx.players[seat]
+        for s, p in enumerate(ctx.players):
+            batch.player_of[(game_id, s)] = p
+        row = ctx.row
+        row["moves"] += 1
+        row["last_version"] = version
+        move_facts = getattr(rules, "move_facts", None)
+        facts = move_facts(before, action, domain_events) if move_facts else None
+        if facts is None:
+            batch.moves.append(
+                (
+                    game_id,
+                    version,
+                    seat,
+                    player,
+                    event.action.get("type", "?"),
+                    0,
+                    event.at,
+                    think_ms,
+                    0,
+                    0,
+                    0,
+                    0,
+                    None,
+                    0,
+                    _summary(event.action),
+                )
+            )
+            batch.count(game_id, seat, moves=1, think_ms=think_ms)
+        else:
+            self._ruins_facts(batch, ctx, facts, game_id, version, player, event.at, think_ms, event.action, state)
+        ctx.state, ctx.version, ctx.last_at = state, version, event.at
+        batch.games[game_id] = row
+
+    def _ruins_facts(
+        self,
+        batch: Batch,
+        ctx: GameContext,
+        facts: Any,
+        game_id: str,
+        version: int,
+        player: str,
+        at: str,
+        think_ms: int,
+        action: dict[str, Any],
+        state: Any,
+    ) -> None:
+        seat = facts.seat
+        could = facts.could_follow
+        batch.moves.append(
+            (
+                game_id,
+                version,
+                seat,
+                player,
+                facts.kind,
+                facts.round,
+                at,
+                think_ms,
+                int(facts.lead),
+                facts.size,
+                facts.rank,
+                int(facts.skipped_next),
+                None if could is None else int(could),
+                facts.torches_spent,
+                _summary(action),
+            )
+        )
+        is_pass = facts.kind == "pass"
+        batch.count(
+            game_id,
+            seat,
+            moves=1,
+            think_ms=think_ms,
+            follow_turns=int(could is not None),
+            follow_turns_able=int(bool(could)),
+            passes=int(is_pass),
+            passes_able=int(is_pass and bool(could)),
+            plays=int(facts.kind == "play"),
+            leads=int(facts.lead),
+            lead_size_sum=facts.size if facts.lead else 0,
+            lead_rank_sum=facts.rank if facts.lead else 0,
+            skips=int(facts.skipped_next),
+            torches_spent=facts.torches_spent,
+            purchases=len(facts.purchases),
+            claims=len(facts.claims),
+            night_flips=int(facts.night_flip),
+        )
+        if facts.torches_spent:
+            batch.round_torches[(game_id, facts.round, seat)] += facts.torches_spent
+        for i, p in enumerate(facts.purchases):
+            batch.purchases.append(
+                (game_id, version, i, seat, player, facts.round, p.discovery, p.effect, p.kind, p.position, p.price)
+            )
+        for i, c in enumerate(facts.claims):
+            batch.claims.append((game_id, version, i, seat, player, c.ruin, c.rank, c.sleeves))
+        if facts.went_out is not None:
+            batch.place(game_id, facts.round, seat, place=facts.went_out)
+        if facts.round_ended is not None:
+            round_no, order, vp = facts.round_ended
+            for place, s in enumerate(order, start=1):
+                batch.place(game_id, round_no, s, place=place, vp_end=vp[s])
+                batch.count(game_id, s, rounds_played=1, first_outs=int(place == 1))
+        row = ctx.row
+        if facts.next_round is not None:
+            round_no, showdown, participants = facts.next_round
+            row["rounds"] = min(round_no, 4) if not showdown else 4
+            if showdown:
+                row["showdown"] = True
+                for s in participants:
+                    batch.count(game_id, s, showdown=1)
+        if facts.winner is not None:
+            winner, how = facts.winner
+            row.update(status="over", winner_seat=winner, winner_player=ctx.players[winner], win_how=how, ended_at=at)
+            if how == "showdown":
+                batch.count(game_id, winner, showdown_won=1)
+            if how == "instant":  # the deciding round ends with the win: record it as played
+                for s in state.participants:
+                    batch.count(game_id, s, rounds_played=1, first_outs=int(s == winner))
+            for s in range(len(ctx.players)):
+                batch.results.append((1, int(s == winner), state.vp[s], game_id, s))
+
+    def _context(self, game_id: str, version: int) -> GameContext:
+        ctx = self._games.get(game_id)
+        if ctx is not None and ctx.version == version:
+            self._games.move_to_end(game_id)
+            return ctx
+        game: Game = self.app.repository.get(UUID(game_id), version=version)
+        labels = game.labels
+        row = {
+            "game_id": game_id,
+            "kind": game.kind,
+            "tournament_id": labels.get("tournament"),
+            "round_label": labels.get("round"),
+            "table_label": labels.get("table"),
+            "n_players": len(game.players),
+            "players": [
+                {"seat": i, "id": p, "name": n} for i, (p, n) in enumerate(zip(game.players, game.names, strict=True))
+            ],
+            "status": "playing" if rules_for(game.kind).outcome(game.state) is None else "over",
+            "winner_seat": None,
+            "winner_player": None,
+            "win_how": None,
+            "moves": game.moves,
+            "rounds": min(getattr(game.state, "round", 1), 4),
+            "showdown": bool(getattr(game.state, "showdown", False)),
+            "first_leader_seat": None,
+            "started_at": game.created_at,
+            "ended_at": None,
+            "last_version": version,
+        }
+        outcome = rules_for(game.kind).outcome(game.state)
+        if outcome is not None:
+            row.update(
+                winner_seat=outcome.winner,
+                winner_player=game.players[outcome.winner],
+                win_how=outcome.how,
+                ended_at=game.updated_at,
+            )
+        first = self._first_leader(game_id)
+        row["first_leader_seat"] = first
+        ctx = GameContext(game.kind, game.players, game.state, version, game.updated_at, row)
+        self._remember(game_id, ctx)
+        return ctx
+
+    def _first_leader(self, game_id: str) -> int | None:
+        created = self.app.repository.get(UUID(game_id), version=1)
+        return getattr(created.state, "leader", None)
+
+    def _remember(self, game_id: str, ctx: GameContext) -> None:
+        self._games[game_id] = ctx
+        self._games.move_to_end(game_id)
+        while len(self._games) > self.cache_size:
+            self._games.popitem(last=False)
+
+
+def _ms_between(earlier: str, later: str) -> int:
+    try:
+        return max(0, int((datetime.fromisoformat(later) - datetime.fromisoformat(earlier)).total_seconds() * 1000))
+    except ValueError:
+        return 0
+
+
+def _summary(action: dict[str, Any]) -> str:
+    kind = action.get("type")
+    if kind == "play":
+        text = f"play {','.join(map(str, action.get('ruins', [])))} as {action.get('rank')}"
+        if action.get("purchases"):
+            text += f" +{len(action['purchases'])} discovery"
+        if action.get("claims"):
+            text += " +claim"
+        return text
+    if kind == "flip":
+        return "flip" if action.get("ruin") is not None else "no flip"
+    return str(kind)

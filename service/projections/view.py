@@ -1,0 +1,177 @@
+"""The read-model tables and the tracking row, written together in one transaction per batch."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
+
+from service.projections.batch import COUNTERS, Batch
+from service.settings import Database
+
+PROJECTION_NAME = "Digsite"  # the tracking row is keyed by the application followed
+TRACKING_TABLE = "digsite_projection_tracking"
+TABLES = (
+    "rm_claims",
+    "rm_purchases",
+    "rm_player_rounds",
+    "rm_player_games",
+    "rm_moves",
+    "rm_games",
+    "rm_tournaments",
+    "rm_players",
+)
+
+
+class ReadModels:
+    """Writes batches; the library's tracking recorder keeps the position in the log."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.tracker: PostgresTrackingRecorder | SQLiteTrackingRecorder
+        if db.backend == "postgresql":
+            datastore = PostgresDatastore(
+                dbname=db.dbname,
+                host=db.host,
+                port=db.port,
+                user=db.user,
+                password=db.password,
+                schema=db.schema,
+                pool_size=2,
+            )
+            self.tracker = PostgresTrackingRecorder(datastore, tracking_table_name=TRACKING_TABLE)
+            self.prefix = f'"{db.schema}".'
+        else:
+            self.tracker = SQLiteTrackingRecorder(SQLiteDatastore(db.path))
+            self.prefix = ""
+        self._sql = self._statements()
+
+    def close(self) -> None:
+        self.tracker.datastore.close()
+
+    def position(self) -> int:
+        """The last notification id written (0 before the first batch)."""
+        return self.tracker.max_tracking_id(PROJECTION_NAME) or 0
+
+    def _q(self, sql: str) -> str:
+        sql = sql.replace("{p}", self.prefix)
+        return sql.replace("?", "%s") if self.db.backend == "postgresql" else sql
+
+    def _statements(self) -> dict[str, str]:
+        counters = ", ".join(COUNTERS)
+        increments = ", ".join(f"{c} = rm_player_games.{c} + excluded.{c}" for c in COUNTERS)
+        game_columns = (
+            "game_id, kind, tournament_id, round_label, table_label, n_players, players, status, winner_seat, "
+            "winner_player, win_how, moves, rounds, showdown, first_leader_seat, started_at, ended_at, last_version"
+        )
+        game_updates = ", ".join(f"{c} = excluded.{c}" for c in game_columns.split(", ")[1:])
+        return {
+            "player": self._q("INSERT INTO {p}rm_players VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id) DO NOTHING"),
+            "tournament": self._q(
+                "INSERT INTO {p}rm_tournaments VALUES (?, ?, ?, ?, ?) ON CONFLICT (tournament_id) DO NOTHING"
+            ),
+            "game": self._q(
+                f"INSERT INTO {{p}}rm_games ({game_columns}) VALUES ({', '.join('?' * 18)}) "
+                f"ON CONFLICT (game_id) DO UPDATE SET {game_updates}"
+            ),
+            "seat": self._q(
+                "INSERT INTO {p}rm_player_games (game_id, seat, player_id, kind, n_players) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id, seat) DO NOTHING"
+            ),
+            "move": self._q(f"INSERT INTO {{p}}rm_moves VALUES ({', '.join('?' * 15)})"),
+            "counters": self._q(
+                f"INSERT INTO {{p}}rm_player_games (game_id, seat, player_id, kind, n_players, {counters}) "
+                f"VALUES (?, ?, ?, '', 0, {', '.join('?' * len(COUNTERS))}) "
+                f"ON CONFLICT (game_id, seat) DO UPDATE SET {increments}"
+            ),
+            "place": self._q(
+                "INSERT INTO {p}rm_player_rounds (game_id, round, seat, player_id, place, vp_end) "
+                "VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id, round, seat) DO UPDATE SET "
+                "place = COALESCE(excluded.place, rm_player_rounds.place), "
+                "vp_end = COALESCE(excluded.vp_end, rm_player_rounds.vp_end)"
+            ),
+            "torches": self._q(
+                "INSERT INTO {p}rm_player_rounds (game_id, round, seat, player_id, torches_spent) "
+                "VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id, round, seat) DO UPDATE SET "
+                "torches_spent = rm_player_rounds.torches_spent + excluded.torches_spent"
+            ),
+            "purchase": self._q(f"INSERT INTO {{p}}rm_purchases VALUES ({', '.join('?' * 11)})"),
+            "claim": self._q(f"INSERT INTO {{p}}rm_claims VALUES ({', '.join('?' * 8)})"),
+            "result": self._q(
+                "UPDATE {p}rm_player_games SET finished = ?, won = ?, final_vp = ? WHERE game_id = ? AND seat = ?"
+            ),
+        }
+
+    def write(self, batch: Batch) -> None:
+        """Every change of the batch and the tracking row, atomically."""
+        assert batch.last_notification_id is not None
+        sql = self._sql
+        with self.tracker.datastore.transaction(commit=True) as curs:
+            if batch.players:
+                curs.executemany(sql["player"], batch.players)
+            if batch.tournaments:
+                curs.executemany(sql["tournament"], batch.tournaments)
+            if batch.games:
+                curs.executemany(sql["game"], [_game_row(row) for row in batch.games.values()])
+            if batch.seats:
+                curs.executemany(sql["seat"], batch.seats)
+            if batch.moves:
+                curs.executemany(sql["move"], batch.moves)
+            if batch.counters:
+                rows = [
+                    (game, seat, batch.player_of.get((game, seat), ""), *(row.get(c, 0) for c in COUNTERS))
+                    for (game, seat), row in batch.counters.items()
+                ]
+                curs.executemany(sql["counters"], rows)
+            if batch.round_places:
+                rows = [
+                    (g, r, s, batch.player_of.get((g, s), ""), v.get("place"), v.get("vp_end"))
+                    for (g, r, s), v in batch.round_places.items()
+                ]
+                curs.executemany(sql["place"], rows)
+            if batch.round_torches:
+                rows = [(g, r, s, batch.player_of.get((g, s), ""), n) for (g, r, s), n in batch.round_torches.items()]
+                curs.executemany(sql["torches"], rows)
+            if batch.purchases:
+                curs.executemany(sql["purchase"], batch.purchases)
+            if batch.claims:
+                curs.executemany(sql["claim"], batch.claims)
+            if batch.results:
+                curs.executemany(sql["result"], batch.results)
+            self.tracker._insert_tracking(curs, Tracking(PROJECTION_NAME, batch.last_notification_id))
+
+    def clear(self) -> None:
+        """Empty every read model and forget the position (for a rebuild), in one transaction."""
+        with self.tracker.datastore.transaction(commit=True) as curs:
+            for table in TABLES:
+                curs.execute(self._q(f"DELETE FROM {{p}}{table}"))
+            table = f'"{self.db.schema}".{TRACKING_TABLE}' if self.db.backend == "postgresql" else "tracking"
+            curs.execute(self._q(f"DELETE FROM {table} WHERE application_name = ?"), (PROJECTION_NAME,))
+
+
+def _game_row(row: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        row["game_id"],
+        row["kind"],
+        row["tournament_id"],
+        row["round_label"],
+        row["table_label"],
+        row["n_players"],
+        json.dumps(row["players"]),
+        row["status"],
+        row["winner_seat"],
+        row["winner_player"],
+        row["win_how"],
+        row["moves"],
+        row["rounds"],
+        int(row["showdown"]),
+        row["first_leader_seat"],
+        row["started_at"],
+        row["ended_at"],
+        row["last_version"],
+    )
