@@ -1,0 +1,383 @@
+"""The read side: what the dashboard (and any report) asks, answered from read models and snapshots.
+
+Every function returns plain dicts and lists. Nothing here replays a game from its first event: lists
+and tendencies come from the rm_* tables, a replay step from the nearest snapshot plus ``evolve``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from domain.games import rules_for
+from service.application import Digsite, Viewer
+
+# Tendency metrics: name -> (numerator SQL, denominator SQL, label). Rates are sums over a player's games.
+METRICS: dict[str, tuple[str, str, str]] = {
+    "pass_rate_when_able": ("SUM(passes_able)", "SUM(follow_turns_able)", "passes when able to follow"),
+    "pass_rate": ("SUM(passes)", "SUM(follow_turns)", "passes per follow turn"),
+    "lead_size": ("SUM(lead_size_sum)", "SUM(leads)", "ruins per lead"),
+    "lead_rank": ("SUM(lead_rank_sum)", "SUM(leads)", "rank of leads"),
+    "skip_rate": ("SUM(skips)", "SUM(plays)", "plays that skip the next player"),
+    "torches_per_round": ("SUM(torches_spent)", "SUM(rounds_played)", "torches spent per round"),
+    "purchases_per_round": ("SUM(purchases)", "SUM(rounds_played)", "discoveries bought per round"),
+    "claims_per_game": ("SUM(claims)", "COUNT(*)", "claims used per game"),
+    "night_flips_per_round": ("SUM(night_flips)", "SUM(rounds_played)", "night flips per round"),
+    "first_out_rate": ("SUM(first_outs)", "SUM(rounds_played)", "rounds finished first"),
+    "win_rate": ("SUM(won)", "COUNT(*)", "games won"),
+    "win_rate_led_round1": ("SUM(won * led_round1)", "SUM(led_round1)", "win rate when leading round 1"),
+    "showdown_rate": ("SUM(showdown)", "COUNT(*)", "games reaching the Showdown"),
+    "showdown_win_rate": ("SUM(showdown_won)", "SUM(showdown)", "Showdowns won"),
+    "final_vp": ("SUM(final_vp)", "COUNT(*)", "VP at the end"),
+    "think_ms": ("SUM(think_ms)", "SUM(moves)", "think time per move (ms)"),
+}
+
+
+class Queries:
+    def __init__(self, service: Digsite, replay_cache: int = 64) -> None:
+        self.service = service
+        self.db = service.settings.database
+        self._local = threading.local()
+        self._pool: Any = None
+        self._records: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        self._records_lock = threading.Lock()
+        self._replay_cache = replay_cache
+        self.prefix = f'"{self.db.schema}".' if self.db.backend == "postgresql" else ""
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+
+    # -- plumbing -----------------------------------------------------------------------------------------
+
+    def _rows(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[dict[str, Any]]:
+        sql = sql.replace("{p}", self.prefix)
+        if self.db.backend == "postgresql":
+            if self._pool is None:
+                from psycopg.rows import dict_row
+                from psycopg_pool import ConnectionPool
+
+                self._pool = ConnectionPool(
+                    self.db.psycopg_conninfo(),
+                    min_size=1,
+                    max_size=4,
+                    kwargs={"row_factory": dict_row, "autocommit": True},
+                )
+            with self._pool.connection() as conn:
+                return list(conn.execute(sql.replace("?", "%s"), params).fetchall())
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = sqlite3.connect(self.db.path, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+        return [dict(row) for row in conn.execute(sql, params).fetchall()]
+
+    # -- catalogues ---------------------------------------------------------------------------------------
+
+    def tournaments(self) -> list[dict[str, Any]]:
+        return self._rows(
+            "SELECT t.tournament_id, t.name, t.rounds, t.game, t.created_at, COUNT(g.game_id) AS games "
+            "FROM {p}rm_tournaments t LEFT JOIN {p}rm_games g ON g.tournament_id = t.tournament_id "
+            "GROUP BY t.tournament_id, t.name, t.rounds, t.game, t.created_at ORDER BY t.created_at DESC"
+        )
+
+    def players(self) -> list[dict[str, Any]]:
+        rows = self._rows(
+            "SELECT p.player_id, p.name, p.kind, p.bot, COUNT(pg.game_id) AS games, COALESCE(SUM(pg.won), 0) AS wins "
+            "FROM {p}rm_players p LEFT JOIN {p}rm_player_games pg ON pg.player_id = p.player_id AND pg.finished = 1 "
+            "GROUP BY p.player_id, p.name, p.kind, p.bot ORDER BY p.name"
+        )
+        for row in rows:
+            row["bot"] = json.loads(row["bot"]) if row["bot"] else None
+        return rows
+
+    def games(
+        self,
+        kind: str | None = None,
+        tournament: str | None = None,
+        round_label: int | None = None,
+        player: str | None = None,
+        status: str | None = None,
+        winner: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> dict[str, Any]:
+        """Games matching every filter given, newest first, with the total count for paging."""
+        where, params = [], []
+        for column, value in (
+            ("kind", kind),
+            ("tournament_id", tournament),
+            ("round_label", round_label),
+            ("status", status),
+            ("winner_player", winner),
+        ):
+            if value is not None and value != "":
+                where.append(f"g.{column} = ?")
+                params.append(value)
+        if player:
+            where.append(
+                "EXISTS (SELECT 1 FROM {p}rm_player_games pg WHERE pg.game_id = g.game_id AND pg.player_id = ?)"
+            )
+            params.append(player)
+        if since:
+            where.append("g.started_at >= ?")
+            params.append(since)
+        if until:
+            where.append("g.started_at < ?")
+            params.append(until)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        total = self._rows(f"SELECT COUNT(*) AS n FROM {{p}}rm_games g {clause}", params)[0]["n"]
+        rows = self._rows(
+            f"SELECT g.* FROM {{p}}rm_games g {clause} ORDER BY g.started_at DESC, g.game_id LIMIT ? OFFSET ?",
+            [*params, int(limit), int(offset)],
+        )
+        for row in rows:
+            row["players"] = json.loads(row["players"])
+            row["showdown"] = bool(row["showdown"])
+        return {"total": total, "rows": rows}
+
+    def game_row(self, game_id: str) -> dict[str, Any] | None:
+        rows = self._rows("SELECT * FROM {p}rm_games WHERE game_id = ?", (game_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        row["players"] = json.loads(row["players"])
+        row["showdown"] = bool(row["showdown"])
+        return row
+
+    def moves(self, game_id: str) -> list[dict[str, Any]]:
+        return self._rows("SELECT * FROM {p}rm_moves WHERE game_id = ? ORDER BY version", (game_id,))
+
+    # -- replay -------------------------------------------------------------------------------------------
+
+    def records(self, game_id: str) -> list[dict[str, Any]]:
+        """A game's records (cached per game: a finished game never changes; a live one is re-read)."""
+        with self._records_lock:
+            cached = self._records.get(game_id)
+        if cached is not None and cached[-1]["type"] == "seed_revealed":
+            return cached
+        records = self.service.stored_records(game_id)
+        with self._records_lock:
+            self._records[game_id] = records
+            self._records.move_to_end(game_id)
+            while len(self._records) > self._replay_cache:
+                self._records.popitem(last=False)
+        return records
+
+    def replay(self, game_id: str, version: int, seat: int | None = None) -> dict[str, Any]:
+        """One frame: the table at ``version`` as the referee (seat None) or one seat saw it then,
+        with the event log up to that point told from the same perspective."""
+        game = self.service.game(game_id, Viewer(seat), version=version)
+        records = self.records(game_id)
+        rules = rules_for(game["kind"])
+        names = [p["name"] for p in game["players"]]
+        log = []
+        for record in records[:version]:
+            if record["type"] == "created":
+                events = record["body"]["opening"]
+                who = None
+            elif record["type"] == "move":
+                events = record["body"]["events"]
+                who = record["body"]["seat"]
+            else:
+                log.append({"version": record["version"], "seat": None, "lines": ["The seed is revealed."]})
+                continue
+            lines = [rules.describe(rules.event_from_dict(e), names, seat) for e in events]
+            log.append(
+                {"version": record["version"], "seat": who, "lines": [x for x in lines if not x.endswith(" to act")]}
+            )
+        game["log"] = log
+        return game
+
+    def vp_timeline(self, game_id: str) -> dict[str, Any]:
+        """VP of every seat after every version (VP change only when someone goes out or a round ends)."""
+        records = self.records(game_id)
+        first = records[0]["body"]
+        vp = [0] * len(first["players"])
+        for event in first["opening"]:
+            if event["type"] == "GameStarted":
+                vp = list(event["vp"])
+        points = [list(vp)]
+        rounds = [1]
+        current_round = 1
+        for record in records[1:]:
+            if record["type"] == "move":
+                for event in record["body"]["events"]:
+                    if event["type"] == "WentOut":
+                        vp[event["seat"]] = event["vp"]
+                    elif event["type"] == "RoundEnded":
+                        vp = list(event["vp"])
+                    elif event["type"] == "RoundDealt":
+                        current_round = event["round"]
+            points.append(list(vp))
+            rounds.append(current_round)
+        return {"names": first["names"], "vp": points, "round": rounds}
+
+    def round_starts(self, game_id: str) -> dict[int, int]:
+        """The first version of each round (for 'jump to round')."""
+        starts = {1: 1}
+        for record in self.records(game_id):
+            if record["type"] == "move":
+                for event in record["body"]["events"]:
+                    if event["type"] == "RoundDealt":
+                        starts.setdefault(event["round"], record["version"])
+        return starts
+
+    # -- tendencies ---------------------------------------------------------------------------------------
+
+    def _metric_sql(self) -> str:
+        return ", ".join(
+            f"CAST({num} AS REAL) / NULLIF({den}, 0) AS {name}, {den} AS {name}_n"
+            for name, (num, den, _) in METRICS.items()
+        )
+
+    def tendencies(self, player: str | None, kind: str = "ruins", tournament: str | None = None) -> dict[str, Any]:
+        """A player's tendencies (or the field's, player None) over finished games, with sample sizes."""
+        where = ["pg.finished = 1", "pg.kind = ?"]
+        params: list[Any] = [kind]
+        if player:
+            where.append("pg.player_id = ?")
+            params.append(player)
+        join = ""
+        if tournament:
+            join = " JOIN {p}rm_games g ON g.game_id = pg.game_id"
+            where.append("g.tournament_id = ?")
+            params.append(tournament)
+        row = self._rows(
+            f"SELECT COUNT(*) AS games, {self._metric_sql()} FROM {{p}}rm_player_games pg{join} "
+            f"WHERE {' AND '.join(where)}",
+            params,
+        )[0]
+        metrics = {
+            name: {"value": row[name], "n": row[f"{name}_n"] or 0, "label": label}
+            for name, (_, _, label) in METRICS.items()
+        }
+        return {"player": player, "games": row["games"], "metrics": metrics}
+
+    def compare(self, player: str, other: str | None = None, kind: str = "ruins") -> dict[str, Any]:
+        """One player against another (or against the field)."""
+        return {"player": self.tendencies(player, kind), "other": self.tendencies(other, kind)}
+
+    def finishing_positions(self, player: str | None = None) -> list[dict[str, Any]]:
+        where, params = ("WHERE player_id = ?", (player,)) if player else ("", ())
+        return self._rows(
+            f"SELECT round, place, COUNT(*) AS n FROM {{p}}rm_player_rounds {where} "
+            "GROUP BY round, place ORDER BY round, place",
+            params,
+        )
+
+    def vp_by_round(self, player: str | None = None) -> list[dict[str, Any]]:
+        where, params = (
+            ("WHERE vp_end IS NOT NULL AND player_id = ?", (player,)) if player else ("WHERE vp_end IS NOT NULL", ())
+        )
+        return self._rows(
+            f"SELECT round, AVG(vp_end) AS vp, COUNT(*) AS n FROM {{p}}rm_player_rounds {where} "
+            "GROUP BY round ORDER BY round",
+            params,
+        )
+
+    def torches_by_round(self, player: str | None = None) -> list[dict[str, Any]]:
+        where, params = ("WHERE player_id = ?", (player,)) if player else ("", ())
+        return self._rows(
+            f"SELECT round, AVG(torches_spent) AS torches, COUNT(*) AS n FROM {{p}}rm_player_rounds {where} "
+            "GROUP BY round ORDER BY round",
+            params,
+        )
+
+    def purchases(self, player: str | None = None, tournament: str | None = None) -> list[dict[str, Any]]:
+        """Discovery popularity: how often each effect was bought, at which position and price."""
+        where, params = [], []
+        if player:
+            where.append("p.player_id = ?")
+            params.append(player)
+        join = ""
+        if tournament:
+            join = " JOIN {p}rm_games g ON g.game_id = p.game_id"
+            where.append("g.tournament_id = ?")
+            params.append(tournament)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        return self._rows(
+            f"SELECT p.effect, p.effect_kind, p.position, COUNT(*) AS n, AVG(p.price) AS price "
+            f"FROM {{p}}rm_purchases p{join} {clause} GROUP BY p.effect, p.effect_kind, p.position ORDER BY n DESC",
+            params,
+        )
+
+    def claims(self, player: str | None = None) -> list[dict[str, Any]]:
+        where, params = ("WHERE player_id = ?", (player,)) if player else ("", ())
+        return self._rows(
+            f"SELECT rank, sleeves, COUNT(*) AS n FROM {{p}}rm_claims {where} "
+            "GROUP BY rank, sleeves ORDER BY rank, sleeves",
+            params,
+        )
+
+    # -- aggregates ---------------------------------------------------------------------------------------
+
+    def win_rate_by_seat(self, kind: str = "ruins", tournament: str | None = None) -> list[dict[str, Any]]:
+        where, params = ["pg.finished = 1", "pg.kind = ?"], [kind]
+        join = ""
+        if tournament:
+            join = " JOIN {p}rm_games g ON g.game_id = pg.game_id"
+            where.append("g.tournament_id = ?")
+            params.append(tournament)
+        return self._rows(
+            f"SELECT pg.n_players, pg.seat, COUNT(*) AS games, CAST(SUM(pg.won) AS REAL) / COUNT(*) AS win_rate "
+            f"FROM {{p}}rm_player_games pg{join} WHERE {' AND '.join(where)} GROUP BY pg.n_players, pg.seat "
+            "ORDER BY pg.n_players, pg.seat",
+            params,
+        )
+
+    def win_rate_by_first_leader(self, kind: str = "ruins") -> list[dict[str, Any]]:
+        return self._rows(
+            "SELECT led_round1, COUNT(*) AS games, CAST(SUM(won) AS REAL) / COUNT(*) AS win_rate "
+            "FROM {p}rm_player_games WHERE finished = 1 AND kind = ? GROUP BY led_round1 ORDER BY led_round1",
+            (kind,),
+        )
+
+    def distributions(self, kind: str = "ruins", tournament: str | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Final scores, game lengths in moves and rounds, and how games were won."""
+        where, params = ["g.status = 'over'", "g.kind = ?"], [kind]
+        if tournament:
+            where.append("g.tournament_id = ?")
+            params.append(tournament)
+        clause = " AND ".join(where)
+        return {
+            "final_vp": self._rows(
+                f"SELECT pg.final_vp AS value, COUNT(*) AS n FROM {{p}}rm_player_games pg JOIN {{p}}rm_games g "
+                f"ON g.game_id = pg.game_id WHERE {clause} GROUP BY pg.final_vp ORDER BY pg.final_vp",
+                params,
+            ),
+            "moves": self._rows(
+                f"SELECT g.moves AS value, COUNT(*) AS n FROM {{p}}rm_games g WHERE {clause} "
+                "GROUP BY g.moves ORDER BY g.moves",
+                params,
+            ),
+            "rounds": self._rows(
+                f"SELECT g.rounds AS value, SUM(g.showdown) AS showdowns, COUNT(*) AS n FROM {{p}}rm_games g "
+                f"WHERE {clause} GROUP BY g.rounds ORDER BY g.rounds",
+                params,
+            ),
+            "win_how": self._rows(
+                f"SELECT g.win_how AS value, COUNT(*) AS n FROM {{p}}rm_games g WHERE {clause} GROUP BY g.win_how",
+                params,
+            ),
+        }
+
+    def trend(self, metric: str, tournament: str, player: str | None = None) -> list[dict[str, Any]]:
+        """A tendency metric per tournament round (the field's, or one player's)."""
+        if metric not in METRICS:
+            raise ValueError(f"unknown metric {metric!r}; choose from {sorted(METRICS)}")
+        num, den, _ = METRICS[metric]
+        where, params = ["pg.finished = 1", "g.tournament_id = ?"], [tournament]
+        if player:
+            where.append("pg.player_id = ?")
+            params.append(player)
+        return self._rows(
+            f"SELECT g.round_label AS round, CAST({num} AS REAL) / NULLIF({den}, 0) AS value, COUNT(*) AS n "
+            f"FROM {{p}}rm_player_games pg JOIN {{p}}rm_games g ON g.game_id = pg.game_id "
+            f"WHERE {' AND '.join(where)} GROUP BY g.round_label ORDER BY g.round_label",
+            params,
+        )
