@@ -65,6 +65,7 @@ class Queries:
                     min_size=1,
                     max_size=4,
                     kwargs={"row_factory": dict_row, "autocommit": True},
+                    open=True,
                 )
             with self._pool.connection() as conn:
                 return list(conn.execute(sql.replace("?", "%s"), params).fetchall())

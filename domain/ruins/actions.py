@@ -115,14 +115,16 @@ def action_from_dict(data: Any) -> Action:
         raise MalformedAction(f"unknown action type {kind!r}; expected one of {sorted(allowed)}")
     extra = set(data) - allowed[kind]
     if extra:
-        raise MalformedAction(f"unexpected field(s) for a {kind}: {sorted(extra)}")
+        raise MalformedAction(f"unexpected field(s) for a {kind}: {sorted(map(str, extra))}")
     if "seat" not in data:
         raise MalformedAction("an action must name its 'seat'")
     seat = _int(data["seat"], "seat")
     if kind == "pass":
         return Pass(seat)
     if kind == "flip":
-        ruin = data.get("ruin")
+        if "ruin" not in data:
+            raise MalformedAction("a flip must name its 'ruin' (null to keep every ruin on its day side)")
+        ruin = data["ruin"]
         return Flip(seat, None if ruin is None else _int(ruin, "ruin"))
     if kind == "discard":
         return Discard(seat, _ints(data.get("ruins"), "ruins"))
@@ -143,18 +145,27 @@ def action_from_dict(data: Any) -> Action:
     )
 
 
+def _number(text: str) -> int:
+    # Plain ASCII digits only: int() would also take '+1', '1_0' and other scripts' digits.
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(text)
+    return int(text)
+
+
 def action_from_str(text: str) -> Action:
     """Parse the short string form, e.g. ``'1 play 3,17@7 buy 12>3 claim 17'``."""
+    if not isinstance(text, str):
+        raise MalformedAction(f"an action string is text, not {type(text).__name__}")
     words = text.split()
     try:
-        seat = int(words[0])
+        seat = _number(words[0])
         verb, rest = words[1], words[2:]
         if verb == "pass" and not rest:
             return Pass(seat)
         if verb == "flip" and len(rest) == 1:
-            return Flip(seat, None if rest[0] == "-" else int(rest[0]))
+            return Flip(seat, None if rest[0] == "-" else _number(rest[0]))
         if verb == "discard" and len(rest) == 1:
-            return Discard(seat, tuple(int(x) for x in rest[0].split(",")))
+            return Discard(seat, tuple(_number(x) for x in rest[0].split(",")))
         if verb == "play" and rest:
             cards, rank = rest[0].split("@")
             purchases: list[Purchase] = []
@@ -162,12 +173,15 @@ def action_from_str(text: str) -> Action:
             for key, value in zip(rest[1::2], rest[2::2], strict=True):
                 if key == "buy":
                     d, r = value.split(">")
-                    purchases.append(Purchase(int(d), int(r)))
+                    purchases.append(Purchase(_number(d), _number(r)))
                 elif key == "claim":
-                    claims.append(int(value))
+                    claims.append(_number(value))
                 else:
                     raise ValueError(key)
-            return Play(seat, tuple(int(x) for x in cards.split(",")), int(rank), tuple(purchases), tuple(claims))
+            return Play(
+                seat, tuple(_number(x) for x in cards.split(",")), _number(rank), tuple(purchases), tuple(claims)
+            )
     except (ValueError, IndexError):
         pass
+    # (_number() also accepts '+1', '1_0' and non-ASCII digits: those are refused by the round-trip check below)
     raise MalformedAction(f"cannot read action {text!r}; e.g. '1 play 3,17@7', '1 pass', '1 flip 23', '1 discard 8'")

@@ -1,0 +1,150 @@
+"""Projections: exactly once, restartable, rebuildable, and the analytics they compute are right."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from service.application import Digsite
+from service.projections.follower import Follower
+from service.projections.view import TABLES
+from service.queries import Queries
+from service.settings import Database, Settings
+from service.simulation import run_tournament
+
+
+def snapshot(follower: Follower) -> dict[str, list[tuple[Any, ...]]]:
+    """Every read-model row, sorted, for comparing two projections of the same log."""
+    view = follower.view
+    out = {}
+    with view.tracker.datastore.transaction(commit=False) as curs:
+        for table in TABLES:
+            curs.execute(view._q(f"SELECT * FROM {{p}}{table}"))
+            rows = [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in curs.fetchall()]
+            out[table] = sorted(rows, key=repr)
+    return out
+
+
+def test_a_follower_projects_every_record_once_and_a_rebuild_gives_the_same_rows(service: Digsite) -> None:
+    run_tournament(service, players=3, games=3, seed="once")
+    follower = Follower(service.settings, batch_size=37)
+    try:
+        projected = follower.catch_up()
+        assert projected == follower.app.recorder.max_notification_id()
+        assert follower.step() == 0  # caught up: nothing is projected twice
+        first = snapshot(follower)
+        assert len(first["rm_games"]) == 3
+        assert sum(row[0] is not None for row in first["rm_moves"]) > 100
+        assert follower.rebuild() == projected
+        assert snapshot(follower) == first
+    finally:
+        follower.close()
+
+
+def test_a_stale_follower_cannot_apply_a_batch_twice(service: Digsite) -> None:
+    run_tournament(service, players=3, games=1, seed="stale")
+    first, second = Follower(service.settings, batch_size=50), Follower(service.settings, batch_size=50)
+    try:
+        second.position()  # both start from position 0
+        first.catch_up()
+        before = snapshot(first)
+        with pytest.raises(Exception):  # the tracking row refuses an old position
+            second.step()
+        assert snapshot(first) == before
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_failed_batch_writes_nothing_and_is_read_again(service: Digsite, monkeypatch: pytest.MonkeyPatch) -> None:
+    run_tournament(service, players=3, games=2, seed="fail")
+    follower = Follower(service.settings, batch_size=40)
+    try:
+        follower.step()
+        good = follower.position()
+        real_insert = follower.view.tracker._insert_tracking
+
+        def crash(*args: Any, **kwargs: Any) -> None:
+            raise RuntimeError("power cut before commit")
+
+        monkeypatch.setattr(follower.view.tracker, "_insert_tracking", crash)
+        rows_before = snapshot(follower)
+        with pytest.raises(RuntimeError):
+            follower.step()
+        assert snapshot(follower) == rows_before and follower.view.position() == good
+        monkeypatch.setattr(follower.view.tracker, "_insert_tracking", real_insert)
+        follower.catch_up()
+        caught_up = snapshot(follower)
+        follower.rebuild()
+        assert snapshot(follower) == caught_up
+    finally:
+        follower.close()
+
+
+def _wait_for(condition: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def test_killing_the_projection_process_mid_catch_up_then_restarting_equals_a_fresh_rebuild(
+    service: Digsite, database: Database
+) -> None:
+    run_tournament(service, players=4, games=4, seed="kill")
+    total = service.app.recorder.max_notification_id()
+    env = {**os.environ, "DIGSITE_DATABASE_URL": database.url}
+    command = [sys.executable, "-m", "service.cli", "projections", "run", "--batch-size", "5"]
+    watcher = Follower(Settings(database=database))
+    try:
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            _wait_for(lambda: watcher.view.position() > 0, 60, "the first batches")
+            os.kill(process.pid, signal.SIGKILL)  # no chance to finish a batch cleanly
+            process.wait(10)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        stopped_at = watcher.view.position()
+        assert 0 < stopped_at < total, "the kill should land mid-catch-up"
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            _wait_for(lambda: watcher.view.position() == total, 120, "the restarted process to catch up")
+        finally:
+            process.send_signal(signal.SIGTERM)
+            process.wait(20)
+        restarted = snapshot(watcher)
+        watcher.rebuild()
+        assert snapshot(watcher) == restarted
+    finally:
+        watcher.close()
+
+
+def test_tendencies_tell_a_cautious_passer_and_a_torch_hoarder_from_the_field(service: Digsite) -> None:
+    """Cautious Cora passes 60% of the time she could follow; Hoarding Hugo never spends a torch."""
+    tournament = run_tournament(service, players=4, games=12, seed="styles", pool=8)
+    follower = Follower(service.settings)
+    queries = Queries(service)
+    try:
+        follower.catch_up()
+        ids = {p["name"]: p["id"] for p in tournament.pool}
+        cora = queries.tendencies(ids["Cautious Cora"])["metrics"]
+        hugo = queries.tendencies(ids["Hoarding Hugo"])["metrics"]
+        others = [queries.tendencies(ids[n])["metrics"] for n in ("Spending Sofia", "Big Bruno", "High Hana")]
+        assert cora["pass_rate_when_able"]["n"] > 30
+        assert cora["pass_rate_when_able"]["value"] > 0.45
+        assert all(o["pass_rate_when_able"]["value"] < 0.3 for o in others)
+        assert hugo["torches_per_round"]["value"] == 0 and hugo["torches_per_round"]["n"] > 0
+        assert all(o["torches_per_round"]["value"] > 0.5 for o in others)
+        field = queries.tendencies(None)
+        assert field["games"] == sum(t["games"] for t in (queries.tendencies(i) for i in ids.values()))
+    finally:
+        follower.close()
+        queries.close()
