@@ -304,7 +304,7 @@ class Digsite:
     def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> dict[str, Any]:
         """The game as ``viewer`` sees it, now or at ``version`` (from the nearest snapshot, then evolve)."""
         uid = _uuid(game_id, "game")
-        game = self._load(uid)
+        game = self._current(uid)
         if version is not None and version != game.version:
             if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= game.version:
                 raise NotFound(f"this game has versions 1 to {game.version}, not {version}", "unknown_version")
@@ -362,6 +362,35 @@ class Digsite:
         uid = _uuid(game_id, "game")
         return [record_of(e) for e in self.app.repository.event_store.get(uid)]
 
+    def import_game(
+        self,
+        records: list[dict[str, Any]],
+        players: list[dict[str, Any]] | None = None,
+        tournaments: list[dict[str, Any]] | None = None,
+    ) -> list[str]:
+        """Append a game's records exactly as given (same id, versions, hashes, bodies), with those of the
+        ``players``/``tournaments`` (dicts as ``player()``/``tournament()`` return them) this store lacks, in
+        one transaction. The caller verifies the records first (``service.transfer`` does). Returns the ids
+        of the players and tournaments added; raises Conflict ``game_exists`` if the game id is taken."""
+        uid = _uuid(records[0]["game"], "game")
+        if self.app.recorder.select_events(uid, limit=1):
+            raise Conflict(f"a game with id {uid} already exists in this store", "game_exists")
+        game = Game.create(uid, **records[0]["body"], hash=records[0]["hash"])
+        for record in records[1:]:
+            fields = {**record["body"], "prev_hash": record["prev_hash"], "hash": record["hash"]}
+            game.trigger_event(Game.MoveRecorded if record["type"] == "move" else Game.SeedRevealed, **fields)
+        added: list[Any] = []
+        for cls, found in ((Player, players or []), (Tournament, tournaments or [])):
+            for data in found:
+                given = {k: v for k, v in data.items() if k not in ("id", "created_at")}
+                if not self.app.recorder.select_events(UUID(data["id"]), limit=1):
+                    added.append(cls._create(cls.Created, id=UUID(data["id"]), **given, at=data["created_at"]))
+        try:
+            self.app.save(*added, game)
+        except IntegrityError:
+            raise Conflict(f"game {uid} or one of its players was written meanwhile", "game_exists") from None
+        return [str(a.id) for a in added]
+
     def game_ids(self, tournament: str | None = None) -> Iterator[str]:
         """Every stored game id in creation order (optionally only one tournament's)."""
         start = None
@@ -403,6 +432,13 @@ class Digsite:
             raise NotFound(f"no game with id {uid}", "unknown_game")
         self._remember(found)
         return found
+
+    def _current(self, uid: UUID) -> Game:
+        """The cached game, reloaded if another process (another API worker) has moved it on since."""
+        game = self._load(uid)
+        if self.app.recorder.select_events(uid, gt=game.version, limit=1):
+            game = self._load(uid, fresh=True)
+        return game
 
     def _remember(self, game: Game) -> None:
         with self._guard:

@@ -1,0 +1,502 @@
+"""Recheck a stored game from its records alone: the structure, the hash chain, the seed, and the rules.
+
+Anyone holding a game's records can redo every step the referee took: the records must run 1..n, each
+hash must cover its record and the one before, the seed must match the commitment published when the
+game was created, and the rules, started from that seed, must deal the same opening and decide exactly
+the recorded events for every recorded action. ``verify`` never raises on corrupt data: a record that
+cannot be read or does not hold is reported as the first bad record, with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass
+from typing import Any
+from uuid import UUID
+
+from domain.games import rules_for
+from service.aggregates import Game
+from service.application import Digsite, record_of
+from service.errors import NotFound
+from service.records import GENESIS, canonical, record_hash, seed_commitment
+
+# The fields of each record's body, exactly (a body with other fields was not written by Digsite).
+BODY_FIELDS: dict[str, frozenset[str]] = {
+    "created": frozenset(
+        {
+            "kind",
+            "players",
+            "names",
+            "options",
+            "labels",
+            "seed_commitment",
+            "token_hashes",
+            "rules_version",
+            "opening",
+            "at",
+        }
+    ),
+    "move": frozenset({"seat", "action", "events", "at", "rules_version"}),
+    "seed_revealed": frozenset({"seed", "at"}),
+}
+
+CHECKS = ("records", "hash_chain", "seed", "rules_version", "replay", "game_over")
+
+GAME_TOPICS = [Game.Created, Game.MoveRecorded, Game.SeedRevealed]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check: ``ok``, a sentence saying what was found, and the first record it found bad (if any)."""
+
+    name: str
+    ok: bool
+    detail: str
+    version: int | None = None
+
+
+@dataclass(frozen=True)
+class BadRecord:
+    version: int
+    reason: str
+
+
+@dataclass
+class Report:
+    game: str
+    ok: bool
+    checks: list[Check]
+    first_bad: BadRecord | None
+    records: int = 0
+    status: str = "unknown"  # "over" | "playing" | "unknown" (the replay did not get that far)
+    seed_public: bool = False
+    last_hash: str | None = None
+    kind: str | None = None
+    rules_version: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "ok": self.ok,
+            "kind": self.kind,
+            "status": self.status,
+            "records": self.records,
+            "seed_public": self.seed_public,
+            "last_hash": self.last_hash,
+            "rules_version": self.rules_version,
+            "checks": [asdict(c) for c in self.checks],
+            "first_bad": asdict(self.first_bad) if self.first_bad else None,
+        }
+
+
+# -- reading --------------------------------------------------------------------------------------------------
+
+
+def read_records(service: Digsite, game_id: str) -> tuple[list[dict[str, Any]], list[BadRecord]]:
+    """The game's records, and the stored rows that could not even be decoded (by version).
+
+    Raises NotFound when nothing at all is stored under ``game_id``."""
+    try:
+        records = service.stored_records(game_id)
+    except NotFound:
+        raise
+    except Exception:  # some row does not decode: read them one by one to name it
+        return _read_row_by_row(service, game_id)
+    if not records:
+        raise NotFound(f"no game with id {game_id}", "unknown_game")
+    return records, []
+
+
+def _read_row_by_row(service: Digsite, game_id: str) -> tuple[list[dict[str, Any]], list[BadRecord]]:
+    records: list[dict[str, Any]] = []
+    unreadable: list[BadRecord] = []
+    for stored in service.app.recorder.select_events(UUID(game_id)):
+        try:
+            records.append(record_of(service.app.mapper.to_domain_event(stored)))
+        except Exception as error:
+            unreadable.append(BadRecord(stored.originator_version, f"cannot be decoded ({_what(error)})"))
+    if not records and not unreadable:
+        raise NotFound(f"no game with id {game_id}", "unknown_game")
+    return records, unreadable
+
+
+def _what(error: BaseException) -> str:
+    text = str(error)
+    if len(text) > 200:
+        text = text[:200] + "..."
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+# -- verifying ------------------------------------------------------------------------------------------------
+
+
+def verify(service: Digsite, game_id: str) -> Report:
+    """Recheck a stored game (see the module docstring). Raises NotFound only if no record exists at all."""
+    records, unreadable = read_records(service, str(game_id))
+    return verify_records(records, game_id=str(UUID(str(game_id))), unreadable=unreadable)
+
+
+def verify_records(
+    records: list[dict[str, Any]], game_id: str | None = None, unreadable: Iterable[BadRecord] = ()
+) -> Report:
+    """Recheck a game given as its records (as ``stored_records`` returns them, or read from an export)."""
+    unreadable = list(unreadable)
+    if game_id is None:
+        game_id = str(records[0].get("game")) if records and isinstance(records[0], dict) else "?"
+    report = Report(game=game_id, ok=False, checks=[], first_bad=None, records=len(records) + len(unreadable))
+    checks: list[Check] = []
+
+    records_check, intact = _check_records(records, game_id, unreadable)
+    checks.append(records_check)
+    checks.append(_check_hash_chain(records))
+    created = records[0] if records and records[0].get("type") == "created" and _body(records[0]) else None
+    if records and isinstance(records[-1], dict):
+        report.last_hash = records[-1].get("hash") if isinstance(records[-1].get("hash"), str) else None
+    if created is None:
+        reason = "there is no readable created record to start from"
+        checks.extend(Check(name, False, f"not checked: {reason}") for name in CHECKS[2:])
+        return _finish(report, checks)
+
+    body = _body(created)
+    report.kind = body.get("kind") if isinstance(body.get("kind"), str) else None
+    reveals = [r for r in records if r.get("type") == "seed_revealed"]
+    report.seed_public = bool(reveals)
+    opening_seed, seed_check = _check_seed(created, reveals)
+    checks.append(seed_check)
+
+    rules, version_check = _check_rules_version(records, report)
+    checks.append(version_check)
+    if rules is None or not version_check.ok:
+        reason = "the rules it was played under are not these" if rules is not None else version_check.detail
+        checks.append(Check("replay", False, f"not checked: {reason}"))
+        checks.append(Check("game_over", False, f"not checked: {reason}"))
+        return _finish(report, checks)
+
+    replay_check, state, last_move = _check_replay(rules, created, opening_seed, intact)
+    if replay_check.ok and len(intact) < len(records):
+        replay_check = Check(
+            "replay", False, f"{replay_check.detail}, up to record {len(intact)}; the records after it are broken"
+        )
+        state = None
+    checks.append(replay_check)
+    if state is None:
+        checks.append(Check("game_over", False, "not checked: the replay did not reach the end of the records"))
+        return _finish(report, checks)
+    over = rules.outcome(state) is not None
+    report.status = "over" if over else "playing"
+    checks.append(_check_game_over(over, reveals, last_move))
+    return _finish(report, checks)
+
+
+def _finish(report: Report, checks: list[Check]) -> Report:
+    report.checks = checks
+    report.ok = all(c.ok for c in checks)
+    bad = [(c.version, i, c) for i, c in enumerate(checks) if not c.ok and c.version is not None]
+    if bad:
+        version, _, check = min(bad, key=lambda b: (b[0], b[1]))
+        assert version is not None
+        report.first_bad = BadRecord(version, f"{check.name}: {check.detail}")
+    return report
+
+
+def _body(record: Any) -> dict[str, Any]:
+    body = record.get("body") if isinstance(record, dict) else None
+    return body if isinstance(body, dict) else {}
+
+
+def _check_records(
+    records: list[dict[str, Any]], game_id: str, unreadable: list[BadRecord]
+) -> tuple[Check, list[dict[str, Any]]]:
+    """Versions 1..n without a gap, created first, at most one seed_revealed and only last, bodies exactly
+    as Digsite writes them. Returns the check and the leading run of records that is intact (the replay
+    stops where the structure breaks)."""
+    problems: list[tuple[int, str]] = [(u.version, f"record {u.version} {u.reason}") for u in unreadable]
+    undecodable = {u.version for u in unreadable}
+    intact: list[dict[str, Any]] = []
+    broken = False
+    for i, record in enumerate(records):
+        expected = i + 1
+        if not isinstance(record, dict):
+            problems.append((expected, f"record {expected} is not an object"))
+            break
+        version = record.get("version")
+        kind = record.get("type")
+        if version != expected:
+            if expected in undecodable:
+                pass  # already named above
+            elif isinstance(version, int) and not isinstance(version, bool) and version > expected:
+                problems.append((expected, f"record {expected} is missing (the versions jump to {version})"))
+            else:
+                problems.append((expected, f"record {expected} has version {version!r}"))
+            break
+        problem = None
+        if record.get("game") != game_id:
+            problem = f"record {version} belongs to game {record.get('game')!r}, not {game_id}"
+        elif version == 1 and kind != "created":
+            problem = f"record 1 is {kind!r}, not 'created'"
+        elif version > 1 and kind == "created":
+            problem = f"record {version} is a second 'created' record"
+        elif kind not in BODY_FIELDS:
+            problem = f"record {version} has an unknown type {kind!r}"
+        elif kind == "seed_revealed" and expected != len(records):
+            problem = f"record {version} reveals the seed but is not the last record"
+        elif not isinstance(record.get("body"), dict) or set(record["body"]) != BODY_FIELDS[kind]:
+            problem = f"record {version} ({kind}) does not hold exactly the fields of a {kind} record"
+        elif kind == "created" and not _seats_agree(record["body"]):
+            problem = "record 1 does not name one player, one name and one token hash per seat"
+        if problem:
+            problems.append((expected, problem))
+            broken = True
+        if not broken:
+            intact.append(record)
+    if not records and not unreadable:
+        problems.append((1, "no records are stored for this game"))
+    if problems:
+        version, text = min(problems)
+        more = f" ({len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+        return Check("records", False, text + more, version), intact
+    reveal = "; the last reveals the seed" if records[-1].get("type") == "seed_revealed" else ""
+    return Check("records", True, f"versions 1 to {len(records)} without a gap, 'created' first{reveal}"), intact
+
+
+def _seats_agree(body: dict[str, Any]) -> bool:
+    seats = [body.get("players"), body.get("names"), body.get("token_hashes")]
+    return (
+        all(isinstance(s, list) and all(isinstance(x, str) for x in s) for s in seats)
+        and len({len(s) for s in seats}) == 1  # type: ignore[arg-type]
+        and isinstance(body.get("labels"), dict)
+        and isinstance(body.get("options"), dict)
+    )
+
+
+def _check_hash_chain(records: list[dict[str, Any]]) -> Check:
+    prev = GENESIS
+    count = 0
+    for record in records:
+        if not isinstance(record, dict):
+            return Check("hash_chain", False, "a record is not an object", None)
+        version = record.get("version")
+        where = version if isinstance(version, int) and not isinstance(version, bool) else None
+        try:
+            if record.get("prev_hash") != prev:
+                return Check(
+                    "hash_chain",
+                    False,
+                    f"record {version} names {str(record.get('prev_hash'))[:12]}... as the previous hash, "
+                    f"but the record before it hashes to {prev[:12]}...",
+                    where,
+                )
+            expected = record_hash(str(record.get("game")), record["version"], prev, record["body"])
+        except Exception as error:
+            return Check("hash_chain", False, f"record {version} cannot be hashed ({_what(error)})", where)
+        if record.get("hash") != expected:
+            return Check(
+                "hash_chain",
+                False,
+                f"record {version} was changed after it was written: its content hashes to {expected[:12]}..., "
+                f"not the stored {str(record.get('hash'))[:12]}...",
+                where,
+            )
+        prev = expected
+        count += 1
+    if not count:
+        return Check("hash_chain", False, "no records to check", None)
+    return Check("hash_chain", True, f"{count} record hash(es) recomputed and chained; the last is {prev}")
+
+
+def _opening_seed(created: dict[str, Any]) -> str | None:
+    opening = _body(created).get("opening")
+    if isinstance(opening, list):
+        for event in opening:
+            if isinstance(event, dict) and event.get("type") == "GameStarted":
+                seed = event.get("seed")
+                return seed if isinstance(seed, str) else None
+    return None
+
+
+def _check_seed(created: dict[str, Any], reveals: list[dict[str, Any]]) -> tuple[str | None, Check]:
+    """The seed the referee used (in the opening GameStarted event) matches the commitment published at
+    creation; once the game is over, the revealed seed is that same seed."""
+    commitment = _body(created).get("seed_commitment")
+    opening_seed = _opening_seed(created)
+    if opening_seed is None:
+        return None, Check("seed", False, "the opening events hold no GameStarted seed", 1)
+    if seed_commitment(opening_seed) != commitment:
+        return opening_seed, Check(
+            "seed", False, "the seed in the opening events does not match the commitment published at creation", 1
+        )
+    if not reveals:
+        return opening_seed, Check(
+            "seed",
+            True,
+            "the seed is not yet public (the game is not over); the referee's seed in the opening events matches "
+            f"the commitment {commitment}",
+        )
+    reveal = reveals[-1]
+    revealed = _body(reveal).get("seed")
+    version = reveal.get("version") if isinstance(reveal.get("version"), int) else None
+    if not isinstance(revealed, str) or seed_commitment(revealed) != commitment:
+        return opening_seed, Check(
+            "seed", False, f"the seed revealed in record {version} does not match the commitment {commitment}", version
+        )
+    if revealed != opening_seed:
+        return opening_seed, Check(
+            "seed", False, f"the seed revealed in record {version} is not the seed the game was dealt from", version
+        )
+    return opening_seed, Check(
+        "seed", True, f"the revealed seed {revealed!r} matches the commitment {commitment} published at creation"
+    )
+
+
+def _check_rules_version(records: list[dict[str, Any]], report: Report) -> tuple[Any, Check]:
+    kind = report.kind
+    try:
+        rules = rules_for(str(kind))
+        current = rules.rules_version()
+    except Exception as error:
+        return None, Check("rules_version", False, f"cannot load the rules of game kind {kind!r} ({error})", 1)
+    report.rules_version = current
+    for record in records:
+        if not isinstance(record, dict) or record.get("type") not in ("created", "move"):
+            continue
+        played = _body(record).get("rules_version")
+        if played != current:
+            return rules, Check(
+                "rules_version",
+                False,
+                f"record {record.get('version')} was played under rules version {played!r}, but this Digsite has "
+                f"{current!r}: verify it with a Digsite release that has the rules it was played under",
+                record.get("version") if isinstance(record.get("version"), int) else None,
+            )
+    return rules, Check("rules_version", True, f"every record was played under the current rules ({current})")
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as stored JSON (tuples and lists alike, key order ignored)."""
+    return canonical(a) == canonical(b)
+
+
+def _first_difference(recorded: list[Any], decided: list[Any]) -> str:
+    for i, (r, d) in enumerate(zip(recorded, decided, strict=False)):
+        if not _same(r, d):
+            rt = r.get("type") if isinstance(r, dict) else type(r).__name__
+            dt = d.get("type") if isinstance(d, dict) else type(d).__name__
+            return f"event {i + 1}: recorded {rt}, the rules give {dt} with other values"
+    return f"{len(recorded)} event(s) recorded, the rules give {len(decided)}"
+
+
+def _check_replay(
+    rules: Any, created: dict[str, Any], seed: str | None, records: list[dict[str, Any]]
+) -> tuple[Check, Any, int]:
+    """Deal the opening from the seed, then re-decide every recorded action. Returns the check, the state
+    after the last move (None if the replay stopped early) and the version of the last move."""
+    body = _body(created)
+    if seed is None:
+        return Check("replay", False, "not checked: there is no seed to deal from"), None, 1
+    try:
+        options = body.get("options") or None
+        dealt = rules.start(body.get("names"), options, seed)
+        opening = [rules.event_to_dict(e) for e in dealt]
+    except Exception as error:
+        return Check("replay", False, f"the rules cannot start this game ({_what(error)})", 1), None, 1
+    if not _same(body.get("opening"), opening):
+        detail = _first_difference(list(body.get("opening") or []), opening)
+        return Check("replay", False, f"the opening differs from the deal for this seed ({detail})", 1), None, 1
+    state = rules.replay(dealt)
+    moves, last_move = 0, 1
+    for record in records[1:]:
+        if record.get("type") != "move":
+            break
+        version, move = record["version"], record["body"]
+        try:
+            action = rules.action_from_dict(move["action"])
+            if action.seat != move["seat"]:
+                raise ValueError(f"the action is for seat {action.seat} but the record says seat {move['seat']}")
+            if not _same(rules.action_to_dict(action), move["action"]):
+                raise ValueError("the recorded action is not in the rules' own form")
+            events = rules.decide(state, action)
+        except Exception as error:
+            return Check("replay", False, f"record {version}: the rules reject it ({_what(error)})", version), None, 0
+        decided = [rules.event_to_dict(e) for e in events]
+        if not _same(move["events"], decided):
+            detail = _first_difference(list(move["events"]) if isinstance(move["events"], list) else [], decided)
+            return (
+                Check(
+                    "replay", False, f"record {version}: the recorded events differ from the rules' ({detail})", version
+                ),
+                None,
+                0,
+            )
+        for event in events:
+            state = rules.evolve(state, event)
+        moves += 1
+        last_move = version
+    return (
+        Check(
+            "replay", True, f"the opening and {moves} move(s) re-decided: the rules give exactly the recorded events"
+        ),
+        state,
+        last_move,
+    )
+
+
+def _check_game_over(over: bool, reveals: list[dict[str, Any]], last_move: int) -> Check:
+    if over and not reveals:
+        return Check(
+            "game_over",
+            False,
+            f"the game ended with record {last_move} but no seed_revealed record follows it",
+            last_move + 1,
+        )
+    if not over and reveals:
+        version = reveals[-1].get("version")
+        return Check(
+            "game_over",
+            False,
+            f"record {version} reveals the seed but the game is not over after record {last_move}",
+            version if isinstance(version, int) else None,
+        )
+    if over:
+        return Check("game_over", True, f"the game ended with record {last_move} and the seed was revealed then")
+    return Check("game_over", True, f"the game is still in play after record {last_move}, and no seed was revealed")
+
+
+# -- the whole store ------------------------------------------------------------------------------------------
+
+
+def stored_game_ids(service: Digsite) -> Iterator[str]:
+    """Every game id that has any record in the store (even a game whose created record was deleted),
+    in order of first appearance in the log."""
+    from eventsourcing.utils import get_topic
+
+    topics = [get_topic(t) for t in GAME_TOPICS]
+    seen: set[str] = set()
+    start = None
+    while True:
+        batch = service.app.recorder.select_notifications(
+            start=start, limit=1000, topics=topics, inclusive_of_start=False
+        )
+        if not batch:
+            return
+        for notification in batch:
+            game_id = str(notification.originator_id)
+            if game_id not in seen:
+                seen.add(game_id)
+                yield game_id
+        start = batch[-1].id
+
+
+def verify_all(
+    service: Digsite, progress: Callable[[Report], None] | None = None, game_ids: Iterable[str] | None = None
+) -> list[Report]:
+    """Verify every game in the store (or the ids given); ``progress`` is called after each game."""
+    reports = []
+    for game_id in stored_game_ids(service) if game_ids is None else game_ids:
+        try:
+            report = verify(service, game_id)
+        except NotFound as error:  # deleted between listing and reading
+            report = Report(game=game_id, ok=False, checks=[Check("records", False, error.message)], first_bad=None)
+        reports.append(report)
+        if progress is not None:
+            progress(report)
+    return reports
