@@ -12,5 +12,4 @@ def main() -> None:
 
 
 # Each module adds its commands to ``main`` when imported.
-from service.cli import db, simulate  # noqa: E402, F401
-from service.cli import bots  # noqa: E402, F401
+from service.cli import audit, bots, dashboard, db, projections, serve, simulate, up  # noqa: E402, F401

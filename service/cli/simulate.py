@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 
 import click
@@ -135,7 +136,7 @@ def _simulate_stored(
             f"{service.settings.database.display()}",
             err=True,
         )
-        with click.progressbar(length=games, label="games", file=click.get_text_stream("stderr")) as bar:
+        with click.progressbar(length=games, label="games", file=sys.stderr) as bar:
             tournament = run_tournament(
                 service,
                 game=game,
