@@ -185,6 +185,55 @@ class Digsite:
         """Create a game; returns its id, version, seed commitment and one secret token per seat.
 
         The tokens are shown once: only their hashes are stored."""
+        game, tokens = self._new_game(kind, seats, options, labels, seed)
+        self.app.save(game)
+        self._remember(game)
+        return {
+            "id": str(game.id),
+            "version": game.version,
+            "seed_commitment": game.seed_commitment,
+            "tokens": [
+                {"seat": i, "player": p, "token": t} for i, (p, t) in enumerate(zip(seats, tokens, strict=True))
+            ],
+        }
+
+    def store_scripted_game(
+        self,
+        kind: str,
+        seats: list[str],
+        actions: list[dict[str, Any]],
+        labels: dict[str, Any] | None = None,
+        seed: str | None = None,
+    ) -> str:
+        """Create a game and play ``actions`` (JSON forms, in order) in memory, then store every record in
+        one transaction. Each action is decided exactly as ``submit`` would; for generating large stores
+        (benchmarks, demo data) where one commit per move would dominate. Returns the game id."""
+        game, _ = self._new_game(kind, seats, None, labels, seed)
+        rules = rules_for(kind)
+        snapshots = []
+        interval = self.settings.snapshot_interval
+        for data in actions:
+            try:
+                events = rules.decide(game.state, rules.action_from_dict(data))
+            except DomainError as error:
+                raise from_domain(error) from None
+            before = game.version
+            _record_move(game, rules, rules.action_from_dict(data), events)
+            if interval and game.version // interval > before // interval:
+                snapshots.append(Game.Snapshot.take(game))
+        self.app.save(game)
+        if snapshots and self.app.snapshots is not None:
+            self.app.snapshots.put(snapshots)
+        return str(game.id)
+
+    def _new_game(
+        self,
+        kind: str,
+        seats: list[str],
+        options: dict[str, Any] | None,
+        labels: dict[str, Any] | None,
+        seed: str | None,
+    ) -> tuple[Game, list[str]]:
         try:
             rules = rules_for(kind)
         except DomainError as error:
@@ -218,17 +267,7 @@ class Digsite:
             "opening": opening,
             "at": _now(),
         }
-        game = Game.create(game_id, **body, hash=record_hash(str(game_id), 1, GENESIS, body))
-        self.app.save(game)
-        self._remember(game)
-        return {
-            "id": str(game.id),
-            "version": game.version,
-            "seed_commitment": game.seed_commitment,
-            "tokens": [
-                {"seat": i, "player": p, "token": t} for i, (p, t) in enumerate(zip(seats, tokens, strict=True))
-            ],
-        }
+        return Game.create(game_id, **body, hash=record_hash(str(game_id), 1, GENESIS, body)), tokens
 
     def seat_for_token(self, game_id: str | UUID, token: str) -> int:
         game = self._load(_uuid(game_id, "game"))
@@ -262,22 +301,7 @@ class Digsite:
                 events = rules.decide(game.state, parsed)
             except DomainError as error:
                 raise from_domain(error) from None
-            state = game.state
-            for event in events:
-                state = rules.evolve(state, event)
-            body = {
-                "seat": parsed.seat,
-                "action": rules.action_to_dict(parsed),
-                "events": [rules.event_to_dict(e) for e in events],
-                "at": _now(),
-                "rules_version": rules.rules_version(),
-            }
-            prev = game.last_hash
-            game.record_move(state, **body, prev_hash=prev, hash=record_hash(str(uid), game.version + 1, prev, body))
-            if rules.outcome(state) is not None:
-                reveal = {"seed": state.seed, "at": body["at"]}
-                prev = game.last_hash
-                game.reveal_seed(**reveal, prev_hash=prev, hash=record_hash(str(uid), game.version + 1, prev, reveal))
+            body, over = _record_move(game, rules, parsed, events)
             try:
                 self.app.save(game)
             except IntegrityError:
@@ -287,7 +311,6 @@ class Digsite:
                 self._forget(uid)
                 raise
             self._snapshot_if_due(game, version)
-            over = rules.outcome(state) is not None
             return {
                 "version": game.version,
                 "events": [rules.redact_event(e, viewer.seat, over) for e in body["events"]],
@@ -450,6 +473,29 @@ class Digsite:
     def _forget(self, uid: UUID) -> None:
         with self._guard:
             self._games.pop(uid, None)
+
+
+def _record_move(game: Game, rules: Any, action: Any, events: list[Any]) -> tuple[dict[str, Any], bool]:
+    """Append the record of a decided move to ``game`` (and the seed reveal when it ends the game)."""
+    state = game.state
+    for event in events:
+        state = rules.evolve(state, event)
+    body = {
+        "seat": action.seat,
+        "action": rules.action_to_dict(action),
+        "events": [rules.event_to_dict(e) for e in events],
+        "at": _now(),
+        "rules_version": rules.rules_version(),
+    }
+    game_id = str(game.id)
+    prev = game.last_hash
+    game.record_move(state, **body, prev_hash=prev, hash=record_hash(game_id, game.version + 1, prev, body))
+    over = rules.outcome(state) is not None
+    if over:
+        reveal = {"seed": state.seed, "at": body["at"]}
+        prev = game.last_hash
+        game.reveal_seed(**reveal, prev_hash=prev, hash=record_hash(game_id, game.version + 1, prev, reveal))
+    return body, over
 
 
 def record_of(event: Any) -> dict[str, Any]:
