@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play
 from domain.ruins.cards import rulebook
-from domain.ruins.legal import plays
+from domain.ruins.legal import can_follow
 from domain.ruins.state import GameState
 
 
@@ -57,7 +57,7 @@ def move_facts(before: GameState, action: Action, events: list[ev.Event]) -> Mov
     kind = {Play: "play", Pass: "pass", Flip: "flip", Discard: "discard"}[type(action)]
     facts = MoveFacts(action.seat, kind, before.round, before.showdown)
     if isinstance(action, (Play, Pass)) and before.top is not None:
-        facts.could_follow = bool(plays(before, action.seat))
+        facts.could_follow = can_follow(before, action.seat)
     if isinstance(action, Flip):
         facts.night_flip = action.ruin is not None
     ruins = before.ruins

@@ -56,9 +56,10 @@ class RuleBook:
     market_prices: tuple[int, ...]
     award_charts: dict[int, tuple[int, ...]]
     copies_in_play: dict[int, int]
+    discovery_positions: tuple[int, ...] = ()  # each discovery's sleeve position index (derived at load)
 
     def position_index(self, discovery_id: int) -> int:
-        return self.positions.index(self.discoveries[discovery_id].position)
+        return self.discovery_positions[discovery_id]
 
     def effect_of(self, discovery_id: int) -> Effect:
         return self.effects[self.discoveries[discovery_id].effect]
@@ -102,4 +103,5 @@ def rulebook() -> RuleBook:
         market_prices=tuple(rules["market_prices"]),
         award_charts={int(k): tuple(v) for k, v in rules["award_charts"].items()},
         copies_in_play={int(k): v for k, v in rules["copies_in_play"].items()},
+        discovery_positions=tuple(rules["positions"].index(d.position) for d in discoveries),
     )

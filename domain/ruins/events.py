@@ -244,6 +244,10 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     kwargs = {}
     for name in _FIELDS[cls]:
         value = data[name]
-        kwargs[name] = tuple(sorted(value.items())) if name == "options" else _from_json(value)
+        if name == "options":
+            value = tuple(sorted(value.items()))
+        elif type(value) is list:  # only lists need converting (to tuples); this runs for every stored event
+            value = _from_json(value)
+        kwargs[name] = value
     event: Event = cls(**kwargs)
     return event

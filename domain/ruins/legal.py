@@ -89,6 +89,27 @@ def plays(state: GameState, seat: int) -> list[Play]:
     return out
 
 
+def can_follow(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` has any uncrafted follow of the play to beat (cheaper than listing them all)."""
+    top = state.top
+    if top is None:
+        return False
+    by_rank, weights = _analyse(state.hands[seat], state.profiles)
+    for rank, cards in by_rank.items():
+        if rank < top.rank:
+            continue
+        if not weights:
+            if len(cards) >= top.count:
+                return True
+        elif any(
+            sum(weights.get(c, 1) for c in combo) == top.count
+            for size in range(1, min(len(cards), top.count) + 1)
+            for combo in combinations(cards, size)
+        ):
+            return True
+    return False
+
+
 def craft_options(state: GameState, play: Play) -> list[Play]:
     """The plays made of ``play`` plus one more purchase or claim, each still legal."""
     from domain.ruins.decide import decide  # local: decide imports the rules this module also uses

@@ -18,7 +18,7 @@ def projections() -> None:
 
 
 @projections.command()
-@click.option("--batch-size", default=500, show_default=True, help="Notifications per transaction.")
+@click.option("--batch-size", default=1000, show_default=True, help="Notifications per transaction.")
 def run(batch_size: int) -> None:
     """Follow the event store until stopped (Ctrl-C or SIGTERM); safe to kill and restart at any time."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -35,7 +35,7 @@ def run(batch_size: int) -> None:
 
 
 @projections.command()
-@click.option("--batch-size", default=500, show_default=True)
+@click.option("--batch-size", default=1000, show_default=True)
 def rebuild(batch_size: int) -> None:
     """Empty the read models and project the whole event store again, with progress."""
     follower = Follower(batch_size=batch_size)

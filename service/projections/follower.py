@@ -27,7 +27,7 @@ log = logging.getLogger("digsite.projections")
 
 
 class Follower:
-    def __init__(self, settings: Settings | None = None, batch_size: int = 500) -> None:
+    def __init__(self, settings: Settings | None = None, batch_size: int = 1000) -> None:
         self.settings = settings or Settings.from_env()
         db = self.settings.database
         self.app = DigsiteApplication(env={**store.eventsourcing_env(db), **self.settings.extra_env})

@@ -133,8 +133,9 @@ class ReadModelProjection(Projection[Any]):
         batch = self.batch
         seat = event.seat
         player = ctx.players[seat]
-        for s, p in enumerate(ctx.players):
-            batch.player_of[(game_id, s)] = p
+        if (game_id, seat) not in batch.player_of:
+            for s, p in enumerate(ctx.players):
+                batch.player_of[(game_id, s)] = p
         row = ctx.row
         row["moves"] += 1
         row["last_version"] = version

@@ -637,3 +637,22 @@ def test_every_refused_action_names_the_rule_and_changes_nothing() -> None:
         Play(0, (rid(4, 0),), 4, purchases=(Purchase(0, rid(9, 0)),)),
         "only the ruins you are playing",
     )
+
+
+def test_can_follow_agrees_with_the_listed_follows_over_random_games() -> None:
+    """'must play exactly as many ruins at an equal or higher rank, or pass': can_follow is True exactly when a
+    plain follow is listed (the analytics count 'passes when able to follow' with it)."""
+    from domain.ruins.bots import RandomBot
+    from domain.ruins.legal import can_follow, plays
+    from domain.ruins.simulate import play_game
+
+    checked = 0
+    for seed in range(6):
+        played = play_game(["a", "b", "c", "d"], [RandomBot()] * 4, seed=f"follow-{seed}")
+        state = ruins.new_game(["a", "b", "c", "d"], seed=f"follow-{seed}")
+        for action in played.actions:
+            if state.phase == "play" and state.top is not None:
+                assert can_follow(state, action.seat) == bool(plays(state, action.seat))
+                checked += 1
+            state = ruins.apply(state, action)
+    assert checked > 500

@@ -1,0 +1,175 @@
+"""Read-side speed on a large stored tournament, each figure beside a baseline from the same run.
+
+1. Projection catch-up: records projected per second, against reading and decoding the same
+   notification log raw (select_notifications + the library's mapper) in the same run.
+2. Replay step: one move forward or back, any perspective (Queries.replay), on the longest games:
+   p50/p99 server-side latency (target: at most 100 ms).
+3. A player's tendencies page (player vs field, positions, VP and torches by round, purchases, claims):
+   server-side latency over the whole store (target: at most 300 ms at 10,000 games).
+
+Run: ``.venv/bin/python -m bench.analytics --backend sqlite --games 10000`` (the store is generated
+first: bot games decided in memory and stored one transaction per game; a few minutes at 10,000 games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.service import drop, fresh_database
+from domain import ruins
+from domain.ruins.bots import HeuristicBot, RandomBot
+from domain.ruins.simulate import play_game
+from service import store
+from service.application import Digsite
+from service.projections.follower import Follower
+from service.queries import Queries
+from service.settings import Database, Settings
+
+STYLES = [
+    HeuristicBot(pass_rate=0.6),
+    HeuristicBot(torch_rate=0.0),
+    HeuristicBot(torch_rate=1.0),
+    HeuristicBot(lead="big"),
+    HeuristicBot(lead="high"),
+    RandomBot(),
+    HeuristicBot(),
+    HeuristicBot(claim_rate=1.0),
+]
+
+
+def generate(service: Digsite, games: int, players: int = 4) -> list[str]:
+    rng = random.Random(0)
+    pool = [service.create_player(f"Bot {i}", kind="bot", bot={"style": i}) for i in range(len(STYLES))]
+    tournament = service.create_tournament("Benchmark open", rounds=max(1, games // 2))
+    ids = []
+    started = time.perf_counter()
+    for g in range(games):
+        seats = rng.sample(range(len(pool)), players)
+        names = [f"Bot {i}" for i in seats]
+        played = play_game(names, [STYLES[i] for i in seats], seed=f"bench-{g}")
+        labels = {"tournament": tournament, "round": g // 2 + 1, "table": g % 2 + 1}
+        actions = [ruins.action_to_dict(a) for a in played.actions]
+        ids.append(service.store_scripted_game("ruins", [pool[i] for i in seats], actions, labels, f"bench-{g}"))
+        if (g + 1) % 500 == 0:
+            print(f"  generated {g + 1}/{games} games ({time.perf_counter() - started:.0f}s)", file=sys.stderr)
+    return ids
+
+
+def raw_read_rate(follower: Follower) -> float:
+    """Read and decode the whole notification log, as fast as the library allows."""
+    recorder, mapper = follower.app.recorder, follower.app.mapper
+    start, count = 0, 0
+    began = time.perf_counter()
+    while batch := recorder.select_notifications(start=start, limit=500, inclusive_of_start=False):
+        for notification in batch:
+            mapper.to_domain_event(notification)
+        count += len(batch)
+        start = batch[-1].id
+    return count / (time.perf_counter() - began)
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * q))]
+
+
+def measure_replay(queries: Queries, service: Digsite, steps: int) -> dict[str, Any]:
+    rows = queries._rows("SELECT game_id, last_version, n_players FROM {p}rm_games ORDER BY last_version DESC LIMIT 20")
+    rng = random.Random(3)
+    timings = []
+    for _ in range(steps):
+        row = rng.choice(rows)
+        version = rng.randint(2, row["last_version"] - 1)
+        seat = rng.choice([None, *range(row["n_players"])])
+        began = time.perf_counter()
+        queries.replay(row["game_id"], version + rng.choice([-1, 1]), seat)
+        timings.append((time.perf_counter() - began) * 1000)
+    return {
+        "games": len(rows),
+        "longest_game_versions": rows[0]["last_version"],
+        "steps": steps,
+        "p50_ms": round(percentile(timings, 0.5), 2),
+        "p99_ms": round(percentile(timings, 0.99), 2),
+    }
+
+
+def tendencies_page(queries: Queries, player: str) -> None:
+    queries.tendencies(player)
+    queries.tendencies(None)
+    queries.finishing_positions(player)
+    queries.vp_by_round(player)
+    queries.torches_by_round(player)
+    queries.purchases(player)
+    queries.claims(player)
+
+
+def measure_tendencies(queries: Queries, samples: int) -> dict[str, Any]:
+    players = [p["player_id"] for p in queries.players()]
+    timings = []
+    for i in range(samples):
+        began = time.perf_counter()
+        tendencies_page(queries, players[i % len(players)])
+        timings.append((time.perf_counter() - began) * 1000)
+    return {
+        "samples": samples,
+        "p50_ms": round(percentile(timings, 0.5), 1),
+        "p99_ms": round(percentile(timings, 0.99), 1),
+        "mean_ms": round(statistics.mean(timings), 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--samples", type=int, default=40)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        db: Database = fresh_database(args.backend, Path(folder))
+        store.upgrade(db)
+        settings = Settings(database=db)
+        service = Digsite(settings)
+        try:
+            began = time.perf_counter()
+            generate(service, args.games)
+            generated = time.perf_counter() - began
+            follower = Follower(settings)
+            raw_before = raw_read_rate(follower)
+            began = time.perf_counter()
+            projected = follower.catch_up()
+            catch_up_seconds = time.perf_counter() - began
+            raw_after = raw_read_rate(follower)
+            follower.close()
+            raw = (raw_before + raw_after) / 2
+            queries = Queries(service)
+            result = {
+                "backend": args.backend,
+                "games": args.games,
+                "records": projected,
+                "generate_seconds": round(generated, 1),
+                "projection": {
+                    "records_per_second": round(projected / catch_up_seconds),
+                    "raw_read_decode_per_second": round(raw),
+                    "ratio": round(projected / catch_up_seconds / raw, 3),
+                },
+                "replay_step": measure_replay(queries, service, args.steps),
+                "tendencies_page": measure_tendencies(queries, args.samples),
+            }
+            queries.close()
+        finally:
+            service.close()
+            drop(db)
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
