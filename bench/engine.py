@@ -80,8 +80,10 @@ def main() -> None:
     if args.json:
         print(json.dumps({"pinned": pinned, "calibration_ops_per_second": round(baseline), "rows": rows}))
         return
-    print(f"Ruins engine, {pinned}; calibration loop {baseline:,.0f} ops/s (before {calibration:,.0f}, after "
-          f"{calibration_after:,.0f})")
+    print(
+        f"Ruins engine, {pinned}; calibration loop {baseline:,.0f} ops/s (before {calibration:,.0f}, after "
+        f"{calibration_after:,.0f})"
+    )
     print(f"{'bot':<10}{'players':>8}{'games/s':>10}{'moves/s':>10}{'moves/game':>12}{'moves per 1k cal ops':>22}")
     for row in rows:
         print(

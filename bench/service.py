@@ -15,8 +15,8 @@ import json
 import os
 import random
 import secrets
-import statistics
 import sqlite3
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -100,9 +100,15 @@ def measure_moves(db: Database, games: int) -> dict[str, Any]:
     players = [service.create_player(n) for n in NAMES]
     raw = RawTable(db)
     scripts = scripted_games(games, "bench")
-    body = json.dumps({"seat": 1, "action": {"type": "play", "seat": 1, "ruins": [3, 17], "rank": 7},
-                       "events": [{"type": "RuinsPlayed", "seat": 1, "ruins": [3, 17], "rank": 7, "count": 2}] * 3,
-                       "prev_hash": "0" * 64, "hash": "f" * 64}).encode()
+    body = json.dumps(
+        {
+            "seat": 1,
+            "action": {"type": "play", "seat": 1, "ruins": [3, 17], "rank": 7},
+            "events": [{"type": "RuinsPlayed", "seat": 1, "ruins": [3, 17], "rank": 7, "count": 2}] * 3,
+            "prev_hash": "0" * 64,
+            "hash": "f" * 64,
+        }
+    ).encode()
     ours, theirs, ids = [], [], []
     for script in scripts:  # interleave so both sides see the same machine conditions
         game_id, rate = service_moves(service, players, script)

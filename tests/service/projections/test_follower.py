@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 import pytest
+from eventsourcing.persistence import IntegrityError
 
 from service.application import Digsite
 from service.projections.follower import Follower
@@ -54,7 +55,7 @@ def test_a_stale_follower_cannot_apply_a_batch_twice(service: Digsite) -> None:
         second.position()  # both start from position 0
         first.catch_up()
         before = snapshot(first)
-        with pytest.raises(Exception):  # the tracking row refuses an old position
+        with pytest.raises(IntegrityError):  # the tracking row refuses an old position
             second.step()
         assert snapshot(first) == before
     finally:
