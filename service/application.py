@@ -7,6 +7,7 @@ moves inside a process; across processes the store's unique (game, version) key 
 
 from __future__ import annotations
 
+import copy
 import secrets
 import threading
 from collections import OrderedDict
@@ -286,8 +287,8 @@ class Digsite:
         uid = _uuid(game_id, "game")
         with self._lock(uid):
             game = self._load(uid)
-            if game.version != version and uid in self._games:
-                game = self._load(uid, fresh=True)  # another process may have moved the game on
+            if game.version < version:
+                game = self._fast_forward(game)  # another process (API worker) has moved the game on
             if game.version != version:
                 raise Conflict(
                     f"the game is at version {game.version} but you acted on version {version}; reload and retry",
@@ -441,9 +442,9 @@ class Digsite:
                 lock = self._locks[uid] = threading.Lock()
             return lock
 
-    def _load(self, uid: UUID, fresh: bool = False) -> Game:
+    def _load(self, uid: UUID) -> Game:
         with self._guard:
-            game = None if fresh else self._games.get(uid)
+            game = self._games.get(uid)
             if game is not None:
                 self._games.move_to_end(uid)
                 return game
@@ -457,10 +458,22 @@ class Digsite:
         return found
 
     def _current(self, uid: UUID) -> Game:
-        """The cached game, reloaded if another process (another API worker) has moved it on since."""
-        game = self._load(uid)
-        if self.app.recorder.select_events(uid, gt=game.version, limit=1):
-            game = self._load(uid, fresh=True)
+        """The cached game, brought up to date if another process (another API worker) has moved it on."""
+        return self._fast_forward(self._load(uid))
+
+    def _fast_forward(self, game: Game) -> Game:
+        """Apply the records stored after the cached version (usually one or two) to a copy of the game.
+
+        One query for the new records instead of reloading the game from its last snapshot; the cached
+        object itself is never changed, so a reader holding it sees a consistent game."""
+        newer = list(self.app.repository.event_store.get(game.id, gt=game.version))
+        if not newer:
+            return game
+        game = copy.copy(game)
+        game.__dict__["_pending_events"] = []
+        for event in newer:
+            event.mutate(game)
+        self._remember(game)
         return game
 
     def _remember(self, game: Game) -> None:
