@@ -10,9 +10,12 @@ transaction: all of it commits, or none of it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+import psycopg
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 from psycopg import ClientCursor, errors
@@ -23,6 +26,45 @@ class DigsitePostgresRecorder(PostgresApplicationRecorder):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._appends: dict[int, bytes] = {}
+        # Appends use their own few connections: checking one out of the library's pool (which has
+        # maintenance threads) cost more than the append itself on these machines.
+        self._idle: list[psycopg.Connection[Any]] = []
+        self._idle_lock = threading.Lock()
+
+    def close_append_connections(self) -> None:
+        with self._idle_lock:
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+
+    @contextmanager
+    def _append_connection(self) -> Iterator[psycopg.Connection[Any]]:
+        with self._idle_lock:
+            conn = self._idle.pop() if self._idle else None
+        if conn is None or conn.closed:
+            ds = self.datastore
+            conn = psycopg.connect(
+                dbname=ds.pool.kwargs["dbname"],
+                host=ds.pool.kwargs["host"],
+                port=ds.pool.kwargs["port"],
+                user=ds.pool.kwargs["user"],
+                password=ds.pool.kwargs["password"],
+                autocommit=True,
+            )
+        try:
+            yield conn
+        except (psycopg.OperationalError, psycopg.InterfaceError):
+            conn.close()  # a broken connection is not given back
+            raise
+        except BaseException:
+            conn.close()  # e.g. IntegrityError (a conflicting move): never leave the connection open
+            raise
+        with self._idle_lock:
+            if len(self._idle) < 16:
+                self._idle.append(conn)
+                conn = None
+        if conn is not None:
+            conn.close()
 
     def _append_statement(self, rows: int, conn: Any) -> bytes:
         # Composed SQL is rendered once per row count: rendering it on every append cost ~70 us.
@@ -54,11 +96,11 @@ class DigsitePostgresRecorder(PostgresApplicationRecorder):
         params: list[Any] = []
         for e in stored_events:
             params.extend((e.originator_id, e.originator_version, e.topic, e.state))
-        with self.datastore.get_connection() as conn, ClientCursor(conn) as curs:
+        with self._append_connection() as conn, ClientCursor(conn) as curs:
             try:
                 curs.execute(self._append_statement(len(stored_events), conn), params)
             except errors.UniqueViolation as error:
                 raise IntegrityError(error) from error
             while curs.nextset():  # the results of SET, LOCK and NOTIFY come first
                 pass
-            return [row["notification_id"] for row in curs.fetchall()]
+            return [row[0] for row in curs.fetchall()]
