@@ -201,26 +201,34 @@ class ReadModelProjection(Projection[Any]):
                 _summary(action),
             )
         )
-        is_pass = facts.kind == "pass"
-        batch.count(
-            game_id,
-            seat,
-            moves=1,
-            think_ms=think_ms,
-            follow_turns=int(could is not None),
-            follow_turns_able=int(bool(could)),
-            passes=int(is_pass),
-            passes_able=int(is_pass and bool(could)),
-            plays=int(facts.kind == "play"),
-            leads=int(facts.lead),
-            lead_size_sum=facts.size if facts.lead else 0,
-            lead_rank_sum=facts.rank if facts.lead else 0,
-            skips=int(facts.skipped_next),
-            torches_spent=facts.torches_spent,
-            purchases=len(facts.purchases),
-            claims=len(facts.claims),
-            night_flips=int(facts.night_flip),
-        )
+        # Add straight into the batch's counters for this seat (this runs for every move projected).
+        row = batch.counters[(game_id, seat)]
+        row["moves"] += 1
+        row["think_ms"] += think_ms
+        if could is not None:
+            row["follow_turns"] += 1
+            if could:
+                row["follow_turns_able"] += 1
+        kind = facts.kind
+        if kind == "pass":
+            row["passes"] += 1
+            if could:
+                row["passes_able"] += 1
+        elif kind == "play":
+            row["plays"] += 1
+            if facts.lead:
+                row["leads"] += 1
+                row["lead_size_sum"] += facts.size
+                row["lead_rank_sum"] += facts.rank
+            if facts.skipped_next:
+                row["skips"] += 1
+            if facts.torches_spent:
+                row["torches_spent"] += facts.torches_spent
+                row["purchases"] += len(facts.purchases)
+            if facts.claims:
+                row["claims"] += len(facts.claims)
+        elif facts.night_flip:
+            row["night_flips"] += 1
         if facts.torches_spent:
             batch.round_torches[(game_id, facts.round, seat)] += facts.torches_spent
         for i, p in enumerate(facts.purchases):
