@@ -1,0 +1,164 @@
+"""The field as a whole: seat advantage, score and length distributions, discovery popularity, the
+value of leading round 1, and any tendency's trend over a tournament's rounds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dash
+from dash import Input, Output, html
+
+from dashboard import figures
+from dashboard.components import card, chart, dropdown, empty, field
+from dashboard.context import Context
+from dashboard.format import HOW, tournament_label
+from domain.games import GAMES
+from service.queries import METRICS
+
+NO_GAMES = "No finished games in this selection yet."
+DEFAULT_METRIC = "torches_per_round"
+
+
+def layout(app: dash.Dash, ctx: Context, params: dict[str, str]) -> html.Div:
+    tournaments = ctx.queries.tournaments()
+    options = [{"label": tournament_label(t), "value": t["tournament_id"]} for t in tournaments]
+    played = [t for t in tournaments if t["games"]]
+    return html.Div(
+        [
+            html.H2("Aggregates"),
+            card(
+                None,
+                html.Div(
+                    [
+                        field(
+                            "Game",
+                            dropdown(
+                                "agg-kind", [{"label": k.title(), "value": k} for k in GAMES], "ruins", clearable=False
+                            ),
+                            "9rem",
+                        ),
+                        field(
+                            "Tournament", dropdown("agg-tournament", options, placeholder="All tournaments"), "24rem"
+                        ),
+                    ],
+                    className="filters",
+                ),
+            ),
+            html.Div(id="agg-content"),
+            card(
+                "Trend over a tournament's rounds",
+                html.Div(
+                    [
+                        field(
+                            "Metric",
+                            dropdown(
+                                "agg-metric",
+                                [{"label": label, "value": m} for m, (_, _, label) in METRICS.items()],
+                                DEFAULT_METRIC,
+                                clearable=False,
+                            ),
+                            "20rem",
+                        ),
+                        field(
+                            "Tournament",
+                            dropdown(
+                                "agg-trend-tournament",
+                                options,
+                                played[0]["tournament_id"] if played else None,
+                                placeholder="Choose a tournament",
+                                clearable=False,
+                            ),
+                            "24rem",
+                        ),
+                    ],
+                    className="filters",
+                ),
+                html.Div(id="agg-trend"),
+            ),
+        ]
+    )
+
+
+def register(app: dash.Dash, ctx: Context) -> None:
+    @app.callback(Output("agg-content", "children"), Input("agg-kind", "value"), Input("agg-tournament", "value"))
+    def content(kind: str | None, tournament: str | None) -> Any:
+        return aggregate_charts(ctx, kind or "ruins", tournament)
+
+    @app.callback(Output("agg-trend", "children"), Input("agg-metric", "value"), Input("agg-trend-tournament", "value"))
+    def trend(metric: str | None, tournament: str | None) -> Any:
+        return trend_chart(ctx, metric or DEFAULT_METRIC, tournament)
+
+
+def aggregate_charts(ctx: Context, kind: str, tournament: str | None) -> Any:
+    queries = ctx.queries
+    seats = queries.win_rate_by_seat(kind, tournament)
+    spread = queries.distributions(kind, tournament)
+    bought = queries.purchases(None, tournament)
+    leaders = queries.win_rate_by_first_leader(kind)
+    if not seats and not spread["final_vp"]:
+        return empty(NO_GAMES + " Finished games appear here once the projections have caught up.", id="agg-empty")
+    games = sum(int(r["n"]) for r in spread["moves"])
+    note = "" if tournament is None else " (win rate by who led round 1 is over every tournament)"
+    return html.Div(
+        [
+            html.P(
+                f"Over {games} finished game{'s' if games != 1 else ''}{note}.", className="quiet", id="agg-summary"
+            ),
+            html.Div(
+                [
+                    card(None, chart("agg-seats", figures.win_rate_by_seat(seats), None if seats else NO_GAMES)),
+                    card(None, chart("agg-leader", figures.first_leader(leaders), None if leaders else NO_GAMES)),
+                    card(
+                        None,
+                        chart(
+                            "agg-vp",
+                            figures.counts_bar(spread["final_vp"], "Final VP (every player of every game)", "VP"),
+                            None if spread["final_vp"] else NO_GAMES,
+                        ),
+                    ),
+                    card(
+                        None,
+                        chart(
+                            "agg-length",
+                            figures.histogram(spread["moves"], "Game length", "moves per game"),
+                            None if spread["moves"] else NO_GAMES,
+                        ),
+                    ),
+                    card(
+                        None,
+                        chart("agg-rounds", figures.rounds(spread["rounds"]), None if spread["rounds"] else NO_GAMES),
+                    ),
+                    card(
+                        None,
+                        chart(
+                            "agg-how",
+                            figures.counts_bar(spread["win_how"], "How games were won", "", HOW),
+                            None if spread["win_how"] else NO_GAMES,
+                        ),
+                    ),
+                    card(
+                        None,
+                        chart(
+                            "agg-discoveries",
+                            figures.discovery_popularity(bought),
+                            None if bought else "No discovery has been bought in this selection yet.",
+                        ),
+                        className="span-2",
+                    ),
+                ],
+                className="grid-2",
+            ),
+        ]
+    )
+
+
+def trend_chart(ctx: Context, metric: str, tournament: str | None) -> Any:
+    if metric not in METRICS:
+        return empty("Choose a metric.")
+    if not tournament:
+        return empty("Choose a tournament to see how this metric moved over its rounds.")
+    rows = ctx.queries.trend(metric, tournament)
+    name = ctx.tournament_names().get(tournament, "this tournament")
+    if not rows:
+        return empty(f"{name} has no finished games yet.")
+    return chart("agg-trend-graph", figures.trend(rows, metric, METRICS[metric][2], name))

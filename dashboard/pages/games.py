@@ -1,0 +1,212 @@
+"""The games browser: filter by kind, tournament, round, player, outcome and date; open a game's replay."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+import dash
+from dash import Input, Output, State, dcc, html
+from dash import ctx as callback_context
+
+from dashboard.components import card, dropdown, empty, field
+from dashboard.context import Context
+from dashboard.format import DASH, HOW, STATUS, player_labels, tournament_label, when
+from domain.games import GAMES
+
+PAGE_SIZE = 25
+FILTERS = ("games-kind", "games-tournament", "games-round", "games-player", "games-status", "games-winner")
+
+
+def layout(app: dash.Dash, ctx: Context, params: dict[str, str]) -> html.Div:
+    tournaments = ctx.queries.tournaments()
+    people = player_labels(ctx.queries.players())
+    return html.Div(
+        [
+            html.H2("Games"),
+            card(
+                None,
+                html.Div(
+                    [
+                        field(
+                            "Game", dropdown("games-kind", [{"label": k.title(), "value": k} for k in GAMES]), "9rem"
+                        ),
+                        field(
+                            "Tournament",
+                            dropdown(
+                                "games-tournament",
+                                [{"label": tournament_label(t), "value": t["tournament_id"]} for t in tournaments],
+                                params.get("tournament"),
+                            ),
+                            "22rem",
+                        ),
+                        field("Tournament round", dropdown("games-round", _round_options(tournaments, None)), "10rem"),
+                        field("Player", dropdown("games-player", people, params.get("player")), "16rem"),
+                        field(
+                            "Status",
+                            dropdown("games-status", [{"label": v, "value": k} for k, v in STATUS.items()]),
+                            "9rem",
+                        ),
+                        field("Winner", dropdown("games-winner", people), "16rem"),
+                        field(
+                            "Started between",
+                            dcc.DatePickerRange(
+                                id="games-dates",
+                                display_format="YYYY-MM-DD",
+                                start_date_placeholder_text="from",
+                                end_date_placeholder_text="to",
+                                clearable=True,
+                            ),
+                            "17rem",
+                        ),
+                    ],
+                    className="filters",
+                ),
+            ),
+            dcc.Store(id="games-offset", data=0),
+            html.Div(id="games-results"),
+            html.Div(
+                [
+                    html.Button("← Newer", id="games-prev", className="btn", disabled=True),
+                    html.Span(id="games-page", className="quiet"),
+                    html.Button("Older →", id="games-next", className="btn", disabled=True),
+                ],
+                className="pager",
+            ),
+        ]
+    )
+
+
+def _round_options(tournaments: list[dict[str, Any]], tournament: str | None) -> list[dict[str, Any]]:
+    chosen = [t for t in tournaments if t["tournament_id"] == tournament] if tournament else tournaments
+    most = max((int(t["rounds"]) for t in chosen), default=0)
+    return [{"label": f"Round {r}", "value": r} for r in range(1, most + 1)]
+
+
+def register(app: dash.Dash, ctx: Context) -> None:
+    @app.callback(Output("games-round", "options"), Input("games-tournament", "value"))
+    def round_options(tournament: str | None) -> list[dict[str, Any]]:
+        return _round_options(ctx.queries.tournaments(), tournament)
+
+    @app.callback(
+        Output("games-results", "children"),
+        Output("games-offset", "data"),
+        Output("games-prev", "disabled"),
+        Output("games-next", "disabled"),
+        Output("games-page", "children"),
+        *(Input(f, "value") for f in FILTERS),
+        Input("games-dates", "start_date"),
+        Input("games-dates", "end_date"),
+        Input("games-prev", "n_clicks"),
+        Input("games-next", "n_clicks"),
+        State("games-offset", "data"),
+    )
+    def results(
+        kind: str | None,
+        tournament: str | None,
+        round_label: int | None,
+        player: str | None,
+        status: str | None,
+        winner: str | None,
+        start: str | None,
+        end: str | None,
+        _prev: int | None,
+        _next: int | None,
+        offset: int | None,
+    ) -> tuple[Any, ...]:
+        trigger = callback_context.triggered_id
+        offset = offset or 0
+        if trigger == "games-prev":
+            offset = max(0, offset - PAGE_SIZE)
+        elif trigger == "games-next":
+            offset += PAGE_SIZE
+        else:
+            offset = 0
+        until = None
+        if end:
+            until = (date.fromisoformat(end[:10]) + timedelta(days=1)).isoformat()
+        found = ctx.queries.games(
+            kind=kind,
+            tournament=tournament,
+            round_label=round_label,
+            player=player,
+            status=status,
+            winner=winner,
+            since=start[:10] if start else None,
+            until=until,
+            limit=PAGE_SIZE,
+            offset=offset,
+        )
+        total, rows = found["total"], found["rows"]
+        if total and offset >= total:
+            offset = (total - 1) // PAGE_SIZE * PAGE_SIZE
+        tournaments = ctx.tournament_names()
+        body = games_table(app, rows, tournaments) if rows else _nothing(total, ctx)
+        shown = f"{offset + 1}{DASH}{offset + len(rows)} of {total} game{'s' if total != 1 else ''}" if rows else ""
+        return body, offset, offset == 0, offset + len(rows) >= total, shown
+
+
+def _nothing(total: int, ctx: Context) -> html.P:
+    if ctx.queries.games(limit=1)["total"] == 0:
+        return empty(
+            "No games are in the read models yet. Play or simulate some games (digsite simulate --store) and keep "
+            "the projections running (digsite projections run); they appear here as they are projected.",
+            id="games-empty",
+        )
+    return empty("No game matches these filters. Clear a filter to see more.", id="games-empty")
+
+
+def games_table(app: dash.Dash, rows: list[dict[str, Any]], tournaments: dict[str, str]) -> html.Table:
+    numeric = {"Round", "Table", "Moves"}
+    head = html.Tr(
+        [
+            html.Th(h, className="num" if h in numeric else None)
+            for h in (
+                "Started (UTC)",
+                "Tournament",
+                "Round",
+                "Table",
+                "Players",
+                "Status",
+                "Winner",
+                "Moves",
+                "Rounds",
+                "",
+            )
+        ]
+    )
+    body = []
+    for row in rows:
+        winner_seat = row.get("winner_seat")
+        names = []
+        for p in row["players"]:
+            link = dcc.Link(
+                p["name"], href=app.get_relative_path(f"/players?player={p['id']}"), className="player-link"
+            )
+            names.append(html.Strong(link) if p["seat"] == winner_seat else link)
+            names.append(", ")
+        names = names[:-1]
+        winner = DASH
+        if winner_seat is not None:
+            winner = row["players"][winner_seat]["name"]
+            how = HOW.get(row.get("win_how") or "", "")
+            winner = f"{winner} ({how})" if how else winner
+        href = app.get_relative_path(f"/replay/{row['game_id']}")
+        body.append(
+            html.Tr(
+                [
+                    html.Td(when(row.get("started_at")), className="nowrap"),
+                    html.Td(tournaments.get(str(row.get("tournament_id")), DASH) if row.get("tournament_id") else DASH),
+                    html.Td(str(row["round_label"]) if row.get("round_label") is not None else DASH, className="num"),
+                    html.Td(str(row["table_label"]) if row.get("table_label") is not None else DASH, className="num"),
+                    html.Td(names),
+                    html.Td(STATUS.get(row["status"], row["status"])),
+                    html.Td(winner),
+                    html.Td(str(row["moves"]), className="num"),
+                    html.Td(str(row["rounds"]) + (" + Showdown" if row["showdown"] else ""), className="nowrap"),
+                    html.Td(dcc.Link("Replay →", href=href, className="btn btn-small open-replay"), className="nowrap"),
+                ],
+                **{"data-game": row["game_id"]},
+            )
+        )
+    return html.Table([html.Thead(head), html.Tbody(body)], className="grid", id="games-table")

@@ -1,0 +1,307 @@
+"""A game's replay: step through versions (buttons, slider, rounds, play/pause, arrow keys), from the
+referee's seat or exactly what one seat could see, with the table, the event log and the VP chart.
+
+One step costs one ``Queries.replay`` (nearest snapshot, then ``evolve``): the cursor itself moves in
+the browser (a clientside callback), the server draws the frame, and the chart only moves its cursor
+line (a ``Patch``). The verification report is computed once per game version and cached.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dash
+from dash import ALL, Input, Output, Patch, State, dcc, html
+
+from dashboard import figures
+from dashboard.components import GRAPH_CONFIG, card
+from dashboard.context import Context
+from dashboard.format import HOW, STATUS, log_line, round_name, when
+from dashboard.table import draw_table
+from domain.ruins import rulebook
+
+LOG_VERSIONS = 40  # log entries shown around the cursor (the log up to the cursor, newest last)
+
+CHECK_NAMES = {
+    "records": "records",
+    "hash_chain": "hash chain",
+    "seed": "seed",
+    "rules_version": "rules version",
+    "replay": "rules replay",
+    "game_over": "ending",
+}
+
+# Move the cursor in the browser: no round trip, so quick clicks and key presses never race each other.
+CURSOR_JS = """
+function (first, prev, next, last, rounds, ticks, play, click, version, paused, meta) {
+    var trig = (window.dash_clientside.callback_context.triggered || []);
+    var id = trig.length ? trig[0].prop_id.slice(0, trig[0].prop_id.lastIndexOf(".")) : "";
+    var latest = meta.latest, v = version || 1, stop = paused;
+    if (id === "replay-first") { v = 1; }
+    else if (id === "replay-prev") { v = Math.max(1, v - 1); }
+    else if (id === "replay-next") { v = Math.min(latest, v + 1); }
+    else if (id === "replay-last") { v = latest; }
+    else if (id === "replay-timer") { v = Math.min(latest, v + 1); if (v >= latest) { stop = true; } }
+    else if (id === "replay-play") {
+        if (paused) { if (v >= latest) { v = 1; } stop = false; } else { stop = true; }
+    }
+    else if (id === "replay-vp") {
+        if (click && click.points && click.points.length) {
+            v = Math.max(1, Math.min(latest, Math.round(click.points[0].x)));
+        }
+    }
+    else if (id.charAt(0) === "{") {
+        var start = meta.starts[String(JSON.parse(id).round)];
+        if (start) { v = start; }
+    }
+    return [v, stop, stop ? "▶ Play" : "⏸ Pause"];
+}
+"""
+
+
+def layout(app: dash.Dash, ctx: Context, game_id: str, params: dict[str, str]) -> html.Div:
+    queries = ctx.queries
+    row = queries.game_row(game_id)
+    first = queries.replay(game_id, 1)  # raises NotFound for an unknown game (the router says so)
+    game_id = first["id"]
+    latest = int(first["latest_version"])
+    names = [p["name"] for p in first["players"]]
+    starts = {int(k): int(v) for k, v in queries.round_starts(game_id).items()}
+    max_rounds = rulebook().max_rounds
+    version = _int(params.get("v"), 1, 1, latest)
+    seat = params.get("seat", "referee")
+    if seat != "referee" and not (seat.isdigit() and int(seat) < len(names)):
+        seat = "referee"
+    timeline = queries.vp_timeline(game_id)
+    labels = first.get("labels") or {}
+    tournament = ctx.tournament_names().get(str(labels.get("tournament")), None) if labels.get("tournament") else None
+    where = " · ".join(
+        x
+        for x in (
+            tournament,
+            f"round {labels['round']}" if labels.get("round") is not None else None,
+            f"table {labels['table']}" if labels.get("table") is not None else None,
+        )
+        if x
+    )
+    status = STATUS.get(row["status"], row["status"]) if row else "not yet projected"
+    result = ""
+    if row and row.get("winner_seat") is not None:
+        result = f" · {names[row['winner_seat']]} {HOW.get(row.get('win_how') or '', 'won')}"
+    meta = {"game": game_id, "latest": latest, "names": names, "starts": {str(k): v for k, v in starts.items()}}
+    return html.Div(
+        [
+            dcc.Store(id="replay-meta", data=meta),
+            dcc.Interval(id="replay-timer", interval=700, disabled=True),
+            html.Div(
+                [
+                    dcc.Link("← All games", href=app.get_relative_path("/games"), className="quiet"),
+                    html.H2(f"Replay: {' vs '.join(names)}"),
+                    html.Div(
+                        f"{where or 'Friendly game'} · started {when(first.get('created_at'))} · {status}{result} · "
+                        f"{latest} versions",
+                        className="quiet",
+                    ),
+                    html.Div("Checking the hash chain, seed and rules…", id="replay-verify", className="verify"),
+                ],
+                className="replay-head",
+            ),
+            card(
+                None,
+                html.Div(
+                    [
+                        html.Button("« Start", id="replay-first", className="btn", title="First version"),
+                        html.Button("◀ Back", id="replay-prev", className="btn", title="One move back (←)"),
+                        html.Button("▶ Play", id="replay-play", className="btn btn-primary"),
+                        html.Button("Forward ▶", id="replay-next", className="btn", title="One move forward (→)"),
+                        html.Button("End »", id="replay-last", className="btn", title="Last version"),
+                        html.Span(id="replay-version", className="version-label"),
+                        html.Span("Keys: ← →", className="quiet small"),
+                    ],
+                    className="controls",
+                ),
+                html.Div(
+                    dcc.Slider(
+                        id="replay-slider",
+                        min=1,
+                        max=latest,
+                        step=1,
+                        value=version,
+                        marks={v: round_name(r, max_rounds) for r, v in sorted(starts.items())},
+                        updatemode="mouseup",
+                    ),
+                    className="slider",
+                ),
+                html.Div(
+                    [
+                        html.Span("Jump to", className="field-label"),
+                        *[
+                            html.Button(
+                                round_name(r, max_rounds),
+                                id={"type": "replay-round", "round": r},
+                                className="btn btn-small",
+                            )
+                            for r in sorted(starts)
+                        ],
+                        html.A("Link to this moment", id="replay-permalink", className="small permalink"),
+                    ],
+                    className="controls",
+                ),
+                html.Div(
+                    [
+                        html.Span("Perspective", className="field-label"),
+                        dcc.RadioItems(
+                            id="replay-seat",
+                            options=[{"label": "Referee (everything)", "value": "referee"}]
+                            + [{"label": f"Seat {i + 1}: {n}", "value": str(i)} for i, n in enumerate(names)],
+                            value=seat,
+                            inline=True,
+                            className="seats",
+                        ),
+                    ],
+                    className="controls",
+                ),
+            ),
+            html.Div(
+                [
+                    html.Div(id="replay-table", className="replay-table"),
+                    card("Event log", html.Div(id="replay-log", className="log"), className="log-card"),
+                ],
+                className="replay-grid",
+            ),
+            card(
+                None,
+                dcc.Graph(
+                    id="replay-vp",
+                    figure=figures.vp_timeline(timeline, version, max_rounds),
+                    config=GRAPH_CONFIG,
+                ),
+            ),
+        ],
+        className="replay",
+    )
+
+
+def _int(text: str | None, default: int, low: int, high: int) -> int:
+    try:
+        value = int(text) if text is not None else default
+    except ValueError:
+        value = default
+    return max(low, min(high, value))
+
+
+def register(app: dash.Dash, ctx: Context) -> None:
+    app.clientside_callback(
+        CURSOR_JS,
+        Output("replay-slider", "value"),
+        Output("replay-timer", "disabled"),
+        Output("replay-play", "children"),
+        Input("replay-first", "n_clicks"),
+        Input("replay-prev", "n_clicks"),
+        Input("replay-next", "n_clicks"),
+        Input("replay-last", "n_clicks"),
+        Input({"type": "replay-round", "round": ALL}, "n_clicks"),
+        Input("replay-timer", "n_intervals"),
+        Input("replay-play", "n_clicks"),
+        Input("replay-vp", "clickData"),
+        State("replay-slider", "value"),
+        State("replay-timer", "disabled"),
+        State("replay-meta", "data"),
+        prevent_initial_call=True,
+    )
+
+    @app.callback(
+        Output("replay-version", "children"),
+        Output("replay-table", "children"),
+        Output("replay-log", "children"),
+        Output("replay-vp", "figure"),
+        Output("replay-prev", "disabled"),
+        Output("replay-next", "disabled"),
+        Output("replay-permalink", "href"),
+        Input("replay-slider", "value"),
+        Input("replay-seat", "value"),
+        State("replay-meta", "data"),
+    )
+    def frame(version: int | None, seat: str | None, meta: dict[str, Any]) -> tuple[Any, ...]:
+        latest = int(meta["latest"])
+        version = max(1, min(latest, int(version or 1)))
+        viewer = None if seat in (None, "referee") else int(seat)
+        shown = ctx.queries.replay(meta["game"], version, viewer)
+        chart = Patch()
+        chart["layout"]["shapes"][0] = figures.cursor_shape(version)
+        permalink = app.get_relative_path(f"/replay/{meta['game']}?v={version}&seat={seat or 'referee'}")
+        return (
+            version_label(shown, version, latest),
+            draw_table(shown),
+            event_log(shown["log"], version),
+            chart,
+            version <= 1,
+            version >= latest,
+            permalink,
+        )
+
+    @app.callback(Output("replay-verify", "children"), Input("replay-meta", "data"))
+    def verification(meta: dict[str, Any]) -> Any:
+        return verification_badges(ctx.verifications.report(meta["game"], int(meta["latest"])))
+
+
+def version_label(shown: dict[str, Any], version: int, latest: int) -> list[Any]:
+    log = shown.get("log") or []
+    last = log[-1] if log else None
+    what = "setup"
+    if last is not None and last["version"] == version:
+        if last["seat"] is not None:
+            what = f"move by {shown['players'][last['seat']]['name']}"
+        elif version > 1:
+            what = "the seed is revealed"
+    return [html.Strong(f"Version {version} of {latest}"), html.Span(f" · {what}", className="quiet")]
+
+
+def event_log(log: list[dict[str, Any]], version: int) -> list[Any]:
+    """The log up to the cursor, newest last; the current version's lines highlighted."""
+    entries = []
+    hidden = max(0, len(log) - LOG_VERSIONS)
+    if hidden:
+        entries.append(
+            html.Div(f"{hidden} earlier version(s) not shown: step back to read them.", className="quiet small")
+        )
+    for entry in log[hidden:]:
+        current = entry["version"] == version
+        entries.append(
+            html.Div(
+                [
+                    html.Span(f"v{entry['version']}", className="log-version"),
+                    html.Div([html.Div(log_line(line)) for line in entry["lines"]] or [html.Div("(no change)")]),
+                ],
+                className="log-entry log-current" if current else "log-entry",
+                **{"data-version": str(entry["version"])},
+            )
+        )
+    # Rendered bottom-up (column-reverse) so the newest lines stay in view without scrolling.
+    return list(reversed(entries))
+
+
+def verification_badges(report: dict[str, Any]) -> list[Any]:
+    checks = report["checks"]
+    if report["ok"]:
+        head = html.Span("✔ Verified: every record checks out", className="badge badge-ok", id="replay-verified")
+    else:
+        bad = report.get("first_bad")
+        where = f" at record {bad['version']}" if bad else ""
+        head = html.Span(f"✘ Verification failed{where}", className="badge badge-bad", id="replay-verified")
+    badges = [
+        html.Span(
+            f"{'✔' if c['ok'] else '✘'} {CHECK_NAMES.get(c['name'], c['name'])}",
+            className="badge badge-small " + ("badge-ok" if c["ok"] else "badge-bad"),
+            title=c["detail"],
+        )
+        for c in checks
+    ]
+    details = html.Details(
+        [
+            html.Summary("What was checked"),
+            html.Ul([html.Li(f"{CHECK_NAMES.get(c['name'], c['name'])}: {c['detail']}") for c in checks]),
+        ],
+        className="small",
+    )
+    return [head, *badges, details]

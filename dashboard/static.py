@@ -1,0 +1,277 @@
+"""The dashboard's stylesheet and its one script, inlined into the page (so a wheel install needs no data files)."""
+
+from __future__ import annotations
+
+CSS = """
+:root {
+    --ink: #1f2933;
+    --quiet: #616e7c;
+    --line: #e4e7eb;
+    --paper: #ffffff;
+    --ground: #f5f7fa;
+    --accent: #2f6db5;
+    --warm: #d1495b;
+    --ok: #2e7d4f;
+    --night: #2d3250;
+    --day: #fdf6e3;
+}
+
+* { box-sizing: border-box; }
+
+body {
+    margin: 0;
+    font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+    font-size: 14px;
+    color: var(--ink);
+    background: var(--ground);
+}
+
+.topbar {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    padding: 0.6rem 1.5rem;
+    background: #1f2933;
+    color: #e4e7eb;
+}
+.brand { font-weight: 700; font-size: 1.15rem; color: #fff; }
+.nav-link {
+    color: #cbd2d9;
+    text-decoration: none;
+    margin-left: 1.2rem;
+    padding: 0.3rem 0.2rem;
+    border-bottom: 2px solid transparent;
+}
+.nav-link:hover { color: #fff; }
+.nav-link.active { color: #fff; border-bottom-color: #edae49; }
+
+.page { padding: 1rem 1.5rem 3rem; max-width: 1500px; margin: 0 auto; }
+h2 { margin: 0.6rem 0 0.8rem; font-size: 1.4rem; }
+h3 { margin: 0 0 0.6rem; font-size: 1rem; }
+h4 { margin: 0 0 0.4rem; font-size: 0.9rem; text-transform: uppercase; letter-spacing: 0.04em; color: var(--quiet); }
+
+.card {
+    background: var(--paper);
+    border: 1px solid var(--line);
+    border-radius: 8px;
+    padding: 0.8rem 1rem;
+    margin-bottom: 1rem;
+}
+.grid-2 { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0 1rem; }
+.grid-2 .span-2 { grid-column: span 2; }
+@media (max-width: 1000px) { .grid-2 { grid-template-columns: 1fr; } .grid-2 .span-2 { grid-column: span 1; } }
+
+.filters { display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; align-items: flex-end; }
+.field { display: flex; flex-direction: column; gap: 0.25rem; }
+.field-label { font-size: 0.75rem; text-transform: uppercase; letter-spacing: 0.04em; color: var(--quiet); }
+.field-label.gap { margin-left: 1rem; }
+
+.quiet { color: var(--quiet); }
+.small { font-size: 0.8rem; }
+.strong { font-weight: 600; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+.nowrap { white-space: nowrap; }
+.empty {
+    padding: 1.2rem;
+    color: var(--quiet);
+    background: #fbfcfd;
+    border: 1px dashed #cbd2d9;
+    border-radius: 8px;
+    margin: 0 0 1rem;
+}
+.summary { margin: 0 0 1rem; font-size: 1rem; }
+
+.btn {
+    border: 1px solid #cbd2d9;
+    background: #fff;
+    color: var(--ink);
+    border-radius: 6px;
+    padding: 0.35rem 0.8rem;
+    cursor: pointer;
+    font-size: 0.9rem;
+    text-decoration: none;
+    display: inline-block;
+}
+.btn:hover:not(:disabled) { border-color: var(--accent); color: var(--accent); }
+.btn:disabled { opacity: 0.45; cursor: default; }
+.btn-primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+.btn-primary:hover:not(:disabled) { color: #fff; filter: brightness(1.1); }
+.btn-small { padding: 0.2rem 0.6rem; font-size: 0.8rem; }
+
+table.grid { width: 100%; border-collapse: collapse; background: var(--paper); }
+table.grid th, table.grid td {
+    padding: 0.45rem 0.6rem;
+    border-bottom: 1px solid var(--line);
+    text-align: left;
+    vertical-align: middle;
+}
+table.grid th {
+    font-size: 0.75rem;
+    text-transform: uppercase;
+    letter-spacing: 0.04em;
+    color: var(--quiet);
+    background: #fbfcfd;
+}
+table.grid tbody tr:hover { background: #f0f4f8; }
+table.grid td.num, table.grid th.num { text-align: right; }
+table.grid.compact td { padding: 0.3rem 0.6rem; }
+.player-link { color: var(--ink); text-decoration: none; border-bottom: 1px dotted #9aa5b1; }
+.player-link:hover { color: var(--accent); }
+#games-results { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
+#games-results .empty { margin: 0; border: none; }
+.pager { display: flex; gap: 1rem; align-items: center; justify-content: center; margin-top: 0.8rem; }
+
+/* replay */
+.replay-head { margin-bottom: 0.8rem; }
+.replay-head h2 { margin-top: 0.3rem; margin-bottom: 0.2rem; }
+.controls { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.2rem 0; }
+.version-label { margin-left: 1rem; font-size: 1rem; }
+.slider { padding: 0.6rem 0.4rem 1.4rem; }
+.seats label { margin-right: 0.9rem; cursor: pointer; }
+.seats input { margin-right: 0.3rem; }
+.permalink { margin-left: auto; color: var(--accent); }
+.verify { margin-top: 0.5rem; display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
+.verify details { width: 100%; }
+.badge { display: inline-block; padding: 0.2rem 0.6rem; border-radius: 999px; font-weight: 600; }
+.badge-small { font-weight: 500; font-size: 0.78rem; }
+.badge-ok { background: #e3f4ea; color: var(--ok); }
+.badge-bad { background: #fde8ea; color: #a4161a; }
+
+.replay-grid { display: grid; grid-template-columns: minmax(0, 1fr) 380px; gap: 1rem; align-items: start; }
+@media (max-width: 1100px) { .replay-grid { grid-template-columns: 1fr; } }
+.log-card { margin-bottom: 1rem; }
+.log {
+    display: flex;
+    flex-direction: column-reverse;
+    max-height: 640px;
+    overflow-y: auto;
+    font-size: 0.82rem;
+    line-height: 1.35;
+}
+.log-entry { display: flex; gap: 0.5rem; padding: 0.25rem 0.3rem; border-bottom: 1px solid #f0f2f4; }
+.log-version { color: var(--quiet); min-width: 2.6rem; font-variant-numeric: tabular-nums; }
+.log-current { background: #fff4d6; border-left: 3px solid #edae49; }
+
+.ruins-table {
+    background: var(--paper);
+    border: 1px solid var(--line);
+    border-radius: 8px;
+    padding: 0.8rem 1rem;
+    margin-bottom: 1rem;
+}
+.table-status { display: flex; flex-wrap: wrap; gap: 0.4rem; margin-bottom: 0.8rem; }
+.pill { background: #eef2f7; border-radius: 999px; padding: 0.2rem 0.7rem; font-size: 0.85rem; }
+.pill-round { background: var(--night); color: #fff; font-weight: 600; }
+.pill-turn { background: #fff4d6; }
+.pill-win { background: #e3f4ea; color: var(--ok); font-weight: 600; }
+.pill-quiet { background: transparent; border: 1px solid var(--line); color: var(--quiet); }
+
+.table-centre {
+    display: grid;
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1.3fr);
+    gap: 1rem;
+    margin-bottom: 0.8rem;
+}
+@media (max-width: 800px) { .table-centre { grid-template-columns: 1fr; } }
+.panel { border: 1px solid var(--line); border-radius: 6px; padding: 0.6rem 0.7rem; }
+.to-beat { font-weight: 600; margin-bottom: 0.4rem; }
+.market { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 0.5rem; }
+.market-slot { border: 1px solid var(--line); border-radius: 6px; padding: 0.4rem 0.5rem; background: #fbfcfd; }
+.market-slot.empty { opacity: 0.6; }
+.market-slot .price { font-size: 0.75rem; color: #8a5a00; font-weight: 600; }
+.market-slot .effect { font-size: 1.1rem; font-weight: 700; }
+
+table.scoreboard { width: 100%; border-collapse: collapse; margin-bottom: 0.8rem; }
+table.scoreboard th {
+    font-size: 0.72rem;
+    text-transform: uppercase;
+    letter-spacing: 0.04em;
+    color: var(--quiet);
+    text-align: left;
+    padding: 0.25rem 0.5rem;
+    border-bottom: 1px solid var(--line);
+}
+table.scoreboard td { padding: 0.3rem 0.5rem; border-bottom: 1px solid #f0f2f4; }
+table.scoreboard td.vp { font-size: 1.05rem; font-weight: 700; text-align: left; }
+table.scoreboard td.num { text-align: left; }
+.row-acting { background: #fff8e6; }
+.torch-lit { color: #e07a00; letter-spacing: 1px; }
+.torch-out { color: #cbd2d9; letter-spacing: 1px; }
+
+.hands { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 0.6rem; }
+.hand { border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem 0.6rem; }
+.hand-title { margin-bottom: 0.35rem; }
+.hidden-hand { color: var(--quiet); font-style: italic; padding: 0.4rem 0; }
+.chips { display: flex; flex-wrap: wrap; gap: 0.3rem; }
+.crafted-panel { margin-top: 0.8rem; }
+.crafted-panel summary { cursor: pointer; color: var(--quiet); }
+.crafted {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(300px, 1fr));
+    gap: 0.3rem 1rem;
+    margin-top: 0.5rem;
+}
+.chip {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.2rem;
+    border-radius: 5px;
+    padding: 0.15rem 0.4rem;
+    border: 1px solid #d9cfa8;
+    background: var(--day);
+    font-size: 0.85rem;
+    cursor: default;
+}
+.chip-night { background: var(--night); color: #f0f2ff; border-color: var(--night); }
+.chip .rank { font-weight: 700; font-size: 0.95rem; }
+.chip .side { opacity: 0.8; }
+.sleeve { font-size: 0.7rem; background: #e6eefb; color: #1d4f91; border-radius: 3px; padding: 0 0.25rem; }
+.chip-night .sleeve { background: #4a5280; color: #fff; }
+.claim { font-size: 0.7rem; background: #fde8ea; color: #a4161a; border-radius: 3px; padding: 0 0.25rem; }
+"""
+
+# Replay: the left and right arrow keys step one version back or forward (by pressing the Back / Forward
+# buttons). Keys typed into a control (a text box, the slider, a dropdown, a radio button) stay with it.
+KEYBOARD_JS = """
+(function () {
+    var OWN_KEYS = "input, textarea, select, [role=slider], [role=listbox], [role=option], [role=combobox], " +
+        "[contenteditable=true]";
+    document.addEventListener("keydown", function (event) {
+        if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") { return; }
+        if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
+        var target = event.target;
+        if (target && target.closest && target.closest(OWN_KEYS)) { return; }
+        var button = document.getElementById(event.key === "ArrowLeft" ? "replay-prev" : "replay-next");
+        if (!button || button.disabled) { return; }
+        event.preventDefault();
+        button.click();
+    });
+})();
+"""
+
+INDEX = (
+    """<!DOCTYPE html>
+<html lang="en">
+    <head>
+        {%metas%}
+        <title>{%title%}</title>
+        {%favicon%}
+        {%css%}
+        <style>"""
+    + CSS
+    + """</style>
+    </head>
+    <body>
+        {%app_entry%}
+        <footer>
+            {%config%}
+            {%scripts%}
+            {%renderer%}
+        </footer>
+        <script>"""
+    + KEYBOARD_JS
+    + """</script>
+    </body>
+</html>
+"""
+)

@@ -1,0 +1,286 @@
+"""Draw the Ruins table of one replay frame (``Queries.replay``) as plain HTML components.
+
+Everything comes from the frame's ``view``: a hand lists its ruins only when the perspective may see
+them (the referee, or that seat), otherwise just its size. Every ruin shows its side, its rank(s), its
+sleeved discoveries and its claim; the market shows prices and effects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dash import html
+
+from dashboard.format import HOW, PHASES, TIMES, effect_label, ordinal, round_name
+from domain.ruins import rulebook
+
+
+def draw_table(frame: dict[str, Any]) -> html.Div:
+    view = frame["view"]
+    names = [p["name"] for p in frame["players"]]
+    cards = {r["id"]: r for r in view["ruins"]}
+    return html.Div(
+        [
+            _status(frame, view, names),
+            html.Div(
+                [_pile(view, names, cards), _market(view)],
+                className="table-centre",
+            ),
+            _scoreboard(frame, view, names),
+            html.Div([_hand(view, names, cards, hand) for hand in view["hands"]], className="hands"),
+            _crafted(view, names),
+        ],
+        className="ruins-table",
+    )
+
+
+# -- pieces -----------------------------------------------------------------------------------------------
+
+
+def _status(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -> html.Div:
+    book = rulebook()
+    label = "Showdown" if view["showdown"] else f"{round_name(view['round'])} of {book.max_rounds}"
+    bits: list[Any] = [html.Span(label, className="pill pill-round", id="table-round")]
+    outcome = view.get("outcome")
+    if outcome is not None:
+        how = HOW.get(outcome["how"], outcome["how"])
+        bits.append(html.Span(f"Game over: {names[outcome['winner']]} {how}", className="pill pill-win"))
+    else:
+        bits.append(html.Span(PHASES.get(view["phase"], view["phase"]), className="pill"))
+        acting = [names[s] for s in frame.get("to_act", [])]
+        if acting:
+            bits.append(html.Span(f"To act: {', '.join(acting)}", className="pill pill-turn"))
+        if view.get("leader") is not None:
+            bits.append(html.Span(f"Leader: {names[view['leader']]}", className="pill"))
+    pending = view.get("pending_discard")
+    if pending:
+        n = pending["count"]
+        bits.append(
+            html.Span(f"{names[pending['seat']]} must discard {n} ruin{'s' if n != 1 else ''}", className="pill")
+        )
+    if view.get("flips"):
+        for flip in view["flips"]:
+            what = "has chosen" if flip["chosen"] else "is choosing"
+            if flip.get("ruin") is not None:
+                what = f"flips #{flip['ruin']}"
+            elif flip["chosen"] and "ruin" in flip:
+                what = "flips nothing"
+            bits.append(html.Span(f"{names[flip['seat']]} {what}", className="pill pill-quiet"))
+    perspective = "referee (sees everything)" if view["viewer"] == "referee" else f"{names[view['viewer']]}'s view"
+    bits.append(html.Span(f"Perspective: {perspective}", className="pill pill-quiet", id="table-perspective"))
+    return html.Div(bits, className="table-status")
+
+
+def _scoreboard(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -> html.Table:
+    book = rulebook()
+    acting = set(frame.get("to_act", []))
+    out_place = {seat: i + 1 for i, seat in enumerate(view.get("finish_order", []))}
+    responded = set(view.get("passed_or_skipped", []))
+    participants = set(view.get("participants", range(len(names))))
+    rows = []
+    for seat, name in enumerate(names):
+        notes = []
+        if seat in acting:
+            notes.append("to act")
+        if seat in out_place:
+            notes.append(f"out {ordinal(out_place[seat])}")
+        if seat in responded:
+            notes.append("passed")
+        if seat not in participants:
+            notes.append("sits out the Showdown")
+        torches = view["torches"][seat]
+        rows.append(
+            html.Tr(
+                [
+                    html.Td(f"Seat {seat + 1}"),
+                    html.Td(name, className="strong"),
+                    html.Td(str(view["vp"][seat]), className="num vp"),
+                    html.Td(
+                        [
+                            html.Span("●" * torches, className="torch-lit"),
+                            html.Span("○" * max(0, book.torches - torches), className="torch-out"),
+                            html.Span(f" {torches}", className="num"),
+                        ],
+                        title=f"{torches} torch(es) lit",
+                    ),
+                    html.Td(str(view["claims_left"][seat]), className="num"),
+                    html.Td(str(view["hands"][seat]["count"]), className="num"),
+                    html.Td(", ".join(notes), className="quiet"),
+                ],
+                className="row-acting" if seat in acting else None,
+            )
+        )
+    head = html.Tr(
+        [html.Th(h) for h in ("Seat", "Player", "VP", "Torches", "Claims left", "Hand", "")],
+    )
+    return html.Table([html.Thead(head), html.Tbody(rows)], className="scoreboard", id="table-scoreboard")
+
+
+def _hand(view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any]], hand: dict[str, Any]) -> html.Div:
+    seat = hand["seat"]
+    count = hand["count"]
+    size = f"{count} ruin{'s' if count != 1 else ''}"
+    if "ruins" in hand:
+        body: Any = (
+            html.Div([ruin_chip(cards[c], names) for c in hand["ruins"]], className="chips")
+            if hand["ruins"]
+            else html.Div("Empty hand.", className="quiet")
+        )
+        caption = size
+        visible = "shown"
+    else:
+        body = html.Div(
+            f"{size} in hand, hidden from this perspective.",
+            className="hidden-hand",
+        )
+        caption = "hidden"
+        visible = "hidden"
+    return html.Div(
+        [
+            html.Div(
+                [html.Span(names[seat], className="strong"), html.Span(f" · {caption}", className="quiet")],
+                className="hand-title",
+            ),
+            body,
+        ],
+        className=f"hand hand-{visible}",
+        **{"data-seat": str(seat), "data-count": str(count), "data-visible": visible},
+    )
+
+
+def _pile(view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any]]) -> html.Div:
+    top = view.get("top")
+    if top is None:
+        leader = view.get("leader")
+        beat = "The pile is empty" + (f": {names[leader]} leads." if leader is not None else ".")
+    else:
+        n = top["count"]
+        beat = f"To beat: {n} {TIMES} rank {top['rank']}, played by {names[top['seat']]}"
+    pile = view.get("pile", [])
+    return html.Div(
+        [
+            html.H4("Pile"),
+            html.Div(beat, className="to-beat", id="table-to-beat"),
+            html.Div(
+                [
+                    html.Div(f"On the pile ({len(pile)}), the latest play last:", className="quiet small"),
+                    html.Div([ruin_chip(cards[c], names) for c in pile], className="chips"),
+                ]
+            )
+            if pile
+            else html.Div("No ruins on the pile.", className="quiet"),
+            html.Div(
+                f"Draw pile: {view['draw_pile']['count']} · discard: {len(view.get('discard', []))} · "
+                f"discovery deck: {view['discovery_deck']['count']}",
+                className="quiet small",
+                id="table-pile-counts",
+            ),
+        ],
+        className="panel pile",
+        **{"data-pile": str(len(pile))},
+    )
+
+
+def _market(view: dict[str, Any]) -> html.Div:
+    book = rulebook()
+    slots = []
+    for slot in view["market"]:
+        if slot["discovery"] is None:
+            slots.append(
+                html.Div(
+                    [
+                        html.Div(f"{slot['price']} torch{'es' if slot['price'] != 1 else ''}", className="price"),
+                        html.Div("empty slot", className="quiet"),
+                    ],
+                    className="market-slot empty",
+                )
+            )
+            continue
+        effect = book.effects[slot["effect"]]
+        slots.append(
+            html.Div(
+                [
+                    html.Div(f"{slot['price']} torch{'es' if slot['price'] != 1 else ''}", className="price"),
+                    html.Div(effect_label(slot["effect"]), className="effect"),
+                    html.Div(f"{slot['position']} sleeve · #{slot['discovery']}", className="quiet small"),
+                    html.Div(effect.text, className="small"),
+                ],
+                className="market-slot",
+                title=effect.text,
+            )
+        )
+    return html.Div([html.H4("Market"), html.Div(slots, className="market")], className="panel")
+
+
+def _crafted(view: dict[str, Any], names: list[str]) -> html.Details:
+    """Every ruin changed so far (night side, sleeves or a claim; all public), and where it is now."""
+    where: dict[int, str] = {}
+    for hand in view["hands"]:
+        for card in hand.get("ruins", []):
+            where[card] = f"{names[hand['seat']]}'s hand"
+    for card in view.get("pile", []):
+        where[card] = "the pile"
+    for card in view.get("discard", []):
+        where[card] = "the discard"
+    for card in view["draw_pile"].get("order", []):  # the referee sees the draw pile
+        where[card] = "the draw pile"
+    changed = [
+        r
+        for r in view["ruins"]
+        if r["side"] == "night" or r["claim"] is not None or any(d is not None for d in r["sleeves"].values())
+    ]
+    if not changed:
+        body: Any = html.Div("No ruin has been flipped, upgraded or claimed yet.", className="quiet small")
+    else:
+        body = html.Div(
+            [
+                html.Div(
+                    [
+                        ruin_chip(r, names),
+                        html.Span(
+                            f" #{r['id']} · {where.get(r['id'], 'out of sight (another hand or the draw pile)')}"
+                        ),
+                    ],
+                    className="crafted-row small",
+                )
+                for r in changed
+            ],
+            className="crafted",
+        )
+    return html.Details(
+        [html.Summary(f"Flipped, upgraded and claimed ruins ({len(changed)})"), body],
+        className="panel crafted-panel",
+        id="table-crafted",
+    )
+
+
+def ruin_chip(card: dict[str, Any], names: list[str]) -> html.Span:
+    """One ruin: its current rank(s) and side, sleeved discoveries, claim, and what it counts as."""
+    book = rulebook()
+    night = card["side"] == "night"
+    rank = card["night_rank"] if night else card["day_rank"]
+    ranks = card.get("ranks") or [rank]
+    rank_text = "any" if len(ranks) > 3 else "/".join(str(r) for r in ranks)
+    parts: list[Any] = [
+        html.Span(rank_text, className="rank"),
+        html.Span("☾" if night else "☀", className="side", title="night side" if night else "day side"),
+    ]
+    sleeves = []
+    for position, discovery in card["sleeves"].items():
+        if discovery is not None:
+            effect = book.discoveries[discovery].effect
+            sleeves.append(html.Span(effect_label(effect), className=f"sleeve sleeve-{position}", title=position))
+    parts.extend(sleeves)
+    if card.get("counts_as", 1) > 1:
+        parts.append(html.Span(f"{TIMES}{card['counts_as']}", className="sleeve"))
+    if card.get("claim") is not None:
+        parts.append(html.Span(f"claim {names[card['claim']]}", className="claim"))
+    upgrades = [f"{p}: {effect_label(book.discoveries[d].effect)}" for p, d in card["sleeves"].items() if d is not None]
+    title = (
+        f"Ruin #{card['id']}: {'night' if night else 'day'} side, rank {rank_text} "
+        f"(day {card['day_rank']} / night {card['night_rank']})"
+        + (f"; sleeves {', '.join(upgrades)}" if upgrades else "")
+        + (f"; claimed by {names[card['claim']]}" if card.get("claim") is not None else "")
+        + (f"; effects: {', '.join(book.effects[e].text for e in card['effects'])}" if card.get("effects") else "")
+    )
+    return html.Span(parts, className=f"chip {'chip-night' if night else 'chip-day'}", title=title)

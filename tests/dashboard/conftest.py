@@ -1,0 +1,179 @@
+"""Dashboard fixtures: one small demo store per session (bot games played through the service, read
+models caught up), the dashboard served in-process, and ONE headless Chromium per session with a
+fresh browser context per test. Every browser test leaves its screenshots under
+``artifacts/screenshots/`` at the repository root (named by test), and fails on any browser console
+error (a Dash callback that raised shows up there)."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service import store
+from service.application import Digsite, Viewer
+from service.projections.follower import Follower
+from service.queries import Queries
+from service.settings import Database, Settings
+from service.simulation import bot_from_record, next_to_act, run_tournament
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = os.environ.get("DIGSITE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMEOUT_MS = 15_000
+
+
+@dataclass
+class Demo:
+    service: Digsite
+    queries: Queries
+    tournament: str
+    finished: list[str]  # game ids, in play order
+    live: str  # a game still in play
+    players: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _play_some(service: Digsite, game_id: str, bots: list[Any], moves: int) -> None:
+    """A few moves of a game, leaving it in play."""
+    from domain.games import rules_for
+    from domain.ruins.bots import Seen
+
+    rules, rng, guess = rules_for("ruins"), random.Random("live"), 0
+    for _ in range(moves):
+        seen = service.game(game_id, Viewer(guess))
+        if guess not in seen["to_act"]:
+            guess = seen["to_act"][0]
+            seen = service.game(game_id, Viewer(guess))
+        legal = [rules.action_from_dict(a) for a in seen["legal_actions"]]
+        action = bots[guess].choose(Seen.from_view(seen["view"]), legal, rng)
+        result = service.submit(game_id, Viewer(guess), seen["version"], rules.action_to_dict(action))
+        predicted = next_to_act(seen["view"], result["events"])
+        guess = guess if predicted is None else predicted
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
+    """A tournament of 4 three-player bot games over 2 rounds (a pool of 6), plus one game still in
+    play, in a fresh SQLite store with the read models caught up."""
+    db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'demo.sqlite'}")
+    store.upgrade(db)
+    settings = Settings(database=db, api_key="organiser-key")
+    service = Digsite(settings)
+    tournament = run_tournament(service, players=3, games=4, pool=6, seed="dash", name="Spring Cup")
+    pool = tournament.pool
+    live = service.create_game("ruins", [pool[0]["id"], pool[1]["id"]], labels={"table": 9}, seed="live")
+    _play_some(service, live["id"], [bot_from_record(pool[0]["bot"]), bot_from_record(pool[1]["bot"])], 6)
+    follower = Follower(settings)
+    try:
+        follower.catch_up()
+    finally:
+        follower.close()
+    queries = Queries(service)
+    try:
+        yield Demo(
+            service=service,
+            queries=queries,
+            tournament=tournament.id,
+            finished=[g.id for g in tournament.games],
+            live=live["id"],
+            players=pool,
+        )
+    finally:
+        queries.close()
+        service.close()
+
+
+@pytest.fixture(scope="session")
+def dashboard_app(demo: Demo) -> Any:
+    from dashboard import create_dashboard
+
+    return create_dashboard(demo.queries)
+
+
+@pytest.fixture(scope="session")
+def base_url(dashboard_app: Any) -> Iterator[str]:
+    """The dashboard on a free port, served by werkzeug in a daemon thread for the session."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, dashboard_app.server, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="dashboard-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("DIGSITE_REQUIRE_BROWSER"):
+            pytest.fail(f"a browser is required here but {CHROMIUM} does not exist")
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class Shots:
+    """Screenshots for one test: ``shots.take(page, "step")`` -> artifacts/screenshots/<test>[-step].png."""
+
+    def __init__(self, test_name: str) -> None:
+        self.name = re.sub(r"[^A-Za-z0-9_.-]+", "_", test_name)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        for old in SCREENSHOTS.glob(f"{self.name}*.png"):
+            old.unlink()
+        self.paths: list[Path] = []
+
+    def take(self, page: Any, step: str | None = None) -> Path:
+        path = SCREENSHOTS / (f"{self.name}-{step}.png" if step else f"{self.name}.png")
+        page.screenshot(path=str(path), full_page=True)
+        self.paths.append(path)
+        return path
+
+
+@pytest.fixture
+def shots(request: pytest.FixtureRequest) -> Shots:
+    return Shots(request.node.name)
+
+
+@pytest.fixture
+def page(browser: Any, base_url: str, shots: Shots) -> Iterator[Any]:
+    """A fresh browser context and page per test; a final screenshot is always kept, and any console
+    error (a failed callback, a script error) fails the test at teardown."""
+    context = browser.new_context(viewport={"width": 1440, "height": 1000}, base_url=base_url)
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield tab
+    finally:
+        try:
+            shots.take(tab, "final")
+        finally:
+            context.close()
+    assert not errors, f"the browser reported errors: {errors}"

@@ -1,0 +1,261 @@
+"""The dashboard in a real browser (headless Chromium via Playwright), as an organiser uses it.
+
+Every expectation is computed from the read side (``Queries``) for the same game and version, so the
+tests check that the page shows what the store holds, not numbers written down here. Waits are on
+page conditions (``expect`` / ``wait_for_function`` with a timeout), never fixed sleeps.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots
+
+pytestmark = pytest.mark.browser
+expect = pytest.importorskip("playwright.sync_api").expect
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+# -- helpers ------------------------------------------------------------------------------------------------
+
+
+def choose(page: Any, dropdown_id: str, option: str) -> None:
+    """Pick ``option`` in a Dash 4 dropdown (a button that opens a list of role=option items)."""
+    page.click(f"#{dropdown_id}")
+    page.get_by_role("option", name=option, exact=True).click()
+    expect(page.locator(f"#{dropdown_id}")).to_contain_text(option)
+
+
+def version_is(page: Any, version: int) -> None:
+    expect(page.locator("#replay-version")).to_contain_text(f"Version {version} of ")
+
+
+def open_replay(page: Any, game_id: str, version: int = 1, seat: str = "referee") -> None:
+    page.goto(f"/replay/{game_id}?v={version}&seat={seat}")
+    expect(page.locator(".ruins-table")).to_be_visible()
+    version_is(page, version)
+
+
+def hand_counts(page: Any) -> list[int]:
+    return [int(x) for x in page.eval_on_selector_all(".hand", "hs => hs.map(h => h.dataset.count)")]
+
+
+def first_change(demo: Demo, game_id: str) -> int:
+    """The first version whose table differs from the one before in hand sizes (the first play)."""
+    before = [h["count"] for h in demo.queries.replay(game_id, 1)["view"]["hands"]]
+    version = 2
+    while True:
+        now = [h["count"] for h in demo.queries.replay(game_id, version)["view"]["hands"]]
+        if now != before:
+            return version
+        before, version = now, version + 1
+
+
+def plotted_points(page: Any, graph_id: str) -> list[int]:
+    """How many points each Plotly trace of a dcc.Graph holds, read from the live plot in the page."""
+    page.wait_for_function(
+        "id => { const g = document.querySelector('#' + id + ' .js-plotly-plot');"
+        " return g && g.data && g.data.length > 0; }",
+        arg=graph_id,
+        timeout=TIMEOUT_MS,
+    )
+    return list(
+        page.eval_on_selector(
+            f"#{graph_id} .js-plotly-plot",
+            "g => g.data.map(t => (t.x || []).filter(v => v !== null && v !== undefined).length)",
+        )
+    )
+
+
+# -- games browser -----------------------------------------------------------------------------------------
+
+
+def test_open_a_game_from_the_games_browser(page: Any, demo: Demo, shots: Shots) -> None:
+    page.goto("/games")
+    rows = page.locator("#games-table tbody tr")
+    expect(rows).to_have_count(len(demo.finished) + 1)  # the finished games and the one in play
+    shots.take(page, "all")
+
+    choose(page, "games-status", "finished")
+    expect(rows).to_have_count(len(demo.finished))
+    expect(page.locator("#games-page")).to_contain_text(f"of {len(demo.finished)} games")
+
+    choose(page, "games-round", "Round 2")
+    in_round_2 = demo.queries.games(round_label=2, status="over")["rows"]
+    assert in_round_2, "the demo tournament has a second round"
+    expect(rows).to_have_count(len(in_round_2))
+    shots.take(page, "filtered")
+
+    wanted = in_round_2[0]["game_id"]
+    page.locator(f"#games-table tr[data-game='{wanted}'] a.open-replay").click()
+    expect(page).to_have_url(re.compile(f"/replay/{wanted}$"))
+    version_is(page, 1)
+    names = [p["name"] for p in demo.queries.game_row(wanted)["players"]]
+    expect(page.locator("h2")).to_contain_text(" vs ".join(names))
+    expect(page.locator("#replay-verified")).to_contain_text("Verified")
+
+
+# -- replay ------------------------------------------------------------------------------------------------
+
+
+def test_step_forward_and_back_changes_the_table(page: Any, demo: Demo, shots: Shots) -> None:
+    game_id = demo.finished[0]
+    change = first_change(demo, game_id)
+    before = demo.queries.replay(game_id, change - 1)["view"]
+    after = demo.queries.replay(game_id, change)["view"]
+
+    open_replay(page, game_id, change - 1)
+    assert hand_counts(page) == [h["count"] for h in before["hands"]]
+    shots.take(page, "before")
+
+    page.click("#replay-next")
+    version_is(page, change)
+    expect(page.locator(".pile")).to_have_attribute("data-pile", str(len(after["pile"])))
+    assert hand_counts(page) == [h["count"] for h in after["hands"]]
+    assert hand_counts(page) != [h["count"] for h in before["hands"]]
+    shots.take(page, "after")
+
+    page.click("#replay-prev")
+    version_is(page, change - 1)
+    expect(page.locator(".pile")).to_have_attribute("data-pile", str(len(before["pile"])))
+    assert hand_counts(page) == [h["count"] for h in before["hands"]]
+
+    # Jump to a round, then to the end: the cursor lands where the read side says.
+    starts = demo.queries.round_starts(game_id)
+    page.get_by_role("button", name="Round 2", exact=True).click()
+    version_is(page, starts[2])
+    expect(page.locator("#table-round")).to_contain_text("Round 2")
+    latest = demo.queries.game_row(game_id)["last_version"]
+    page.click("#replay-last")
+    version_is(page, latest)
+    expect(page.locator("#replay-next")).to_be_disabled()
+    expect(page.locator(".pill-win")).to_contain_text("Game over")
+
+
+def test_arrow_keys_move_the_cursor(page: Any, demo: Demo, shots: Shots) -> None:
+    game_id = demo.finished[1]
+    open_replay(page, game_id, 10)
+    page.locator("h2").click()  # focus on the page, not on a control
+    page.keyboard.press("ArrowRight")
+    version_is(page, 11)
+    expect(page.locator("#replay-log .log-current")).to_have_attribute("data-version", "11")
+    page.keyboard.press("ArrowRight")
+    version_is(page, 12)
+    page.keyboard.press("ArrowLeft")
+    version_is(page, 11)
+    shots.take(page, "keys")
+
+    # The slider is a Radix slider: focused, its own arrow keys move it one version (and the table).
+    thumb = page.locator("#replay-slider [role=slider]")
+    thumb.focus()
+    page.keyboard.press("ArrowRight")
+    expect(thumb).to_have_attribute("aria-valuenow", "12")
+    version_is(page, 12)
+
+
+def test_play_runs_the_replay_and_pause_stops_it(page: Any, demo: Demo) -> None:
+    game_id = demo.finished[2]
+    open_replay(page, game_id, 1)
+    page.click("#replay-play")
+    expect(page.locator("#replay-play")).to_contain_text("Pause")
+    expect(page.locator("#replay-version")).not_to_contain_text("Version 1 of ")
+    expect(page.locator("#replay-version")).not_to_contain_text("Version 2 of ")
+    page.click("#replay-play")
+    expect(page.locator("#replay-play")).to_contain_text("Play")
+    # Stopped: the cursor stays, and stepping by hand moves exactly one version from there.
+    version = int(page.locator("#replay-slider [role=slider]").get_attribute("aria-valuenow"))
+    version_is(page, version)
+    page.click("#replay-next")
+    version_is(page, version + 1)
+
+
+def test_a_seats_perspective_hides_the_other_hands(page: Any, demo: Demo, shots: Shots) -> None:
+    game_id = demo.finished[0]
+    starts = demo.queries.round_starts(game_id)
+    version = starts[2] + 3
+    seat = 1
+    seen = demo.queries.replay(game_id, version, seat)
+    names = [p["name"] for p in seen["players"]]
+    open_replay(page, game_id, version)
+    expect(page.locator(".hand[data-visible='hidden']")).to_have_count(0)  # the referee sees every hand
+
+    page.get_by_text(f"Seat {seat + 1}: {names[seat]}", exact=True).click()
+    expect(page.locator("#table-perspective")).to_contain_text(f"{names[seat]}'s view")
+    hidden = page.locator(".hand[data-visible='hidden']")
+    expect(hidden).to_have_count(len(names) - 1)
+    mine = page.locator(f".hand[data-seat='{seat}']")
+    expect(mine).to_have_attribute("data-visible", "shown")
+    own = seen["view"]["hands"][seat]
+    expect(mine.locator(".chip")).to_have_count(len(own["ruins"]))
+    for other in range(len(names)):
+        if other == seat:
+            continue
+        hand = page.locator(f".hand[data-seat='{other}']")
+        expect(hand.locator(".chip")).to_have_count(0)
+        count = seen["view"]["hands"][other]["count"]
+        expect(hand).to_contain_text(f"{count} ruin{'s' if count != 1 else ''} in hand, hidden")
+    shots.take(page, "seat")
+
+    # The log is told from that seat too: another seat's secret night flip stays secret.
+    page.click("#replay-first")
+    version_is(page, 1)
+    for step in range(len(names)):
+        page.click("#replay-next")
+        version_is(page, step + 2)
+    expect(page.locator("#replay-log")).to_contain_text("chose a night flip in secret")
+    page.get_by_text("Referee (everything)", exact=True).click()
+    expect(page.locator("#replay-log")).not_to_contain_text("in secret")
+
+
+# -- players and aggregates ----------------------------------------------------------------------------------
+
+
+def test_the_player_page_shows_charts_with_data(page: Any, demo: Demo, shots: Shots) -> None:
+    page.goto("/players")
+    player = demo.players[0]
+    other = demo.players[1]
+    option = next(
+        o for o in _player_options(demo) if o["value"] == player["id"]
+    )  # the label the page shows for this player
+    choose(page, "players-player", option["label"])
+    expect(page.locator("#players-summary")).to_contain_text(player["name"])
+    for graph in ("players-rates", "players-averages", "players-places", "players-vp", "players-torches"):
+        points = plotted_points(page, graph)
+        assert len(points) == 2 and all(n > 0 for n in points), (graph, points)
+    games = demo.queries.tendencies(player["id"])["games"]
+    expect(page.locator("#players-summary")).to_contain_text(f"{games} finished game")
+    expect(page.locator("#players-table")).to_contain_text("the field")
+    shots.take(page, "field")
+
+    other_label = next(o for o in _player_options(demo) if o["value"] == other["id"])["label"]
+    choose(page, "players-other", other_label)
+    expect(page.locator("#players-table thead")).to_contain_text(other["name"])
+    names = page.eval_on_selector("#players-rates .js-plotly-plot", "g => g.data.map(t => t.name)")
+    assert names == [player["name"], other["name"]]
+
+
+def _player_options(demo: Demo) -> list[dict[str, str]]:
+    from dashboard.format import player_labels
+
+    return player_labels(demo.queries.players())
+
+
+def test_the_aggregates_page_renders_its_charts(page: Any, demo: Demo, shots: Shots) -> None:
+    page.goto("/aggregates")
+    graphs = ("agg-seats", "agg-leader", "agg-vp", "agg-length", "agg-rounds", "agg-how", "agg-discoveries")
+    for graph in graphs:
+        points = plotted_points(page, graph)
+        assert points and sum(points) > 0, (graph, points)
+    expect(page.locator("#agg-summary")).to_contain_text(f"Over {len(demo.finished)} finished games")
+    trend = plotted_points(page, "agg-trend-graph")
+    assert trend == [2]  # the demo tournament's two rounds
+    shots.take(page, "charts")
+
+    choose(page, "agg-metric", "games won")
+    expect(page.locator("#agg-trend-graph")).to_contain_text("Games won, by round of Spring Cup")
+    expected = [100 * r["value"] for r in demo.queries.trend("win_rate", demo.tournament)]
+    plotted = page.eval_on_selector("#agg-trend-graph .js-plotly-plot", "g => Array.from(g.data[0].y)")
+    assert plotted == pytest.approx(expected)
