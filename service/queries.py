@@ -40,8 +40,9 @@ class Queries:
     def __init__(self, service: Digsite, replay_cache: int = 64) -> None:
         self.service = service
         self.db = service.settings.database
-        self._local = threading.local()
         self._pool: Any = None
+        self._sqlite_idle: list[sqlite3.Connection] = []  # a few connections shared by request threads
+        self._sqlite_lock = threading.Lock()
         self._records: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._records_lock = threading.Lock()
         self._replay_cache = replay_cache
@@ -50,6 +51,10 @@ class Queries:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()
+        with self._sqlite_lock:
+            idle, self._sqlite_idle = self._sqlite_idle, []
+        for conn in idle:
+            conn.close()
 
     # -- plumbing -----------------------------------------------------------------------------------------
 
@@ -69,11 +74,21 @@ class Queries:
                 )
             with self._pool.connection() as conn:
                 return list(conn.execute(sql.replace("?", "%s"), params).fetchall())
-        conn = getattr(self._local, "conn", None)
+        # The dashboard's server runs each request in a new thread: borrow a connection, give it back.
+        with self._sqlite_lock:
+            conn = self._sqlite_idle.pop() if self._sqlite_idle else None
         if conn is None:
-            conn = self._local.conn = sqlite3.connect(self.db.path, check_same_thread=False)
+            conn = sqlite3.connect(self.db.path, check_same_thread=False)
             conn.row_factory = sqlite3.Row
-        return [dict(row) for row in conn.execute(sql, params).fetchall()]
+        try:
+            return [dict(row) for row in conn.execute(sql, params).fetchall()]
+        finally:
+            with self._sqlite_lock:
+                if len(self._sqlite_idle) < 8:
+                    self._sqlite_idle.append(conn)
+                    conn = None
+            if conn is not None:
+                conn.close()
 
     # -- catalogues ---------------------------------------------------------------------------------------
 

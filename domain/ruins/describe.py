@@ -25,7 +25,8 @@ def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -
     book = rulebook()
     match event:
         case ev.GameStarted():
-            return f"Game set up for {', '.join(event.players)}; market: {list(event.market)}"
+            market = ", ".join(book.effect_of(d).name for d in event.market if d is not None) or "empty"
+            return f"Game set up for {', '.join(event.players)}; market: {market}"
         case ev.RoundDealt():
             label = "Showdown" if event.showdown else f"Round {event.round}"
             seated = ", ".join(who(s) for s in event.participants)
@@ -68,9 +69,8 @@ def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -
         case ev.PileCleared():
             return f"Pile discarded; {who(event.leader)} leads"
         case ev.RoundEnded():
-            return (
-                f"Round {event.round} ends: {who(event.last)} held cards last, -{event.penalty} VP; VP {list(event.vp)}"
-            )
+            scores = ", ".join(f"{who(s)} {vp}" for s, vp in enumerate(event.vp))
+            return f"Round {event.round} ends: {who(event.last)} held cards last, -{event.penalty} VP; VP: {scores}"
         case ev.GameWon():
             how = "instant win" if event.how == "instant" else "wins the Showdown"
             return f"{who(event.seat)} wins the game ({how}, round {event.round})"
