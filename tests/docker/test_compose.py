@@ -122,3 +122,17 @@ def test_the_build_context_keeps_the_files_the_wheel_needs() -> None:
     for needed in ("pyproject.toml", "README.md", "domain", "service", "migrations"):
         assert needed not in ignored
     assert ".git" in ignored
+
+
+def test_projections_and_dashboard_run_after_the_migration(parsed: dict[str, Any] | None) -> None:
+    blocks = text_blocks(COMPOSE.read_text())
+    assert {"projections", "dashboard"} <= set(blocks)
+    assert '["projections", "run"]' in blocks["projections"]
+    assert "dashboard.wsgi:create_app()" in blocks["dashboard"] and "gunicorn" in blocks["dashboard"]
+    for name in ("projections", "dashboard"):
+        assert "service_completed_successfully" in blocks[name]
+    if parsed is not None:
+        services = parsed["services"]
+        assert argv(services["projections"]["command"]) == ["projections", "run"]
+        assert argv(services["dashboard"]["entrypoint"]) == ["gunicorn"]
+        assert services["dashboard"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
