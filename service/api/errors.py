@@ -1,0 +1,52 @@
+"""One JSON error handler for the whole API: ``{"error": {"code": "...", "message": "..."}}``.
+
+A ``ServiceError`` answers with its own status and code; an HTTP error raised by Flask (unknown route,
+wrong method, body too large) with its status and a code named after it; a store that cannot be reached
+with 503 "store_unavailable"; anything else is a bug: it is logged with its traceback and answered 500
+"internal_error" without details.
+"""
+
+from __future__ import annotations
+
+from eventsourcing.persistence import InterfaceError, OperationalError
+from flask import Flask, Response, current_app, jsonify
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from service.errors import ServiceError, Unauthorized
+
+HTTP_CODES = {
+    400: "malformed_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
+def error_response(status: int, code: str, message: str) -> Response:
+    response = jsonify({"error": {"code": code, "message": message}})
+    response.status_code = status
+    return response
+
+
+def handle(error: Exception) -> Response:
+    if isinstance(error, ServiceError):
+        response = error_response(error.status, error.code, error.message)
+        if isinstance(error, Unauthorized):
+            response.headers["WWW-Authenticate"] = 'Bearer realm="digsite"'
+        return response
+    if isinstance(error, HTTPException) and error.code is not None and error.code < 500:
+        code = HTTP_CODES.get(error.code, (error.name or "error").lower().replace(" ", "_"))
+        response = error_response(error.code, code, error.description or error.name)
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            response.headers["Allow"] = ", ".join(error.valid_methods)
+        return response
+    if isinstance(error, (OperationalError, InterfaceError)):
+        current_app.logger.exception("the event store is unreachable")
+        return error_response(503, "store_unavailable", "the game store is unreachable; try again shortly")
+    current_app.logger.exception("unexpected error while answering a request")
+    return error_response(500, "internal_error", "something went wrong on our side; it has been logged")
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(Exception, handle)

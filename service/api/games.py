@@ -1,0 +1,46 @@
+"""Games: organisers create them; seats read their view and play with their token; everyone reads the log
+as their role allows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, url_for
+
+from service.api import schemas
+from service.api.auth import digsite, organiser_only, viewer_for
+from service.api.validation import json_body, query_args
+
+bp = Blueprint("games", __name__)
+
+LABELS = ("tournament", "round", "table")
+
+
+@bp.post("/games")
+@organiser_only
+def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
+    body = json_body(schemas.NEW_GAME)
+    labels = {name: body[name] for name in LABELS if body.get(name) is not None}
+    created = digsite().create_game(body["game"], body["seats"], body.get("options"), labels, body.get("seed"))
+    return created, 201, {"Location": url_for(".game", game_id=created["id"])}
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str) -> dict[str, Any]:
+    viewer = viewer_for(game_id)
+    args = query_args(schemas.GAME_QUERY)
+    return digsite().game(game_id, viewer, args.get("version"))
+
+
+@bp.post("/games/<game_id>/actions")
+def act(game_id: str) -> dict[str, Any]:
+    viewer = viewer_for(game_id)
+    body = json_body(schemas.SUBMIT)
+    return digsite().submit(game_id, viewer, body["version"], body["action"])
+
+
+@bp.get("/games/<game_id>/log")
+def log(game_id: str) -> dict[str, Any]:
+    viewer = viewer_for(game_id)
+    args = query_args(schemas.LOG_QUERY)
+    return {"records": digsite().log(game_id, viewer, args.get("after", 0), args.get("limit", 1000))}

@@ -1,0 +1,388 @@
+"""The OpenAPI 3.1 document of the play API, served at ``/api/v1/openapi.json``.
+
+Request bodies and query parameters are the very schemas the routes check requests against
+(``service.api.schemas``); a test checks that every route of the app is described here.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from typing import Any
+
+from service.api import schemas
+
+JSON = "application/json"
+
+
+def ref(kind: str, name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/{kind}/{name}"}
+
+
+def obj(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required or list(properties), **extra}
+
+
+ERRORS: dict[str, tuple[int, str]] = {
+    "BadRequest": (
+        400,
+        "The request cannot be read: `malformed_request` (bad JSON, unknown or missing fields, wrong types, "
+        "numbers out of range, unknown query parameters), `malformed_action` (the action's shape), "
+        "`invalid_player`, `invalid_tournament`, `invalid_setup`.",
+    ),
+    "Unauthorized": (
+        401,
+        "`missing_token` (no `Authorization: Bearer ...` header), `invalid_api_key` (not the organisers' key), "
+        "`invalid_token` (not a seat token of this game).",
+    ),
+    "Forbidden": (
+        403,
+        "`organiser_api_disabled` (no DIGSITE_API_KEY is set), `seat_token_required` (moves are made with a "
+        "seat token), `not_your_seat` (the action names another seat), `not_your_turn`.",
+    ),
+    "NotFound": (
+        404,
+        "`unknown_game`, `unknown_player`, `unknown_tournament` (also for ids that are not UUIDs), "
+        "`unknown_version`, `not_found` (no such route).",
+    ),
+    "Conflict": (
+        409,
+        "`stale_version` (the game has moved on since the version you acted on: reload and retry) or "
+        "`conflict` (another move landed at the same moment). Nothing was recorded.",
+    ),
+    "PayloadTooLarge": (413, "`payload_too_large`: bodies are limited to 64 KiB."),
+    "UnsupportedMediaType": (415, "`unsupported_media_type`: send `Content-Type: application/json`."),
+    "RuleRejected": (
+        422,
+        "The rules refuse the action: `rule_violation` (the message names the rule) or `game_over`. "
+        "Nothing was recorded.",
+    ),
+    "Unexpected": (
+        500,
+        "`internal_error` (a bug, logged on the server), `store_unavailable` (503: the database cannot be "
+        "reached), `schema_not_ready` (503: run `digsite db upgrade`).",
+    ),
+}
+
+Security = list[dict[str, list[str]]]
+ORGANISER: Security = [{"organiserKey": []}]
+SEAT_OR_ORGANISER: Security = [{"seatToken": []}, {"organiserKey": []}]
+BODY_ERRORS = ["BadRequest", "PayloadTooLarge", "UnsupportedMediaType"]
+
+
+def operation(
+    operation_id: str,
+    summary: str,
+    *,
+    tag: str,
+    ok: tuple[int, str, dict[str, Any]],
+    errors: list[str],
+    security: Security | None = None,
+    parameters: list[dict[str, Any]] | None = None,
+    body: str | None = None,
+    description: str = "",
+) -> dict[str, Any]:
+    status, what, schema = ok
+    out: dict[str, Any] = {
+        "operationId": operation_id,
+        "summary": summary,
+        "tags": [tag],
+        "security": security or [],
+        "parameters": copy.deepcopy(parameters or []),
+        "responses": {
+            str(status): {"description": what, "content": {JSON: {"schema": schema}}},
+            **{str(ERRORS[name][0]): ref("responses", name) for name in errors},
+            "default": ref("responses", "Unexpected"),
+        },
+    }
+    if description:
+        out["description"] = description
+    if body is not None:
+        out["requestBody"] = {"required": True, "content": {JSON: {"schema": ref("schemas", body)}}}
+    return out
+
+
+def _component_schemas() -> dict[str, Any]:
+    timestamp = {"type": "string", "format": "date-time"}
+    ruin = {"type": "integer", "minimum": 0}
+    return {
+        "Error": obj(
+            {
+                "error": obj(
+                    {
+                        "code": {"type": "string", "description": "A stable machine-readable code."},
+                        "message": {"type": "string", "description": "A sentence for people."},
+                    }
+                )
+            },
+            examples=[{"error": {"code": "stale_version", "message": "the game is at version 7 but ..."}}],
+        ),
+        "Health": obj({"status": {"type": "string", "enum": ["ok"]}}),
+        "Created": obj({"id": {"type": "string", "format": "uuid"}}),
+        "NewPlayer": schemas.NEW_PLAYER,
+        "NewTournament": schemas.NEW_TOURNAMENT,
+        "NewGame": schemas.NEW_GAME,
+        "Submit": schemas.SUBMIT,
+        "Player": obj(
+            {
+                "id": {"type": "string", "format": "uuid"},
+                "name": {"type": "string"},
+                "kind": {"type": "string", "enum": ["human", "bot"]},
+                "bot": {"type": ["object", "null"]},
+                "created_at": timestamp,
+            }
+        ),
+        "Tournament": obj(
+            {
+                "id": {"type": "string", "format": "uuid"},
+                "name": {"type": "string"},
+                "rounds": {"type": "integer"},
+                "game": {"type": "string"},
+                "created_at": timestamp,
+            }
+        ),
+        "GameCreated": obj(
+            {
+                "id": {"type": "string", "format": "uuid"},
+                "version": {"type": "integer"},
+                "seed_commitment": {"type": "string", "description": 'sha256("digsite-seed:" + seed), hex.'},
+                "tokens": {
+                    "type": "array",
+                    "description": "One secret token per seat. Shown only here: hand each to its player.",
+                    "items": obj(
+                        {"seat": {"type": "integer"}, "player": {"type": "string"}, "token": {"type": "string"}}
+                    ),
+                },
+            }
+        ),
+        "Game": obj(
+            {
+                "id": {"type": "string", "format": "uuid"},
+                "kind": {"type": "string"},
+                "version": {"type": "integer", "description": "The version shown (act on this one)."},
+                "latest_version": {"type": "integer"},
+                "status": {"type": "string", "enum": ["playing", "over"]},
+                "players": {"type": "array", "items": {"type": "object"}},
+                "labels": {"type": "object", "description": "tournament, round, table (as given)."},
+                "options": {"type": "object"},
+                "rules_version": {"type": "string"},
+                "created_at": timestamp,
+                "updated_at": timestamp,
+                "seed_commitment": {"type": "string"},
+                "seed": {"type": ["string", "null"], "description": "null until the game is over."},
+                "to_act": {"type": "array", "items": {"type": "integer"}, "description": "Seats that may act now."},
+                "view": {
+                    "type": "object",
+                    "description": "The game as the caller may see it: a seat sees its own hand, other hands as "
+                    "counts only, no draw pile or deck order, no other seat's secret flip.",
+                },
+                "last_hash": {"type": "string", "description": "Organisers only: the head of the hash chain."},
+                "seat": {"type": "integer", "description": "Seats only."},
+                "legal_actions": {
+                    "type": "array",
+                    "items": {"type": "object"},
+                    "description": "Seats only: every action the seat may post now (empty for a past version).",
+                },
+            },
+            required=["id", "kind", "version", "latest_version", "status", "players", "seed_commitment", "view"],
+        ),
+        "MoveResult": obj(
+            {
+                "version": {"type": "integer", "description": "The game's new version."},
+                "events": {"type": "array", "items": {"type": "object"}, "description": "As the seat may see them."},
+                "status": {"type": "string", "enum": ["playing", "over"]},
+            }
+        ),
+        "Record": obj(
+            {
+                "type": {"type": "string", "enum": ["created", "move", "seed_revealed"]},
+                "game": {"type": "string", "format": "uuid"},
+                "version": {"type": "integer"},
+                "hash": {"type": "string", "description": "Organisers (and seats once the game is over)."},
+                "prev_hash": {"type": "string"},
+                "body": {"type": "object"},
+            },
+            required=["type", "game", "version", "body"],
+            description="hash = sha256 of canonical JSON {game, version, prev, body}; each record's prev_hash "
+            "is the hash of the record before it.",
+        ),
+        "Log": obj({"records": {"type": "array", "items": ref("schemas", "Record")}}),
+        "RuinsAction": {
+            "description": "The actions of Ruins (each names its seat).",
+            "oneOf": [
+                obj(
+                    {
+                        "type": {"const": "play"},
+                        "seat": {"type": "integer"},
+                        "ruins": {"type": "array", "items": ruin},
+                        "rank": {"type": "integer"},
+                        "purchases": {
+                            "type": "array",
+                            "items": obj({"discovery": {"type": "integer"}, "ruin": ruin}),
+                        },
+                        "claims": {"type": "array", "items": ruin},
+                    },
+                    required=["type", "seat", "ruins", "rank"],
+                    additionalProperties=False,
+                ),
+                obj({"type": {"const": "pass"}, "seat": {"type": "integer"}}, additionalProperties=False),
+                obj(
+                    {"type": {"const": "flip"}, "seat": {"type": "integer"}, "ruin": {"type": ["integer", "null"]}},
+                    additionalProperties=False,
+                    description="The secret night flip at the start of a round (null: flip nothing). Every seat "
+                    "posts its own; the engine reveals them together once all have chosen.",
+                ),
+                obj(
+                    {"type": {"const": "discard"}, "seat": {"type": "integer"}, "ruins": {"type": "array"}},
+                    additionalProperties=False,
+                ),
+            ],
+        },
+    }
+
+
+@functools.cache
+def _document() -> dict[str, Any]:
+    game_id = schemas.path_id("game_id", "game")
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Digsite play API",
+            "version": "1",
+            "description": "Create players, tournaments and games; play with seat tokens; read views and the "
+            'hash-chained log. Every error is JSON: `{"error": {"code", "message"}}`; an unknown route '
+            "answers 404 `not_found`, a wrong method 405 `method_not_allowed`.",
+        },
+        "tags": [{"name": "meta"}, {"name": "organisers"}, {"name": "games"}],
+        "paths": {
+            "/api/v1/health": {
+                "get": operation(
+                    "health", "Is the API up?", tag="meta", ok=(200, "Up.", ref("schemas", "Health")), errors=[]
+                )
+            },
+            "/api/v1/openapi.json": {
+                "get": operation(
+                    "openapi",
+                    "This document.",
+                    tag="meta",
+                    ok=(200, "The OpenAPI 3.1 document.", {"type": "object"}),
+                    errors=[],
+                )
+            },
+            "/api/v1/players": {
+                "post": operation(
+                    "createPlayer",
+                    "Register a player (a person or a bot).",
+                    tag="organisers",
+                    security=ORGANISER,
+                    body="NewPlayer",
+                    ok=(201, "Created; the Location header points at the player.", ref("schemas", "Created")),
+                    errors=[*BODY_ERRORS, "Unauthorized", "Forbidden"],
+                )
+            },
+            "/api/v1/players/{player_id}": {
+                "get": operation(
+                    "getPlayer",
+                    "A player.",
+                    tag="organisers",
+                    security=ORGANISER,
+                    parameters=[schemas.path_id("player_id", "player")],
+                    ok=(200, "The player.", ref("schemas", "Player")),
+                    errors=["BadRequest", "Unauthorized", "Forbidden", "NotFound"],
+                )
+            },
+            "/api/v1/tournaments": {
+                "post": operation(
+                    "createTournament",
+                    "Create a tournament.",
+                    tag="organisers",
+                    security=ORGANISER,
+                    body="NewTournament",
+                    ok=(201, "Created; the Location header points at the tournament.", ref("schemas", "Created")),
+                    errors=[*BODY_ERRORS, "Unauthorized", "Forbidden"],
+                )
+            },
+            "/api/v1/tournaments/{tournament_id}": {
+                "get": operation(
+                    "getTournament",
+                    "A tournament (public).",
+                    tag="organisers",
+                    parameters=[schemas.path_id("tournament_id", "tournament")],
+                    ok=(200, "The tournament.", ref("schemas", "Tournament")),
+                    errors=["BadRequest", "NotFound"],
+                )
+            },
+            "/api/v1/games": {
+                "post": operation(
+                    "createGame",
+                    "Start a game: seats, optional tournament labels and seed.",
+                    tag="games",
+                    security=ORGANISER,
+                    body="NewGame",
+                    ok=(201, "Created, with one secret token per seat.", ref("schemas", "GameCreated")),
+                    errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound"],
+                )
+            },
+            "/api/v1/games/{game_id}": {
+                "get": operation(
+                    "getGame",
+                    "The game as the caller may see it (a seat: its view and legal actions; an organiser: all).",
+                    tag="games",
+                    security=SEAT_OR_ORGANISER,
+                    parameters=[game_id, *schemas.GAME_QUERY],
+                    ok=(200, "The game.", ref("schemas", "Game")),
+                    errors=["BadRequest", "Unauthorized", "NotFound"],
+                )
+            },
+            "/api/v1/games/{game_id}/actions": {
+                "post": operation(
+                    "submitAction",
+                    "Play one action for your seat on top of the version you saw.",
+                    tag="games",
+                    security=[{"seatToken": []}],
+                    parameters=[game_id],
+                    body="Submit",
+                    ok=(200, "The move is recorded.", ref("schemas", "MoveResult")),
+                    errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound", "Conflict", "RuleRejected"],
+                    description="Exactly one action lands per version: if two arrive for the same version, one "
+                    "gets 409 and must reload. Simultaneous secret choices (the Ruins night flip) are posted by "
+                    "each seat in turn, each on the latest version; the engine reveals them together.",
+                )
+            },
+            "/api/v1/games/{game_id}/log": {
+                "get": operation(
+                    "getLog",
+                    "The game's records (seats: redacted and without hashes while the game is on).",
+                    tag="games",
+                    security=SEAT_OR_ORGANISER,
+                    parameters=[game_id, *schemas.LOG_QUERY],
+                    ok=(200, "The records, oldest first.", ref("schemas", "Log")),
+                    errors=["BadRequest", "Unauthorized", "NotFound"],
+                )
+            },
+        },
+        "components": {
+            "securitySchemes": {
+                "organiserKey": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The organisers' key (DIGSITE_API_KEY on the server).",
+                },
+                "seatToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A seat's secret token, returned once when the game is created.",
+                },
+            },
+            "schemas": _component_schemas(),
+            "responses": {
+                name: {"description": text, "content": {JSON: {"schema": ref("schemas", "Error")}}}
+                for name, (_, text) in ERRORS.items()
+            },
+        },
+    }
+
+
+def document() -> dict[str, Any]:
+    """A fresh copy of the document (callers may change theirs)."""
+    return copy.deepcopy(_document())

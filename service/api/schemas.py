@@ -1,0 +1,139 @@
+"""What the API accepts, as JSON Schema: the routes check requests against these, and the OpenAPI document
+publishes the same objects, so the two cannot drift apart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.games import GAMES
+
+MAX_INT = 2**53 - 1  # the largest integer every JSON reader holds exactly
+UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+GAME_KINDS = sorted(GAMES)
+
+ID = {"type": "string", "format": "uuid", "pattern": UUID_PATTERN, "description": "An id (a UUID)."}
+SCALAR = {"type": ["string", "number", "boolean", "null"], "maxLength": 200}
+SETTINGS_NAME = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_]{0,63}$"}
+
+NEW_PLAYER: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 100, "description": "Shown to every seat."},
+        "kind": {"type": "string", "enum": ["human", "bot"], "default": "human"},
+        "bot": {
+            "type": ["object", "null"],
+            "description": "For a bot: which bot and its tendencies, as flat settings "
+            '(e.g. {"bot": "heuristic", "pass_rate": 0.2}).',
+            "maxProperties": 32,
+            "propertyNames": SETTINGS_NAME,
+            "additionalProperties": SCALAR,
+        },
+    },
+}
+
+NEW_TOURNAMENT: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "rounds"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 200},
+        "rounds": {"type": "integer", "minimum": 1, "maximum": 1000},
+        "game": {"type": "string", "enum": GAME_KINDS, "default": "ruins"},
+    },
+}
+
+NEW_GAME: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["game", "seats"],
+    "properties": {
+        "game": {"type": "string", "enum": GAME_KINDS},
+        "seats": {
+            "type": "array",
+            "maxItems": 32,
+            "items": ID,
+            "description": "One player id per seat, in seat order (Ruins: 2 to 5 seats).",
+        },
+        "options": {
+            "type": ["object", "null"],
+            "description": "Rule options of the game (Ruins has none yet).",
+            "maxProperties": 32,
+            "propertyNames": SETTINGS_NAME,
+            "additionalProperties": SCALAR,
+        },
+        "tournament": {**ID, "type": ["string", "null"], "description": "The tournament this game belongs to."},
+        "round": {"type": ["integer", "null"], "minimum": 1, "maximum": 1000, "description": "Tournament round."},
+        "table": {"type": ["integer", "null"], "minimum": 1, "maximum": 100_000, "description": "Table number."},
+        "seed": {
+            "type": ["string", "null"],
+            "minLength": 1,
+            "maxLength": 200,
+            "description": "The seed of every shuffle; drawn at random if absent. Only its commitment is shown "
+            "until the game is over.",
+        },
+    },
+}
+
+ACTION: dict[str, Any] = {
+    "type": "object",
+    "maxProperties": 16,
+    "description": "The action in the game's JSON form, as listed in `legal_actions` (Ruins: see RuinsAction). "
+    "The game's rules check its shape (400 malformed_action) and its legality (403/422).",
+    "examples": [{"type": "flip", "seat": 0, "ruin": None}, {"type": "play", "seat": 1, "ruins": [14, 31], "rank": 7}],
+}
+
+SUBMIT: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["version", "action"],
+    "properties": {
+        "version": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_INT,
+            "description": "The version of the game you acted on (from GET /games/{game_id}).",
+        },
+        "action": ACTION,
+    },
+}
+
+
+def path_id(name: str, what: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "description": f"The {what}'s id.",
+        "schema": {"type": "string", "format": "uuid"},
+    }
+
+
+GAME_QUERY: list[dict[str, Any]] = [
+    {
+        "name": "version",
+        "in": "query",
+        "required": False,
+        "description": "Show the game as it was at this version (1 = just created); default: now. "
+        "A seat gets no legal actions for a past version.",
+        "schema": {"type": "integer", "minimum": 1, "maximum": MAX_INT},
+    }
+]
+
+LOG_QUERY: list[dict[str, Any]] = [
+    {
+        "name": "after",
+        "in": "query",
+        "required": False,
+        "description": "Only records after this version.",
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_INT, "default": 0},
+    },
+    {
+        "name": "limit",
+        "in": "query",
+        "required": False,
+        "description": "At most this many records.",
+        "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 1000},
+    },
+]

@@ -1,0 +1,191 @@
+"""Reading requests strictly: a JSON body or the query string, checked against the schemas the OpenAPI
+document publishes (``service.api.schemas``), so what is documented is exactly what is accepted.
+
+The checker knows the small part of JSON Schema those schemas use; a schema using anything else is a
+programming error and fails loudly. A refusal is a ``BadRequest`` ("malformed_request") naming the
+field and what it must be, or 415 "unsupported_media_type" for a body not sent as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any, cast
+
+from flask import request
+
+from service.errors import BadRequest, ServiceError
+
+ANNOTATIONS = frozenset({"description", "examples", "title", "default", "format"})
+KEYWORDS = ANNOTATIONS | {
+    "type",
+    "enum",
+    "properties",
+    "required",
+    "additionalProperties",
+    "maxProperties",
+    "propertyNames",
+    "items",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+}
+TYPE_WORDS = {
+    "object": "an object",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+}
+MAX_QUERY_DIGITS = 20
+
+
+class UnsupportedMediaType(ServiceError):
+    status, code = 415, "unsupported_media_type"
+
+
+def _is(value: Any, kind: str) -> bool:
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind == "array":
+        return isinstance(value, list)
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "null":
+        return value is None
+    raise AssertionError(f"unknown JSON Schema type {kind!r}")
+
+
+def check(value: Any, schema: dict[str, Any], path: str = "") -> None:
+    """Raise ``BadRequest`` unless ``value`` fits ``schema``; ``path`` locates the value (``seats[1]``)."""
+    unknown = set(schema) - KEYWORDS
+    if unknown:
+        raise AssertionError(f"schema keyword(s) {sorted(unknown)} are not supported by the request checker")
+    where = f"'{path}'" if path else "the body"
+    kinds = schema.get("type")
+    if kinds is not None:
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        if not any(_is(value, k) for k in kinds):
+            raise BadRequest(f"{where} must be {' or '.join(TYPE_WORDS[k] for k in kinds)}")
+    if "enum" in schema and not any(type(value) is type(e) and value == e for e in schema["enum"]):
+        raise BadRequest(f"{where} must be one of {', '.join(json.dumps(e) for e in schema['enum'])}")
+    if isinstance(value, str):
+        low, high = schema.get("minLength", 0), schema.get("maxLength")
+        if len(value) < low or (high is not None and len(value) > high):
+            raise BadRequest(f"{where} must be {low} to {high} characters long")
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            raise BadRequest(f"{where} must match the pattern {schema['pattern']}")
+    elif _is(value, "number"):
+        if "minimum" in schema and value < schema["minimum"]:
+            raise BadRequest(f"{where} must be at least {schema['minimum']}")
+        if "maximum" in schema and value > schema["maximum"]:
+            raise BadRequest(f"{where} must be at most {schema['maximum']}")
+    elif isinstance(value, list):
+        low, high = schema.get("minItems", 0), schema.get("maxItems")
+        if len(value) < low or (high is not None and len(value) > high):
+            raise BadRequest(f"{where} must hold {low} to {high} items")
+        for i, item in enumerate(value):
+            check(item, schema.get("items", {}), f"{path}[{i}]")
+    elif isinstance(value, dict):
+        _check_object(value, schema, path)
+
+
+def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> None:
+    where = f"'{path}'" if path else "the body"
+    properties: dict[str, Any] = schema.get("properties", {})
+    if "maxProperties" in schema and len(value) > schema["maxProperties"]:
+        raise BadRequest(f"{where} may have at most {schema['maxProperties']} fields")
+    missing = [name for name in schema.get("required", []) if name not in value]
+    if missing:
+        raise BadRequest(f"{where} is missing the field(s) {', '.join(missing)}")
+    extra = schema.get("additionalProperties", True)
+    for name, item in value.items():
+        inner = f"{path}.{name}" if path else name
+        if "propertyNames" in schema:
+            check(name, schema["propertyNames"], f"{inner} (the name)")
+        if name in properties:
+            check(item, properties[name], inner)
+        elif extra is False:
+            raise BadRequest(f"{where} has an unknown field {name!r} (allowed: {', '.join(properties) or 'none'})")
+        elif isinstance(extra, dict):
+            check(item, extra, inner)
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"number out of range: {text}")
+    return number
+
+
+def _no_constants(text: str) -> Any:
+    raise ValueError(f"{text} is not JSON")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise ValueError("a field appears twice in one object")
+    return out
+
+
+def parse_json(data: bytes) -> Any:
+    """Strict JSON: UTF-8, no NaN/Infinity, finite numbers, no repeated keys, no lone surrogates."""
+    try:
+        value = json.loads(
+            data.decode("utf-8"),
+            parse_float=_finite,
+            parse_constant=_no_constants,
+            object_pairs_hook=_unique_keys,
+        )
+        json.dumps(value, ensure_ascii=False).encode("utf-8")  # lone surrogates ("\ud800") cannot be stored
+    except (ValueError, RecursionError) as error:  # JSONDecodeError and UnicodeError are ValueErrors
+        raise BadRequest(f"the body is not valid JSON: {error}") from None
+    return value
+
+
+def json_body(schema: dict[str, Any]) -> dict[str, Any]:
+    """The request's JSON body, checked against ``schema`` (an object schema)."""
+    if not request.is_json:
+        raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
+    body = parse_json(request.get_data())
+    check(body, schema)
+    return cast(dict[str, Any], body)  # the schema's type is "object"
+
+
+def query_args(parameters: list[dict[str, Any]]) -> dict[str, Any]:
+    """The query string, read through OpenAPI parameter objects: unknown or repeated names are refused;
+    integer parameters are plain decimal numbers."""
+    known = {p["name"]: p for p in parameters if p["in"] == "query"}
+    unknown = sorted(set(request.args) - set(known))
+    if unknown:
+        raise BadRequest(f"unknown query parameter(s) {', '.join(unknown)} (allowed: {', '.join(known) or 'none'})")
+    out: dict[str, Any] = {}
+    for name, parameter in known.items():
+        values = request.args.getlist(name)
+        if not values:
+            continue
+        if len(values) > 1:
+            raise BadRequest(f"the query parameter {name!r} is given more than once")
+        text = values[0]
+        value: Any = text
+        if parameter["schema"]["type"] == "integer":
+            if not re.fullmatch(rf"-?[0-9]{{1,{MAX_QUERY_DIGITS}}}", text):
+                raise BadRequest(f"the query parameter {name!r} must be a whole number, not {text[:40]!r}")
+            value = int(text)
+        check(value, parameter["schema"], name)
+        out[name] = value
+    return out

@@ -1,0 +1,98 @@
+"""Whatever body arrives, the API answers it: random JSON (and random bytes) never produce a 5xx."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service.application import Digsite
+from tests.service.api.support import new_game, new_players, organiser, seat_headers
+
+FIELDS = ["version", "action", "type", "seat", "ruins", "rank", "purchases", "claims", "ruin", "discovery"]
+FIELDS += ["game", "seats", "options", "tournament", "round", "table", "seed", "name", "_type_", "_data_"]
+WORDS = ["ruins", "play", "pass", "flip", "discard", "chess", "", "\x00", "\ud800"]
+
+
+def bodies(ids: list[str]) -> st.SearchStrategy[Any]:
+    scalars = (
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.integers(-3, 60)
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(max_size=12)
+        | st.sampled_from(ids + WORDS)
+    )
+    keys = st.sampled_from(FIELDS) | st.text(max_size=6)
+    values = st.recursive(
+        scalars, lambda inner: st.lists(inner, max_size=6) | st.dictionaries(keys, inner, max_size=6), max_leaves=25
+    )
+    action = st.fixed_dictionaries(
+        {"type": st.sampled_from(["play", "pass", "flip", "discard"]) | values, "seat": st.integers(-1, 5) | values},
+        optional={
+            "ruins": st.lists(st.integers(-2, 55), max_size=4) | values,
+            "rank": st.integers(-1, 16) | values,
+            "ruin": st.none() | st.integers(-2, 55) | values,
+            "purchases": st.lists(
+                st.fixed_dictionaries({"discovery": st.integers(-1, 40), "ruin": st.integers(-1, 55)})
+            ),
+            "claims": st.lists(st.integers(-2, 55), max_size=3) | values,
+        },
+    )
+    move = st.fixed_dictionaries({"version": st.integers(-1, 4) | values, "action": action | values})
+    game = st.fixed_dictionaries(
+        {"game": st.just("ruins") | values, "seats": st.lists(st.sampled_from(ids), max_size=6) | values},
+        optional={
+            "options": values,
+            "seed": values,
+            "round": st.integers(-1, 2000) | values,
+            "table": values,
+            "tournament": values,
+        },
+    )
+    return values | move | game
+
+
+def test_random_bodies_never_cause_a_server_error(client: FlaskClient, service: Digsite) -> None:
+    created = new_game(client, players=3)
+    ids = [*new_players(client, 2), created["id"]]
+    targets = [
+        (f"/api/v1/games/{created['id']}/actions", seat_headers(created, 0)),
+        (f"/api/v1/games/{created['id']}/actions", seat_headers(created, 1)),
+        ("/api/v1/games", organiser()),
+    ]
+
+    @settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(target=st.sampled_from(targets), body=bodies(ids) | st.binary(max_size=200), ascii_only=st.booleans())
+    def post(target: tuple[str, dict[str, str]], body: Any, ascii_only: bool) -> None:
+        if isinstance(body, bytes):
+            data = body
+        else:  # ASCII JSON spells a lone surrogate as an escape; raw UTF-8 makes it an invalid byte sequence
+            data = json.dumps(body, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+        path, headers = target
+        answer = client.post(path, data=data, headers=headers, content_type="application/json")
+        assert answer.status_code < 500, (answer.status_code, answer.get_data(as_text=True)[:300])
+        assert answer.is_json
+        if answer.status_code >= 400:
+            assert set(answer.get_json()["error"]) == {"code", "message"}
+
+    post()
+
+
+def test_random_query_strings_never_cause_a_server_error(client: FlaskClient) -> None:
+    created = new_game(client, players=2)
+    paths = [f"/api/v1/games/{created['id']}", f"/api/v1/games/{created['id']}/log"]
+    names = st.sampled_from(["version", "after", "limit"]) | st.text(min_size=1, max_size=5)
+    numbers = st.integers().map(str) | st.text(max_size=25)
+
+    @settings(max_examples=100, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(path=st.sampled_from(paths), query=st.lists(st.tuples(names, numbers), max_size=3), seat=st.booleans())
+    def get(path: str, query: list[tuple[str, str]], seat: bool) -> None:
+        answer = client.get(path, query_string=query, headers=seat_headers(created, 0) if seat else organiser())
+        assert answer.status_code < 500 and answer.is_json, answer.get_data(as_text=True)[:300]
+
+    get()

@@ -1,0 +1,137 @@
+"""The API served for real: ``digsite serve`` (development) and gunicorn with ``service.wsgi:app`` and two
+workers, each answering over a socket from the same store."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+from service.settings import Database
+
+ROOT = Path(__file__).resolve().parents[3]
+KEY = "serve-test-key"
+WAIT = 30  # seconds; a healthy server starts in about one
+
+
+class Server:
+    """A server process whose output lines are read in the background, so waiting for one is bounded."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        assert self.process.stdout is not None
+        self.reader = threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True)
+        self.reader.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        with stream:
+            for line in stream:
+                self.lines.put(line)
+
+    def wait_for(self, pattern: str) -> re.Match[str]:
+        while True:
+            try:
+                line = self.lines.get(timeout=WAIT)
+            except queue.Empty:
+                pytest.fail(f"no line matching {pattern!r} within {WAIT}s; output so far: {self.seen}")
+            self.seen.append(line)
+            found = re.search(pattern, line)
+            if found:
+                return found
+
+    def stop(self, sig: int) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        try:
+            return self.process.wait(WAIT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(WAIT)
+            raise
+        finally:
+            self.reader.join(WAIT)  # the output ends with the process; the reader then closes the pipe
+
+
+def call(base: str, method: str, path: str, token: str | None = None, body: Any = None) -> tuple[int, Any]:
+    request = urllib.request.Request(f"{base}{path}", method=method)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, data, timeout=WAIT) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, json.load(error)
+
+
+def play_a_little(base: str) -> None:
+    """Create a game and have each seat flip, each move reading the game first (any worker may answer)."""
+    assert call(base, "GET", "/health") == (200, {"status": "ok"})
+    players = [call(base, "POST", "/players", KEY, {"name": n})[1]["id"] for n in ("Ana", "Beto", "Carla")]
+    status, created = call(base, "POST", "/games", KEY, {"game": "ruins", "seats": players})
+    assert status == 201
+    for seat, token in enumerate(t["token"] for t in created["tokens"]):
+        status, game = call(base, "GET", f"/games/{created['id']}", token)
+        assert status == 200 and game["version"] == seat + 1
+        action = {"type": "flip", "seat": seat, "ruin": None}
+        status, moved = call(
+            base, "POST", f"/games/{created['id']}/actions", token, {"version": seat + 1, "action": action}
+        )
+        assert (status, moved["version"]) == (200, seat + 2)
+    status, game = call(base, "GET", f"/games/{created['id']}", KEY)
+    assert game["view"]["phase"] == "play"
+    status, refused = call(base, "POST", f"/games/{created['id']}/actions", created["tokens"][0]["token"], {})
+    assert (status, refused["error"]["code"]) == (400, "malformed_request")
+
+
+@pytest.fixture
+def env(database: Database, tmp_path: Path) -> Iterator[dict[str, str]]:
+    yield {
+        **os.environ,
+        "DIGSITE_DATABASE_URL": database.url,
+        "DIGSITE_API_KEY": KEY,
+        "HOME": str(tmp_path),  # gunicorn keeps its control socket under the home directory
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+def test_digsite_serve_answers_on_the_port_it_prints(env: dict[str, str]) -> None:
+    server = Server([sys.executable, "-c", "from service.cli import main; main()", "serve", "--port", "0"], env)
+    try:
+        base = server.wait_for(r"listening on (http://127\.0\.0\.1:\d+/api/v1)").group(1)
+        play_a_little(base)
+    finally:
+        code = server.stop(signal.SIGTERM)
+    assert code == 0 and server.wait_for("stopped")
+
+
+def test_gunicorn_serves_the_wsgi_app_with_several_workers(env: dict[str, str]) -> None:
+    args = [sys.executable, "-m", "gunicorn", "-w", "2", "-b", "127.0.0.1:0", "service.wsgi:app"]
+    server = Server(args, env)
+    try:
+        base = server.wait_for(r"Listening at: (http://127\.0\.0\.1:\d+)").group(1) + "/api/v1"
+        server.wait_for(r"Booting worker")
+        play_a_little(base)
+    finally:
+        code = server.stop(signal.SIGTERM)
+    assert code == 0
