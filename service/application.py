@@ -87,6 +87,25 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
+def _check_plain(value: Any, what: str, depth: int = 0) -> None:
+    """Settings stored in records (bot tendencies, options, labels) must be plain JSON whose keys do not
+    start with '_': the event store's transcoder reserves such objects for its own encoded types."""
+    if depth > 8:
+        raise BadRequest(f"{what} is nested too deeply", "malformed_request")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str) or key.startswith("_"):
+                raise BadRequest(
+                    f"{what} has a key {key!r}: keys are text and may not start with '_'", "malformed_request"
+                )
+            _check_plain(item, what, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check_plain(item, what, depth + 1)
+    elif not (value is None or isinstance(value, (str, int, float, bool))):
+        raise BadRequest(f"{what} holds a {type(value).__name__}; only JSON values are stored", "malformed_request")
+
+
 def _uuid(value: str | UUID, what: str) -> UUID:
     if isinstance(value, UUID):
         return value
@@ -129,6 +148,7 @@ class Digsite:
             raise BadRequest("a player's kind is 'human' or 'bot'", "invalid_player")
         if bot is not None and not isinstance(bot, dict):
             raise BadRequest("'bot' must be an object describing the bot and its tendencies", "invalid_player")
+        _check_plain(bot, "'bot'")
         player = Player.create(name=name.strip(), kind=kind, bot=bot, at=_now())
         self.app.save(player)
         return str(player.id)
@@ -246,6 +266,8 @@ class Digsite:
             raise BadRequest("'seats' must be a list of player ids, one per seat", "invalid_setup")
         if options is not None and not isinstance(options, dict):
             raise BadRequest("'options' must be an object", "invalid_setup")
+        _check_plain(options, "'options'")
+        _check_plain(labels, "'labels'")
         labels = dict(labels or {})
         if labels.get("tournament") is not None:
             labels["tournament"] = self.tournament(labels["tournament"])["id"]

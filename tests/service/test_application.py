@@ -55,3 +55,17 @@ def test_a_scripted_game_is_stored_in_one_go_and_verifies_like_a_played_one(serv
     assert verify(service, game_id).ok
     # The snapshots written along the way serve states at earlier versions.
     assert service.game(game_id, version=60)["view"]["round"] >= 1
+
+
+def test_settings_the_store_could_not_read_back_are_refused(service: Digsite) -> None:
+    """The store's transcoder reserves objects with '_'-keys for its own types: refuse them up front."""
+    import pytest
+
+    from service.errors import BadRequest
+
+    with pytest.raises(BadRequest, match="may not start with '_'"):
+        service.create_player("Bot", kind="bot", bot={"x": {"_type_": "nope", "_data_": 1}})
+    players = [service.create_player(n) for n in ("Ana", "Beto")]
+    with pytest.raises(BadRequest):
+        service.create_game("ruins", players, labels={"table": {"_data_": 1}})
+    assert service.player(players[0])["name"] == "Ana"
