@@ -64,22 +64,11 @@ class Seen:
         return profile(card, self.ruins[card])
 
 
-def fits(seen: Seen, play: Play) -> bool:
-    """Would ``play`` (with its crafting) still be a legal play? Mirrors ``decide``'s count and rank checks."""
-    ruins = {c: seen.ruins[c] for c in play.ruins}
-    book = rulebook()
-    for p in play.purchases:
-        pos = book.position_index(p.discovery)
-        ruins[p.ruin] = ruins[p.ruin].with_sleeve(pos, p.discovery)
-    profiles = [profile(c, r) for c, r in ruins.items()]
-    if any(play.rank not in p.ranks for p in profiles):
-        return False
-    count = sum(p.weight for p in profiles)
-    return seen.top is None or (count == seen.top.count and play.rank >= seen.top.rank)
-
-
 def purchase_options(seen: Seen, play: Play) -> list[Play]:
-    """``play`` plus one more affordable purchase that keeps it legal."""
+    """``play`` (legal as it stands) plus one more affordable purchase that keeps it legal.
+
+    A discovery only adds ranks or effects to a ruin, so a legal play stays legal, except an extra-ruin
+    on a follow: it changes the count the follow must match. (Checked against ``decide`` in the tests.)"""
     book = rulebook()
     market = list(seen.market)
     torches = seen.torches
@@ -89,16 +78,19 @@ def purchase_options(seen: Seen, play: Play) -> list[Play]:
         torches -= book.market_prices[slot]
         market = market[:slot] + market[slot + 1 :] + [None]
         sleeves[p.ruin][book.position_index(p.discovery)] = p.discovery
-    out = []
+    out: list[Play] = []
+    following = seen.top is not None
     for slot, d in enumerate(market):
         if d is None or book.market_prices[slot] > torches:
             continue
+        if following and book.effect_of(d).kind == "extra_ruin":
+            continue
         pos = book.position_index(d)
-        for card in play.ruins:
-            if sleeves[card][pos] is None:
-                candidate = replace(play, purchases=(*play.purchases, Purchase(d, card)))
-                if fits(seen, candidate):
-                    out.append(candidate)
+        out.extend(
+            replace(play, purchases=(*play.purchases, Purchase(d, card)))
+            for card in play.ruins
+            if sleeves[card][pos] is None
+        )
     return out
 
 

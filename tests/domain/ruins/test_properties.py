@@ -527,3 +527,23 @@ def test_the_random_games_reach_every_rule() -> None:
     missing = set(ev.EVENT_TYPES) | {"drawn by dig", "drawn by burden"}
     assert missing - set(kinds) == set()
     assert wins == {"instant", "showdown"}
+
+
+def test_the_bots_purchase_options_are_exactly_the_engines_legal_crafts() -> None:
+    """The bots' shortcut (a discovery keeps a legal play legal, but for an extra-ruin on a follow) agrees
+    with ``decide`` on every option it offers, and misses none that craft_options finds."""
+    from domain.ruins.bots import HeuristicBot, RandomBot, Seen, purchase_options
+    from domain.ruins.simulate import play_game
+
+    checked = 0
+    for seed in range(4):
+        played = play_game(["a", "b", "c"], [RandomBot(craft_rate=0.5), HeuristicBot(), RandomBot()], f"shop-{seed}")
+        state = ruins.new_game(["a", "b", "c"], seed=f"shop-{seed}")
+        for action in played.actions:
+            if isinstance(action, ruins.Play) and not action.purchases and not action.claims:
+                offered = purchase_options(Seen.from_state(state, action.seat), action)
+                engine = [p for p in ruins.craft_options(state, action) if p.purchases]
+                assert sorted(map(str, offered)) == sorted(map(str, engine))
+                checked += 1
+            state = ruins.apply(state, action)
+    assert checked > 100
