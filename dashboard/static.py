@@ -231,17 +231,19 @@ table.scoreboard td.num { text-align: left; }
 """
 
 # Replay: the left and right arrow keys step one version back or forward (by pressing the Back / Forward
-# buttons). Keys typed into a control (a text box, the slider, a dropdown, a radio button) stay with it.
+# buttons); with Shift they step one event. Keys typed into a control (a text box, the slider, a
+# dropdown, a radio button) stay with it.
 KEYBOARD_JS = """
 (function () {
     var OWN_KEYS = "input, textarea, select, [role=slider], [role=listbox], [role=option], [role=combobox], " +
         "[contenteditable=true]";
     document.addEventListener("keydown", function (event) {
         if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") { return; }
-        if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
+        if (event.altKey || event.ctrlKey || event.metaKey) { return; }
         var target = event.target;
         if (target && target.closest && target.closest(OWN_KEYS)) { return; }
-        var button = document.getElementById(event.key === "ArrowLeft" ? "replay-prev" : "replay-next");
+        var suffix = event.shiftKey ? "-event" : "";
+        var button = document.getElementById((event.key === "ArrowLeft" ? "replay-prev" : "replay-next") + suffix);
         if (!button || button.disabled) { return; }
         event.preventDefault();
         button.click();

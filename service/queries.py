@@ -11,6 +11,7 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from typing import Any
+from uuid import UUID
 
 from domain.games import rules_for
 from service.application import Digsite, Viewer
@@ -184,30 +185,45 @@ class Queries:
                 self._records.popitem(last=False)
         return records
 
-    def replay(self, game_id: str, version: int, seat: int | None = None) -> dict[str, Any]:
-        """One frame: the table at ``version`` as the referee (seat None) or one seat saw it then,
-        with the event log up to that point told from the same perspective."""
-        game = self.service.game(game_id, Viewer(seat), version=version)
+    def replay(self, game_id: str, version: int, seat: int | None = None, events: int | None = None) -> dict[str, Any]:
+        """One frame: the table at ``version`` as the referee (seat None) or one seat saw it then, with the
+        event log up to that point told from the same perspective. With ``events`` = k (fewer than the
+        record holds) the frame stops after the record's first k events: stepping by event, not by move."""
         records = self.records(game_id)
+        count = _event_count(records[version - 1]) if 1 <= version <= len(records) else 0
+        partial = events is not None and 1 <= events < count
+        game = self.service.game(game_id, Viewer(seat), version=version - 1 if partial and version > 1 else version)
         rules = rules_for(game["kind"])
         names = [p["name"] for p in game["players"]]
+        if partial:
+            assert events is not None
+            state = self.service.app.repository.get(UUID(game_id), version=version - 1).state if version > 1 else None
+            for data in _events_of(records[version - 1])[:events]:
+                state = rules.evolve(state, rules.event_from_dict(data))
+            game.update(version=version, view=rules.view(state, seat), to_act=rules.to_act(state))
+            if seat is not None:
+                game["legal_actions"] = []
+        game["events_shown"] = events if partial else count
+        game["event_count"] = count
         log = []
         for record in records[:version]:
-            if record["type"] == "created":
-                events = record["body"]["opening"]
-                who = None
-            elif record["type"] == "move":
-                events = record["body"]["events"]
-                who = record["body"]["seat"]
-            else:
+            if record["type"] == "seed_revealed":
                 log.append({"version": record["version"], "seat": None, "lines": ["The seed is revealed."]})
                 continue
-            lines = [rules.describe(rules.event_from_dict(e), names, seat) for e in events]
+            shown = _events_of(record)
+            if partial and record["version"] == version:
+                shown = shown[:events]
+            who = record["body"]["seat"] if record["type"] == "move" else None
+            lines = [rules.describe(rules.event_from_dict(e), names, seat) for e in shown]
             log.append(
                 {"version": record["version"], "seat": who, "lines": [x for x in lines if not x.endswith(" to act")]}
             )
         game["log"] = log
         return game
+
+    def event_counts(self, game_id: str) -> list[int]:
+        """How many events each version's record holds (index 0: version 1), for stepping by event."""
+        return [_event_count(r) for r in self.records(game_id)]
 
     def vp_timeline(self, game_id: str) -> dict[str, Any]:
         """VP of every seat after every version (VP change only when someone goes out or a round ends)."""
@@ -397,3 +413,17 @@ class Queries:
             f"WHERE {' AND '.join(where)} GROUP BY g.round_label ORDER BY g.round_label",
             params,
         )
+
+
+def _events_of(record: dict[str, Any]) -> list[dict[str, Any]]:
+    if record["type"] == "created":
+        events: list[dict[str, Any]] = record["body"]["opening"]
+        return events
+    if record["type"] == "move":
+        moved: list[dict[str, Any]] = record["body"]["events"]
+        return moved
+    return []
+
+
+def _event_count(record: dict[str, Any]) -> int:
+    return max(1, len(_events_of(record)))

@@ -33,28 +33,40 @@ CHECK_NAMES = {
 
 # Move the cursor in the browser: no round trip, so quick clicks and key presses never race each other.
 CURSOR_JS = """
-function (first, prev, next, last, rounds, ticks, play, click, version, paused, meta) {
+function (first, prev, next, last, rounds, ticks, play, click, prevEvent, nextEvent, slider, cursor, paused, meta) {
     var trig = (window.dash_clientside.callback_context.triggered || []);
     var id = trig.length ? trig[0].prop_id.slice(0, trig[0].prop_id.lastIndexOf(".")) : "";
-    var latest = meta.latest, v = version || 1, stop = paused;
-    if (id === "replay-first") { v = 1; }
-    else if (id === "replay-prev") { v = Math.max(1, v - 1); }
-    else if (id === "replay-next") { v = Math.min(latest, v + 1); }
-    else if (id === "replay-last") { v = latest; }
-    else if (id === "replay-timer") { v = Math.min(latest, v + 1); if (v >= latest) { stop = true; } }
+    var latest = meta.latest, counts = meta.events;
+    var v = (cursor && cursor.v) || slider || 1, k = cursor ? cursor.k : null, stop = paused;
+    var shown = (k === null || k === undefined) ? counts[v - 1] : k;
+    if (id === "replay-slider") { v = slider || 1; k = null; }
+    else if (id === "replay-first") { v = 1; k = null; }
+    else if (id === "replay-prev") { v = Math.max(1, v - 1); k = null; }
+    else if (id === "replay-next") { v = Math.min(latest, v + 1); k = null; }
+    else if (id === "replay-last") { v = latest; k = null; }
+    else if (id === "replay-prev-event") {
+        if (shown > 1) { k = shown - 1; } else if (v > 1) { v = v - 1; k = null; }
+    }
+    else if (id === "replay-next-event") {
+        if (shown < counts[v - 1]) { k = shown + 1 < counts[v - 1] ? shown + 1 : null; }
+        else if (v < latest) { v = v + 1; k = counts[v - 1] > 1 ? 1 : null; }
+    }
+    else if (id === "replay-timer") { v = Math.min(latest, v + 1); k = null; if (v >= latest) { stop = true; } }
     else if (id === "replay-play") {
         if (paused) { if (v >= latest) { v = 1; } stop = false; } else { stop = true; }
+        k = null;
     }
     else if (id === "replay-vp") {
         if (click && click.points && click.points.length) {
             v = Math.max(1, Math.min(latest, Math.round(click.points[0].x)));
+            k = null;
         }
     }
     else if (id.charAt(0) === "{") {
         var start = meta.starts[String(JSON.parse(id).round)];
-        if (start) { v = start; }
+        if (start) { v = start; k = null; }
     }
-    return [v, stop, stop ? "▶ Play" : "⏸ Pause"];
+    return [v, {v: v, k: k}, stop, stop ? "▶ Play" : "⏸ Pause"];
 }
 """
 
@@ -88,10 +100,17 @@ def layout(app: dash.Dash, ctx: Context, game_id: str, params: dict[str, str]) -
     result = ""
     if row and row.get("winner_seat") is not None:
         result = f" · {names[row['winner_seat']]} {HOW.get(row.get('win_how') or '', 'won')}"
-    meta = {"game": game_id, "latest": latest, "names": names, "starts": {str(k): v for k, v in starts.items()}}
+    meta = {
+        "game": game_id,
+        "latest": latest,
+        "names": names,
+        "starts": {str(k): v for k, v in starts.items()},
+        "events": queries.event_counts(game_id),  # per version: how many events, for stepping by event
+    }
     return html.Div(
         [
             dcc.Store(id="replay-meta", data=meta),
+            dcc.Store(id="replay-cursor", data={"v": version, "k": None}),  # k: events shown of version v
             dcc.Interval(id="replay-timer", interval=700, disabled=True),
             html.Div(
                 [
@@ -115,8 +134,17 @@ def layout(app: dash.Dash, ctx: Context, game_id: str, params: dict[str, str]) -
                         html.Button("▶ Play", id="replay-play", className="btn btn-primary"),
                         html.Button("Forward ▶", id="replay-next", className="btn", title="One move forward (→)"),
                         html.Button("End »", id="replay-last", className="btn", title="Last version"),
+                        html.Button(
+                            "◁ Event",
+                            id="replay-prev-event",
+                            className="btn btn-small",
+                            title="One event back (Shift+←)",
+                        ),
+                        html.Button(
+                            "Event ▷", id="replay-next-event", className="btn btn-small", title="One event on (Shift+→)"
+                        ),
                         html.Span(id="replay-version", className="version-label"),
-                        html.Span("Keys: ← →", className="quiet small"),
+                        html.Span("Keys: ← → (Shift: by event)", className="quiet small"),
                     ],
                     className="controls",
                 ),
@@ -194,6 +222,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
     app.clientside_callback(
         CURSOR_JS,
         Output("replay-slider", "value"),
+        Output("replay-cursor", "data"),
         Output("replay-timer", "disabled"),
         Output("replay-play", "children"),
         Input("replay-first", "n_clicks"),
@@ -204,7 +233,10 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Input("replay-timer", "n_intervals"),
         Input("replay-play", "n_clicks"),
         Input("replay-vp", "clickData"),
-        State("replay-slider", "value"),
+        Input("replay-prev-event", "n_clicks"),
+        Input("replay-next-event", "n_clicks"),
+        Input("replay-slider", "value"),  # a drag on the slider moves the cursor too (a circular sync)
+        State("replay-cursor", "data"),
         State("replay-timer", "disabled"),
         State("replay-meta", "data"),
         prevent_initial_call=True,
@@ -218,15 +250,16 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Output("replay-prev", "disabled"),
         Output("replay-next", "disabled"),
         Output("replay-permalink", "href"),
-        Input("replay-slider", "value"),
+        Input("replay-cursor", "data"),
         Input("replay-seat", "value"),
         State("replay-meta", "data"),
     )
-    def frame(version: int | None, seat: str | None, meta: dict[str, Any]) -> tuple[Any, ...]:
+    def frame(cursor: dict[str, Any] | None, seat: str | None, meta: dict[str, Any]) -> tuple[Any, ...]:
         latest = int(meta["latest"])
-        version = max(1, min(latest, int(version or 1)))
+        version = max(1, min(latest, int((cursor or {}).get("v") or 1)))
+        events = (cursor or {}).get("k")
         viewer = None if seat in (None, "referee") else int(seat)
-        shown = ctx.queries.replay(meta["game"], version, viewer)
+        shown = ctx.queries.replay(meta["game"], version, viewer, events=int(events) if events else None)
         chart = Patch()
         chart["layout"]["shapes"][0] = figures.cursor_shape(version)
         permalink = app.get_relative_path(f"/replay/{meta['game']}?v={version}&seat={seat or 'referee'}")
@@ -254,7 +287,14 @@ def version_label(shown: dict[str, Any], version: int, latest: int) -> list[Any]
             what = f"move by {shown['players'][last['seat']]['name']}"
         elif version > 1:
             what = "the seed is revealed"
-    return [html.Strong(f"Version {version} of {latest}"), html.Span(f" · {what}", className="quiet")]
+    label = [html.Strong(f"Version {version} of {latest}"), html.Span(f" · {what}", className="quiet")]
+    if shown.get("events_shown", 0) < shown.get("event_count", 0):
+        label.append(
+            html.Span(
+                f" · event {shown['events_shown']} of {shown['event_count']}", className="quiet", id="replay-event"
+            )
+        )
+    return label
 
 
 def event_log(log: list[dict[str, Any]], version: int) -> list[Any]:

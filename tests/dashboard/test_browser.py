@@ -259,3 +259,25 @@ def test_the_aggregates_page_renders_its_charts(page: Any, demo: Demo, shots: Sh
     expected = [100 * r["value"] for r in demo.queries.trend("win_rate", demo.tournament)]
     plotted = page.eval_on_selector("#agg-trend-graph .js-plotly-plot", "g => Array.from(g.data[0].y)")
     assert plotted == pytest.approx(expected)
+
+
+def test_step_by_event_within_a_move_and_across_moves(page: Any, demo: Demo, shots: Shots) -> None:
+    """'step forward/back by move or by event': a move's events are shown one at a time."""
+    game_id = demo.finished[0]
+    counts = demo.queries.event_counts(game_id)
+    version = next(v for v in range(3, len(counts)) if counts[v - 1] >= 3)  # a move with 3+ events
+    open_replay(page, game_id, version - 1)
+    page.click("#replay-next-event")  # the first event of the next move
+    version_is(page, version)
+    expect(page.locator("#replay-event")).to_have_text(f" · event 1 of {counts[version - 1]}")
+    first_lines = page.locator("#replay-log .log-current div div").count()
+    page.click("#replay-next-event")
+    expect(page.locator("#replay-event")).to_have_text(f" · event 2 of {counts[version - 1]}")
+    assert page.locator("#replay-log .log-current div div").count() >= first_lines
+    shots.take(page, "event")
+    page.locator("h2").click()
+    page.keyboard.press("Shift+ArrowLeft")
+    expect(page.locator("#replay-event")).to_have_text(f" · event 1 of {counts[version - 1]}")
+    page.keyboard.press("Shift+ArrowLeft")  # back past the move's first event: the previous move, whole
+    version_is(page, version - 1)
+    expect(page.locator("#replay-event")).to_have_count(0)

@@ -180,7 +180,7 @@ def test_the_games_browser_filters(dashboard_app: Any, demo: Demo) -> None:
 # -- replay ----------------------------------------------------------------------------------------------------
 
 
-def frame(app: Any, game_id: str, version: int, seat: str = "referee") -> dict[str, Any]:
+def frame(app: Any, game_id: str, version: int, seat: str = "referee", events: int | None = None) -> dict[str, Any]:
     latest = demo_latest(app, game_id)
     return call(
         app,
@@ -193,7 +193,7 @@ def frame(app: Any, game_id: str, version: int, seat: str = "referee") -> dict[s
             ("replay-next", "disabled"),
             ("replay-permalink", "href"),
         ],
-        [("replay-slider", "value", version), ("replay-seat", "value", seat)],
+        [("replay-cursor", "data", {"v": version, "k": events}), ("replay-seat", "value", seat)],
         [("replay-meta", "data", {"game": game_id, "latest": latest, "names": [], "starts": {}})],
     )
 
