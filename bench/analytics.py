@@ -48,14 +48,15 @@ STYLES = [
 def generate(service: Digsite, games: int, players: int = 4) -> list[str]:
     rng = random.Random(0)
     pool = [service.create_player(f"Bot {i}", kind="bot", bot={"style": i}) for i in range(len(STYLES))]
-    tournament = service.create_tournament("Benchmark open", rounds=max(1, games // 2))
+    tables = max(1, -(-games // 1000))  # a tournament has at most 1000 rounds
+    tournament = service.create_tournament("Benchmark open", rounds=-(-games // tables))
     ids = []
     started = time.perf_counter()
     for g in range(games):
         seats = rng.sample(range(len(pool)), players)
         names = [f"Bot {i}" for i in seats]
         played = play_game(names, [STYLES[i] for i in seats], seed=f"bench-{g}")
-        labels = {"tournament": tournament, "round": g // 2 + 1, "table": g % 2 + 1}
+        labels = {"tournament": tournament, "round": g // tables + 1, "table": g % tables + 1}
         actions = [ruins.action_to_dict(a) for a in played.actions]
         ids.append(service.store_scripted_game("ruins", [pool[i] for i in seats], actions, labels, f"bench-{g}"))
         if (g + 1) % 500 == 0:
