@@ -25,6 +25,7 @@ from domain.ruins.actions import (
     Play,
     Purchase,
     action_from_dict,
+    action_from_record,
     action_from_str,
     action_to_dict,
 )
@@ -45,6 +46,7 @@ GAME = "ruins"
 
 __all__ = [
     "GAME",
+    "action_from_record",
     "move_facts",
     "describe",
     "new_seed",

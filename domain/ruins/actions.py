@@ -145,6 +145,20 @@ def action_from_dict(data: Any) -> Action:
     )
 
 
+def action_from_record(data: dict[str, Any]) -> Action:
+    """Rebuild an action this engine already accepted, from its stored JSON form, without checking its shape
+    again (projections read millions of them). Anything from outside goes through ``action_from_dict``."""
+    kind, seat = data["type"], data["seat"]
+    if kind == "pass":
+        return Pass(seat)
+    if kind == "play":
+        purchases = tuple(Purchase(p["discovery"], p["ruin"]) for p in data.get("purchases", ()))
+        return Play(seat, tuple(data["ruins"]), data["rank"], purchases, tuple(data.get("claims", ())))
+    if kind == "flip":
+        return Flip(seat, data["ruin"])
+    return Discard(seat, tuple(data["ruins"]))
+
+
 def _number(text: str) -> int:
     # Plain ASCII digits only: int() would also take '+1', '1_0' and other scripts' digits.
     if not (text.isascii() and text.isdigit()):

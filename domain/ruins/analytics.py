@@ -52,16 +52,24 @@ class MoveFacts:
     next_round: tuple[int, bool, tuple[int, ...]] | None = None  # (round, showdown, participants)
 
 
+KINDS = {Play: "play", Pass: "pass", Flip: "flip", Discard: "discard"}
+# Events that say nothing about tendencies; the most frequent ones, skipped first (this runs per move projected).
+QUIET = frozenset({ev.NextTurn, ev.Passed, ev.PileCleared, ev.TorchesRelit, ev.RuinsDrawn, ev.DiscardRequired,
+                   ev.RuinsDiscarded, ev.NightFlipChosen, ev.NightFlipsRevealed})  # fmt: skip
+
+
 def move_facts(before: GameState, action: Action, events: list[ev.Event]) -> MoveFacts:
     book = rulebook()
-    kind = {Play: "play", Pass: "pass", Flip: "flip", Discard: "discard"}[type(action)]
+    kind = KINDS[type(action)]
     facts = MoveFacts(action.seat, kind, before.round, before.showdown)
-    if isinstance(action, (Play, Pass)) and before.top is not None:
+    if (kind == "play" or kind == "pass") and before.top is not None:
         facts.could_follow = can_follow(before, action.seat)
-    if isinstance(action, Flip):
-        facts.night_flip = action.ruin is not None
+    elif kind == "flip":
+        facts.night_flip = action.ruin is not None  # type: ignore[union-attr]
     ruins = before.ruins
     for event in events:
+        if type(event) in QUIET:
+            continue
         if isinstance(event, ev.RuinsPlayed):
             facts.lead, facts.size, facts.rank = event.lead, event.count, event.rank
         elif isinstance(event, ev.DiscoveryBought):

@@ -237,17 +237,25 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     return out
 
 
+# Per event type: its fields, and those that hold lists in JSON (tuples here). Decoding runs for every
+# stored event a projection or a replay reads, so the work per type is decided once.
+_TUPLE_FIELDS: dict[type[Any], frozenset[str]] = {
+    cls: frozenset(f.name for f in dataclasses.fields(cls) if "tuple" in str(f.type)) for cls in EVENT_TYPES.values()
+}
+
+
 def event_from_dict(data: dict[str, Any]) -> Event:
     cls = EVENT_TYPES.get(data.get("type", ""))
     if cls is None:
         raise MalformedAction(f"unknown event type {data.get('type')!r}")
-    kwargs = {}
-    for name in _FIELDS[cls]:
+    lists = _TUPLE_FIELDS[cls]
+    values = []
+    for name in _FIELDS[cls]:  # in field order: the event is built from positional arguments
         value = data[name]
         if name == "options":
             value = tuple(sorted(value.items()))
-        elif type(value) is list:  # only lists need converting (to tuples); this runs for every stored event
+        elif name in lists:
             value = _from_json(value)
-        kwargs[name] = value
-    event: Event = cls(**kwargs)
+        values.append(value)
+    event: Event = cls(*values)
     return event

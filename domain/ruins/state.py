@@ -111,13 +111,15 @@ class GameState:
 
 
 _new = object.__new__
+_set = object.__setattr__
 
 
 def updated(state: GameState, **changes: Any) -> GameState:
     """``dataclasses.replace`` for the hot path: a copy of the instance dict (GameState has no slots for
-    this reason), then the changes. About 20x faster than ``replace``; the result is as frozen as the original."""
-    new: GameState = _new(GameState)
-    fields = new.__dict__
-    fields.update(state.__dict__)
+    this reason) with the changes, installed as the new instance's dict. About 20x faster than
+    ``replace``; the result is as frozen as the original."""
+    fields = state.__dict__.copy()
     fields.update(changes)
+    new: GameState = _new(GameState)
+    _set(new, "__dict__", fields)
     return new

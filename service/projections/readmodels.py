@@ -12,11 +12,14 @@ from uuid import UUID
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
-from domain.games import rules_for
+from domain.games import GAMES, rules_for
 from service.aggregates import Game, Player, Tournament
 from service.application import DigsiteApplication
 from service.projections.batch import Batch
 from service.projections.view import ReadModels
+
+# Stored actions were checked when they were played: rebuild them without checking again where a game can.
+_ACTION_PARSERS = {kind: getattr(module, "action_from_record", None) for kind, module in GAMES.items()}
 
 
 @dataclass
@@ -27,7 +30,7 @@ class GameContext:
     players: list[str]
     state: Any
     version: int
-    last_at: str
+    last_time: datetime | None  # when the game's last record was made (for think time)
     row: dict[str, Any]
 
 
@@ -109,7 +112,9 @@ class ReadModelProjection(Projection[Any]):
             "ended_at": None,
             "last_version": event.originator_version,
         }
-        self._remember(game_id, GameContext(event.kind, event.players, state, event.originator_version, event.at, row))
+        self._remember(
+            game_id, GameContext(event.kind, event.players, state, event.originator_version, _time(event.at), row)
+        )
         batch = self.batch
         batch.games[game_id] = row
         for seat, player in enumerate(event.players):
@@ -123,13 +128,15 @@ class ReadModelProjection(Projection[Any]):
         version = event.originator_version
         ctx = self._context(game_id, version - 1)
         rules = rules_for(ctx.kind)
-        action = rules.action_from_dict(event.action)
-        domain_events = [rules.event_from_dict(e) for e in event.events]
+        action = _ACTION_PARSERS.get(ctx.kind) or rules.action_from_dict
+        decode, evolve = rules.event_from_dict, rules.evolve
+        domain_events = [decode(e) for e in event.events]
         before = ctx.state
         state = before
         for domain_event in domain_events:
-            state = rules.evolve(state, domain_event)
-        think_ms = _ms_between(ctx.last_at, event.at)
+            state = evolve(state, domain_event)
+        now = _time(event.at)
+        think_ms = max(0, int((now - ctx.last_time).total_seconds() * 1000)) if now and ctx.last_time else 0
         batch = self.batch
         seat = event.seat
         player = ctx.players[seat]
@@ -140,7 +147,7 @@ class ReadModelProjection(Projection[Any]):
         row["moves"] += 1
         row["last_version"] = version
         move_facts = getattr(rules, "move_facts", None)
-        facts = move_facts(before, action, domain_events) if move_facts else None
+        facts = move_facts(before, action(event.action), domain_events) if move_facts else None
         if facts is None:
             batch.moves.append(
                 (
@@ -164,7 +171,7 @@ class ReadModelProjection(Projection[Any]):
             batch.count(game_id, seat, moves=1, think_ms=think_ms)
         else:
             self._ruins_facts(batch, ctx, facts, game_id, version, player, event.at, think_ms, event.action, state)
-        ctx.state, ctx.version, ctx.last_at = state, version, event.at
+        ctx.state, ctx.version, ctx.last_time = state, version, now
         batch.games[game_id] = row
 
     def _ruins_facts(
@@ -302,7 +309,7 @@ class ReadModelProjection(Projection[Any]):
             )
         first = self._first_leader(game_id)
         row["first_leader_seat"] = first
-        ctx = GameContext(game.kind, game.players, game.state, version, game.updated_at, row)
+        ctx = GameContext(game.kind, game.players, game.state, version, _time(game.updated_at), row)
         self._remember(game_id, ctx)
         return ctx
 
@@ -317,11 +324,11 @@ class ReadModelProjection(Projection[Any]):
             self._games.popitem(last=False)
 
 
-def _ms_between(earlier: str, later: str) -> int:
+def _time(text: str) -> datetime | None:
     try:
-        return max(0, int((datetime.fromisoformat(later) - datetime.fromisoformat(earlier)).total_seconds() * 1000))
+        return datetime.fromisoformat(text)
     except ValueError:
-        return 0
+        return None
 
 
 def _summary(action: dict[str, Any]) -> str:

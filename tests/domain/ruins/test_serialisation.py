@@ -346,3 +346,19 @@ def test_a_flip_must_say_which_ruin_or_null() -> None:
     with pytest.raises(MalformedAction, match="ruin"):
         action_from_dict({"type": "flip", "seat": 0})
     assert action_from_dict({"type": "flip", "seat": 0, "ruin": None}) == Flip(0, None)
+
+
+def test_a_stored_action_is_rebuilt_as_it_was_accepted() -> None:
+    """action_from_record (for projections reading the store) agrees with the checked parser on every form."""
+    from domain.ruins import action_from_record
+
+    for action in (
+        Play(1, (3, 17), 7, (Purchase(12, 3), Purchase(5, 17)), (17,)),
+        Play(0, (9,), 2),
+        Pass(2),
+        Flip(0, None),
+        Flip(3, 23),
+        Discard(1, (8, 9)),
+    ):
+        stored = json.loads(json.dumps(action_to_dict(action)))
+        assert action_from_record(stored) == action_from_dict(stored) == action
