@@ -13,6 +13,7 @@ from domain.errors import GameOver, NotYourTurn, RuleViolation
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play
 from domain.ruins.cards import rulebook
+from domain.ruins.evolve import replay
 from domain.ruins.rules import profile
 from domain.ruins.setup import deal, next_round_leader
 from domain.ruins.state import GameState, Profile, Ruin
@@ -270,12 +271,9 @@ def _go_out(state: GameState, seat: int, hands: list[tuple[int, ...]], events: l
         participants = tuple(sorted([first, *tied]))
         showdown = True
     leader = next_round_leader(tuple(scores), participants, order)
-    ruins = list(state.ruins)
-    for e in events:  # upgrades made in this very play travel with their ruins
-        if isinstance(e, ev.DiscoveryBought):
-            ruins[e.ruin] = ruins[e.ruin].with_sleeve(book.position_index(e.discovery), e.discovery)
-        elif isinstance(e, ev.ClaimSleeved):
-            ruins[e.ruin] = replace(ruins[e.ruin], claim=e.seat)
+    # Upgrades made in this very play travel with their ruins: take them from evolve, the one place
+    # that applies events (only the crafting events touch ``ruins``).
+    ruins = replay([e for e in events if isinstance(e, (ev.DiscoveryBought, ev.ClaimSleeved))], state).ruins
     round_no = state.round + 1
     events.append(deal(state.seed, state.n_players, round_no, showdown, participants, leader, ruins, state.set_aside))
     return True

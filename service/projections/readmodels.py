@@ -89,29 +89,19 @@ class ReadModelProjection(Projection[Any]):
         game_id = str(event.originator_id)
         rules = rules_for(event.kind)
         state = rules.replay([rules.event_from_dict(e) for e in event.opening])
-        labels = event.labels
-        row = {
-            "game_id": game_id,
-            "kind": event.kind,
-            "tournament_id": labels.get("tournament"),
-            "round_label": labels.get("round"),
-            "table_label": labels.get("table"),
-            "n_players": len(event.players),
-            "players": [
-                {"seat": i, "id": p, "name": n} for i, (p, n) in enumerate(zip(event.players, event.names, strict=True))
-            ],
-            "status": "playing",
-            "winner_seat": None,
-            "winner_player": None,
-            "win_how": None,
-            "moves": 0,
-            "rounds": getattr(state, "round", 1),
-            "showdown": False,
-            "first_leader_seat": getattr(state, "leader", None),
-            "started_at": event.at,
-            "ended_at": None,
-            "last_version": event.originator_version,
-        }
+        row = _game_row(
+            game_id,
+            event.kind,
+            event.labels,
+            event.players,
+            event.names,
+            state,
+            event.originator_version,
+            moves=0,
+            started_at=event.at,
+            ended_at=None,
+            first_leader=getattr(state, "leader", None),
+        )
         self._remember(
             game_id, GameContext(event.kind, event.players, state, event.originator_version, _time(event.at), row)
         )
@@ -276,52 +266,67 @@ class ReadModelProjection(Projection[Any]):
             self._games.move_to_end(game_id)
             return ctx
         game: Game = self.app.repository.get(UUID(game_id), version=version)
-        labels = game.labels
-        row = {
-            "game_id": game_id,
-            "kind": game.kind,
-            "tournament_id": labels.get("tournament"),
-            "round_label": labels.get("round"),
-            "table_label": labels.get("table"),
-            "n_players": len(game.players),
-            "players": [
-                {"seat": i, "id": p, "name": n} for i, (p, n) in enumerate(zip(game.players, game.names, strict=True))
-            ],
-            "status": "playing" if rules_for(game.kind).outcome(game.state) is None else "over",
-            "winner_seat": None,
-            "winner_player": None,
-            "win_how": None,
-            "moves": game.moves,
-            "rounds": min(getattr(game.state, "round", 1), 4),
-            "showdown": bool(getattr(game.state, "showdown", False)),
-            "first_leader_seat": None,
-            "started_at": game.created_at,
-            "ended_at": None,
-            "last_version": version,
-        }
-        outcome = rules_for(game.kind).outcome(game.state)
-        if outcome is not None:
-            row.update(
-                winner_seat=outcome.winner,
-                winner_player=game.players[outcome.winner],
-                win_how=outcome.how,
-                ended_at=game.updated_at,
-            )
-        first = self._first_leader(game_id)
-        row["first_leader_seat"] = first
+        first = self.app.repository.get(UUID(game_id), version=1).state  # who led round 1
+        row = _game_row(
+            game_id,
+            game.kind,
+            game.labels,
+            game.players,
+            game.names,
+            game.state,
+            version,
+            moves=game.moves,
+            started_at=game.created_at,
+            ended_at=game.updated_at,
+            first_leader=getattr(first, "leader", None),
+        )
         ctx = GameContext(game.kind, game.players, game.state, version, _time(game.updated_at), row)
         self._remember(game_id, ctx)
         return ctx
-
-    def _first_leader(self, game_id: str) -> int | None:
-        created = self.app.repository.get(UUID(game_id), version=1)
-        return getattr(created.state, "leader", None)
 
     def _remember(self, game_id: str, ctx: GameContext) -> None:
         self._games[game_id] = ctx
         self._games.move_to_end(game_id)
         while len(self._games) > self.cache_size:
             self._games.popitem(last=False)
+
+
+def _game_row(
+    game_id: str,
+    kind: str,
+    labels: dict[str, Any],
+    players: list[str],
+    names: list[str],
+    state: Any,
+    version: int,
+    *,
+    moves: int,
+    started_at: str,
+    ended_at: str | None,
+    first_leader: int | None,
+) -> dict[str, Any]:
+    """The rm_games row of a game whose rules state is ``state`` at ``version``."""
+    outcome = rules_for(kind).outcome(state)
+    return {
+        "game_id": game_id,
+        "kind": kind,
+        "tournament_id": labels.get("tournament"),
+        "round_label": labels.get("round"),
+        "table_label": labels.get("table"),
+        "n_players": len(players),
+        "players": [{"seat": i, "id": p, "name": n} for i, (p, n) in enumerate(zip(players, names, strict=True))],
+        "status": "playing" if outcome is None else "over",
+        "winner_seat": None if outcome is None else outcome.winner,
+        "winner_player": None if outcome is None else players[outcome.winner],
+        "win_how": None if outcome is None else outcome.how,
+        "moves": moves,
+        "rounds": min(getattr(state, "round", 1), 4),
+        "showdown": bool(getattr(state, "showdown", False)),
+        "first_leader_seat": first_leader,
+        "started_at": started_at,
+        "ended_at": None if outcome is None else ended_at,
+        "last_version": version,
+    }
 
 
 def _time(text: str) -> datetime | None:
