@@ -14,6 +14,7 @@ import http.client
 import json
 import multiprocessing
 import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -68,7 +69,32 @@ def client(port: int, players: list[str], scripts: list[tuple[str, list[dict[str
             assert status == 200, answer
             version = answer["version"]
             moves += 1
-    out.put({"moves": moves, "seconds": time.perf_counter() - started, "latencies": latencies})
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
+    out.put(
+        {
+            "moves": moves,
+            "seconds": time.perf_counter() - started,
+            "latencies": latencies,
+            "cpu_seconds": cpu.ru_utime + cpu.ru_stime,
+        }
+    )
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds used so far by a process and its descendants (Linux /proc; 0 elsewhere)."""
+    total = 0.0
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rpartition(")")[2].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+            for task in Path(f"/proc/{current}/task").iterdir():
+                pending.extend(int(c) for c in (task / "children").read_text().split())
+        except (OSError, ValueError):
+            continue
+    return total
 
 
 def main() -> None:
@@ -77,6 +103,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--games-per-client", type=int, default=2)
+    parser.add_argument("--worker-class", default="gthread", help="gunicorn worker class (sync, gthread)")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
+    parser.add_argument("--gunicorn-args", default="", help="more gunicorn options, e.g. '--reuse-port'")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = fresh_database(args.backend, Path(folder))
@@ -85,7 +114,9 @@ def main() -> None:
             service = Digsite(Settings(database=db))
             players = [service.create_player(n) for n in NAMES]
             scripts = scripted_games(args.clients * args.games_per_client + 4, "http")
+            cpu_before = time.process_time()
             baseline = [service_moves(service, players, s)[1] for s in scripts[-4:]]
+            service_cpu = (time.process_time() - cpu_before) / sum(len(s[1]) for s in scripts[-4:])
             service.close()
             port = _free_port()
             env = {**os.environ, "DIGSITE_DATABASE_URL": db.url, "DIGSITE_API_KEY": API_KEY}
@@ -97,13 +128,14 @@ def main() -> None:
                     "-w",
                     str(args.workers),
                     "-k",
-                    "gthread",
+                    args.worker_class,
                     "--threads",
-                    "4",
+                    str(args.threads),
                     "-b",
                     f"127.0.0.1:{port}",
                     "--log-level",
                     "warning",
+                    *args.gunicorn_args.split(),
                     "service.wsgi:app",
                 ],
                 env=env,
@@ -126,11 +158,13 @@ def main() -> None:
                     )
                     for i in range(args.clients)
                 ]
+                server_cpu = _tree_cpu(server.pid)
                 began = time.perf_counter()
                 for p in processes:
                     p.start()
                 results = [queue.get(timeout=900) for _ in processes]
                 elapsed = time.perf_counter() - began
+                server_cpu = _tree_cpu(server.pid) - server_cpu
                 for p in processes:
                     p.join()
             finally:
@@ -142,18 +176,26 @@ def main() -> None:
     latencies = sorted(x for r in results for x in r["latencies"])
     http_rate = moves / elapsed
     service_rate = statistics.median(baseline)
+    client_cpu = sum(r["cpu_seconds"] for r in results)
     print(
         json.dumps(
             {
                 "backend": args.backend,
                 "clients": args.clients,
                 "gunicorn_workers": args.workers,
+                "worker_class": args.worker_class,
+                "threads": args.threads,
                 "moves": moves,
                 "http_moves_per_second": round(http_rate),
                 "service_moves_per_second": round(service_rate),
                 "ratio": round(http_rate / service_rate, 3),
                 "p50_ms": round(latencies[len(latencies) // 2], 2),
                 "p99_ms": round(latencies[int(len(latencies) * 0.99)], 2),
+                # CPU per move, which the disk's fsync noise does not move: the server's (gunicorn
+                # workers, their threads) and the bench clients' own.
+                "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 3),
+                "client_cpu_ms_per_move": round(1000 * client_cpu / moves, 3),
+                "service_cpu_ms_per_move": round(1000 * service_cpu, 3),
             },
             indent=2,
         )
