@@ -120,9 +120,7 @@ class DigsitePostgresRecorder(PostgresApplicationRecorder):
     def _insert_one(self, e: StoredEvent) -> int:
         with self._append_connection() as conn, conn.cursor() as curs:
             try:
-                curs.execute(
-                    self._append_one, (e.originator_id, e.originator_version, e.topic, e.state), prepare=True
-                )
+                curs.execute(self._append_one, (e.originator_id, e.originator_version, e.topic, e.state), prepare=True)
             except errors.UniqueViolation as error:
                 raise IntegrityError(error) from error
             row = curs.fetchone()
