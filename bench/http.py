@@ -4,7 +4,8 @@ service-layer rate measured in the same run (target: at least 1/2 of it); p50 an
 Each client process plays whole games alone (it holds every seat's token), posting scripted bot moves
 decided in memory beforehand, so the figure is the server's, not the bots'.
 
-Run: ``.venv/bin/python -m bench.http --backend postgresql --clients 8 --workers 4``.
+Run: ``.venv/bin/python -m bench.http --backend postgresql --clients 8`` (gunicorn as docs/api.md runs it:
+``-w 2 -k gthread --threads 4 --reuse-port``; change it with the options).
 """
 
 from __future__ import annotations
@@ -132,11 +133,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="postgresql")
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--games-per-client", type=int, default=2)
     parser.add_argument("--worker-class", default="gthread", help="gunicorn worker class (sync, gthread)")
     parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
-    parser.add_argument("--gunicorn-args", default="", help="more gunicorn options, e.g. '--reuse-port'")
+    parser.add_argument("--gunicorn-args", default="--reuse-port", help="more gunicorn options (default: --reuse-port)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = fresh_database(args.backend, Path(folder))
