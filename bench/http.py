@@ -46,9 +46,15 @@ class KeepAliveClient:
     CPU per request as they can: ``http.client`` cost about 0.2 ms a request here, this about a third."""
 
     def __init__(self, port: int) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.port = port
+        self.sock: socket.socket | None = None
         self.buffer = b""
+
+    def _connect(self) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buffer = b""
+        return sock
 
     def call(self, method: str, path: str, body: Any, token: str) -> tuple[int, Any]:
         payload = json.dumps(body).encode()
@@ -56,23 +62,32 @@ class KeepAliveClient:
             f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
         )
+        if self.sock is None:  # first request, or the server closed the last one (gunicorn's sync workers)
+            self.sock = self._connect()
         self.sock.sendall(head.encode() + payload)
         while b"\r\n\r\n" not in self.buffer:
             self._receive()
         header, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
         lines = header.split(b"\r\n")
         status = int(lines[0].split()[1])
-        length = 0
+        length, close = 0, False
         for line in lines[1:]:
             name, _, value = line.partition(b":")
-            if name.strip().lower() == b"content-length":
+            name = name.strip().lower()
+            if name == b"content-length":
                 length = int(value)
+            elif name == b"connection":
+                close = value.strip().lower() == b"close"
         while len(self.buffer) < length:
             self._receive()
         answer, self.buffer = self.buffer[:length], self.buffer[length:]
+        if close:
+            self.sock.close()
+            self.sock = None
         return status, json.loads(answer or b"null")
 
     def _receive(self) -> None:
+        assert self.sock is not None
         chunk = self.sock.recv(65536)
         if not chunk:
             raise ConnectionError("the server closed the connection")
