@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -101,7 +102,7 @@ class RandomBot:
     craft_rate: float = 0.25
     name: str = "random"
 
-    def choose(self, seen: Seen, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, seen: Seen, legal: Sequence[Action], rng: random.Random) -> Action:
         action = rng.choice(legal)
         if isinstance(action, Play):
             while rng.random() < self.craft_rate:
@@ -154,7 +155,7 @@ class HeuristicBot:
             "flip_rate": self.flip_rate,
         }
 
-    def choose(self, seen: Seen, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, seen: Seen, legal: Sequence[Action], rng: random.Random) -> Action:
         first = legal[0]
         if isinstance(first, Flip):
             return self._flip(seen, legal, rng)
@@ -170,7 +171,7 @@ class HeuristicBot:
             play = min(plays, key=lambda p: (p.rank, sum(self._card_value(seen, c) for c in p.ruins)))
         return self._craft(seen, play, rng)
 
-    def _flip(self, seen: Seen, legal: list[Action], rng: random.Random) -> Action:
+    def _flip(self, seen: Seen, legal: Sequence[Action], rng: random.Random) -> Action:
         if rng.random() >= self.flip_rate:
             return Flip(seen.seat, None)
         book = rulebook()
@@ -183,7 +184,7 @@ class HeuristicBot:
                     return action
         return Flip(seen.seat, None)
 
-    def _discard(self, seen: Seen, legal: list[Action]) -> Action:
+    def _discard(self, seen: Seen, legal: Sequence[Action]) -> Action:
         def rank(card: int) -> int:
             return min(seen.profile(card).ranks)
 

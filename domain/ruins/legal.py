@@ -7,107 +7,225 @@ any concrete action, crafted or not.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
 from itertools import combinations
+from math import comb
+from typing import overload
 
 from domain.errors import DomainError
-from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase
+from domain.ruins.actions import Action, Discard, Flip, Play, Purchase, new_play, pass_of, with_claim, with_purchase
 from domain.ruins.cards import rulebook
 from domain.ruins.state import GameState, Profile
 
 
-def legal_actions(state: GameState, seat: int) -> list[Action]:
+def legal_actions(state: GameState, seat: int) -> Sequence[Action]:
+    """Every action ``seat`` may take now. A list, except on a turn of the play phase: a ``LegalPlays``,
+    a read-only sequence that compares equal to the list it stands for."""
     if state.outcome is not None or not 0 <= seat < state.n_players:
         return []
-    if state.phase == "flip":
+    phase = state.phase
+    if phase == "play":
+        if state.turn != seat:
+            return []
+        top = state.top
+        if top is None:
+            return _hand(state, seat).leads(seat)
+        return _hand(state, seat).follows(seat, top.rank, top.count, (pass_of(seat),))
+    if phase == "flip":
         if seat not in state.participants or any(s == seat for s, _ in state.flip_choices):
             return []
         day = [c for c in state.hands[seat] if not state.ruins[c].night]
         return [Flip(seat, None), *(Flip(seat, c) for c in day)]
-    if state.phase == "discard":
+    if phase == "discard":
         if seat != state.discarder:
             return []
         return [Discard(seat, combo) for combo in combinations(state.hands[seat], state.discard_count)]
-    if state.phase != "play" or state.turn != seat:
-        return []
-    actions: list[Action] = [] if state.top is None else [Pass(seat)]
-    actions.extend(plays(state, seat))
-    return actions
+    return []
 
 
-_Analysis = tuple[dict[int, list[int]], dict[int, int]]
-_HANDS: dict[tuple[tuple[int, ...], int], tuple[tuple[Profile, ...], _Analysis]] = {}
+# A block of plays: every combination of ``size`` of ``cards`` declared as ``rank``, in the order of
+# itertools.combinations; or, when ``combos`` is given, just those combinations.
+_Block = tuple[int, tuple[int, ...], int, tuple[tuple[int, ...], ...] | None]
 
 
-def _analyse(hand: tuple[int, ...], profiles: tuple[Profile, ...]) -> _Analysis:
-    """Which cards of ``hand`` can count as each rank, and the weight of any card that is not 1.
+def _nth_combination(cards: tuple[int, ...], size: int, index: int) -> tuple[int, ...]:
+    """``list(combinations(cards, size))[index]`` without listing them (the itertools recipe)."""
+    if size == 1:
+        return (cards[index],)
+    n = len(cards)
+    if size == n:
+        return cards
+    c = comb(n, size)
+    out = []
+    while size:
+        c, n, size = c * size // n, n - 1, size - 1
+        while index >= c:
+            index -= c
+            c, n = c * (n - size) // n, n - 1
+        out.append(cards[-1 - n])
+    return tuple(out)
 
-    Cached by the hand and the identity of the profiles tuple: around an exchange the same hand is
-    asked again with the same (unchanged) ruins, and this is the engine's hottest loop."""
+
+class LegalPlays(Sequence[Action]):
+    """A turn's legal actions in the play phase: ``head`` (the pass, when following) then the plays, block
+    by block, in exactly the order and number of the eager list.
+
+    Listing every play built thousands of Play objects a second that a random bot then ignored (it picks
+    one by index); here ``len`` is arithmetic and ``legal[i]`` builds only play ``i``. Iterating, ``in``,
+    ``==`` and ``repr`` build the whole list once. Read-only, like every value the engine hands out."""
+
+    __slots__ = ("_blocks", "_head", "_items", "_len", "_seat", "_starts")
+
+    def __init__(self, seat: int, head: tuple[Action, ...], blocks: list[_Block]) -> None:
+        self._seat = seat
+        self._head = head
+        self._blocks = blocks
+        starts = []
+        total = len(head)
+        for _, cards, size, combos in blocks:
+            starts.append(total)
+            total += comb(len(cards), size) if combos is None else len(combos)
+        self._starts = starts
+        self._len = total
+        self._items: list[Action] | None = None
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if self._items is not None or isinstance(index, slice):
+            return self._list()[index]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("legal action index out of range")
+        head = self._head
+        if index < len(head):
+            return head[index]
+        at = bisect_right(self._starts, index) - 1
+        rank, cards, size, combos = self._blocks[at]
+        index -= self._starts[at]
+        combo = _nth_combination(cards, size, index) if combos is None else combos[index]
+        return new_play(self._seat, combo, rank)
+
+    def _list(self) -> list[Action]:
+        if self._items is None:
+            seat = self._seat
+            items: list[Action] = list(self._head)
+            for rank, cards, size, combos in self._blocks:
+                listed = combinations(cards, size) if combos is None else combos
+                items.extend([new_play(seat, combo, rank) for combo in listed])
+            self._items = items
+        return self._items
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._list())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._list()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalPlays):
+            return self._list() == other._list()
+        if isinstance(other, list):
+            return self._list() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like a list: equal to one, so not hashable
+
+    def __repr__(self) -> str:
+        return repr(self._list())
+
+
+class _Hand:
+    """Which cards of a hand can count as each rank (ascending; cards in hand order), and the weight of any
+    card that is not 1, given the ruins' profiles. The lead blocks are kept once listed."""
+
+    __slots__ = ("_leads", "by_rank", "profiles", "ranks", "weights")
+
+    def __init__(self, hand: tuple[int, ...], profiles: tuple[Profile, ...]) -> None:
+        by_rank: dict[int, list[int]] = {}
+        weights: dict[int, int] = {}
+        for card in hand:
+            prof = profiles[card]
+            if prof.weight != 1:
+                weights[card] = prof.weight
+            for rank in prof.ranks:
+                by_rank.setdefault(rank, []).append(card)
+        self.profiles = profiles  # held, so that its id (part of the cache key) is not reused meanwhile
+        self.ranks = sorted(by_rank)
+        self.by_rank = [(rank, tuple(by_rank[rank])) for rank in self.ranks]
+        self.weights = weights
+        self._leads: list[_Block] | None = None
+
+    def leads(self, seat: int) -> LegalPlays:
+        """Leads of any size: each rank, each size, each combination."""
+        if self._leads is None:
+            self._leads = [
+                (rank, cards, size, None) for rank, cards in self.by_rank for size in range(1, len(cards) + 1)
+            ]
+        return LegalPlays(seat, (), self._leads)
+
+    def follows(self, seat: int, rank: int, count: int, head: tuple[Action, ...]) -> LegalPlays:
+        """Follows of ``count`` ruins at ``rank`` or higher, after ``head``."""
+        weights = self.weights
+        blocks: list[_Block] = []
+        for at in range(bisect_left(self.ranks, rank), len(self.ranks)):
+            as_rank, cards = self.by_rank[at]
+            if not weights:
+                if len(cards) >= count:
+                    blocks.append((as_rank, cards, count, None))
+                continue
+            # A twin counts as two ruins: every subset whose weights add up to the count.
+            combos = tuple(
+                combo
+                for size in range(1, min(len(cards), count) + 1)
+                for combo in combinations(cards, size)
+                if sum(weights.get(c, 1) for c in combo) == count
+            )
+            if combos:
+                blocks.append((as_rank, cards, 0, combos))
+        return LegalPlays(seat, head, blocks)
+
+
+_HANDS: dict[tuple[tuple[int, ...], int], _Hand] = {}
+_HANDS_MAX = 4096
+
+
+def _hand(state: GameState, seat: int) -> _Hand:
+    """The analysis of ``seat``'s hand, cached by the hand and the identity of the profiles tuple: around an
+    exchange the same hand is asked again with the same (unchanged) ruins."""
+    hand, profiles = state.hands[seat], state.profiles
     key = (hand, id(profiles))
-    hit = _HANDS.get(key)
-    if hit is not None and hit[0] is profiles:
-        return hit[1]
-    by_rank: dict[int, list[int]] = {}
-    weights: dict[int, int] = {}
-    for card in hand:
-        prof = profiles[card]
-        if prof.weight != 1:
-            weights[card] = prof.weight
-        for rank in prof.ranks:
-            by_rank.setdefault(rank, []).append(card)
-    analysis = ({rank: by_rank[rank] for rank in sorted(by_rank)}, weights)
-    if len(_HANDS) > 50_000:
-        _HANDS.clear()
-    _HANDS[key] = (profiles, analysis)
-    return analysis
+    found = _HANDS.get(key)
+    if found is None or found.profiles is not profiles:
+        found = _Hand(hand, profiles)
+        if len(_HANDS) >= _HANDS_MAX:
+            _HANDS.clear()
+        _HANDS[key] = found
+    return found
 
 
 def plays(state: GameState, seat: int) -> list[Play]:
     """Every uncrafted play: leads of any size, or follows of the right count at equal or higher rank."""
-    by_rank, weights = _analyse(state.hands[seat], state.profiles)
     top = state.top
-    out: list[Play] = []
-    if top is None:
-        for rank, cards in by_rank.items():
-            for size in range(1, len(cards) + 1):
-                out.extend(Play(seat, combo, rank) for combo in combinations(cards, size))
-        return out
-    count = top.count
-    for rank, cards in by_rank.items():
-        if rank < top.rank or (len(cards) < count and not weights):
-            continue
-        if not weights:
-            out.extend(Play(seat, combo, rank) for combo in combinations(cards, count))
-        else:  # a twin counts as two ruins: find every subset whose weights add up to the count
-            for size in range(1, min(len(cards), count) + 1):
-                out.extend(
-                    Play(seat, combo, rank)
-                    for combo in combinations(cards, size)
-                    if sum(weights.get(c, 1) for c in combo) == count
-                )
-    return out
+    listed = (
+        _hand(state, seat).leads(seat) if top is None else _hand(state, seat).follows(seat, top.rank, top.count, ())
+    )
+    return [play for play in listed if isinstance(play, Play)]
 
 
 def can_follow(state: GameState, seat: int) -> bool:
-    """Whether ``seat`` has any uncrafted follow of the play to beat (cheaper than listing them all)."""
+    """Whether ``seat`` has any uncrafted follow of the play to beat (counted, not listed)."""
     top = state.top
-    if top is None:
-        return False
-    by_rank, weights = _analyse(state.hands[seat], state.profiles)
-    for rank, cards in by_rank.items():
-        if rank < top.rank:
-            continue
-        if not weights:
-            if len(cards) >= top.count:
-                return True
-        elif any(
-            sum(weights.get(c, 1) for c in combo) == top.count
-            for size in range(1, min(len(cards), top.count) + 1)
-            for combo in combinations(cards, size)
-        ):
-            return True
-    return False
+    return top is not None and len(_hand(state, seat).follows(seat, top.rank, top.count, ())) > 0
 
 
 def craft_options(state: GameState, play: Play) -> list[Play]:
@@ -135,11 +253,11 @@ def craft_options(state: GameState, play: Play) -> list[Play]:
         pos = book.position_index(d)
         for card in play.ruins:
             if sleeves[card][pos] is None:
-                candidates.append(replace(play, purchases=(*play.purchases, Purchase(d, card))))
+                candidates.append(with_purchase(play, Purchase(d, card)))
     if state.claims_left[seat] > len(play.claims):
         for card in play.ruins:
             if state.ruins[card].claim is None and card not in play.claims:
-                candidates.append(replace(play, claims=(*play.claims, card)))
+                candidates.append(with_claim(play, card))
     legal = []
     for candidate in candidates:
         try:
