@@ -112,7 +112,7 @@ _PASSES = tuple(Pass(seat) for seat in range(8))
 
 def pass_of(seat: int) -> Pass:
     """``Pass(seat)``, shared rather than built anew."""
-    return _PASSES[seat] if 0 <= seat < len(_PASSES) else Pass(seat)
+    return _PASSES[seat] if type(seat) is int and 0 <= seat < len(_PASSES) else Pass(seat)  # not True: JSON true
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:

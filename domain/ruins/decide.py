@@ -16,14 +16,14 @@ from domain.ruins.cards import rulebook
 from domain.ruins.evolve import replay
 from domain.ruins.rules import profile
 from domain.ruins.setup import deal, next_round_leader
-from domain.ruins.state import GameState, Profile, Ruin
+from domain.ruins.state import NOBODY, GameState, Profile, Ruin
 
 
 def decide(state: GameState, action: Action) -> list[ev.Event]:
     if state.outcome is not None:
         who = state.players[state.outcome.winner]
         raise GameOver(f"the game is over: {who} won ({state.outcome.how})")
-    if not 0 <= action.seat < state.n_players:
+    if not 0 <= action.seat < len(state.players):
         raise RuleViolation(f"there is no seat {action.seat} in a {state.n_players}-player game")
     if isinstance(action, Play):
         return _play(state, action)
@@ -79,11 +79,13 @@ def _discard(state: GameState, action: Discard) -> list[ev.Event]:
 
 
 def _pass(state: GameState, action: Pass) -> list[ev.Event]:
-    _check_turn(state, action.seat)
-    if state.top is None:
+    seat = action.seat
+    if state.turn != seat or state.phase != "play":
+        _check_turn(state, seat)
+    top = state.top
+    if top is None:
         raise RuleViolation("the leader must play: you may pass only when following another player's play")
-    responded = state.responded | {action.seat}
-    return [ev.Passed(action.seat), _after_response(state, state.hands, state.top.seat, responded, action.seat)]
+    return [ev.passed(seat), _after_response(state, state.hands, top.seat, state.responded | {seat}, seat)]
 
 
 def _after_response(
@@ -93,30 +95,42 @@ def _after_response(
 
     Only holders can pass or be skipped, and nobody goes out without playing (which resets the count),
     so comparing the number of responders with the number of other holders is enough."""
-    others = sum(1 for s in state.participants if hands[s]) - (1 if hands[owner] else 0)
+    others = len([s for s in state.participants if hands[s]]) - (1 if hands[owner] else 0)
     if len(responded) >= others:
         leader = owner if hands[owner] else _next_holder(state, hands, owner)
-        return ev.PileCleared(leader)
-    return ev.NextTurn(_next_holder(state, hands, last))
+        return ev.pile_cleared(leader)
+    return ev.next_turn(_next_holder(state, hands, last))
 
 
 def _next_holder(state: GameState, hands: Sequence[tuple[int, ...]], seat: int) -> int:
-    n = state.n_players
+    n = len(state.players)
+    participants = state.participants
     for step in range(1, n + 1):
         other = (seat + step) % n
-        if hands[other] and other in state.participants:
+        if hands[other] and other in participants:
             return other
     raise AssertionError("no player holds cards")  # a round ends before this can happen
 
 
+def _triggers(profiles: Sequence[Profile]) -> tuple[int, int, int]:
+    """The torches ``profiles`` relight, the ruins they dig and the burden they give when played."""
+    relight = dig = burden = 0
+    for prof in profiles:
+        if prof.effects:  # a ruin without effects (most of them) triggers nothing
+            relight += prof.relight
+            dig += prof.dig
+            burden += prof.burden
+    return relight, dig, burden
+
+
 def _play(state: GameState, action: Play) -> list[ev.Event]:
-    book = rulebook()
     seat = action.seat
-    _check_turn(state, seat)
+    if state.turn != seat or state.phase != "play":
+        _check_turn(state, seat)
     played = action.ruins
     if not played:
         raise RuleViolation("a play must contain at least one ruin")
-    if len(set(played)) != len(played):
+    if len(played) > 1 and len(set(played)) != len(played):
         raise RuleViolation("each ruin can be played only once in a play")
     hand = state.hands[seat]
     for card in played:
@@ -125,37 +139,39 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
 
     # Crafting first: legality is judged after crafting.
     events: list[ev.Event] = []
-    torches = state.torches[seat]
+    all_profiles = state.profiles
     if action.purchases or action.claims:
         torches, profiles = _craft(state, action, events)
     else:
-        profiles = [state.profiles[c] for c in action.ruins]
+        torches, profiles = state.torches[seat], [all_profiles[c] for c in played]
+    rank = action.rank
+    count = len(played)
     for card, prof in zip(played, profiles, strict=True):
-        if action.rank not in prof.ranks:
+        if rank not in prof.ranks:
             raise RuleViolation(
-                f"a set is ruins of one rank: ruin {card} cannot count as rank {action.rank} "
+                f"a set is ruins of one rank: ruin {card} cannot count as rank {rank} "
                 f"(it can be {', '.join(map(str, sorted(prof.ranks)))})"
             )
-    count = sum(p.weight for p in profiles)
+        count += prof.weight - 1  # a twin counts as two ruins
     top = state.top
     if top is not None:
         if count != top.count:
             raise RuleViolation(f"a follow must be exactly {top.count} ruin(s), like the lead; this play is {count}")
-        if action.rank < top.rank:
+        if rank < top.rank:
             raise RuleViolation(f"a follow must be of equal or higher rank than {top.rank}")
-    events.append(ev.RuinsPlayed(seat, played, action.rank, count, top is None))
+    events.append(ev.ruins_played(seat, played, rank, count, top is None))
 
     hands = list(state.hands)
-    hands[seat] = tuple(c for c in hand if c not in played)
+    hands[seat] = tuple([c for c in hand if c not in played])
     draw_pile = state.draw_pile
     # Triggered effects (relight, dig, burden) fire from what the ruins carried when they were played:
     # a discovery sleeved in this very play works from the ruin's next play on (docs/rules/ruins.md).
-    triggers = [state.profiles[c] for c in played] if action.purchases else profiles
-    relight = min(sum(p.relight for p in triggers), book.torches - torches)
-    if relight > 0:
-        events.append(ev.TorchesRelit(seat, relight))
+    relight, dig, burden = _triggers([all_profiles[c] for c in played] if action.purchases else profiles)
+    if relight:
+        relight = min(relight, rulebook().torches - torches)
+        if relight > 0:
+            events.append(ev.TorchesRelit(seat, relight))
     dug: tuple[int, ...] = ()
-    dig = sum(p.dig for p in triggers)
     if hands[seat] and dig:
         dug, draw_pile = draw_pile[:dig], draw_pile[dig:]
         if dug:
@@ -167,7 +183,6 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
         if ended:
             return events
 
-    burden = sum(p.burden for p in triggers)
     if burden:
         target = _next_holder(state, hands, seat)
         forced, draw_pile = draw_pile[:burden], draw_pile[burden:]
@@ -176,12 +191,12 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
             hands[target] = hands[target] + forced
 
     # Matching the rank exactly skips the next player; the skip counts toward 'everyone else passed'.
-    responded: frozenset[int] = frozenset()
+    responded: frozenset[int] = NOBODY
     turn_from = seat
-    if top is not None and action.rank == top.rank:
+    if top is not None and rank == top.rank:
         skipped = _next_holder(state, hands, seat)
         if skipped != seat:
-            events.append(ev.PlayerSkipped(skipped))
+            events.append(ev.player_skipped(skipped))
             responded = frozenset({skipped})
             turn_from = skipped
     events.append(_after_response(state, hands, seat, responded, turn_from))

@@ -123,3 +123,6 @@ def updated(state: GameState, **changes: Any) -> GameState:
     new: GameState = _new(GameState)
     _set(new, "__dict__", fields)
     return new
+
+
+NOBODY: frozenset[int] = frozenset()
