@@ -53,3 +53,15 @@ def _profile(card: int, ruin: Ruin) -> Profile:
 
 def total(effects: list[Effect], kind: str) -> int:
     return sum(e.amount for e in effects if e.kind == kind)
+
+
+def twins(profiles: tuple[Profile, ...]) -> frozenset[int]:
+    """The ruins that count as two."""
+    return frozenset(card for card, prof in enumerate(profiles) if prof.weight != 1)
+
+
+def with_profile(twins: frozenset[int], card: int, prof: Profile) -> frozenset[int]:
+    """``twins`` after ``card`` takes profile ``prof``."""
+    if (card in twins) == (prof.weight != 1):
+        return twins
+    return twins | {card} if prof.weight != 1 else twins - {card}

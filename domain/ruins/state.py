@@ -91,6 +91,9 @@ class GameState:
     # Each ruin's Profile, kept in step with ``ruins`` by evolve: derived, so not part of equality, but
     # looking it up by index instead of recomputing it is what makes legal_actions fast.
     profiles: tuple[Profile, ...] = field(default=(), compare=False, repr=False)
+    # The ruins that count as two (a profile's weight), kept in step with ``profiles`` likewise: a hand
+    # without any of them has only plain follows, and which hands those are is asked on every turn.
+    twins: frozenset[int] = field(default=frozenset(), compare=False, repr=False)
 
     @property
     def n_players(self) -> int:
@@ -111,7 +114,8 @@ class GameState:
 
 
 _new = object.__new__
-_set = object.__setattr__
+# The instance dict's own descriptor: setting through it is about twice as fast as object.__setattr__.
+_set_dict = vars(GameState)["__dict__"].__set__
 
 
 def updated(state: GameState, **changes: Any) -> GameState:
@@ -120,9 +124,30 @@ def updated(state: GameState, **changes: Any) -> GameState:
     ``replace``; the result is as frozen as the original."""
     fields = state.__dict__.copy()
     fields.update(changes)
+    return from_fields(fields)
+
+
+def from_fields(fields: dict[str, Any]) -> GameState:
+    """The state with these fields: a changed copy of another state's ``__dict__`` (``updated`` without
+    keywords to pack, for the handlers evolve runs on every move)."""
     new: GameState = _new(GameState)
-    _set(new, "__dict__", fields)
+    _set_dict(new, fields)
     return new
+
+
+# Fast construction of the play to beat (built on every play), through the slots' member descriptors
+# instead of the frozen __init__'s object.__setattr__ per field: the same Top.
+_top_seat = vars(Top)["seat"].__set__
+_top_rank = vars(Top)["rank"].__set__
+_top_count = vars(Top)["count"].__set__
+
+
+def new_top(seat: int, rank: int, count: int) -> Top:
+    top: Top = _new(Top)
+    _top_seat(top, seat)
+    _top_rank(top, rank)
+    _top_count(top, count)
+    return top
 
 
 NOBODY: frozenset[int] = frozenset()

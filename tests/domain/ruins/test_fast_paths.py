@@ -12,10 +12,12 @@ from itertools import combinations
 import pytest
 
 from domain import ruins
+from domain.ruins import events as ev
 from domain.ruins.actions import Action, Pass, Play, Purchase, new_play, pass_of, with_claim, with_purchase
 from domain.ruins.bots import HeuristicBot, RandomBot, Seen
 from domain.ruins.legal import LegalPlays, _nth_combination, can_follow, plays
-from domain.ruins.rules import profile
+from domain.ruins.rules import profile, twins
+from domain.ruins.simulate import play_game
 from domain.ruins.state import GameState
 
 
@@ -129,3 +131,33 @@ def test_fast_built_actions_equal_the_dataclass_ones() -> None:
     assert with_purchase(Play(1, (3,), 3), Purchase(4, 3)) == Play(1, (3,), 3, (Purchase(4, 3),))
     assert with_claim(Play(1, (3,), 3, (Purchase(4, 3),)), 3) == Play(1, (3,), 3, (Purchase(4, 3),), (3,))
     assert pass_of(3) == Pass(3) and pass_of(3) is pass_of(3) and pass_of(99) == Pass(99)
+
+
+def test_replay_drafts_once_and_matches_evolving_event_by_event() -> None:
+    """``replay`` applies a run of events to one draft of the fields; the result is the state evolve gives
+    event by event, every state on the way is left as it was, and the derived fields are kept in step."""
+    had_twins = False
+    for players, g in ((2, 0), (4, 1), (5, 2)):
+        bots = [RandomBot(craft_rate=0.8) if s % 2 else HeuristicBot(torch_rate=0.9) for s in range(players)]
+        game = play_game(["A", "B", "C", "D", "E"][:players], bots, f"draft-{players}-{g}")
+        one_by_one: list[GameState] = []
+        state: GameState | None = None
+        for event in game.events:
+            state = ruins.evolve(state, event)
+            one_by_one.append(state)
+        snapshots = [ruins.state_to_dict(s) for s in one_by_one]
+        assert ruins.replay(game.events) == one_by_one[-1] == game.state
+        for cut in range(1, len(game.events), 37):  # from any state on, in one go
+            assert ruins.replay(game.events[cut:], one_by_one[cut - 1]) == one_by_one[-1]
+        assert [ruins.state_to_dict(s) for s in one_by_one] == snapshots, "a state changed after it was handed out"
+        for s in one_by_one:
+            assert s.profiles == tuple(profile(c, r) for c, r in enumerate(s.ruins))
+            assert s.twins == twins(s.profiles)
+            had_twins = had_twins or bool(s.twins)
+    assert had_twins, "no twin was ever crafted: the twins bookkeeping went untested"
+    last = one_by_one[-1]
+    assert ruins.replay([], last) is last
+    with pytest.raises(ValueError):
+        ruins.replay([])
+    with pytest.raises(ValueError):
+        ruins.evolve(None, ev.NextTurn(0))
