@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
-from itertools import combinations
+from itertools import accumulate, combinations
 from math import comb
 from typing import overload
 
@@ -22,7 +22,7 @@ from domain.ruins.state import GameState, Profile
 def legal_actions(state: GameState, seat: int) -> Sequence[Action]:
     """Every action ``seat`` may take now. A list, except on a turn of the play phase: a ``LegalPlays``,
     a read-only sequence that compares equal to the list it stands for."""
-    if state.outcome is not None or not 0 <= seat < state.n_players:
+    if state.outcome is not None or not 0 <= seat < len(state.players):
         return []
     phase = state.phase
     if phase == "play":
@@ -44,51 +44,30 @@ def legal_actions(state: GameState, seat: int) -> Sequence[Action]:
     return []
 
 
-# A block of plays: every combination of ``size`` of ``cards`` declared as ``rank``, in the order of
-# itertools.combinations; or, when ``combos`` is given, just those combinations.
-_Block = tuple[int, tuple[int, ...], int, tuple[tuple[int, ...], ...] | None]
-
-
-def _nth_combination(cards: tuple[int, ...], size: int, index: int) -> tuple[int, ...]:
-    """``list(combinations(cards, size))[index]`` without listing them (the itertools recipe)."""
-    if size == 1:
-        return (cards[index],)
-    n = len(cards)
-    if size == n:
-        return cards
-    c = comb(n, size)
-    out = []
-    while size:
-        c, n, size = c * size // n, n - 1, size - 1
-        while index >= c:
-            index -= c
-            c, n = c * (n - size) // n, n - 1
-        out.append(cards[-1 - n])
-    return tuple(out)
-
-
 class LegalPlays(Sequence[Action]):
-    """A turn's legal actions in the play phase: ``head`` (the pass, when following) then the plays, block
-    by block, in exactly the order and number of the eager list.
+    """A turn's legal actions in the play phase: ``head`` (the pass, when following) then the plays, in
+    exactly the order and number of the eager list they stand for.
 
     Listing every play built thousands of Play objects a second that a random bot then ignored (it picks
-    one by index); here ``len`` is arithmetic and ``legal[i]`` builds only play ``i``. Iterating, ``in``,
-    ``==`` and ``repr`` build the whole list once. Read-only, like every value the engine hands out."""
+    one by index); here the length is counted, and ``legal[i]`` builds only play ``i``. Iterating, ``in``,
+    ``==`` and ``repr`` list them all, once. Read-only, like every value the engine hands out.
 
-    __slots__ = ("_blocks", "_head", "_items", "_len", "_seat", "_starts")
+    Subclasses say how play ``i`` is found (``_play``) or all are listed (``_plays``), and set all four
+    slots in their own ``__init__``."""
 
-    def __init__(self, seat: int, head: tuple[Action, ...], blocks: list[_Block]) -> None:
-        self._seat = seat
-        self._head = head
-        self._blocks = blocks
-        starts = []
-        total = len(head)
-        for _, cards, size, combos in blocks:
-            starts.append(total)
-            total += comb(len(cards), size) if combos is None else len(combos)
-        self._starts = starts
-        self._len = total
-        self._items: list[Action] | None = None
+    __slots__ = ("_head", "_items", "_len", "_seat")
+    _head: tuple[Action, ...]
+    _items: list[Action] | None
+    _len: int
+    _seat: int
+
+    def _play(self, index: int) -> Play:
+        """Play ``index`` (counted after the head)."""
+        raise NotImplementedError
+
+    def _plays(self) -> list[Play]:
+        """Every play, in order (what ``_play`` gives for each index, listed in one go)."""
+        raise NotImplementedError
 
     def __len__(self) -> int:
         return self._len
@@ -100,7 +79,7 @@ class LegalPlays(Sequence[Action]):
     def __getitem__(self, index: slice) -> list[Action]: ...
 
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
-        if self._items is not None or isinstance(index, slice):
+        if self._items is not None or type(index) is not int:
             return self._list()[index]
         if index < 0:
             index += self._len
@@ -109,20 +88,11 @@ class LegalPlays(Sequence[Action]):
         head = self._head
         if index < len(head):
             return head[index]
-        at = bisect_right(self._starts, index) - 1
-        rank, cards, size, combos = self._blocks[at]
-        index -= self._starts[at]
-        combo = _nth_combination(cards, size, index) if combos is None else combos[index]
-        return new_play(self._seat, combo, rank)
+        return self._play(index - len(head))
 
     def _list(self) -> list[Action]:
         if self._items is None:
-            seat = self._seat
-            items: list[Action] = list(self._head)
-            for rank, cards, size, combos in self._blocks:
-                listed = combinations(cards, size) if combos is None else combos
-                items.extend([new_play(seat, combo, rank) for combo in listed])
-            self._items = items
+            self._items = [*self._head, *self._plays()]
         return self._items
 
     def __iter__(self) -> Iterator[Action]:
@@ -144,81 +114,190 @@ class LegalPlays(Sequence[Action]):
         return repr(self._list())
 
 
+# A hand is analysed into keys, one per (card, rank it can count as): rank << _SHIFT | the card's position
+# in the hand, so that sorting the keys orders them by rank, then hand order (hands are far smaller).
+_SHIFT = 10
+_AT = (1 << _SHIFT) - 1
+
+
+class _Singles(LegalPlays):
+    """Follows of a single ruin (no twin in hand): each card that can count as the rank to beat or higher,
+    at each such rank; that is, the hand's keys from ``start`` on."""
+
+    __slots__ = ("_hand", "_keys", "_start")
+
+    def __init__(self, seat: int, head: tuple[Action, ...], hand: tuple[int, ...], keys: list[int], start: int):
+        self._seat, self._head, self._items = seat, head, None
+        self._len = len(head) + len(keys) - start
+        self._hand, self._keys, self._start = hand, keys, start
+
+    def _play(self, index: int) -> Play:
+        key = self._keys[self._start + index]
+        return single(self._seat, self._hand[key & _AT], key >> _SHIFT)
+
+    def _plays(self) -> list[Play]:
+        seat, hand = self._seat, self._hand
+        return [single(seat, hand[key & _AT], key >> _SHIFT) for key in self._keys[self._start :]]
+
+
+# A block of plays declared as ``rank``: every combination of ``size`` of ``cards``, in the order of
+# itertools.combinations; with ``size`` 0, every combination of every size, smallest first (a lead);
+# or, when ``combos`` is given, just those combinations.
+_Block = tuple[int, tuple[int, ...], int, tuple[tuple[int, ...], ...] | None]
+
+
+class _Blocks(LegalPlays):
+    """Plays listed block by block (leads, and follows of several ruins); ``starts``: where each begins."""
+
+    __slots__ = ("_blocks", "_starts")
+
+    def __init__(self, seat: int, head: tuple[Action, ...], blocks: list[_Block], sizes: list[int]) -> None:
+        self._seat, self._head, self._items = seat, head, None
+        starts = list(accumulate(sizes, initial=len(head)))
+        self._len = starts.pop()
+        self._blocks, self._starts = blocks, starts
+
+    def _play(self, index: int) -> Play:
+        index += len(self._head)
+        at = bisect_right(self._starts, index) - 1
+        rank, cards, size, combos = self._blocks[at]
+        index -= self._starts[at]
+        if combos is not None:
+            return new_play(self._seat, combos[index], rank)
+        if size == 0:  # a lead: skip the smaller sizes
+            size = 1
+            while index >= (listed := comb(len(cards), size)):
+                index -= listed
+                size += 1
+        if size == 1:
+            return single(self._seat, cards[index], rank)
+        return new_play(self._seat, _nth_combination(cards, size, index), rank)
+
+    def _plays(self) -> list[Play]:
+        seat = self._seat
+        out: list[Play] = []
+        for rank, cards, size, combos in self._blocks:
+            if combos is not None:
+                out.extend([new_play(seat, combo, rank) for combo in combos])
+                continue
+            for n in range(1, len(cards) + 1) if size == 0 else (size,):
+                out.extend([new_play(seat, combo, rank) for combo in combinations(cards, n)])
+        return out
+
+
+def _nth_combination(cards: tuple[int, ...], size: int, index: int) -> tuple[int, ...]:
+    """``list(combinations(cards, size))[index]`` without listing them (the itertools recipe)."""
+    n = len(cards)
+    if size == n:
+        return cards
+    c = comb(n, size)
+    out = []
+    while size:
+        c, n, size = c * size // n, n - 1, size - 1
+        while index >= c:
+            index -= c
+            c, n = c * (n - size) // n, n - 1
+        out.append(cards[-1 - n])
+    return tuple(out)
+
+
+_SINGLES: dict[tuple[int, int, int], Play] = {}
+
+
+def single(seat: int, card: int, rank: int) -> Play:
+    """``Play(seat, (card,), rank)``. Most plays are of one ruin, and there are only so many (seats x ruins
+    x ranks): they are built once and shared, like every immutable value."""
+    key = (seat, card, rank)
+    play = _SINGLES.get(key)
+    if play is None:
+        if len(_SINGLES) >= 20_000:
+            _SINGLES.clear()
+        play = _SINGLES[key] = new_play(seat, (card,), rank)
+    return play
+
+
 class _Hand:
-    """Which cards of a hand can count as each rank (ascending; cards in hand order), and the weight of any
-    card that is not 1, given the ruins' profiles. The lead blocks are kept once listed."""
+    """One hand, given the ruins' profiles: its keys (see ``_SHIFT``), whether it holds a twin (a ruin
+    that counts as two), and, when asked, the cards that can count as each rank."""
 
-    __slots__ = ("_leads", "by_rank", "profiles", "ranks", "weights")
+    __slots__ = ("_by_rank", "hand", "keys", "profiles", "twins")
 
-    def __init__(self, hand: tuple[int, ...], profiles: tuple[Profile, ...]) -> None:
-        by_rank: dict[int, list[int]] = {}
-        weights: dict[int, int] = {}
-        for card in hand:
-            prof = profiles[card]
-            if prof.weight != 1:
-                weights[card] = prof.weight
-            for rank in prof.ranks:
-                by_rank.setdefault(rank, []).append(card)
+    def __init__(self, hand: tuple[int, ...], profiles: tuple[Profile, ...], twins: bool) -> None:
+        self.hand = hand
         self.profiles = profiles  # held, so that its id (part of the cache key) is not reused meanwhile
-        self.ranks = sorted(by_rank)
-        self.by_rank = [(rank, tuple(by_rank[rank])) for rank in self.ranks]
-        self.weights = weights
-        self._leads: list[_Block] | None = None
+        self.keys = sorted([rank << _SHIFT | at for at, card in enumerate(hand) for rank in profiles[card].ranks])
+        self.twins = twins
+        self._by_rank: tuple[list[int], list[tuple[int, ...]]] | None = None
+
+    def by_rank(self) -> tuple[list[int], list[tuple[int, ...]]]:
+        """The ranks the hand can play (ascending), and for each the cards that can count as it (in hand order)."""
+        if self._by_rank is None:
+            hand = self.hand
+            ranks: list[int] = []
+            cards: list[list[int]] = []
+            last = -1
+            for key in self.keys:
+                rank = key >> _SHIFT
+                if rank != last:
+                    ranks.append(rank)
+                    cards.append([hand[key & _AT]])
+                    last = rank
+                else:
+                    cards[-1].append(hand[key & _AT])
+            self._by_rank = ranks, [tuple(c) for c in cards]
+        return self._by_rank
 
     def leads(self, seat: int) -> LegalPlays:
         """Leads of any size: each rank, each size, each combination."""
-        if self._leads is None:
-            self._leads = [
-                (rank, cards, size, None) for rank, cards in self.by_rank for size in range(1, len(cards) + 1)
-            ]
-        return LegalPlays(seat, (), self._leads)
+        ranks, by_rank = self.by_rank()
+        blocks: list[_Block] = [(rank, cards, 0, None) for rank, cards in zip(ranks, by_rank, strict=True)]
+        return _Blocks(seat, (), blocks, [(1 << len(cards)) - 1 for cards in by_rank])
 
     def follows(self, seat: int, rank: int, count: int, head: tuple[Action, ...]) -> LegalPlays:
         """Follows of ``count`` ruins at ``rank`` or higher, after ``head``."""
-        weights = self.weights
-        blocks: list[_Block] = []
-        for at in range(bisect_left(self.ranks, rank), len(self.ranks)):
-            as_rank, cards = self.by_rank[at]
-            if not weights:
-                if len(cards) >= count:
-                    blocks.append((as_rank, cards, count, None))
-                continue
-            # A twin counts as two ruins: every subset whose weights add up to the count.
+        if count == 1 and not self.twins:
+            return _Singles(seat, head, self.hand, self.keys, bisect_left(self.keys, rank << _SHIFT))
+        ranks, by_rank = self.by_rank()
+        higher = range(bisect_left(ranks, rank), len(ranks))
+        if not self.twins:
+            blocks: list[_Block] = [(ranks[i], by_rank[i], count, None) for i in higher if len(by_rank[i]) >= count]
+            return _Blocks(seat, head, blocks, [comb(len(block[1]), count) for block in blocks])
+        # A twin counts as two ruins: every subset whose weights add up to the count.
+        profiles = self.profiles
+        blocks = []
+        for i in higher:
             combos = tuple(
                 combo
-                for size in range(1, min(len(cards), count) + 1)
-                for combo in combinations(cards, size)
-                if sum(weights.get(c, 1) for c in combo) == count
+                for size in range(1, min(len(by_rank[i]), count) + 1)
+                for combo in combinations(by_rank[i], size)
+                if sum(profiles[c].weight for c in combo) == count
             )
             if combos:
-                blocks.append((as_rank, cards, 0, combos))
-        return LegalPlays(seat, head, blocks)
+                blocks.append((ranks[i], by_rank[i], 0, combos))
+        return _Blocks(seat, head, blocks, [len(block[3] or ()) for block in blocks])
 
 
 _HANDS: dict[tuple[tuple[int, ...], int], _Hand] = {}
-_HANDS_MAX = 4096
 
 
 def _hand(state: GameState, seat: int) -> _Hand:
     """The analysis of ``seat``'s hand, cached by the hand and the identity of the profiles tuple: around an
-    exchange the same hand is asked again with the same (unchanged) ruins."""
+    exchange the same hand is asked again with the same (unchanged) ruins. Kept small: a hand is rarely
+    asked about again once its exchange is over, and a large cache only gives the garbage collector work."""
     hand, profiles = state.hands[seat], state.profiles
     key = (hand, id(profiles))
     found = _HANDS.get(key)
     if found is None or found.profiles is not profiles:
-        found = _Hand(hand, profiles)
-        if len(_HANDS) >= _HANDS_MAX:
+        if len(_HANDS) >= 512:
             _HANDS.clear()
-        _HANDS[key] = found
+        found = _HANDS[key] = _Hand(hand, profiles, not state.twins.isdisjoint(hand))
     return found
 
 
 def plays(state: GameState, seat: int) -> list[Play]:
     """Every uncrafted play: leads of any size, or follows of the right count at equal or higher rank."""
-    top = state.top
-    listed = (
-        _hand(state, seat).leads(seat) if top is None else _hand(state, seat).follows(seat, top.rank, top.count, ())
-    )
+    hand, top = _hand(state, seat), state.top
+    listed = hand.leads(seat) if top is None else hand.follows(seat, top.rank, top.count, ())
     return [play for play in listed if isinstance(play, Play)]
 
 
