@@ -241,3 +241,18 @@ def action_from_str(text: str) -> Action:
         pass
     # (_number() also accepts '+1', '1_0' and non-ASCII digits: those are refused by the round-trip check below)
     raise MalformedAction(f"cannot read action {text!r}; e.g. '1 play 3,17@7', '1 pass', '1 flip 23', '1 discard 8'")
+
+
+_FLIPS: dict[tuple[int, int | None], Flip] = {}
+
+
+def flip_of(seat: int, ruin: int | None) -> Flip:
+    """``Flip(seat, ruin)``, shared: every seat is offered each of its day ruins at each round's start."""
+    if type(seat) is not int:  # (True == 1, but True is stored as JSON true)
+        return Flip(seat, ruin)
+    flip = _FLIPS.get((seat, ruin))
+    if flip is None:
+        if len(_FLIPS) >= 4096:
+            _FLIPS.clear()
+        flip = _FLIPS[seat, ruin] = Flip(seat, ruin)
+    return flip

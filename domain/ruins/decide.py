@@ -16,7 +16,7 @@ from domain.ruins.cards import rulebook
 from domain.ruins.evolve import replay
 from domain.ruins.rules import profile
 from domain.ruins.setup import deal, next_round_leader
-from domain.ruins.state import NOBODY, GameState, Profile, Ruin
+from domain.ruins.state import GameState, Profile, Ruin
 
 
 def decide(state: GameState, action: Action) -> list[ev.Event]:
@@ -85,28 +85,34 @@ def _pass(state: GameState, action: Pass) -> list[ev.Event]:
     top = state.top
     if top is None:
         raise RuleViolation("the leader must play: you may pass only when following another player's play")
-    return [ev.passed(seat), _after_response(state, state.hands, top.seat, state.responded | {seat}, seat)]
+    responders = len(state.responded) + (seat not in state.responded)
+    return [ev.passed(seat), _after_response(state, state.hands, top.seat, responders, seat)]
 
 
 def _after_response(
-    state: GameState, hands: Sequence[tuple[int, ...]], owner: int, responded: frozenset[int], last: int
+    state: GameState, hands: Sequence[tuple[int, ...]], owner: int, responders: int, last: int
 ) -> ev.Event:
     """Pile cleared once every other player still holding cards has passed (or been skipped) in a row.
 
     Only holders can pass or be skipped, and nobody goes out without playing (which resets the count),
     so comparing the number of responders with the number of other holders is enough."""
-    others = len([s for s in state.participants if hands[s]]) - (1 if hands[owner] else 0)
-    if len(responded) >= others:
-        leader = owner if hands[owner] else _next_holder(state, hands, owner)
-        return ev.pile_cleared(leader)
+    participants = state.participants
+    if len(participants) == len(hands):  # everyone is dealt in: the holders are the non-empty hands
+        holders = len(hands) - hands.count(())
+    else:
+        holders = len([s for s in participants if hands[s]])
+    if responders >= holders - (1 if hands[owner] else 0):
+        return ev.pile_cleared(owner if hands[owner] else _next_holder(state, hands, owner))
     return ev.next_turn(_next_holder(state, hands, last))
 
 
+# The seats after each seat, clockwise, ending with itself: _CLOCKWISE[n][seat] (n players).
+_CLOCKWISE = tuple(tuple(tuple((seat + step) % n for step in range(1, n + 1)) for seat in range(n)) for n in range(9))
+
+
 def _next_holder(state: GameState, hands: Sequence[tuple[int, ...]], seat: int) -> int:
-    n = len(state.players)
     participants = state.participants
-    for step in range(1, n + 1):
-        other = (seat + step) % n
+    for other in _CLOCKWISE[len(hands)][seat]:  # (one hand per seat)
         if hands[other] and other in participants:
             return other
     raise AssertionError("no player holds cards")  # a round ends before this can happen
@@ -116,11 +122,20 @@ def _triggers(profiles: Sequence[Profile]) -> tuple[int, int, int]:
     """The torches ``profiles`` relight, the ruins they dig and the burden they give when played."""
     relight = dig = burden = 0
     for prof in profiles:
-        if prof.effects:  # a ruin without effects (most of them) triggers nothing
-            relight += prof.relight
-            dig += prof.dig
-            burden += prof.burden
+        relight += prof.relight
+        dig += prof.dig
+        burden += prof.burden
     return relight, dig, burden
+
+
+def _check_set(played: tuple[int, ...], hand: tuple[int, ...]) -> None:
+    if not played:
+        raise RuleViolation("a play must contain at least one ruin")
+    if len(set(played)) != len(played):
+        raise RuleViolation("each ruin can be played only once in a play")
+    for card in played:
+        if card not in hand:
+            raise RuleViolation(f"you can only play ruins from your own hand; ruin {card} is not in it")
 
 
 def _play(state: GameState, action: Play) -> list[ev.Event]:
@@ -128,31 +143,31 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
     if state.turn != seat or state.phase != "play":
         _check_turn(state, seat)
     played = action.ruins
-    if not played:
-        raise RuleViolation("a play must contain at least one ruin")
-    if len(played) > 1 and len(set(played)) != len(played):
-        raise RuleViolation("each ruin can be played only once in a play")
     hand = state.hands[seat]
-    for card in played:
-        if card not in hand:
-            raise RuleViolation(f"you can only play ruins from your own hand; ruin {card} is not in it")
+    if len(played) != 1:
+        _check_set(played, hand)
+    elif played[0] not in hand:  # (one ruin: the only check that can fail)
+        raise RuleViolation(f"you can only play ruins from your own hand; ruin {played[0]} is not in it")
 
     # Crafting first: legality is judged after crafting.
     events: list[ev.Event] = []
-    all_profiles = state.profiles
     if action.purchases or action.claims:
         torches, profiles = _craft(state, action, events)
     else:
+        all_profiles = state.profiles
         torches, profiles = state.torches[seat], [all_profiles[c] for c in played]
     rank = action.rank
     count = len(played)
+    effects = False  # most ruins have none: they count as one and trigger nothing
     for card, prof in zip(played, profiles, strict=True):
         if rank not in prof.ranks:
             raise RuleViolation(
                 f"a set is ruins of one rank: ruin {card} cannot count as rank {rank} "
                 f"(it can be {', '.join(map(str, sorted(prof.ranks)))})"
             )
-        count += prof.weight - 1  # a twin counts as two ruins
+        if prof.effects:
+            count += prof.weight - 1  # a twin counts as two ruins
+            effects = True
     top = state.top
     if top is not None:
         if count != top.count:
@@ -163,46 +178,58 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
 
     hands = list(state.hands)
     hands[seat] = tuple([c for c in hand if c not in played])
-    draw_pile = state.draw_pile
-    # Triggered effects (relight, dig, burden) fire from what the ruins carried when they were played:
-    # a discovery sleeved in this very play works from the ruin's next play on (docs/rules/ruins.md).
-    relight, dig, burden = _triggers([all_profiles[c] for c in played] if action.purchases else profiles)
-    if relight:
-        relight = min(relight, rulebook().torches - torches)
-        if relight > 0:
-            events.append(ev.TorchesRelit(seat, relight))
+    burden = 0
     dug: tuple[int, ...] = ()
-    if hands[seat] and dig:
-        dug, draw_pile = draw_pile[:dig], draw_pile[dig:]
-        if dug:
-            events.append(ev.RuinsDrawn(seat, dug, "dig"))
-            hands[seat] = hands[seat] + dug
+    if effects:
+        # Triggered effects fire from what the ruins carried when they were played: a discovery sleeved
+        # in this very play works from the ruin's next play on (docs/rules/ruins.md).
+        relight, dig, burden = _triggers([state.profiles[c] for c in played] if action.purchases else profiles)
+        dug = _relight_and_dig(state, seat, relight, dig, torches, hands, events)
 
-    if not hands[seat]:
-        ended = _go_out(state, seat, hands, events)
-        if ended:
-            return events
+    if not hands[seat] and _go_out(state, seat, hands, events):
+        return events
 
     if burden:
         target = _next_holder(state, hands, seat)
-        forced, draw_pile = draw_pile[:burden], draw_pile[burden:]
+        forced = state.draw_pile[len(dug) :][:burden]
         if forced and target != seat:
             events.append(ev.RuinsDrawn(target, forced, "burden"))
             hands[target] = hands[target] + forced
 
     # Matching the rank exactly skips the next player; the skip counts toward 'everyone else passed'.
-    responded: frozenset[int] = NOBODY
-    turn_from = seat
+    responders, turn_from = 0, seat
     if top is not None and rank == top.rank:
         skipped = _next_holder(state, hands, seat)
         if skipped != seat:
             events.append(ev.player_skipped(skipped))
-            responded = frozenset({skipped})
-            turn_from = skipped
-    events.append(_after_response(state, hands, seat, responded, turn_from))
+            responders, turn_from = 1, skipped
+    events.append(_after_response(state, hands, seat, responders, turn_from))
     if dug:
         events.append(ev.DiscardRequired(seat, len(dug)))
     return events
+
+
+def _relight_and_dig(
+    state: GameState,
+    seat: int,
+    relight: int,
+    dig: int,
+    torches: int,
+    hands: list[tuple[int, ...]],
+    events: list[ev.Event],
+) -> tuple[int, ...]:
+    """Relight torches (up to all of them) and dig (draw) ruins, unless the play emptied the hand; return the
+    ruins dug (the top of the draw pile)."""
+    relight = min(relight, rulebook().torches - torches)
+    if relight > 0:
+        events.append(ev.TorchesRelit(seat, relight))
+    dug: tuple[int, ...] = ()
+    if hands[seat] and dig:
+        dug = state.draw_pile[:dig]
+        if dug:
+            events.append(ev.RuinsDrawn(seat, dug, "dig"))
+            hands[seat] = hands[seat] + dug
+    return dug
 
 
 def _craft(state: GameState, action: Play, events: list[ev.Event]) -> tuple[int, list[Profile]]:

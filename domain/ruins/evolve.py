@@ -11,7 +11,7 @@ the intermediate states nobody looks at are never built. The states handed out a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from domain.ruins import events as ev
@@ -47,29 +47,31 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
     return replay((event,), state)
 
 
-def replay(events: Iterable[ev.Event], state: GameState | None = None) -> GameState:
+def replay(events: Sequence[ev.Event], state: GameState | None = None) -> GameState:
     """Fold ``evolve`` over events (from a fresh game, or on top of ``state``)."""
-    draft: Fields | None = None
-    for event in events:
-        if type(event) is ev.GameStarted:  # a new game: whatever came before is gone
-            draft = _started(event)
-            continue
-        handler = _HANDLERS.get(type(event))
-        if handler is None:
-            raise TypeError(f"not a Ruins event: {event!r}")
-        if draft is None:
-            if state is None:
-                raise ValueError(f"a game starts with GameStarted, not {type(event).__name__}")
-            draft = state.__dict__.copy()
-        handler(draft, event)
-    if draft is not None:
-        return from_fields(draft)
+    if not events:
+        if state is None:
+            raise ValueError("no events to replay")
+        return state
     if state is None:
-        raise ValueError("no events to replay")
-    return state
+        if type(events[0]) is not ev.GameStarted:
+            raise ValueError(f"a game starts with GameStarted, not {type(events[0]).__name__}")
+        draft: Fields = {}  # GameStarted fills it
+    else:
+        draft = state.__dict__.copy()
+    try:
+        for event in events:
+            _HANDLERS[type(event)](draft, event)
+    except KeyError:
+        if type(event) not in _HANDLERS:
+            raise TypeError(f"not a Ruins event: {event!r}") from None
+        raise
+    return from_fields(draft)
 
 
-def _started(event: ev.GameStarted) -> Fields:
+@_handles(ev.GameStarted)
+def _(d: Fields, event: ev.GameStarted) -> None:
+    """A new game: whatever came before is gone."""
     book = rulebook()
     n = len(event.players)
     ruins = tuple(Ruin(night, tuple(sleeves), claim) for night, sleeves, claim in event.ruins)
@@ -88,7 +90,8 @@ def _started(event: ev.GameStarted) -> Fields:
         market=event.market,
         discovery_deck=event.discovery_deck,
     )
-    return state.__dict__.copy()
+    d.clear()
+    d.update(state.__dict__)
 
 
 @_handles(ev.RoundDealt)
@@ -161,10 +164,11 @@ def _(d: Fields, event: ev.ClaimSleeved) -> None:
 
 @_handles(ev.RuinsPlayed)
 def _(d: Fields, event: ev.RuinsPlayed) -> None:
-    seat = event.seat
-    hands = d["hands"]
-    d["hands"] = _put(hands, seat, _without(hands[seat], event.ruins))
-    d["pile"] = d["pile"] + event.ruins
+    seat, gone = event.seat, event.ruins
+    hands = list(d["hands"])
+    hands[seat] = tuple([c for c in hands[seat] if c not in gone])
+    d["hands"] = tuple(hands)
+    d["pile"] = d["pile"] + gone
     d["top"] = new_top(seat, event.rank, event.count)
     d["responded"] = NOBODY
 

@@ -135,18 +135,29 @@ def from_fields(fields: dict[str, Any]) -> GameState:
     return new
 
 
-# Fast construction of the play to beat (built on every play), through the slots' member descriptors
-# instead of the frozen __init__'s object.__setattr__ per field: the same Top.
+# The play to beat is built on every play, and there are only so many (seats x ranks x counts): each is
+# built once, through the slots' member descriptors (skipping the frozen __init__), and then shared.
 _top_seat = vars(Top)["seat"].__set__
 _top_rank = vars(Top)["rank"].__set__
 _top_count = vars(Top)["count"].__set__
+_TOPS: dict[tuple[int, int, int], Top] = {}
 
 
 def new_top(seat: int, rank: int, count: int) -> Top:
-    top: Top = _new(Top)
+    """``Top(seat, rank, count)``."""
+    shared = type(seat) is int and type(rank) is int  # (True == 1, but True is stored as JSON true)
+    if shared:
+        top = _TOPS.get((seat, rank, count))
+        if top is not None:
+            return top
+    top = _new(Top)
     _top_seat(top, seat)
     _top_rank(top, rank)
     _top_count(top, count)
+    if shared:
+        if len(_TOPS) >= 4096:
+            _TOPS.clear()
+        _TOPS[seat, rank, count] = top
     return top
 
 

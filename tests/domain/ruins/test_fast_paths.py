@@ -13,7 +13,7 @@ import pytest
 
 from domain import ruins
 from domain.ruins import events as ev
-from domain.ruins.actions import Action, Pass, Play, Purchase, new_play, pass_of, with_claim, with_purchase
+from domain.ruins.actions import Action, Flip, Pass, Play, Purchase, new_play, pass_of, with_claim, with_purchase
 from domain.ruins.bots import HeuristicBot, RandomBot, Seen
 from domain.ruins.legal import LegalPlays, _nth_combination, can_follow, plays
 from domain.ruins.rules import profile, twins
@@ -161,3 +161,25 @@ def test_replay_drafts_once_and_matches_evolving_event_by_event() -> None:
         ruins.replay([])
     with pytest.raises(ValueError):
         ruins.evolve(None, ev.NextTurn(0))
+
+
+def test_shared_values_never_turn_true_into_1() -> None:
+    """Shared plays, flips, tops and events are looked up by value, and True == 1; but True is stored as
+    JSON true. Actions given with bools (only possible in-process) keep them, and do not leak into the
+    values shared with int seats (or the other way round)."""
+    state = ruins.new_game(["A", "B", "C"], seed="bools-1")
+    assert [ruins.action_to_dict(a)["seat"] for a in ruins.legal_actions(state, True)] == [True] * len(
+        ruins.legal_actions(state, 1)
+    )
+    assert all(ruins.action_to_dict(a)["seat"] == 1 for a in ruins.legal_actions(state, 1))
+    for seat in range(3):
+        state = ruins.apply(state, Flip(seat, None))
+    seat = state.turn
+    assert seat == 1, "this seed's leader changed: pick a seed where seat 1 leads"
+    lead = next(a for a in ruins.legal_actions(state, seat) if isinstance(a, Play) and len(a.ruins) == 1)
+    as_bool = Play(True, lead.ruins, lead.rank)
+    for action, expected in ((as_bool, True), (lead, 1), (as_bool, True)):
+        events = ruins.decide(state, action)
+        assert type(ruins.event_to_dict(events[0])["seat"]) is type(expected)
+        after = ruins.replay(events, state)
+        assert after.top is not None and type(ruins.state_to_dict(after)["top"][0]) is type(expected)
