@@ -25,8 +25,9 @@ def decide(state: GameState, action: Action) -> list[ev.Event]:
         raise GameOver(f"the game is over: {who} won ({state.outcome.how})")
     if not 0 <= action.seat < len(state.players):
         raise RuleViolation(f"there is no seat {action.seat} in a {state.n_players}-player game")
-    if isinstance(action, Play):
-        return _play(state, action)
+    kind = type(action)  # (the exact types first: a play or a pass, nearly every time)
+    if kind is Play or (kind is not Pass and isinstance(action, Play)):
+        return _play(state, action)  # type: ignore[arg-type]
     if isinstance(action, Pass):
         return _pass(state, action)
     if isinstance(action, Flip):

@@ -17,7 +17,7 @@ from typing import Any
 from domain.ruins import events as ev
 from domain.ruins.cards import rulebook
 from domain.ruins.rules import profile, twins, with_profile
-from domain.ruins.state import NOBODY, GameState, Outcome, Ruin, from_fields, new_top
+from domain.ruins.state import NOBODY, GameState, Outcome, from_fields, new_ruin, new_top
 
 Fields = dict[str, Any]  # a draft: every field of a GameState, by name
 
@@ -74,7 +74,7 @@ def _(d: Fields, event: ev.GameStarted) -> None:
     """A new game: whatever came before is gone."""
     book = rulebook()
     n = len(event.players)
-    ruins = tuple(Ruin(night, tuple(sleeves), claim) for night, sleeves, claim in event.ruins)
+    ruins = tuple(new_ruin(night, tuple(sleeves), claim) for night, sleeves, claim in event.ruins)
     profiles = tuple(profile(card, ruin) for card, ruin in enumerate(ruins))
     state = GameState(
         players=event.players,
@@ -105,7 +105,7 @@ def _(d: Fields, event: ev.RoundDealt) -> None:
         hands=event.hands,
         draw_pile=event.draw_pile,
         # Ruins neither dealt nor in the draw pile sit out this round (only in an explicit setup).
-        discard=tuple(c for c in range(len(d["ruins"])) if c not in held),
+        discard=tuple(sorted(set(range(len(d["ruins"]))) - held)),
         pile=(),
         top=None,
         responded=NOBODY,
@@ -131,7 +131,7 @@ def _(d: Fields, event: ev.NightFlipsRevealed) -> None:
     for card in event.flips:
         if card is not None:
             ruin = ruins[card]
-            ruin = Ruin(True, ruin.sleeves, ruin.claim)
+            ruin = new_ruin(True, ruin.sleeves, ruin.claim)
             ruins = _put(ruins, card, ruin)
             prof = profile(card, ruin)
             profiles = _put(profiles, card, prof)
@@ -158,7 +158,7 @@ def _(d: Fields, event: ev.DiscoveryBought) -> None:
 def _(d: Fields, event: ev.ClaimSleeved) -> None:
     card, seat = event.ruin, event.seat
     ruin = d["ruins"][card]
-    d["ruins"] = _put(d["ruins"], card, Ruin(ruin.night, ruin.sleeves, seat))
+    d["ruins"] = _put(d["ruins"], card, new_ruin(ruin.night, ruin.sleeves, seat))
     d["claims_left"] = _put(d["claims_left"], seat, d["claims_left"][seat] - 1)
 
 

@@ -33,10 +33,27 @@ class Ruin:
 
     def with_sleeve(self, position: int, discovery: int) -> Ruin:
         sleeves = self.sleeves
-        return Ruin(self.night, (*sleeves[:position], discovery, *sleeves[position + 1 :]), self.claim)
+        return new_ruin(self.night, (*sleeves[:position], discovery, *sleeves[position + 1 :]), self.claim)
 
 
 BARE = Ruin()
+
+# Ruins are rebuilt at every game start, flip and upgrade: through the slots' member descriptors rather
+# than the frozen __init__'s object.__setattr__ per field (the same Ruin).
+_ruin_night = vars(Ruin)["night"].__set__
+_ruin_sleeves = vars(Ruin)["sleeves"].__set__
+_ruin_claim = vars(Ruin)["claim"].__set__
+
+
+def new_ruin(night: bool, sleeves: tuple[int | None, ...], claim: int | None) -> Ruin:
+    """``Ruin(night, sleeves, claim)``; the bare ruin every game starts with is shared."""
+    if night is False and claim is None and sleeves == NO_SLEEVES and type(sleeves) is tuple:
+        return BARE
+    ruin: Ruin = object.__new__(Ruin)
+    _ruin_night(ruin, night)
+    _ruin_sleeves(ruin, sleeves)
+    _ruin_claim(ruin, claim)
+    return ruin
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,9 @@ from domain.ruins.actions import Action, Flip, Pass, Play, Purchase, new_play, p
 from domain.ruins.bots import HeuristicBot, RandomBot, Seen
 from domain.ruins.legal import LegalPlays, _nth_combination, can_follow, plays
 from domain.ruins.rules import profile, twins
+from domain.ruins.setup import shuffle
 from domain.ruins.simulate import play_game
-from domain.ruins.state import GameState
+from domain.ruins.state import BARE, GameState, Ruin, new_ruin
 
 
 def reference_plays(state: GameState, seat: int) -> list[Play]:
@@ -183,3 +184,22 @@ def test_shared_values_never_turn_true_into_1() -> None:
         assert type(ruins.event_to_dict(events[0])["seat"]) is type(expected)
         after = ruins.replay(events, state)
         assert after.top is not None and type(ruins.state_to_dict(after)["top"][0]) is type(expected)
+
+
+def test_the_deal_shuffle_is_random_shuffle() -> None:
+    """``setup.shuffle`` writes out CPython's shuffle: the same permutations from the same seeds, for every
+    length a deal or the discovery deck can have (a Python whose shuffle differs would be noticed here)."""
+    for length in range(0, 64):
+        for seed in range(6):
+            ours, theirs = list(range(length)), list(range(length))
+            shuffle(random.Random(f"s{seed}:{length}"), ours)
+            random.Random(f"s{seed}:{length}").shuffle(theirs)
+            assert ours == theirs
+
+
+def test_the_bare_ruin_is_shared_only_when_exactly_bare() -> None:
+    assert new_ruin(False, (None, None, None), None) is BARE
+    others = ((True, (None, None, None), None), (False, (None, 3, None), None), (False, (None,) * 3, 0))
+    for night, sleeves, claim in others:
+        assert new_ruin(night, sleeves, claim) == Ruin(night, sleeves, claim)
+    assert type(new_ruin(0, (None, None, None), None).night) is int  # type: ignore[arg-type]
