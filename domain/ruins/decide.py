@@ -16,7 +16,7 @@ from domain.ruins.cards import rulebook
 from domain.ruins.evolve import replay
 from domain.ruins.rules import profile
 from domain.ruins.setup import deal, next_round_leader
-from domain.ruins.state import GameState, Profile, Ruin
+from domain.ruins.state import GameState, Profile, Ruin, without
 
 
 def decide(state: GameState, action: Action) -> list[ev.Event]:
@@ -178,7 +178,7 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
     events.append(ev.ruins_played(seat, played, rank, count, top is None))
 
     hands = list(state.hands)
-    hands[seat] = tuple([c for c in hand if c not in played])
+    hands[seat] = without(hand, played)
     burden = 0
     dug: tuple[int, ...] = ()
     if effects:

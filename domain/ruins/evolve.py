@@ -17,17 +17,13 @@ from typing import Any
 from domain.ruins import events as ev
 from domain.ruins.cards import rulebook
 from domain.ruins.rules import profile, twins, with_profile
-from domain.ruins.state import NOBODY, GameState, Outcome, from_fields, new_ruin, new_top
+from domain.ruins.state import NOBODY, GameState, Outcome, from_fields, new_ruin, new_top, without
 
 Fields = dict[str, Any]  # a draft: every field of a GameState, by name
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
-
-
-def _without(hand: tuple[int, ...], gone: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple([c for c in hand if c not in gone])
 
 
 Handler = Callable[[Fields, Any], None]
@@ -166,7 +162,7 @@ def _(d: Fields, event: ev.ClaimSleeved) -> None:
 def _(d: Fields, event: ev.RuinsPlayed) -> None:
     seat, gone = event.seat, event.ruins
     hands = list(d["hands"])
-    hands[seat] = tuple([c for c in hands[seat] if c not in gone])
+    hands[seat] = without(hands[seat], gone)
     d["hands"] = tuple(hands)
     d["pile"] = d["pile"] + gone
     d["top"] = new_top(seat, event.rank, event.count)
@@ -195,7 +191,7 @@ def _(d: Fields, event: ev.DiscardRequired) -> None:
 def _(d: Fields, event: ev.RuinsDiscarded) -> None:
     hands = d["hands"]
     d.update(
-        hands=_put(hands, event.seat, _without(hands[event.seat], event.ruins)),
+        hands=_put(hands, event.seat, without(hands[event.seat], event.ruins)),
         discard=d["discard"] + event.ruins,
         phase="play",
         discarder=None,

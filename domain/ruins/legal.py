@@ -31,8 +31,8 @@ def legal_actions(state: GameState, seat: int) -> Sequence[Action]:
         hand, top = _hand(state, seat), state.top
         if top is None:
             return hand.leads(seat)
-        if top.count == 1 and not hand.twins:  # ``follows``, inlined for the usual follow: every other turn
-            keys = hand.keys
+        if top.count == 1:  # ``follows``, inlined for the usual follow: every other turn
+            keys = hand.singles
             return _Singles(seat, (pass_of(seat),), hand.hand, keys, bisect_left(keys, top.rank << _SHIFT))
         return hand.follows(seat, top.rank, top.count, (pass_of(seat),))
     if phase == "flip":
@@ -124,8 +124,8 @@ _AT = (1 << _SHIFT) - 1
 
 
 class _Singles(LegalPlays):
-    """Follows of a single ruin (no twin in hand): each card that can count as the rank to beat or higher,
-    at each such rank; that is, the hand's keys from ``start`` on."""
+    """Follows of a single ruin: each card that can count as the rank to beat or higher (and as one ruin),
+    at each such rank; that is, the hand's keys of single ruins from ``start`` on."""
 
     __slots__ = ("_hand", "_keys", "_start")
 
@@ -236,16 +236,19 @@ def single(seat: int, card: int, rank: int) -> Play:
 
 
 class _Hand:
-    """One hand, given the ruins' profiles: its keys (see ``_SHIFT``), whether it holds a twin (a ruin
-    that counts as two), and, when asked, the cards that can count as each rank."""
+    """One hand, given the ruins' profiles: its keys (see ``_SHIFT``), those of the ruins that count as one
+    (all of them, unless the hand holds a twin), and, when asked, the cards that can count as each rank."""
 
-    __slots__ = ("_by_rank", "hand", "keys", "profiles", "twins")
+    __slots__ = ("_by_rank", "hand", "keys", "profiles", "singles", "twins")
 
-    def __init__(self, hand: tuple[int, ...], profiles: tuple[Profile, ...], twins: bool) -> None:
+    def __init__(self, hand: tuple[int, ...], profiles: tuple[Profile, ...], twin_cards: frozenset[int]) -> None:
         self.hand = hand
         self.profiles = profiles  # held, so that its id (part of the cache key) is not reused meanwhile
-        self.keys = sorted([rank << _SHIFT | at for at, card in enumerate(hand) for rank in profiles[card].ranks])
-        self.twins = twins
+        self.keys = keys = sorted(
+            [rank << _SHIFT | at for at, card in enumerate(hand) for rank in profiles[card].ranks]
+        )
+        self.twins = not twin_cards.isdisjoint(hand)
+        self.singles = [k for k in keys if hand[k & _AT] not in twin_cards] if self.twins else keys
         self._by_rank: tuple[list[int], list[tuple[int, ...]]] | None = None
 
     def by_rank(self) -> tuple[list[int], list[tuple[int, ...]]]:
@@ -274,8 +277,8 @@ class _Hand:
 
     def follows(self, seat: int, rank: int, count: int, head: tuple[Action, ...]) -> LegalPlays:
         """Follows of ``count`` ruins at ``rank`` or higher, after ``head``."""
-        if count == 1 and not self.twins:
-            return _Singles(seat, head, self.hand, self.keys, bisect_left(self.keys, rank << _SHIFT))
+        if count == 1:
+            return _Singles(seat, head, self.hand, self.singles, bisect_left(self.singles, rank << _SHIFT))
         ranks, by_rank = self.by_rank()
         higher = range(bisect_left(ranks, rank), len(ranks))
         if not self.twins:
@@ -309,7 +312,7 @@ def _hand(state: GameState, seat: int) -> _Hand:
     if found is None or found.profiles is not profiles:
         if len(_HANDS) >= 512:
             _HANDS.clear()
-        found = _HANDS[key] = _Hand(hand, profiles, not state.twins.isdisjoint(hand))
+        found = _HANDS[key] = _Hand(hand, profiles, state.twins)
     return found
 
 

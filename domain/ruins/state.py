@@ -179,3 +179,21 @@ def new_top(seat: int, rank: int, count: int) -> Top:
 
 
 NOBODY: frozenset[int] = frozenset()
+
+
+_LAST_WITHOUT: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
+
+
+def without(hand: tuple[int, ...], gone: tuple[int, ...]) -> tuple[int, ...]:
+    """``hand`` less the ruins in ``gone``, in order.
+
+    decide works out the hand a play leaves, then evolve applies the play and asks again with the very
+    same tuples: the last answer is kept, by identity. (One entry, replaced in one assignment: a thread
+    reads either the old answer or the new one, each right for its own question.)"""
+    global _LAST_WITHOUT
+    last = _LAST_WITHOUT
+    if last[0] is hand and last[1] is gone:
+        return last[2]
+    rest = tuple([c for c in hand if c not in gone])
+    _LAST_WITHOUT = (hand, gone, rest)
+    return rest
