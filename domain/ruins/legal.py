@@ -158,46 +158,47 @@ class _Singles(LegalPlays):
         return [single(seat, hand[key & _AT], key >> _SHIFT) for key in self._keys[self._start :]]
 
 
-# A block of plays declared as ``rank``: every combination of ``size`` of ``cards``, in the order of
-# itertools.combinations; with ``size`` 0, every combination of every size, smallest first (a lead);
-# or, when ``combos`` is given, just those combinations.
-_Block = tuple[int, tuple[int, ...], int, tuple[tuple[int, ...], ...] | None]
+# A block of plays declared as ``rank``, of the cards whose keys are ``keys[lo:hi]`` (those that can count as
+# ``rank``, in hand order): every combination of ``size`` of them, in the order of itertools.combinations;
+# with ``size`` 0, every combination of every size, smallest first (a lead); or, given ``combos``, just those.
+_Block = tuple[int, int, int, int, tuple[tuple[int, ...], ...] | None]
 
 
 class _Blocks(LegalPlays):
     """Plays listed block by block (leads, and follows of several ruins); ``starts``: where each begins."""
 
-    __slots__ = ("_blocks", "_starts")
+    __slots__ = ("_blocks", "_hand", "_starts")
 
-    def __init__(self, seat: int, head: tuple[Action, ...], blocks: list[_Block], sizes: list[int]) -> None:
+    def __init__(self, seat: int, head: tuple[Action, ...], hand: _Hand, blocks: list[_Block], sizes: list[int]):
         self._seat, self._head, self._items = seat, head, None
         starts = list(accumulate(sizes, initial=len(head)))
         self._len = starts.pop()
-        self._blocks, self._starts = blocks, starts
+        self._hand, self._blocks, self._starts = hand, blocks, starts
 
     def _play(self, index: int) -> Play:
         index += len(self._head)
         at = bisect_right(self._starts, index) - 1
-        rank, cards, size, combos = self._blocks[at]
+        rank, lo, hi, size, combos = self._blocks[at]
         index -= self._starts[at]
         if combos is not None:
             return new_play(self._seat, combos[index], rank)
         if size == 0:  # a lead: skip the smaller sizes
             size = 1
-            while index >= (listed := comb(len(cards), size)):
+            while index >= (listed := comb(hi - lo, size)):
                 index -= listed
                 size += 1
         if size == 1:
-            return single(self._seat, cards[index], rank)
-        return new_play(self._seat, _nth_combination(cards, size, index), rank)
+            return single(self._seat, self._hand.hand[self._hand.keys[lo + index] & _AT], rank)
+        return new_play(self._seat, _nth_combination(self._hand.cards(lo, hi), size, index), rank)
 
     def _plays(self) -> list[Play]:
         seat = self._seat
         out: list[Play] = []
-        for rank, cards, size, combos in self._blocks:
+        for rank, lo, hi, size, combos in self._blocks:
             if combos is not None:
                 out.extend([new_play(seat, combo, rank) for combo in combos])
                 continue
+            cards = self._hand.cards(lo, hi)
             for n in range(1, len(cards) + 1) if size == 0 else (size,):
                 out.extend([new_play(seat, combo, rank) for combo in combinations(cards, n)])
         return out
@@ -237,9 +238,9 @@ def single(seat: int, card: int, rank: int) -> Play:
 
 class _Hand:
     """One hand, given the ruins' profiles: its keys (see ``_SHIFT``), those of the ruins that count as one
-    (all of them, unless the hand holds a twin), and, when asked, the cards that can count as each rank."""
+    (all of them, unless the hand holds a twin), and, when asked, where each rank's keys begin."""
 
-    __slots__ = ("_by_rank", "hand", "keys", "profiles", "singles", "twins")
+    __slots__ = ("_groups", "hand", "keys", "profiles", "singles", "twins")
 
     def __init__(self, hand: tuple[int, ...], profiles: tuple[Profile, ...], twin_cards: frozenset[int]) -> None:
         self.hand = hand
@@ -249,54 +250,59 @@ class _Hand:
         )
         self.twins = not twin_cards.isdisjoint(hand)
         self.singles = [k for k in keys if hand[k & _AT] not in twin_cards] if self.twins else keys
-        self._by_rank: tuple[list[int], list[tuple[int, ...]]] | None = None
+        self._groups: tuple[list[int], list[int]] | None = None
 
-    def by_rank(self) -> tuple[list[int], list[tuple[int, ...]]]:
-        """The ranks the hand can play (ascending), and for each the cards that can count as it (in hand order)."""
-        if self._by_rank is None:
-            hand = self.hand
+    def groups(self) -> tuple[list[int], list[int]]:
+        """The ranks the hand can play (ascending), and where each one's keys begin (then where the last ends)."""
+        if self._groups is None:
             ranks: list[int] = []
-            cards: list[list[int]] = []
+            bounds: list[int] = []
             last = -1
-            for key in self.keys:
-                rank = key >> _SHIFT
-                if rank != last:
-                    ranks.append(rank)
-                    cards.append([hand[key & _AT]])
-                    last = rank
-                else:
-                    cards[-1].append(hand[key & _AT])
-            self._by_rank = ranks, [tuple(c) for c in cards]
-        return self._by_rank
+            for at, key in enumerate(self.keys):
+                if key >> _SHIFT != last:
+                    last = key >> _SHIFT
+                    ranks.append(last)
+                    bounds.append(at)
+            bounds.append(len(self.keys))
+            self._groups = ranks, bounds
+        return self._groups
+
+    def cards(self, lo: int, hi: int) -> tuple[int, ...]:
+        """The cards of ``keys[lo:hi]``."""
+        hand = self.hand
+        return tuple([hand[key & _AT] for key in self.keys[lo:hi]])
 
     def leads(self, seat: int) -> LegalPlays:
         """Leads of any size: each rank, each size, each combination."""
-        ranks, by_rank = self.by_rank()
-        blocks: list[_Block] = [(rank, cards, 0, None) for rank, cards in zip(ranks, by_rank, strict=True)]
-        return _Blocks(seat, (), blocks, [(1 << len(cards)) - 1 for cards in by_rank])
+        ranks, bounds = self.groups()
+        blocks: list[_Block] = [(rank, bounds[g], bounds[g + 1], 0, None) for g, rank in enumerate(ranks)]
+        return _Blocks(seat, (), self, blocks, [(1 << (hi - lo)) - 1 for _, lo, hi, _, _ in blocks])
 
     def follows(self, seat: int, rank: int, count: int, head: tuple[Action, ...]) -> LegalPlays:
         """Follows of ``count`` ruins at ``rank`` or higher, after ``head``."""
         if count == 1:
             return _Singles(seat, head, self.hand, self.singles, bisect_left(self.singles, rank << _SHIFT))
-        ranks, by_rank = self.by_rank()
+        ranks, bounds = self.groups()
         higher = range(bisect_left(ranks, rank), len(ranks))
         if not self.twins:
-            blocks: list[_Block] = [(ranks[i], by_rank[i], count, None) for i in higher if len(by_rank[i]) >= count]
-            return _Blocks(seat, head, blocks, [comb(len(block[1]), count) for block in blocks])
+            blocks: list[_Block] = [
+                (ranks[g], bounds[g], bounds[g + 1], count, None) for g in higher if bounds[g + 1] - bounds[g] >= count
+            ]
+            return _Blocks(seat, head, self, blocks, [comb(hi - lo, count) for _, lo, hi, _, _ in blocks])
         # A twin counts as two ruins: every subset whose weights add up to the count.
         profiles = self.profiles
         blocks = []
-        for i in higher:
+        for g in higher:
+            cards = self.cards(bounds[g], bounds[g + 1])
             combos = tuple(
                 combo
-                for size in range(1, min(len(by_rank[i]), count) + 1)
-                for combo in combinations(by_rank[i], size)
+                for size in range(1, min(len(cards), count) + 1)
+                for combo in combinations(cards, size)
                 if sum(profiles[c].weight for c in combo) == count
             )
             if combos:
-                blocks.append((ranks[i], by_rank[i], 0, combos))
-        return _Blocks(seat, head, blocks, [len(block[3] or ()) for block in blocks])
+                blocks.append((ranks[g], bounds[g], bounds[g + 1], 0, combos))
+        return _Blocks(seat, head, self, blocks, [len(block[4] or ()) for block in blocks])
 
 
 _HANDS: dict[tuple[tuple[int, ...], int], _Hand] = {}
