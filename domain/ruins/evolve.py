@@ -62,7 +62,7 @@ def replay(events: Sequence[ev.Event], state: GameState | None = None) -> GameSt
         if type(event) not in _HANDLERS:
             raise TypeError(f"not a Ruins event: {event!r}") from None
         raise
-    return from_fields(draft)
+    return from_fields(draft)  # (the one state built)
 
 
 @_handles(ev.GameStarted)
