@@ -94,9 +94,7 @@ def new_game(players: Iterable[str], options: Mapping[str, Any] | None = None, s
 
 def apply(state: GameState, action: Action) -> GameState:
     """``decide`` then ``evolve``: the state after a legal action (raises on an illegal one)."""
-    for event in decide(state, action):
-        state = evolve(state, event)
-    return state
+    return replay(decide(state, action), state)
 
 
 def outcome(state: GameState) -> Outcome | None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase
+from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase, with_claim, with_purchase
 from domain.ruins.cards import rulebook
 from domain.ruins.rules import profile
 from domain.ruins.state import GameState, Profile, Ruin, Top
@@ -32,15 +33,17 @@ class Seen:
 
     @classmethod
     def from_state(cls, state: GameState, seat: int) -> Seen:
-        return cls(
-            seat,
-            state.hands[seat],
-            state.ruins,
-            state.top,
-            state.market,
-            state.torches[seat],
-            state.claims_left[seat],
-        )
+        # Built on every move of a bot game: set the slots through their member descriptors rather than
+        # through the frozen __init__'s object.__setattr__ per field (about twice as fast; the same Seen).
+        seen: Seen = _new(cls)
+        _seen_seat(seen, seat)
+        _seen_hand(seen, state.hands[seat])
+        _seen_ruins(seen, state.ruins)
+        _seen_top(seen, state.top)
+        _seen_market(seen, state.market)
+        _seen_torches(seen, state.torches[seat])
+        _seen_claims_left(seen, state.claims_left[seat])
+        return seen
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> Seen:
@@ -62,6 +65,16 @@ class Seen:
 
     def profile(self, card: int) -> Profile:
         return profile(card, self.ruins[card])
+
+
+_new = object.__new__
+_seen_seat = vars(Seen)["seat"].__set__
+_seen_hand = vars(Seen)["hand"].__set__
+_seen_ruins = vars(Seen)["ruins"].__set__
+_seen_top = vars(Seen)["top"].__set__
+_seen_market = vars(Seen)["market"].__set__
+_seen_torches = vars(Seen)["torches"].__set__
+_seen_claims_left = vars(Seen)["claims_left"].__set__
 
 
 def purchase_options(seen: Seen, play: Play) -> list[Play]:
@@ -86,11 +99,7 @@ def purchase_options(seen: Seen, play: Play) -> list[Play]:
         if following and book.effect_of(d).kind == "extra_ruin":
             continue
         pos = book.position_index(d)
-        out.extend(
-            replace(play, purchases=(*play.purchases, Purchase(d, card)))
-            for card in play.ruins
-            if sleeves[card][pos] is None
-        )
+        out.extend(with_purchase(play, Purchase(d, card)) for card in play.ruins if sleeves[card][pos] is None)
     return out
 
 
@@ -101,7 +110,7 @@ class RandomBot:
     craft_rate: float = 0.25
     name: str = "random"
 
-    def choose(self, seen: Seen, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, seen: Seen, legal: Sequence[Action], rng: random.Random) -> Action:
         action = rng.choice(legal)
         if isinstance(action, Play):
             while rng.random() < self.craft_rate:
@@ -116,7 +125,7 @@ class RandomBot:
         if seen.claims_left > len(play.claims) and rng.random() < 0.2:
             card = rng.choice(play.ruins)
             if seen.ruins[card].claim is None and card not in play.claims:
-                return replace(play, claims=(*play.claims, card))
+                return with_claim(play, card)
             return None
         if not seen.torches:
             return None
@@ -154,7 +163,7 @@ class HeuristicBot:
             "flip_rate": self.flip_rate,
         }
 
-    def choose(self, seen: Seen, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, seen: Seen, legal: Sequence[Action], rng: random.Random) -> Action:
         first = legal[0]
         if isinstance(first, Flip):
             return self._flip(seen, legal, rng)
@@ -170,7 +179,7 @@ class HeuristicBot:
             play = min(plays, key=lambda p: (p.rank, sum(self._card_value(seen, c) for c in p.ruins)))
         return self._craft(seen, play, rng)
 
-    def _flip(self, seen: Seen, legal: list[Action], rng: random.Random) -> Action:
+    def _flip(self, seen: Seen, legal: Sequence[Action], rng: random.Random) -> Action:
         if rng.random() >= self.flip_rate:
             return Flip(seen.seat, None)
         book = rulebook()
@@ -183,7 +192,7 @@ class HeuristicBot:
                     return action
         return Flip(seen.seat, None)
 
-    def _discard(self, seen: Seen, legal: list[Action]) -> Action:
+    def _discard(self, seen: Seen, legal: Sequence[Action]) -> Action:
         def rank(card: int) -> int:
             return min(seen.profile(card).ranks)
 
@@ -219,7 +228,7 @@ class HeuristicBot:
                 and (self._card_value(seen, c) or any(p.ruin == c for p in play.purchases))
             ]
             if upgraded:
-                play = replace(play, claims=(*play.claims, upgraded[0]))
+                play = with_claim(play, upgraded[0])
         return play
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from domain.ruins.rules import profile
+from domain.ruins.rules import profile, twins
 from domain.ruins.state import GameState, Outcome, Ruin, Top
 
-_FIELDS = tuple(f.name for f in fields(GameState) if f.name != "profiles")
+_FIELDS = tuple(f.name for f in fields(GameState) if f.compare)  # not the derived profiles and twins
 
 
 def _plain(value: Any) -> Any:
@@ -60,4 +60,5 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             value = _tuples(value)
         values[name] = value
     values["profiles"] = tuple(profile(card, ruin) for card, ruin in enumerate(values["ruins"]))
+    values["twins"] = twins(values["profiles"])
     return GameState(**values)

@@ -16,17 +16,18 @@ from domain.ruins.cards import rulebook
 from domain.ruins.evolve import replay
 from domain.ruins.rules import profile
 from domain.ruins.setup import deal, next_round_leader
-from domain.ruins.state import GameState, Profile, Ruin
+from domain.ruins.state import GameState, Profile, Ruin, without
 
 
 def decide(state: GameState, action: Action) -> list[ev.Event]:
     if state.outcome is not None:
         who = state.players[state.outcome.winner]
         raise GameOver(f"the game is over: {who} won ({state.outcome.how})")
-    if not 0 <= action.seat < state.n_players:
+    if not 0 <= action.seat < len(state.players):
         raise RuleViolation(f"there is no seat {action.seat} in a {state.n_players}-player game")
-    if isinstance(action, Play):
-        return _play(state, action)
+    kind = type(action)  # (the exact types first: a play or a pass, nearly every time)
+    if kind is Play or (kind is not Pass and isinstance(action, Play)):
+        return _play(state, action)  # type: ignore[arg-type]
     if isinstance(action, Pass):
         return _pass(state, action)
     if isinstance(action, Flip):
@@ -79,115 +80,157 @@ def _discard(state: GameState, action: Discard) -> list[ev.Event]:
 
 
 def _pass(state: GameState, action: Pass) -> list[ev.Event]:
-    _check_turn(state, action.seat)
-    if state.top is None:
+    seat = action.seat
+    if state.turn != seat or state.phase != "play":
+        _check_turn(state, seat)
+    top = state.top
+    if top is None:
         raise RuleViolation("the leader must play: you may pass only when following another player's play")
-    responded = state.responded | {action.seat}
-    return [ev.Passed(action.seat), _after_response(state, state.hands, state.top.seat, responded, action.seat)]
+    responders = len(state.responded) + (seat not in state.responded)
+    return [ev.passed(seat), _after_response(state, state.hands, top.seat, responders, seat)]
 
 
 def _after_response(
-    state: GameState, hands: Sequence[tuple[int, ...]], owner: int, responded: frozenset[int], last: int
+    state: GameState, hands: Sequence[tuple[int, ...]], owner: int, responders: int, last: int
 ) -> ev.Event:
     """Pile cleared once every other player still holding cards has passed (or been skipped) in a row.
 
     Only holders can pass or be skipped, and nobody goes out without playing (which resets the count),
     so comparing the number of responders with the number of other holders is enough."""
-    others = sum(1 for s in state.participants if hands[s]) - (1 if hands[owner] else 0)
-    if len(responded) >= others:
-        leader = owner if hands[owner] else _next_holder(state, hands, owner)
-        return ev.PileCleared(leader)
-    return ev.NextTurn(_next_holder(state, hands, last))
+    participants = state.participants
+    if len(participants) == len(hands):  # everyone is dealt in: the holders are the non-empty hands
+        holders = len(hands) - hands.count(())
+    else:
+        holders = len([s for s in participants if hands[s]])
+    if responders >= holders - (1 if hands[owner] else 0):
+        return ev.pile_cleared(owner if hands[owner] else _next_holder(state, hands, owner))
+    return ev.next_turn(_next_holder(state, hands, last))
+
+
+# The seats after each seat, clockwise, ending with itself: _CLOCKWISE[n][seat] (n players).
+_CLOCKWISE = tuple(tuple(tuple((seat + step) % n for step in range(1, n + 1)) for seat in range(n)) for n in range(9))
 
 
 def _next_holder(state: GameState, hands: Sequence[tuple[int, ...]], seat: int) -> int:
-    n = state.n_players
-    for step in range(1, n + 1):
-        other = (seat + step) % n
-        if hands[other] and other in state.participants:
+    participants = state.participants
+    for other in _CLOCKWISE[len(hands)][seat]:  # (one hand per seat)
+        if hands[other] and other in participants:
             return other
     raise AssertionError("no player holds cards")  # a round ends before this can happen
 
 
-def _play(state: GameState, action: Play) -> list[ev.Event]:
-    book = rulebook()
-    seat = action.seat
-    _check_turn(state, seat)
-    played = action.ruins
+def _triggers(profiles: Sequence[Profile]) -> tuple[int, int, int]:
+    """The torches ``profiles`` relight, the ruins they dig and the burden they give when played."""
+    relight = dig = burden = 0
+    for prof in profiles:
+        relight += prof.relight
+        dig += prof.dig
+        burden += prof.burden
+    return relight, dig, burden
+
+
+def _check_set(played: tuple[int, ...], hand: tuple[int, ...]) -> None:
     if not played:
         raise RuleViolation("a play must contain at least one ruin")
     if len(set(played)) != len(played):
         raise RuleViolation("each ruin can be played only once in a play")
-    hand = state.hands[seat]
     for card in played:
         if card not in hand:
             raise RuleViolation(f"you can only play ruins from your own hand; ruin {card} is not in it")
 
+
+def _play(state: GameState, action: Play) -> list[ev.Event]:
+    seat = action.seat
+    if state.turn != seat or state.phase != "play":
+        _check_turn(state, seat)
+    played = action.ruins
+    hand = state.hands[seat]
+    if len(played) != 1:
+        _check_set(played, hand)
+    elif played[0] not in hand:  # (one ruin: the only check that can fail)
+        raise RuleViolation(f"you can only play ruins from your own hand; ruin {played[0]} is not in it")
+
     # Crafting first: legality is judged after crafting.
     events: list[ev.Event] = []
-    torches = state.torches[seat]
     if action.purchases or action.claims:
         torches, profiles = _craft(state, action, events)
     else:
-        profiles = [state.profiles[c] for c in action.ruins]
+        all_profiles = state.profiles
+        torches, profiles = state.torches[seat], [all_profiles[c] for c in played]
+    rank = action.rank
+    count = len(played)
+    effects = False  # most ruins have none: they count as one and trigger nothing
     for card, prof in zip(played, profiles, strict=True):
-        if action.rank not in prof.ranks:
+        if rank not in prof.ranks:
             raise RuleViolation(
-                f"a set is ruins of one rank: ruin {card} cannot count as rank {action.rank} "
+                f"a set is ruins of one rank: ruin {card} cannot count as rank {rank} "
                 f"(it can be {', '.join(map(str, sorted(prof.ranks)))})"
             )
-    count = sum(p.weight for p in profiles)
+        if prof.effects:
+            count += prof.weight - 1  # a twin counts as two ruins
+            effects = True
     top = state.top
     if top is not None:
         if count != top.count:
             raise RuleViolation(f"a follow must be exactly {top.count} ruin(s), like the lead; this play is {count}")
-        if action.rank < top.rank:
+        if rank < top.rank:
             raise RuleViolation(f"a follow must be of equal or higher rank than {top.rank}")
-    events.append(ev.RuinsPlayed(seat, played, action.rank, count, top is None))
+    events.append(ev.ruins_played(seat, played, rank, count, top is None))
 
     hands = list(state.hands)
-    hands[seat] = tuple(c for c in hand if c not in played)
-    draw_pile = state.draw_pile
-    # Triggered effects (relight, dig, burden) fire from what the ruins carried when they were played:
-    # a discovery sleeved in this very play works from the ruin's next play on (docs/rules/ruins.md).
-    triggers = [state.profiles[c] for c in played] if action.purchases else profiles
-    relight = min(sum(p.relight for p in triggers), book.torches - torches)
-    if relight > 0:
-        events.append(ev.TorchesRelit(seat, relight))
+    hands[seat] = without(hand, played)
+    burden = 0
     dug: tuple[int, ...] = ()
-    dig = sum(p.dig for p in triggers)
-    if hands[seat] and dig:
-        dug, draw_pile = draw_pile[:dig], draw_pile[dig:]
-        if dug:
-            events.append(ev.RuinsDrawn(seat, dug, "dig"))
-            hands[seat] = hands[seat] + dug
+    if effects:
+        # Triggered effects fire from what the ruins carried when they were played: a discovery sleeved
+        # in this very play works from the ruin's next play on (docs/rules/ruins.md).
+        relight, dig, burden = _triggers([state.profiles[c] for c in played] if action.purchases else profiles)
+        dug = _relight_and_dig(state, seat, relight, dig, torches, hands, events)
 
-    if not hands[seat]:
-        ended = _go_out(state, seat, hands, events)
-        if ended:
-            return events
+    if not hands[seat] and _go_out(state, seat, hands, events):
+        return events
 
-    burden = sum(p.burden for p in triggers)
     if burden:
         target = _next_holder(state, hands, seat)
-        forced, draw_pile = draw_pile[:burden], draw_pile[burden:]
+        forced = state.draw_pile[len(dug) :][:burden]
         if forced and target != seat:
             events.append(ev.RuinsDrawn(target, forced, "burden"))
             hands[target] = hands[target] + forced
 
     # Matching the rank exactly skips the next player; the skip counts toward 'everyone else passed'.
-    responded: frozenset[int] = frozenset()
-    turn_from = seat
-    if top is not None and action.rank == top.rank:
+    responders, turn_from = 0, seat
+    if top is not None and rank == top.rank:
         skipped = _next_holder(state, hands, seat)
         if skipped != seat:
-            events.append(ev.PlayerSkipped(skipped))
-            responded = frozenset({skipped})
-            turn_from = skipped
-    events.append(_after_response(state, hands, seat, responded, turn_from))
+            events.append(ev.player_skipped(skipped))
+            responders, turn_from = 1, skipped
+    events.append(_after_response(state, hands, seat, responders, turn_from))
     if dug:
         events.append(ev.DiscardRequired(seat, len(dug)))
     return events
+
+
+def _relight_and_dig(
+    state: GameState,
+    seat: int,
+    relight: int,
+    dig: int,
+    torches: int,
+    hands: list[tuple[int, ...]],
+    events: list[ev.Event],
+) -> tuple[int, ...]:
+    """Relight torches (up to all of them) and dig (draw) ruins, unless the play emptied the hand; return the
+    ruins dug (the top of the draw pile)."""
+    relight = min(relight, rulebook().torches - torches)
+    if relight > 0:
+        events.append(ev.TorchesRelit(seat, relight))
+    dug: tuple[int, ...] = ()
+    if hands[seat] and dig:
+        dug = state.draw_pile[:dig]
+        if dug:
+            events.append(ev.RuinsDrawn(seat, dug, "dig"))
+            hands[seat] = hands[seat] + dug
+    return dug
 
 
 def _craft(state: GameState, action: Play, events: list[ev.Event]) -> tuple[int, list[Profile]]:

@@ -7,107 +7,332 @@ any concrete action, crafted or not.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from itertools import combinations
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import accumulate, combinations
+from math import comb
+from typing import overload
 
 from domain.errors import DomainError
-from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase
+from domain.ruins.actions import Action, Discard, Play, Purchase, flip_of, new_play, pass_of, with_claim, with_purchase
 from domain.ruins.cards import rulebook
 from domain.ruins.state import GameState, Profile
 
 
-def legal_actions(state: GameState, seat: int) -> list[Action]:
-    if state.outcome is not None or not 0 <= seat < state.n_players:
+def legal_actions(state: GameState, seat: int) -> Sequence[Action]:
+    """Every action ``seat`` may take now. A list, except on a turn of the play phase: a ``LegalPlays``,
+    a read-only sequence that compares equal to the list it stands for."""
+    if state.outcome is not None or not 0 <= seat < len(state.players):
         return []
-    if state.phase == "flip":
+    phase = state.phase
+    if phase == "play":
+        if state.turn != seat:
+            return []
+        hand, top = _hand(state, seat), state.top
+        if top is None:
+            return hand.leads(seat)
+        if top.count == 1:  # ``follows``, inlined for the usual follow: every other turn
+            keys = hand.singles
+            return _Singles(seat, (pass_of(seat),), hand.hand, keys, bisect_left(keys, top.rank << _SHIFT))
+        return hand.follows(seat, top.rank, top.count, (pass_of(seat),))
+    if phase == "flip":
         if seat not in state.participants or any(s == seat for s, _ in state.flip_choices):
             return []
-        day = [c for c in state.hands[seat] if not state.ruins[c].night]
-        return [Flip(seat, None), *(Flip(seat, c) for c in day)]
-    if state.phase == "discard":
+        ruins = state.ruins
+        return [flip_of(seat, None), *[flip_of(seat, c) for c in state.hands[seat] if not ruins[c].night]]
+    if phase == "discard":
         if seat != state.discarder:
             return []
         return [Discard(seat, combo) for combo in combinations(state.hands[seat], state.discard_count)]
-    if state.phase != "play" or state.turn != seat:
-        return []
-    actions: list[Action] = [] if state.top is None else [Pass(seat)]
-    actions.extend(plays(state, seat))
-    return actions
+    return []
 
 
-_Analysis = tuple[dict[int, list[int]], dict[int, int]]
-_HANDS: dict[tuple[tuple[int, ...], int], tuple[tuple[Profile, ...], _Analysis]] = {}
+class LegalPlays(Sequence[Action]):
+    """A turn's legal actions in the play phase: ``head`` (the pass, when following) then the plays, in
+    exactly the order and number of the eager list they stand for.
+
+    Listing every play built thousands of Play objects a second that a random bot then ignored (it picks
+    one by index); here the length is counted, and ``legal[i]`` builds only play ``i``. Iterating, ``in``,
+    ``==`` and ``repr`` list them all, once. Read-only, like every value the engine hands out.
+
+    Subclasses say how play ``i`` is found (``_play``) or all are listed (``_plays``), and set all four
+    slots in their own ``__init__``."""
+
+    __slots__ = ("_head", "_items", "_len", "_seat")
+    _head: tuple[Action, ...]
+    _items: list[Action] | None
+    _len: int
+    _seat: int
+
+    def _play(self, index: int) -> Play:
+        """Play ``index`` (counted after the head)."""
+        raise NotImplementedError
+
+    def _plays(self) -> list[Play]:
+        """Every play, in order (what ``_play`` gives for each index, listed in one go)."""
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if self._items is not None or type(index) is not int:
+            return self._list()[index]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("legal action index out of range")
+        head = self._head
+        if index < len(head):
+            return head[index]
+        return self._play(index - len(head))
+
+    def _list(self) -> list[Action]:
+        if self._items is None:
+            self._items = [*self._head, *self._plays()]
+        return self._items
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._list())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._list()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalPlays):
+            return self._list() == other._list()
+        if isinstance(other, list):
+            return self._list() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like a list: equal to one, so not hashable
+
+    def __repr__(self) -> str:
+        return repr(self._list())
 
 
-def _analyse(hand: tuple[int, ...], profiles: tuple[Profile, ...]) -> _Analysis:
-    """Which cards of ``hand`` can count as each rank, and the weight of any card that is not 1.
+# A hand is analysed into keys, one per (card, rank it can count as): rank << _SHIFT | the card's position
+# in the hand, so that sorting the keys orders them by rank, then hand order (hands are far smaller).
+_SHIFT = 10
+_AT = (1 << _SHIFT) - 1
 
-    Cached by the hand and the identity of the profiles tuple: around an exchange the same hand is
-    asked again with the same (unchanged) ruins, and this is the engine's hottest loop."""
+
+class _Singles(LegalPlays):
+    """Follows of a single ruin: each card that can count as the rank to beat or higher (and as one ruin),
+    at each such rank; that is, the hand's keys of single ruins from ``start`` on."""
+
+    __slots__ = ("_hand", "_keys", "_start")
+
+    def __init__(self, seat: int, head: tuple[Action, ...], hand: tuple[int, ...], keys: list[int], start: int):
+        self._seat, self._head, self._items = seat, head, None
+        self._len = len(head) + len(keys) - start
+        self._hand, self._keys, self._start = hand, keys, start
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        # The general path inlined for the one index a random bot asks for after the pass: half the turns.
+        at = index - 1 if type(index) is int and self._head else -1
+        if 0 <= at < self._len - 1:
+            key = self._keys[self._start + at]
+            seat, card, rank = self._seat, self._hand[key & _AT], key >> _SHIFT
+            return single(seat, card, rank)
+        return super().__getitem__(index)
+
+    def _play(self, index: int) -> Play:
+        key = self._keys[self._start + index]
+        return single(self._seat, self._hand[key & _AT], key >> _SHIFT)
+
+    def _plays(self) -> list[Play]:
+        seat, hand = self._seat, self._hand
+        return [single(seat, hand[key & _AT], key >> _SHIFT) for key in self._keys[self._start :]]
+
+
+# A block of plays declared as ``rank``, of the cards whose keys are ``keys[lo:hi]`` (those that can count as
+# ``rank``, in hand order): every combination of ``size`` of them, in the order of itertools.combinations;
+# with ``size`` 0, every combination of every size, smallest first (a lead); or, given ``combos``, just those.
+_Block = tuple[int, int, int, int, tuple[tuple[int, ...], ...] | None]
+
+
+class _Blocks(LegalPlays):
+    """Plays listed block by block (leads, and follows of several ruins); ``starts``: where each begins."""
+
+    __slots__ = ("_blocks", "_hand", "_starts")
+
+    def __init__(self, seat: int, head: tuple[Action, ...], hand: _Hand, blocks: list[_Block], sizes: list[int]):
+        self._seat, self._head, self._items = seat, head, None
+        starts = list(accumulate(sizes, initial=len(head)))
+        self._len = starts.pop()
+        self._hand, self._blocks, self._starts = hand, blocks, starts
+
+    def _play(self, index: int) -> Play:
+        index += len(self._head)
+        at = bisect_right(self._starts, index) - 1
+        rank, lo, hi, size, combos = self._blocks[at]
+        index -= self._starts[at]
+        if combos is not None:
+            return new_play(self._seat, combos[index], rank)
+        if size == 0:  # a lead: skip the smaller sizes
+            size = 1
+            while index >= (listed := comb(hi - lo, size)):
+                index -= listed
+                size += 1
+        if size == 1:
+            return single(self._seat, self._hand.hand[self._hand.keys[lo + index] & _AT], rank)
+        return new_play(self._seat, _nth_combination(self._hand.cards(lo, hi), size, index), rank)
+
+    def _plays(self) -> list[Play]:
+        seat = self._seat
+        out: list[Play] = []
+        for rank, lo, hi, size, combos in self._blocks:
+            if combos is not None:
+                out.extend([new_play(seat, combo, rank) for combo in combos])
+                continue
+            cards = self._hand.cards(lo, hi)
+            for n in range(1, len(cards) + 1) if size == 0 else (size,):
+                out.extend([new_play(seat, combo, rank) for combo in combinations(cards, n)])
+        return out
+
+
+def _nth_combination(cards: tuple[int, ...], size: int, index: int) -> tuple[int, ...]:
+    """``list(combinations(cards, size))[index]`` without listing them (the itertools recipe)."""
+    n = len(cards)
+    if size == n:
+        return cards
+    c = comb(n, size)
+    out = []
+    while size:
+        c, n, size = c * size // n, n - 1, size - 1
+        while index >= c:
+            index -= c
+            c, n = c * (n - size) // n, n - 1
+        out.append(cards[-1 - n])
+    return tuple(out)
+
+
+_SINGLES: dict[tuple[int, int, int], Play] = {}
+
+
+def single(seat: int, card: int, rank: int) -> Play:
+    """``Play(seat, (card,), rank)``. Most plays are of one ruin, and there are only so many (seats x ruins
+    x ranks): they are built once and shared, like every immutable value."""
+    if type(seat) is not int:  # (True == 1, but True is stored as JSON true)
+        return new_play(seat, (card,), rank)
+    play = _SINGLES.get((seat, card, rank))
+    if play is None:
+        if len(_SINGLES) >= 20_000:
+            _SINGLES.clear()
+        play = _SINGLES[seat, card, rank] = new_play(seat, (card,), rank)
+    return play
+
+
+class _Hand:
+    """One hand, given the ruins' profiles: its keys (see ``_SHIFT``), those of the ruins that count as one
+    (all of them, unless the hand holds a twin), and, when asked, where each rank's keys begin."""
+
+    __slots__ = ("_groups", "hand", "keys", "profiles", "singles", "twins")
+
+    def __init__(self, hand: tuple[int, ...], profiles: tuple[Profile, ...], twin_cards: frozenset[int]) -> None:
+        self.hand = hand
+        self.profiles = profiles  # held, so that its id (part of the cache key) is not reused meanwhile
+        self.keys = keys = sorted(
+            [rank << _SHIFT | at for at, card in enumerate(hand) for rank in profiles[card].ranks]
+        )
+        self.twins = not twin_cards.isdisjoint(hand)
+        self.singles = [k for k in keys if hand[k & _AT] not in twin_cards] if self.twins else keys
+        self._groups: tuple[list[int], list[int]] | None = None
+
+    def groups(self) -> tuple[list[int], list[int]]:
+        """The ranks the hand can play (ascending), and where each one's keys begin (then where the last ends)."""
+        if self._groups is None:
+            ranks: list[int] = []
+            bounds: list[int] = []
+            last = -1
+            for at, key in enumerate(self.keys):
+                if key >> _SHIFT != last:
+                    last = key >> _SHIFT
+                    ranks.append(last)
+                    bounds.append(at)
+            bounds.append(len(self.keys))
+            self._groups = ranks, bounds
+        return self._groups
+
+    def cards(self, lo: int, hi: int) -> tuple[int, ...]:
+        """The cards of ``keys[lo:hi]``."""
+        hand = self.hand
+        return tuple([hand[key & _AT] for key in self.keys[lo:hi]])
+
+    def leads(self, seat: int) -> LegalPlays:
+        """Leads of any size: each rank, each size, each combination."""
+        ranks, bounds = self.groups()
+        blocks: list[_Block] = [(rank, bounds[g], bounds[g + 1], 0, None) for g, rank in enumerate(ranks)]
+        return _Blocks(seat, (), self, blocks, [(1 << (hi - lo)) - 1 for _, lo, hi, _, _ in blocks])
+
+    def follows(self, seat: int, rank: int, count: int, head: tuple[Action, ...]) -> LegalPlays:
+        """Follows of ``count`` ruins at ``rank`` or higher, after ``head``."""
+        if count == 1:
+            return _Singles(seat, head, self.hand, self.singles, bisect_left(self.singles, rank << _SHIFT))
+        ranks, bounds = self.groups()
+        higher = range(bisect_left(ranks, rank), len(ranks))
+        if not self.twins:
+            blocks: list[_Block] = [
+                (ranks[g], bounds[g], bounds[g + 1], count, None) for g in higher if bounds[g + 1] - bounds[g] >= count
+            ]
+            return _Blocks(seat, head, self, blocks, [comb(hi - lo, count) for _, lo, hi, _, _ in blocks])
+        # A twin counts as two ruins: every subset whose weights add up to the count.
+        profiles = self.profiles
+        blocks = []
+        for g in higher:
+            cards = self.cards(bounds[g], bounds[g + 1])
+            combos = tuple(
+                combo
+                for size in range(1, min(len(cards), count) + 1)
+                for combo in combinations(cards, size)
+                if sum(profiles[c].weight for c in combo) == count
+            )
+            if combos:
+                blocks.append((ranks[g], bounds[g], bounds[g + 1], 0, combos))
+        return _Blocks(seat, head, self, blocks, [len(block[4] or ()) for block in blocks])
+
+
+_HANDS: dict[tuple[tuple[int, ...], int], _Hand] = {}
+
+
+def _hand(state: GameState, seat: int) -> _Hand:
+    """The analysis of ``seat``'s hand, cached by the hand and the identity of the profiles tuple: around an
+    exchange the same hand is asked again with the same (unchanged) ruins. Kept small: a hand is rarely
+    asked about again once its exchange is over, and a large cache only gives the garbage collector work."""
+    hand, profiles = state.hands[seat], state.profiles
     key = (hand, id(profiles))
-    hit = _HANDS.get(key)
-    if hit is not None and hit[0] is profiles:
-        return hit[1]
-    by_rank: dict[int, list[int]] = {}
-    weights: dict[int, int] = {}
-    for card in hand:
-        prof = profiles[card]
-        if prof.weight != 1:
-            weights[card] = prof.weight
-        for rank in prof.ranks:
-            by_rank.setdefault(rank, []).append(card)
-    analysis = ({rank: by_rank[rank] for rank in sorted(by_rank)}, weights)
-    if len(_HANDS) > 50_000:
-        _HANDS.clear()
-    _HANDS[key] = (profiles, analysis)
-    return analysis
+    found = _HANDS.get(key)
+    if found is None or found.profiles is not profiles:
+        if len(_HANDS) >= 512:
+            _HANDS.clear()
+        found = _HANDS[key] = _Hand(hand, profiles, state.twins)
+    return found
 
 
 def plays(state: GameState, seat: int) -> list[Play]:
     """Every uncrafted play: leads of any size, or follows of the right count at equal or higher rank."""
-    by_rank, weights = _analyse(state.hands[seat], state.profiles)
-    top = state.top
-    out: list[Play] = []
-    if top is None:
-        for rank, cards in by_rank.items():
-            for size in range(1, len(cards) + 1):
-                out.extend(Play(seat, combo, rank) for combo in combinations(cards, size))
-        return out
-    count = top.count
-    for rank, cards in by_rank.items():
-        if rank < top.rank or (len(cards) < count and not weights):
-            continue
-        if not weights:
-            out.extend(Play(seat, combo, rank) for combo in combinations(cards, count))
-        else:  # a twin counts as two ruins: find every subset whose weights add up to the count
-            for size in range(1, min(len(cards), count) + 1):
-                out.extend(
-                    Play(seat, combo, rank)
-                    for combo in combinations(cards, size)
-                    if sum(weights.get(c, 1) for c in combo) == count
-                )
-    return out
+    hand, top = _hand(state, seat), state.top
+    listed = hand.leads(seat) if top is None else hand.follows(seat, top.rank, top.count, ())
+    return [play for play in listed if isinstance(play, Play)]
 
 
 def can_follow(state: GameState, seat: int) -> bool:
-    """Whether ``seat`` has any uncrafted follow of the play to beat (cheaper than listing them all)."""
+    """Whether ``seat`` has any uncrafted follow of the play to beat (counted, not listed)."""
     top = state.top
-    if top is None:
-        return False
-    by_rank, weights = _analyse(state.hands[seat], state.profiles)
-    for rank, cards in by_rank.items():
-        if rank < top.rank:
-            continue
-        if not weights:
-            if len(cards) >= top.count:
-                return True
-        elif any(
-            sum(weights.get(c, 1) for c in combo) == top.count
-            for size in range(1, min(len(cards), top.count) + 1)
-            for combo in combinations(cards, size)
-        ):
-            return True
-    return False
+    return top is not None and len(_hand(state, seat).follows(seat, top.rank, top.count, ())) > 0
 
 
 def craft_options(state: GameState, play: Play) -> list[Play]:
@@ -135,11 +360,11 @@ def craft_options(state: GameState, play: Play) -> list[Play]:
         pos = book.position_index(d)
         for card in play.ruins:
             if sleeves[card][pos] is None:
-                candidates.append(replace(play, purchases=(*play.purchases, Purchase(d, card))))
+                candidates.append(with_purchase(play, Purchase(d, card)))
     if state.claims_left[seat] > len(play.claims):
         for card in play.ruins:
             if state.ruins[card].claim is None and card not in play.claims:
-                candidates.append(replace(play, claims=(*play.claims, card)))
+                candidates.append(with_claim(play, card))
     legal = []
     for candidate in candidates:
         try:
@@ -154,9 +379,12 @@ def to_act(state: GameState) -> list[int]:
     """The seats that may act now (several during the simultaneous night-flip choice)."""
     if state.outcome is not None:
         return []
-    if state.phase == "flip":
+    phase = state.phase
+    if phase == "play":  # nearly always
+        return [] if state.turn is None else [state.turn]
+    if phase == "flip":
         chosen = {s for s, _ in state.flip_choices}
         return [s for s in state.participants if s not in chosen]
-    if state.phase == "discard":
+    if phase == "discard":
         return [] if state.discarder is None else [state.discarder]
     return [] if state.turn is None else [state.turn]

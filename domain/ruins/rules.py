@@ -2,29 +2,28 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 from domain.ruins.cards import Effect, rulebook
 from domain.ruins.state import Profile, Ruin
 
-_BY_IDENTITY: dict[tuple[int, int], tuple[Ruin, Profile]] = {}
+# Profiles by what they depend on: (card, night, sleeves). The key holds only ints and None, so it is cheap
+# to hash and the garbage collector does not track it; no Ruin is kept alive. Bounded, so a long-running
+# process does not grow it without end.
+_PROFILES: dict[tuple[int, bool, tuple[int | None, ...]], Profile] = {}
+_PROFILES_MAX = 20_000
 
 
 def profile(card: int, ruin: Ruin) -> Profile:
-    """The profile of ``card`` in state ``ruin``. Looked up by the Ruin object's identity first: states share
-    Ruin objects from move to move, and hashing a Ruin by value on every lookup was the engine's hot spot."""
-    key = (card, id(ruin))
-    hit = _BY_IDENTITY.get(key)
-    if hit is not None and hit[0] is ruin:  # the stored Ruin keeps its id from being reused
-        return hit[1]
-    found = _profile(card, ruin)
-    if len(_BY_IDENTITY) > 100_000:
-        _BY_IDENTITY.clear()
-    _BY_IDENTITY[key] = (ruin, found)
+    """The profile of ``card`` in state ``ruin`` (its claim plays no part)."""
+    key = (card, ruin.night, ruin.sleeves)
+    found = _PROFILES.get(key)
+    if found is None:
+        found = _profile(card, ruin)
+        if len(_PROFILES) >= _PROFILES_MAX:
+            _PROFILES.clear()
+        _PROFILES[key] = found
     return found
 
 
-@cache
 def _profile(card: int, ruin: Ruin) -> Profile:
     book = rulebook()
     printed = book.ruins[card]
@@ -54,3 +53,15 @@ def _profile(card: int, ruin: Ruin) -> Profile:
 
 def total(effects: list[Effect], kind: str) -> int:
     return sum(e.amount for e in effects if e.kind == kind)
+
+
+def twins(profiles: tuple[Profile, ...]) -> frozenset[int]:
+    """The ruins that count as two."""
+    return frozenset(card for card, prof in enumerate(profiles) if prof.weight != 1)
+
+
+def with_profile(twins: frozenset[int], card: int, prof: Profile) -> frozenset[int]:
+    """``twins`` after ``card`` takes profile ``prof``."""
+    if (card in twins) == (prof.weight != 1):
+        return twins
+    return twins | {card} if prof.weight != 1 else twins - {card}

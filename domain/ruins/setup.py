@@ -23,6 +23,24 @@ def rng(seed: str, label: str) -> random.Random:
     return random.Random(f"{seed}:{label}")
 
 
+def shuffle(generator: random.Random, items: list[int]) -> None:
+    """``generator.shuffle(items)``: the same permutation from the same draws, without a call per item.
+
+    CPython's ``Random.shuffle`` swaps each item, from the last, with one at an index drawn by
+    ``_randbelow``, which rejection-samples ``getrandbits``; this is that loop with the draw written out.
+    (A deal shuffles every ruin, every round.) The tests compare it with ``random.shuffle``."""
+    if type(generator) is not random.Random:  # a subclass may draw its numbers differently
+        generator.shuffle(items)
+        return
+    getrandbits = generator.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def _check_players(players: Iterable[str]) -> tuple[str, ...]:
     names = tuple(players)
     if not 2 <= len(names) <= 5:
@@ -48,7 +66,7 @@ def start(players: Iterable[str], options: Mapping[str, Any] | None = None, seed
     copies = book.copies_in_play[len(names)]
     set_aside = tuple(r.id for r in book.ruins if r.copy >= copies)
     deck = [d.id for d in book.discoveries]
-    rng(seed, "discoveries").shuffle(deck)
+    shuffle(rng(seed, "discoveries"), deck)
     slots = len(book.market_prices)
     started = ev.GameStarted(
         players=names,
@@ -58,7 +76,7 @@ def start(players: Iterable[str], options: Mapping[str, Any] | None = None, seed
         set_aside=set_aside,
         discovery_deck=tuple(deck[slots:]),
         market=tuple(deck[:slots]),
-        ruins=tuple((False, BARE.sleeves, None) for _ in book.ruins),
+        ruins=((False, BARE.sleeves, None),) * len(book.ruins),
         vp=(0,) * len(names),
         claims_left=(book.claims,) * len(names),
     )
@@ -85,15 +103,18 @@ def deal(
     """
     book = rulebook()
     order = [c for c in range(len(ruins)) if c not in set_aside]
-    rng(seed, f"deal:{round_no}{':showdown' if showdown else ''}").shuffle(order)
+    shuffle(rng(seed, f"deal:{round_no}{':showdown' if showdown else ''}"), order)
     hands: dict[int, list[int]] = {s: [] for s in participants}
-    homed = set()
-    for card in order:
-        owner = ruins[card].claim
-        if owner in hands:
-            hands[owner].append(card)
-            homed.add(card)
-    rest = [c for c in order if c not in homed]
+    owners = [ruin.claim for ruin in ruins]
+    rest = order
+    if owners.count(None) != len(owners):  # some ruins are claimed (none are, early in a game)
+        homed = set()
+        for card in order:
+            owner = owners[card]
+            if owner in hands:
+                hands[owner].append(card)
+                homed.add(card)
+        rest = [c for c in order if c not in homed]
     for seat in participants:
         need = book.hand_size - len(hands[seat])
         hands[seat].extend(rest[:need])

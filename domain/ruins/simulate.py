@@ -10,7 +10,7 @@ from domain.ruins.actions import Action
 from domain.ruins.bots import Bot, Seen
 from domain.ruins.decide import decide
 from domain.ruins.events import Event
-from domain.ruins.evolve import evolve
+from domain.ruins.evolve import evolve, replay
 from domain.ruins.legal import legal_actions, to_act
 from domain.ruins.setup import start
 from domain.ruins.state import GameState
@@ -53,8 +53,7 @@ def play_game(
         seat = to_act(state)[0]
         action = bots[seat].choose(Seen.from_state(state, seat), legal_actions(state, seat), rng)
         new = decide(state, action)
-        for event in new:
-            state = evolve(state, event)
+        state = replay(new, state)  # evolve, event by event, without building the states in between
         actions.append(action)
         events.extend(new)
     raise RuntimeError(f"game {seed} did not end within {max_actions} actions")
