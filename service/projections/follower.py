@@ -17,12 +17,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from eventsourcing.persistence import Tracking
-
 from service import store
 from service.application import DigsiteApplication
 from service.projections.readmodels import ReadModelProjection
-from service.projections.view import PROJECTION_NAME, ReadModels
+from service.projections.view import ReadModels
 from service.settings import Settings
 
 log = logging.getLogger("digsite.projections")
@@ -61,9 +59,10 @@ class Follower:
             if not notifications:
                 return 0
             to_event = self.app.mapper.to_domain_event
-            process = self.projection.process_event
+            project = self.projection.project
             for notification in notifications:
-                process(to_event(notification), Tracking(PROJECTION_NAME, notification.id))
+                project(to_event(notification))
+            self.projection.projected(len(notifications), notifications[-1].id)
             batch = self.projection.take_batch()
             try:
                 self.view.write(batch)

@@ -123,10 +123,8 @@ class ReadModels:
             if batch.moves:
                 curs.executemany(sql["move"], batch.moves)
             if batch.counters:
-                rows = [
-                    (game, seat, batch.player_of.get((game, seat), ""), *(row.get(c, 0) for c in COUNTERS))
-                    for (game, seat), row in batch.counters.items()
-                ]
+                player_of = batch.player_of
+                rows = [(g, s, player_of.get((g, s), ""), *row) for (g, s), row in batch.counters.items()]
                 curs.executemany(sql["counters"], rows)
             if batch.round_places:
                 rows = [
