@@ -79,7 +79,10 @@ class ReadModelProjection(Projection[Any]):
         self.batch = Batch()
         self._batch_no = 0
         self.cache_size = cache_size
-        self._games: OrderedDict[UUID, GameContext] = OrderedDict()
+        # Keyed by the game id's 128-bit integer (hashing a UUID object runs Python code, twice per record);
+        # most recently used last, and ``_last`` is that key (already last: no need to move it).
+        self._games: OrderedDict[int, GameContext] = OrderedDict()
+        self._last: int | None = None
 
     def take_batch(self) -> Batch:
         batch, self.batch = self.batch, Batch()
@@ -89,6 +92,7 @@ class ReadModelProjection(Projection[Any]):
     def forget(self) -> None:
         """Drop in-memory contexts (after a failed write: the store is the truth, contexts are rebuilt)."""
         self._games.clear()
+        self._last = None
         self.batch = Batch()
         self._batch_no += 1
 
@@ -113,7 +117,8 @@ class ReadModelProjection(Projection[Any]):
             ctx = self._context(uid, domain_event.originator_version - 1)
             ctx.version = ctx.row["last_version"] = domain_event.originator_version
             self.batch.games[ctx.game_id] = ctx.row
-            self._games.pop(uid, None)  # finished: no further records
+            self._games.pop(uid.int, None)  # finished: no further records
+            self._last = None
         elif isinstance(domain_event, Player.Created):
             bot = None if domain_event.bot is None else json.dumps(domain_event.bot)
             self.batch.players.append(
@@ -166,12 +171,14 @@ class ReadModelProjection(Projection[Any]):
     def _move(self, event: Game.MoveRecorded) -> None:
         # This runs for nearly every record projected: lookups are hoisted and the common path is inline.
         uid = event.originator_id
+        key = uid.int
         version = event.originator_version
-        ctx = self._games.get(uid)
+        ctx = self._games.get(key)
         if ctx is None or ctx.version != version - 1:
             ctx = self._context(uid, version - 1)
-        else:
-            self._games.move_to_end(uid)
+        elif key != self._last:
+            self._games.move_to_end(key)
+            self._last = key
         fns = ctx.fns
         decode, evolve = fns.decode, fns.evolve
         domain_events = [decode(e) for e in event.events]
@@ -325,9 +332,10 @@ class ReadModelProjection(Projection[Any]):
                 batch.results.append((1, int(s == winner), state.vp[s], game_id, s))
 
     def _context(self, uid: UUID, version: int) -> GameContext:
-        ctx = self._games.get(uid)
+        ctx = self._games.get(uid.int)
         if ctx is not None and ctx.version == version:
-            self._games.move_to_end(uid)
+            self._games.move_to_end(uid.int)
+            self._last = uid.int
             return ctx
         game: Game = self.app.repository.get(uid, version=version)
         first = self.app.repository.get(uid, version=1).state  # who led round 1
@@ -352,8 +360,9 @@ class ReadModelProjection(Projection[Any]):
         return ctx
 
     def _remember(self, uid: UUID, ctx: GameContext) -> None:
-        self._games[uid] = ctx
-        self._games.move_to_end(uid)
+        self._games[uid.int] = ctx
+        self._games.move_to_end(uid.int)
+        self._last = uid.int
         while len(self._games) > self.cache_size:
             self._games.popitem(last=False)
 
