@@ -19,6 +19,7 @@ from typing import Any
 
 from service import store
 from service.application import DigsiteApplication
+from service.projections.log import log_for
 from service.projections.readmodels import ReadModelProjection
 from service.projections.view import ReadModels
 from service.settings import Settings
@@ -33,6 +34,7 @@ class Follower:
         self.app = DigsiteApplication(env={**store.eventsourcing_env(db), **self.settings.extra_env})
         self.view = ReadModels(db)
         self.projection = ReadModelProjection(self.view, self.app)
+        self.log = log_for(self.app)
         self.batch_size = batch_size
         self._position: int | None = None
         self._collector = _Collector()
@@ -53,16 +55,15 @@ class Follower:
     def step(self) -> int:
         """Project one batch; the number of notifications it held (0: caught up)."""
         with self._collector.paused():
-            notifications = self.app.recorder.select_notifications(
-                start=self.position(), limit=self.batch_size, inclusive_of_start=False
-            )
-            if not notifications:
+            log = self.log
+            rows = log.select(self.position(), self.batch_size)
+            if not rows:
                 return 0
-            to_event = self.app.mapper.to_domain_event
-            project = self.projection.project
-            for notification in notifications:
-                project(to_event(notification))
-            self.projection.projected(len(notifications), notifications[-1].id)
+            decode, project = log.decode, self.projection.project
+            for row in rows:
+                project(decode(row))
+            last = log.last_id(rows)
+            self.projection.projected(len(rows), last)
             batch = self.projection.take_batch()
             try:
                 self.view.write(batch)
@@ -71,8 +72,8 @@ class Follower:
                 self.projection.forget()
                 self._position = None
                 raise
-            self._position = notifications[-1].id
-            return len(notifications)
+            self._position = last
+            return len(rows)
 
     def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
         done = 0

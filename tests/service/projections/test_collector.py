@@ -30,7 +30,7 @@ def test_the_collector_is_off_during_a_step_and_back_on_after_it(
     follower = Follower(service.settings, batch_size=25)
     seen: list[bool] = []
     try:
-        real_select = follower.app.recorder.select_notifications
+        real_select = follower.log.select
         real_write = follower.view.write
 
         def select(*args: Any, **kwargs: Any) -> Any:
@@ -41,7 +41,7 @@ def test_the_collector_is_off_during_a_step_and_back_on_after_it(
             seen.append(gc.isenabled())
             real_write(batch)
 
-        monkeypatch.setattr(follower.app.recorder, "select_notifications", select)
+        monkeypatch.setattr(follower.log, "select", select)
         monkeypatch.setattr(follower.view, "write", write)
         assert follower.step() == 25
         assert seen == [False, False]  # reading and writing, not only projecting
