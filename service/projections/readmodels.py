@@ -181,7 +181,7 @@ class ReadModelProjection(Projection[Any]):
             self._last = key
         fns = ctx.fns
         decode, evolve = fns.decode, fns.evolve
-        domain_events = [decode(e) for e in event.events]
+        domain_events = list(map(decode, event.events))
         before = state = ctx.state
         for domain_event in domain_events:
             state = evolve(state, domain_event)

@@ -84,3 +84,16 @@ def test_a_store_with_a_cipher_or_compression_is_read_through_the_library(servic
         follower.app.mapper.cipher = None
     finally:
         follower.close()
+
+
+def test_a_record_that_is_not_one_json_object_is_left_to_the_library_to_refuse(service: Digsite) -> None:
+    from eventsourcing.persistence import MapperDeserialisationError
+
+    service.create_player("Ana")
+    follower = Follower(service.settings)
+    try:
+        (row,) = follower.log.select(0, 10)
+        with pytest.raises(MapperDeserialisationError):
+            follower.log.decode((*row[:4], bytes(row[4]) + b" trailing"))
+    finally:
+        follower.close()
