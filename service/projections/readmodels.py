@@ -227,84 +227,85 @@ class ReadModelProjection(Projection[Any]):
             counters = batch.seat_counters(game_id, event.seat)
             counters[_MOVES] += 1
             counters[_THINK_MS] += think_ms
-        else:
-            self._ruins_facts(batch, ctx, facts, version, player, at, think_ms, action, state)
+        else:  # the games with move facts (Ruins): the common part here, the rarer facts in _later_facts
+            seat = facts.seat
+            could = facts.could_follow
+            kind = facts.kind
+            torches = facts.torches_spent
+            batch.moves.append(
+                (
+                    game_id,
+                    version,
+                    seat,
+                    player,
+                    kind,
+                    facts.round,
+                    at,
+                    think_ms,
+                    int(facts.lead),
+                    facts.size,
+                    facts.rank,
+                    int(facts.skipped_next),
+                    None if could is None else int(could),
+                    torches,
+                    _summary(action),
+                )
+            )
+            counters = batch.counters.get((game_id, seat))
+            if counters is None:
+                counters = batch.seat_counters(game_id, seat)
+            counters[_MOVES] += 1
+            counters[_THINK_MS] += think_ms
+            if could is not None:
+                counters[_FOLLOW_TURNS] += 1
+                if could:
+                    counters[_FOLLOW_TURNS_ABLE] += 1
+            if kind == "pass":
+                counters[_PASSES] += 1
+                if could:
+                    counters[_PASSES_ABLE] += 1
+            elif kind == "play":
+                counters[_PLAYS] += 1
+                if facts.lead:
+                    counters[_LEADS] += 1
+                    counters[_LEAD_SIZE_SUM] += facts.size
+                    counters[_LEAD_RANK_SUM] += facts.rank
+                if facts.skipped_next:
+                    counters[_SKIPS] += 1
+                if torches:
+                    counters[_TORCHES_SPENT] += torches
+                    counters[_PURCHASES] += len(facts.purchases)
+                if facts.claims:
+                    counters[_CLAIMS] += len(facts.claims)
+            elif facts.night_flip:
+                counters[_NIGHT_FLIPS] += 1
+            if (
+                torches
+                or facts.purchases
+                or facts.claims
+                or facts.went_out is not None
+                or facts.round_ended is not None
+                or facts.next_round is not None
+                or facts.winner is not None
+            ):
+                self._later_facts(batch, ctx, facts, version, player, at, state)
         ctx.state, ctx.version, ctx.last_time = state, version, now
         batch.games[game_id] = row
 
-    def _ruins_facts(
-        self,
-        batch: Batch,
-        ctx: GameContext,
-        facts: Any,
-        version: int,
-        player: str,
-        at: str,
-        think_ms: int,
-        action: dict[str, Any],
-        state: Any,
+    def _later_facts(
+        self, batch: Batch, ctx: GameContext, facts: Any, version: int, player: str, at: str, state: Any
     ) -> None:
+        """Purchases, claims, places, rounds and the winner: the facts only some moves have."""
         game_id = ctx.game_id
         seat = facts.seat
-        could = facts.could_follow
-        kind = facts.kind
-        torches = facts.torches_spent
-        batch.moves.append(
-            (
-                game_id,
-                version,
-                seat,
-                player,
-                kind,
-                facts.round,
-                at,
-                think_ms,
-                int(facts.lead),
-                facts.size,
-                facts.rank,
-                int(facts.skipped_next),
-                None if could is None else int(could),
-                torches,
-                _summary(action),
+        if facts.torches_spent:
+            batch.round_torches[(game_id, facts.round, seat)] += facts.torches_spent
+        for i, p in enumerate(facts.purchases):
+            batch.purchases.append(
+                (game_id, version, i, seat, player, facts.round, p.discovery, p.effect, p.kind, p.position, p.price)
             )
-        )
-        # Add straight into the batch's counters for this seat (this runs for every move projected).
-        row = batch.seat_counters(game_id, seat)
-        row[_MOVES] += 1
-        row[_THINK_MS] += think_ms
-        if could is not None:
-            row[_FOLLOW_TURNS] += 1
-            if could:
-                row[_FOLLOW_TURNS_ABLE] += 1
-        if kind == "pass":
-            row[_PASSES] += 1
-            if could:
-                row[_PASSES_ABLE] += 1
-        elif kind == "play":
-            row[_PLAYS] += 1
-            if facts.lead:
-                row[_LEADS] += 1
-                row[_LEAD_SIZE_SUM] += facts.size
-                row[_LEAD_RANK_SUM] += facts.rank
-            if facts.skipped_next:
-                row[_SKIPS] += 1
-            if torches:
-                row[_TORCHES_SPENT] += torches
-                row[_PURCHASES] += len(facts.purchases)
-            if facts.claims:
-                row[_CLAIMS] += len(facts.claims)
-        elif facts.night_flip:
-            row[_NIGHT_FLIPS] += 1
-        if torches:
-            batch.round_torches[(game_id, facts.round, seat)] += torches
-        if facts.purchases:
-            for i, p in enumerate(facts.purchases):
-                batch.purchases.append(
-                    (game_id, version, i, seat, player, facts.round, p.discovery, p.effect, p.kind, p.position, p.price)
-                )
-        if facts.claims:
-            for i, c in enumerate(facts.claims):
-                batch.claims.append((game_id, version, i, seat, player, c.ruin, c.rank, c.sleeves))
+        for i, c in enumerate(facts.claims):
+            batch.claims.append((game_id, version, i, seat, player, c.ruin, c.rank, c.sleeves))
         if facts.went_out is not None:
             batch.place(game_id, facts.round, seat, place=facts.went_out)
         if facts.round_ended is not None:
