@@ -9,13 +9,21 @@
 
 Run: ``.venv/bin/python -m bench.analytics --backend sqlite --games 10000`` (the store is generated
 first: bot games decided in memory and stored one transaction per game; a few minutes at 10,000 games).
+
+To measure the same store again (and compare read models across code changes):
+``--store FILE`` keeps the generated SQLite store in FILE, or, if FILE exists, starts from a copy of it
+instead of generating (with ``--backend postgresql`` its records are copied into the fresh schema, in
+log order); ``--dump FILE`` writes every read-model table, rows sorted, after the catch-up;
+``--projection-only`` skips the replay and tendencies measures.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -30,6 +38,7 @@ from domain.ruins.simulate import play_game
 from service import store
 from service.application import Digsite
 from service.projections.follower import Follower
+from service.projections.view import TABLES
 from service.queries import Queries
 from service.settings import Database, Settings
 
@@ -62,6 +71,53 @@ def generate(service: Digsite, games: int, players: int = 4) -> list[str]:
         if (g + 1) % 500 == 0:
             print(f"  generated {g + 1}/{games} games ({time.perf_counter() - started:.0f}s)", file=sys.stderr)
     return ids
+
+
+def save_store(db: Database, path: Path) -> None:
+    """Copy an SQLite store (with what its WAL holds) to ``path``."""
+    with sqlite3.connect(db.path) as source, sqlite3.connect(path) as target:
+        source.backup(target)
+
+
+def load_store(path: Path, db: Database) -> None:
+    """Fill the empty (migrated) store ``db`` with the records and snapshots of the SQLite store at ``path``."""
+    if db.backend == "sqlite":
+        with sqlite3.connect(path) as source, sqlite3.connect(db.path) as target:
+            source.backup(target)
+        return
+    import psycopg
+
+    with sqlite3.connect(path) as source, psycopg.connect(db.psycopg_conninfo()) as conn:
+        for table, target, order in (
+            ("stored_events", "digsite_events", "rowid"),  # the log's order: notification ids follow it
+            ("stored_snapshots", "digsite_snapshots", "originator_id, originator_version"),
+        ):
+            columns = "originator_id, originator_version, topic, state"
+            with conn.cursor().copy(f'COPY "{db.schema}".{target} ({columns}) FROM STDIN') as copy:
+                for row in source.execute(f"SELECT {columns} FROM {table} ORDER BY {order}"):
+                    copy.write_row(row)
+        conn.commit()
+        conn.autocommit = True
+        conn.execute(f'VACUUM ANALYZE "{db.schema}".digsite_events')
+        conn.execute(f'VACUUM ANALYZE "{db.schema}".digsite_snapshots')
+
+
+def dump_read_models(follower: Follower, path: Path) -> dict[str, str]:
+    """Write every read-model table, rows sorted, to ``path``; a digest per table."""
+    view = follower.view
+    digests = {}
+    with path.open("w") as out, view.tracker.datastore.transaction(commit=False) as curs:
+        for table in TABLES:
+            curs.execute(view._q(f"SELECT * FROM {{p}}{table}"))
+            rows = sorted(
+                json.dumps(list(r.values()) if isinstance(r, dict) else list(r), default=str) for r in curs.fetchall()
+            )
+            digest = hashlib.sha256("\n".join(rows).encode()).hexdigest()[:16]
+            digests[table] = f"{len(rows)} rows {digest}"
+            out.write(f"## {table} {len(rows)}\n")
+            for row in rows:
+                out.write(row + "\n")
+    return digests
 
 
 def raw_read_rate(follower: Follower) -> float:
@@ -133,7 +189,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--samples", type=int, default=40)
+    parser.add_argument("--store", type=Path, help="an SQLite store to start from (kept here if it does not exist)")
+    parser.add_argument("--dump", type=Path, help="write the read models, sorted, to this file")
+    parser.add_argument("--projection-only", action="store_true", help="skip the replay and tendencies measures")
     args = parser.parse_args()
+    reuse = args.store is not None and args.store.exists()
+    if args.store is not None and not reuse and args.backend != "sqlite":
+        parser.error("--store FILE with --backend postgresql needs an existing SQLite store (make one with sqlite)")
     with tempfile.TemporaryDirectory() as folder:
         db: Database = fresh_database(args.backend, Path(folder))
         store.upgrade(db)
@@ -141,7 +203,12 @@ def main() -> None:
         service = Digsite(settings)
         try:
             began = time.perf_counter()
-            generate(service, args.games)
+            if reuse:
+                load_store(args.store, db)
+            else:
+                generate(service, args.games)
+                if args.store is not None:
+                    save_store(db, args.store)
             generated = time.perf_counter() - began
             follower = Follower(settings)
             raw_before = raw_read_rate(follower)
@@ -149,22 +216,29 @@ def main() -> None:
             projected = follower.catch_up()
             catch_up_seconds = time.perf_counter() - began
             raw_after = raw_read_rate(follower)
+            dumped = dump_read_models(follower, args.dump) if args.dump else None
             follower.close()
             raw = (raw_before + raw_after) / 2
             queries = Queries(service)
-            result = {
+            games = queries._rows("SELECT COUNT(*) AS n FROM {p}rm_games")[0]["n"]
+            result: dict[str, Any] = {
                 "backend": args.backend,
-                "games": args.games,
+                "games": games,
                 "records": projected,
-                "generate_seconds": round(generated, 1),
+                ("load_seconds" if reuse else "generate_seconds"): round(generated, 1),
                 "projection": {
                     "records_per_second": round(projected / catch_up_seconds),
                     "raw_read_decode_per_second": round(raw),
+                    "raw_before_after": [round(raw_before), round(raw_after)],
                     "ratio": round(projected / catch_up_seconds / raw, 3),
+                    "seconds": round(catch_up_seconds, 1),
                 },
-                "replay_step": measure_replay(queries, service, args.steps),
-                "tendencies_page": measure_tendencies(queries, args.samples),
             }
+            if dumped:
+                result["read_models"] = dumped
+            if not args.projection_only:
+                result["replay_step"] = measure_replay(queries, service, args.steps)
+                result["tendencies_page"] = measure_tendencies(queries, args.samples)
             queries.close()
         finally:
             service.close()

@@ -31,6 +31,10 @@ COUNTERS = (
 )
 
 
+# Position of each counter in a batch's per-seat list (the order of COUNTERS, as the write sends them).
+SLOT = {name: i for i, name in enumerate(COUNTERS)}
+
+
 @dataclass
 class Batch:
     players: list[tuple[Any, ...]] = field(default_factory=list)
@@ -38,9 +42,7 @@ class Batch:
     games: dict[str, dict[str, Any]] = field(default_factory=dict)  # game_id -> full row (upserted)
     seats: list[tuple[Any, ...]] = field(default_factory=list)  # new rm_player_games rows
     moves: list[tuple[Any, ...]] = field(default_factory=list)
-    counters: dict[tuple[str, int], dict[str, int]] = field(
-        default_factory=lambda: defaultdict(lambda: defaultdict(int))
-    )
+    counters: dict[tuple[str, int], list[int]] = field(default_factory=dict)  # (game, seat) -> deltas, by SLOT
     round_places: dict[tuple[str, int, int], dict[str, Any]] = field(default_factory=dict)
     round_torches: dict[tuple[str, int, int], int] = field(default_factory=lambda: defaultdict(int))
     purchases: list[tuple[Any, ...]] = field(default_factory=list)
@@ -50,11 +52,18 @@ class Batch:
     last_notification_id: int | None = None
     player_of: dict[tuple[str, int], str] = field(default_factory=dict)
 
+    def seat_counters(self, game_id: str, seat: int) -> list[int]:
+        """The seat's counter deltas in this batch (zeros when new), indexed by ``SLOT``."""
+        key = (game_id, seat)
+        row = self.counters.get(key)
+        if row is None:
+            row = self.counters[key] = [0] * len(COUNTERS)
+        return row
+
     def count(self, game_id: str, seat: int, **deltas: int) -> None:
-        row = self.counters[(game_id, seat)]
+        row = self.seat_counters(game_id, seat)
         for name, value in deltas.items():
-            if value:
-                row[name] += value
+            row[SLOT[name]] += value
 
     def place(self, game_id: str, round_no: int, seat: int, **values: Any) -> None:
         self.round_places.setdefault((game_id, round_no, seat), {}).update(values)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -15,23 +16,57 @@ from eventsourcing.projection import Projection
 from domain.games import GAMES, rules_for
 from service.aggregates import Game, Player, Tournament
 from service.application import DigsiteApplication
-from service.projections.batch import Batch
+from service.projections.batch import SLOT, Batch
 from service.projections.view import ReadModels
 
 # Stored actions were checked when they were played: rebuild them without checking again where a game can.
 _ACTION_PARSERS = {kind: getattr(module, "action_from_record", None) for kind, module in GAMES.items()}
 
+# Counter slots a Ruins move adds to (see ``Batch.seat_counters``).
+_MOVES, _THINK_MS = SLOT["moves"], SLOT["think_ms"]
+_FOLLOW_TURNS, _FOLLOW_TURNS_ABLE = SLOT["follow_turns"], SLOT["follow_turns_able"]
+_PASSES, _PASSES_ABLE, _PLAYS = SLOT["passes"], SLOT["passes_able"], SLOT["plays"]
+_LEADS, _LEAD_SIZE_SUM, _LEAD_RANK_SUM = SLOT["leads"], SLOT["lead_size_sum"], SLOT["lead_rank_sum"]
+_SKIPS, _TORCHES_SPENT, _PURCHASES = SLOT["skips"], SLOT["torches_spent"], SLOT["purchases"]
+_CLAIMS, _NIGHT_FLIPS = SLOT["claims"], SLOT["night_flips"]
 
-@dataclass
+
+class _Kind:
+    """A game kind's functions the projection calls for every move, looked up once per kind."""
+
+    __slots__ = ("action", "decode", "evolve", "move_facts", "rules")
+
+    def __init__(self, kind: str) -> None:
+        self.rules = rules_for(kind)
+        self.action: Callable[[dict[str, Any]], Any] = _ACTION_PARSERS.get(kind) or self.rules.action_from_dict
+        self.decode: Callable[[dict[str, Any]], Any] = self.rules.event_from_dict
+        self.evolve: Callable[[Any, Any], Any] = self.rules.evolve
+        self.move_facts: Callable[..., Any] | None = getattr(self.rules, "move_facts", None)
+
+
+_KINDS: dict[str, _Kind] = {}
+
+
+def _kind(kind: str) -> _Kind:
+    found = _KINDS.get(kind)
+    if found is None:
+        found = _KINDS[kind] = _Kind(kind)
+    return found
+
+
+@dataclass(eq=False)
 class GameContext:
     """What the projection keeps in memory about a game in play (rebuilt from the store when missing)."""
 
+    game_id: str
     kind: str
     players: list[str]
     state: Any
     version: int
     last_time: datetime | None  # when the game's last record was made (for think time)
     row: dict[str, Any]
+    fns: _Kind
+    batch_no: int = -1  # the last batch whose player_of names this game's seats
 
 
 class ReadModelProjection(Projection[Any]):
@@ -42,36 +77,55 @@ class ReadModelProjection(Projection[Any]):
         super().__init__(view)
         self.app = app
         self.batch = Batch()
+        self._batch_no = 0
         self.cache_size = cache_size
-        self._games: OrderedDict[str, GameContext] = OrderedDict()
+        # Keyed by the game id's 128-bit integer (hashing a UUID object runs Python code, twice per record);
+        # most recently used last, and ``_last`` is that key (already last: no need to move it).
+        self._games: OrderedDict[int, GameContext] = OrderedDict()
+        self._last: int | None = None
 
     def take_batch(self) -> Batch:
         batch, self.batch = self.batch, Batch()
+        self._batch_no += 1
         return batch
 
     def forget(self) -> None:
         """Drop in-memory contexts (after a failed write: the store is the truth, contexts are rebuilt)."""
         self._games.clear()
+        self._last = None
         self.batch = Batch()
+        self._batch_no += 1
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        batch = self.batch
+        self.project(domain_event)
+        self.batch.events += 1
+        self.batch.last_notification_id = tracking.notification_id
+
+    def projected(self, count: int, last_notification_id: int) -> None:
+        """Note that ``count`` records up to ``last_notification_id`` went through ``project``."""
+        self.batch.events += count
+        self.batch.last_notification_id = last_notification_id
+
+    def project(self, domain_event: Any) -> None:
+        """Add one record's changes to the batch (the caller tracks its position: see ``projected``)."""
         if isinstance(domain_event, Game.MoveRecorded):
             self._move(domain_event)
         elif isinstance(domain_event, Game.Created):
             self._created(domain_event)
         elif isinstance(domain_event, Game.SeedRevealed):
-            ctx = self._context(str(domain_event.originator_id), domain_event.originator_version - 1)
+            uid = domain_event.originator_id
+            ctx = self._context(uid, domain_event.originator_version - 1)
             ctx.version = ctx.row["last_version"] = domain_event.originator_version
-            batch.games[str(domain_event.originator_id)] = ctx.row
-            self._games.pop(str(domain_event.originator_id), None)  # finished: no further records
+            self.batch.games[ctx.game_id] = ctx.row
+            self._games.pop(uid.int, None)  # finished: no further records
+            self._last = None
         elif isinstance(domain_event, Player.Created):
             bot = None if domain_event.bot is None else json.dumps(domain_event.bot)
-            batch.players.append(
+            self.batch.players.append(
                 (str(domain_event.originator_id), domain_event.name, domain_event.kind, bot, domain_event.at)
             )
         elif isinstance(domain_event, Tournament.Created):
-            batch.tournaments.append(
+            self.batch.tournaments.append(
                 (
                     str(domain_event.originator_id),
                     domain_event.name,
@@ -80,15 +134,14 @@ class ReadModelProjection(Projection[Any]):
                     domain_event.at,
                 )
             )
-        batch.events += 1
-        batch.last_notification_id = tracking.notification_id
 
     # -- games ----------------------------------------------------------------------------------------------
 
     def _created(self, event: Game.Created) -> None:
-        game_id = str(event.originator_id)
-        rules = rules_for(event.kind)
-        state = rules.replay([rules.event_from_dict(e) for e in event.opening])
+        uid = event.originator_id
+        game_id = str(uid)
+        fns = _kind(event.kind)
+        state = fns.rules.replay([fns.decode(e) for e in event.opening])
         row = _game_row(
             game_id,
             event.kind,
@@ -102,52 +155,65 @@ class ReadModelProjection(Projection[Any]):
             ended_at=None,
             first_leader=getattr(state, "leader", None),
         )
-        self._remember(
-            game_id, GameContext(event.kind, event.players, state, event.originator_version, _time(event.at), row)
+        ctx = GameContext(
+            game_id, event.kind, event.players, state, event.originator_version, _time(event.at), row, fns
         )
+        self._remember(uid, ctx)
         batch = self.batch
         batch.games[game_id] = row
         for seat, player in enumerate(event.players):
             batch.seats.append((game_id, seat, player, event.kind, len(event.players)))
             batch.player_of[(game_id, seat)] = player
+        ctx.batch_no = self._batch_no
         if row["first_leader_seat"] is not None:
             batch.count(game_id, row["first_leader_seat"], led_round1=1)
 
     def _move(self, event: Game.MoveRecorded) -> None:
-        game_id = str(event.originator_id)
+        # This runs for nearly every record projected: lookups are hoisted and the common path is inline.
+        uid = event.originator_id
+        key = uid.int
         version = event.originator_version
-        ctx = self._context(game_id, version - 1)
-        rules = rules_for(ctx.kind)
-        action = _ACTION_PARSERS.get(ctx.kind) or rules.action_from_dict
-        decode, evolve = rules.event_from_dict, rules.evolve
-        domain_events = [decode(e) for e in event.events]
-        before = ctx.state
-        state = before
+        ctx = self._games.get(key)
+        if ctx is None or ctx.version != version - 1:
+            ctx = self._context(uid, version - 1)
+        elif key != self._last:
+            self._games.move_to_end(key)
+            self._last = key
+        fns = ctx.fns
+        decode, evolve = fns.decode, fns.evolve
+        domain_events = list(map(decode, event.events))
+        before = state = ctx.state
         for domain_event in domain_events:
             state = evolve(state, domain_event)
-        now = _time(event.at)
-        think_ms = max(0, int((now - ctx.last_time).total_seconds() * 1000)) if now and ctx.last_time else 0
+        at = event.at
+        now = _time(at)
+        last = ctx.last_time
+        think_ms = max(0, int((now - last).total_seconds() * 1000)) if now and last else 0
         batch = self.batch
-        seat = event.seat
-        player = ctx.players[seat]
-        if (game_id, seat) not in batch.player_of:
-            for s, p in enumerate(ctx.players):
-                batch.player_of[(game_id, s)] = p
+        game_id = ctx.game_id
+        players = ctx.players
+        player = players[event.seat]
+        if ctx.batch_no != self._batch_no:  # the game's first record in this batch: name its seats
+            ctx.batch_no = self._batch_no
+            player_of = batch.player_of
+            for s, p in enumerate(players):
+                player_of[(game_id, s)] = p
         row = ctx.row
         row["moves"] += 1
         row["last_version"] = version
-        move_facts = getattr(rules, "move_facts", None)
-        facts = move_facts(before, action(event.action), domain_events) if move_facts else None
+        action = event.action
+        move_facts = fns.move_facts
+        facts = move_facts(before, fns.action(action), domain_events) if move_facts else None
         if facts is None:
             batch.moves.append(
                 (
                     game_id,
                     version,
-                    seat,
+                    event.seat,
                     player,
-                    event.action.get("type", "?"),
+                    action.get("type", "?"),
                     0,
-                    event.at,
+                    at,
                     think_ms,
                     0,
                     0,
@@ -155,77 +221,83 @@ class ReadModelProjection(Projection[Any]):
                     0,
                     None,
                     0,
-                    _summary(event.action),
+                    _summary(action),
                 )
             )
-            batch.count(game_id, seat, moves=1, think_ms=think_ms)
-        else:
-            self._ruins_facts(batch, ctx, facts, game_id, version, player, event.at, think_ms, event.action, state)
+            counters = batch.seat_counters(game_id, event.seat)
+            counters[_MOVES] += 1
+            counters[_THINK_MS] += think_ms
+        else:  # the games with move facts (Ruins): the common part here, the rarer facts in _later_facts
+            seat = facts.seat
+            could = facts.could_follow
+            kind = facts.kind
+            torches = facts.torches_spent
+            batch.moves.append(
+                (
+                    game_id,
+                    version,
+                    seat,
+                    player,
+                    kind,
+                    facts.round,
+                    at,
+                    think_ms,
+                    int(facts.lead),
+                    facts.size,
+                    facts.rank,
+                    int(facts.skipped_next),
+                    None if could is None else int(could),
+                    torches,
+                    _summary(action),
+                )
+            )
+            counters = batch.counters.get((game_id, seat))
+            if counters is None:
+                counters = batch.seat_counters(game_id, seat)
+            counters[_MOVES] += 1
+            counters[_THINK_MS] += think_ms
+            if could is not None:
+                counters[_FOLLOW_TURNS] += 1
+                if could:
+                    counters[_FOLLOW_TURNS_ABLE] += 1
+            if kind == "pass":
+                counters[_PASSES] += 1
+                if could:
+                    counters[_PASSES_ABLE] += 1
+            elif kind == "play":
+                counters[_PLAYS] += 1
+                if facts.lead:
+                    counters[_LEADS] += 1
+                    counters[_LEAD_SIZE_SUM] += facts.size
+                    counters[_LEAD_RANK_SUM] += facts.rank
+                if facts.skipped_next:
+                    counters[_SKIPS] += 1
+                if torches:
+                    counters[_TORCHES_SPENT] += torches
+                    counters[_PURCHASES] += len(facts.purchases)
+                if facts.claims:
+                    counters[_CLAIMS] += len(facts.claims)
+            elif facts.night_flip:
+                counters[_NIGHT_FLIPS] += 1
+            if (
+                torches
+                or facts.purchases
+                or facts.claims
+                or facts.went_out is not None
+                or facts.round_ended is not None
+                or facts.next_round is not None
+                or facts.winner is not None
+            ):
+                self._later_facts(batch, ctx, facts, version, player, at, state)
         ctx.state, ctx.version, ctx.last_time = state, version, now
         batch.games[game_id] = row
 
-    def _ruins_facts(
-        self,
-        batch: Batch,
-        ctx: GameContext,
-        facts: Any,
-        game_id: str,
-        version: int,
-        player: str,
-        at: str,
-        think_ms: int,
-        action: dict[str, Any],
-        state: Any,
+    def _later_facts(
+        self, batch: Batch, ctx: GameContext, facts: Any, version: int, player: str, at: str, state: Any
     ) -> None:
+        """Purchases, claims, places, rounds and the winner: the facts only some moves have."""
+        game_id = ctx.game_id
         seat = facts.seat
-        could = facts.could_follow
-        batch.moves.append(
-            (
-                game_id,
-                version,
-                seat,
-                player,
-                facts.kind,
-                facts.round,
-                at,
-                think_ms,
-                int(facts.lead),
-                facts.size,
-                facts.rank,
-                int(facts.skipped_next),
-                None if could is None else int(could),
-                facts.torches_spent,
-                _summary(action),
-            )
-        )
-        # Add straight into the batch's counters for this seat (this runs for every move projected).
-        row = batch.counters[(game_id, seat)]
-        row["moves"] += 1
-        row["think_ms"] += think_ms
-        if could is not None:
-            row["follow_turns"] += 1
-            if could:
-                row["follow_turns_able"] += 1
-        kind = facts.kind
-        if kind == "pass":
-            row["passes"] += 1
-            if could:
-                row["passes_able"] += 1
-        elif kind == "play":
-            row["plays"] += 1
-            if facts.lead:
-                row["leads"] += 1
-                row["lead_size_sum"] += facts.size
-                row["lead_rank_sum"] += facts.rank
-            if facts.skipped_next:
-                row["skips"] += 1
-            if facts.torches_spent:
-                row["torches_spent"] += facts.torches_spent
-                row["purchases"] += len(facts.purchases)
-            if facts.claims:
-                row["claims"] += len(facts.claims)
-        elif facts.night_flip:
-            row["night_flips"] += 1
         if facts.torches_spent:
             batch.round_torches[(game_id, facts.round, seat)] += facts.torches_spent
         for i, p in enumerate(facts.purchases):
@@ -241,17 +313,17 @@ class ReadModelProjection(Projection[Any]):
             for place, s in enumerate(order, start=1):
                 batch.place(game_id, round_no, s, place=place, vp_end=vp[s])
                 batch.count(game_id, s, rounds_played=1, first_outs=int(place == 1))
-        row = ctx.row
+        game = ctx.row
         if facts.next_round is not None:
             round_no, showdown, participants = facts.next_round
-            row["rounds"] = min(round_no, 4) if not showdown else 4
+            game["rounds"] = min(round_no, 4) if not showdown else 4
             if showdown:
-                row["showdown"] = True
+                game["showdown"] = True
                 for s in participants:
                     batch.count(game_id, s, showdown=1)
         if facts.winner is not None:
             winner, how = facts.winner
-            row.update(status="over", winner_seat=winner, winner_player=ctx.players[winner], win_how=how, ended_at=at)
+            game.update(status="over", winner_seat=winner, winner_player=ctx.players[winner], win_how=how, ended_at=at)
             if how == "showdown":
                 batch.count(game_id, winner, showdown_won=1)
             if how == "instant":  # the deciding round ends with the win: record it as played
@@ -260,13 +332,15 @@ class ReadModelProjection(Projection[Any]):
             for s in range(len(ctx.players)):
                 batch.results.append((1, int(s == winner), state.vp[s], game_id, s))
 
-    def _context(self, game_id: str, version: int) -> GameContext:
-        ctx = self._games.get(game_id)
+    def _context(self, uid: UUID, version: int) -> GameContext:
+        ctx = self._games.get(uid.int)
         if ctx is not None and ctx.version == version:
-            self._games.move_to_end(game_id)
+            self._games.move_to_end(uid.int)
+            self._last = uid.int
             return ctx
-        game: Game = self.app.repository.get(UUID(game_id), version=version)
-        first = self.app.repository.get(UUID(game_id), version=1).state  # who led round 1
+        game: Game = self.app.repository.get(uid, version=version)
+        first = self.app.repository.get(uid, version=1).state  # who led round 1
+        game_id = str(uid)
         row = _game_row(
             game_id,
             game.kind,
@@ -280,13 +354,16 @@ class ReadModelProjection(Projection[Any]):
             ended_at=game.updated_at,
             first_leader=getattr(first, "leader", None),
         )
-        ctx = GameContext(game.kind, game.players, game.state, version, _time(game.updated_at), row)
-        self._remember(game_id, ctx)
+        ctx = GameContext(
+            game_id, game.kind, game.players, game.state, version, _time(game.updated_at), row, _kind(game.kind)
+        )
+        self._remember(uid, ctx)
         return ctx
 
-    def _remember(self, game_id: str, ctx: GameContext) -> None:
-        self._games[game_id] = ctx
-        self._games.move_to_end(game_id)
+    def _remember(self, uid: UUID, ctx: GameContext) -> None:
+        self._games[uid.int] = ctx
+        self._games.move_to_end(uid.int)
+        self._last = uid.int
         while len(self._games) > self.cache_size:
             self._games.popitem(last=False)
 

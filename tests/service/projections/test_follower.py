@@ -149,3 +149,20 @@ def test_tendencies_tell_a_cautious_passer_and_a_torch_hoarder_from_the_field(se
     finally:
         follower.close()
         queries.close()
+
+
+def test_game_contexts_rebuilt_from_the_store_give_the_same_rows_as_contexts_kept_in_memory(service: Digsite) -> None:
+    """With no room for game contexts, every move rebuilds its game from the store (snapshot + evolve)."""
+    run_tournament(service, players=4, games=2, seed="contexts")
+    follower = Follower(service.settings, batch_size=64)
+    try:
+        follower.catch_up()
+        kept = snapshot(follower)
+        follower.view.clear()
+        follower.projection.forget()
+        follower.projection.cache_size = 0
+        follower._position = None
+        follower.catch_up()
+        assert snapshot(follower) == kept
+    finally:
+        follower.close()
