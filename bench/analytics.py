@@ -1,7 +1,8 @@
 """Read-side speed on a large stored tournament, each figure beside a baseline from the same run.
 
 1. Projection catch-up: records projected per second, against reading and decoding the same
-   notification log raw (select_notifications + the library's mapper) in the same run.
+   notification log raw in the same run, two ways: through the library (select_notifications + its
+   mapper), and the projection's own plain read and decode (``service.projections.log``), the stricter.
 2. Replay step: one move forward or back, any perspective (Queries.replay), on the longest games:
    p50/p99 server-side latency (target: at most 100 ms).
 3. A player's tendencies page (player vs field, positions, VP and torches by round, purchases, claims):
@@ -38,6 +39,7 @@ from domain.ruins.simulate import play_game
 from service import store
 from service.application import Digsite
 from service.projections.follower import Follower
+from service.projections.log import log_for
 from service.projections.view import TABLES
 from service.queries import Queries
 from service.settings import Database, Settings
@@ -133,6 +135,20 @@ def raw_read_rate(follower: Follower) -> float:
     return count / (time.perf_counter() - began)
 
 
+def plain_read_rate(follower: Follower) -> float:
+    """Read and decode the whole log the way the projection itself does (``service.projections.log``):
+    the strict baseline, since the projection no longer goes through the library's mapper."""
+    log = log_for(follower.app)
+    after, count = 0, 0
+    began = time.perf_counter()
+    while rows := log.select(after, 1000):
+        for row in rows:
+            log.decode(row)
+        count += len(rows)
+        after = log.last_id(rows)
+    return count / (time.perf_counter() - began)
+
+
 def percentile(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(len(values) * q))]
@@ -211,11 +227,12 @@ def main() -> None:
                     save_store(db, args.store)
             generated = time.perf_counter() - began
             follower = Follower(settings)
-            raw_before = raw_read_rate(follower)
+            raw_before, plain_before = raw_read_rate(follower), plain_read_rate(follower)
             began = time.perf_counter()
             projected = follower.catch_up()
             catch_up_seconds = time.perf_counter() - began
-            raw_after = raw_read_rate(follower)
+            raw_after, plain_after = raw_read_rate(follower), plain_read_rate(follower)
+            plain = (plain_before + plain_after) / 2
             dumped = dump_read_models(follower, args.dump) if args.dump else None
             follower.close()
             raw = (raw_before + raw_after) / 2
@@ -231,6 +248,9 @@ def main() -> None:
                     "raw_read_decode_per_second": round(raw),
                     "raw_before_after": [round(raw_before), round(raw_after)],
                     "ratio": round(projected / catch_up_seconds / raw, 3),
+                    "plain_read_decode_per_second": round(plain),
+                    "plain_before_after": [round(plain_before), round(plain_after)],
+                    "ratio_to_plain": round(projected / catch_up_seconds / plain, 3),
                     "seconds": round(catch_up_seconds, 1),
                 },
             }
