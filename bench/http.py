@@ -86,6 +86,11 @@ class KeepAliveClient:
             self.sock = None
         return status, json.loads(answer or b"null")
 
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
     def _receive(self) -> None:
         assert self.sock is not None
         chunk = self.sock.recv(65536)
@@ -95,11 +100,13 @@ class KeepAliveClient:
 
 
 def client(port: int, players: list[str], scripts: list[tuple[str, list[dict[str, Any]]]], out: Any) -> None:
-    conn = KeepAliveClient(port)
     latencies: list[float] = []
     moves = 0
     started = time.perf_counter()
     for seed, actions in scripts:
+        # One connection per game, as `digsite bot` plays one game per process; with --reuse-port the
+        # kernel spreads each new connection over the workers.
+        conn = KeepAliveClient(port)
         status, game = conn.call("POST", "/api/v1/games", {"game": "ruins", "seats": players, "seed": seed}, API_KEY)
         assert status == 201, game
         tokens = [t["token"] for t in game["tokens"]]
@@ -116,6 +123,7 @@ def client(port: int, players: list[str], scripts: list[tuple[str, list[dict[str
             assert status == 200, answer
             version = answer["version"]
             moves += 1
+        conn.close()
     cpu = resource.getrusage(resource.RUSAGE_SELF)
     out.put(
         {
@@ -149,7 +157,7 @@ def main() -> None:
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="postgresql")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--games-per-client", type=int, default=2)
+    parser.add_argument("--games-per-client", type=int, default=4)
     parser.add_argument("--worker-class", default="gthread", help="gunicorn worker class (sync, gthread)")
     parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
     parser.add_argument("--gunicorn-args", default="--reuse-port", help="more gunicorn options (default: --reuse-port)")
