@@ -39,7 +39,7 @@ from domain.ruins.simulate import play_game
 from service import store
 from service.application import Digsite
 from service.projections.follower import Follower
-from service.projections.log import log_for
+from service.projections.log import LibraryLog, log_for
 from service.projections.view import TABLES
 from service.queries import Queries
 from service.settings import Database, Settings
@@ -122,23 +122,8 @@ def dump_read_models(follower: Follower, path: Path) -> dict[str, str]:
     return digests
 
 
-def raw_read_rate(follower: Follower) -> float:
-    """Read and decode the whole notification log, as fast as the library allows."""
-    recorder, mapper = follower.app.recorder, follower.app.mapper
-    start, count = 0, 0
-    began = time.perf_counter()
-    while batch := recorder.select_notifications(start=start, limit=500, inclusive_of_start=False):
-        for notification in batch:
-            mapper.to_domain_event(notification)
-        count += len(batch)
-        start = batch[-1].id
-    return count / (time.perf_counter() - began)
-
-
-def plain_read_rate(follower: Follower) -> float:
-    """Read and decode the whole log the way the projection itself does (``service.projections.log``):
-    the strict baseline, since the projection no longer goes through the library's mapper."""
-    log = log_for(follower.app)
+def read_rate(log: LibraryLog) -> float:
+    """Read and decode the whole log through ``log``, nothing else: records per second."""
     after, count = 0, 0
     began = time.perf_counter()
     while rows := log.select(after, 1000):
@@ -147,6 +132,17 @@ def plain_read_rate(follower: Follower) -> float:
         count += len(rows)
         after = log.last_id(rows)
     return count / (time.perf_counter() - began)
+
+
+def raw_read_rate(follower: Follower) -> float:
+    """The library's way: ``select_notifications`` and its mapper."""
+    return read_rate(LibraryLog(follower.app))
+
+
+def plain_read_rate(follower: Follower) -> float:
+    """The way the projection itself reads (``service.projections.log``): the strict baseline, since the
+    projection no longer goes through the library's mapper."""
+    return read_rate(log_for(follower.app))
 
 
 def percentile(values: list[float], q: float) -> float:

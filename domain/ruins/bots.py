@@ -17,6 +17,8 @@ from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase, wi
 from domain.ruins.cards import rulebook
 from domain.ruins.rules import profile
 from domain.ruins.state import GameState, Profile, Ruin, Top
+from domain.slots import new as _new
+from domain.slots import slot_setters
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +69,7 @@ class Seen:
         return profile(card, self.ruins[card])
 
 
-_new = object.__new__
-_seen_seat = vars(Seen)["seat"].__set__
-_seen_hand = vars(Seen)["hand"].__set__
-_seen_ruins = vars(Seen)["ruins"].__set__
-_seen_top = vars(Seen)["top"].__set__
-_seen_market = vars(Seen)["market"].__set__
-_seen_torches = vars(Seen)["torches"].__set__
-_seen_claims_left = vars(Seen)["claims_left"].__set__
+_seen_seat, _seen_hand, _seen_ruins, _seen_top, _seen_market, _seen_torches, _seen_claims_left = slot_setters(Seen)
 
 
 def purchase_options(seen: Seen, play: Play) -> list[Play]:

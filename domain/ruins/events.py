@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from domain.errors import MalformedAction
+from domain.slots import new as _new
+from domain.slots import slot_setters
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,12 +218,7 @@ def pile_cleared(leader: int) -> PileCleared:
     return _PILE_CLEARED[leader] if leader in _SEATS and type(leader) is int else PileCleared(leader)
 
 
-_new = object.__new__
-_played_seat = vars(RuinsPlayed)["seat"].__set__
-_played_ruins = vars(RuinsPlayed)["ruins"].__set__
-_played_rank = vars(RuinsPlayed)["rank"].__set__
-_played_count = vars(RuinsPlayed)["count"].__set__
-_played_lead = vars(RuinsPlayed)["lead"].__set__
+_played_seat, _played_ruins, _played_rank, _played_count, _played_lead = slot_setters(RuinsPlayed)
 
 
 _PLAYED: dict[tuple[int, tuple[int, ...], int, int, bool], RuinsPlayed] = {}

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.ruins.cards import Effect
+from domain.slots import new as _new
+from domain.slots import slot_setters
 
 NO_SLEEVES: tuple[int | None, ...] = (None, None, None)
 
@@ -40,9 +42,7 @@ BARE = Ruin()
 
 # Ruins are rebuilt at every game start, flip and upgrade: through the slots' member descriptors rather
 # than the frozen __init__'s object.__setattr__ per field (the same Ruin).
-_ruin_night = vars(Ruin)["night"].__set__
-_ruin_sleeves = vars(Ruin)["sleeves"].__set__
-_ruin_claim = vars(Ruin)["claim"].__set__
+_ruin_night, _ruin_sleeves, _ruin_claim = slot_setters(Ruin)
 
 
 def new_ruin(night: bool, sleeves: tuple[int | None, ...], claim: int | None) -> Ruin:
@@ -130,7 +130,6 @@ class GameState:
         return None
 
 
-_new = object.__new__
 # The instance dict's own descriptor: setting through it is about twice as fast as object.__setattr__.
 _set_dict = vars(GameState)["__dict__"].__set__
 
@@ -146,9 +145,7 @@ def from_fields(fields: dict[str, Any]) -> GameState:
 
 # The play to beat is built on every play, and there are only so many (seats x ranks x counts): each is
 # built once, through the slots' member descriptors (skipping the frozen __init__), and then shared.
-_top_seat = vars(Top)["seat"].__set__
-_top_rank = vars(Top)["rank"].__set__
-_top_count = vars(Top)["count"].__set__
+_top_seat, _top_rank, _top_count = slot_setters(Top)
 _TOPS: dict[tuple[int, int, int], Top] = {}
 
 
