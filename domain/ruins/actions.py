@@ -187,12 +187,14 @@ def action_from_record(data: dict[str, Any]) -> Action:
     again (projections read millions of them). Anything from outside goes through ``action_from_dict``."""
     kind, seat = data["type"], data["seat"]
     if kind == "pass":
-        return Pass(seat)
+        return pass_of(seat)
     if kind == "play":
-        purchases = tuple(Purchase(p["discovery"], p["ruin"]) for p in data.get("purchases", ()))
-        return Play(seat, tuple(data["ruins"]), data["rank"], purchases, tuple(data.get("claims", ())))
+        bought = data.get("purchases")
+        purchases = tuple([Purchase(p["discovery"], p["ruin"]) for p in bought]) if bought else ()
+        claims = data.get("claims")
+        return new_play(seat, tuple(data["ruins"]), data["rank"], purchases, tuple(claims) if claims else ())
     if kind == "flip":
-        return Flip(seat, data["ruin"])
+        return flip_of(seat, data["ruin"])
     return Discard(seat, tuple(data["ruins"]))
 
 

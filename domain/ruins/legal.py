@@ -330,9 +330,27 @@ def plays(state: GameState, seat: int) -> list[Play]:
 
 
 def can_follow(state: GameState, seat: int) -> bool:
-    """Whether ``seat`` has any uncrafted follow of the play to beat (counted, not listed)."""
+    """Whether ``seat`` has any uncrafted follow of the play to beat (counted, not listed).
+
+    The projection asks this for every play and pass, mostly of hands asked nothing else, so it tallies
+    instead of analysing the hand: a follow of ``count`` at rank ``r`` needs cards that can all count as
+    ``r`` whose weights add up to exactly ``count``. With ``a`` ruins of weight 1 and ``b`` twins (weight 2)
+    at ``r``, that is possible when the twins cover all they can of the count (``min(b, count // 2)`` of
+    them) and the ruins the rest. A single ruin is never a twin (``follows`` says the same)."""
     top = state.top
-    return top is not None and len(_hand(state, seat).follows(seat, top.rank, top.count, ())) > 0
+    if top is None:
+        return False
+    hand, profiles, twin_cards, rank, count = state.hands[seat], state.profiles, state.twins, top.rank, top.count
+    if count == 1:
+        return any(r >= rank for card in hand if card not in twin_cards for r in profiles[card].ranks)
+    ones: dict[int, int] = {}
+    twos: dict[int, int] = {}
+    for card in hand:
+        tally = twos if card in twin_cards else ones
+        for r in profiles[card].ranks:
+            if r >= rank:
+                tally[r] = tally.get(r, 0) + 1
+    return any(count - 2 * min(twos.get(r, 0), count // 2) <= ones.get(r, 0) for r in {*ones, *twos})
 
 
 def craft_options(state: GameState, play: Play) -> list[Play]:
