@@ -3,6 +3,8 @@
 1. Projection catch-up: records projected per second, against reading and decoding the same
    notification log raw in the same run, two ways: through the library (select_notifications + its
    mapper), and the projection's own plain read and decode (``service.projections.log``), the stricter.
+   Measured in segments (``--segment`` records), each timed beside both baselines reading the same
+   records right after it (``paired_catch_up``), so that the machine's drift stays out of the ratios.
 2. Replay step: one move forward or back, any perspective (Queries.replay), on the longest games:
    p50/p99 server-side latency (target: at most 100 ms).
 3. A player's tendencies page (player vs field, positions, VP and torches by round, purchases, claims):
@@ -122,27 +124,58 @@ def dump_read_models(follower: Follower, path: Path) -> dict[str, str]:
     return digests
 
 
-def read_rate(log: LibraryLog) -> float:
-    """Read and decode the whole log through ``log``, nothing else: records per second."""
-    after, count = 0, 0
+def read_seconds(log: LibraryLog, after: int = 0, until: int | None = None) -> tuple[int, float]:
+    """Read and decode the log's records after ``after`` (up to ``until``) through ``log``, nothing else:
+    how many, in how many seconds."""
+    count = 0
     began = time.perf_counter()
-    while rows := log.select(after, 1000):
+    while until is None or after < until:
+        rows = log.select(after, 1000 if until is None else min(1000, until - after))
+        if not rows:
+            break
         for row in rows:
             log.decode(row)
         count += len(rows)
         after = log.last_id(rows)
-    return count / (time.perf_counter() - began)
+    return count, time.perf_counter() - began
 
 
-def raw_read_rate(follower: Follower) -> float:
-    """The library's way: ``select_notifications`` and its mapper."""
-    return read_rate(LibraryLog(follower.app))
-
-
-def plain_read_rate(follower: Follower) -> float:
-    """The way the projection itself reads (``service.projections.log``): the strict baseline, since the
-    projection no longer goes through the library's mapper."""
-    return read_rate(log_for(follower.app))
+def paired_catch_up(follower: Follower, segment: int) -> dict[str, Any]:
+    """Catch up segment by segment, each segment's projection timed beside both baselines reading and
+    decoding the very same records right after it: this machine's speed drifts by a third within minutes,
+    and pairing keeps a drift out of the ratios (both sides of a pair see the same machine)."""
+    library, plain = LibraryLog(follower.app), log_for(follower.app)
+    projected = 0
+    seconds = {"projection": 0.0, "library": 0.0, "plain": 0.0}
+    segments = 0
+    while True:
+        start = follower.position()
+        began = time.perf_counter()
+        done = 0
+        while done < segment and (n := follower.step()):
+            done += n
+        seconds["projection"] += time.perf_counter() - began
+        if not done:
+            break
+        end = follower.position()
+        for name, log in (("library", library), ("plain", plain)):
+            count, took = read_seconds(log, start, end)
+            assert count == done, (count, done)
+            seconds[name] += took
+        projected += done
+        segments += 1
+    rate = projected / seconds["projection"]
+    raw, plain_rate = projected / seconds["library"], projected / seconds["plain"]
+    return {
+        "records_per_second": round(rate),
+        "raw_read_decode_per_second": round(raw),
+        "ratio": round(rate / raw, 3),
+        "plain_read_decode_per_second": round(plain_rate),
+        "ratio_to_plain": round(rate / plain_rate, 3),
+        "seconds": round(seconds["projection"], 1),
+        "segments": segments,
+        "batch_size": follower.batch_size,
+    }
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -204,6 +237,9 @@ def main() -> None:
     parser.add_argument("--store", type=Path, help="an SQLite store to start from (kept here if it does not exist)")
     parser.add_argument("--dump", type=Path, help="write the read models, sorted, to this file")
     parser.add_argument("--projection-only", action="store_true", help="skip the replay and tendencies measures")
+    parser.add_argument(
+        "--segment", type=int, default=50_000, help="records projected between two baseline reads (see paired_catch_up)"
+    )
     args = parser.parse_args()
     reuse = args.store is not None and args.store.exists()
     if args.store is not None and not reuse and args.backend != "sqlite":
@@ -223,32 +259,18 @@ def main() -> None:
                     save_store(db, args.store)
             generated = time.perf_counter() - began
             follower = Follower(settings)
-            raw_before, plain_before = raw_read_rate(follower), plain_read_rate(follower)
-            began = time.perf_counter()
-            projected = follower.catch_up()
-            catch_up_seconds = time.perf_counter() - began
-            raw_after, plain_after = raw_read_rate(follower), plain_read_rate(follower)
-            plain = (plain_before + plain_after) / 2
+            # Each segment is several batches (the projection's own batch size), paired with its baselines.
+            projection = paired_catch_up(follower, segment=max(args.segment, follower.batch_size))
             dumped = dump_read_models(follower, args.dump) if args.dump else None
             follower.close()
-            raw = (raw_before + raw_after) / 2
             queries = Queries(service)
             games = queries._rows("SELECT COUNT(*) AS n FROM {p}rm_games")[0]["n"]
             result: dict[str, Any] = {
                 "backend": args.backend,
                 "games": games,
-                "records": projected,
+                "records": follower.written,
                 ("load_seconds" if reuse else "generate_seconds"): round(generated, 1),
-                "projection": {
-                    "records_per_second": round(projected / catch_up_seconds),
-                    "raw_read_decode_per_second": round(raw),
-                    "raw_before_after": [round(raw_before), round(raw_after)],
-                    "ratio": round(projected / catch_up_seconds / raw, 3),
-                    "plain_read_decode_per_second": round(plain),
-                    "plain_before_after": [round(plain_before), round(plain_after)],
-                    "ratio_to_plain": round(projected / catch_up_seconds / plain, 3),
-                    "seconds": round(catch_up_seconds, 1),
-                },
+                "projection": projection,
             }
             if dumped:
                 result["read_models"] = dumped

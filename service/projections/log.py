@@ -91,8 +91,10 @@ class PlainLog(LibraryLog):
                 return curs.fetchall()
         assert isinstance(recorder, SQLiteApplicationRecorder)
         with recorder.datastore.transaction(commit=False) as curs:
-            curs.execute(self._sql, (after, limit))
-            return curs.fetchall()  # type: ignore[no-any-return]
+            cursor = curs.sqlite_cursor  # (the library's wrapper of it)
+            cursor.row_factory = None  # plain tuples, as from PostgreSQL (the pool's connections make Rows)
+            cursor.execute(self._sql, (after, limit))
+            return cursor.fetchall()
 
     def last_id(self, rows: Sequence[Any]) -> int:
         last: int = rows[-1][0]

@@ -34,14 +34,24 @@ _CLAIMS, _NIGHT_FLIPS = SLOT["claims"], SLOT["night_flips"]
 class _Kind:
     """A game kind's functions the projection calls for every move, looked up once per kind."""
 
-    __slots__ = ("action", "decode", "evolve", "move_facts", "rules")
+    __slots__ = ("action", "decode", "move_facts", "replay", "rules")
 
     def __init__(self, kind: str) -> None:
         self.rules = rules_for(kind)
         self.action: Callable[[dict[str, Any]], Any] = _ACTION_PARSERS.get(kind) or self.rules.action_from_dict
         self.decode: Callable[[dict[str, Any]], Any] = self.rules.event_from_dict
-        self.evolve: Callable[[Any, Any], Any] = self.rules.evolve
+        # A move's events applied in one go (a game's ``replay`` builds one state for them, not one per event).
+        self.replay: Callable[[list[Any], Any], Any] = getattr(self.rules, "replay", None) or _fold(self.rules.evolve)
         self.move_facts: Callable[..., Any] | None = getattr(self.rules, "move_facts", None)
+
+
+def _fold(evolve: Callable[[Any, Any], Any]) -> Callable[[list[Any], Any], Any]:
+    def replay(events: list[Any], state: Any) -> Any:
+        for event in events:
+            state = evolve(state, event)
+        return state
+
+    return replay
 
 
 _KINDS: dict[str, _Kind] = {}
@@ -180,11 +190,9 @@ class ReadModelProjection(Projection[Any]):
             self._games.move_to_end(key)
             self._last = key
         fns = ctx.fns
-        decode, evolve = fns.decode, fns.evolve
-        domain_events = list(map(decode, event.events))
-        before = state = ctx.state
-        for domain_event in domain_events:
-            state = evolve(state, domain_event)
+        domain_events = list(map(fns.decode, event.events))
+        before = ctx.state
+        state = fns.replay(domain_events, before)
         at = event.at
         now = _time(at)
         last = ctx.last_time

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from eventsourcing.persistence import Tracking
@@ -115,37 +117,61 @@ class ReadModels:
         """Every change of the batch and the tracking row, atomically."""
         assert batch.last_notification_id is not None
         sql = self._sql
-        with self.tracker.datastore.transaction(commit=True) as curs:
-            if batch.players:
-                curs.executemany(sql["player"], batch.players)
-            if batch.tournaments:
-                curs.executemany(sql["tournament"], batch.tournaments)
-            if batch.games:
-                curs.executemany(sql["game"], [_game_row(row) for row in batch.games.values()])
-            if batch.seats:
-                curs.executemany(sql["seat"], batch.seats)
-            if batch.moves:
-                self._append(curs, "move", batch.moves)
-            if batch.counters:
-                player_of = batch.player_of
-                rows = [(g, s, player_of.get((g, s), ""), *row) for (g, s), row in batch.counters.items()]
-                curs.executemany(sql["counters"], rows)
-            if batch.round_places:
-                rows = [
-                    (g, r, s, batch.player_of.get((g, s), ""), v.get("place"), v.get("vp_end"))
-                    for (g, r, s), v in batch.round_places.items()
-                ]
-                curs.executemany(sql["place"], rows)
-            if batch.round_torches:
-                rows = [(g, r, s, batch.player_of.get((g, s), ""), n) for (g, r, s), n in batch.round_torches.items()]
-                curs.executemany(sql["torches"], rows)
-            if batch.purchases:
-                self._append(curs, "purchase", batch.purchases)
-            if batch.claims:
-                self._append(curs, "claim", batch.claims)
-            if batch.results:
-                curs.executemany(sql["result"], batch.results)
+        with self._transaction() as curs:
+            self._write(curs, batch, sql)
             self.tracker._insert_tracking(curs, Tracking(PROJECTION_NAME, batch.last_notification_id))
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        """A write transaction that does not wait for the disk at commit.
+
+        Read models are derived and their position is committed with them: if a crash loses the last few
+        commits, rows and position are lost together and those records are simply projected again. So the
+        wait for the disk on every commit (an fsync on SQLite, a WAL flush on PostgreSQL) buys nothing
+        here. (The event store's own commits still wait: only this connection's setting changes.)"""
+        datastore = self.tracker.datastore
+        if isinstance(datastore, SQLiteDatastore):
+            with datastore.get_connection(commit=True) as conn:
+                with conn.cursor() as setting:  # (not within a transaction: SQLite refuses that)
+                    setting.execute("PRAGMA synchronous = NORMAL")
+                with conn.transaction(commit=True) as curs:
+                    yield curs
+        else:
+            with datastore.transaction(commit=True) as curs:
+                curs.execute("SET LOCAL synchronous_commit TO OFF")
+                yield curs
+
+    def _write(self, curs: Any, batch: Batch, sql: dict[str, str]) -> None:
+        """The batch's rows: new ones appended, counters and game rows upserted."""
+        if batch.players:
+            curs.executemany(sql["player"], batch.players)
+        if batch.tournaments:
+            curs.executemany(sql["tournament"], batch.tournaments)
+        if batch.games:
+            curs.executemany(sql["game"], [_game_row(row) for row in batch.games.values()])
+        if batch.seats:
+            curs.executemany(sql["seat"], batch.seats)
+        if batch.moves:
+            self._append(curs, "move", batch.moves)
+        if batch.counters:
+            player_of = batch.player_of
+            rows = [(g, s, player_of.get((g, s), ""), *row) for (g, s), row in batch.counters.items()]
+            curs.executemany(sql["counters"], rows)
+        if batch.round_places:
+            rows = [
+                (g, r, s, batch.player_of.get((g, s), ""), v.get("place"), v.get("vp_end"))
+                for (g, r, s), v in batch.round_places.items()
+            ]
+            curs.executemany(sql["place"], rows)
+        if batch.round_torches:
+            rows = [(g, r, s, batch.player_of.get((g, s), ""), n) for (g, r, s), n in batch.round_torches.items()]
+            curs.executemany(sql["torches"], rows)
+        if batch.purchases:
+            self._append(curs, "purchase", batch.purchases)
+        if batch.claims:
+            self._append(curs, "claim", batch.claims)
+        if batch.results:
+            curs.executemany(sql["result"], batch.results)
 
     def _append(self, curs: Any, kind: str, rows: list[tuple[Any, ...]]) -> None:
         """Insert new rows (no conflict possible: the tracking row keeps a record from being projected twice).

@@ -88,6 +88,57 @@ def test_a_failed_batch_writes_nothing_and_is_read_again(service: Digsite, monke
         follower.close()
 
 
+def test_a_record_that_fails_to_project_writes_nothing_and_leaves_nothing_half_done(
+    service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_tournament(service, players=3, games=2, seed="half")
+    follower = Follower(service.settings, batch_size=60)
+    try:
+        follower.step()
+        good = follower.position()
+        real_move = follower.projection._move
+        calls = 0
+
+        def fail_midway(event: Any) -> None:  # the batch's first records are projected, then one fails
+            nonlocal calls
+            calls += 1
+            if calls == 30:
+                raise RuntimeError("a bug in the rules code")
+            real_move(event)
+
+        monkeypatch.setattr(follower.projection, "_move", fail_midway)
+        rows_before = snapshot(follower)
+        with pytest.raises(RuntimeError):
+            follower.step()
+        assert snapshot(follower) == rows_before and follower.view.position() == good
+        monkeypatch.setattr(follower.projection, "_move", real_move)
+        follower.catch_up()  # the half-projected batch is not carried over into this one
+        caught_up = snapshot(follower)
+        follower.rebuild()
+        assert snapshot(follower) == caught_up
+    finally:
+        follower.close()
+
+
+def _setting(curs: Any, sqlite: bool) -> Any:
+    curs.execute("PRAGMA synchronous" if sqlite else "SHOW synchronous_commit")
+    row = curs.fetchone()
+    return next(iter(row.values())) if isinstance(row, dict) else row[0]
+
+
+def test_read_model_commits_do_not_wait_for_the_disk_but_the_event_store_s_do(service: Digsite) -> None:
+    """Read models and their position are lost or kept together, so only the event store waits for the disk."""
+    sqlite = service.settings.database.backend == "sqlite"
+    follower = Follower(service.settings)
+    try:
+        with follower.view._transaction() as curs:
+            assert _setting(curs, sqlite) == (1 if sqlite else "off")  # NORMAL: no sync at commit
+        with follower.app.recorder.datastore.transaction(commit=False) as curs:  # type: ignore[attr-defined]
+            assert _setting(curs, sqlite) == (2 if sqlite else "on")  # FULL
+    finally:
+        follower.close()
+
+
 def _wait_for(condition: Any, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
