@@ -28,9 +28,9 @@ log = logging.getLogger("digsite.projections")
 
 
 class Follower:
-    # Notifications per batch (one transaction). Per-batch costs (the commit, rewriting the same game and
-    # counter rows) fall as batches grow: 5,000 took about 15% less time to catch up than 1,000 on a
-    # 1,500-game store, and holds a few MB. A crash re-reads at most one uncommitted batch.
+    # Notifications per batch (one transaction). Larger batches pay the per-batch costs (the commit,
+    # rewriting a game's row and its seats' counters) less often; 5,000 records hold a few MB, and a
+    # crash re-reads at most one uncommitted batch. (The gain is small: see docs/performance.md.)
     BATCH_SIZE = 5000
 
     def __init__(self, settings: Settings | None = None, batch_size: int = BATCH_SIZE) -> None:
