@@ -6,13 +6,14 @@ projections add them up per player and game; nothing here touches storage.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play
 from domain.ruins.cards import rulebook
 from domain.ruins.legal import can_follow
 from domain.ruins.state import GameState
+from domain.slots import new
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +32,12 @@ class Claim:
     sleeves: int  # discoveries it carried once claimed
 
 
-@dataclass(slots=True)
+@dataclass
 class MoveFacts:
+    """Built for every move a projection reads, and most moves set only the first few fields: the rest
+    keep their defaults, read from the class (no slots, for that reason) until a move sets them (see
+    ``_facts``)."""
+
     seat: int
     kind: str  # play | pass | flip | discard
     round: int
@@ -43,13 +48,24 @@ class MoveFacts:
     skipped_next: bool = False
     could_follow: bool | None = None  # on a follow turn: was a plain follow legal?
     torches_spent: int = 0
-    purchases: list[Purchase] = field(default_factory=list)
-    claims: list[Claim] = field(default_factory=list)
+    purchases: tuple[Purchase, ...] = ()
+    claims: tuple[Claim, ...] = ()
     night_flip: bool = False
     went_out: int | None = None  # place
     round_ended: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None  # (round, order, vp)
     winner: tuple[int, str] | None = None  # (seat, how)
     next_round: tuple[int, bool, tuple[int, ...]] | None = None  # (round, showdown, participants)
+
+
+_set_dict = vars(MoveFacts)["__dict__"].__set__
+
+
+def _facts(seat: int, kind: str, round: int, showdown: bool) -> MoveFacts:
+    """``MoveFacts(seat, kind, round, showdown)`` without the generated ``__init__`` setting all 17 fields:
+    an equal object (equality, repr and every field read the same)."""
+    facts: MoveFacts = new(MoveFacts)
+    _set_dict(facts, {"seat": seat, "kind": kind, "round": round, "showdown": showdown})
+    return facts
 
 
 KINDS = {Play: "play", Pass: "pass", Flip: "flip", Discard: "discard"}
@@ -61,7 +77,9 @@ QUIET = frozenset({ev.NextTurn, ev.Passed, ev.PileCleared, ev.TorchesRelit, ev.R
 def move_facts(before: GameState, action: Action, events: list[ev.Event]) -> MoveFacts:
     book = rulebook()
     kind = KINDS[type(action)]
-    facts = MoveFacts(action.seat, kind, before.round, before.showdown)
+    facts = _facts(action.seat, kind, before.round, before.showdown)
+    purchases: list[Purchase] = []
+    claims: list[Claim] = []
     if (kind == "play" or kind == "pass") and before.top is not None:
         facts.could_follow = can_follow(before, action.seat)
     elif kind == "flip":
@@ -75,7 +93,7 @@ def move_facts(before: GameState, action: Action, events: list[ev.Event]) -> Mov
         elif isinstance(event, ev.DiscoveryBought):
             d = book.discoveries[event.discovery]
             effect = book.effects[d.effect]
-            facts.purchases.append(Purchase(event.discovery, d.effect, effect.kind, d.position, event.price))
+            purchases.append(Purchase(event.discovery, d.effect, effect.kind, d.position, event.price))
             facts.torches_spent += event.price
             ruins = (
                 *ruins[: event.ruin],
@@ -86,7 +104,7 @@ def move_facts(before: GameState, action: Action, events: list[ev.Event]) -> Mov
             ruin = ruins[event.ruin]
             printed = book.ruins[event.ruin]
             rank = printed.night_rank if ruin.night else printed.day_rank
-            facts.claims.append(Claim(event.ruin, rank, sum(d is not None for d in ruin.sleeves)))
+            claims.append(Claim(event.ruin, rank, sum(d is not None for d in ruin.sleeves)))
         elif isinstance(event, ev.PlayerSkipped):
             facts.skipped_next = True
         elif isinstance(event, ev.WentOut):
@@ -97,4 +115,8 @@ def move_facts(before: GameState, action: Action, events: list[ev.Event]) -> Mov
             facts.winner = (event.seat, event.how)
         elif isinstance(event, ev.RoundDealt):
             facts.next_round = (event.round, event.showdown, event.participants)
+    if purchases:
+        facts.purchases = tuple(purchases)
+    if claims:
+        facts.claims = tuple(claims)
     return facts

@@ -342,7 +342,10 @@ def can_follow(state: GameState, seat: int) -> bool:
         return False
     hand, profiles, twin_cards, rank, count = state.hands[seat], state.profiles, state.twins, top.rank, top.count
     if count == 1:
-        return any(r >= rank for card in hand if card not in twin_cards for r in profiles[card].ranks)
+        for card in hand:  # noqa: SIM110 (a loop: a generator costs more than the few cards of a hand)
+            if profiles[card].highest >= rank and card not in twin_cards:
+                return True
+        return False
     ones: dict[int, int] = {}
     twos: dict[int, int] = {}
     for card in hand:

@@ -23,6 +23,7 @@ class Profile:
     relight: int = 0  # torches relit when played
     dig: int = 0  # ruins drawn (then discarded) when played
     burden: int = 0  # ruins the next player draws when played
+    highest: int = field(default=0, compare=False, repr=False)  # max(ranks): can it beat a rank on its own?
 
 
 @dataclass(frozen=True, slots=True)
