@@ -253,6 +253,7 @@ def main() -> None:
             began = time.perf_counter()
             if reuse:
                 load_store(args.store, db)
+                store.upgrade(db)  # (an SQLite store is copied whole: it may predate a migration)
             else:
                 generate(service, args.games)
                 if args.store is not None:
