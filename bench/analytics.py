@@ -263,6 +263,7 @@ def main() -> None:
             # Each segment is several batches (the projection's own batch size), paired with its baselines.
             projection = paired_catch_up(follower, segment=max(args.segment, follower.batch_size))
             dumped = dump_read_models(follower, args.dump) if args.dump else None
+            follower.view.analyze()  # as a rebuild ends (the queries below are measured in the steady state)
             follower.close()
             queries = Queries(service)
             games = queries._rows("SELECT COUNT(*) AS n FROM {p}rm_games")[0]["n"]

@@ -96,7 +96,9 @@ class Follower:
         self.view.clear()
         self.projection.forget()
         self._position = None
-        return self.catch_up(progress)
+        done = self.catch_up(progress)
+        self.view.analyze()  # every row is new: the tables' statistics are those of empty tables
+        return done
 
     def run_forever(
         self, stop: threading.Event, idle_wait: float = 0.5, on_batch: Callable[[int], None] | None = None

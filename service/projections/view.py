@@ -183,6 +183,21 @@ class ReadModels:
         else:
             curs.executemany(self._sql[kind], rows)
 
+    def analyze(self) -> None:
+        """Refresh the planner's statistics of every read model (and, on PostgreSQL, the visibility maps
+        that let the covering indexes answer alone): after a bulk catch-up, before autovacuum gets to it,
+        a player's page could otherwise be planned on empty-table statistics."""
+        if self.db.backend == "postgresql":
+            import psycopg
+
+            with psycopg.connect(self.db.psycopg_conninfo(), autocommit=True) as conn:  # (VACUUM: no transaction)
+                for table in TABLES:
+                    conn.execute(f"VACUUM (ANALYZE) {self.prefix}{table}")
+        else:
+            with self.tracker.datastore.transaction(commit=True) as curs:
+                for table in TABLES:
+                    curs.execute(f"ANALYZE {table}")
+
     def clear(self) -> None:
         """Empty every read model and forget the position (for a rebuild), in one transaction."""
         with self.tracker.datastore.transaction(commit=True) as curs:

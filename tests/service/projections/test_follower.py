@@ -139,6 +139,31 @@ def test_read_model_commits_do_not_wait_for_the_disk_but_the_event_store_s_do(se
         follower.close()
 
 
+def test_a_rebuild_leaves_the_planner_statistics_of_the_full_tables(service: Digsite) -> None:
+    run_tournament(service, players=3, games=1, seed="stats")
+    follower = Follower(service.settings)
+    try:
+        follower.rebuild()
+        db = service.settings.database
+        with follower.view.tracker.datastore.transaction(commit=False) as curs:
+            if db.backend == "sqlite":
+                curs.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = 'rm_moves' AND idx IS NOT NULL")
+                rows = int(curs.fetchone()[0].split()[0])  # "rows per-column..." for the primary key's index
+            else:
+                curs.execute(
+                    "SELECT n_live_tup, last_vacuum IS NOT NULL AS vacuumed FROM pg_stat_user_tables "
+                    "WHERE schemaname = %s AND relname = 'rm_moves'",
+                    (db.schema,),
+                )
+                row = curs.fetchone()
+                rows, vacuumed = (row["n_live_tup"], row["vacuumed"]) if isinstance(row, dict) else row
+                assert vacuumed
+        moves = len(snapshot(follower)["rm_moves"])
+        assert moves > 50 and rows == moves
+    finally:
+        follower.close()
+
+
 def _wait_for(condition: Any, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
