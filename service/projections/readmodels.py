@@ -40,18 +40,9 @@ class _Kind:
         self.rules = rules_for(kind)
         self.action: Callable[[dict[str, Any]], Any] = _ACTION_PARSERS.get(kind) or self.rules.action_from_dict
         self.decode: Callable[[dict[str, Any]], Any] = self.rules.event_from_dict
-        # A move's events applied in one go (a game's ``replay`` builds one state for them, not one per event).
-        self.replay: Callable[[list[Any], Any], Any] = getattr(self.rules, "replay", None) or _fold(self.rules.evolve)
+        # A move's events applied in one go (``replay`` builds one state for them, not one per event).
+        self.replay: Callable[[list[Any], Any], Any] = self.rules.replay
         self.move_facts: Callable[..., Any] | None = getattr(self.rules, "move_facts", None)
-
-
-def _fold(evolve: Callable[[Any, Any], Any]) -> Callable[[list[Any], Any], Any]:
-    def replay(events: list[Any], state: Any) -> Any:
-        for event in events:
-            state = evolve(state, event)
-        return state
-
-    return replay
 
 
 _KINDS: dict[str, _Kind] = {}
