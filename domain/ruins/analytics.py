@@ -13,7 +13,7 @@ from domain.ruins.actions import Action, Discard, Flip, Pass, Play
 from domain.ruins.cards import rulebook
 from domain.ruins.legal import can_follow
 from domain.ruins.state import GameState
-from domain.slots import new
+from domain.slots import with_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +57,10 @@ class MoveFacts:
     next_round: tuple[int, bool, tuple[int, ...]] | None = None  # (round, showdown, participants)
 
 
-_set_dict = vars(MoveFacts)["__dict__"].__set__
-
-
 def _facts(seat: int, kind: str, round: int, showdown: bool) -> MoveFacts:
     """``MoveFacts(seat, kind, round, showdown)`` without the generated ``__init__`` setting all 17 fields:
     an equal object (equality, repr and every field read the same)."""
-    facts: MoveFacts = new(MoveFacts)
-    _set_dict(facts, {"seat": seat, "kind": kind, "round": round, "showdown": showdown})
+    facts: MoveFacts = with_fields(MoveFacts, {"seat": seat, "kind": kind, "round": round, "showdown": showdown})
     return facts
 
 

@@ -17,13 +17,21 @@ from typing import Any
 from domain.ruins import events as ev
 from domain.ruins.cards import rulebook
 from domain.ruins.rules import profile, twins, with_profile
-from domain.ruins.state import NOBODY, GameState, Outcome, from_fields, new_ruin, new_top, without
+from domain.ruins.state import NOBODY, GameState, Outcome, Ruin, from_fields, new_ruin, new_top, without
 
 Fields = dict[str, Any]  # a draft: every field of a GameState, by name
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
+
+
+def _set_ruin(d: Fields, card: int, ruin: Ruin) -> None:
+    """``card`` turned or took a sleeve: its profile, and whether it counts as two, follow it."""
+    d["ruins"] = _put(d["ruins"], card, ruin)
+    prof = profile(card, ruin)
+    d["profiles"] = _put(d["profiles"], card, prof)
+    d["twins"] = with_profile(d["twins"], card, prof)
 
 
 Handler = Callable[[Fields, Any], None]
@@ -123,16 +131,11 @@ def _(d: Fields, event: ev.NightFlipChosen) -> None:
 
 @_handles(ev.NightFlipsRevealed)
 def _(d: Fields, event: ev.NightFlipsRevealed) -> None:
-    ruins, profiles, twin_cards = d["ruins"], d["profiles"], d["twins"]
     for card in event.flips:
         if card is not None:
-            ruin = ruins[card]
-            ruin = new_ruin(True, ruin.sleeves, ruin.claim)
-            ruins = _put(ruins, card, ruin)
-            prof = profile(card, ruin)
-            profiles = _put(profiles, card, prof)
-            twin_cards = with_profile(twin_cards, card, prof)
-    d.update(ruins=ruins, profiles=profiles, twins=twin_cards, phase="play", turn=d["leader"], flip_choices=())
+            ruin = d["ruins"][card]
+            _set_ruin(d, card, new_ruin(True, ruin.sleeves, ruin.claim))
+    d.update(phase="play", turn=d["leader"], flip_choices=())
 
 
 @_handles(ev.DiscoveryBought)
@@ -141,10 +144,7 @@ def _(d: Fields, event: ev.DiscoveryBought) -> None:
     ruin = d["ruins"][card].with_sleeve(rulebook().position_index(event.discovery), event.discovery)
     torches = d["torches"]
     d["torches"] = _put(torches, seat, torches[seat] - event.price)
-    d["ruins"] = _put(d["ruins"], card, ruin)
-    prof = profile(card, ruin)
-    d["profiles"] = _put(d["profiles"], card, prof)
-    d["twins"] = with_profile(d["twins"], card, prof)
+    _set_ruin(d, card, ruin)
     d["market"] = event.market
     if event.drawn is not None:
         d["discovery_deck"] = d["discovery_deck"][1:]

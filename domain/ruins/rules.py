@@ -48,7 +48,6 @@ def _profile(card: int, ruin: Ruin) -> Profile:
         relight=total(effects, "relight"),
         dig=total(effects, "draw"),
         burden=total(effects, "forced_draw"),
-        highest=max(ranks),
     )
 
 

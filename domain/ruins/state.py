@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.ruins.cards import Effect
 from domain.slots import new as _new
-from domain.slots import slot_setters
+from domain.slots import slot_setters, with_fields
 
 NO_SLEEVES: tuple[int | None, ...] = (None, None, None)
 
@@ -23,7 +23,10 @@ class Profile:
     relight: int = 0  # torches relit when played
     dig: int = 0  # ruins drawn (then discarded) when played
     burden: int = 0  # ruins the next player draws when played
-    highest: int = field(default=0, compare=False, repr=False)  # max(ranks): can it beat a rank on its own?
+    highest: int = field(init=False, compare=False, repr=False)  # max(ranks): can it beat a rank on its own?
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "highest", max(self.ranks))  # derived, so never out of step with ranks
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,16 +135,12 @@ class GameState:
 
 
 # The instance dict's own descriptor: setting through it is about twice as fast as object.__setattr__.
-_set_dict = vars(GameState)["__dict__"].__set__
-
-
 def from_fields(fields: dict[str, Any]) -> GameState:
     """The state with these fields (all of GameState's, by name): how evolve builds a state, from a copy of
     the instance dict of the one before (GameState has no slots for this reason), changed. About 20x
     faster than ``dataclasses.replace``; the result is as frozen as any other state."""
-    new: GameState = _new(GameState)
-    _set_dict(new, fields)
-    return new
+    state: GameState = with_fields(GameState, fields)
+    return state
 
 
 # The play to beat is built on every play, and there are only so many (seats x ranks x counts): each is

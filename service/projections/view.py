@@ -116,9 +116,8 @@ class ReadModels:
     def write(self, batch: Batch) -> None:
         """Every change of the batch and the tracking row, atomically."""
         assert batch.last_notification_id is not None
-        sql = self._sql
         with self._transaction() as curs:
-            self._write(curs, batch, sql)
+            self._write(curs, batch)
             self.tracker._insert_tracking(curs, Tracking(PROJECTION_NAME, batch.last_notification_id))
 
     @contextmanager
@@ -141,8 +140,9 @@ class ReadModels:
                 curs.execute("SET LOCAL synchronous_commit TO OFF")
                 yield curs
 
-    def _write(self, curs: Any, batch: Batch, sql: dict[str, str]) -> None:
+    def _write(self, curs: Any, batch: Batch) -> None:
         """The batch's rows: new ones appended, counters and game rows upserted."""
+        sql = self._sql
         if batch.players:
             curs.executemany(sql["player"], batch.players)
         if batch.tournaments:
