@@ -7,11 +7,16 @@
 from __future__ import annotations
 
 import os
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
 import platformdirs
+
+
+def default_secret_key_file() -> Path:
+    return Path(platformdirs.user_data_dir("digsite")) / "secret-key"
 
 
 def default_database_url() -> str:
@@ -67,6 +72,10 @@ class Database:
 class Settings:
     database: Database
     api_key: str | None = None  # organisers' key; None = organiser endpoints closed
+    # The server's own secret (DIGSITE_SECRET_KEY, else a file kept beside the embedded store, made on first use):
+    # it signs what the server hands out or keeps and must trust later (dashboard sessions, snapshots). It is never
+    # written into the database, so write access to the store alone cannot forge what it signs.
+    secret_key: str | None = None
     snapshot_interval: int = 50
     cache_size: int = 2048
     extra_env: dict[str, str] = field(default_factory=dict)
@@ -77,6 +86,26 @@ class Settings:
         values: dict[str, object] = {
             "database": Database.from_url(url),
             "api_key": os.environ.get("DIGSITE_API_KEY") or None,
+            "secret_key": os.environ.get("DIGSITE_SECRET_KEY") or None,
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
+
+    def server_secret(self) -> bytes:
+        """The server's secret as bytes: the configured one, else the one in the secret-key file (created, readable
+        by its owner only, the first time). Every process of one deployment must share it: set DIGSITE_SECRET_KEY
+        wherever processes do not share a disk."""
+        if self.secret_key:
+            return self.secret_key.encode()
+        path = default_secret_key_file()
+        try:
+            return path.read_bytes().strip()
+        except FileNotFoundError:
+            pass
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+                out.write(secrets.token_urlsafe(32))
+        except FileExistsError:  # another process made it first: use theirs
+            pass
+        return path.read_bytes().strip()
