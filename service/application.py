@@ -11,14 +11,14 @@ import copy
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoding
+from eventsourcing.application import AggregateNotFoundError, Application, Repository
+from eventsourcing.persistence import EventStore, IntegrityError, JSONTranscoder, Transcoding
 from eventsourcing.utils import get_topic
 
 from domain.errors import DomainError
@@ -37,6 +37,7 @@ from service.errors import (
 )
 from service.records import GENESIS, record_hash, seed_commitment, token_hash
 from service.settings import Settings
+from service.snapshots import SealingMapper, VerifyingRepository
 
 
 def _state_transcoding(kind: str, module: Any) -> Transcoding:
@@ -57,8 +58,24 @@ def _state_transcoding(kind: str, module: Any) -> Transcoding:
 
 
 class DigsiteApplication(Application[UUID]):
+    """The library's application with Digsite's codecs, and snapshots sealed with the server secret
+    (``service.snapshots``): without ``server_secret`` no snapshot is read or written."""
+
     name = "Digsite"
     is_snapshotting_enabled = True
+
+    def __init__(self, env: Mapping[str, str] | None = None, *, server_secret: Callable[[], bytes] | None = None):
+        self._server_secret = server_secret
+        super().__init__(env)
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        if self._server_secret is None:
+            return None  # type: ignore[return-value]  # the library reads this as "no snapshots"
+        recorder = self.factory.aggregate_recorder(purpose="snapshots")
+        return self.factory.event_store(mapper=SealingMapper(self.mapper, self._server_secret), recorder=recorder)
+
+    def construct_repository(self) -> Repository[UUID]:
+        return VerifyingRepository(event_store=self.events, snapshot_store=self.snapshots)
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
@@ -128,7 +145,9 @@ class Digsite:
                     f"the database schema is not up to date (missing {', '.join(missing)}): run `digsite db upgrade`",
                     "schema_not_ready",
                 )
-        self.app = DigsiteApplication(env={**store.eventsourcing_env(db), **self.settings.extra_env})
+        self.app = DigsiteApplication(
+            env={**store.eventsourcing_env(db), **self.settings.extra_env}, server_secret=self.settings.server_secret
+        )
         self._games: OrderedDict[UUID, Game] = OrderedDict()
         self._locks: dict[UUID, threading.Lock] = {}
         self._guard = threading.Lock()

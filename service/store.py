@@ -27,6 +27,7 @@ def eventsourcing_env(db: Database) -> dict[str, str]:
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": db.path,
             "SQLITE_LOCK_TIMEOUT": str(LOCK_TIMEOUT_SECONDS),
+            "APPLICATION_RECORDER_TOPIC": "service.ledger:DigsiteSQLiteRecorder",  # ledger entries with their records
             "CREATE_TABLE": "n",
         }
     return {

@@ -36,7 +36,9 @@ class Follower:
     def __init__(self, settings: Settings | None = None, batch_size: int = BATCH_SIZE) -> None:
         self.settings = settings or Settings.from_env()
         db = self.settings.database
-        self.app = DigsiteApplication(env={**store.eventsourcing_env(db), **self.settings.extra_env})
+        self.app = DigsiteApplication(
+            env={**store.eventsourcing_env(db), **self.settings.extra_env}, server_secret=self.settings.server_secret
+        )
         self.view = ReadModels(db)
         self.projection = ReadModelProjection(self.view, self.app)
         self.log = log_for(self.app)
