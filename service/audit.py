@@ -5,20 +5,33 @@ hash must cover its record and the one before, the seed must match the commitmen
 game was created, and the rules, started from that seed, must deal the same opening and decide exactly
 the recorded events for every recorded action. ``verify`` never raises on corrupt data: a record that
 cannot be read or does not hold is reported as the first bad record, with the reason.
+
+On a store, two more checks follow the records' own (``STORE_CHECKS``): every stored **snapshot** must hold
+the state the records give at its version (the service serves from snapshots), and the game must be where
+the store's **ledger** (``service.ledger``) says it was at its creation and at its end. Given a signed
+checkpoint of the ledger (``service.checkpoint``), a last check compares the game with what was signed.
+``verify_store`` adds the ledger's own chain and, with a checkpoint, the store's ledger against it. What
+each check can and cannot prove, and against whom, is in docs/audit.md.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 from uuid import UUID
+
+from eventsourcing.utils import get_topic
 
 from domain.games import rules_for
 from service.aggregates import Game
 from service.application import Digsite, record_of
+from service.checkpoint import Checkpoint, compare_ledger
 from service.errors import NotFound
+from service.ledger import Entry, Ledger, check_chain
 from service.records import GENESIS, canonical, record_hash, seed_commitment
+from service.snapshots import SealingMapper, seal_holds
 
 # The fields of each record's body, exactly (a body with other fields was not written by Digsite).
 BODY_FIELDS: dict[str, frozenset[str]] = {
@@ -41,6 +54,7 @@ BODY_FIELDS: dict[str, frozenset[str]] = {
 }
 
 CHECKS = ("records", "hash_chain", "seed", "rules_version", "replay", "game_over")
+STORE_CHECKS = ("snapshots", "ledger")  # after CHECKS, for a game read from a store; then "checkpoint" if given
 
 GAME_TOPICS = [Game.Created, Game.MoveRecorded, Game.SeedRevealed]
 
@@ -73,6 +87,8 @@ class Report:
     last_hash: str | None = None
     kind: str | None = None
     rules_version: str | None = None
+    bad_snapshots: list[int] = field(default_factory=list)  # versions of the snapshots that disagree with the records
+    coverage: str | None = None  # with a checkpoint: "whole" (its end is signed), "created" (its record 1 is), None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -86,6 +102,8 @@ class Report:
             "rules_version": self.rules_version,
             "checks": [asdict(c) for c in self.checks],
             "first_bad": asdict(self.first_bad) if self.first_bad else None,
+            "bad_snapshots": self.bad_snapshots,
+            "coverage": self.coverage,
         }
 
 
@@ -130,10 +148,48 @@ def _what(error: BaseException) -> str:
 # -- verifying ------------------------------------------------------------------------------------------------
 
 
-def verify(service: Digsite, game_id: str) -> Report:
-    """Recheck a stored game (see the module docstring). Raises NotFound only if no record exists at all."""
-    records, unreadable = read_records(service, str(game_id))
-    return verify_records(records, game_id=str(UUID(str(game_id))), unreadable=unreadable)
+def verify(
+    service: Digsite,
+    game_id: str,
+    *,
+    store_checks: bool = True,
+    ledger_entries: list[Entry] | None = None,
+    checkpoint_entries: list[Entry] | None = None,
+) -> Report:
+    """Recheck a stored game (see the module docstring): its records, then (``store_checks``) its snapshots
+    and its ledger entries (``ledger_entries``, else read from the store), then, given the entries a checkpoint
+    signed for it (``checkpoint_entries``, [] if none), the game against the checkpoint.
+
+    Raises NotFound only if nothing at all is known of the game: a game the ledger or the checkpoint names
+    whose records are gone is reported, failing."""
+    try:
+        records, unreadable = read_records(service, str(game_id))
+    except NotFound:
+        if not store_checks:
+            raise
+        try:
+            game_id = str(UUID(str(game_id)))
+        except ValueError:
+            raise NotFound(f"no game with id {game_id!r}", "unknown_game") from None
+        if ledger_entries is None:
+            ledger_entries = Ledger(service).entries_of(game_id)
+        if not ledger_entries and not checkpoint_entries:
+            raise
+        records, unreadable = [], []
+    game_id = str(UUID(str(game_id)))
+    report = verify_records(records, game_id=game_id, unreadable=unreadable)
+    if not store_checks:
+        return report
+    if ledger_entries is None:
+        ledger_entries = Ledger(service).entries_of(game_id)
+    snapshot_check, report.bad_snapshots = check_snapshots(service, game_id, len(records) + len(unreadable))
+    checks = [*report.checks, snapshot_check, check_ledger(records, ledger_entries)]
+    if checkpoint_entries is not None:
+        signed = check_ledger(records, checkpoint_entries, name="checkpoint")
+        checks.append(signed)
+        kinds = {e.kind for e in checkpoint_entries}
+        report.coverage = ("whole" if "finished" in kinds else "created" if kinds else None) if signed.ok else None
+    return _finish(report, checks)
 
 
 def verify_records(
@@ -461,6 +517,174 @@ def _check_game_over(over: bool, reveals: list[dict[str, Any]], last_move: int) 
     return Check("game_over", True, f"the game is still in play after record {last_move}, and no seed was revealed")
 
 
+# -- what the store holds beside the records: snapshots and the ledger --------------------------------------
+
+GAME_TOPIC = get_topic(Game)
+
+
+def check_snapshots(service: Digsite, game_id: str, records: int) -> tuple[Check, list[int]]:
+    """Every stored snapshot of the game against the state its records give at the snapshot's version (folded
+    from record 1, as the service would without snapshots). The seal is not what is checked (an auditor need
+    not hold the server secret); a snapshot not sealed with this server's secret is only noted, since the
+    service ignores it. Returns the check and the versions of the bad snapshots."""
+    snapshots = service.app.snapshots
+    if snapshots is None:
+        return Check("snapshots", True, "this service keeps no snapshots"), []
+    uid = UUID(game_id)
+    stored = list(snapshots.recorder.select_events(uid))
+    if not stored:
+        return Check("snapshots", True, "no snapshot is stored for this game"), []
+    mapper = snapshots.mapper
+    assert isinstance(mapper, SealingMapper)
+    bad: dict[int, str] = {}
+    found: dict[int, Any] = {}
+    unsealed: list[int] = []
+    for snapshot in stored:
+        version = snapshot.originator_version
+        try:
+            decoded = mapper.open_unchecked(snapshot)
+            if decoded.topic != GAME_TOPIC or not isinstance(decoded.state, dict):
+                raise ValueError("it is not a snapshot of a game")
+            found[version] = _normal(mapper, decoded.state)
+        except Exception as error:
+            bad[version] = f"cannot be read ({_what(error)})"
+            continue
+        if not seal_holds(mapper.key, snapshot):
+            unsealed.append(version)
+    expected: dict[int, Any] = {}
+    try:
+        game: Any = None
+        for event in service.app.events.get(uid):
+            game = event.mutate(game)
+            if game.version in found:
+                expected[game.version] = _normal(mapper, Game.Snapshot.take(game).state)
+    except Exception as error:
+        if found:
+            reason = f"the records cannot be folded ({_what(error)})"
+            return Check("snapshots", False, f"not checked: {reason}"), sorted(bad)
+    for version, state in found.items():
+        if version not in expected:
+            bad[version] = f"is taken at version {version}, but the records end at version {records}"
+        elif state != expected[version]:
+            differ = ", ".join(_differences(state, expected[version])) or "the state"
+            bad[version] = f"does not hold the state the records give at that version ({differ} differ)"
+    if bad:
+        named = "; ".join(f"the snapshot at version {v} {bad[v]}" for v in sorted(bad))
+        return Check("snapshots", False, f"{named} (the service does not use it)"), sorted(bad)
+    note = f"; {len(unsealed)} not sealed with this server's secret (the service ignores those)" if unsealed else ""
+    versions = ", ".join(str(v) for v in sorted(found))
+    return Check(
+        "snapshots", True, f"{len(found)} snapshot(s) (version {versions}) hold the state the records give{note}"
+    ), []
+
+
+def _normal(mapper: SealingMapper, state: dict[str, Any]) -> Any:
+    """A snapshot's state as plain JSON values (through the store's own transcoder), to compare."""
+    return json.loads(mapper.transcoder.encode(state))
+
+
+def _differences(a: Any, b: Any, path: str = "", depth: int = 0) -> list[str]:
+    if isinstance(a, dict) and isinstance(b, dict) and depth < 4:
+        found: list[str] = []
+        for key in sorted(set(a) | set(b), key=str):
+            if a.get(key) != b.get(key):
+                where = path if key == "_data_" else f"{path}.{key}" if path else str(key)
+                found.extend(_differences(a.get(key), b.get(key), where, depth + 1))
+        return found
+    return [path or "the state"]
+
+
+def check_ledger(records: list[dict[str, Any]], entries: list[Entry], name: str = "ledger") -> Check:
+    """The game against what the ledger entered (``name="ledger"``: the store's entries of this game) or what a
+    checkpoint signed (``name="checkpoint"``: the checkpoint's entries of this game): record 1 has the hash entered
+    at its creation, and a game entered as finished has its records end exactly at the record entered then."""
+    source = "the ledger" if name == "ledger" else "the checkpoint"
+    hashes = {
+        r["version"]: r.get("hash")
+        for r in records
+        if isinstance(r, dict) and isinstance(r.get("version"), int) and not isinstance(r.get("version"), bool)
+    }
+    last = max(hashes, default=0)
+    over = bool(records) and isinstance(records[-1], dict) and records[-1].get("type") == "seed_revealed"
+    created = [e for e in entries if e.kind == "created"]
+    finished = [e for e in entries if e.kind == "finished"]
+    if not entries:
+        if name == "checkpoint":
+            return Check(
+                name, True, "not covered: the checkpoint has no entry for this game (it entered the ledger after)"
+            )
+        return Check(
+            name,
+            False,
+            "the ledger has no entry for this game: it was stored before the ledger existed (`digsite ledger backfill` "
+            "enters it once it verifies), or its entries were removed",
+        )
+    problems: list[tuple[int, str]] = []
+    later = 1 << 62  # problems of the ledger itself, not of a record: sorted after any record
+    for entry in entries:
+        if name == "ledger" and entry.computed_hash() != entry.entry_hash:
+            problems.append((later, f"ledger entry {entry.seq} was changed after it was written"))
+    if len(created) > 1 or len(finished) > 1:
+        problems.append(
+            (later, f"{source} enters this game {len(created)} time(s) as created and {len(finished)} as finished")
+        )
+    for entry in created[:1]:
+        if entry.version != 1 or 1 not in hashes:
+            problems.append((1, f"record 1 is missing, but {source} entered the game's creation (entry {entry.seq})"))
+        elif hashes[1] != entry.record_hash:
+            problems.append(
+                (
+                    1,
+                    f"record 1 hashes to {str(hashes[1])[:12]}..., but {source} entered {entry.record_hash[:12]}... at "
+                    f"the game's creation (entry {entry.seq}): record 1 was rewritten after the game was created",
+                )
+            )
+    for entry in finished[:1]:
+        if entry.version not in hashes:
+            problems.append(
+                (
+                    min(last + 1, entry.version),
+                    f"{source} says the game ended with record {entry.version} (entry {entry.seq}), but the records "
+                    f"stop at {last}: the end of the game was removed"
+                    if last < entry.version
+                    else f"record {entry.version}, the game's end in {source} (entry {entry.seq}), is missing",
+                )
+            )
+        elif hashes[entry.version] != entry.record_hash:
+            problems.append(
+                (
+                    entry.version,
+                    f"record {entry.version} hashes to {str(hashes[entry.version])[:12]}..., but the game ended with "
+                    f"{entry.record_hash[:12]}... ({source}, entry {entry.seq}): its records were rewritten",
+                )
+            )
+        elif last != entry.version:
+            problems.append(
+                (
+                    entry.version + 1,
+                    f"records follow the game's end (record {entry.version}, {source} entry {entry.seq})",
+                )
+            )
+    if over and not finished and name == "ledger":
+        problems.append((last, f"the game is over (record {last}) but the ledger has no entry for its end"))
+    if problems:
+        version, text = min(problems)
+        more = f" ({len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+        return Check(name, False, text + more, None if version == later else version)
+    parts = []
+    if created:
+        parts.append(f"record 1 is the one entered at the game's creation (entry {created[0].seq})")
+    if finished:
+        end = finished[0]
+        parts.append(f"the records end with record {end.version}, entered at the game's end (entry {end.seq})")
+    elif name == "checkpoint":
+        parts.append("its end is not covered (it ended after the checkpoint, or is in play)")
+    else:
+        parts.append("the game is in play: its end is not entered yet")
+    prefix = "covered by the checkpoint: " if name == "checkpoint" else ""
+    return Check(name, True, prefix + "; ".join(parts))
+
+
 # -- the whole store ------------------------------------------------------------------------------------------
 
 
@@ -486,17 +710,84 @@ def stored_game_ids(service: Digsite) -> Iterator[str]:
         start = batch[-1].id
 
 
+def games_to_verify(
+    service: Digsite, entries: Iterable[Entry] | None = None, checkpoint: Checkpoint | None = None
+) -> list[str]:
+    """Every game with a record in the store, then every game only the ledger (``entries``, else the store's)
+    or the checkpoint names: a game whose records are all gone is still verified, and fails."""
+    ids = list(stored_game_ids(service))
+    seen = set(ids)
+    named = [e.game for e in (Ledger(service).entries() if entries is None else entries)]
+    named += [e.game for e in checkpoint.entries] if checkpoint is not None else []
+    for game_id in named:
+        if game_id not in seen:
+            seen.add(game_id)
+            ids.append(game_id)
+    return ids
+
+
 def verify_all(
     service: Digsite, progress: Callable[[Report], None] | None = None, game_ids: Iterable[str] | None = None
 ) -> list[Report]:
-    """Verify every game in the store (or the ids given); ``progress`` is called after each game."""
+    """Verify every game in the store and every game its ledger names (or the ids given); ``progress`` is
+    called after each game."""
+    return verify_store(service, progress, game_ids).reports
+
+
+@dataclass
+class StoreAudit:
+    """Every game's report, the ledger's own chain, and (given a checkpoint) the store's ledger against it."""
+
+    reports: list[Report]
+    ledger: Check
+    checkpoint: Check | None = None
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.reports) and self.ledger.ok and (self.checkpoint is None or self.checkpoint.ok)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ledger": asdict(self.ledger),
+            "checkpoint": asdict(self.checkpoint) if self.checkpoint else None,
+        }
+
+
+def verify_store(
+    service: Digsite,
+    progress: Callable[[Report], None] | None = None,
+    game_ids: Iterable[str] | None = None,
+    checkpoint: Checkpoint | None = None,
+) -> StoreAudit:
+    """Verify the games (every stored game, then every game only the ledger or the checkpoint names; or the
+    ids given), the ledger's chain and, given a checkpoint whose signature was checked, the store's ledger up
+    to it and every game it covers."""
+    entries = Ledger(service).entries()
+    chain = check_chain(entries)
+    ledger_check = Check("ledger", chain.ok, chain.detail, None)
+    by_game: dict[str, list[Entry]] = {}
+    for entry in entries:
+        by_game.setdefault(entry.game, []).append(entry)
+    signed: dict[str, list[Entry]] = {}
+    checkpoint_check = None
+    if checkpoint is not None:
+        for entry in checkpoint.entries:
+            signed.setdefault(entry.game, []).append(entry)
+        ok, detail, _ = compare_ledger(checkpoint, entries)
+        checkpoint_check = Check("checkpoint", ok, detail, None)
+    ids = games_to_verify(service, entries, checkpoint) if game_ids is None else [str(UUID(str(g))) for g in game_ids]
     reports = []
-    for game_id in stored_game_ids(service) if game_ids is None else game_ids:
+    for game_id in ids:
         try:
-            report = verify(service, game_id)
+            report = verify(
+                service,
+                game_id,
+                ledger_entries=by_game.get(game_id, []),
+                checkpoint_entries=signed.get(game_id, []) if checkpoint is not None else None,
+            )
         except NotFound as error:  # deleted between listing and reading
             report = Report(game=game_id, ok=False, checks=[Check("records", False, error.message)], first_bad=None)
         reports.append(report)
         if progress is not None:
             progress(report)
-    return reports
+    return StoreAudit(reports, ledger_check, checkpoint_check)

@@ -114,7 +114,11 @@ def check_chain(entries: Sequence[Entry]) -> ChainCheck:
     for expected, entry in enumerate(entries, start=1):
         if entry.seq != expected:
             return ChainCheck(
-                False, f"ledger entry {expected} is missing (the entries jump to {entry.seq})", expected - 1, prev, expected
+                False,
+                f"ledger entry {expected} is missing (the entries jump to {entry.seq})",
+                expected - 1,
+                prev,
+                expected,
             )
         if entry.kind not in KINDS or entry.origin not in ORIGINS:
             return ChainCheck(False, f"ledger entry {entry.seq} is not a Digsite entry", expected - 1, prev, entry.seq)
@@ -137,7 +141,9 @@ def check_chain(entries: Sequence[Entry]) -> ChainCheck:
                 entry.seq,
             )
         prev = entry.entry_hash
-    return ChainCheck(True, f"{len(entries)} ledger entries recomputed and chained; the head is {prev}", len(entries), prev)
+    return ChainCheck(
+        True, f"{len(entries)} ledger entries recomputed and chained; the head is {prev}", len(entries), prev
+    )
 
 
 # -- writing entries with their records (SQLite; PostgreSQL does it in a trigger) ------------------------------
@@ -150,7 +156,9 @@ def _record_hash(stored: StoredEvent) -> str:
     return value
 
 
-def _append(c: Any, sql: Callable[[str], str], kind: str, game: str, version: int, record_hash: str, origin: str) -> Entry:
+def _append(
+    c: Any, sql: Callable[[str], str], kind: str, game: str, version: int, record_hash: str, origin: str
+) -> Entry:
     c.execute(sql("SELECT seq, entry_hash FROM {ledger} ORDER BY seq DESC LIMIT 1"))
     row = c.fetchone()
     seq, prev = (int(row["seq"]) + 1, str(row["entry_hash"])) if row else (1, GENESIS)
@@ -168,7 +176,9 @@ class DigsiteSQLiteRecorder(SQLiteApplicationRecorder):
     """The library's SQLite recorder, which also enters a game's first and final records in the ledger, in the
     insert's own transaction (SQLite has one writer at a time, so entries never race)."""
 
-    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+    def _insert_events(
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
         returning = super()._insert_events(c, stored_events, **kwargs)
         for stored in stored_events:
             kind = KIND_OF_TOPIC.get(stored.topic)
@@ -196,9 +206,9 @@ class Ledger:
         if self.db.backend == "sqlite":
             return _sqlite_sql(text)
         schema = self.db.schema.replace('"', '""')
-        return text.format(
-            ledger=f'"{schema}".digsite_ledger', checkpoints=f'"{schema}".digsite_checkpoints'
-        ).replace("?", "%s")
+        return text.format(ledger=f'"{schema}".digsite_ledger', checkpoints=f'"{schema}".digsite_checkpoints').replace(
+            "?", "%s"
+        )
 
     @contextmanager
     def _cursor(self, commit: bool = False) -> Iterator[Any]:
@@ -229,6 +239,10 @@ class Ledger:
         where, params = ("WHERE seq <= ?", [upto]) if upto is not None else ("", [])
         return [self._entry(r) for r in self._rows(f"SELECT * FROM {{ledger}} {where} ORDER BY seq", params)]
 
+    def entry(self, seq: int) -> Entry | None:
+        rows = self._rows("SELECT * FROM {ledger} WHERE seq = ?", [seq])
+        return self._entry(rows[0]) if rows else None
+
     def entries_of(self, game_id: str) -> list[Entry]:
         game = str(UUID(str(game_id)))
         return [self._entry(r) for r in self._rows("SELECT * FROM {ledger} WHERE game_id = ? ORDER BY seq", [game])]
@@ -249,7 +263,9 @@ class Ledger:
 
     # -- stored copies of checkpoints (public documents: what proves one is its signature) --------------------
 
-    def keep_checkpoint(self, ledger_size: int, head: str, key_id: str, issued_at: str, statement: str, signature: str) -> None:
+    def keep_checkpoint(
+        self, ledger_size: int, head: str, key_id: str, issued_at: str, statement: str, signature: str
+    ) -> None:
         with self._cursor(commit=True) as c:
             c.execute(
                 self._sql(
@@ -265,7 +281,10 @@ class Ledger:
             "SELECT ledger_size, head, key_id, issued_at, statement, signature FROM {checkpoints} "
             "ORDER BY ledger_size, issued_at"
         )
-        return [{k: row[k] for k in ("ledger_size", "head", "key_id", "issued_at", "statement", "signature")} for row in rows]
+        return [
+            {k: row[k] for k in ("ledger_size", "head", "key_id", "issued_at", "statement", "signature")}
+            for row in rows
+        ]
 
 
 # -- games stored before the ledger existed ------------------------------------------------------------------
@@ -305,7 +324,11 @@ def backfill(service: Digsite, progress: Callable[[str], None] | None = None) ->
         report = verify(service, game_id, store_checks=False)
         if not report.ok:
             bad = report.first_bad
-            why = f"record {bad.version}: {bad.reason}" if bad else next(f"{c.name}: {c.detail}" for c in report.checks if not c.ok)
+            why = (
+                f"record {bad.version}: {bad.reason}"
+                if bad
+                else next(f"{c.name}: {c.detail}" for c in report.checks if not c.ok)
+            )
             result.refused.append((game_id, why))
         else:
             records = service.stored_records(game_id)

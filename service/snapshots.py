@@ -171,5 +171,7 @@ class VerifyingRepository(Repository[UUID]):
                 reason,
             )
         except Exception as error:  # undecodable behind a good seal: still only a cache
-            log.warning("ignoring the snapshot of %s at version %s: %s", aggregate_id, stored[0].originator_version, error)
+            log.warning(
+                "ignoring the snapshot of %s at version %s: %s", aggregate_id, stored[0].originator_version, error
+            )
         return None

@@ -1,7 +1,8 @@
-"""``digsite verify``, ``digsite export`` and ``digsite import``: the organisers' audit tools.
+"""``digsite verify``, ``export``, ``import``, ``checkpoint`` and ``ledger``: the organisers' audit tools.
 
 Exit codes: 0 when everything holds (every check of every game; every game imported), 1 when a game fails
-a check or is refused, 2 when the command could not run (no such game, store not reachable or not upgraded).
+a check or is refused (or a checkpoint is refused), 2 when the command could not run (no such game, store
+not reachable or not upgraded, a file that cannot be read).
 """
 
 from __future__ import annotations
@@ -13,14 +14,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, NoReturn
+from uuid import UUID
 
 import click
 
+from service import checkpoint as checkpoints
 from service.application import Digsite
-from service.audit import Report, stored_game_ids, verify, verify_all
+from service.audit import Report, StoreAudit, games_to_verify, stored_game_ids, verify, verify_store
 from service.bootstrap import build
 from service.cli import main
 from service.errors import ServiceError
+from service.ledger import backfill
 from service.transfer import import_lines, write_export
 
 
@@ -86,47 +90,133 @@ def _print_report(report: Report) -> None:
         click.echo(f"NOT VERIFIED: {failed.name}: {failed.detail}")
 
 
+def _load_checkpoint(path: str | None, public_key: str | None) -> tuple[checkpoints.Checkpoint | None, str]:
+    """The checkpoint, its signature and entries checked (exit 1 if refused, 2 if a file cannot be read)."""
+    if path is None:
+        if public_key is not None:
+            raise click.UsageError("--public-key goes with --checkpoint")
+        return None, ""
+    try:
+        checkpoint = checkpoints.load(path)
+        trusted = checkpoints.load_public_key(public_key) if public_key else None
+    except checkpoints.CheckpointError as error:
+        _stop(str(error))
+    try:
+        vouched = checkpoints.check(checkpoint, trusted)
+    except checkpoints.CheckpointError as error:
+        click.echo(f"checkpoint refused: {error}")
+        click.echo("NOT VERIFIED: nothing was checked against this checkpoint")
+        raise SystemExit(1) from None
+    return checkpoint, vouched
+
+
+def _checkpoint_line(checkpoint: checkpoints.Checkpoint, vouched: str) -> str:
+    return (
+        f"checkpoint of ledger entries 1 to {checkpoint.ledger_size} (head {checkpoint.head[:12]}...), issued "
+        f"{checkpoint.issued_at}; signature checked with {vouched}"
+    )
+
+
 @main.command("verify")
 @click.argument("game", required=False)
-@click.option("--all", "every", is_flag=True, help="Verify every game in the store.")
+@click.option("--all", "every", is_flag=True, help="Verify every game in the store (and every game its ledger names).")
 @click.option("--tournament", metavar="T", help="Verify every game of tournament T.")
 @click.option("--json", "as_json", is_flag=True, help="Machine output: one JSON object per game (then a summary).")
-def verify_command(game: str | None, every: bool, tournament: str | None, as_json: bool) -> None:
-    """Recheck stored games: record order, hash chain, seed commitment, and every move re-decided by the rules.
+@click.option(
+    "--checkpoint",
+    "checkpoint_path",
+    metavar="FILE",
+    help="Also prove the games and the ledger against this signed checkpoint (`digsite checkpoint`).",
+)
+@click.option(
+    "--public-key",
+    metavar="FILE",
+    envvar=checkpoints.PUBLIC_KEY_ENV,
+    help="The organisers' public key the checkpoint must be signed with (default: $DIGSITE_CHECKPOINT_PUBLIC_KEY; "
+    "without it only the key inside the checkpoint is checked).",
+)
+def verify_command(
+    game: str | None,
+    every: bool,
+    tournament: str | None,
+    as_json: bool,
+    checkpoint_path: str | None,
+    public_key: str | None,
+) -> None:
+    """Recheck stored games: record order, hash chain, seed commitment, every move re-decided by the rules, every
+    snapshot against the records, and each game against the store's ledger (and a signed checkpoint, if given).
 
-    Exit code 0 when every check holds, 1 when one fails (naming the first bad record), 2 when it cannot run."""
+    Exit code 0 when every check holds, 1 when one fails (naming the first bad record) or the checkpoint is
+    refused, 2 when it cannot run."""
     _pick(game, tournament, every)
+    checkpoint, vouched = _load_checkpoint(checkpoint_path, public_key)
     with _service() as service:
         if game is not None:
-            report = verify(service, game)
+            signed = checkpoint.entries_of(_canonical_id(game)) if checkpoint is not None else None
+            report = verify(service, game, checkpoint_entries=signed)
             if as_json:
                 click.echo(json.dumps(report.to_dict()))
             else:
+                if checkpoint is not None:
+                    click.echo(_checkpoint_line(checkpoint, vouched))
                 _print_report(report)
             raise SystemExit(0 if report.ok else 1)
-        ids = _ids(service, None, tournament)
+        ids = _ids(service, None, tournament) if tournament is not None else games_to_verify(service, None, checkpoint)
         with click.progressbar(length=len(ids), label="verifying", file=sys.stderr) as bar:
-            reports = verify_all(service, progress=lambda _: bar.update(1), game_ids=ids)
+            audit = verify_store(service, progress=lambda _: bar.update(1), game_ids=ids, checkpoint=checkpoint)
+    _print_store(audit, as_json, checkpoint, vouched)
+    raise SystemExit(0 if audit.ok else 1)
+
+
+def _canonical_id(game: str) -> str:
+    try:
+        return str(UUID(game))
+    except ValueError:
+        return game
+
+
+def _print_store(audit: StoreAudit, as_json: bool, checkpoint: checkpoints.Checkpoint | None, vouched: str) -> None:
+    reports = audit.reports
     failed = [r for r in reports if not r.ok]
-    summary = {"summary": True, "games": len(reports), "ok": len(reports) - len(failed), "failed": len(failed)}
+    summary: dict[str, Any] = {"summary": True, "games": len(reports), "ok": len(reports) - len(failed)}
+    summary["failed"] = len(failed)
+    summary["ledger_ok"] = audit.ledger.ok
+    if checkpoint is not None:
+        summary["checkpoint_ok"] = audit.checkpoint is not None and audit.checkpoint.ok
+        summary["covered"] = {
+            "whole": sum(r.coverage == "whole" for r in reports),
+            "created": sum(r.coverage == "created" for r in reports),
+            "not": sum(r.coverage is None for r in reports),
+        }
     if as_json:
         for report in reports:
             click.echo(json.dumps(report.to_dict()))
-        click.echo(json.dumps(summary))
-    else:
-        for report in failed:
-            where = (
-                f"first bad record {report.first_bad.version}: {report.first_bad.reason}"
-                if report.first_bad
-                else next(f"{c.name}: {c.detail}" for c in report.checks if not c.ok)
-            )
-            click.echo(f"FAIL game {report.game}: {where}")
-        over = sum(r.status == "over" for r in reports)
-        click.echo(
-            f"{len(reports)} game(s) checked ({over} over, {len(reports) - over} in play or unreadable): "
-            f"{summary['ok']} verified, {len(failed)} failed"
+        click.echo(json.dumps({**summary, **audit.to_dict()}))
+        return
+    for report in failed:
+        where = (
+            f"first bad record {report.first_bad.version}: {report.first_bad.reason}"
+            if report.first_bad
+            else next(f"{c.name}: {c.detail}" for c in report.checks if not c.ok)
         )
-    raise SystemExit(1 if failed else 0)
+        click.echo(f"FAIL game {report.game}: {where}")
+        if report.bad_snapshots and not (report.first_bad and report.first_bad.reason.startswith("snapshots")):
+            snapshots = next(c for c in report.checks if c.name == "snapshots")
+            click.echo(f"  snapshots: {snapshots.detail}")
+    click.echo(f"{'ok  ' if audit.ledger.ok else 'FAIL'} ledger: {audit.ledger.detail}")
+    if checkpoint is not None and audit.checkpoint is not None:
+        click.echo(_checkpoint_line(checkpoint, vouched))
+        click.echo(f"{'ok  ' if audit.checkpoint.ok else 'FAIL'} checkpoint: {audit.checkpoint.detail}")
+        covered = summary["covered"]
+        click.echo(
+            f"covered by the checkpoint: {covered['whole']} game(s) whole, {covered['created']} from creation only "
+            f"(ended after it, or in play); {covered['not']} not covered"
+        )
+    over = sum(r.status == "over" for r in reports)
+    click.echo(
+        f"{len(reports)} game(s) checked ({over} over, {len(reports) - over} in play or unreadable): "
+        f"{summary['ok']} verified, {len(failed)} failed"
+    )
 
 
 @main.command("export")
@@ -191,3 +281,79 @@ def import_command(file: IO[str], dry_run: bool, as_json: bool) -> None:
             click.echo("the file holds no game")
         click.echo(f"{verb} {len(imported)} of {len(results)} game(s)")
     raise SystemExit(0 if results and len(imported) == len(results) else 1)
+
+
+# -- the ledger and its checkpoints ---------------------------------------------------------------------------
+
+
+@main.group("checkpoint", invoke_without_command=True)
+@click.option(
+    "--key",
+    metavar="FILE",
+    envvar=checkpoints.KEY_ENV,
+    help="The Ed25519 private key to sign with (default: $DIGSITE_CHECKPOINT_KEY). Keep it outside the store.",
+)
+@click.option("-o", "--output", default="-", metavar="FILE", help="Write to FILE (default: standard output).")
+@click.pass_context
+def checkpoint_command(ctx: click.Context, key: str | None, output: str) -> None:
+    """Sign the store's ledger as it is now: a checkpoint to publish or hand to players.
+
+    `digsite verify --all --checkpoint FILE --public-key KEY.pub` then proves every game it covers is present,
+    whole, unaltered and ends where it ended. Refuses to sign a ledger whose chain does not hold or whose
+    entries do not name stored records. The store keeps a copy of each checkpoint issued."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if key is None:
+        raise click.UsageError("name the private key with --key FILE or DIGSITE_CHECKPOINT_KEY")
+    try:
+        private = checkpoints.load_private_key(key)
+    except checkpoints.CheckpointError as error:
+        _stop(str(error))
+    with _service() as service:
+        try:
+            issued = checkpoints.issue(service, private)
+        except checkpoints.CheckpointError as error:
+            click.echo(f"refused: {error}", err=True)
+            raise SystemExit(1) from None
+    with _output(output) as out:
+        out.write(json.dumps(issued.to_dict(), separators=(",", ":")) + "\n")
+    target = "standard output" if output == "-" else output
+    click.echo(
+        f"checkpoint of ledger entries 1 to {issued.ledger_size} (head {issued.head}) signed with key "
+        f"{issued.key_id}, written to {target}",
+        err=True,
+    )
+
+
+@checkpoint_command.command("keygen")
+@click.argument("private_key", metavar="FILE", type=click.Path(dir_okay=False))
+def keygen_command(private_key: str) -> None:
+    """Write a new Ed25519 key pair: the private key to FILE (readable by you only; never overwritten) and the
+    public key to FILE.pub, the one to publish. Keep FILE off the database server."""
+    try:
+        public, key_id = checkpoints.keygen(Path(private_key))
+    except (checkpoints.CheckpointError, OSError) as error:
+        _stop(str(error))
+    click.echo(f"private key: {private_key} (keep it secret, outside the store)")
+    click.echo(f"public key:  {public} (publish it with the checkpoints; key id {key_id})")
+
+
+@main.group("ledger")
+def ledger_group() -> None:
+    """The store's ledger: each game's first and final record hash, chained (see docs/audit.md)."""
+
+
+@ledger_group.command("backfill")
+def backfill_command() -> None:
+    """Enter games stored before the ledger existed: each is verified first, and only a game whose every check
+    holds is entered (its creation, and its end if it is over). Run it once after `digsite db upgrade`; safe
+    to run again. Exit code 1 if some game was not entered (each is named, with the reason)."""
+    with _service() as service:
+        result = backfill(service)
+    for game_id, why in result.refused:
+        click.echo(f"NOT ENTERED game {game_id}: {why}")
+    click.echo(
+        f"entered {len(result.entered)} ledger entr{'y' if len(result.entered) == 1 else 'ies'}; "
+        f"{result.already} game(s) were in the ledger already; {len(result.refused)} not entered"
+    )
+    raise SystemExit(1 if result.refused else 0)
