@@ -136,7 +136,7 @@ class Checkpoint:
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
-            "statement": self.statement,
+            "statement": dict(self.statement),
             "signature": self.signature,
             "entries": [e.to_dict() for e in self.entries],
         }

@@ -11,7 +11,8 @@ An export is a stream of JSON objects, one per line, each with a ``type``:
 
 Import reads the stream game by game, checks the header against the records (count and last hash),
 verifies the records (``service.audit``: hash chain, seed, rules) and writes a game only if every check
-holds and its id is new to the store; a refused game writes nothing at all.
+holds and its id is new to the store (and to its ledger); a refused game writes nothing at all. An imported
+game enters the store's ledger as it is written (its creation, and its end if it is over: ``service.ledger``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from uuid import UUID
 from service.application import Digsite
 from service.audit import Report, verify_records
 from service.errors import NotFound, ServiceError
+from service.ledger import Ledger
 
 FORMAT = "digsite-export/1"
 RECORD_TYPES = ("created", "move", "seed_revealed")
@@ -252,6 +254,9 @@ def _import_block(
         return result
     if _exists(service, game_id):
         result.reason = f"a game with id {game_id} already exists in this store"
+        return result
+    if Ledger(service).entries_of(game_id):  # its records were removed from this store: never stored twice
+        result.reason = f"the ledger of this store already names game {game_id} (its records were removed)"
         return result
     if dry_run:
         result.imported = True
