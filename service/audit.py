@@ -554,6 +554,7 @@ def check_snapshots(service: Digsite, game_id: str, records: int) -> tuple[Check
     expected: dict[int, Any] = {}
     try:
         game: Any = None
+        event: Any
         for event in service.app.events.get(uid):
             game = event.mutate(game)
             if game.version in found:
@@ -672,11 +673,12 @@ def check_ledger(records: list[dict[str, Any]], entries: list[Entry], name: str 
         more = f" ({len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
         return Check(name, False, text + more, None if version == later else version)
     parts = []
+    verb = "entered" if name == "ledger" else "signed"
     if created:
-        parts.append(f"record 1 is the one entered at the game's creation (entry {created[0].seq})")
+        parts.append(f"record 1 is the one {verb} at the game's creation (ledger entry {created[0].seq})")
     if finished:
         end = finished[0]
-        parts.append(f"the records end with record {end.version}, entered at the game's end (entry {end.seq})")
+        parts.append(f"the records end with record {end.version}, {verb} at the game's end (ledger entry {end.seq})")
     elif name == "checkpoint":
         parts.append("its end is not covered (it ended after the checkpoint, or is in play)")
     else:

@@ -165,7 +165,7 @@ def issue(service: Digsite, key: Ed25519PrivateKey) -> Checkpoint:
                 "`digsite verify --all`; nothing was signed"
             )
     public = key.public_key()
-    statement = {
+    statement: dict[str, Any] = {
         "format": FORMAT,
         "ledger_size": len(entries),
         "head": chain.head,

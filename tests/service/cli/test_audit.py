@@ -134,3 +134,110 @@ def test_import_of_a_tampered_file_exits_1_and_writes_nothing(
     assert run(other, "verify", "--all").output.endswith(
         "0 game(s) checked (0 over, 0 in play or unreadable): 0 verified, 0 failed\n"
     )
+
+
+# -- the ledger and its checkpoints ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def keys(tmp_path: Path) -> tuple[Path, Path]:
+    private = tmp_path / "keys" / "organiser.key"
+    result = CliRunner().invoke(main, ["checkpoint", "keygen", str(private)])
+    assert result.exit_code == 0, result.output
+    public = private.with_name("organiser.key.pub")
+    assert public.exists() and (private.stat().st_mode & 0o777) == 0o600
+    assert "key id" in result.output
+    again = CliRunner().invoke(main, ["checkpoint", "keygen", str(private)])
+    assert again.exit_code == 2 and "never overwritten" in again.output
+    return private, public
+
+
+def test_checkpoint_then_verify_against_it(
+    service: Digsite, database: Database, keys: tuple[Path, Path], tmp_path: Path
+) -> None:
+    private, public = keys
+    done, cut = finished_game(service, "a"), finished_game(service, "b")
+    path = tmp_path / "checkpoint.json"
+    issued = run(database, "checkpoint", "--key", str(private), "-o", str(path))
+    assert issued.exit_code == 0, issued.output
+    assert "checkpoint of ledger entries 1 to 4" in issued.stderr
+    later = finished_game(service, "c")  # finished after the checkpoint: not covered, not an error
+
+    result = run(database, "verify", "--all", "--checkpoint", str(path), "--public-key", str(public))
+    assert result.exit_code == 0, result.output
+    assert "signature checked with the public key given" in result.output
+    assert "ok   checkpoint: the store's ledger entries 1 to 4 are the ones signed" in result.output
+    assert "covered by the checkpoint: 2 game(s) whole, 0 from creation only" in result.output
+    assert "(ended after it, or in play); 1 not covered" in result.output
+    assert "3 game(s) checked (3 over, 0 in play or unreadable): 3 verified, 0 failed" in result.output
+
+    one = run(database, "verify", later, "--checkpoint", str(path), "--public-key", str(public))
+    assert one.exit_code == 0 and "ok   checkpoint    not covered" in one.output
+
+    # The end of a game cut off, and the ledger rewritten to match: only the checkpoint shows it.
+    from tests.service.test_ledger import cut_the_end, rewrite_ledger
+
+    cut_the_end(database, service, cut)
+    rewrite_ledger(database, lambda rows: [r for r in rows if (r["game_id"], r["kind"]) != (cut, "finished")])
+    assert run(database, "verify", "--all").exit_code == 0
+    caught = run(database, "verify", "--all", "--checkpoint", str(path), "--public-key", str(public))
+    assert caught.exit_code == 1
+    assert f"FAIL game {cut}: first bad record" in caught.output and "the end of the game was removed" in caught.output
+    assert "FAIL checkpoint: ledger entry 4 in the store is not the one signed" in caught.output
+    as_json = run(database, "verify", "--all", "--json", "--checkpoint", str(path), "--public-key", str(public))
+    lines = [json.loads(line) for line in as_json.stdout.splitlines()]
+    assert {line["game"]: line["coverage"] for line in lines[:-1]} == {done: "whole", cut: None, later: None}
+    assert lines[-1]["checkpoint_ok"] is False and lines[-1]["ledger_ok"] is True
+    assert run(database, "verify", done, "--checkpoint", str(path)).exit_code == 0
+
+
+def test_a_checkpoint_refused(service: Digsite, database: Database, keys: tuple[Path, Path], tmp_path: Path) -> None:
+    private, public = keys
+    finished_game(service)
+    path = tmp_path / "checkpoint.json"
+    result = CliRunner().invoke(
+        main,
+        ["checkpoint", "-o", str(path)],
+        env={"DIGSITE_DATABASE_URL": database.url, "DIGSITE_CHECKPOINT_KEY": str(private)},
+    )
+    assert result.exit_code == 0, result.output
+
+    wrong = tmp_path / "other.key"
+    assert CliRunner().invoke(main, ["checkpoint", "keygen", str(wrong)]).exit_code == 0
+    refused = run(database, "verify", "--all", "--checkpoint", str(path), "--public-key", f"{wrong}.pub")
+    assert refused.exit_code == 1 and "checkpoint refused: the checkpoint was signed by key" in refused.output
+
+    data = json.loads(path.read_text())
+    data["statement"]["head"] = "0" * 64
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(data))
+    bad = run(database, "verify", "--all", "--checkpoint", str(forged), "--public-key", str(public))
+    assert bad.exit_code == 1 and "signature does not hold" in bad.output
+    assert run(database, "verify", "--all", "--checkpoint", str(tmp_path / "missing.json")).exit_code == 2
+    assert run(database, "checkpoint").exit_code == 2  # no key named
+
+
+def test_checkpoint_refuses_a_ledger_that_does_not_hold(
+    service: Digsite, database: Database, keys: tuple[Path, Path]
+) -> None:
+    from tests.service.test_ledger import delete_game
+
+    game_id = finished_game(service)
+    delete_game(database, game_id)
+    result = run(database, "checkpoint", "--key", str(keys[0]))
+    assert result.exit_code == 1 and "refused: ledger entry 1" in result.stderr and result.stdout == ""
+
+
+def test_ledger_backfill(service: Digsite, database: Database) -> None:
+    from tests.service.test_ledger import rewrite_ledger
+
+    clean, tampered = finished_game(service, "a"), finished_game(service, "b")
+    rewrite_ledger(database, lambda rows: [])
+    edit_row(database, tampered, first_play(service, tampered), bump_rank)
+    before = run(database, "verify", clean)
+    assert before.exit_code == 1 and "the ledger has no entry for this game" in before.output
+    result = run(database, "ledger", "backfill")
+    assert result.exit_code == 1
+    assert f"NOT ENTERED game {tampered}: record" in result.output
+    assert "entered 2 ledger entries; 0 game(s) were in the ledger already; 1 not entered" in result.output
+    assert run(database, "verify", clean).exit_code == 0
