@@ -37,6 +37,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 TIMEOUT_MS = 15_000
+TEST_SECRET = "a test secret that signs the dashboard's sessions"
 
 
 @dataclass
@@ -47,6 +48,7 @@ class Demo:
     finished: list[str]  # game ids, in play order
     live: str  # a game still in play
     players: list[dict[str, Any]] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)  # the live game's seat tokens, by seat
 
 
 def _play_some(service: Digsite, game_id: str, bots: list[Any], moves: int) -> None:
@@ -73,7 +75,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
     play, in a fresh SQLite store with the read models caught up."""
     db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'demo.sqlite'}")
     store.upgrade(db)
-    settings = Settings(database=db, api_key="organiser-key")
+    settings = Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET)
     service = Digsite(settings)
     tournament = run_tournament(service, players=3, games=4, pool=6, seed="dash", name="Spring Cup")
     pool = tournament.pool
@@ -93,17 +95,27 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
             finished=[g.id for g in tournament.games],
             live=live["id"],
             players=pool,
+            tokens=[t["token"] for t in live["tokens"]],
         )
     finally:
         queries.close()
         service.close()
 
 
+def access_settings(**overrides: Any) -> Any:
+    """The dashboard's access settings for tests: the demo's organiser key and secret, no delay after a wrong key."""
+    from dashboard.access import AccessSettings
+
+    values: dict[str, Any] = {"api_key": "organiser-key", "secret": TEST_SECRET.encode(), "delay": 0.0}
+    values.update(overrides)
+    return AccessSettings(**values)
+
+
 @pytest.fixture(scope="session")
 def dashboard_app(demo: Demo) -> Any:
     from dashboard import create_dashboard
 
-    return create_dashboard(demo.queries)
+    return create_dashboard(demo.queries, access=access_settings())
 
 
 @pytest.fixture(scope="session")
