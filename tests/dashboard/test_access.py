@@ -83,9 +83,7 @@ def _statistics(queries: Queries, finished_only: bool) -> dict[str, Any]:
         "places": queries.finishing_positions(None, finished_only),
         "vp": queries.vp_by_round(None, finished_only),
         "torches": queries.torches_by_round(None, finished_only),
-        "purchases": sorted(
-            (r["effect"], r["position"], r["n"]) for r in queries.purchases(None, None, finished_only)
-        ),
+        "purchases": sorted((r["effect"], r["position"], r["n"]) for r in queries.purchases(None, None, finished_only)),
     }
 
 
