@@ -111,6 +111,8 @@ class Gate:
         server.after_request(self.finish)
 
     def mine(self) -> bool:
+        """Is this request for the dashboard? (Mounted in another app, give it a prefix of its own: at "/"
+        every path of the host would be guarded as the dashboard's.)"""
         return request.path.startswith(self.routes_prefix)
 
     def guard(self) -> Any:
@@ -144,7 +146,8 @@ class Gate:
 
     def visitor(self) -> Visitor:
         """This request's visitor, from its session cookie (a forged, tampered or expired one counts as none)."""
-        cached = g.get("digsite_visitor")
+        known = g.setdefault("digsite_visitors", {})  # per dashboard: a server may hold more than one
+        cached = known.get(id(self))
         if isinstance(cached, Visitor):
             return cached
         payload = self._payload()
@@ -161,7 +164,7 @@ class Gate:
             if isinstance(entry, list) and len(entry) == 2 and float(entry[1]) > now
         }
         visitor = Visitor(organiser=organiser, seats=seats, spectators=self.settings.spectators)
-        g.digsite_visitor = visitor
+        known[id(self)] = visitor
         return visitor
 
     def _payload(self) -> dict[str, Any]:

@@ -9,11 +9,13 @@ page conditions (``expect`` / ``wait_for_function`` with a timeout), never fixed
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots
+from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots, access_settings
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -372,3 +374,36 @@ def test_the_seat_token_form_opens_the_seat(page: Any, demo: Demo, shots: Shots)
     expect(page).to_have_url(re.compile(f"/replay/{demo.live}\\?seat=0$"))
     expect(page.locator(".hand[data-seat='0']")).to_have_attribute("data-visible", "shown")
     expect(page.locator("#replay-seat input")).to_have_count(1)
+
+
+@pytest.fixture(scope="module")
+def closed_url(demo: Demo) -> Iterator[str]:
+    """A second dashboard over the same store with spectator mode off (DIGSITE_DASHBOARD_SPECTATORS=0)."""
+    from werkzeug.serving import make_server
+
+    from dashboard import create_dashboard
+
+    app = create_dashboard(demo.queries, access=access_settings(spectators=False))
+    server = make_server("127.0.0.1", 0, app.server, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="closed-dashboard", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def test_with_spectator_mode_off_only_the_sign_in_page_shows(page: Any, demo: Demo, closed_url: str) -> None:
+    page.goto(f"{closed_url}/aggregates")
+    expect(page).to_have_url(re.compile(r"/login\?next=%2Faggregates$"))
+    expect(page.locator(".signin")).to_contain_text("for organisers only")
+    page.goto(f"{closed_url}/replay/{demo.finished[0]}")
+    expect(page.locator("#refused")).to_contain_text("cannot be shown to you")
+    expect(page.locator(".ruins-table")).to_have_count(0)
+    page.goto(f"{closed_url}/login?next=%2Faggregates")
+    page.fill("#signin-key", "organiser-key")
+    page.click("#signin-submit")
+    expect(page).to_have_url(re.compile(r"/aggregates$"))
+    expect(page.locator("#agg-summary")).to_contain_text(f"Over {len(demo.finished)} finished games")
