@@ -340,7 +340,8 @@ class Gate:
 
     def _remember_seat(self, game: str, seat: int, target: str) -> Response:
         payload = self._payload() or {"sid": secrets.token_urlsafe(16)}
-        seats = dict(payload.get("seats") or {})
+        now = time.time()
+        seats = {gid: entry for gid, entry in (payload.get("seats") or {}).items() if float(entry[1]) > now}
         seats.pop(game, None)
         seats[game] = [seat, self._lifetime()]
         payload["seats"] = dict(list(seats.items())[-MAX_SEATS:])
