@@ -1,7 +1,10 @@
 """The organisers' dashboard (Dash + Plotly): games browser, replays, player tendencies, aggregates.
 
 Everything it shows comes from the read side (``service.queries.Queries``): read models for lists and
-statistics, snapshots plus ``evolve`` for a replay step. Nothing is built or connected at import time::
+statistics, snapshots plus ``evolve`` for a replay step. Who may see what is decided on the server for
+every page and callback (``dashboard.access``): organisers sign in with the organiser key; without
+signing in, finished games only (spectator mode); a player's seat token opens that seat of their game.
+Nothing is built or connected at import time::
 
     from dashboard import create_dashboard
     app = create_dashboard(Queries(build()))          # its own Flask server, at /
@@ -15,14 +18,18 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import dash
 
+    from dashboard.access import AccessSettings
     from service.queries import Queries
 
 
-def create_dashboard(queries: Queries, server: Any = None, url_base_pathname: str = "/") -> dash.Dash:
-    """The Dash app over ``queries``; ``server``: a Flask app to mount it in (default: its own)."""
+def create_dashboard(
+    queries: Queries, server: Any = None, url_base_pathname: str = "/", access: AccessSettings | None = None
+) -> dash.Dash:
+    """The Dash app over ``queries``; ``server``: a Flask app to mount it in (default: its own); ``access``:
+    who may sign in and see what (default: from the environment and the service's settings)."""
     from dashboard.app import build
 
-    return build(queries, server=server, url_base_pathname=url_base_pathname)
+    return build(queries, server=server, url_base_pathname=url_base_pathname, access=access)
 
 
 __all__ = ["create_dashboard"]

@@ -1,4 +1,9 @@
-"""Build the Dash app: the page shell, the router, and each page's callbacks."""
+"""Build the Dash app: the page shell, the door (sign-in, sessions, guards), the router, and each page's callbacks.
+
+The shell (``/``, ``/_dash-layout``) holds no data; everything shown comes from callbacks, and every callback
+asks ``ctx.visitor()`` (the signed session cookie, checked on the server) and reads through ``ctx.data``,
+whose every function takes that visitor (``dashboard.data``, deciding with ``dashboard.access``).
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,11 @@ from urllib.parse import parse_qs
 import dash
 from dash import Input, Output, State, dcc, html
 
+from dashboard.access import HIDDEN_GAME, AccessSettings, Denied, Visitor
 from dashboard.context import Context
+from dashboard.data import Data
 from dashboard.pages import aggregates, games, players, replay
+from dashboard.session import Gate
 from dashboard.static import INDEX
 from service.errors import ServiceError
 from service.queries import Queries
@@ -17,8 +25,10 @@ from service.queries import Queries
 NAV = (("Games", "/games", "games"), ("Players", "/players", "players"), ("Aggregates", "/aggregates", "aggregates"))
 
 
-def build(queries: Queries, server: Any = None, url_base_pathname: str = "/") -> dash.Dash:
-    ctx = Context.of(queries)
+def build(
+    queries: Queries, server: Any = None, url_base_pathname: str = "/", access: AccessSettings | None = None
+) -> dash.Dash:
+    settings = access if access is not None else AccessSettings.from_env(queries.service.settings)
     app = dash.Dash(
         __name__,
         server=server if server is not None else True,
@@ -28,14 +38,28 @@ def build(queries: Queries, server: Any = None, url_base_pathname: str = "/") ->
         suppress_callback_exceptions=True,
         title="Digsite · tournament dashboard",
         update_title=None,
+        enable_mcp=False,  # no second way in to the callbacks and layouts
     )
+    service = queries.service
+    gate = Gate(
+        settings,
+        find_seat=lambda game, token: service.seat_for_token(game, token),
+        prefix=app.config.requests_pathname_prefix,
+        routes_prefix=app.config.routes_pathname_prefix,
+    )
+    gate.install(app.server)
+    ctx = Context(Data(queries), gate)
     app.layout = html.Div(
         [
             dcc.Location(id="url"),
+            dcc.Location(id="go", refresh=True),  # a full page load elsewhere (the sign-in page)
             html.Header(
                 [
                     html.Div([html.Span("Digsite", className="brand"), html.Span(" tournament dashboard")]),
-                    html.Nav(id="nav", children=_nav(app, "games")),
+                    html.Div(
+                        [html.Nav(id="nav", children=[]), html.Div(id="account", className="account")],
+                        className="topbar-right",
+                    ),
                 ],
                 className="topbar",
             ),
@@ -44,22 +68,33 @@ def build(queries: Queries, server: Any = None, url_base_pathname: str = "/") ->
     )
 
     @app.callback(
-        Output("page", "children"), Output("nav", "children"), Input("url", "pathname"), State("url", "search")
+        Output("page", "children"),
+        Output("nav", "children"),
+        Output("account", "children"),
+        Output("go", "href"),
+        Input("url", "pathname"),
+        State("url", "search"),
     )
-    def route(pathname: str | None, search: str | None) -> tuple[Any, Any]:
+    def route(pathname: str | None, search: str | None) -> tuple[Any, Any, Any, Any]:
+        visitor = ctx.visitor()
         path = app.strip_relative_path(pathname or "/") or ""
-        params = {k: v[-1] for k, v in parse_qs((search or "").lstrip("?")).items()}
+        params = {k: v[-1] for k, v in parse_qs((search or "").lstrip("?")).items() if k != "token"}
         section = path.split("/", 1)[0] or "games"
+        account = _account(app, ctx, visitor, pathname)
+        if not visitor.sees_finished and section != "replay":
+            if not visitor.seats:  # spectator mode is off: nothing here but the sign-in page
+                return [], [], account, gate.login_url(_here(pathname, search))
+            return games.my_games_page(app, ctx, visitor), [], account, dash.no_update
         try:
             if section == "games":
-                page = games.layout(app, ctx, params)
+                page = games.layout(app, ctx, visitor, params)
             elif section == "replay" and "/" in path:
                 section = "games"
-                page = replay.layout(app, ctx, path.split("/", 1)[1], params)
+                page = replay.layout(app, ctx, visitor, path.split("/", 1)[1], params)
             elif section == "players":
-                page = players.layout(app, ctx, params)
+                page = players.layout(app, ctx, visitor, params)
             elif section == "aggregates":
-                page = aggregates.layout(app, ctx, params)
+                page = aggregates.layout(app, ctx, visitor, params)
             else:
                 section = ""
                 page = html.Div(
@@ -74,9 +109,11 @@ def build(queries: Queries, server: Any = None, url_base_pathname: str = "/") ->
                         ),
                     ]
                 )
+        except Denied as refused:
+            page = _refused(app, ctx, visitor, path, refused.reason)
         except ServiceError as error:
             page = html.Div([html.H2("Not found"), html.P(error.message, className="empty")])
-        return page, _nav(app, section)
+        return page, _nav(app, section) if visitor.sees_finished else [], account, dash.no_update
 
     games.register(app, ctx)
     replay.register(app, ctx)
@@ -86,8 +123,72 @@ def build(queries: Queries, server: Any = None, url_base_pathname: str = "/") ->
     return app
 
 
+def _here(pathname: str | None, search: str | None) -> str:
+    return (pathname or "/") + (search or "")
+
+
 def _nav(app: dash.Dash, active: str) -> list[Any]:
     return [
         dcc.Link(label, href=app.get_relative_path(href), className="nav-link active" if key == active else "nav-link")
         for label, href, key in NAV
     ]
+
+
+def _account(app: dash.Dash, ctx: Context, visitor: Visitor, pathname: str | None) -> list[Any]:
+    """Who you are here, and the way in or out."""
+    gate = ctx.gate
+    sign_out = html.Form(
+        # The submit button carries the form's CSRF token (a button's name and value are sent with its form).
+        html.Button("Sign out", type="submit", name="csrf", value=gate.csrf_token(), className="btn btn-small"),
+        method="post",
+        action=app.get_relative_path("/logout"),
+        id="sign-out",
+        className="inline-form",
+    )
+    sign_in = html.A(
+        "Organiser sign-in", href=gate.login_url(pathname or None), id="sign-in", className="nav-link account-link"
+    )
+    if visitor.organiser:
+        return [html.Span("Organiser", className="who", id="who"), sign_out]
+    if visitor.seats:
+        seats = len(visitor.seats)
+        return [
+            html.Span(f"Player ({seats} seat{'s' if seats != 1 else ''})", className="who", id="who"),
+            sign_out,
+            sign_in,
+        ]
+    return [html.Span("Spectator" if visitor.spectators else "", className="who", id="who"), sign_in]
+
+
+def _refused(app: dash.Dash, ctx: Context, visitor: Visitor, path: str, reason: str) -> html.Div:
+    """A replay the visitor may not see: the same words whether or not the game exists, a seat token form,
+    and the way to sign in."""
+    game = path.split("/", 1)[1] if "/" in path else ""
+    parts: list[Any] = [
+        html.H2("Not available"),
+        html.P(reason if reason else HIDDEN_GAME, className="empty", id="refused"),
+    ]
+    if path.startswith("replay/"):
+        parts.append(
+            html.Form(
+                [
+                    html.Label("Seat token", className="field-label", htmlFor="seat-token"),
+                    dcc.Input(id="seat-token", name="token", type="password", autoComplete="off", required=True),
+                    dcc.Input(id="seat-game", name="game", type="hidden", value=game),
+                    html.Button(
+                        "Open my seat",
+                        type="submit",
+                        name="csrf",
+                        value=ctx.gate.csrf_token(),
+                        className="btn btn-primary",
+                    ),
+                ],
+                method="post",
+                action=app.get_relative_path("/seat"),
+                id="seat-form",
+                className="seat-form card",
+            )
+        )
+    if not visitor.organiser:
+        parts.append(html.P(html.A("Organisers: sign in", href=ctx.gate.login_url(app.get_relative_path("/" + path)))))
+    return html.Div(parts, id="refused-page")

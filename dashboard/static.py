@@ -44,6 +44,18 @@ body {
 }
 .nav-link:hover { color: #fff; }
 .nav-link.active { color: #fff; border-bottom-color: #edae49; }
+.topbar-right { display: flex; align-items: center; gap: 1.5rem; }
+.account { display: flex; align-items: center; gap: 0.6rem; font-size: 0.85rem; }
+.account .who { color: #9aa5b1; }
+.account .account-link { margin-left: 0; }
+.inline-form { display: inline; margin: 0; }
+.notice-info {
+    padding: 0.6rem 0.8rem; border-radius: 6px; background: #eaf2fb; border: 1px solid #c5d9f0; margin: 0 0 1rem;
+}
+.seat-form { display: flex; align-items: center; gap: 0.6rem; flex-wrap: wrap; max-width: 40rem; }
+.seat-form input[type=password] {
+    font: inherit; padding: 0.35rem 0.5rem; border: 1px solid #cbd2d9; border-radius: 6px;
+}
 
 .page { padding: 1rem 1.5rem 3rem; max-width: 1500px; margin: 0 auto; }
 h2 { margin: 0.6rem 0 0.8rem; font-size: 1.4rem; }

@@ -93,18 +93,22 @@ class Queries:
 
     # -- catalogues ---------------------------------------------------------------------------------------
 
-    def tournaments(self) -> list[dict[str, Any]]:
+    def tournaments(self, finished_only: bool = False) -> list[dict[str, Any]]:
+        """Every tournament with its number of games (finished ones only, with ``finished_only``)."""
+        over = " AND g.status = 'over'" if finished_only else ""
         return self._rows(
             "SELECT t.tournament_id, t.name, t.rounds, t.game, t.created_at, COUNT(g.game_id) AS games "
-            "FROM {p}rm_tournaments t LEFT JOIN {p}rm_games g ON g.tournament_id = t.tournament_id "
+            f"FROM {{p}}rm_tournaments t LEFT JOIN {{p}}rm_games g ON g.tournament_id = t.tournament_id{over} "
             "GROUP BY t.tournament_id, t.name, t.rounds, t.game, t.created_at ORDER BY t.created_at DESC"
         )
 
-    def players(self) -> list[dict[str, Any]]:
+    def players(self, finished_only: bool = False) -> list[dict[str, Any]]:
+        """Every player with their finished games and wins (only those with a finished game, ``finished_only``)."""
+        having = " HAVING COUNT(pg.game_id) > 0" if finished_only else ""
         rows = self._rows(
             "SELECT p.player_id, p.name, p.kind, p.bot, COUNT(pg.game_id) AS games, COALESCE(SUM(pg.won), 0) AS wins "
             "FROM {p}rm_players p LEFT JOIN {p}rm_player_games pg ON pg.player_id = p.player_id AND pg.finished = 1 "
-            "GROUP BY p.player_id, p.name, p.kind, p.bot ORDER BY p.name"
+            f"GROUP BY p.player_id, p.name, p.kind, p.bot{having} ORDER BY p.name"
         )
         for row in rows:
             row["bot"] = json.loads(row["bot"]) if row["bot"] else None
@@ -175,9 +179,11 @@ class Queries:
         """A game's records (cached per game: a finished game never changes; a live one is re-read)."""
         with self._records_lock:
             cached = self._records.get(game_id)
-        if cached is not None and cached[-1]["type"] == "seed_revealed":
+        if cached and cached[-1]["type"] == "seed_revealed":
             return cached
         records = self.service.stored_records(game_id)
+        if not records:
+            return records
         with self._records_lock:
             self._records[game_id] = records
             self._records.move_to_end(game_id)
@@ -294,35 +300,36 @@ class Queries:
         """One player against another (or against the field)."""
         return {"player": self.tendencies(player, kind), "other": self.tendencies(other, kind)}
 
-    def finishing_positions(self, player: str | None = None) -> list[dict[str, Any]]:
-        where, params = ("WHERE player_id = ?", (player,)) if player else ("", ())
+    def finishing_positions(self, player: str | None = None, finished_only: bool = False) -> list[dict[str, Any]]:
+        where, params = _rounds_where(player, finished_only)
         return self._rows(
             f"SELECT round, place, COUNT(*) AS n FROM {{p}}rm_player_rounds {where} "
             "GROUP BY round, place ORDER BY round, place",
             params,
         )
 
-    def vp_by_round(self, player: str | None = None) -> list[dict[str, Any]]:
-        where, params = (
-            ("WHERE vp_end IS NOT NULL AND player_id = ?", (player,)) if player else ("WHERE vp_end IS NOT NULL", ())
-        )
+    def vp_by_round(self, player: str | None = None, finished_only: bool = False) -> list[dict[str, Any]]:
+        where, params = _rounds_where(player, finished_only, "vp_end IS NOT NULL")
         return self._rows(
             f"SELECT round, AVG(vp_end) AS vp, COUNT(*) AS n FROM {{p}}rm_player_rounds {where} "
             "GROUP BY round ORDER BY round",
             params,
         )
 
-    def torches_by_round(self, player: str | None = None) -> list[dict[str, Any]]:
-        where, params = ("WHERE player_id = ?", (player,)) if player else ("", ())
+    def torches_by_round(self, player: str | None = None, finished_only: bool = False) -> list[dict[str, Any]]:
+        where, params = _rounds_where(player, finished_only)
         return self._rows(
             f"SELECT round, AVG(torches_spent) AS torches, COUNT(*) AS n FROM {{p}}rm_player_rounds {where} "
             "GROUP BY round ORDER BY round",
             params,
         )
 
-    def purchases(self, player: str | None = None, tournament: str | None = None) -> list[dict[str, Any]]:
+    def purchases(
+        self, player: str | None = None, tournament: str | None = None, finished_only: bool = False
+    ) -> list[dict[str, Any]]:
         """Discovery popularity: how often each effect was bought, at which position and price."""
-        where, params = [], []
+        where: list[str] = [FINISHED_GAME.format(alias="p.")] if finished_only else []
+        params: list[Any] = []
         if player:
             where.append("p.player_id = ?")
             params.append(player)
@@ -413,6 +420,21 @@ class Queries:
             f"WHERE {' AND '.join(where)} GROUP BY g.round_label ORDER BY g.round_label",
             params,
         )
+
+
+# Rows of finished games only (a game in play stays out of what spectators see); ``alias``: the table's, with its dot.
+FINISHED_GAME = "{alias}game_id IN (SELECT fg.game_id FROM {{p}}rm_games fg WHERE fg.status = 'over')"
+
+
+def _rounds_where(player: str | None, finished_only: bool, *extra: str) -> tuple[str, tuple[Any, ...]]:
+    """The WHERE clause of an rm_player_rounds query: one player's rows or everyone's, finished games only or all."""
+    where, params = list(extra), []
+    if player:
+        where.append("player_id = ?")
+        params.append(player)
+    if finished_only:
+        where.append(FINISHED_GAME.format(alias=""))
+    return (f"WHERE {' AND '.join(where)}" if where else ""), tuple(params)
 
 
 def _events_of(record: dict[str, Any]) -> list[dict[str, Any]]:

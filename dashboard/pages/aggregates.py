@@ -1,5 +1,7 @@
 """The field as a whole: seat advantage, score and length distributions, discovery popularity, the
-value of leading round 1, and any tendency's trend over a tournament's rounds."""
+value of leading round 1, and any tendency's trend over a tournament's rounds.
+
+Every figure is over finished games (for anyone but an organiser, discovery popularity too: ``Data`` decides)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import dash
 from dash import Input, Output, html
 
 from dashboard import figures
+from dashboard.access import Visitor, require_lists
 from dashboard.components import card, chart, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import HOW, tournament_label
@@ -19,8 +22,8 @@ NO_GAMES = "No finished games in this selection yet."
 DEFAULT_METRIC = "torches_per_round"
 
 
-def layout(app: dash.Dash, ctx: Context, params: dict[str, str]) -> html.Div:
-    tournaments = ctx.queries.tournaments()
+def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str]) -> html.Div:
+    tournaments = ctx.data.tournaments(visitor)
     options = [{"label": tournament_label(t), "value": t["tournament_id"]} for t in tournaments]
     played = [t for t in tournaments if t["games"]]
     return html.Div(
@@ -82,19 +85,23 @@ def layout(app: dash.Dash, ctx: Context, params: dict[str, str]) -> html.Div:
 def register(app: dash.Dash, ctx: Context) -> None:
     @app.callback(Output("agg-content", "children"), Input("agg-kind", "value"), Input("agg-tournament", "value"))
     def content(kind: str | None, tournament: str | None) -> Any:
-        return aggregate_charts(ctx, kind or "ruins", tournament)
+        visitor = ctx.visitor()
+        require_lists(visitor)  # 403 when spectator mode is off and the visitor is no organiser
+        return aggregate_charts(ctx, visitor, kind or "ruins", tournament)
 
     @app.callback(Output("agg-trend", "children"), Input("agg-metric", "value"), Input("agg-trend-tournament", "value"))
     def trend(metric: str | None, tournament: str | None) -> Any:
-        return trend_chart(ctx, metric or DEFAULT_METRIC, tournament)
+        visitor = ctx.visitor()
+        require_lists(visitor)
+        return trend_chart(ctx, visitor, metric or DEFAULT_METRIC, tournament)
 
 
-def aggregate_charts(ctx: Context, kind: str, tournament: str | None) -> Any:
-    queries = ctx.queries
-    seats = queries.win_rate_by_seat(kind, tournament)
-    spread = queries.distributions(kind, tournament)
-    bought = queries.purchases(None, tournament)
-    leaders = queries.win_rate_by_first_leader(kind)
+def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str | None) -> Any:
+    data = ctx.data
+    seats = data.win_rate_by_seat(visitor, kind, tournament)
+    spread = data.distributions(visitor, kind, tournament)
+    bought = data.purchases(visitor, None, tournament)
+    leaders = data.win_rate_by_first_leader(visitor, kind)
     if not seats and not spread["final_vp"]:
         return empty(NO_GAMES + " Finished games appear here once the projections have caught up.", id="agg-empty")
     games = sum(int(r["n"]) for r in spread["moves"])
@@ -152,13 +159,13 @@ def aggregate_charts(ctx: Context, kind: str, tournament: str | None) -> Any:
     )
 
 
-def trend_chart(ctx: Context, metric: str, tournament: str | None) -> Any:
+def trend_chart(ctx: Context, visitor: Visitor, metric: str, tournament: str | None) -> Any:
     if metric not in METRICS:
         return empty("Choose a metric.")
     if not tournament:
         return empty("Choose a tournament to see how this metric moved over its rounds.")
-    rows = ctx.queries.trend(metric, tournament)
-    name = ctx.tournament_names().get(tournament, "this tournament")
+    rows = ctx.data.trend(visitor, metric, tournament)
+    name = ctx.data.tournament_names(visitor).get(tournament, "this tournament")
     if not rows:
         return empty(f"{name} has no finished games yet.")
     return chart("agg-trend-graph", figures.trend(rows, metric, METRICS[metric][2], name))

@@ -1,4 +1,6 @@
-"""The games browser: filter by kind, tournament, round, player, outcome and date; open a game's replay."""
+"""The games browser: filter by kind, tournament, round, player, outcome and date; open a game's replay.
+
+An organiser sees every game; anyone else finished games only (``Data.games`` decides, for the visitor)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import dash
 from dash import Input, Output, State, dcc, html
 from dash import ctx as callback_context
 
+from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import DASH, HOW, STATUS, player_labels, tournament_label, when
@@ -18,12 +21,14 @@ PAGE_SIZE = 25
 FILTERS = ("games-kind", "games-tournament", "games-round", "games-player", "games-status", "games-winner")
 
 
-def layout(app: dash.Dash, ctx: Context, params: dict[str, str]) -> html.Div:
-    tournaments = ctx.queries.tournaments()
-    people = player_labels(ctx.queries.players())
+def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str]) -> html.Div:
+    tournaments = ctx.data.tournaments(visitor)
+    people = player_labels(ctx.data.players(visitor))
+    statuses = STATUS if visitor.organiser else {"over": STATUS["over"]}
     return html.Div(
         [
             html.H2("Games"),
+            *_seat_notes(app, ctx, visitor),
             card(
                 None,
                 html.Div(
@@ -44,7 +49,7 @@ def layout(app: dash.Dash, ctx: Context, params: dict[str, str]) -> html.Div:
                         field("Player", dropdown("games-player", people, params.get("player")), "16rem"),
                         field(
                             "Status",
-                            dropdown("games-status", [{"label": v, "value": k} for k, v in STATUS.items()]),
+                            dropdown("games-status", [{"label": v, "value": k} for k, v in statuses.items()]),
                             "9rem",
                         ),
                         field("Winner", dropdown("games-winner", people), "16rem"),
@@ -83,10 +88,36 @@ def _round_options(tournaments: list[dict[str, Any]], tournament: str | None) ->
     return [{"label": f"Round {r}", "value": r} for r in range(1, most + 1)]
 
 
+def _seat_notes(app: dash.Dash, ctx: Context, visitor: Visitor) -> list[Any]:
+    """For a player: a link back to each game in play whose seat their token opened."""
+    notes = []
+    for game in ctx.data.my_games(visitor):
+        href = app.get_relative_path(f"/replay/{game['game_id']}?seat={game['seat']}")
+        notes.append(
+            html.P(
+                [
+                    f"Your seat {game['seat'] + 1} ({game['names'][game['seat']]}) in {' vs '.join(game['names'])}, "
+                    "in play: ",
+                    dcc.Link("watch it →", href=href, className="my-game"),
+                ],
+                className="notice-info",
+            )
+        )
+    return notes
+
+
+def my_games_page(app: dash.Dash, ctx: Context, visitor: Visitor) -> html.Div:
+    """Spectator mode is off and the visitor holds seats: their own games, nothing else."""
+    notes = _seat_notes(app, ctx, visitor)
+    return html.Div(
+        [html.H2("Your games"), *(notes or [empty("None of your games is in play any more.")])], id="my-games"
+    )
+
+
 def register(app: dash.Dash, ctx: Context) -> None:
     @app.callback(Output("games-round", "options"), Input("games-tournament", "value"))
     def round_options(tournament: str | None) -> list[dict[str, Any]]:
-        return _round_options(ctx.queries.tournaments(), tournament)
+        return _round_options(ctx.data.tournaments(ctx.visitor()), tournament)
 
     @app.callback(
         Output("games-results", "children"),
@@ -114,6 +145,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         _next: int | None,
         offset: int | None,
     ) -> tuple[Any, ...]:
+        visitor = ctx.visitor()
         trigger = callback_context.triggered_id
         offset = offset or 0
         if trigger == "games-prev":
@@ -125,7 +157,8 @@ def register(app: dash.Dash, ctx: Context) -> None:
         until = None
         if end:
             until = (date.fromisoformat(end[:10]) + timedelta(days=1)).isoformat()
-        found = ctx.queries.games(
+        found = ctx.data.games(
+            visitor,
             kind=kind,
             tournament=tournament,
             round_label=round_label,
@@ -140,14 +173,16 @@ def register(app: dash.Dash, ctx: Context) -> None:
         total, rows = found["total"], found["rows"]
         if total and offset >= total:
             offset = (total - 1) // PAGE_SIZE * PAGE_SIZE
-        tournaments = ctx.tournament_names()
-        body = games_table(app, rows, tournaments) if rows else _nothing(total, ctx)
+        tournaments = ctx.data.tournament_names(visitor)
+        body = games_table(app, rows, tournaments) if rows else _nothing(ctx, visitor)
         shown = f"{offset + 1}{DASH}{offset + len(rows)} of {total} game{'s' if total != 1 else ''}" if rows else ""
         return body, offset, offset == 0, offset + len(rows) >= total, shown
 
 
-def _nothing(total: int, ctx: Context) -> html.P:
-    if ctx.queries.games(limit=1)["total"] == 0:
+def _nothing(ctx: Context, visitor: Visitor) -> html.P:
+    if ctx.data.games(visitor, limit=1)["total"] == 0:
+        if not visitor.organiser:
+            return empty("No finished games yet: they appear here when they end.", id="games-empty")
         return empty(
             "No games are in the read models yet. Play or simulate some games (digsite simulate --store) and keep "
             "the projections running (digsite projections run); they appear here as they are projected.",

@@ -1,4 +1,6 @@
-"""One player's tendencies against the field (or against another player), with sample sizes."""
+"""One player's tendencies against the field (or against another player), with sample sizes.
+
+For anyone but an organiser every figure is computed from finished games only (``Data`` decides)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import dash
 from dash import Input, Output, html
 
 from dashboard import figures
+from dashboard.access import Visitor, require_lists
 from dashboard.components import card, chart, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import metric_value, player_labels
@@ -17,8 +20,8 @@ from service.queries import METRICS
 NO_DATA = "No finished games with this data yet."
 
 
-def layout(app: dash.Dash, ctx: Context, params: dict[str, str]) -> html.Div:
-    everyone = ctx.queries.players()
+def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str]) -> html.Div:
+    everyone = ctx.data.players(visitor)
     options = player_labels(everyone)
     known = {o["value"] for o in options}
     player = params.get("player") if params.get("player") in known else None
@@ -56,31 +59,35 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Output("players-content", "children"), Input("players-player", "value"), Input("players-other", "value")
     )
     def content(player: str | None, other: str | None) -> Any:
-        return player_page(ctx, player, other)
+        visitor = ctx.visitor()
+        require_lists(visitor)  # before anything, even the sentences: 403 when spectator mode is off
+        return player_page(ctx, visitor, player, other)
 
 
-def player_page(ctx: Context, player: str | None, other: str | None) -> Any:
+def player_page(ctx: Context, visitor: Visitor, player: str | None, other: str | None) -> Any:
+    data = ctx.data
+    everyone = data.players(visitor)
     if not player:
-        if not ctx.queries.players():
+        if not everyone:
             return empty("No players yet: players appear here once games are played and projected.")
         return empty("Choose a player to see their tendencies against the field, or compare two players.")
-    queries = ctx.queries
-    names = ctx.player_names()
+    names = {str(p["player_id"]): p["name"] for p in everyone}
     name = names.get(player, "this player")
     other_name = names.get(other, "the other player") if other else "the field"
     if other == player:
         other, other_name = None, "the field"
-    mine = queries.tendencies(player)
-    theirs = queries.tendencies(other)
-    summary = _summary(ctx, player, name, mine, other_name, theirs)
+    mine = data.tendencies(visitor, player)
+    theirs = data.tendencies(visitor, other)
+    record = next((p for p in everyone if str(p["player_id"]) == player), None)
+    summary = _summary(record, name, mine, other_name, theirs)
     if not mine["games"]:
         return html.Div([summary, empty(f"{name} has not finished a game yet, so there are no tendencies to show.")])
     max_rounds = rulebook().max_rounds
     series = ((name, player), (other_name, other))
-    places = [(who, queries.finishing_positions(pid)) for who, pid in series]
-    vp = [(who, queries.vp_by_round(pid)) for who, pid in series]
-    torches = [(who, queries.torches_by_round(pid)) for who, pid in series]
-    bought = [(who, queries.purchases(pid)) for who, pid in series]
+    places = [(who, data.finishing_positions(visitor, pid)) for who, pid in series]
+    vp = [(who, data.vp_by_round(visitor, pid)) for who, pid in series]
+    torches = [(who, data.torches_by_round(visitor, pid)) for who, pid in series]
+    bought = [(who, data.purchases(visitor, pid)) for who, pid in series]
     return html.Div(
         [
             summary,
@@ -135,9 +142,8 @@ def player_page(ctx: Context, player: str | None, other: str | None) -> Any:
 
 
 def _summary(
-    ctx: Context, player: str, name: str, mine: dict[str, Any], other_name: str, theirs: dict[str, Any]
+    record: dict[str, Any] | None, name: str, mine: dict[str, Any], other_name: str, theirs: dict[str, Any]
 ) -> html.Div:
-    record = next((p for p in ctx.queries.players() if str(p["player_id"]) == player), None)
     games = mine["games"]
     wins = mine["metrics"]["win_rate"]["value"]
     lines = [

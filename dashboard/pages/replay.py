@@ -4,6 +4,10 @@ referee's seat or exactly what one seat could see, with the table, the event log
 One step costs one ``Queries.replay`` (nearest snapshot, then ``evolve``): the cursor itself moves in
 the browser (a clientside callback), the server draws the frame, and the chart only moves its cursor
 line (a ``Patch``). The verification report is computed once per game version and cached.
+
+The perspectives offered, and the ones the server draws, are those ``dashboard.access`` allows the
+visitor for this game: a game in play shows a player their own seat only, and nobody else anything.
+Whatever the browser sends (game, seat) is checked again on every frame.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import dash
 from dash import ALL, Input, Output, Patch, State, dcc, html
 
 from dashboard import figures
+from dashboard.access import REFEREE, Visitor
 from dashboard.components import GRAPH_CONFIG, card
 from dashboard.context import Context
 from dashboard.format import HOW, STATUS, log_line, round_name, when
@@ -71,22 +76,21 @@ function (first, prev, next, last, rounds, ticks, play, click, prevEvent, nextEv
 """
 
 
-def layout(app: dash.Dash, ctx: Context, game_id: str, params: dict[str, str]) -> html.Div:
-    queries = ctx.queries
-    row = queries.game_row(game_id)
-    first = queries.replay(game_id, 1)  # raises NotFound for an unknown game (the router says so)
-    game_id = first["id"]
+def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params: dict[str, str]) -> html.Div:
+    # Denied (the router says so, in the same words whether or not the game exists) unless the visitor may
+    # see this game; NotFound for an organiser asking for a game that does not exist.
+    found = ctx.data.replay_page(visitor, game_id)
+    opened, row, first = found["opened"], found["row"], found["first"]
+    game_id = opened.game_id
     latest = int(first["latest_version"])
     names = [p["name"] for p in first["players"]]
-    starts = {int(k): int(v) for k, v in queries.round_starts(game_id).items()}
+    starts = {int(k): int(v) for k, v in found["starts"].items()}
     max_rounds = rulebook().max_rounds
     version = _int(params.get("v"), 1, 1, latest)
-    seat = params.get("seat", "referee")
-    if seat != "referee" and not (seat.isdigit() and int(seat) < len(names)):
-        seat = "referee"
-    timeline = queries.vp_timeline(game_id)
+    seat = opened.choose(params.get("seat", REFEREE))
+    timeline = found["timeline"]
     labels = first.get("labels") or {}
-    tournament = ctx.tournament_names().get(str(labels.get("tournament")), None) if labels.get("tournament") else None
+    tournament = found["tournaments"].get(str(labels.get("tournament"))) if labels.get("tournament") else None
     where = " · ".join(
         x
         for x in (
@@ -96,7 +100,7 @@ def layout(app: dash.Dash, ctx: Context, game_id: str, params: dict[str, str]) -
         )
         if x
     )
-    status = STATUS.get(row["status"], row["status"]) if row else "not yet projected"
+    status = STATUS["over"] if opened.over else STATUS["playing"]
     result = ""
     if row and row.get("winner_seat") is not None:
         result = f" · {names[row['winner_seat']]} {HOW.get(row.get('win_how') or '', 'won')}"
@@ -105,7 +109,7 @@ def layout(app: dash.Dash, ctx: Context, game_id: str, params: dict[str, str]) -
         "latest": latest,
         "names": names,
         "starts": {str(k): v for k, v in starts.items()},
-        "events": queries.event_counts(game_id),  # per version: how many events, for stepping by event
+        "events": found["events"],  # per version: how many events, for stepping by event
     }
     return html.Div(
         [
@@ -180,8 +184,12 @@ def layout(app: dash.Dash, ctx: Context, game_id: str, params: dict[str, str]) -
                         html.Span("Perspective", className="field-label"),
                         dcc.RadioItems(
                             id="replay-seat",
-                            options=[{"label": "Referee (everything)", "value": "referee"}]
-                            + [{"label": f"Seat {i + 1}: {n}", "value": str(i)} for i, n in enumerate(names)],
+                            options=[
+                                {"label": "Referee (everything)", "value": REFEREE}
+                                if p == REFEREE
+                                else {"label": f"Seat {int(p) + 1}: {names[int(p)]}", "value": p}
+                                for p in opened.perspectives
+                            ],
                             value=seat,
                             inline=True,
                             className="seats",
@@ -255,14 +263,15 @@ def register(app: dash.Dash, ctx: Context) -> None:
         State("replay-meta", "data"),
     )
     def frame(cursor: dict[str, Any] | None, seat: str | None, meta: dict[str, Any]) -> tuple[Any, ...]:
-        latest = int(meta["latest"])
-        version = max(1, min(latest, int((cursor or {}).get("v") or 1)))
-        events = (cursor or {}).get("k")
-        viewer = None if seat in (None, "referee") else int(seat)
-        shown = ctx.queries.replay(meta["game"], version, viewer, events=int(events) if events else None)
+        version = _int(str((cursor or {}).get("v") or 1), 1, 1, 1 << 30)
+        events = _int(str((cursor or {}).get("k") or 0), 0, 0, 1 << 30)
+        # The game and the seat come from the browser: Data.frame checks both against the session (403 if not).
+        shown = ctx.data.frame(ctx.visitor(), str((meta or {}).get("game")), version, seat, events or None)
+        version, latest = int(shown["version"]), int(shown["latest_version"])
+        latest = _int(str((meta or {}).get("latest")), latest, version, latest)  # where the page's cursor stops
         chart = Patch()
         chart["layout"]["shapes"][0] = figures.cursor_shape(version)
-        permalink = app.get_relative_path(f"/replay/{meta['game']}?v={version}&seat={seat or 'referee'}")
+        permalink = app.get_relative_path(f"/replay/{shown['id']}?v={version}&seat={seat}")
         return (
             version_label(shown, version, latest),
             draw_table(shown),
@@ -275,7 +284,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
 
     @app.callback(Output("replay-verify", "children"), Input("replay-meta", "data"))
     def verification(meta: dict[str, Any]) -> Any:
-        return verification_badges(ctx.verifications.report(meta["game"], int(meta["latest"])))
+        return verification_badges(ctx.data.verification(ctx.visitor(), str((meta or {}).get("game"))))
 
 
 def version_label(shown: dict[str, Any], version: int, latest: int) -> list[Any]:
@@ -337,6 +346,9 @@ def verification_badges(report: dict[str, Any]) -> list[Any]:
         )
         for c in checks
     ]
+    if report.get("details_hidden"):  # a player's view of a game in play: the details name hashes
+        details = html.Span("The details are shown to everyone once the game is over.", className="quiet small")
+        return [head, *badges, details]
     details = html.Details(
         [
             html.Summary("What was checked"),

@@ -15,7 +15,8 @@ from service.errors import ServiceError
 def dashboard(host: str, port: int) -> None:
     """Serve the dashboard: games, replays, player tendencies and aggregates (threaded werkzeug server).
 
-    It reads the read models, so keep ``digsite projections run`` going beside it for new games to appear."""
+    It reads the read models, so keep ``digsite projections run`` going beside it for new games to appear.
+    Organisers sign in with the organiser key (DIGSITE_API_KEY); without it, finished games only."""
     from dashboard import create_dashboard
     from service.bootstrap import build
     from service.projections.follower import Follower
@@ -26,7 +27,13 @@ def dashboard(host: str, port: int) -> None:
     except ServiceError as error:
         raise click.ClickException(error.message) from None
     queries = Queries(service)
-    app = create_dashboard(queries)
+    try:
+        app = create_dashboard(queries)
+    except ValueError as error:  # a dashboard setting that makes no sense (DIGSITE_DASHBOARD_*)
+        queries.close()
+        service.close()
+        raise click.ClickException(str(error)) from None
+    access = app.digsite.gate.settings  # type: ignore[attr-defined]
     follower = Follower(service.settings)
     try:
         behind = follower.behind()
@@ -37,6 +44,16 @@ def dashboard(host: str, port: int) -> None:
     if behind:
         click.echo(f"the read models are {behind} record(s) behind: run `digsite projections run` to catch up")
     click.echo(f"open http://{server.host}:{server.port}/ (development server; Ctrl-C stops it)")
+    if access.api_key:
+        click.echo(
+            f"organisers: sign in at http://{server.host}:{server.port}/login with the organiser key (DIGSITE_API_KEY)"
+        )
+    else:
+        click.echo("organiser sign-in is off: set DIGSITE_API_KEY to sign in and see games in play")
+    if access.spectators:
+        click.echo("spectator mode: without signing in, finished games only (DIGSITE_DASHBOARD_SPECTATORS=0: off)")
+    else:
+        click.echo("spectator mode is off: without signing in, only the sign-in page")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

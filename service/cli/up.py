@@ -92,7 +92,8 @@ def up(host: str, port: int, api_port: int, demo_games: int) -> None:
         signal.signal(sig, lambda *_: stop.set())
     running = {name: subprocess.Popen(cmd, env=env) for name, cmd in parts.items()}
     restarts: dict[str, list[float]] = {name: [] for name in parts}
-    click.echo(f"dashboard  http://{host}:{port}/")
+    click.echo(f"dashboard  http://{host}:{port}/ (finished games; games in play once you sign in)")
+    click.echo(f"sign in    http://{host}:{port}/login with the organiser key below")
     click.echo(f"play API   http://{host}:{api_port}/api/v1 (organiser key: {key})")
     click.echo("Ctrl-C stops everything.")
     try:

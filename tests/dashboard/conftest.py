@@ -37,6 +37,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 TIMEOUT_MS = 15_000
+TEST_SECRET = "a test secret that signs the dashboard's sessions"
 
 
 @dataclass
@@ -47,6 +48,7 @@ class Demo:
     finished: list[str]  # game ids, in play order
     live: str  # a game still in play
     players: list[dict[str, Any]] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)  # the live game's seat tokens, by seat
 
 
 def _play_some(service: Digsite, game_id: str, bots: list[Any], moves: int) -> None:
@@ -73,7 +75,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
     play, in a fresh SQLite store with the read models caught up."""
     db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'demo.sqlite'}")
     store.upgrade(db)
-    settings = Settings(database=db, api_key="organiser-key")
+    settings = Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET)
     service = Digsite(settings)
     tournament = run_tournament(service, players=3, games=4, pool=6, seed="dash", name="Spring Cup")
     pool = tournament.pool
@@ -93,17 +95,27 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
             finished=[g.id for g in tournament.games],
             live=live["id"],
             players=pool,
+            tokens=[t["token"] for t in live["tokens"]],
         )
     finally:
         queries.close()
         service.close()
 
 
+def access_settings(**overrides: Any) -> Any:
+    """The dashboard's access settings for tests: the demo's organiser key and secret, no delay after a wrong key."""
+    from dashboard.access import AccessSettings
+
+    values: dict[str, Any] = {"api_key": "organiser-key", "secret": TEST_SECRET.encode(), "delay": 0.0}
+    values.update(overrides)
+    return AccessSettings(**values)
+
+
 @pytest.fixture(scope="session")
 def dashboard_app(demo: Demo) -> Any:
     from dashboard import create_dashboard
 
-    return create_dashboard(demo.queries)
+    return create_dashboard(demo.queries, access=access_settings())
 
 
 @pytest.fixture(scope="session")
@@ -162,7 +174,8 @@ def shots(request: pytest.FixtureRequest) -> Shots:
 @pytest.fixture
 def page(browser: Any, base_url: str, shots: Shots) -> Iterator[Any]:
     """A fresh browser context and page per test; a final screenshot is always kept, and any console
-    error (a failed callback, a script error) fails the test at teardown."""
+    error (a failed callback, a script error) fails the test at teardown, except a refused page load whose
+    status the test expects (``page.expected_statuses = (401,)``)."""
     context = browser.new_context(viewport={"width": 1440, "height": 1000}, base_url=base_url)
     context.set_default_timeout(TIMEOUT_MS)
     tab = context.new_page()
@@ -176,4 +189,7 @@ def page(browser: Any, base_url: str, shots: Shots) -> Iterator[Any]:
             shots.take(tab, "final")
         finally:
             context.close()
+    # A test that provokes a refusal on purpose (a wrong key, a page it may not see) names the statuses it expects.
+    expected = getattr(tab, "expected_statuses", ())
+    errors = [e for e in errors if not any(f"status of {status} " in e for status in expected)]
     assert not errors, f"the browser reported errors: {errors}"

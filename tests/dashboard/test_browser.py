@@ -1,4 +1,5 @@
-"""The dashboard in a real browser (headless Chromium via Playwright), as an organiser uses it.
+"""The dashboard in a real browser (headless Chromium via Playwright), as an organiser, a spectator and a
+player use it. Tests that need games in play sign in first, through the sign-in page, as an organiser would.
 
 Every expectation is computed from the read side (``Queries``) for the same game and version, so the
 tests check that the page shows what the store holds, not numbers written down here. Waits are on
@@ -8,11 +9,13 @@ page conditions (``expect`` / ``wait_for_function`` with a timeout), never fixed
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots
+from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots, access_settings
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -27,6 +30,14 @@ def choose(page: Any, dropdown_id: str, option: str) -> None:
     page.click(f"#{dropdown_id}")
     page.get_by_role("option", name=option, exact=True).click()
     expect(page.locator(f"#{dropdown_id}")).to_contain_text(option)
+
+
+def sign_in(page: Any, key: str = "organiser-key") -> None:
+    """Sign in through the sign-in page, as an organiser does; back on the games page, signed in."""
+    page.goto("/login")
+    page.fill("#signin-key", key)
+    page.click("#signin-submit")
+    expect(page.locator("#who")).to_have_text("Organiser")
 
 
 def version_is(page: Any, version: int) -> None:
@@ -74,6 +85,7 @@ def plotted_points(page: Any, graph_id: str) -> list[int]:
 
 
 def test_open_a_game_from_the_games_browser(page: Any, demo: Demo, shots: Shots) -> None:
+    sign_in(page)
     page.goto("/games")
     rows = page.locator("#games-table tbody tr")
     expect(rows).to_have_count(len(demo.finished) + 1)  # the finished games and the one in play
@@ -281,3 +293,117 @@ def test_step_by_event_within_a_move_and_across_moves(page: Any, demo: Demo, sho
     page.keyboard.press("Shift+ArrowLeft")  # back past the move's first event: the previous move, whole
     version_is(page, version - 1)
     expect(page.locator("#replay-event")).to_have_count(0)
+
+
+# -- signing in, spectators and players ------------------------------------------------------------------------
+
+
+def test_the_sign_in_page_lets_an_organiser_in_and_out(page: Any, demo: Demo, shots: Shots) -> None:
+    page.goto("/games")  # a spectator first: finished games only, and a way to sign in
+    rows = page.locator("#games-table tbody tr")
+    expect(rows).to_have_count(len(demo.finished))
+    expect(page.locator(f"#games-table tr[data-game='{demo.live}']")).to_have_count(0)
+    expect(page.locator("#who")).to_have_text("Spectator")
+    shots.take(page, "spectator")
+
+    page.click("#sign-in")
+    expect(page).to_have_url(re.compile(r"/login\?next="))
+    expect(page.locator("h2")).to_have_text("Organiser sign-in")
+    expect(page.locator("#signin-key")).to_be_focused()
+    shots.take(page, "form")
+
+    page.expected_statuses = (401,)  # the wrong key's answer is a 401 page, which the browser reports
+    page.fill("#signin-key", "not the key")
+    page.click("#signin-submit")
+    expect(page.locator("#signin-error")).to_have_text("That is not the organiser key.")
+    shots.take(page, "wrong-key")
+
+    page.fill("#signin-key", "organiser-key")
+    page.click("#signin-submit")
+    expect(page).to_have_url(re.compile(r"/games$"))  # back where the organiser was
+    expect(page.locator("#who")).to_have_text("Organiser")
+    expect(rows).to_have_count(len(demo.finished) + 1)
+    cookie = next(c for c in page.context.cookies() if c["name"] == "digsite_session")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["expires"] > 0
+    shots.take(page, "organiser")
+
+    page.locator("#sign-out button").click()
+    expect(page.locator("#who")).to_have_text("Spectator")
+    expect(rows).to_have_count(len(demo.finished))
+    assert not [c for c in page.context.cookies() if c["name"] == "digsite_session"]
+
+
+def test_a_seat_link_shows_that_seat_only_and_leaves_no_token_behind(page: Any, demo: Demo, shots: Shots) -> None:
+    seat, token = 1, demo.tokens[1]
+    page.goto(f"/replay/{demo.live}")  # without the link: nothing of the game
+    expect(page.locator("#refused")).to_contain_text("cannot be shown to you")
+    expect(page.locator(".ruins-table")).to_have_count(0)
+    shots.take(page, "refused")
+
+    page.goto(f"/replay/{demo.live}?token={token}")
+    expect(page).to_have_url(re.compile(f"/replay/{demo.live}\\?seat={seat}$"))  # the token left the address bar
+    expect(page.locator(".ruins-table")).to_be_visible()
+    options = page.locator("#replay-seat input")
+    expect(options).to_have_count(1)  # their own seat, no referee, no other seat
+    expect(page.locator("#replay-seat")).to_contain_text(f"Seat {seat + 1}")
+    expect(page.locator(f".hand[data-seat='{seat}']")).to_have_attribute("data-visible", "shown")
+    expect(page.locator(".hand[data-visible='hidden']")).to_have_count(1)
+    expect(page.locator("#replay-verify")).to_contain_text("once the game is over")
+    assert token not in page.evaluate("() => window.location.href + document.documentElement.outerHTML")
+    shots.take(page, "seat")
+    page.go_back()  # the entry before is the page without the link: the token's own entry was replaced
+    expect(page).to_have_url(re.compile(f"/replay/{demo.live}$"))
+    page.go_forward()
+    expect(page).to_have_url(re.compile(f"/replay/{demo.live}\\?seat={seat}$"))
+
+    page.goto("/games")  # the player's way back to their game; the list itself is a spectator's
+    expect(page.locator(".my-game")).to_have_count(1)
+    expect(page.locator(f"#games-table tr[data-game='{demo.live}']")).to_have_count(0)
+
+
+def test_the_seat_token_form_opens_the_seat(page: Any, demo: Demo, shots: Shots) -> None:
+    page.goto(f"/replay/{demo.live}")
+    page.expected_statuses = (403,)
+    page.fill("#seat-token", "not a token")
+    page.get_by_role("button", name="Open my seat").click()
+    expect(page.locator("h2")).to_have_text("Seat token not valid")
+    page.go_back()
+    expect(page.locator("#seat-token")).to_be_visible()
+    page.fill("#seat-token", demo.tokens[0])
+    page.get_by_role("button", name="Open my seat").click()
+    expect(page).to_have_url(re.compile(f"/replay/{demo.live}\\?seat=0$"))
+    expect(page.locator(".hand[data-seat='0']")).to_have_attribute("data-visible", "shown")
+    expect(page.locator("#replay-seat input")).to_have_count(1)
+
+
+@pytest.fixture(scope="module")
+def closed_url(demo: Demo) -> Iterator[str]:
+    """A second dashboard over the same store with spectator mode off (DIGSITE_DASHBOARD_SPECTATORS=0)."""
+    from werkzeug.serving import make_server
+
+    from dashboard import create_dashboard
+
+    app = create_dashboard(demo.queries, access=access_settings(spectators=False))
+    server = make_server("127.0.0.1", 0, app.server, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="closed-dashboard", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def test_with_spectator_mode_off_only_the_sign_in_page_shows(page: Any, demo: Demo, closed_url: str) -> None:
+    page.goto(f"{closed_url}/aggregates")
+    expect(page).to_have_url(re.compile(r"/login\?next=%2Faggregates$"))
+    expect(page.locator(".signin")).to_contain_text("for organisers only")
+    page.goto(f"{closed_url}/replay/{demo.finished[0]}")
+    expect(page.locator("#refused")).to_contain_text("cannot be shown to you")
+    expect(page.locator(".ruins-table")).to_have_count(0)
+    page.goto(f"{closed_url}/login?next=%2Faggregates")
+    page.fill("#signin-key", "organiser-key")
+    page.click("#signin-submit")
+    expect(page).to_have_url(re.compile(r"/aggregates$"))
+    expect(page.locator("#agg-summary")).to_contain_text(f"Over {len(demo.finished)} finished games")

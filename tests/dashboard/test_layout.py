@@ -4,8 +4,7 @@ demo store. Expectations come from the read side (``Queries``), not from numbers
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,73 +14,20 @@ from service import store
 from service.application import Digsite
 from service.queries import Queries
 from service.settings import Database, Settings
-from tests.dashboard.conftest import Demo
+from tests.dashboard.client import Browser, by_id, components, graphs, listed, organiser, text
+from tests.dashboard.conftest import Demo, access_settings
 
 # -- calling callbacks the way the browser does ----------------------------------------------------------------
 
 
-def call(
-    app: Any,
-    outputs: list[tuple[str, str]],
-    inputs: list[tuple[str, str, Any]],
-    state: Sequence[tuple[str, str, Any]] = (),
-) -> dict[str, Any]:
-    """POST one callback to /_dash-update-component; the response as {id: {property: value}}."""
-    if len(outputs) == 1:
-        key = f"{outputs[0][0]}.{outputs[0][1]}"
-        spec: Any = {"id": outputs[0][0], "property": outputs[0][1]}
-    else:
-        key = ".." + "...".join(f"{i}.{p}" for i, p in outputs) + ".."
-        spec = [{"id": i, "property": p} for i, p in outputs]
-    body = {
-        "output": key,
-        "outputs": spec,
-        "inputs": [{"id": i, "property": p, "value": v} for i, p, v in inputs],
-        "state": [{"id": i, "property": p, "value": v} for i, p, v in state],
-        "changedPropIds": [f"{i}.{p}" for i, p, _ in inputs[:1]],
-    }
-    response = app.server.test_client().post(f"{app.config.requests_pathname_prefix}_dash-update-component", json=body)
-    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
-    return dict(json.loads(response.get_data(as_text=True))["response"])
+@pytest.fixture(scope="module")
+def org(dashboard_app: Any) -> Browser:
+    """A signed-in organiser: sees everything, so these tests see every game."""
+    return organiser(dashboard_app)
 
 
-def components(tree: Any, kind: str | None = None) -> Iterator[dict[str, Any]]:
-    """Every serialised component in a layout tree (of type ``kind`` if given)."""
-    if isinstance(tree, list):
-        for item in tree:
-            yield from components(item, kind)
-    elif isinstance(tree, dict) and "props" in tree and "type" in tree:
-        if kind is None or tree["type"] == kind:
-            yield tree
-        for value in tree["props"].values():
-            yield from components(value, kind)
-
-
-def text(tree: Any) -> str:
-    if isinstance(tree, str | int | float):
-        return str(tree)
-    if isinstance(tree, list):
-        return " ".join(text(t) for t in tree)
-    if isinstance(tree, dict) and "props" in tree:
-        return text(tree["props"].get("children"))
-    return ""
-
-
-def by_id(tree: Any, component_id: str) -> dict[str, Any]:
-    found = [c for c in components(tree) if c["props"].get("id") == component_id]
-    assert found, f"no component with id {component_id!r}"
-    return found[0]
-
-
-def graphs(tree: Any) -> dict[str, dict[str, Any]]:
-    return {g["props"]["id"]: g["props"]["figure"] for g in components(tree, "Graph")}
-
-
-def route(app: Any, path: str, search: str = "") -> Any:
-    out = call(
-        app, [("page", "children"), ("nav", "children")], [("url", "pathname", path)], [("url", "search", search)]
-    )
-    return out["page"]["children"]
+def route(browser: Browser, path: str, search: str = "") -> Any:
+    return browser.route(path, search)
 
 
 # -- the app ---------------------------------------------------------------------------------------------------
@@ -116,63 +62,46 @@ def test_it_mounts_inside_a_flask_app_under_a_prefix(demo: Demo) -> None:
     def health() -> str:
         return "ok"
 
-    app = create_dashboard(demo.queries, server=host, url_base_pathname="/dashboard/")
+    app = create_dashboard(demo.queries, server=host, url_base_pathname="/dashboard/", access=access_settings())
     client = host.test_client()
     assert client.get("/health").get_data(as_text=True) == "ok"
     index = client.get("/dashboard/")
     assert index.status_code == 200 and "Digsite" in index.get_data(as_text=True)
-    assert by_id(route(app, "/dashboard/games"), "games-results")
-    table = games_page(app)["games-results"]["children"]
+    assert client.post("/health").status_code == 405  # the host's own routes are not the dashboard's business
+    browser = organiser(app)  # the sign-in page, its cookie and its redirect live under the prefix too
+    assert browser.session_cookie()
+    assert by_id(route(browser, "games"), "games-results")
+    table = browser.games()["games-results"]["children"]
     links = [c["props"]["href"] for c in components(table, "Link") if "open-replay" in c["props"].get("className", "")]
     assert links and all(link.startswith("/dashboard/replay/") for link in links)
+    assert len(links) == len(demo.finished) + 1  # the organiser sees the game in play too
 
 
-def test_the_router_answers_every_page_and_a_sentence_otherwise(dashboard_app: Any, demo: Demo) -> None:
-    assert by_id(route(dashboard_app, "/"), "games-results")
-    assert by_id(route(dashboard_app, "/players"), "players-content")
-    assert by_id(route(dashboard_app, "/aggregates"), "agg-content")
-    assert "no page here" in text(route(dashboard_app, "/nowhere"))
-    assert "no game with id" in text(route(dashboard_app, "/replay/not-a-game"))
+def test_the_router_answers_every_page_and_a_sentence_otherwise(org: Browser, demo: Demo) -> None:
+    assert by_id(route(org, "/"), "games-results")
+    assert by_id(route(org, "/players"), "players-content")
+    assert by_id(route(org, "/aggregates"), "agg-content")
+    assert "no page here" in text(route(org, "/nowhere"))
+    assert "no game with id" in text(route(org, "/replay/not-a-game"))
     missing = "00000000-0000-4000-8000-000000000000"
-    assert "Not found" in text(route(dashboard_app, f"/replay/{missing}"))
+    assert "Not found" in text(route(org, f"/replay/{missing}"))
+    assert "no game with id" in text(route(org, f"/replay/{missing}"))  # twice: nothing cached badly
 
 
 # -- games -----------------------------------------------------------------------------------------------------
 
-GAME_INPUTS = ("games-kind", "games-tournament", "games-round", "games-player", "games-status", "games-winner")
-GAME_OUTPUTS = [
-    ("games-results", "children"),
-    ("games-offset", "data"),
-    ("games-prev", "disabled"),
-    ("games-next", "disabled"),
-    ("games-page", "children"),
-]
 
-
-def games_page(app: Any, start: str | None = None, **filters: Any) -> dict[str, Any]:
-    inputs = [(f, "value", filters.get(f.removeprefix("games-"))) for f in GAME_INPUTS]
-    inputs += [("games-dates", "start_date", start), ("games-dates", "end_date", None)]
-    inputs += [("games-prev", "n_clicks", None), ("games-next", "n_clicks", None)]
-    return call(app, GAME_OUTPUTS, inputs, [("games-offset", "data", 0)])
-
-
-def listed(out: dict[str, Any]) -> list[str]:
-    return [
-        c["props"]["data-game"] for c in components(out["games-results"]["children"], "Tr") if "data-game" in c["props"]
-    ]
-
-
-def test_the_games_browser_filters(dashboard_app: Any, demo: Demo) -> None:
-    everything = games_page(dashboard_app)
+def test_the_games_browser_filters(org: Browser, demo: Demo) -> None:
+    everything = org.games()
     assert sorted(listed(everything)) == sorted([*demo.finished, demo.live])
-    assert listed(games_page(dashboard_app, status="playing")) == [demo.live]
-    assert sorted(listed(games_page(dashboard_app, tournament=demo.tournament))) == sorted(demo.finished)
+    assert listed(org.games(status="playing")) == [demo.live]
+    assert sorted(listed(org.games(tournament=demo.tournament))) == sorted(demo.finished)
     second = {r["game_id"] for r in demo.queries.games(round_label=2)["rows"]}
-    assert set(listed(games_page(dashboard_app, round=2))) == second
+    assert set(listed(org.games(round=2))) == second
     winner = demo.queries.game_row(demo.finished[0])["winner_player"]
     won = {r["game_id"] for r in demo.queries.games(winner=winner)["rows"]}
-    assert set(listed(games_page(dashboard_app, winner=winner))) == won
-    future = games_page(dashboard_app, start="2999-01-01")
+    assert set(listed(org.games(winner=winner))) == won
+    future = org.games(start="2999-01-01")
     assert listed(future) == []
     assert "No game matches these filters" in text(future["games-results"]["children"])
 
@@ -180,31 +109,13 @@ def test_the_games_browser_filters(dashboard_app: Any, demo: Demo) -> None:
 # -- replay ----------------------------------------------------------------------------------------------------
 
 
-def frame(app: Any, game_id: str, version: int, seat: str = "referee", events: int | None = None) -> dict[str, Any]:
-    latest = demo_latest(app, game_id)
-    return call(
-        app,
-        [
-            ("replay-version", "children"),
-            ("replay-table", "children"),
-            ("replay-log", "children"),
-            ("replay-vp", "figure"),
-            ("replay-prev", "disabled"),
-            ("replay-next", "disabled"),
-            ("replay-permalink", "href"),
-        ],
-        [("replay-cursor", "data", {"v": version, "k": events}), ("replay-seat", "value", seat)],
-        [("replay-meta", "data", {"game": game_id, "latest": latest, "names": [], "starts": {}})],
-    )
+def demo_latest(demo: Demo, game_id: str) -> int:
+    return int(demo.queries.replay(game_id, 1)["latest_version"])
 
 
-def demo_latest(app: Any, game_id: str) -> int:
-    return int(app.digsite.queries.replay(game_id, 1)["latest_version"])
-
-
-def test_the_replay_page_draws_the_vp_chart_with_one_line_per_seat(dashboard_app: Any, demo: Demo) -> None:
+def test_the_replay_page_draws_the_vp_chart_with_one_line_per_seat(org: Browser, demo: Demo) -> None:
     game_id = demo.finished[0]
-    page = route(dashboard_app, f"/replay/{game_id}", "?v=7&seat=1")
+    page = route(org, f"/replay/{game_id}", "?v=7&seat=1")
     chart = graphs(page)["replay-vp"]
     timeline = demo.queries.vp_timeline(game_id)
     assert [t["name"] for t in chart["data"]] == timeline["names"]
@@ -217,11 +128,11 @@ def test_the_replay_page_draws_the_vp_chart_with_one_line_per_seat(dashboard_app
     assert set(by_id(page, "replay-slider")["props"]["marks"]) == {str(v) for v in starts.values()}
 
 
-def test_a_replay_frame_shows_what_the_perspective_may_see(dashboard_app: Any, demo: Demo) -> None:
+def test_a_replay_frame_shows_what_the_perspective_may_see(org: Browser, demo: Demo) -> None:
     game_id = demo.finished[1]
-    latest = demo_latest(dashboard_app, game_id)
+    latest = demo_latest(demo, game_id)
     version = demo.queries.round_starts(game_id)[2] + 2
-    referee = frame(dashboard_app, game_id, version)
+    referee = org.frame(game_id, version)
     hands = [c for c in components(referee["replay-table"]["children"]) if "data-visible" in c["props"]]
     assert [h["props"]["data-visible"] for h in hands] == ["shown"] * len(hands)
     assert "Version" in text(referee["replay-version"]["children"])
@@ -229,7 +140,7 @@ def test_a_replay_frame_shows_what_the_perspective_may_see(dashboard_app: Any, d
     assert referee["replay-vp"]["figure"]["__dash_patch_update"]  # only the cursor moves, by a Patch
     assert referee["replay-prev"]["disabled"] is False
 
-    seat = frame(dashboard_app, game_id, version, "2")
+    seat = org.frame(game_id, version, "2")
     seen = demo.queries.replay(game_id, version, 2)["view"]["hands"]
     hands = [c for c in components(seat["replay-table"]["children"]) if "data-visible" in c["props"]]
     assert [h["props"]["data-visible"] for h in hands] == ["hidden", "hidden", "shown"]
@@ -238,7 +149,7 @@ def test_a_replay_frame_shows_what_the_perspective_may_see(dashboard_app: Any, d
     assert len(chips) == len(seen[2]["ruins"])
     assert seat["replay-permalink"]["href"].endswith(f"/replay/{game_id}?v={version}&seat=2")
 
-    last = frame(dashboard_app, game_id, latest)
+    last = org.frame(game_id, latest)
     assert last["replay-next"]["disabled"] is True
     assert "Game over" in text(last["replay-table"]["children"])
     current = [
@@ -248,28 +159,28 @@ def test_a_replay_frame_shows_what_the_perspective_may_see(dashboard_app: Any, d
 
 
 def test_verification_runs_once_per_game_not_per_step(demo: Demo) -> None:
-    app = create_dashboard(demo.queries)  # a fresh app: nothing verified yet
+    app = create_dashboard(demo.queries, access=access_settings())  # a fresh app: nothing verified yet
+    browser = Browser(app)  # a finished game: a spectator may check it
     game_id = demo.finished[2]
-    latest = demo_latest(app, game_id)
-    meta = {"game": game_id, "latest": latest, "names": [], "starts": {}}
-    first = call(app, [("replay-verify", "children")], [("replay-meta", "data", meta)])
+    meta = {"game": game_id, "latest": demo_latest(demo, game_id), "names": [], "starts": {}}
+    first = browser.call([("replay-verify", "children")], [("replay-meta", "data", meta)])
     assert "Verified" in text(first["replay-verify"]["children"])
-    assert app.digsite.verifications.runs == 1
+    assert "What was checked" in text(first["replay-verify"]["children"])
+    assert app.digsite.data.verifications.runs == 1
     for version in (2, 3, 4):
-        frame(app, game_id, version)
-    route(app, f"/replay/{game_id}")
-    again = call(app, [("replay-verify", "children")], [("replay-meta", "data", meta)])
+        browser.frame(game_id, version)
+    route(browser, f"/replay/{game_id}")
+    again = browser.call([("replay-verify", "children")], [("replay-meta", "data", meta)])
     assert again == first
-    assert app.digsite.verifications.runs == 1
+    assert app.digsite.data.verifications.runs == 1
 
 
 # -- players and aggregates ------------------------------------------------------------------------------------
 
 
-def test_the_player_callback_draws_charts_with_data(dashboard_app: Any, demo: Demo) -> None:
+def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) -> None:
     player, other = demo.players[0], demo.players[3]
-    out = call(
-        dashboard_app,
+    out = org.call(
         [("players-content", "children")],
         [("players-player", "value", player["id"]), ("players-other", "value", None)],
     )["players-content"]["children"]
@@ -290,8 +201,7 @@ def test_the_player_callback_draws_charts_with_data(dashboard_app: Any, demo: De
     table = text(by_id(out, "players-table"))
     assert str(mine["metrics"]["pass_rate"]["n"]) in table
 
-    versus = call(
-        dashboard_app,
+    versus = org.call(
         [("players-content", "children")],
         [("players-player", "value", player["id"]), ("players-other", "value", other["id"])],
     )["players-content"]["children"]
@@ -299,9 +209,8 @@ def test_the_player_callback_draws_charts_with_data(dashboard_app: Any, demo: De
     assert [t["name"] for t in rates["data"]] == [player["name"], other["name"]]
 
 
-def test_the_aggregates_callbacks_draw_every_chart(dashboard_app: Any, demo: Demo) -> None:
-    out = call(
-        dashboard_app,
+def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> None:
+    out = org.call(
         [("agg-content", "children")],
         [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)],
     )
@@ -325,8 +234,7 @@ def test_the_aggregates_callbacks_draw_every_chart(dashboard_app: Any, demo: Dem
     lengths = sum(charts["agg-length"]["data"][0]["y"])
     assert lengths == len(demo.finished)
 
-    trend = call(
-        dashboard_app,
+    trend = org.call(
         [("agg-trend", "children")],
         [("agg-metric", "value", "final_vp"), ("agg-trend-tournament", "value", demo.tournament)],
     )
@@ -334,8 +242,7 @@ def test_the_aggregates_callbacks_draw_every_chart(dashboard_app: Any, demo: Dem
     assert list(figure["data"][0]["y"]) == pytest.approx(
         [r["value"] for r in demo.queries.trend("final_vp", demo.tournament)]
     )
-    nothing = call(
-        dashboard_app,
+    nothing = org.call(
         [("agg-trend", "children")],
         [("agg-metric", "value", "final_vp"), ("agg-trend-tournament", "value", None)],
     )
@@ -352,22 +259,23 @@ def empty_app(tmp_path: Any) -> Iterator[Any]:
     service = Digsite(Settings(database=db))
     queries = Queries(service)
     try:
-        yield create_dashboard(queries)
+        yield create_dashboard(queries, access=access_settings())
     finally:
         queries.close()
         service.close()
 
 
 def test_an_empty_store_says_so_in_sentences(empty_app: Any) -> None:
-    assert "No games are in the read models yet" in text(games_page(empty_app)["games-results"]["children"])
-    players = call(
-        empty_app,
+    browser = organiser(empty_app)
+    assert "No games are in the read models yet" in text(browser.games()["games-results"]["children"])
+    assert "No finished games yet" in text(Browser(empty_app).games()["games-results"]["children"])
+    players = browser.call(
         [("players-content", "children")],
         [("players-player", "value", None), ("players-other", "value", None)],
     )
     assert "No players yet" in text(players["players-content"]["children"])
-    aggregates = call(
-        empty_app, [("agg-content", "children")], [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)]
+    aggregates = browser.call(
+        [("agg-content", "children")], [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)]
     )
     assert "No finished games" in text(aggregates["agg-content"]["children"])
 

@@ -1,0 +1,202 @@
+"""Everything the pages read, each call for one :class:`~dashboard.access.Visitor`.
+
+The pages hold a :class:`Data`, never a ``Queries``: every function here takes the visitor first and asks
+``dashboard.access`` before it reads, so a page or callback cannot read without saying for whom. A refusal
+is :class:`~dashboard.access.Denied` (HTTP 403 when it ends a callback). Reads go through
+``service.queries.Queries`` (read models, snapshots, the event store through the service).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from dashboard import access
+from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
+from service.errors import NotFound
+from service.queries import Queries
+
+DETAILS_LATER = "shown to everyone once the game is over"
+
+
+@dataclass
+class Verifications:
+    """``service.audit.verify`` replays a whole game, so each game is checked once per version it has
+    reached (a finished game once for good) and the report kept; stepping through a replay never verifies."""
+
+    queries: Queries
+    size: int = 256
+    _reports: OrderedDict[tuple[str, int], dict[str, Any]] = field(default_factory=OrderedDict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    runs: int = 0  # how many times verify actually ran (the tests check the cache holds)
+
+    def report(self, game_id: str, latest_version: int) -> dict[str, Any]:
+        key = (game_id, latest_version)
+        with self._lock:
+            cached = self._reports.get(key)
+            if cached is not None:
+                self._reports.move_to_end(key)
+                return cached
+        from service.audit import verify
+
+        report = verify(self.queries.service, game_id).to_dict()
+        with self._lock:
+            self.runs += 1
+            self._reports[key] = report
+            while len(self._reports) > self.size:
+                self._reports.popitem(last=False)
+        return report
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A game as one visitor may open it: its id, whether it is over, and the perspectives allowed."""
+
+    game_id: str
+    over: bool
+    latest: int
+    names: list[str]
+    perspectives: tuple[str, ...]
+
+    def choose(self, wanted: str | None) -> str:
+        """The perspective to show: the one asked for if allowed, else the first allowed."""
+        return wanted if wanted in self.perspectives else self.perspectives[0]
+
+
+class Data:
+    def __init__(self, queries: Queries) -> None:
+        self._queries = queries
+        self.verifications = Verifications(queries)
+
+    # -- lists and statistics ---------------------------------------------------------------------------
+
+    def tournaments(self, visitor: Visitor) -> list[dict[str, Any]]:
+        return self._queries.tournaments(finished_only=access.finished_only(visitor))
+
+    def tournament_names(self, visitor: Visitor) -> dict[str, str]:
+        return {str(t["tournament_id"]): t["name"] for t in self.tournaments(visitor)}
+
+    def players(self, visitor: Visitor) -> list[dict[str, Any]]:
+        return self._queries.players(finished_only=access.finished_only(visitor))
+
+    def player_names(self, visitor: Visitor) -> dict[str, str]:
+        return {str(p["player_id"]): p["name"] for p in self.players(visitor)}
+
+    def games(self, visitor: Visitor, status: str | None = None, **filters: Any) -> dict[str, Any]:
+        """The games list: an organiser's as asked; anyone else's finished games only."""
+        status = access.list_status(visitor, status)
+        if status == "":
+            return {"total": 0, "rows": []}
+        return self._queries.games(status=status, **filters)
+
+    def tendencies(self, visitor: Visitor, player: str | None, kind: str = "ruins") -> dict[str, Any]:
+        access.require_lists(visitor)  # tendencies are over finished games for everyone
+        return self._queries.tendencies(player, kind)
+
+    def finishing_positions(self, visitor: Visitor, player: str | None) -> list[dict[str, Any]]:
+        return self._queries.finishing_positions(player, finished_only=access.finished_only(visitor))
+
+    def vp_by_round(self, visitor: Visitor, player: str | None) -> list[dict[str, Any]]:
+        return self._queries.vp_by_round(player, finished_only=access.finished_only(visitor))
+
+    def torches_by_round(self, visitor: Visitor, player: str | None) -> list[dict[str, Any]]:
+        return self._queries.torches_by_round(player, finished_only=access.finished_only(visitor))
+
+    def purchases(
+        self, visitor: Visitor, player: str | None = None, tournament: str | None = None
+    ) -> list[dict[str, Any]]:
+        return self._queries.purchases(player, tournament, finished_only=access.finished_only(visitor))
+
+    def win_rate_by_seat(self, visitor: Visitor, kind: str, tournament: str | None) -> list[dict[str, Any]]:
+        access.require_lists(visitor)  # finished games only, for everyone
+        return self._queries.win_rate_by_seat(kind, tournament)
+
+    def win_rate_by_first_leader(self, visitor: Visitor, kind: str) -> list[dict[str, Any]]:
+        access.require_lists(visitor)  # finished games only, for everyone
+        return self._queries.win_rate_by_first_leader(kind)
+
+    def distributions(self, visitor: Visitor, kind: str, tournament: str | None) -> dict[str, list[dict[str, Any]]]:
+        access.require_lists(visitor)  # finished games only, for everyone
+        return self._queries.distributions(kind, tournament)
+
+    def trend(self, visitor: Visitor, metric: str, tournament: str) -> list[dict[str, Any]]:
+        access.require_lists(visitor)  # finished games only, for everyone
+        return self._queries.trend(metric, tournament)
+
+    # -- one game -----------------------------------------------------------------------------------------
+
+    def open(self, visitor: Visitor, game_id: str) -> Opened:
+        """The game ``game_id`` as ``visitor`` may see it; Denied (for an organiser: NotFound when there is no
+        such game) when they may not see it at all. Over or not is read from the store, not the read models."""
+        canonical = access.canonical_id(game_id)
+        records = self._queries.records(canonical) if canonical else []
+        if not records:
+            if visitor.organiser:
+                raise NotFound(f"no game with id {game_id!r}", "unknown_game")
+            raise Denied(HIDDEN_GAME)
+        assert canonical is not None
+        first = records[0]["body"]
+        names = [str(n) for n in first["names"]]
+        over = records[-1]["type"] == "seed_revealed"
+        allowed = access.perspectives(visitor, canonical, over, len(names))
+        if not allowed:
+            raise Denied(HIDDEN_GAME)
+        return Opened(canonical, over, len(records), names, allowed)
+
+    def replay_page(self, visitor: Visitor, game_id: str) -> dict[str, Any]:
+        """What the replay page is built from: the game's first frame (from a perspective the visitor may
+        take), its read-model row, round starts, VP timeline and events per version."""
+        opened = self.open(visitor, game_id)
+        gid = opened.game_id
+        seat = None if opened.perspectives[0] == REFEREE else int(opened.perspectives[0])
+        return {
+            "opened": opened,
+            "first": self._queries.replay(gid, 1, seat),
+            "row": self._queries.game_row(gid),
+            "starts": self._queries.round_starts(gid),
+            "timeline": self._queries.vp_timeline(gid),
+            "events": self._queries.event_counts(gid),
+            "tournaments": self.tournament_names(visitor) if visitor.sees_finished else {},
+        }
+
+    def frame(
+        self, visitor: Visitor, game_id: str, version: int, perspective: str | None, events: int | None = None
+    ) -> dict[str, Any]:
+        """One replay frame, from ``perspective`` ("referee" or a seat number as text), which the visitor must
+        be allowed for this game: else Denied."""
+        opened = self.open(visitor, game_id)
+        if perspective not in opened.perspectives:
+            raise Denied("you may not see this game from that perspective")
+        version = max(1, min(opened.latest, int(version)))
+        seat = None if perspective == REFEREE else int(perspective)
+        return self._queries.replay(opened.game_id, version, seat, events=events)
+
+    def verification(self, visitor: Visitor, game_id: str) -> dict[str, Any]:
+        """The verification report; to a player of a game in play only whether each check holds (the details
+        name hashes and hidden facts: they wait until the game is over)."""
+        opened = self.open(visitor, game_id)
+        report = self.verifications.report(opened.game_id, opened.latest)
+        if REFEREE in opened.perspectives:
+            return report
+        return {
+            "game": report["game"],
+            "ok": report["ok"],
+            "status": report["status"],
+            "checks": [{**c, "detail": DETAILS_LATER, "version": None} for c in report["checks"]],
+            "first_bad": None,
+            "details_hidden": True,
+        }
+
+    def my_games(self, visitor: Visitor) -> list[dict[str, Any]]:
+        """The games in play whose seats this visitor's tokens opened (for a link back to them)."""
+        mine = []
+        for game_id, seat in visitor.seats.items():
+            try:
+                opened = self.open(visitor, game_id)
+            except (Denied, NotFound):
+                continue
+            if not opened.over:
+                mine.append({"game_id": opened.game_id, "seat": seat, "names": opened.names})
+        return mine

@@ -1,0 +1,215 @@
+"""Calling the dashboard the way a browser does, without one: Flask's test client, the session cookie it
+keeps, the Origin header a browser sends with its POSTs, and Dash's callback requests written out by hand
+(a JSON body with ``output``, ``outputs``, ``inputs``, ``state`` and ``changedPropIds``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+ORIGIN = "http://localhost"  # the test client's own origin (its requests go to http://localhost/)
+KEY = "organiser-key"
+
+
+class Browser:
+    """One visitor: a test client with its cookies. ``origin``: what its POSTs say they come from."""
+
+    def __init__(self, app: Any, origin: str | None = ORIGIN) -> None:
+        self.app = app
+        self.client = app.server.test_client()
+        self.origin = origin
+        self.prefix = app.config.requests_pathname_prefix
+
+    def headers(self) -> dict[str, str]:
+        return {"Origin": self.origin} if self.origin else {}
+
+    def get(self, path: str, **kw: Any) -> Any:
+        return self.client.get(self.prefix + path.lstrip("/"), **kw)
+
+    def post(self, path: str, **kw: Any) -> Any:
+        given = kw.pop("headers", {})
+        # A request that says where it comes from (Origin or Referer) says only that.
+        headers = given if {"Origin", "Referer"} & set(given) else {**self.headers(), **given}
+        return self.client.post(self.prefix + path.lstrip("/"), headers=headers, **kw)
+
+    def csrf(self) -> str:
+        """The CSRF token of this browser's forms, read as a browser would: from the sign-in page (which sets
+        the CSRF cookie), or, once signed in, from the sign-out button in the page's header."""
+        page = self.get("login")
+        if page.status_code == 303:  # signed in already
+            account = self.route_response("/")["account"]["children"]
+            return str(next(c["props"]["value"] for c in components(account) if c["props"].get("name") == "csrf"))
+        found = re.search(r'name="csrf" value="([0-9a-f]+)"', page.get_data(as_text=True))
+        assert found, page.get_data(as_text=True)[:2000]
+        return found.group(1)
+
+    def sign_in(self, key: str = KEY) -> Any:
+        return self.post("login", data={"key": key, "csrf": self.csrf(), "next": self.prefix})
+
+    def session_cookie(self) -> str | None:
+        cookie = self.client.get_cookie("digsite_session", path=self.prefix)
+        return cookie.value if cookie is not None else None
+
+    def set_session_cookie(self, value: str) -> None:
+        self.client.set_cookie("digsite_session", value, path=self.prefix)
+
+    # -- Dash callbacks ------------------------------------------------------------------------------------
+
+    def post_callback(
+        self,
+        outputs: list[tuple[str, str]],
+        inputs: list[tuple[str, str, Any]],
+        state: Sequence[tuple[str, str, Any]] = (),
+        headers: dict[str, str] | None = None,
+    ) -> Any:
+        """POST one callback to /_dash-update-component; the raw response."""
+        if len(outputs) == 1:
+            key = f"{outputs[0][0]}.{outputs[0][1]}"
+            spec: Any = {"id": outputs[0][0], "property": outputs[0][1]}
+        else:
+            key = ".." + "...".join(f"{i}.{p}" for i, p in outputs) + ".."
+            spec = [{"id": i, "property": p} for i, p in outputs]
+        body = {
+            "output": key,
+            "outputs": spec,
+            "inputs": [{"id": i, "property": p, "value": v} for i, p, v in inputs],
+            "state": [{"id": i, "property": p, "value": v} for i, p, v in state],
+            "changedPropIds": [f"{i}.{p}" for i, p, _ in inputs[:1]],
+        }
+        return self.post("_dash-update-component", json=body, headers=headers or {})
+
+    def call(
+        self,
+        outputs: list[tuple[str, str]],
+        inputs: list[tuple[str, str, Any]],
+        state: Sequence[tuple[str, str, Any]] = (),
+    ) -> dict[str, Any]:
+        """A callback that must succeed; its response as {id: {property: value}}."""
+        response = self.post_callback(outputs, inputs, state)
+        assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+        return dict(json.loads(response.get_data(as_text=True))["response"])
+
+    def route_response(self, path: str, search: str = "") -> dict[str, Any]:
+        return self.call(
+            [("page", "children"), ("nav", "children"), ("account", "children"), ("go", "href")],
+            [("url", "pathname", self.prefix + path.lstrip("/"))],
+            [("url", "search", search)],
+        )
+
+    def route(self, path: str, search: str = "") -> Any:
+        """The page the router draws for ``path`` (a path inside the dashboard)."""
+        return self.route_response(path, search)["page"]["children"]
+
+    def frame_response(
+        self, game_id: str, version: int, seat: str = "referee", events: int | None = None, latest: int = 10_000
+    ) -> Any:
+        return self.post_callback(
+            FRAME_OUTPUTS,
+            [("replay-cursor", "data", {"v": version, "k": events}), ("replay-seat", "value", seat)],
+            [("replay-meta", "data", {"game": game_id, "latest": latest, "names": [], "starts": {}})],
+        )
+
+    def frame(self, game_id: str, version: int, seat: str = "referee", events: int | None = None) -> dict[str, Any]:
+        response = self.frame_response(game_id, version, seat, events)
+        assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+        return dict(json.loads(response.get_data(as_text=True))["response"])
+
+    def verification_response(self, game_id: str) -> Any:
+        return self.post_callback(
+            [("replay-verify", "children")],
+            [("replay-meta", "data", {"game": game_id, "latest": 1, "names": [], "starts": {}})],
+        )
+
+    def games_response(self, start: str | None = None, **filters: Any) -> Any:
+        inputs = [(f, "value", filters.get(f.removeprefix("games-"))) for f in GAME_INPUTS]
+        inputs += [("games-dates", "start_date", start), ("games-dates", "end_date", None)]
+        inputs += [("games-prev", "n_clicks", None), ("games-next", "n_clicks", None)]
+        return self.post_callback(GAME_OUTPUTS, inputs, [("games-offset", "data", 0)])
+
+    def games(self, start: str | None = None, **filters: Any) -> dict[str, Any]:
+        response = self.games_response(start, **filters)
+        assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+        return dict(json.loads(response.get_data(as_text=True))["response"])
+
+
+FRAME_OUTPUTS = [
+    ("replay-version", "children"),
+    ("replay-table", "children"),
+    ("replay-log", "children"),
+    ("replay-vp", "figure"),
+    ("replay-prev", "disabled"),
+    ("replay-next", "disabled"),
+    ("replay-permalink", "href"),
+]
+GAME_INPUTS = ("games-kind", "games-tournament", "games-round", "games-player", "games-status", "games-winner")
+GAME_OUTPUTS = [
+    ("games-results", "children"),
+    ("games-offset", "data"),
+    ("games-prev", "disabled"),
+    ("games-next", "disabled"),
+    ("games-page", "children"),
+]
+
+
+def organiser(app: Any) -> Browser:
+    browser = Browser(app)
+    response = browser.sign_in()
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    return browser
+
+
+# -- reading what came back ------------------------------------------------------------------------------------
+
+
+def components(tree: Any, kind: str | None = None) -> Iterator[dict[str, Any]]:
+    """Every serialised component in a layout tree (of type ``kind`` if given)."""
+    if isinstance(tree, list):
+        for item in tree:
+            yield from components(item, kind)
+    elif isinstance(tree, dict) and "props" in tree and "type" in tree:
+        if kind is None or tree["type"] == kind:
+            yield tree
+        for value in tree["props"].values():
+            yield from components(value, kind)
+
+
+def text(tree: Any) -> str:
+    if isinstance(tree, str | int | float):
+        return str(tree)
+    if isinstance(tree, list):
+        return " ".join(text(t) for t in tree)
+    if isinstance(tree, dict) and "props" in tree:
+        return text(tree["props"].get("children"))
+    return ""
+
+
+def by_id(tree: Any, component_id: str) -> dict[str, Any]:
+    found = [c for c in components(tree) if c["props"].get("id") == component_id]
+    assert found, f"no component with id {component_id!r}"
+    return found[0]
+
+
+def ids(tree: Any) -> set[str]:
+    return {str(c["props"]["id"]) for c in components(tree) if "id" in c["props"]}
+
+
+def graphs(tree: Any) -> dict[str, dict[str, Any]]:
+    return {g["props"]["id"]: g["props"]["figure"] for g in components(tree, "Graph")}
+
+
+def listed(out: dict[str, Any]) -> list[str]:
+    """The game ids a games-results answer lists."""
+    return [
+        c["props"]["data-game"] for c in components(out["games-results"]["children"], "Tr") if "data-game" in c["props"]
+    ]
+
+
+def hands(frame: dict[str, Any]) -> list[str]:
+    """Each hand's visibility ("shown" / "hidden") in a replay frame's table."""
+    return [
+        c["props"]["data-visible"]
+        for c in components(frame["replay-table"]["children"])
+        if "data-visible" in c["props"]
+    ]
