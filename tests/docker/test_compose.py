@@ -97,7 +97,7 @@ def test_api_runs_gunicorn_on_service_wsgi_after_the_migration(parsed: dict[str,
         block = text_blocks(COMPOSE.read_text())["api"]
         assert "gunicorn" in block and "service.wsgi:app" in block
         assert re.search(r"migrate:\s*\n\s*condition:\s*service_completed_successfully", block)
-        assert "DIGSITE_DATABASE_URL:" in block and "DIGSITE_API_KEY:" in block
+        assert "<<: *digsite" in block and "environment:" not in block  # the shared block holds the URL and key
 
 
 def test_the_dockerfile_installs_the_project_as_a_non_root_digsite_image() -> None:
@@ -136,3 +136,17 @@ def test_projections_and_dashboard_run_after_the_migration(parsed: dict[str, Any
         assert argv(services["projections"]["command"]) == ["projections", "run"]
         assert argv(services["dashboard"]["entrypoint"]) == ["gunicorn"]
         assert services["dashboard"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+
+
+def test_every_digsite_process_shares_the_secret_and_the_organiser_key() -> None:
+    """Snapshots sealed by the API must be trusted by the projections, and the dashboard's sign-in needs the
+    organisers' key: both come from one shared environment block that every Digsite service merges."""
+    text = COMPOSE.read_text()
+    shared = text.split("environment: &digsite-env", 1)[1].split("\nservices:", 1)[0]
+    assert re.search(r"DIGSITE_SECRET_KEY: \$\{DIGSITE_SECRET_KEY:\?", shared), "a missing secret stops compose"
+    assert "DIGSITE_API_KEY:" in shared
+    blocks = text_blocks(text)
+    for name in ("migrate", "api", "projections", "dashboard"):
+        block = blocks[name]
+        assert "<<: *digsite" in block
+        assert "environment:" not in block or "<<: *digsite-env" in block, f"{name} replaces the shared environment"
