@@ -15,6 +15,7 @@ from typing import Any
 
 from dashboard import access
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
+from service.checkpoint import checkpoint_coverage
 from service.errors import NotFound
 from service.queries import Queries
 
@@ -178,8 +179,10 @@ class Data:
         name hashes and hidden facts: they wait until the game is over)."""
         opened = self.open(visitor, game_id)
         report = self.verifications.report(opened.game_id, opened.latest)
+        # Read afresh on every visit: a checkpoint issued since the report was cached covers the game now.
+        coverage = checkpoint_coverage(self._queries.service, opened.game_id)
         if REFEREE in opened.perspectives:
-            return report
+            return {**report, "coverage": coverage}
         return {
             "game": report["game"],
             "ok": report["ok"],
@@ -187,6 +190,7 @@ class Data:
             "checks": [{**c, "detail": DETAILS_LATER, "version": None} for c in report["checks"]],
             "first_bad": None,
             "details_hidden": True,
+            "coverage": {"covered": coverage["covered"], "checkpoint": coverage["checkpoint"]},
         }
 
     def my_games(self, visitor: Visitor) -> list[dict[str, Any]]:

@@ -34,6 +34,8 @@ CHECK_NAMES = {
     "rules_version": "rules version",
     "replay": "rules replay",
     "game_over": "ending",
+    "snapshots": "snapshots",
+    "ledger": "ledger",
 }
 
 # Move the cursor in the browser: no round trip, so quick clicks and key presses never race each other.
@@ -330,6 +332,32 @@ def event_log(log: list[dict[str, Any]], version: int) -> list[Any]:
     return list(reversed(entries))
 
 
+def coverage_badge(coverage: dict[str, Any] | None) -> Any:
+    """Whether a published (signed) checkpoint pins this game: only then can the records not be rewritten
+    unseen by whoever holds that checkpoint (docs/audit.md)."""
+    checkpoint = (coverage or {}).get("checkpoint")
+    scope = (coverage or {}).get("covered")
+    if not scope or not checkpoint:
+        return html.Span(
+            "○ not yet in a published checkpoint",
+            className="badge badge-small",
+            id="replay-coverage",
+            title="Only the hash chain and the ledger vouch for this game until the next checkpoint is issued.",
+        )
+    what = "every record" if scope == "whole" else "its first record (it was in play then)"
+    agrees = checkpoint.get("ledger_agrees")
+    return html.Span(
+        f"{'✔' if agrees else '✘'} checkpoint of {checkpoint['issued_at'][:16].replace('T', ' ')} pins {what}",
+        className="badge badge-small " + ("badge-ok" if agrees else "badge-bad"),
+        id="replay-coverage",
+        title=(
+            f"Signed checkpoint of the ledger's first {checkpoint['ledger_size']} entries"
+            + ("" if agrees else "; the store's ledger no longer agrees with it")
+            + ". Prove it with: digsite verify --all --checkpoint FILE --public-key KEY"
+        ),
+    )
+
+
 def verification_badges(report: dict[str, Any]) -> list[Any]:
     checks = report["checks"]
     if report["ok"]:
@@ -346,6 +374,7 @@ def verification_badges(report: dict[str, Any]) -> list[Any]:
         )
         for c in checks
     ]
+    badges.append(coverage_badge(report.get("coverage")))
     if report.get("details_hidden"):  # a player's view of a game in play: the details name hashes
         details = html.Span("The details are shown to everyone once the game is over.", className="quiet small")
         return [head, *badges, details]
