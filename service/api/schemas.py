@@ -6,13 +6,36 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games import GAMES
+from service.text import NAME_PATTERN, TEXT_PATTERN
 
 MAX_INT = 2**53 - 1  # the largest integer every JSON reader holds exactly
 UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 GAME_KINDS = sorted(GAMES)
 
 ID = {"type": "string", "format": "uuid", "pattern": UUID_PATTERN, "description": "An id (a UUID)."}
-SCALAR = {"type": ["string", "number", "boolean", "null"], "maxLength": 200}
+SCALAR = {"type": ["string", "number", "boolean", "null"], "maxLength": 200, "pattern": TEXT_PATTERN}
+TEXT_RULE = "no control characters (tabs and line breaks included), lone surrogates or Unicode non-characters"
+
+
+def name_refusal(code: str) -> dict[str, str]:
+    return {"code": code, "message": "a name needs a character other than spaces"}
+
+
+SEED_DIGITS = (32, 128)  # 32 hex digits: 128 bits, too many to try every seed against a published commitment
+SEED = {
+    "type": ["string", "null"],
+    "pattern": f"^[0-9a-fA-F]{{{SEED_DIGITS[0]},{SEED_DIGITS[1]}}}$",
+    "description": "The seed of every shuffle, 32 to 128 hexadecimal digits (at least 128 bits): drawn at "
+    "random if absent. Only its commitment is shown until the game is over, and a seed that can be guessed "
+    "would let a seat find every hand from that commitment: make one with `openssl rand -hex 16` or "
+    "Python's `secrets.token_hex(16)`. Anything else is refused with 400 `weak_seed`.",
+    "x-refusal": {
+        "code": "weak_seed",
+        "message": "a seed must be 32 to 128 hexadecimal digits drawn at random (at least 128 bits), or left "
+        "out to have the server draw one; make one with `openssl rand -hex 16` or Python's "
+        "`secrets.token_hex(16)`",
+    },
+}
 SETTINGS_NAME = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_]{0,63}$"}
 
 NEW_PLAYER: dict[str, Any] = {
@@ -20,7 +43,14 @@ NEW_PLAYER: dict[str, Any] = {
     "additionalProperties": False,
     "required": ["name"],
     "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 100, "description": "Shown to every seat."},
+        "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": NAME_PATTERN,
+            "description": f"Shown to every seat; not only spaces; {TEXT_RULE} (400 invalid_text).",
+            "x-refusal": name_refusal("invalid_player"),
+        },
         "kind": {"type": "string", "enum": ["human", "bot"], "default": "human"},
         "bot": {
             "type": ["object", "null"],
@@ -38,7 +68,14 @@ NEW_TOURNAMENT: dict[str, Any] = {
     "additionalProperties": False,
     "required": ["name", "rounds"],
     "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 200},
+        "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200,
+            "pattern": NAME_PATTERN,
+            "description": f"Not only spaces; {TEXT_RULE} (400 invalid_text).",
+            "x-refusal": name_refusal("invalid_tournament"),
+        },
         "rounds": {"type": "integer", "minimum": 1, "maximum": 1000},
         "game": {"type": "string", "enum": GAME_KINDS, "default": "ruins"},
     },
@@ -66,13 +103,7 @@ NEW_GAME: dict[str, Any] = {
         "tournament": {**ID, "type": ["string", "null"], "description": "The tournament this game belongs to."},
         "round": {"type": ["integer", "null"], "minimum": 1, "maximum": 1000, "description": "Tournament round."},
         "table": {"type": ["integer", "null"], "minimum": 1, "maximum": 100_000, "description": "Table number."},
-        "seed": {
-            "type": ["string", "null"],
-            "minLength": 1,
-            "maxLength": 200,
-            "description": "The seed of every shuffle; drawn at random if absent. Only its commitment is shown "
-            "until the game is over.",
-        },
+        "seed": SEED,
     },
 }
 

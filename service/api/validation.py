@@ -3,7 +3,11 @@ document publishes (``service.api.schemas``), so what is documented is exactly w
 
 The checker knows the small part of JSON Schema those schemas use; a schema using anything else is a
 programming error and fails loudly. A refusal is a ``BadRequest`` ("malformed_request") naming the
-field and what it must be, or 415 "unsupported_media_type" for a body not sent as JSON.
+field and what it must be, or 415 "unsupported_media_type" for a body not sent as JSON. Every string of
+a body (field names too) must be storable text (``service.text``: no control characters, lone
+surrogates or non-characters), else 400 "invalid_text"; the schemas' free-text fields say the same with
+``TEXT_PATTERN``. A schema with a ``pattern`` may name the refusal of a string that does not match it
+with the extension keyword ``x-refusal`` (``{"code", "message"}``).
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from typing import Any, cast
 from flask import request
 
 from service.errors import BadRequest, ServiceError
+from service.text import check_text
 
-ANNOTATIONS = frozenset({"description", "examples", "title", "default", "format"})
+ANNOTATIONS = frozenset({"description", "examples", "title", "default", "format", "x-refusal"})
 KEYWORDS = ANNOTATIONS | {
     "type",
     "enum",
@@ -87,6 +92,9 @@ def check(value: Any, schema: dict[str, Any], path: str = "") -> None:
         if len(value) < low or (high is not None and len(value) > high):
             raise BadRequest(f"{where} must be {low} to {high} characters long")
         if "pattern" in schema and not re.search(schema["pattern"], value):
+            refusal = schema.get("x-refusal")
+            if refusal is not None:
+                raise BadRequest(f"{where} is refused: {refusal['message']}", refusal["code"])
             raise BadRequest(f"{where} must match the pattern {schema['pattern']}")
     elif _is(value, "number"):
         if "minimum" in schema and value < schema["minimum"]:
@@ -143,7 +151,8 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def parse_json(data: bytes) -> Any:
-    """Strict JSON: UTF-8, no NaN/Infinity, finite numbers, no repeated keys, no lone surrogates."""
+    """Strict JSON: UTF-8, no NaN/Infinity, finite numbers, no repeated keys; and every string storable
+    text (``service.text``: escapes like "\\u0000" or a lone "\\ud800" are refused, 400 invalid_text)."""
     try:
         value = json.loads(
             data.decode("utf-8"),
@@ -151,9 +160,12 @@ def parse_json(data: bytes) -> Any:
             parse_constant=_no_constants,
             object_pairs_hook=_unique_keys,
         )
-        json.dumps(value, ensure_ascii=False).encode("utf-8")  # lone surrogates ("\ud800") cannot be stored
     except (ValueError, RecursionError) as error:  # JSONDecodeError and UnicodeError are ValueErrors
         raise BadRequest(f"the body is not valid JSON: {error}") from None
+    try:
+        check_text(value, "the body")
+    except RecursionError:
+        raise BadRequest("the body is nested too deeply") from None
     return value
 
 

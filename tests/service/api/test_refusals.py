@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from service.api import create_app
 from service.application import Digsite
 from service.settings import Settings
-from tests.service.api.support import act, bearer, new_game, new_players, ok, organiser, seat_headers
+from tests.service.api.support import act, bearer, new_game, new_players, ok, organiser, seat_headers, strong_seed
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Table:
 
 @pytest.fixture
 def table(client: FlaskClient) -> Table:
-    created = new_game(client, players=3, seed="refusals")
+    created = new_game(client, players=3, seed=strong_seed("refusals"))
     other = new_game(client, players=2)
     ok(act(client, created["id"], seat_headers(created, 2), 1, {"type": "flip", "seat": 2, "ruin": None}))
     hands = ok(client.get(f"/api/v1/games/{created['id']}", headers=organiser()))["view"]["hands"]
@@ -87,7 +87,8 @@ MOVES = [
     Case("NaN", 400, "malformed_request", body=b'{"version": NaN, "action": {"type": "pass", "seat": 0}}'),
     Case("overflowing float", 400, "malformed_request", body=b'{"version": 1e999, "action": {}}'),
     Case("repeated key", 400, "malformed_request", body=b'{"version": 2, "version": 2, "action": {}}'),
-    Case("lone surrogate", 400, "malformed_request", body=b'{"version": 2, "action": {"type": "\\ud800"}}'),
+    Case("lone surrogate", 400, "invalid_text", body=b'{"version": 2, "action": {"type": "\\ud800"}}'),
+    Case("NUL in the action", 400, "invalid_text", body=b'{"version": 2, "action": {"type": "fl\\u0000ip"}}'),
     Case("deep nesting", 400, "malformed_request", body=b"[" * 30_000 + b"]" * 30_000),
     Case("5000-digit number", 400, "malformed_request", body=b'{"version": ' + b"9" * 5000 + b', "action": {}}'),
     Case("body too large", 413, "payload_too_large", body=b'{"pad": "' + b"x" * 70_000 + b'"}'),
@@ -153,7 +154,52 @@ READS = [
     Case("delete a game", 405, "method_not_allowed", "DELETE", "/api/v1/games/{game}", auth="organiser"),
 ]
 
+
+def text_cases() -> list[Case]:
+    """Text that may not be stored, in every free-text field a create request stores (all 400 invalid_text)."""
+    bad = {
+        "NUL": "a\x00b",
+        "tab": "a\tb",
+        "line break": "a\nb",
+        "DEL": "a\x7fb",
+        "C1 control": "a\x85b",
+        "lone surrogate": "a\ud800b",
+        "non-character": "a\ufffeb",
+        "astral non-character": "a\U0010ffffb",
+    }
+    where: dict[str, tuple[str, Callable[[str], Callable[[Table], Any]]]] = {
+        "player name": ("/api/v1/players", lambda text: lambda t: {"name": text}),
+        "bot setting": ("/api/v1/players", lambda text: lambda t: {"name": "Zoe", "kind": "bot", "bot": {"s": text}}),
+        "bot setting name": (
+            "/api/v1/players",
+            lambda text: lambda t: {"name": "Zoe", "kind": "bot", "bot": {"s" + text: 1}},
+        ),
+        "tournament name": ("/api/v1/tournaments", lambda text: lambda t: {"name": text, "rounds": 2}),
+        "game option": ("/api/v1/games", lambda text: game_body(options={"speed": text})),
+        "seed": ("/api/v1/games", lambda text: game_body(seed="0" * 32 + text)),
+    }
+    cases = []
+    for field_name, (path, body) in where.items():
+        for what, text in bad.items():
+            if field_name != "player name" and what not in ("NUL", "lone surrogate"):
+                continue  # every kind of bad text in one field; the two worst in every other field
+            cases.append(
+                Case(f"{field_name} with {what}", 400, "invalid_text", path=path, auth="organiser", body=body(text))
+            )
+    return cases
+
+
+def weak_seed_cases() -> list[Case]:
+    seeds = {"4711": "4711", "31 hex digits": "a" * 31, "129 hex digits": "a" * 129, "not hex": "g" * 32}
+    return [
+        Case(f"game: seed {what}", 400, "weak_seed", path="/api/v1/games", auth="organiser", body=game_body(seed=seed))
+        for what, seed in seeds.items()
+    ]
+
+
 CREATES = [
+    *text_cases(),
+    *weak_seed_cases(),
     Case("player: seat token", 401, "invalid_api_key", path="/api/v1/players", body={"name": "Zoe"}),
     Case("player: no name", 400, "malformed_request", path="/api/v1/players", auth="organiser", body={}),
     Case("player: name not text", 400, "malformed_request", path="/api/v1/players", auth="organiser", body={"name": 5}),
@@ -337,7 +383,7 @@ CREATES = [
         auth="organiser",
         body=game_body(table=10**18),
     ),
-    Case("game: empty seed", 400, "malformed_request", path="/api/v1/games", auth="organiser", body=game_body(seed="")),
+    Case("game: empty seed", 400, "weak_seed", path="/api/v1/games", auth="organiser", body=game_body(seed="")),
     Case(
         "game: seed as number", 400, "malformed_request", path="/api/v1/games", auth="organiser", body=game_body(seed=7)
     ),
