@@ -20,6 +20,7 @@ SEED = strong_seed("over-http")
 def test_health(client: FlaskClient) -> None:
     assert ok(client.get("/api/v1/health")) == {"status": "ok"}
 
+
 def test_a_bot_game_over_http_plays_to_the_end_and_reveals_the_committed_seed(
     client: FlaskClient, service: Digsite
 ) -> None:
@@ -61,6 +62,7 @@ def test_a_bot_game_over_http_plays_to_the_end_and_reveals_the_committed_seed(
     assert (refused.status_code, refused.get_json()["error"]["code"]) == (422, "game_over")
     assert len(service.stored_records(game_id)) == final["version"]
 
+
 def test_the_log_pages_with_after_and_limit(client: FlaskClient) -> None:
     created = new_game(client, players=2)
     for seat in (0, 1):
@@ -81,6 +83,7 @@ def test_the_log_pages_with_after_and_limit(client: FlaskClient) -> None:
     assert page == everything[1:2]
     assert ok(client.get(url, headers=organiser(), query_string={"after": 3}))["records"] == []
 
+
 def test_a_past_version_shows_the_game_then_without_legal_actions(client: FlaskClient) -> None:
     created = new_game(client, players=2)
     headers = seat_headers(created, 0)
@@ -91,6 +94,7 @@ def test_a_past_version_shows_the_game_then_without_legal_actions(client: FlaskC
     assert then["view"]["flips"][0]["chosen"] is False and now["view"]["flips"][0]["chosen"] is True
     assert then["legal_actions"] == [] and now["legal_actions"] == []  # seat 0 has chosen; seat 1 has not
     assert look(client, created["id"], seat_headers(created, 1))["legal_actions"]
+
 
 def test_created_resources_can_be_read_back(client: FlaskClient) -> None:
     made = client.post(
