@@ -50,7 +50,11 @@ ERRORS: dict[str, tuple[int, str]] = {
         "`stale_version` (the game has moved on since the version you acted on: reload and retry) or "
         "`conflict` (another move landed at the same moment). Nothing was recorded.",
     ),
-    "PayloadTooLarge": (413, "`payload_too_large`: bodies are limited to 64 KiB."),
+    "PayloadTooLarge": (
+        413,
+        "`payload_too_large`: bodies are limited to 64 KiB, also when sent without a length (chunked).",
+    ),
+    "UriTooLong": (414, "`uri_too_long`: the path and query are limited to 2048 bytes."),
     "UnsupportedMediaType": (415, "`unsupported_media_type`: send `Content-Type: application/json`."),
     "RuleRejected": (
         422,
@@ -91,7 +95,7 @@ def operation(
         "parameters": copy.deepcopy(parameters or []),
         "responses": {
             str(status): {"description": what, "content": {JSON: {"schema": schema}}},
-            **{str(ERRORS[name][0]): ref("responses", name) for name in errors},
+            **{str(ERRORS[name][0]): ref("responses", name) for name in [*errors, "UriTooLong"]},
             "default": ref("responses", "Unexpected"),
         },
     }

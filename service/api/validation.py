@@ -17,7 +17,8 @@ import math
 import re
 from typing import Any, cast
 
-from flask import request
+from flask import current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.errors import BadRequest, ServiceError
 from service.text import check_text
@@ -54,6 +55,14 @@ MAX_QUERY_DIGITS = 20
 
 class UnsupportedMediaType(ServiceError):
     status, code = 415, "unsupported_media_type"
+
+
+class PayloadTooLarge(ServiceError):
+    status, code = 413, "payload_too_large"
+
+
+class UriTooLong(ServiceError):
+    status, code = 414, "uri_too_long"
 
 
 def _is(value: Any, kind: str) -> bool:
@@ -173,9 +182,24 @@ def json_body(schema: dict[str, Any]) -> dict[str, Any]:
     """The request's JSON body, checked against ``schema`` (an object schema)."""
     if not request.is_json:
         raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
-    body = parse_json(request.get_data())
+    try:
+        data = request.get_data()
+    except RequestEntityTooLarge:
+        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        raise PayloadTooLarge(f"the body is larger than {limit // 1024} KiB, the most a request may send") from None
+    body = parse_json(data)
     check(body, schema)
     return cast(dict[str, Any], body)  # the schema's type is "object"
+
+
+def check_url_length(limit: int) -> None:
+    """Refuse (414 ``uri_too_long``) a request whose target (path and query, as sent) is longer than ``limit``
+    bytes; the same limit under every server (gunicorn's own, longer, answers in JSON too: ``service.wsgi``)."""
+    environ = request.environ
+    target = environ.get("RAW_URI") or environ.get("REQUEST_URI")
+    size = len(target) if target else len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", "")) + 1
+    if size > limit:
+        raise UriTooLong(f"the URL is {size} bytes long; at most {limit} are read")
 
 
 def query_args(parameters: list[dict[str, Any]]) -> dict[str, Any]:

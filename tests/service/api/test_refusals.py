@@ -3,6 +3,7 @@ is as it was and nothing at all was stored (the store's last notification id did
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 from collections.abc import Callable
@@ -496,3 +497,33 @@ def test_an_unreachable_store_is_answered_503(
     monkeypatch.setattr(service, "tournament", down)
     answer = client.get(f"/api/v1/tournaments/{uuid4()}")
     assert (answer.status_code, answer.get_json()["error"]["code"]) == (503, "store_unavailable")
+
+
+def test_a_chunked_body_over_the_limit_is_refused_whole_not_cut(client: FlaskClient, service: Digsite) -> None:
+    """A body sent without a length through a server that takes the chunks apart (as werkzeug's and gunicorn's
+    do: ``wsgi.input_terminated``): 413 when longer than the limit, even when its first 64 KiB are valid JSON."""
+    name = json.dumps({"name": "Ana"}).encode()
+    cut = name + b" " * (64 * 1024 - len(name))
+
+    def post_chunked(body: bytes) -> Any:
+        return client.post(
+            "/api/v1/players",
+            input_stream=io.BytesIO(body),
+            headers={**organiser(), "Transfer-Encoding": "chunked", "Content-Type": "application/json"},
+            environ_overrides={"wsgi.input_terminated": True},
+        )
+
+    before = service.app.recorder.max_notification_id()
+    answer = post_chunked(cut + b"x" * 200_000)
+    assert answer.status_code == 413 and answer.get_json()["error"]["code"] == "payload_too_large"
+    assert post_chunked(cut + b"x").status_code == 413  # one byte over
+    assert service.app.recorder.max_notification_id() == before
+    assert ok(post_chunked(cut), 201)["id"]  # exactly the limit is fine
+
+
+@pytest.mark.parametrize("length", [2_100, 100_000])
+def test_a_url_over_the_limit_is_refused_in_json(client: FlaskClient, length: int) -> None:
+    for path in ("/api/v1/health?pad=", "/api/v1/no-such-route/"):
+        answer = client.get(path + "x" * length)
+        assert answer.status_code == 414 and answer.get_json()["error"]["code"] == "uri_too_long"
+    assert client.get("/api/v1/health?pad=" + "x" * 1_900).status_code == 200  # under it: the route answers
