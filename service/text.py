@@ -7,7 +7,9 @@ NUL in particular cannot be held by PostgreSQL text: a name holding one would st
 ``TEXT_PATTERN`` says the same as ``text_problem`` as a regular expression, for the API's JSON Schemas
 (and the OpenAPI document): the request checker and the document agree because both use it. It is
 written with ``\\uXXXX`` escapes for the BMP and the astral non-characters as literal characters, so it
-means the same to Python's ``re`` and to a Unicode-aware ECMA-262 engine.
+means the same to Python's ``re`` and to a Unicode-aware ECMA-262 or Rust engine. Lone surrogates are
+not in it: such engines refuse them in a pattern, and a string holding one is no Unicode text at all
+(it can only come as a JSON escape, "\\ud800"); ``text_problem`` refuses them all the same.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ from typing import Any
 from service.errors import BadRequest
 
 _ASTRAL_NONCHARACTERS = "".join(chr(plane * 0x10000 + low) for plane in range(1, 17) for low in (0xFFFE, 0xFFFF))
-_REFUSED_CLASS = "\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF\\uFDD0-\\uFDEF\\uFFFE\\uFFFF" + _ASTRAL_NONCHARACTERS
+_REFUSED_CLASS = "\\u0000-\\u001F\\u007F-\\u009F\\uFDD0-\\uFDEF\\uFFFE\\uFFFF" + _ASTRAL_NONCHARACTERS
 TEXT_PATTERN = f"^[^{_REFUSED_CLASS}]*$"
 NAME_PATTERN = f"^[^{_REFUSED_CLASS}]*[^\\s{_REFUSED_CLASS}][^{_REFUSED_CLASS}]*$"  # and not only spaces
-_REFUSED = re.compile(f"[{_REFUSED_CLASS}]")
+_REFUSED = re.compile(f"[{_REFUSED_CLASS}\\uD800-\\uDFFF]")  # and lone surrogates (see above)
 
 
 def text_problem(value: str) -> str | None:

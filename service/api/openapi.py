@@ -108,7 +108,6 @@ def operation(
 
 def _component_schemas() -> dict[str, Any]:
     timestamp = {"type": "string", "format": "date-time"}
-    ruin = {"type": "integer", "minimum": 0}
     return {
         "Error": obj(
             {
@@ -211,37 +210,7 @@ def _component_schemas() -> dict[str, Any]:
             "is the hash of the record before it.",
         ),
         "Log": obj({"records": {"type": "array", "items": ref("schemas", "Record")}}),
-        "RuinsAction": {
-            "description": "The actions of Ruins (each names its seat).",
-            "oneOf": [
-                obj(
-                    {
-                        "type": {"const": "play"},
-                        "seat": {"type": "integer"},
-                        "ruins": {"type": "array", "items": ruin},
-                        "rank": {"type": "integer"},
-                        "purchases": {
-                            "type": "array",
-                            "items": obj({"discovery": {"type": "integer"}, "ruin": ruin}),
-                        },
-                        "claims": {"type": "array", "items": ruin},
-                    },
-                    required=["type", "seat", "ruins", "rank"],
-                    additionalProperties=False,
-                ),
-                obj({"type": {"const": "pass"}, "seat": {"type": "integer"}}, additionalProperties=False),
-                obj(
-                    {"type": {"const": "flip"}, "seat": {"type": "integer"}, "ruin": {"type": ["integer", "null"]}},
-                    additionalProperties=False,
-                    description="The secret night flip at the start of a round (null: flip nothing). Every seat "
-                    "posts its own; the engine reveals them together once all have chosen.",
-                ),
-                obj(
-                    {"type": {"const": "discard"}, "seat": {"type": "integer"}, "ruins": {"type": "array"}},
-                    additionalProperties=False,
-                ),
-            ],
-        },
+        **schemas.COMPONENTS,
     }
 
 

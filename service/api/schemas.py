@@ -11,6 +11,10 @@ from service.text import NAME_PATTERN, TEXT_PATTERN
 MAX_INT = 2**53 - 1  # the largest integer every JSON reader holds exactly
 UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 GAME_KINDS = sorted(GAMES)
+# Seats per game, from each game's rules (a game module may publish its own as ``SEATS``).
+GAME_SEATS: dict[str, tuple[int, int]] = {
+    kind: getattr(module, "SEATS", None) or {"ruins": (2, 5)}[kind] for kind, module in GAMES.items()
+}
 
 ID = {"type": "string", "format": "uuid", "pattern": UUID_PATTERN, "description": "An id (a UUID)."}
 SCALAR = {"type": ["string", "number", "boolean", "null"], "maxLength": 200, "pattern": TEXT_PATTERN}
@@ -89,9 +93,12 @@ NEW_GAME: dict[str, Any] = {
         "game": {"type": "string", "enum": GAME_KINDS},
         "seats": {
             "type": "array",
-            "maxItems": 32,
+            "minItems": min(low for low, _ in GAME_SEATS.values()),
+            "maxItems": max(high for _, high in GAME_SEATS.values()),
             "items": ID,
-            "description": "One player id per seat, in seat order (Ruins: 2 to 5 seats).",
+            "description": "One player id per seat, in seat order ("
+            + "; ".join(f"{kind}: {low} to {high} seats" for kind, (low, high) in sorted(GAME_SEATS.items()))
+            + ").",
         },
         "options": {
             "type": ["object", "null"],
@@ -107,11 +114,77 @@ NEW_GAME: dict[str, Any] = {
     },
 }
 
+
+def _action(kind: str, fields: dict[str, Any], required: list[str], description: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["type", *required],
+        "properties": {"type": {"type": "string", "const": kind}, **fields},
+    }
+    if description:
+        out["description"] = description
+    return out
+
+
+_INT = {"type": "integer"}
+_INTS = {"type": "array", "items": _INT}
+SEAT = {"type": "integer", "description": "The seat acting (yours)."}
+
+# The shape of each game's actions, exactly as its ``action_from_dict`` reads them (legality is the rules'
+# business: 403/422). Keyed by kind; a game module may publish its own as ``ACTION_SCHEMA``.
+GAME_ACTIONS: dict[str, dict[str, Any]] = {
+    "ruins": {
+        "description": "The actions of Ruins (each names its seat).",
+        "oneOf": [
+            _action(
+                "play",
+                {
+                    "seat": SEAT,
+                    "ruins": _INTS,
+                    "rank": _INT,
+                    "purchases": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["discovery", "ruin"],
+                            "properties": {"discovery": _INT, "ruin": _INT},
+                        },
+                    },
+                    "claims": _INTS,
+                },
+                ["seat", "ruins", "rank"],
+            ),
+            _action("pass", {"seat": SEAT}, ["seat"]),
+            _action(
+                "flip",
+                {"seat": SEAT, "ruin": {"type": ["integer", "null"]}},
+                ["seat", "ruin"],
+                "The secret night flip at the start of a round (null: flip nothing). Every seat posts its "
+                "own; the engine reveals them together once all have chosen.",
+            ),
+            _action("discard", {"seat": SEAT, "ruins": _INTS}, ["seat", "ruins"]),
+        ],
+    },
+}
+
+
+def action_component(kind: str) -> str:
+    return f"{kind.title().replace('_', '')}Action"
+
+
+# Schemas that others refer to by ``$ref`` ("#/components/schemas/<name>"), published under those names.
+COMPONENTS: dict[str, dict[str, Any]] = {
+    action_component(kind): getattr(module, "ACTION_SCHEMA", None) or GAME_ACTIONS[kind]
+    for kind, module in GAMES.items()
+}
+
 ACTION: dict[str, Any] = {
-    "type": "object",
-    "maxProperties": 16,
-    "description": "The action in the game's JSON form, as listed in `legal_actions` (Ruins: see RuinsAction). "
-    "The game's rules check its shape (400 malformed_action) and its legality (403/422).",
+    "description": "The action in the game's JSON form, as listed in `legal_actions`: its shape is checked "
+    "here (400 malformed_action), its legality by the rules (403/422).",
+    "anyOf": [{"$ref": f"#/components/schemas/{action_component(kind)}"} for kind in GAME_KINDS],
+    "x-code": "malformed_action",
     "examples": [{"type": "flip", "seat": 0, "ruin": None}, {"type": "play", "seat": 1, "ruins": [14, 31], "rank": 7}],
 }
 

@@ -7,7 +7,9 @@ field and what it must be, or 415 "unsupported_media_type" for a body not sent a
 a body (field names too) must be storable text (``service.text``: no control characters, lone
 surrogates or non-characters), else 400 "invalid_text"; the schemas' free-text fields say the same with
 ``TEXT_PATTERN``. A schema with a ``pattern`` may name the refusal of a string that does not match it
-with the extension keyword ``x-refusal`` (``{"code", "message"}``).
+with the extension keyword ``x-refusal`` (``{"code", "message"}``); ``x-code`` gives the code of any
+refusal within a schema (an action's shape: "malformed_action"). Numbers with no fractional part are
+integers, as in JSON Schema: ``2.0`` is read as ``2`` where an integer is wanted.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from service.errors import BadRequest, ServiceError
 from service.text import check_text
 
-ANNOTATIONS = frozenset({"description", "examples", "title", "default", "format", "x-refusal"})
+ANNOTATIONS = frozenset({"description", "examples", "title", "default", "format", "x-refusal", "x-code"})
 KEYWORDS = ANNOTATIONS | {
     "type",
     "enum",
@@ -40,6 +42,10 @@ KEYWORDS = ANNOTATIONS | {
     "pattern",
     "minimum",
     "maximum",
+    "const",
+    "anyOf",
+    "oneOf",
+    "$ref",
 }
 TYPE_WORDS = {
     "object": "an object",
@@ -83,18 +89,39 @@ def _is(value: Any, kind: str) -> bool:
     raise AssertionError(f"unknown JSON Schema type {kind!r}")
 
 
-def check(value: Any, schema: dict[str, Any], path: str = "") -> None:
-    """Raise ``BadRequest`` unless ``value`` fits ``schema``; ``path`` locates the value (``seats[1]``)."""
+def check(value: Any, schema: dict[str, Any], path: str = "") -> Any:
+    """Raise ``BadRequest`` unless ``value`` fits ``schema``; ``path`` locates the value (``seats[1]``).
+
+    Returns the value as the schema reads it: a number with no fractional part (``2.0``) where an integer
+    is wanted is that integer, as JSON Schema has it (the document and this checker agree on it)."""
     unknown = set(schema) - KEYWORDS
     if unknown:
         raise AssertionError(f"schema keyword(s) {sorted(unknown)} are not supported by the request checker")
+    code = schema.get("x-code")
+    if code is None:
+        return _check(value, schema, path)
+    try:
+        return _check(value, schema, path)
+    except BadRequest as error:
+        raise BadRequest(error.message, code) from None
+
+
+def _check(value: Any, schema: dict[str, Any], path: str) -> Any:
     where = f"'{path}'" if path else "the body"
+    if "$ref" in schema:
+        return check(value, _resolve(schema["$ref"]), path)
+    if "anyOf" in schema or "oneOf" in schema:
+        return _check_alternatives(value, schema, path)
     kinds = schema.get("type")
     if kinds is not None:
         kinds = [kinds] if isinstance(kinds, str) else kinds
+        if "integer" in kinds and isinstance(value, float) and value.is_integer():
+            value = int(value)
         if not any(_is(value, k) for k in kinds):
             raise BadRequest(f"{where} must be {' or '.join(TYPE_WORDS[k] for k in kinds)}")
-    if "enum" in schema and not any(type(value) is type(e) and value == e for e in schema["enum"]):
+    if "const" in schema and not _same(value, schema["const"]):
+        raise BadRequest(f"{where} must be {json.dumps(schema['const'])}")
+    if "enum" in schema and not any(_same(value, e) for e in schema["enum"]):
         raise BadRequest(f"{where} must be one of {', '.join(json.dumps(e) for e in schema['enum'])}")
     if isinstance(value, str):
         low, high = schema.get("minLength", 0), schema.get("maxLength")
@@ -114,13 +141,68 @@ def check(value: Any, schema: dict[str, Any], path: str = "") -> None:
         low, high = schema.get("minItems", 0), schema.get("maxItems")
         if len(value) < low or (high is not None and len(value) > high):
             raise BadRequest(f"{where} must hold {low} to {high} items")
-        for i, item in enumerate(value):
-            check(item, schema.get("items", {}), f"{path}[{i}]")
+        return [check(item, schema.get("items", {}), f"{path}[{i}]") for i, item in enumerate(value)]
     elif isinstance(value, dict):
-        _check_object(value, schema, path)
+        return _check_object(value, schema, path)
+    return value
 
 
-def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> None:
+def _same(value: Any, expected: Any) -> bool:
+    """JSON equality: true is not 1 (numbers compare by value: 2 and 2.0 are the same number)."""
+    if isinstance(value, bool) or isinstance(expected, bool):
+        return type(value) is type(expected) and value == expected
+    if _is(value, "number") and _is(expected, "number"):
+        return bool(value == expected)
+    return type(value) is type(expected) and value == expected
+
+
+def _resolve(reference: str) -> dict[str, Any]:
+    from service.api.schemas import COMPONENTS
+
+    prefix = "#/components/schemas/"
+    if not reference.startswith(prefix) or reference[len(prefix) :] not in COMPONENTS:
+        raise AssertionError(f"the request checker cannot resolve {reference!r}")
+    return COMPONENTS[reference[len(prefix) :]]
+
+
+def _check_alternatives(value: Any, schema: dict[str, Any], path: str) -> Any:
+    """``anyOf``: the first alternative the value fits; ``oneOf``: the only one. On none, the refusal of the
+    alternative whose ``type`` constant the value names (an action's ``"type": "play"``), if any."""
+    one = "oneOf" in schema
+    alternatives: list[dict[str, Any]] = schema["oneOf" if one else "anyOf"]
+    fits, refusals = [], []
+    for alternative in alternatives:
+        try:
+            fits.append(check(value, alternative, path))
+        except BadRequest as error:
+            refusals.append((alternative, error))
+        else:
+            if not one:
+                return fits[0]
+    if len(fits) == 1:
+        return fits[0]
+    where = f"'{path}'" if path else "the body"
+    if fits:
+        raise BadRequest(f"{where} fits more than one of its possible forms")
+    named = value.get("type") if isinstance(value, dict) else None
+    for alternative, error in refusals:
+        if named is not None and _same(named, _type_const(alternative)):
+            raise error
+    if len(refusals) == 1:
+        raise refusals[0][1]
+    names = [_type_const(a) for a, _ in refusals]
+    if all(isinstance(n, str) for n in names):
+        raise BadRequest(f"{where} must be an object whose 'type' is one of {', '.join(names)}")
+    raise BadRequest(f"{where} fits none of its possible forms")
+
+
+def _type_const(schema: dict[str, Any]) -> Any:
+    if "$ref" in schema:
+        schema = _resolve(schema["$ref"])
+    return schema.get("properties", {}).get("type", {}).get("const")
+
+
+def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> dict[str, Any]:
     where = f"'{path}'" if path else "the body"
     properties: dict[str, Any] = schema.get("properties", {})
     if "maxProperties" in schema and len(value) > schema["maxProperties"]:
@@ -129,16 +211,19 @@ def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> N
     if missing:
         raise BadRequest(f"{where} is missing the field(s) {', '.join(missing)}")
     extra = schema.get("additionalProperties", True)
+    out: dict[str, Any] = {}
     for name, item in value.items():
         inner = f"{path}.{name}" if path else name
         if "propertyNames" in schema:
             check(name, schema["propertyNames"], f"{inner} (the name)")
         if name in properties:
-            check(item, properties[name], inner)
+            item = check(item, properties[name], inner)
         elif extra is False:
             raise BadRequest(f"{where} has an unknown field {name!r} (allowed: {', '.join(properties) or 'none'})")
         elif isinstance(extra, dict):
-            check(item, extra, inner)
+            item = check(item, extra, inner)
+        out[name] = item
+    return out
 
 
 def _finite(text: str) -> float:
@@ -187,9 +272,7 @@ def json_body(schema: dict[str, Any]) -> dict[str, Any]:
     except RequestEntityTooLarge:
         limit = current_app.config["MAX_CONTENT_LENGTH"]
         raise PayloadTooLarge(f"the body is larger than {limit // 1024} KiB, the most a request may send") from None
-    body = parse_json(data)
-    check(body, schema)
-    return cast(dict[str, Any], body)  # the schema's type is "object"
+    return cast(dict[str, Any], check(parse_json(data), schema))  # the schema's type is "object"
 
 
 def check_url_length(limit: int) -> None:
