@@ -149,6 +149,44 @@ def test_the_document_and_the_request_checker_agree_on_every_body(client: FlaskC
         ),
     }
 
+    a, b = ids[:2]
+    chosen = {  # each rule, just met and just broken
+        "NewPlayer": [
+            {"name": "Ana"},
+            {"name": "  "},
+            {"name": "A\x00"},
+            {"name": "x" * 101},
+            {"name": "Ana", "bot": {"s": 1.5}},
+        ],
+        "NewTournament": [
+            {"name": "Cup", "rounds": 2.0},
+            {"name": "Cup", "rounds": 2.5},
+            {"name": "Cup", "rounds": 1001},
+        ],
+        "NewGame": [
+            {"game": "ruins", "seats": []},
+            {"game": "ruins", "seats": [a]},
+            {"game": "ruins", "seats": [a, b]},
+            {"game": "ruins", "seats": [a, b] * 3},
+            {"game": "ruins", "seats": [a, b], "seed": "ab" * 16},
+            {"game": "ruins", "seats": [a, b], "seed": "4711"},
+            {"game": "ruins", "seats": [a, b], "round": 1.0, "table": 2.0},
+            {"game": "ruins", "seats": [a, b], "options": {"speed": "fast\n"}},
+        ],
+        "Submit": [
+            {"version": 2.0, "action": {"type": "pass", "seat": 1.0}},
+            {"version": 2, "action": {"type": "pass", "seat": 1.5}},
+            {"version": 2, "action": {"type": "flip", "seat": 0}},
+            {"version": 2, "action": {"type": "flip", "seat": 0, "ruin": 3.0}},
+            {"version": 2, "action": {"type": "play", "seat": 0, "ruins": [1], "rank": 2, "purchases": [{"ruin": 1}]}},
+            {"version": 2, "action": {"type": "steal", "seat": 0}},
+            {"version": 2, "action": []},
+        ],
+    }
+    for name, cases in chosen.items():
+        for body in cases:
+            assert validators[name].is_valid(body) == accepted_by_the_server(body, checked[name]), (name, body)
+
     @settings(max_examples=400, deadline=None, database=None, derandomize=True)
     @given(data=st.data())
     def agree(data: st.DataObject) -> None:
