@@ -28,7 +28,9 @@ ERRORS: dict[str, tuple[int, str]] = {
         400,
         "The request cannot be read: `malformed_request` (bad JSON, unknown or missing fields, wrong types, "
         "numbers out of range, unknown query parameters), `malformed_action` (the action's shape), "
-        "`invalid_player`, `invalid_tournament`, `invalid_setup`.",
+        "`invalid_text` (a string holds a control character, a lone surrogate or a non-character), "
+        "`weak_seed` (a seed that is not 32 to 128 hex digits), `invalid_player`, `invalid_tournament`, "
+        "`invalid_setup`.",
     ),
     "Unauthorized": (
         401,
