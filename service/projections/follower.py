@@ -122,7 +122,8 @@ class Follower:
         """Project one batch; the number of notifications it held (0: caught up). Raises
         ``UnprojectableRecord`` after writing the records before one that cannot be projected."""
         with self._collector.paused():
-            rows = self.log.select(self.position(), self.batch_size)
+            start = self.position()
+            rows = self.log.select(start, self.batch_size)
             if not rows:
                 return 0
             try:
@@ -134,8 +135,8 @@ class Follower:
                 if good:
                     try:
                         self._write(rows[:good])
-                    except REFUSED_VALUE as error:
-                        if isinstance(error, NOT_THE_RECORD) or self._moved():
+                    except REFUSED_VALUE as error:  # (if another follower wrote meanwhile, no record's fault)
+                        if isinstance(error, NOT_THE_RECORD) or self.view.position() != start:
                             raise
                         self._reset()
                         self._one_by_one(rows[:good])  # which record holds the refused value? (raises on it)
@@ -188,10 +189,6 @@ class Follower:
                 failure = error
             self._reset()
             raise UnprojectableRecord(self.log.where(row), failure, self.position())
-
-    def _moved(self) -> bool:
-        """Whether another follower wrote meanwhile (then a refused tracking row is no record's fault)."""
-        return self.view.position() != self._position
 
     def _reset(self) -> None:
         self.projection.forget()

@@ -138,3 +138,17 @@ def test_the_commands_exit_non_zero_with_the_message_and_pass_it_when_told(
     assert passed.exit_code == 0, passed.output
     status = runner.invoke(main, ["projections", "status"], env=cli_env)
     assert f"position {bad}, 0 record(s) behind" in status.output
+
+
+def test_of_two_bad_records_in_one_batch_the_first_is_named(service: Digsite, follower: Follower) -> None:
+    """A name the store cannot hold (on PostgreSQL), then a move no rules can read, in one batch: the
+    projection stops at the first of them, with everything before it written."""
+    service.create_player("Before")
+    player = Player.create(name="A\x00na", kind="human", bot=None, at="2026-01-01T00:00:00+00:00")
+    service.app.save(player)
+    nul = service.app.recorder.max_notification_id() or 0
+    _, bad = bad_move(service)
+    with pytest.raises(UnprojectableRecord) as caught:
+        follower.catch_up()
+    first = nul if service.settings.database.backend == "postgresql" else bad
+    assert caught.value.notification_id == first and follower.view.position() == first - 1
