@@ -26,7 +26,7 @@ def _json_errors_from_gunicorn() -> None:
     def write_error(sock: Any, status_int: int, reason: str, mesg: str) -> None:
         util.write_nonblock(sock, raw_error(int(status_int), str(reason), str(mesg)))
 
-    util.write_error = write_error
+    util.write_error = write_error  # type: ignore[attr-defined]
 
 
 _json_errors_from_gunicorn()

@@ -185,9 +185,9 @@ def _check_alternatives(value: Any, schema: dict[str, Any], path: str) -> Any:
     if fits:
         raise BadRequest(f"{where} fits more than one of its possible forms")
     named = value.get("type") if isinstance(value, dict) else None
-    for alternative, error in refusals:
+    for alternative, refusal in refusals:
         if named is not None and _same(named, _type_const(alternative)):
-            raise error
+            raise refusal
     if len(refusals) == 1:
         raise refusals[0][1]
     names = [_type_const(a) for a, _ in refusals]
