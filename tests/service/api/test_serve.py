@@ -208,7 +208,8 @@ def test_limits_answer_in_json_under_digsite_serve(env: dict[str, str], database
 
 
 def test_limits_answer_in_json_under_gunicorn(env: dict[str, str], database: Database) -> None:
-    args = [sys.executable, "-m", "gunicorn", "-w", "1", "-b", "127.0.0.1:0", "service.wsgi:app"]
+    args = [sys.executable, "-m", "gunicorn", "-w", "1", "-k", "gthread", "--threads", "2", "-b", "127.0.0.1:0"]
+    args.append("service.wsgi:app")  # as docs/api.md runs it (threads: keep-alive connections)
     server = Server(args, env)
     try:
         base = server.wait_for(r"Listening at: (http://127\.0\.0\.1:\d+)").group(1)
