@@ -11,6 +11,7 @@ PostgreSQL: ``DIGSITE_BENCH_DATABASE_URL`` (default the local server); a fresh s
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -82,7 +83,8 @@ def scripted_games(count: int, seed: str) -> list[tuple[str, list[dict[str, Any]
     bots = [RandomBot()] * len(NAMES)
     out = []
     for i in range(count):
-        played = play_game(NAMES, bots, f"{seed}-{i}")
+        # 32 hex digits, deterministic in (seed, i): the form the API accepts (bench.http creates games over it)
+        played = play_game(NAMES, bots, hashlib.sha256(f"{seed}-{i}".encode()).hexdigest()[:32])
         out.append((played.seed, [ruins.action_to_dict(a) for a in played.actions]))
     return out
 

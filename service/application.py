@@ -38,6 +38,7 @@ from service.errors import (
 from service.records import GENESIS, record_hash, seed_commitment, token_hash
 from service.settings import Settings
 from service.snapshots import SealingMapper, VerifyingRepository
+from service.text import check_text
 
 
 def _state_transcoding(kind: str, module: Any) -> Transcoding:
@@ -163,11 +164,13 @@ class Digsite:
     def create_player(self, name: str, kind: str = "human", bot: dict[str, Any] | None = None) -> str:
         if not isinstance(name, str) or not name.strip() or len(name) > 100:
             raise BadRequest("a player needs a name of 1 to 100 characters", "invalid_player")
+        check_text(name, "a player's name")
         if kind not in ("human", "bot"):
             raise BadRequest("a player's kind is 'human' or 'bot'", "invalid_player")
         if bot is not None and not isinstance(bot, dict):
             raise BadRequest("'bot' must be an object describing the bot and its tendencies", "invalid_player")
         _check_plain(bot, "'bot'")
+        check_text(bot, "'bot'")
         player = Player.create(name=name.strip(), kind=kind, bot=bot, at=_now())
         self.app.save(player)
         return str(player.id)
@@ -185,6 +188,7 @@ class Digsite:
     def create_tournament(self, name: str, rounds: int, game: str = "ruins") -> str:
         if not isinstance(name, str) or not name.strip() or len(name) > 200:
             raise BadRequest("a tournament needs a name of 1 to 200 characters", "invalid_tournament")
+        check_text(name, "a tournament's name")
         if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 1000:
             raise BadRequest("a tournament has 1 to 1000 rounds", "invalid_tournament")
         try:
@@ -287,6 +291,8 @@ class Digsite:
             raise BadRequest("'options' must be an object", "invalid_setup")
         _check_plain(options, "'options'")
         _check_plain(labels, "'labels'")
+        check_text(options, "'options'")
+        check_text(labels, "'labels'")
         labels = dict(labels or {})
         if labels.get("tournament") is not None:
             labels["tournament"] = self.tournament(labels["tournament"])["id"]
@@ -294,6 +300,7 @@ class Digsite:
         seed = seed if seed is not None else rules.new_seed()
         if not isinstance(seed, str) or not seed:
             raise BadRequest("'seed' must be a non-empty string", "invalid_setup")
+        check_text(seed, "'seed'")
         try:
             opening = [rules.event_to_dict(e) for e in rules.start(names, options, seed)]
         except DomainError as error:

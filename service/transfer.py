@@ -27,6 +27,7 @@ from service.application import Digsite
 from service.audit import Report, verify_records
 from service.errors import NotFound, ServiceError
 from service.ledger import Ledger
+from service.text import InvalidText, check_text
 
 FORMAT = "digsite-export/1"
 RECORD_TYPES = ("created", "move", "seed_revealed")
@@ -248,7 +249,9 @@ def _import_block(
             wanted_tournaments.append(_plain(tournaments[tournament_id]))
         elif not _exists(service, tournament_id):
             result.warnings.append(f"tournament {tournament_id} is neither in the file nor in this store")
-    problem = _check_aggregates(wanted_players, wanted_tournaments)
+    problem = _check_aggregates(wanted_players, wanted_tournaments) or _check_texts(
+        block.records, wanted_players, wanted_tournaments
+    )
     if problem:
         result.reason = problem
         return result
@@ -306,6 +309,23 @@ def _check_aggregates(players: list[dict[str, Any]], tournaments: list[dict[str,
             and isinstance(tournament["created_at"], str)
         ):
             return f"the tournament line for {tournament['id']!r} is malformed"
+    return None
+
+
+def _check_texts(
+    records: list[dict[str, Any]], players: list[dict[str, Any]], tournaments: list[dict[str, Any]]
+) -> str | None:
+    """Every text a game brings must be storable (``service.text``): a control character, say a NUL that
+    PostgreSQL text cannot hold, would stop the read models once stored."""
+    try:
+        for record in records:
+            check_text(record, f"record {record.get('version')}")
+        for player in players:
+            check_text(player, f"the player line for {player['id']}")
+        for tournament in tournaments:
+            check_text(tournament, f"the tournament line for {tournament['id']}")
+    except InvalidText as error:
+        return error.message
     return None
 
 

@@ -28,7 +28,9 @@ ERRORS: dict[str, tuple[int, str]] = {
         400,
         "The request cannot be read: `malformed_request` (bad JSON, unknown or missing fields, wrong types, "
         "numbers out of range, unknown query parameters), `malformed_action` (the action's shape), "
-        "`invalid_player`, `invalid_tournament`, `invalid_setup`.",
+        "`invalid_text` (a string holds a control character, a lone surrogate or a non-character), "
+        "`weak_seed` (a seed that is not 32 to 128 hex digits), `invalid_player`, `invalid_tournament`, "
+        "`invalid_setup`.",
     ),
     "Unauthorized": (
         401,
@@ -50,7 +52,11 @@ ERRORS: dict[str, tuple[int, str]] = {
         "`stale_version` (the game has moved on since the version you acted on: reload and retry) or "
         "`conflict` (another move landed at the same moment). Nothing was recorded.",
     ),
-    "PayloadTooLarge": (413, "`payload_too_large`: bodies are limited to 64 KiB."),
+    "PayloadTooLarge": (
+        413,
+        "`payload_too_large`: bodies are limited to 64 KiB, also when sent without a length (chunked).",
+    ),
+    "UriTooLong": (414, "`uri_too_long`: the path and query are limited to 2048 bytes."),
     "UnsupportedMediaType": (415, "`unsupported_media_type`: send `Content-Type: application/json`."),
     "RuleRejected": (
         422,
@@ -91,7 +97,7 @@ def operation(
         "parameters": copy.deepcopy(parameters or []),
         "responses": {
             str(status): {"description": what, "content": {JSON: {"schema": schema}}},
-            **{str(ERRORS[name][0]): ref("responses", name) for name in errors},
+            **{str(ERRORS[name][0]): ref("responses", name) for name in [*errors, "UriTooLong"]},
             "default": ref("responses", "Unexpected"),
         },
     }
@@ -104,7 +110,6 @@ def operation(
 
 def _component_schemas() -> dict[str, Any]:
     timestamp = {"type": "string", "format": "date-time"}
-    ruin = {"type": "integer", "minimum": 0}
     return {
         "Error": obj(
             {
@@ -207,37 +212,7 @@ def _component_schemas() -> dict[str, Any]:
             "is the hash of the record before it.",
         ),
         "Log": obj({"records": {"type": "array", "items": ref("schemas", "Record")}}),
-        "RuinsAction": {
-            "description": "The actions of Ruins (each names its seat).",
-            "oneOf": [
-                obj(
-                    {
-                        "type": {"const": "play"},
-                        "seat": {"type": "integer"},
-                        "ruins": {"type": "array", "items": ruin},
-                        "rank": {"type": "integer"},
-                        "purchases": {
-                            "type": "array",
-                            "items": obj({"discovery": {"type": "integer"}, "ruin": ruin}),
-                        },
-                        "claims": {"type": "array", "items": ruin},
-                    },
-                    required=["type", "seat", "ruins", "rank"],
-                    additionalProperties=False,
-                ),
-                obj({"type": {"const": "pass"}, "seat": {"type": "integer"}}, additionalProperties=False),
-                obj(
-                    {"type": {"const": "flip"}, "seat": {"type": "integer"}, "ruin": {"type": ["integer", "null"]}},
-                    additionalProperties=False,
-                    description="The secret night flip at the start of a round (null: flip nothing). Every seat "
-                    "posts its own; the engine reveals them together once all have chosen.",
-                ),
-                obj(
-                    {"type": {"const": "discard"}, "seat": {"type": "integer"}, "ruins": {"type": "array"}},
-                    additionalProperties=False,
-                ),
-            ],
-        },
+        **schemas.COMPONENTS,
     }
 
 

@@ -6,13 +6,40 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games import GAMES
+from service.text import NAME_PATTERN, TEXT_PATTERN
 
 MAX_INT = 2**53 - 1  # the largest integer every JSON reader holds exactly
 UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 GAME_KINDS = sorted(GAMES)
+# Seats per game, from each game's rules (a game module may publish its own as ``SEATS``).
+GAME_SEATS: dict[str, tuple[int, int]] = {
+    kind: getattr(module, "SEATS", None) or {"ruins": (2, 5)}[kind] for kind, module in GAMES.items()
+}
 
 ID = {"type": "string", "format": "uuid", "pattern": UUID_PATTERN, "description": "An id (a UUID)."}
-SCALAR = {"type": ["string", "number", "boolean", "null"], "maxLength": 200}
+SCALAR = {"type": ["string", "number", "boolean", "null"], "maxLength": 200, "pattern": TEXT_PATTERN}
+TEXT_RULE = "no control characters (tabs and line breaks included), lone surrogates or Unicode non-characters"
+
+
+def name_refusal(code: str) -> dict[str, str]:
+    return {"code": code, "message": "a name needs a character other than spaces"}
+
+
+SEED_DIGITS = (32, 128)  # 32 hex digits: 128 bits, too many to try every seed against a published commitment
+SEED = {
+    "type": ["string", "null"],
+    "pattern": f"^[0-9a-fA-F]{{{SEED_DIGITS[0]},{SEED_DIGITS[1]}}}$",
+    "description": "The seed of every shuffle, 32 to 128 hexadecimal digits (at least 128 bits): drawn at "
+    "random if absent. Only its commitment is shown until the game is over, and a seed that can be guessed "
+    "would let a seat find every hand from that commitment: make one with `openssl rand -hex 16` or "
+    "Python's `secrets.token_hex(16)`. Anything else is refused with 400 `weak_seed`.",
+    "x-refusal": {
+        "code": "weak_seed",
+        "message": "a seed must be 32 to 128 hexadecimal digits drawn at random (at least 128 bits), or left "
+        "out to have the server draw one; make one with `openssl rand -hex 16` or Python's "
+        "`secrets.token_hex(16)`",
+    },
+}
 SETTINGS_NAME = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_]{0,63}$"}
 
 NEW_PLAYER: dict[str, Any] = {
@@ -20,7 +47,14 @@ NEW_PLAYER: dict[str, Any] = {
     "additionalProperties": False,
     "required": ["name"],
     "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 100, "description": "Shown to every seat."},
+        "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": NAME_PATTERN,
+            "description": f"Shown to every seat; not only spaces; {TEXT_RULE} (400 invalid_text).",
+            "x-refusal": name_refusal("invalid_player"),
+        },
         "kind": {"type": "string", "enum": ["human", "bot"], "default": "human"},
         "bot": {
             "type": ["object", "null"],
@@ -38,7 +72,14 @@ NEW_TOURNAMENT: dict[str, Any] = {
     "additionalProperties": False,
     "required": ["name", "rounds"],
     "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 200},
+        "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200,
+            "pattern": NAME_PATTERN,
+            "description": f"Not only spaces; {TEXT_RULE} (400 invalid_text).",
+            "x-refusal": name_refusal("invalid_tournament"),
+        },
         "rounds": {"type": "integer", "minimum": 1, "maximum": 1000},
         "game": {"type": "string", "enum": GAME_KINDS, "default": "ruins"},
     },
@@ -52,9 +93,12 @@ NEW_GAME: dict[str, Any] = {
         "game": {"type": "string", "enum": GAME_KINDS},
         "seats": {
             "type": "array",
-            "maxItems": 32,
+            "minItems": min(low for low, _ in GAME_SEATS.values()),
+            "maxItems": max(high for _, high in GAME_SEATS.values()),
             "items": ID,
-            "description": "One player id per seat, in seat order (Ruins: 2 to 5 seats).",
+            "description": "One player id per seat, in seat order ("
+            + "; ".join(f"{kind}: {low} to {high} seats" for kind, (low, high) in sorted(GAME_SEATS.items()))
+            + ").",
         },
         "options": {
             "type": ["object", "null"],
@@ -66,21 +110,81 @@ NEW_GAME: dict[str, Any] = {
         "tournament": {**ID, "type": ["string", "null"], "description": "The tournament this game belongs to."},
         "round": {"type": ["integer", "null"], "minimum": 1, "maximum": 1000, "description": "Tournament round."},
         "table": {"type": ["integer", "null"], "minimum": 1, "maximum": 100_000, "description": "Table number."},
-        "seed": {
-            "type": ["string", "null"],
-            "minLength": 1,
-            "maxLength": 200,
-            "description": "The seed of every shuffle; drawn at random if absent. Only its commitment is shown "
-            "until the game is over.",
-        },
+        "seed": SEED,
     },
 }
 
+
+def _action(kind: str, fields: dict[str, Any], required: list[str], description: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["type", *required],
+        "properties": {"type": {"type": "string", "const": kind}, **fields},
+    }
+    if description:
+        out["description"] = description
+    return out
+
+
+_INT = {"type": "integer"}
+_INTS = {"type": "array", "items": _INT}
+SEAT = {"type": "integer", "description": "The seat acting (yours)."}
+
+# The shape of each game's actions, exactly as its ``action_from_dict`` reads them (legality is the rules'
+# business: 403/422). Keyed by kind; a game module may publish its own as ``ACTION_SCHEMA``.
+GAME_ACTIONS: dict[str, dict[str, Any]] = {
+    "ruins": {
+        "description": "The actions of Ruins (each names its seat).",
+        "oneOf": [
+            _action(
+                "play",
+                {
+                    "seat": SEAT,
+                    "ruins": _INTS,
+                    "rank": _INT,
+                    "purchases": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["discovery", "ruin"],
+                            "properties": {"discovery": _INT, "ruin": _INT},
+                        },
+                    },
+                    "claims": _INTS,
+                },
+                ["seat", "ruins", "rank"],
+            ),
+            _action("pass", {"seat": SEAT}, ["seat"]),
+            _action(
+                "flip",
+                {"seat": SEAT, "ruin": {"type": ["integer", "null"]}},
+                ["seat", "ruin"],
+                "The secret night flip at the start of a round (null: flip nothing). Every seat posts its "
+                "own; the engine reveals them together once all have chosen.",
+            ),
+            _action("discard", {"seat": SEAT, "ruins": _INTS}, ["seat", "ruins"]),
+        ],
+    },
+}
+
+
+def action_component(kind: str) -> str:
+    return f"{kind.title().replace('_', '')}Action"
+
+
+# Schemas that others refer to by ``$ref`` ("#/components/schemas/<name>"), published under those names.
+COMPONENTS: dict[str, dict[str, Any]] = {
+    action_component(kind): getattr(module, "ACTION_SCHEMA", None) or GAME_ACTIONS[kind]
+    for kind, module in GAMES.items()
+}
+
 ACTION: dict[str, Any] = {
-    "type": "object",
-    "maxProperties": 16,
-    "description": "The action in the game's JSON form, as listed in `legal_actions` (Ruins: see RuinsAction). "
-    "The game's rules check its shape (400 malformed_action) and its legality (403/422).",
+    "description": "The action in the game's JSON form, as listed in `legal_actions`: its shape is checked "
+    "here (400 malformed_action), its legality by the rules (403/422).",
+    "anyOf": [{"$ref": f"#/components/schemas/{action_component(kind)}"} for kind in GAME_KINDS],
+    "x-code": "malformed_action",
     "examples": [{"type": "flip", "seat": 0, "ruin": None}, {"type": "play", "seat": 1, "ruins": [14, 31], "rank": 7}],
 }
 

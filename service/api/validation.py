@@ -3,7 +3,13 @@ document publishes (``service.api.schemas``), so what is documented is exactly w
 
 The checker knows the small part of JSON Schema those schemas use; a schema using anything else is a
 programming error and fails loudly. A refusal is a ``BadRequest`` ("malformed_request") naming the
-field and what it must be, or 415 "unsupported_media_type" for a body not sent as JSON.
+field and what it must be, or 415 "unsupported_media_type" for a body not sent as JSON. Every string of
+a body (field names too) must be storable text (``service.text``: no control characters, lone
+surrogates or non-characters), else 400 "invalid_text"; the schemas' free-text fields say the same with
+``TEXT_PATTERN``. A schema with a ``pattern`` may name the refusal of a string that does not match it
+with the extension keyword ``x-refusal`` (``{"code", "message"}``); ``x-code`` gives the code of any
+refusal within a schema (an action's shape: "malformed_action"). Numbers with no fractional part are
+integers, as in JSON Schema: ``2.0`` is read as ``2`` where an integer is wanted.
 """
 
 from __future__ import annotations
@@ -13,11 +19,13 @@ import math
 import re
 from typing import Any, cast
 
-from flask import request
+from flask import current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.errors import BadRequest, ServiceError
+from service.text import check_text
 
-ANNOTATIONS = frozenset({"description", "examples", "title", "default", "format"})
+ANNOTATIONS = frozenset({"description", "examples", "title", "default", "format", "x-refusal", "x-code"})
 KEYWORDS = ANNOTATIONS | {
     "type",
     "enum",
@@ -34,6 +42,10 @@ KEYWORDS = ANNOTATIONS | {
     "pattern",
     "minimum",
     "maximum",
+    "const",
+    "anyOf",
+    "oneOf",
+    "$ref",
 }
 TYPE_WORDS = {
     "object": "an object",
@@ -49,6 +61,14 @@ MAX_QUERY_DIGITS = 20
 
 class UnsupportedMediaType(ServiceError):
     status, code = 415, "unsupported_media_type"
+
+
+class PayloadTooLarge(ServiceError):
+    status, code = 413, "payload_too_large"
+
+
+class UriTooLong(ServiceError):
+    status, code = 414, "uri_too_long"
 
 
 def _is(value: Any, kind: str) -> bool:
@@ -69,24 +89,48 @@ def _is(value: Any, kind: str) -> bool:
     raise AssertionError(f"unknown JSON Schema type {kind!r}")
 
 
-def check(value: Any, schema: dict[str, Any], path: str = "") -> None:
-    """Raise ``BadRequest`` unless ``value`` fits ``schema``; ``path`` locates the value (``seats[1]``)."""
+def check(value: Any, schema: dict[str, Any], path: str = "") -> Any:
+    """Raise ``BadRequest`` unless ``value`` fits ``schema``; ``path`` locates the value (``seats[1]``).
+
+    Returns the value as the schema reads it: a number with no fractional part (``2.0``) where an integer
+    is wanted is that integer, as JSON Schema has it (the document and this checker agree on it)."""
     unknown = set(schema) - KEYWORDS
     if unknown:
         raise AssertionError(f"schema keyword(s) {sorted(unknown)} are not supported by the request checker")
+    code = schema.get("x-code")
+    if code is None:
+        return _check(value, schema, path)
+    try:
+        return _check(value, schema, path)
+    except BadRequest as error:
+        raise BadRequest(error.message, code) from None
+
+
+def _check(value: Any, schema: dict[str, Any], path: str) -> Any:
     where = f"'{path}'" if path else "the body"
+    if "$ref" in schema:
+        return check(value, _resolve(schema["$ref"]), path)
+    if "anyOf" in schema or "oneOf" in schema:
+        return _check_alternatives(value, schema, path)
     kinds = schema.get("type")
     if kinds is not None:
         kinds = [kinds] if isinstance(kinds, str) else kinds
+        if "integer" in kinds and isinstance(value, float) and value.is_integer():
+            value = int(value)
         if not any(_is(value, k) for k in kinds):
             raise BadRequest(f"{where} must be {' or '.join(TYPE_WORDS[k] for k in kinds)}")
-    if "enum" in schema and not any(type(value) is type(e) and value == e for e in schema["enum"]):
+    if "const" in schema and not _same(value, schema["const"]):
+        raise BadRequest(f"{where} must be {json.dumps(schema['const'])}")
+    if "enum" in schema and not any(_same(value, e) for e in schema["enum"]):
         raise BadRequest(f"{where} must be one of {', '.join(json.dumps(e) for e in schema['enum'])}")
     if isinstance(value, str):
         low, high = schema.get("minLength", 0), schema.get("maxLength")
         if len(value) < low or (high is not None and len(value) > high):
             raise BadRequest(f"{where} must be {low} to {high} characters long")
         if "pattern" in schema and not re.search(schema["pattern"], value):
+            refusal = schema.get("x-refusal")
+            if refusal is not None:
+                raise BadRequest(f"{where} is refused: {refusal['message']}", refusal["code"])
             raise BadRequest(f"{where} must match the pattern {schema['pattern']}")
     elif _is(value, "number"):
         if "minimum" in schema and value < schema["minimum"]:
@@ -97,13 +141,68 @@ def check(value: Any, schema: dict[str, Any], path: str = "") -> None:
         low, high = schema.get("minItems", 0), schema.get("maxItems")
         if len(value) < low or (high is not None and len(value) > high):
             raise BadRequest(f"{where} must hold {low} to {high} items")
-        for i, item in enumerate(value):
-            check(item, schema.get("items", {}), f"{path}[{i}]")
+        return [check(item, schema.get("items", {}), f"{path}[{i}]") for i, item in enumerate(value)]
     elif isinstance(value, dict):
-        _check_object(value, schema, path)
+        return _check_object(value, schema, path)
+    return value
 
 
-def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> None:
+def _same(value: Any, expected: Any) -> bool:
+    """JSON equality: true is not 1 (numbers compare by value: 2 and 2.0 are the same number)."""
+    if isinstance(value, bool) or isinstance(expected, bool):
+        return type(value) is type(expected) and value == expected
+    if _is(value, "number") and _is(expected, "number"):
+        return bool(value == expected)
+    return type(value) is type(expected) and value == expected
+
+
+def _resolve(reference: str) -> dict[str, Any]:
+    from service.api.schemas import COMPONENTS
+
+    prefix = "#/components/schemas/"
+    if not reference.startswith(prefix) or reference[len(prefix) :] not in COMPONENTS:
+        raise AssertionError(f"the request checker cannot resolve {reference!r}")
+    return COMPONENTS[reference[len(prefix) :]]
+
+
+def _check_alternatives(value: Any, schema: dict[str, Any], path: str) -> Any:
+    """``anyOf``: the first alternative the value fits; ``oneOf``: the only one. On none, the refusal of the
+    alternative whose ``type`` constant the value names (an action's ``"type": "play"``), if any."""
+    one = "oneOf" in schema
+    alternatives: list[dict[str, Any]] = schema["oneOf" if one else "anyOf"]
+    fits, refusals = [], []
+    for alternative in alternatives:
+        try:
+            fits.append(check(value, alternative, path))
+        except BadRequest as error:
+            refusals.append((alternative, error))
+        else:
+            if not one:
+                return fits[0]
+    if len(fits) == 1:
+        return fits[0]
+    where = f"'{path}'" if path else "the body"
+    if fits:
+        raise BadRequest(f"{where} fits more than one of its possible forms")
+    named = value.get("type") if isinstance(value, dict) else None
+    for alternative, refusal in refusals:
+        if named is not None and _same(named, _type_const(alternative)):
+            raise refusal
+    if len(refusals) == 1:
+        raise refusals[0][1]
+    names = [_type_const(a) for a, _ in refusals]
+    if all(isinstance(n, str) for n in names):
+        raise BadRequest(f"{where} must be an object whose 'type' is one of {', '.join(names)}")
+    raise BadRequest(f"{where} fits none of its possible forms")
+
+
+def _type_const(schema: dict[str, Any]) -> Any:
+    if "$ref" in schema:
+        schema = _resolve(schema["$ref"])
+    return schema.get("properties", {}).get("type", {}).get("const")
+
+
+def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> dict[str, Any]:
     where = f"'{path}'" if path else "the body"
     properties: dict[str, Any] = schema.get("properties", {})
     if "maxProperties" in schema and len(value) > schema["maxProperties"]:
@@ -112,16 +211,19 @@ def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> N
     if missing:
         raise BadRequest(f"{where} is missing the field(s) {', '.join(missing)}")
     extra = schema.get("additionalProperties", True)
+    out: dict[str, Any] = {}
     for name, item in value.items():
         inner = f"{path}.{name}" if path else name
         if "propertyNames" in schema:
             check(name, schema["propertyNames"], f"{inner} (the name)")
         if name in properties:
-            check(item, properties[name], inner)
+            item = check(item, properties[name], inner)
         elif extra is False:
             raise BadRequest(f"{where} has an unknown field {name!r} (allowed: {', '.join(properties) or 'none'})")
         elif isinstance(extra, dict):
-            check(item, extra, inner)
+            item = check(item, extra, inner)
+        out[name] = item
+    return out
 
 
 def _finite(text: str) -> float:
@@ -143,7 +245,8 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def parse_json(data: bytes) -> Any:
-    """Strict JSON: UTF-8, no NaN/Infinity, finite numbers, no repeated keys, no lone surrogates."""
+    """Strict JSON: UTF-8, no NaN/Infinity, finite numbers, no repeated keys; and every string storable
+    text (``service.text``: escapes like "\\u0000" or a lone "\\ud800" are refused, 400 invalid_text)."""
     try:
         value = json.loads(
             data.decode("utf-8"),
@@ -151,9 +254,12 @@ def parse_json(data: bytes) -> Any:
             parse_constant=_no_constants,
             object_pairs_hook=_unique_keys,
         )
-        json.dumps(value, ensure_ascii=False).encode("utf-8")  # lone surrogates ("\ud800") cannot be stored
     except (ValueError, RecursionError) as error:  # JSONDecodeError and UnicodeError are ValueErrors
         raise BadRequest(f"the body is not valid JSON: {error}") from None
+    try:
+        check_text(value, "the body")
+    except RecursionError:
+        raise BadRequest("the body is nested too deeply") from None
     return value
 
 
@@ -161,9 +267,22 @@ def json_body(schema: dict[str, Any]) -> dict[str, Any]:
     """The request's JSON body, checked against ``schema`` (an object schema)."""
     if not request.is_json:
         raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
-    body = parse_json(request.get_data())
-    check(body, schema)
-    return cast(dict[str, Any], body)  # the schema's type is "object"
+    try:
+        data = request.get_data()
+    except RequestEntityTooLarge:
+        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        raise PayloadTooLarge(f"the body is larger than {limit // 1024} KiB, the most a request may send") from None
+    return cast(dict[str, Any], check(parse_json(data), schema))  # the schema's type is "object"
+
+
+def check_url_length(limit: int) -> None:
+    """Refuse (414 ``uri_too_long``) a request whose target (path and query, as sent) is longer than ``limit``
+    bytes; the same limit under every server (gunicorn's own, longer, answers in JSON too: ``service.wsgi``)."""
+    environ = request.environ
+    target = environ.get("RAW_URI") or environ.get("REQUEST_URI")
+    size = len(target) if target else len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", "")) + 1
+    if size > limit:
+        raise UriTooLong(f"the URL is {size} bytes long; at most {limit} are read")
 
 
 def query_args(parameters: list[dict[str, Any]]) -> dict[str, Any]:

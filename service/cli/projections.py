@@ -9,7 +9,12 @@ import threading
 import click
 
 from service.cli import main
-from service.projections.follower import Follower
+from service.projections.follower import Follower, UnprojectableRecord
+
+SKIP_HELP = (
+    "Notification id of a record to pass over without projecting it (repeatable): only for a record the "
+    "projection said it cannot project, once you have looked at it (docs/projections.md)."
+)
 
 
 @main.group()
@@ -21,16 +26,21 @@ def projections() -> None:
 @click.option(
     "--batch-size", default=Follower.BATCH_SIZE, show_default=True, help="Notifications per transaction (at most)."
 )
-def run(batch_size: int) -> None:
-    """Follow the event store until stopped (Ctrl-C or SIGTERM); safe to kill and restart at any time."""
+@click.option("--skip", type=int, multiple=True, metavar="ID", help=SKIP_HELP)
+def run(batch_size: int, skip: tuple[int, ...]) -> None:
+    """Follow the event store until stopped (Ctrl-C or SIGTERM); safe to kill and restart at any time.
+
+    Stops with exit code 1 at a record it cannot project, once every record before it is projected."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    follower = Follower(batch_size=batch_size)
+    follower = Follower(batch_size=batch_size, skip=frozenset(skip))
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     click.echo(f"projections: following {follower.settings.database.display()} from position {follower.position()}")
     try:
         follower.run_forever(stop, on_batch=lambda n: click.echo(f"projected {n} record(s); at {follower.written}"))
+    except UnprojectableRecord as error:
+        raise click.ClickException(str(error)) from None
     finally:
         follower.close()
     click.echo("projections: stopped")
@@ -38,14 +48,19 @@ def run(batch_size: int) -> None:
 
 @projections.command()
 @click.option("--batch-size", default=Follower.BATCH_SIZE, show_default=True)
-def rebuild(batch_size: int) -> None:
-    """Empty the read models and project the whole event store again, with progress."""
-    follower = Follower(batch_size=batch_size)
+@click.option("--skip", type=int, multiple=True, metavar="ID", help=SKIP_HELP)
+def rebuild(batch_size: int, skip: tuple[int, ...]) -> None:
+    """Empty the read models and project the whole event store again, with progress.
+
+    Stops with exit code 1 at a record it cannot project, once every record before it is projected."""
+    follower = Follower(batch_size=batch_size, skip=frozenset(skip))
     try:
         total = follower.app.recorder.max_notification_id() or 0
         with click.progressbar(length=total, label="rebuilding read models") as bar:
             done = follower.rebuild(progress=bar.update)
         click.echo(f"rebuilt from {done} record(s)")
+    except UnprojectableRecord as error:
+        raise click.ClickException(str(error)) from None
     finally:
         follower.close()
 

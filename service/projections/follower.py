@@ -5,17 +5,28 @@ subscriptions. Here both stores are followed the same way: read a batch of notif
 tracked position, turn it into row changes, and write the rows with the new position in one transaction.
 A crash loses at most an uncommitted batch, which is read again on restart; a batch already written is
 never applied twice (the tracking row refuses an old position).
+
+A record the projection cannot project (its code raises on it, or the read-model store refuses its
+values, like a NUL in a name on PostgreSQL) never holds back the records before it: those are written
+with their position first, then ``UnprojectableRecord`` names the record (notification id, aggregate id,
+version, topic) and why. ``run_forever`` stops on it rather than retrying what can never succeed; an
+operator may let the follower pass such a record with ``skip`` (``digsite projections run --skip ID``).
+The policy and why: docs/projections.md.
 """
 
 from __future__ import annotations
 
 import gc
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
+
+import psycopg
+from eventsourcing.persistence import DataError, IntegrityError, InterfaceError, OperationalError, ProgrammingError
 
 from service import store
 from service.application import DigsiteApplication
@@ -26,6 +37,52 @@ from service.settings import Settings
 
 log = logging.getLogger("digsite.projections")
 
+# Errors that say nothing about the record being projected: the store is away or not set up. They are
+# raised as they are (``run_forever`` retries them), never blamed on a record.
+NOT_THE_RECORD: tuple[type[BaseException], ...] = (
+    OperationalError,
+    InterfaceError,
+    ProgrammingError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+    psycopg.ProgrammingError,
+    sqlite3.OperationalError,
+    sqlite3.InterfaceError,
+    sqlite3.ProgrammingError,
+)
+# Errors of a write that mean the read-model store refused a value (a NUL in PostgreSQL text, a number
+# out of range, a broken constraint): some record of the batch holds it, and is looked for one by one.
+REFUSED_VALUE: tuple[type[BaseException], ...] = (
+    DataError,
+    IntegrityError,
+    psycopg.DataError,
+    psycopg.IntegrityError,
+    sqlite3.DataError,
+    sqlite3.IntegrityError,
+    ValueError,
+    TypeError,
+    OverflowError,
+)
+
+
+class UnprojectableRecord(Exception):
+    """A record the projection cannot project; every record before it is written (``position``)."""
+
+    def __init__(self, where: dict[str, Any], reason: BaseException, position: int) -> None:
+        self.notification_id: int = where["notification_id"]
+        self.originator_id: str = where["originator_id"]
+        self.version: int = where["version"]
+        self.topic: str = where["topic"]
+        self.reason = f"{type(reason).__name__}: {reason}".strip()
+        self.position = position
+        what = self.topic.rpartition(":")[2] or self.topic
+        super().__init__(
+            f"cannot project record {self.notification_id} ({what} of {self.originator_id}, version {self.version}): "
+            f"{self.reason}. The read models hold every record before it (position {position}); nothing after "
+            f"it is projected. Look at the record, then run again with --skip {self.notification_id} to let the "
+            "projection pass it (its facts will be missing from the read models)."
+        )
+
 
 class Follower:
     # Notifications per batch (one transaction). Larger batches pay the per-batch costs (the commit,
@@ -33,7 +90,9 @@ class Follower:
     # crash re-reads at most one uncommitted batch. (The gain is small: see docs/performance.md.)
     BATCH_SIZE = 5000
 
-    def __init__(self, settings: Settings | None = None, batch_size: int = BATCH_SIZE) -> None:
+    def __init__(
+        self, settings: Settings | None = None, batch_size: int = BATCH_SIZE, skip: frozenset[int] = frozenset()
+    ) -> None:
         self.settings = settings or Settings.from_env()
         db = self.settings.database
         self.app = DigsiteApplication(
@@ -43,6 +102,7 @@ class Follower:
         self.projection = ReadModelProjection(self.view, self.app)
         self.log = log_for(self.app)
         self.batch_size = batch_size
+        self.skip = skip  # notification ids an operator chose to pass over (see UnprojectableRecord)
         self._position: int | None = None
         self._collector = _Collector()
         self.written: int | None = None  # the position of the last batch this follower wrote
@@ -61,27 +121,80 @@ class Follower:
         return max(0, (self.app.recorder.max_notification_id() or 0) - self.position())
 
     def step(self) -> int:
-        """Project one batch; the number of notifications it held (0: caught up)."""
+        """Project one batch; the number of notifications it held (0: caught up). Raises
+        ``UnprojectableRecord`` after writing the records before one that cannot be projected."""
         with self._collector.paused():
-            log = self.log
-            rows = log.select(self.position(), self.batch_size)
+            start = self.position()
+            rows = self.log.select(start, self.batch_size)
             if not rows:
                 return 0
             try:
-                decode, project = log.decode, self.projection.project
-                for row in rows:
-                    project(decode(row))
-                last = log.last_id(rows)
-                self.projection.projected(len(rows), last)
-                self.view.write(self.projection.take_batch())
+                good, failure = self._project(rows)
+                if failure is not None and good:
+                    # The batch may hold part of the failed record's changes: project those before it again.
+                    self._reset()
+                    good, failure = self._again(rows, good, failure)
+                if good:
+                    try:
+                        self._write(rows[:good])
+                    except REFUSED_VALUE as error:  # (if another follower wrote meanwhile, no record's fault)
+                        if isinstance(error, NOT_THE_RECORD) or self.view.position() != start:
+                            raise
+                        self._reset()
+                        self._one_by_one(rows[:good])  # which record holds the refused value? (raises on it)
             except BaseException:
                 # The store is the truth: forget what we thought (a batch half projected, too), re-read the
                 # position, and try again later.
-                self.projection.forget()
-                self._position = None
+                self._reset()
                 raise
-            self._position = self.written = last
+            if failure is not None:
+                self._reset()
+                raise UnprojectableRecord(self.log.where(rows[good]), failure, self.position())
             return len(rows)
+
+    def _project(self, rows: Any) -> tuple[int, BaseException | None]:
+        """Project ``rows`` into the batch until one fails: how many went through, and the failure."""
+        decode, project, skip, last_id = self.log.decode, self.projection.project, self.skip, self.log.row_id
+        for i, row in enumerate(rows):
+            if skip and last_id(row) in skip:
+                log.warning("skipping record %s as told: %s", last_id(row), self.log.where(row))
+                continue
+            try:
+                project(decode(row))
+            except NOT_THE_RECORD:
+                raise
+            except Exception as error:
+                return i, error
+        return len(rows), None
+
+    def _again(self, rows: Any, good: int, failure: BaseException) -> tuple[int, BaseException]:
+        again, earlier = self._project(rows[:good])
+        return (again, earlier) if earlier is not None else (good, failure)
+
+    def _write(self, rows: Any) -> None:
+        last = self.log.last_id(rows)
+        self.projection.projected(len(rows), last)
+        self.view.write(self.projection.take_batch())
+        self._position = self.written = last
+
+    def _one_by_one(self, rows: Any) -> None:
+        """Write ``rows`` one per transaction until the store refuses one: raise ``UnprojectableRecord`` on it."""
+        for row in rows:
+            _, failure = self._project([row])
+            try:
+                if failure is None:
+                    self._write([row])
+                    continue
+            except REFUSED_VALUE as error:
+                if isinstance(error, NOT_THE_RECORD):
+                    raise
+                failure = error
+            self._reset()
+            raise UnprojectableRecord(self.log.where(row), failure, self.position())
+
+    def _reset(self) -> None:
+        self.projection.forget()
+        self._position = None
 
     def catch_up(self, progress: Callable[[int], None] | None = None, stop: threading.Event | None = None) -> int:
         """Project and write batches until the log is read to its end (or ``stop`` is set); the number of
@@ -114,6 +227,9 @@ class Follower:
                 backoff = 0.5
                 if not n:
                     waiter.wait(stop, idle_wait)
+            except UnprojectableRecord:
+                waiter.close()
+                raise  # retrying cannot help: stop and say which record
             except Exception as error:  # the store went away, a deadlock, ...: log, back off, retry
                 log.warning("projection step failed (%s); retrying in %.1fs", error, backoff)
                 stop.wait(backoff)

@@ -46,6 +46,19 @@ class LibraryLog:
         last: int = rows[-1].id
         return last
 
+    def row_id(self, row: Any) -> int:
+        found: int = row.id
+        return found
+
+    def where(self, row: Any) -> dict[str, Any]:
+        """Which record a row is: notification id, aggregate (originator) id, version, topic."""
+        return {
+            "notification_id": row.id,
+            "originator_id": str(row.originator_id),
+            "version": row.originator_version,
+            "topic": row.topic,
+        }
+
     def decode(self, row: Any) -> Any:
         return self.mapper.to_domain_event(row)
 
@@ -99,6 +112,20 @@ class PlainLog(LibraryLog):
     def last_id(self, rows: Sequence[Any]) -> int:
         last: int = rows[-1][0]
         return last
+
+    def row_id(self, row: Any) -> int:
+        found: int = row[0]
+        return found
+
+    def where(self, row: Any) -> dict[str, Any]:
+        notification_id, stored_id, version, topic, _ = row
+        originator_id = stored_id if isinstance(stored_id, UUID) else UUID(str(stored_id))
+        return {
+            "notification_id": notification_id,
+            "originator_id": str(originator_id),
+            "version": version,
+            "topic": topic,
+        }
 
     def decode(self, row: Any) -> Any:
         notification_id, stored_id, version, topic, state = row

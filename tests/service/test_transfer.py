@@ -211,3 +211,19 @@ def test_lines_that_are_not_an_export_are_refused_not_raised(service: Digsite, t
     assert "line 1 is not JSON" in str(results[0].reason)
     assert "is not JSON" in str(results[1].reason)
     assert stored_rows(target) == 0
+
+
+@pytest.mark.parametrize("kind", ["player", "tournament"])
+def test_an_export_whose_names_hold_a_nul_is_refused_and_nothing_is_written(
+    service: Digsite, target: Digsite, kind: str
+) -> None:
+    """A NUL cannot be held by PostgreSQL text: once stored it would stop the read models."""
+    game_id = finished_game(service, tournament=service.create_tournament("Spring cup", rounds=3))
+
+    def add_nul(line: dict[str, Any]) -> None:
+        line["name"] = "Spring\x00cup" if kind == "tournament" else "A\x00na"
+
+    lines = edit_line(exported(service, game_id), lambda line: line["type"] == kind, add_nul)
+    [result] = import_lines(target, lines)
+    assert not result.imported and "U+0000" in str(result.reason) and kind in str(result.reason)
+    assert stored_rows(target) == 0

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from flask.testing import FlaskClient
 
 ORGANISER_KEY = "organiser-key"  # the key of the ``service`` fixture (tests/service/conftest.py)
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Elif", "Farid")
+
+
+def strong_seed(label: str) -> str:
+    """A seed of the form the API accepts (32 hex digits), deterministic in ``label``."""
+    return hashlib.sha256(label.encode()).hexdigest()[:32]
 
 
 def organiser() -> dict[str, str]:

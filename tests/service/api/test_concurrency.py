@@ -17,7 +17,7 @@ from domain.ruins.bots import RandomBot, Seen
 from service.api import create_app
 from service.application import Digsite
 from service.settings import Settings
-from tests.service.api.support import ORGANISER_KEY, act, look, new_game, ok, organiser, seat_headers
+from tests.service.api.support import ORGANISER_KEY, act, look, new_game, ok, organiser, seat_headers, strong_seed
 
 RUNS = 5
 TIMEOUT = 30  # seconds; only a hang would reach it
@@ -93,7 +93,7 @@ def test_a_worker_reads_the_moves_another_worker_recorded(service: Digsite) -> N
 def test_reads_during_moves_are_whole_and_never_go_back(app: Flask, service: Digsite) -> None:
     """Seats and the organiser polling a game while it is played: every answer is 200 and shows the game
     exactly as it was stored at the version it names, and a reader never sees the version go back."""
-    created = new_game(app.test_client(), players=2, seed="busy")
+    created = new_game(app.test_client(), players=2, seed=strong_seed("busy"))
     done = threading.Event()
     seen: list[tuple[int, dict[str, Any]]] = []
     failures: list[Any] = []

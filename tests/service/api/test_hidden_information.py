@@ -7,9 +7,9 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.service.api.support import act, look, new_game, ok, organiser, seat_headers
+from tests.service.api.support import act, look, new_game, ok, organiser, seat_headers, strong_seed
 
-SEED = "hidden-seed-7c1e"
+SEED = strong_seed("hidden-seed-7c1e")
 
 
 def log(client: FlaskClient, game_id: str, headers: dict[str, str]) -> list[dict[str, Any]]:

@@ -10,9 +10,11 @@ from domain import ruins
 from domain.ruins.bots import RandomBot, Seen
 from service.application import Digsite
 from service.records import record_hash, seed_commitment
-from tests.service.api.support import act, look, new_game, ok, organiser, seat_headers
+from tests.service.api.support import act, look, new_game, ok, organiser, seat_headers, strong_seed
 
 MAX_MOVES = 5000  # a Ruins game ends long before this; the bound only stops a broken loop
+
+SEED = strong_seed("over-http")
 
 
 def test_health(client: FlaskClient) -> None:
@@ -22,7 +24,7 @@ def test_health(client: FlaskClient) -> None:
 def test_a_bot_game_over_http_plays_to_the_end_and_reveals_the_committed_seed(
     client: FlaskClient, service: Digsite
 ) -> None:
-    created = new_game(client, players=3, seed="over-http", tournament=None, round=2, table=5)
+    created = new_game(client, players=3, seed=SEED, tournament=None, round=2, table=5)
     game_id, rng, bot = created["id"], random.Random(11), RandomBot()
     assert created["version"] == 1 and [t["seat"] for t in created["tokens"]] == [0, 1, 2]
     moves = 0
@@ -41,7 +43,7 @@ def test_a_bot_game_over_http_plays_to_the_end_and_reveals_the_committed_seed(
     assert final["status"] == "over" and final["view"]["outcome"] is not None
     assert final["version"] == moves + 2  # created, one record per move, seed revealed
     assert final["labels"] == {"round": 2, "table": 5}
-    assert public["seed"] == final["seed"] == "over-http"
+    assert public["seed"] == final["seed"] == SEED
     assert seed_commitment(public["seed"]) == created["seed_commitment"] == public["seed_commitment"]
 
     # The game is over: a seat now reads the whole log, hashes included, and can check the chain itself.
@@ -52,7 +54,7 @@ def test_a_bot_game_over_http_plays_to_the_end_and_reveals_the_committed_seed(
         assert record["version"] == version and record["prev_hash"] == previous
         assert record["hash"] == record_hash(game_id, version, previous, record["body"])
         previous = record["hash"]
-    assert records[-1]["type"] == "seed_revealed" and records[-1]["body"]["seed"] == "over-http"
+    assert records[-1]["type"] == "seed_revealed" and records[-1]["body"]["seed"] == SEED
 
     # Nothing more can be played.
     last = ruins.action_to_dict(legal[0])
@@ -111,6 +113,6 @@ def test_created_resources_can_be_read_back(client: FlaskClient) -> None:
         3,
         "ruins",
     )
-    created = new_game(client, players=2, tournament=tournament["id"], round=1, table=2, seed="s")
+    created = new_game(client, players=2, tournament=tournament["id"], round=1, table=2, seed=strong_seed("s"))
     game = look(client, created["id"], organiser())
     assert game["labels"] == {"tournament": tournament["id"], "round": 1, "table": 2}

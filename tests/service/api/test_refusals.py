@@ -3,6 +3,7 @@ is as it was and nothing at all was stored (the store's last notification id did
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from flask.testing import FlaskClient
 from service.api import create_app
 from service.application import Digsite
 from service.settings import Settings
-from tests.service.api.support import act, bearer, new_game, new_players, ok, organiser, seat_headers
+from tests.service.api.support import act, bearer, new_game, new_players, ok, organiser, seat_headers, strong_seed
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class Table:
 
 @pytest.fixture
 def table(client: FlaskClient) -> Table:
-    created = new_game(client, players=3, seed="refusals")
+    created = new_game(client, players=3, seed=strong_seed("refusals"))
     other = new_game(client, players=2)
     ok(act(client, created["id"], seat_headers(created, 2), 1, {"type": "flip", "seat": 2, "ruin": None}))
     hands = ok(client.get(f"/api/v1/games/{created['id']}", headers=organiser()))["view"]["hands"]
@@ -87,7 +88,8 @@ MOVES = [
     Case("NaN", 400, "malformed_request", body=b'{"version": NaN, "action": {"type": "pass", "seat": 0}}'),
     Case("overflowing float", 400, "malformed_request", body=b'{"version": 1e999, "action": {}}'),
     Case("repeated key", 400, "malformed_request", body=b'{"version": 2, "version": 2, "action": {}}'),
-    Case("lone surrogate", 400, "malformed_request", body=b'{"version": 2, "action": {"type": "\\ud800"}}'),
+    Case("lone surrogate", 400, "invalid_text", body=b'{"version": 2, "action": {"type": "\\ud800"}}'),
+    Case("NUL in the action", 400, "invalid_text", body=b'{"version": 2, "action": {"type": "fl\\u0000ip"}}'),
     Case("deep nesting", 400, "malformed_request", body=b"[" * 30_000 + b"]" * 30_000),
     Case("5000-digit number", 400, "malformed_request", body=b'{"version": ' + b"9" * 5000 + b', "action": {}}'),
     Case("body too large", 413, "payload_too_large", body=b'{"pad": "' + b"x" * 70_000 + b'"}'),
@@ -98,11 +100,13 @@ MOVES = [
     Case("missing version", 400, "malformed_request", body={"action": {"type": "flip", "seat": 0, "ruin": None}}),
     Case("version as string", 400, "malformed_request", body=flip(version="2")),
     Case("version as bool", 400, "malformed_request", body=flip(version=True)),
-    Case("version as float", 400, "malformed_request", body=flip(version=2.0)),
+    Case("version as fraction", 400, "malformed_request", body=flip(version=2.5)),
     Case("huge version", 400, "malformed_request", body=flip(version=10**30)),
     Case("negative version", 400, "malformed_request", body=flip(version=-2)),
     Case("version zero", 400, "malformed_request", body=flip(version=0)),
-    Case("action as string", 400, "malformed_request", body=move("0 flip -")),
+    Case("action as string", 400, "malformed_action", body=move("0 flip -")),
+    Case("action of no form", 400, "malformed_action", body=move({"seat": 0})),
+    Case("action with a float seat", 400, "malformed_action", body=flip(seat=0.5)),
     Case("unknown action type", 400, "malformed_action", body=move({"type": "steal", "seat": 0})),
     Case("unknown action field", 400, "malformed_action", body=move({"type": "pass", "seat": 0, "twice": 1})),
     Case("seat as bool", 400, "malformed_action", body=move({"type": "flip", "seat": False, "ruin": None})),
@@ -153,7 +157,52 @@ READS = [
     Case("delete a game", 405, "method_not_allowed", "DELETE", "/api/v1/games/{game}", auth="organiser"),
 ]
 
+
+def text_cases() -> list[Case]:
+    """Text that may not be stored, in every free-text field a create request stores (all 400 invalid_text)."""
+    bad = {
+        "NUL": "a\x00b",
+        "tab": "a\tb",
+        "line break": "a\nb",
+        "DEL": "a\x7fb",
+        "C1 control": "a\x85b",
+        "lone surrogate": "a\ud800b",
+        "non-character": "a\ufffeb",
+        "astral non-character": "a\U0010ffffb",
+    }
+    where: dict[str, tuple[str, Callable[[str], Callable[[Table], Any]]]] = {
+        "player name": ("/api/v1/players", lambda text: lambda t: {"name": text}),
+        "bot setting": ("/api/v1/players", lambda text: lambda t: {"name": "Zoe", "kind": "bot", "bot": {"s": text}}),
+        "bot setting name": (
+            "/api/v1/players",
+            lambda text: lambda t: {"name": "Zoe", "kind": "bot", "bot": {"s" + text: 1}},
+        ),
+        "tournament name": ("/api/v1/tournaments", lambda text: lambda t: {"name": text, "rounds": 2}),
+        "game option": ("/api/v1/games", lambda text: game_body(options={"speed": text})),
+        "seed": ("/api/v1/games", lambda text: game_body(seed="0" * 32 + text)),
+    }
+    cases = []
+    for field_name, (path, body) in where.items():
+        for what, text in bad.items():
+            if field_name != "player name" and what not in ("NUL", "lone surrogate"):
+                continue  # every kind of bad text in one field; the two worst in every other field
+            cases.append(
+                Case(f"{field_name} with {what}", 400, "invalid_text", path=path, auth="organiser", body=body(text))
+            )
+    return cases
+
+
+def weak_seed_cases() -> list[Case]:
+    seeds = {"4711": "4711", "31 hex digits": "a" * 31, "129 hex digits": "a" * 129, "not hex": "g" * 32}
+    return [
+        Case(f"game: seed {what}", 400, "weak_seed", path="/api/v1/games", auth="organiser", body=game_body(seed=seed))
+        for what, seed in seeds.items()
+    ]
+
+
 CREATES = [
+    *text_cases(),
+    *weak_seed_cases(),
     Case("player: seat token", 401, "invalid_api_key", path="/api/v1/players", body={"name": "Zoe"}),
     Case("player: no name", 400, "malformed_request", path="/api/v1/players", auth="organiser", body={}),
     Case("player: name not text", 400, "malformed_request", path="/api/v1/players", auth="organiser", body={"name": 5}),
@@ -276,7 +325,7 @@ CREATES = [
     Case(
         "game: one seat",
         400,
-        "invalid_setup",
+        "malformed_request",
         path="/api/v1/games",
         auth="organiser",
         body=lambda t: {"game": "ruins", "seats": t.players[:1]},
@@ -284,7 +333,7 @@ CREATES = [
     Case(
         "game: six seats",
         400,
-        "invalid_setup",
+        "malformed_request",
         path="/api/v1/games",
         auth="organiser",
         body=lambda t: {"game": "ruins", "seats": t.players},
@@ -337,7 +386,7 @@ CREATES = [
         auth="organiser",
         body=game_body(table=10**18),
     ),
-    Case("game: empty seed", 400, "malformed_request", path="/api/v1/games", auth="organiser", body=game_body(seed="")),
+    Case("game: empty seed", 400, "weak_seed", path="/api/v1/games", auth="organiser", body=game_body(seed="")),
     Case(
         "game: seed as number", 400, "malformed_request", path="/api/v1/games", auth="organiser", body=game_body(seed=7)
     ),
@@ -450,3 +499,33 @@ def test_an_unreachable_store_is_answered_503(
     monkeypatch.setattr(service, "tournament", down)
     answer = client.get(f"/api/v1/tournaments/{uuid4()}")
     assert (answer.status_code, answer.get_json()["error"]["code"]) == (503, "store_unavailable")
+
+
+def test_a_chunked_body_over_the_limit_is_refused_whole_not_cut(client: FlaskClient, service: Digsite) -> None:
+    """A body sent without a length through a server that takes the chunks apart (as werkzeug's and gunicorn's
+    do: ``wsgi.input_terminated``): 413 when longer than the limit, even when its first 64 KiB are valid JSON."""
+    name = json.dumps({"name": "Ana"}).encode()
+    cut = name + b" " * (64 * 1024 - len(name))
+
+    def post_chunked(body: bytes) -> Any:
+        return client.post(
+            "/api/v1/players",
+            input_stream=io.BytesIO(body),
+            headers={**organiser(), "Transfer-Encoding": "chunked", "Content-Type": "application/json"},
+            environ_overrides={"wsgi.input_terminated": True},
+        )
+
+    before = service.app.recorder.max_notification_id()
+    answer = post_chunked(cut + b"x" * 200_000)
+    assert answer.status_code == 413 and answer.get_json()["error"]["code"] == "payload_too_large"
+    assert post_chunked(cut + b"x").status_code == 413  # one byte over
+    assert service.app.recorder.max_notification_id() == before
+    assert ok(post_chunked(cut), 201)["id"]  # exactly the limit is fine
+
+
+@pytest.mark.parametrize("length", [2_100, 100_000])
+def test_a_url_over_the_limit_is_refused_in_json(client: FlaskClient, length: int) -> None:
+    for path in ("/api/v1/health?pad=", "/api/v1/no-such-route/"):
+        answer = client.get(path + "x" * length)
+        assert answer.status_code == 414 and answer.get_json()["error"]["code"] == "uri_too_long"
+    assert client.get("/api/v1/health?pad=" + "x" * 1_900).status_code == 200  # under it: the route answers

@@ -8,6 +8,7 @@ import os
 import queue
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -19,7 +20,8 @@ from typing import IO, Any
 
 import pytest
 
-from service.settings import Database
+from service.application import Digsite
+from service.settings import Database, Settings
 
 ROOT = Path(__file__).resolve().parents[3]
 KEY = "serve-test-key"
@@ -135,3 +137,83 @@ def test_gunicorn_serves_the_wsgi_app_with_several_workers(env: dict[str, str]) 
     finally:
         code = server.stop(signal.SIGTERM)
     assert code == 0
+
+
+def raw_exchange(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send ``request`` as bytes and read the whole answer (status, headers, body) off the socket."""
+    host, port = re.match(r"http://([\d.]+):(\d+)", base).groups()  # type: ignore[union-attr]
+    with socket.create_connection((host, int(port)), timeout=WAIT) as sock:
+        sock.sendall(request)
+        answer = sock.makefile("rb")
+        status = int(answer.readline().split()[1])
+        headers = {}
+        while (line := answer.readline().strip()) != b"":
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        body = answer.read(int(headers["content-length"])) if "content-length" in headers else answer.read()
+    return status, headers, body
+
+
+def chunked_post(path: str, body: bytes) -> bytes:
+    chunks = b"".join(
+        b"%x\r\n%s\r\n" % (len(body[i : i + 8192]), body[i : i + 8192]) for i in range(0, len(body), 8192)
+    )
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {KEY}\r\n"
+        "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    )
+    return head.encode() + chunks + b"0\r\n\r\n"
+
+
+def get(path: str, extra: str = "") -> bytes:
+    return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}Connection: close\r\n\r\n".encode()
+
+
+def json_error(answer: tuple[int, dict[str, str], bytes]) -> tuple[int, str]:
+    status, headers, body = answer
+    assert headers["content-type"].startswith("application/json"), (status, headers, body[:200])
+    error = json.loads(body)["error"]
+    assert isinstance(error["message"], str) and error["message"]
+    return status, error["code"]
+
+
+def check_limits(base: str, database: Database) -> None:
+    """Chunked bodies over the limit get 413, and too-long URLs and headers a JSON error, whoever answers."""
+    store = Digsite(Settings(database=database), check_schema=False)
+    try:
+        before = store.app.recorder.max_notification_id()
+        name = json.dumps({"name": "Ana"}).encode()
+        cut = name + b" " * (64 * 1024 - len(name))  # valid JSON exactly up to the limit, then more
+        too_large = raw_exchange(base, chunked_post("/api/v1/players", cut + b"x" * (200_000 - len(cut))))
+        assert json_error(too_large) == (413, "payload_too_large")
+        assert store.app.recorder.max_notification_id() == before  # nothing was stored
+        status, _, body = raw_exchange(base, chunked_post("/api/v1/players", name))
+        assert status == 201 and "id" in json.loads(body)  # a chunked body under the limit is read whole
+    finally:
+        store.close()
+    for length in (3_000, 10_000, 70_000):  # the app's limit; gunicorn's request line; werkzeug's
+        answer = raw_exchange(base, get("/api/v1/health?pad=" + "x" * length))
+        assert json_error(answer) == (414, "uri_too_long"), length
+    status, code = json_error(raw_exchange(base, get("/api/v1/health", f"X-Pad: {'x' * 70_000}\r\n")))
+    assert 400 <= status < 500 and code  # a header too long (gunicorn: 8190 bytes; werkzeug: 64 KiB)
+
+
+def test_limits_answer_in_json_under_digsite_serve(env: dict[str, str], database: Database) -> None:
+    server = Server([sys.executable, "-c", "from service.cli import main; main()", "serve", "--port", "0"], env)
+    try:
+        base = server.wait_for(r"listening on (http://127\.0\.0\.1:\d+)/api/v1").group(1)
+        check_limits(base, database)
+    finally:
+        server.stop(signal.SIGTERM)
+
+
+def test_limits_answer_in_json_under_gunicorn(env: dict[str, str], database: Database) -> None:
+    args = [sys.executable, "-m", "gunicorn", "-w", "1", "-k", "gthread", "--threads", "2", "-b", "127.0.0.1:0"]
+    args.append("service.wsgi:app")  # as docs/api.md runs it (threads: keep-alive connections)
+    server = Server(args, env)
+    try:
+        base = server.wait_for(r"Listening at: (http://127\.0\.0\.1:\d+)").group(1)
+        server.wait_for(r"Booting worker")
+        check_limits(base, database)
+    finally:
+        server.stop(signal.SIGTERM)

@@ -13,7 +13,7 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from service.application import Digsite
-from service.projections.follower import Follower
+from service.projections.follower import Follower, UnprojectableRecord
 from service.projections.view import TABLES
 from service.queries import Queries
 from service.settings import Database, Settings
@@ -88,31 +88,35 @@ def test_a_failed_batch_writes_nothing_and_is_read_again(service: Digsite, monke
         follower.close()
 
 
-def test_a_record_that_fails_to_project_writes_nothing_and_leaves_nothing_half_done(
+def test_a_record_that_fails_to_project_is_named_and_the_records_before_it_are_written_whole(
     service: Digsite, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     run_tournament(service, players=3, games=2, seed="half")
     follower = Follower(service.settings, batch_size=60)
     try:
         follower.step()
-        good = follower.position()
-        real_move = follower.projection._move
-        calls = 0
+        real_move, real_later = follower.projection._move, follower.projection._later_facts
+        failing: list[Any] = []
 
-        def fail_midway(event: Any) -> None:  # the batch's first records are projected, then one fails
-            nonlocal calls
-            calls += 1
-            if calls == 30:
+        def fail_halfway(batch: Any, ctx: Any, facts: Any, version: int, *rest: Any) -> None:
+            if not failing and facts.winner is not None:  # the first game's last move: half its rows are made
+                failing.append((ctx.game_id, version))
                 raise RuntimeError("a bug in the rules code")
-            real_move(event)
+            real_later(batch, ctx, facts, version, *rest)
 
-        monkeypatch.setattr(follower.projection, "_move", fail_midway)
-        rows_before = snapshot(follower)
-        with pytest.raises(RuntimeError):
-            follower.step()
-        assert snapshot(follower) == rows_before and follower.view.position() == good
-        monkeypatch.setattr(follower.projection, "_move", real_move)
-        follower.catch_up()  # the half-projected batch is not carried over into this one
+        monkeypatch.setattr(follower.projection, "_later_facts", fail_halfway)
+        with pytest.raises(UnprojectableRecord) as caught:
+            follower.catch_up()
+        [(game_id, version)] = failing
+        error = caught.value
+        assert (error.originator_id, error.version) == (game_id, version) and error.topic.endswith("MoveRecorded")
+        assert "RuntimeError: a bug in the rules code" in str(error) and f"--skip {error.notification_id}" in str(error)
+        assert follower.view.position() == error.position == error.notification_id - 1  # all before it, whole
+        moves = {row[:2] for row in snapshot(follower)["rm_moves"]}
+        assert (game_id, version - 1) in moves and (game_id, version) not in moves  # nothing of the bad one
+        monkeypatch.setattr(follower.projection, "_later_facts", real_later)
+        assert follower.projection._move == real_move
+        follower.catch_up()  # the code is fixed: the follower goes on from the bad record
         caught_up = snapshot(follower)
         follower.rebuild()
         assert snapshot(follower) == caught_up
