@@ -128,16 +128,14 @@ class StoreGuard:
         return Health("ok")
 
     def _record(self, found: Health) -> None:
-        recovered = False
         with self._lock:
+            before = self._health[1].state if self._health is not None else "ok"
             self._health = (time.monotonic(), found)
             self._next_probe = time.monotonic() + PROBE_INTERVAL_SECONDS
-            if found.state == "down":
-                self._down = found.message
-            elif self._down is not None:
-                self._down, recovered = None, True
-        if recovered:
-            self.drop_idle()  # every idle connection predates the outage
+            recovered = found.state != "down" and self._down is not None
+            self._down = found.message if found.state == "down" else None
+        if recovered or (before == "read_only" and found.ok):
+            self.drop_idle()  # every idle connection predates the outage (or may have a read-only session)
 
     def drop_idle(self) -> None:
         for connections in self.connection_lists:
@@ -232,6 +230,9 @@ class DigsiteDatastore(PostgresDatastore):
                     register_composite(info, conn)
             yield conn
         except errors.ReadOnlySqlTransaction as error:
+            if conn is not None:  # its session may stay read-only after the server takes writes again
+                conn.close()
+                conn = None
             raise StoreUnavailable(READ_ONLY, read_only=True) from error
         except (psycopg.OperationalError, psycopg.InterfaceError) as error:
             if conn is not None:
@@ -350,6 +351,7 @@ class DigsitePostgresRecorder(PostgresApplicationRecorder):
                     raise
                 return landed
         except errors.ReadOnlySqlTransaction as error:
+            self._appenders.clear()  # sessions opened while the server was read-only may stay so: not reused
             raise StoreUnavailable(READ_ONLY, read_only=True) from error
         except (psycopg.OperationalError, psycopg.InterfaceError) as error:
             if connection_lost(error):

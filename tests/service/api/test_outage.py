@@ -1,0 +1,279 @@
+"""The database goes away under load and comes back: every answer meanwhile is a quick 503 with Retry-After
+(never a 500, never a hang), /health says so, and play resumes without restarting the API, with every move
+that was acknowledged in the store exactly once. Also: a restart the API did not see (stale connections),
+and a read-only database. Each test runs the API in-process on a private PostgreSQL cluster that it stops
+and starts (tests/service/pgcluster.py); the shared test server is never touched."""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from service import audit, store
+from service.api import create_app
+from service.application import Digsite
+from service.settings import Database, Settings
+from tests.service.pgcluster import Cluster, private_cluster
+
+pytestmark = pytest.mark.postgres
+
+KEY = "outage-key"
+QUICK = 2.0  # seconds: no answer may take longer, in any phase (a hang on the pool or on retries would)
+WAIT = 20.0  # seconds: the bound on waiting for a condition (a healthy run meets each in well under one)
+TABLES = 4  # games played at once, one client thread each
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """No access log line per request."""
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    started = private_cluster()
+    try:
+        yield started
+    finally:
+        started.destroy()
+
+
+@pytest.fixture
+def service(cluster: Cluster) -> Iterator[Digsite]:
+    """A service on a fresh schema of the private cluster; the cluster is left running whatever the test did."""
+    db = Database.from_url(f"{cluster.url}?schema=outage_{secrets.token_hex(4)}")
+    store.upgrade(db)
+    svc = Digsite(Settings(database=db, api_key=KEY, snapshot_interval=10))
+    try:
+        yield svc
+    finally:
+        svc.close()
+        if not cluster.running:
+            cluster.start()
+
+
+@pytest.fixture
+def base(service: Digsite) -> Iterator[str]:
+    httpd = make_server("127.0.0.1", 0, create_app(service=service), threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}/api/v1"
+    finally:
+        httpd.shutdown()
+        thread.join(timeout=10)
+        httpd.server_close()
+
+
+@dataclass
+class Answer:
+    method: str
+    started: float
+    elapsed: float
+    status: int
+    body: Any
+    retry_after: str | None
+
+    @property
+    def code(self) -> str | None:
+        return self.body.get("error", {}).get("code") if isinstance(self.body, dict) else None
+
+
+def call(base: str, method: str, path: str, token: str | None = None, body: Any = None) -> Answer:
+    request = urllib.request.Request(f"{base}{path}", method=method)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        request.add_header("Content-Type", "application/json")
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, data, timeout=WAIT) as response:
+            status, payload, retry_after = response.status, json.load(response), response.headers.get("Retry-After")
+    except urllib.error.HTTPError as error:
+        with error:
+            status, payload, retry_after = error.code, json.load(error), error.headers.get("Retry-After")
+    return Answer(method, started, time.monotonic() - started, status, payload, retry_after)
+
+
+@dataclass(eq=False)  # a thread must stay hashable
+class Table(threading.Thread):
+    """One client playing every seat of one game over HTTP: it reads, picks a legal move, posts it on the
+    version it read, and keeps going whatever the answers (on anything but 200 it reads again)."""
+
+    base: str
+    created: dict[str, Any]
+    stop: threading.Event
+    answers: list[Answer] = field(default_factory=list)
+    acked: list[tuple[int, int, dict[str, Any], float]] = field(default_factory=list)  # version, seat, action, when
+    over: bool = False
+
+    def __post_init__(self) -> None:
+        super().__init__(daemon=True)
+        self.rng = random.Random(self.created["id"])
+
+    def _call(self, method: str, path: str, token: str, body: Any = None) -> Answer:
+        answer = call(self.base, method, path, token, body)
+        self.answers.append(answer)
+        return answer
+
+    def run(self) -> None:
+        game_path = f"/games/{self.created['id']}"
+        tokens = [t["token"] for t in self.created["tokens"]]
+        deadline = time.monotonic() + 6 * WAIT
+        while not self.stop.is_set() and time.monotonic() < deadline:
+            seen = self._call("GET", game_path, KEY)
+            if seen.status != 200:
+                time.sleep(0.02)
+                continue
+            if seen.body["status"] == "over":
+                self.over = True
+                return
+            seat = seen.body["to_act"][0]
+            mine = self._call("GET", game_path, tokens[seat])
+            if mine.status != 200:
+                continue
+            action = self.rng.choice(mine.body["legal_actions"])
+            move = {"version": mine.body["version"], "action": action}
+            moved = self._call("POST", f"{game_path}/actions", tokens[seat], move)
+            if moved.status == 200:
+                self.acked.append((mine.body["version"], seat, action, time.monotonic()))
+
+
+def until(condition: Any, what: str, timeout: float = WAIT) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"not within {timeout} s: {what}")
+        time.sleep(0.02)
+
+
+def new_games(service: Digsite, count: int, seats: int = 3) -> list[dict[str, Any]]:
+    players = [service.create_player(f"P{i}") for i in range(seats)]
+    return [service.create_game("ruins", players, seed=f"outage-{n}") for n in range(count)]
+
+
+def assert_acknowledged_moves_stored_once(service: Digsite, tables: list[Table]) -> None:
+    """Each acknowledged move is the stored record right after the version it was made on, and each game's
+    stream is whole: hash chain, seed and every move re-decided by the rules."""
+    for table in tables:
+        records = {r["version"]: r for r in service.stored_records(table.created["id"])}
+        for version, seat, action, _ in table.acked:
+            record = records.get(version + 1)
+            assert record is not None and record["type"] == "move", (version, action)
+            assert (record["body"]["seat"], record["body"]["action"]) == (seat, action)
+        report = audit.verify(service, table.created["id"])
+        assert report.ok, report.to_dict()
+
+
+def test_a_database_stopped_under_load_gets_quick_503s_and_play_resumes_when_it_is_back(
+    cluster: Cluster, service: Digsite, base: str
+) -> None:
+    stop = threading.Event()
+    tables = [Table(base, created, stop) for created in new_games(service, TABLES)]
+    for table in tables:
+        table.start()
+    try:
+        until(lambda: all(len(t.acked) >= 3 for t in tables), "every table plays a few moves")
+
+        stopping = time.monotonic()
+        cluster.stop()  # fast shutdown: open sessions are ended, new connections refused
+        stopped = time.monotonic()
+        seen = len([a for t in tables for a in t.answers])
+        until(  # an outage of a few probe intervals (service/pgrecorder.py), with clients asking all along
+            lambda: time.monotonic() > stopped + 1.5 and len([a for t in tables for a in t.answers]) >= seen + 20,
+            "clients keep getting answers",
+        )
+        health = call(base, "GET", "/health")
+        assert (health.status, health.body["status"], health.body["store"]) == (503, "down", "unreachable")
+        assert health.retry_after is not None and health.elapsed < QUICK
+        starting = time.monotonic()
+        cluster.start()
+        until(lambda: call(base, "GET", "/health").status == 200, "/health says ok once the database is back", 5)
+        healthy = time.monotonic()
+        until(lambda: all(len([m for m in t.acked if m[3] > healthy]) >= 3 for t in tables), "play resumes")
+    finally:
+        stop.set()
+        for table in tables:
+            table.join(WAIT)
+    assert not any(t.is_alive() for t in tables)
+
+    answers = [a for t in tables for a in t.answers]
+    assert {a.status for a in answers} <= {200, 503}, sorted({(a.status, a.code) for a in answers})  # no 500
+    assert max(a.elapsed for a in answers) < QUICK  # no hang, in any phase
+    failed = [a for a in answers if a.status == 503]
+    assert all(a.code == "store_unavailable" and a.retry_after for a in failed)
+    assert all(stopping <= a.started + a.elapsed and a.started <= healthy for a in failed)  # only while down
+    down = [a for a in answers if a.started > stopped and a.started + a.elapsed < starting]
+    assert len(down) >= 20 and all(a.status == 503 for a in down)
+    # Once the service has seen the database back, nothing fails: no stale connection is used twice.
+    assert all(a.status == 200 for a in answers if a.started > healthy)
+    assert_acknowledged_moves_stored_once(service, tables)
+
+
+def test_a_restart_the_api_did_not_see_fails_no_request(cluster: Cluster, service: Digsite, base: str) -> None:
+    """The database restarts while the API is idle: its open connections are all stale, yet the next reads
+    and writes succeed (a stale connection is replaced, and a lost append is retried without doubling)."""
+    stop = threading.Event()
+    (created,) = new_games(service, 1)
+    warm = Table(base, created, stop)
+    warm.start()
+    until(lambda: len(warm.acked) >= 5, "the game is under way")
+    stop.set()
+    warm.join(WAIT)
+    assert not warm.is_alive()
+
+    cluster.stop()
+    cluster.start()
+    again = Table(base, created, threading.Event(), acked=list(warm.acked))
+    again.start()
+    until(lambda: len(again.acked) >= len(warm.acked) + 10, "moves after the restart")
+    again.stop.set()
+    again.join(WAIT)
+    assert [a.status for a in again.answers] == [200] * len(again.answers)
+    assert_acknowledged_moves_stored_once(service, [again])
+
+
+def test_a_read_only_database_refuses_writes_with_503_and_serves_reads(
+    cluster: Cluster, service: Digsite, base: str
+) -> None:
+    """As after a fail-over to a standby: the sessions are ended and new ones are read-only."""
+    (created,) = new_games(service, 1, seats=2)
+    token = created["tokens"][0]["token"]
+    game = f"/games/{created['id']}"
+    assert call(base, "GET", "/health").status == 200
+    cluster.execute(
+        "ALTER DATABASE postgres SET default_transaction_read_only = on",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'postgres' AND pid <> pg_backend_pid()",
+    )
+    try:
+        seen = call(base, "GET", game, token)
+        assert seen.status == 200  # reads are served
+        flip = {"version": seen.body["version"], "action": seen.body["legal_actions"][0]}
+        for _ in range(3):  # every write is refused, at once, and changes nothing
+            refused = call(base, "POST", f"{game}/actions", token, flip)
+            assert (refused.status, refused.code) == (503, "store_unavailable"), refused.body
+            assert "read-only" in refused.body["error"]["message"] and refused.retry_after
+            assert refused.elapsed < QUICK
+        until(lambda: call(base, "GET", "/health").body.get("store") == "read_only", "/health says read-only", 5)
+        assert call(base, "GET", "/health").status == 503
+        assert len(service.stored_records(created["id"])) == 1
+    finally:
+        cluster.execute(
+            "SET default_transaction_read_only = off", "ALTER DATABASE postgres RESET default_transaction_read_only"
+        )
+    until(lambda: call(base, "GET", "/health").status == 200, "/health says ok again", 5)
+    moved = call(base, "POST", f"{game}/actions", token, flip)
+    assert moved.status == 200, moved.body
+    assert len(service.stored_records(created["id"])) == 2
