@@ -125,7 +125,10 @@ class Digsite:
         self.settings = settings or Settings.from_env()
         db = self.settings.database
         if check_schema:
-            missing = store.pending(db)
+            try:
+                missing = store.pending(db)
+            except store.StoreUnavailable as error:
+                raise Unavailable(error.message, "store_unavailable") from None
             if missing:
                 raise Unavailable(
                     f"the database schema is not up to date (missing {', '.join(missing)}): run `digsite db upgrade`",

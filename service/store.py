@@ -208,10 +208,18 @@ def pending(db: Database) -> list[str]:
 
             with psycopg.connect(db.psycopg_conninfo()) as conn:
                 rows = conn.execute(f'SELECT version FROM "{db.schema}".digsite_schema_migrations').fetchall()
-    except Exception:  # no table yet: nothing applied
-        return known
+    except Exception as error:
+        if _no_table(error):  # nothing applied yet
+            return known
+        raise StoreUnavailable(f"cannot read the schema version of {db.display()}: {error}") from error
     done = {str(r[0]) for r in rows}
     return [v for v in known if v not in done]
+
+
+def _no_table(error: Exception) -> bool:
+    if isinstance(error, sqlite3.OperationalError):
+        return "no such table" in str(error)
+    return getattr(error, "sqlstate", None) in ("42P01", "3F000")  # PostgreSQL: undefined table, unknown schema
 
 
 def sqlite_health(db: Database, timeout: float = 1.0) -> Health:

@@ -44,8 +44,11 @@ def store_unavailable(error: Exception) -> str | None:
         return error.message
     if isinstance(error, (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError)):
         return UNREACHABLE  # e.g. a connection refused, a lock not granted in time, a locked SQLite file
-    if isinstance(error, DatabaseError) and type(error.__cause__) is sqlite3.DatabaseError:
-        return "the game store's file cannot be read; try again shortly"  # e.g. "file is not a database"
+    if isinstance(error, sqlite3.OperationalError):  # a locked file, "unable to open database file", I/O errors
+        return UNREACHABLE
+    cause = error.__cause__ if isinstance(error, DatabaseError) else error
+    if type(cause) is sqlite3.DatabaseError:  # exactly: e.g. "file is not a database" (not a constraint, a bug)
+        return "the game store's file cannot be read; try again shortly"
     return None
 
 

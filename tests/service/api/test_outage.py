@@ -2,20 +2,24 @@
 (never a 500, never a hang), /health says so, and play resumes without restarting the API, with every move
 that was acknowledged in the store exactly once. Also: a restart the API did not see (stale connections),
 and a read-only database. Each test runs the API in-process on a private PostgreSQL cluster that it stops
-and starts (tests/service/pgcluster.py); the shared test server is never touched."""
+and starts (tests/service/pgcluster.py); the shared test server is never touched. On SQLite: a locked file
+and a file that cannot be read are 503s too."""
 
 from __future__ import annotations
 
 import json
 import random
 import secrets
+import sqlite3
 import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
@@ -23,10 +27,9 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from service import audit, store
 from service.api import create_app
 from service.application import Digsite
+from service.errors import Unavailable
 from service.settings import Database, Settings
 from tests.service.pgcluster import Cluster, private_cluster
-
-pytestmark = pytest.mark.postgres
 
 KEY = "outage-key"
 QUICK = 2.0  # seconds: no answer may take longer, in any phase (a hang on the pool or on retries would)
@@ -177,6 +180,7 @@ def assert_acknowledged_moves_stored_once(service: Digsite, tables: list[Table])
         assert report.ok, report.to_dict()
 
 
+@pytest.mark.postgres
 def test_a_database_stopped_under_load_gets_quick_503s_and_play_resumes_when_it_is_back(
     cluster: Cluster, service: Digsite, base: str
 ) -> None:
@@ -222,6 +226,7 @@ def test_a_database_stopped_under_load_gets_quick_503s_and_play_resumes_when_it_
     assert_acknowledged_moves_stored_once(service, tables)
 
 
+@pytest.mark.postgres
 def test_a_restart_the_api_did_not_see_fails_no_request(cluster: Cluster, service: Digsite, base: str) -> None:
     """The database restarts while the API is idle: its open connections are all stale, yet the next reads
     and writes succeed (a stale connection is replaced, and a lost append is retried without doubling)."""
@@ -245,6 +250,7 @@ def test_a_restart_the_api_did_not_see_fails_no_request(cluster: Cluster, servic
     assert_acknowledged_moves_stored_once(service, [again])
 
 
+@pytest.mark.postgres
 def test_a_read_only_database_refuses_writes_with_503_and_serves_reads(
     cluster: Cluster, service: Digsite, base: str
 ) -> None:
@@ -277,3 +283,57 @@ def test_a_read_only_database_refuses_writes_with_503_and_serves_reads(
     moved = call(base, "POST", f"{game}/actions", token, flip)
     assert moved.status == 200, moved.body
     assert len(service.stored_records(created["id"])) == 2
+
+
+def sqlite_service(path: Path, **settings: Any) -> Digsite:
+    return Digsite(Settings(database=Database.from_url(f"sqlite:///{path}"), api_key=KEY, **settings))
+
+
+def test_a_locked_sqlite_file_answers_writes_503_after_the_lock_timeout_and_serves_reads(tmp_path: Path) -> None:
+    db = Database.from_url(f"sqlite:///{tmp_path / 'games.sqlite'}")
+    store.upgrade(db)
+    service = sqlite_service(tmp_path / "games.sqlite", extra_env={"SQLITE_LOCK_TIMEOUT": "1"})
+    try:
+        client = create_app(service=service).test_client()
+        (created,) = new_games(service, 1, seats=2)
+        headers = {"Authorization": f"Bearer {created['tokens'][0]['token']}"}
+        flip = {"version": 1, "action": {"type": "flip", "seat": 0, "ruin": None}}
+        holder = sqlite3.connect(db.path, isolation_level=None)
+        try:
+            holder.execute("BEGIN EXCLUSIVE")  # another process writing, for longer than the lock timeout
+            started = time.monotonic()
+            refused = client.post(f"/api/v1/games/{created['id']}/actions", json=flip, headers=headers)
+            assert (refused.status_code, refused.get_json()["error"]["code"]) == (503, "store_unavailable")
+            assert refused.headers["Retry-After"] and time.monotonic() - started < 1 + QUICK
+            assert client.get(f"/api/v1/games/{created['id']}", headers=headers).status_code == 200
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert client.post(f"/api/v1/games/{created['id']}/actions", json=flip, headers=headers).status_code == 200
+        assert len(service.stored_records(created["id"])) == 2
+    finally:
+        service.close()
+
+
+def test_an_sqlite_file_that_cannot_be_read_answers_503_not_500(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    path.write_bytes(b"not a database, whatever it was " * 256)  # e.g. another file copied over the store
+    with pytest.raises(Unavailable, match="cannot read the schema version") as refused:
+        sqlite_service(path)  # a server starting on it says why
+    assert refused.value.code == "store_unavailable"
+    service = Digsite(Settings(database=Database.from_url(f"sqlite:///{path}"), api_key=KEY), check_schema=False)
+    try:
+        client = create_app(service=service).test_client()
+        game = f"/api/v1/games/{uuid4()}"
+        flip = {"version": 1, "action": {"type": "flip", "seat": 0, "ruin": None}}
+        for answer in (
+            client.get(game, headers={"Authorization": f"Bearer {KEY}"}),
+            client.post(f"{game}/actions", json=flip, headers={"Authorization": "Bearer some-seat-token"}),
+            client.post("/api/v1/players", json={"name": "Ana"}, headers={"Authorization": f"Bearer {KEY}"}),
+        ):
+            assert (answer.status_code, answer.get_json()["error"]["code"]) == (503, "store_unavailable")
+            assert answer.headers["Retry-After"]
+        health = client.get("/api/v1/health")
+        assert (health.status_code, health.get_json()["status"]) == (503, "down")
+    finally:
+        service.close()
