@@ -7,10 +7,14 @@ and a file that cannot be read are 503s too."""
 
 from __future__ import annotations
 
+import http.client
 import json
+import os
 import random
 import secrets
+import signal
 import sqlite3
+import sys
 import threading
 import time
 import urllib.error
@@ -29,6 +33,7 @@ from service.api import create_app
 from service.application import Digsite
 from service.errors import Unavailable
 from service.settings import Database, Settings
+from tests.service.api.test_serve import Server
 from tests.service.pgcluster import Cluster, private_cluster
 
 KEY = "outage-key"
@@ -127,7 +132,13 @@ class Table(threading.Thread):
         self.rng = random.Random(self.created["id"])
 
     def _call(self, method: str, path: str, token: str, body: Any = None) -> Answer:
-        answer = call(self.base, method, path, token, body)
+        try:
+            answer = call(self.base, method, path, token, body)
+        except (urllib.error.URLError, ConnectionError, http.client.HTTPException) as error:  # the API is gone
+            answer = Answer(
+                method, time.monotonic(), 0.0, 0, {"error": {"code": "no_answer", "message": str(error)}}, None
+            )
+            time.sleep(0.02)
         self.answers.append(answer)
         return answer
 
@@ -335,5 +346,54 @@ def test_an_sqlite_file_that_cannot_be_read_answers_503_not_500(tmp_path: Path) 
             assert answer.headers["Retry-After"]
         health = client.get("/api/v1/health")
         assert (health.status_code, health.get_json()["status"]) == (503, "down")
+    finally:
+        service.close()
+
+
+def test_killing_the_api_under_load_loses_no_acknowledged_move_and_every_game_goes_on(
+    database: Database, tmp_path: Path
+) -> None:
+    """kill -9 of ``digsite serve`` while clients play: what it acknowledged is stored, and after a restart
+    (on another port) every game continues."""
+    env = {**os.environ, "DIGSITE_DATABASE_URL": database.url, "DIGSITE_API_KEY": KEY, "HOME": str(tmp_path)}
+    env["PYTHONUNBUFFERED"] = "1"
+    argv = [sys.executable, "-c", "from service.cli import main; main()", "serve", "--port", "0"]
+    first = Server(argv, env)
+    stop = threading.Event()
+    tables: list[Table] = []
+    second: Server | None = None
+    try:
+        base = first.wait_for(r"listening on (http://127\.0\.0\.1:\d+/api/v1)").group(1)
+        seats = [call(base, "POST", "/players", KEY, {"name": name}).body["id"] for name in ("Ana", "Beto")]
+        for _ in range(TABLES):
+            created = call(base, "POST", "/games", KEY, {"game": "ruins", "seats": seats})
+            assert created.status == 201
+            tables.append(Table(base, created.body, stop))
+        for table in tables:
+            table.start()
+        until(lambda: all(len(t.acked) >= 3 for t in tables), "every table plays a few moves")
+        first.process.send_signal(signal.SIGKILL)  # mid-request, most likely: no chance to finish anything
+        assert first.process.wait(WAIT) == -signal.SIGKILL
+        killed = time.monotonic()
+        second = Server(argv, env)
+        restarted = second.wait_for(r"listening on (http://127\.0\.0\.1:\d+/api/v1)").group(1)
+        for table in tables:
+            table.base = restarted
+        until(lambda: all(len([m for m in t.acked if m[3] > killed]) >= 3 or t.over for t in tables), "play goes on")
+    finally:
+        stop.set()
+        for table in tables:
+            table.join(WAIT)
+        if first.process.poll() is None:
+            first.process.kill()
+            first.process.wait(WAIT)
+        if second is not None:
+            second.stop(signal.SIGTERM)
+    assert not any(t.is_alive() for t in tables)
+    answers = [a for t in tables for a in t.answers]
+    assert {a.status for a in answers} <= {0, 200}, sorted({(a.status, a.code) for a in answers})  # 0: no answer
+    service = Digsite(Settings(database=database, api_key=KEY))
+    try:
+        assert_acknowledged_moves_stored_once(service, tables)
     finally:
         service.close()
