@@ -46,6 +46,16 @@ CONNECT_TIMEOUT_SECONDS = 2  # libpq's smallest: a server that does not answer i
 PROBE_INTERVAL_SECONDS = 0.5  # while the store is down, at most one probe per interval; the rest fail at once
 HEALTH_CACHE_SECONDS = 1.0  # /health probes at most this often
 KEEP_IDLE = 16  # idle connections kept per list
+# A server that stops answering (a network gone, a host gone) is given up in seconds, not the minutes TCP
+# waits by default: keepalives while waiting for an answer, and a bound on data left unacknowledged.
+BOUNDED = {
+    "connect_timeout": CONNECT_TIMEOUT_SECONDS,
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 10_000,
+}
 UNREACHABLE = "the game store is unreachable; try again shortly"
 READ_ONLY = "the game store is read-only (a standby, or writes switched off) and records nothing now; try again shortly"
 
@@ -64,9 +74,13 @@ class IdleConnections:
     """A few open connections kept for reuse. A connection is taken out, used by one thread, and given back
     only if it is still healthy and idle; ``clear`` closes the idle ones (after an outage they are stale)."""
 
-    def __init__(self, connect: Callable[[], psycopg.Connection[Any]], keep: int = KEEP_IDLE) -> None:
+    def __init__(
+        self, connect: Callable[[], psycopg.Connection[Any]], guard: StoreGuard, keep: int = KEEP_IDLE
+    ) -> None:
         self._connect = connect
+        self._guard = guard
         self._keep = keep
+        guard.connection_lists.append(self)
         self._idle: list[psycopg.Connection[Any]] = []
         self._lock = threading.Lock()
 
@@ -75,7 +89,11 @@ class IdleConnections:
             with self._lock:
                 conn = self._idle.pop() if self._idle else None
             if conn is None:
-                return self._connect()
+                try:
+                    return self._connect()
+                except psycopg.OperationalError as error:  # a failed connect is as good as a probe: no second one
+                    self._guard.unreachable(error)
+                    raise
             if not conn.closed:
                 return conn
 
@@ -159,6 +177,11 @@ class StoreGuard:
         if found.state == "down":
             raise StoreUnavailable(UNREACHABLE)
 
+    def unreachable(self, error: BaseException) -> None:
+        """A new connection could not be made: the store is down (raises ``StoreUnavailable``)."""
+        self._record(Health("down", UNREACHABLE))
+        raise StoreUnavailable(UNREACHABLE) from error
+
     def lost(self, error: BaseException) -> None:
         """A connection failed: raise ``StoreUnavailable`` if the server is down, else drop the idle connections
         (the server restarted under them) and return."""
@@ -197,8 +220,7 @@ class DigsiteDatastore(PostgresDatastore):
         assert isinstance(datastore, DigsiteDatastore)
         datastore._configure = datastore.after_connect_func()
         datastore.guard = StoreGuard(datastore.connect)
-        datastore.connections = IdleConnections(datastore._configured_connection)
-        datastore.guard.connection_lists.append(datastore.connections)
+        datastore.connections = IdleConnections(datastore._configured_connection, datastore.guard)
         return datastore
 
     _configure: Callable[[psycopg.Connection[Any]], None]
@@ -208,8 +230,7 @@ class DigsiteDatastore(PostgresDatastore):
         kwargs = dict(self.pool.kwargs or {})  # type: ignore[arg-type]
         if self.pool.get_password_func is not None:
             kwargs["password"] = self.pool.get_password_func()
-        kwargs.setdefault("connect_timeout", CONNECT_TIMEOUT_SECONDS)
-        kwargs.update(options)
+        kwargs.update(BOUNDED, **options)
         return psycopg.Connection.connect(**kwargs)
 
     def _configured_connection(self) -> psycopg.Connection[Any]:
@@ -288,8 +309,9 @@ class DigsitePostgresRecorder(PostgresApplicationRecorder):
         if not isinstance(datastore, DigsiteDatastore):  # made by the library's own factory
             datastore = DigsiteDatastore.adopt(datastore)
         self._guard = datastore.guard
-        self._appenders = IdleConnections(lambda: datastore.connect(autocommit=True, row_factory=tuple_row))
-        self._guard.connection_lists.append(self._appenders)
+        self._appenders = IdleConnections(
+            lambda: datastore.connect(autocommit=True, row_factory=tuple_row), self._guard
+        )
         self._append_one = (
             SQL("SELECT {0}.digsite_append_one(%s, %s, %s, %b)")
             .format(Identifier(self.datastore.schema))
