@@ -28,9 +28,11 @@ from uuid import uuid4
 import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from domain.ruins.bots import HeuristicBot
 from service import audit, store
 from service.api import create_app
 from service.application import Digsite
+from service.botclient import BotClient
 from service.errors import Unavailable
 from service.settings import Database, Settings
 from tests.service.api.test_serve import Server
@@ -235,6 +237,39 @@ def test_a_database_stopped_under_load_gets_quick_503s_and_play_resumes_when_it_
     # Once the service has seen the database back, nothing fails: no stale connection is used twice.
     assert all(a.status == 200 for a in answers if a.started > healthy)
     assert_acknowledged_moves_stored_once(service, tables)
+
+
+@pytest.mark.postgres
+def test_bots_play_their_game_to_the_end_through_a_database_outage(
+    cluster: Cluster, service: Digsite, base: str
+) -> None:
+    (created,) = new_games(service, 1, seats=2)
+    root = base.removesuffix("/api/v1")
+    bots = [
+        BotClient(root, created["id"], t["token"], HeuristicBot(), random.Random(t["seat"])) for t in created["tokens"]
+    ]
+    said: list[str] = []
+    errors: list[BaseException] = []
+
+    def play(bot: BotClient) -> None:
+        try:
+            bot.run(poll=0.01, max_poll=0.05, backoff=0.02, max_backoff=0.2, give_up_after=WAIT, on_trouble=said.append)
+        except BaseException as error:  # reported to the test, not lost in the thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=play, args=(bot,), daemon=True) for bot in bots]
+    for thread in threads:
+        thread.start()
+    until(lambda: all(bot.moves >= 2 for bot in bots), "both bots are playing")
+    cluster.stop()
+    until(lambda: all(bot.retries >= 3 for bot in bots), "both bots retry while the database is down")
+    cluster.start()
+    for thread in threads:
+        thread.join(3 * WAIT)
+    assert not any(thread.is_alive() for thread in threads) and errors == []
+    assert service.game(created["id"])["status"] == "over"
+    assert sum(line.startswith("the server answers again after") for line in said) >= 2
+    assert audit.verify(service, created["id"]).ok
 
 
 @pytest.mark.postgres
