@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 import psycopg
 from eventsourcing import persistence
@@ -42,7 +42,7 @@ from psycopg.sql import SQL, Identifier
 
 from service.store import Health, StoreUnavailable
 
-CONNECT_TIMEOUT_SECONDS = 2  # libpq's smallest: a server that does not answer is given up after this
+CONNECT_TIMEOUT_SECONDS = 2  # libpq advises no less: a server that does not answer is given up after this
 PROBE_INTERVAL_SECONDS = 0.5  # while the store is down, at most one probe per interval; the rest fail at once
 HEALTH_CACHE_SECONDS = 1.0  # /health probes at most this often
 KEEP_IDLE = 16  # idle connections kept per list
@@ -93,7 +93,6 @@ class IdleConnections:
                     return self._connect()
                 except psycopg.OperationalError as error:  # a failed connect is as good as a probe: no second one
                     self._guard.unreachable(error)
-                    raise
             if not conn.closed:
                 return conn
 
@@ -177,7 +176,7 @@ class StoreGuard:
         if found.state == "down":
             raise StoreUnavailable(UNREACHABLE)
 
-    def unreachable(self, error: BaseException) -> None:
+    def unreachable(self, error: BaseException) -> NoReturn:
         """A new connection could not be made: the store is down (raises ``StoreUnavailable``)."""
         self._record(Health("down", UNREACHABLE))
         raise StoreUnavailable(UNREACHABLE) from error

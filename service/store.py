@@ -206,7 +206,7 @@ def pending(db: Database) -> list[str]:
         else:
             import psycopg
 
-            with psycopg.connect(db.psycopg_conninfo()) as conn:
+            with psycopg.connect(db.psycopg_conninfo(), connect_timeout=5) as conn:
                 rows = conn.execute(f'SELECT version FROM "{db.schema}".digsite_schema_migrations').fetchall()
     except Exception as error:
         if _no_table(error):  # nothing applied yet
