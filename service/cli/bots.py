@@ -20,6 +20,8 @@ def seat_token(token: str | None, token_file: str | None) -> str:
     if token is not None and token_file is not None:
         raise click.UsageError("give the seat token one way: --token-file or DIGSITE_SEAT_TOKEN (not also --token)")
     if token_file is not None:
+        if token_file != "-" and os.stat(token_file).st_mode & 0o077:
+            click.echo(f"warning: other users may read the token file {token_file}; chmod 600 it", err=True)
         with click.open_file(token_file) as source:
             found = str(source.read()).strip()
         if not found:
@@ -43,7 +45,7 @@ def seat_token(token: str | None, token_file: str | None) -> str:
 @click.option("--game", "game_id", required=True, help="The game's id.")
 @click.option(
     "--token-file",
-    type=click.Path(dir_okay=False, allow_dash=True),
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True),
     default=None,
     help=f"A file holding the seat's token ('-': standard input). Default: the {TOKEN_ENV} environment variable.",
 )

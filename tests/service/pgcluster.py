@@ -42,7 +42,9 @@ class Cluster:
 
     def __init__(self, bin_dir: Path) -> None:
         self.bin = bin_dir
-        self.root = Path(tempfile.mkdtemp(prefix="digsite-pg-"))
+        # As root the cluster's owner must reach its directory: under /tmp, not a private TMPDIR.
+        parent = "/tmp" if os.geteuid() == 0 and os.path.isdir("/tmp") else None
+        self.root = Path(tempfile.mkdtemp(prefix="digsite-pg-", dir=parent))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         self.port = _free_port()

@@ -296,7 +296,7 @@ def test_cli_bot_says_in_one_line_that_the_url_cannot_work(monkeypatch: pytest.M
 
 
 def test_cli_bot_stops_at_once_on_a_refused_token_and_warns_about_token_on_the_command_line(
-    service: Digsite, server: str
+    service: Digsite, server: str, tmp_path: Path
 ) -> None:
     created = new_game(service, players=2)
     args = ["bot", "--url", server, "--game", created["id"]]
@@ -310,6 +310,12 @@ def test_cli_bot_stops_at_once_on_a_refused_token_and_warns_about_token_on_the_c
     assert "warning: --token shows the seat token to every user of this machine" in flagged.stderr
     missing = CliRunner().invoke(main, args, env={"DIGSITE_SEAT_TOKEN": ""})
     assert missing.exit_code == 2 and "no seat token: set DIGSITE_SEAT_TOKEN" in missing.output
+    shared = tmp_path / "token"
+    shared.write_text("not-a-seat-token\n")
+    shared.chmod(0o644)
+    from_file = CliRunner().invoke(main, [*args, "--token-file", str(shared)], env={"DIGSITE_SEAT_TOKEN": ""})
+    assert from_file.exit_code == 1 and "(401 invalid_token)" in from_file.stderr
+    assert f"warning: other users may read the token file {shared}; chmod 600 it" in from_file.stderr
     assert service.game(created["id"])["version"] == created["version"]
 
 
@@ -333,6 +339,7 @@ def test_cli_bot_plays_its_seat_and_prints_a_line_per_move(
     token = created["tokens"][0]["token"]
     secret = tmp_path / "seat-0.token"
     secret.write_text(token + "\n")
+    secret.chmod(0o600)
     token_args = ["--token-file", str(secret)] if source == "file" else []
     env = {"DIGSITE_SEAT_TOKEN": token if source == "environment" else ""}
 
