@@ -128,7 +128,12 @@ class Digsite:
             try:
                 missing = store.pending(db)
             except store.StoreUnavailable as error:
-                raise Unavailable(error.message, "store_unavailable") from None
+                if db.backend != "postgresql":  # a file that cannot be read stays so
+                    raise Unavailable(error.message, "store_unavailable") from None
+                # A server that is down now may be back in a moment: serve (503s until then) rather than fail,
+                # or a worker started during an outage (gunicorn replaces workers) would take the server down.
+                logger.warning("the schema could not be checked: %s", error.message)
+                missing = []
             if missing:
                 raise Unavailable(
                     f"the database schema is not up to date (missing {', '.join(missing)}): run `digsite db upgrade`",

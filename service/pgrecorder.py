@@ -237,9 +237,24 @@ class DigsiteDatastore(PostgresDatastore):
         self._configure(conn)
         return conn
 
+    _adapters_pending = False
+
+    def register_type_adapters(self) -> None:
+        """The library reads its composite types when a recorder is made: if the server is down then (a worker
+        started during an outage), they are read with the first connection that works instead."""
+        try:
+            super().register_type_adapters()
+        except StoreUnavailable:
+            self._adapters_pending = True
+
     @contextmanager
     def get_connection(self) -> Iterator[psycopg.Connection[Any]]:
         self.guard.check()
+        if self._adapters_pending:
+            self._adapters_pending = False
+            self.register_type_adapters()  # (its own connection, through here); pending again if it failed
+            if self._adapters_pending:
+                raise StoreUnavailable(UNREACHABLE)
         conn: psycopg.Connection[Any] | None = None
         try:
             conn = self.connections.take()

@@ -34,6 +34,7 @@ from service.api import create_app
 from service.application import Digsite
 from service.botclient import BotClient
 from service.errors import Unavailable
+from service.pgrecorder import PROBE_INTERVAL_SECONDS
 from service.settings import Database, Settings
 from tests.service.api.test_serve import Server
 from tests.service.pgcluster import Cluster, private_cluster
@@ -83,6 +84,25 @@ def base(service: Digsite) -> Iterator[str]:
         httpd.shutdown()
         thread.join(timeout=10)
         httpd.server_close()
+
+
+@pytest.fixture(params=["in-process", "gunicorn"])
+def served(request: pytest.FixtureRequest, service: Digsite, tmp_path: Path) -> Iterator[str]:
+    """The API on the service's store: in this process (the ``base`` fixture), or gunicorn with two workers
+    of four threads each, every worker finding the outage and the recovery on its own."""
+    if request.param == "in-process":
+        yield request.getfixturevalue("base")
+        return
+    env = {**os.environ, "DIGSITE_DATABASE_URL": service.settings.database.url, "DIGSITE_API_KEY": KEY}
+    env.update(HOME=str(tmp_path), PYTHONUNBUFFERED="1")
+    argv = [sys.executable, "-m", "gunicorn", "-w", "2", "-k", "gthread", "--threads", "4", "-b", "127.0.0.1:0"]
+    server = Server([*argv, "service.wsgi:app"], env)
+    try:
+        listening = server.wait_for(r"Listening at: (http://127\.0\.0\.1:\d+)").group(1)
+        server.wait_for(r"Booting worker")
+        yield f"{listening}/api/v1"
+    finally:
+        server.stop(signal.SIGTERM)
 
 
 @dataclass
@@ -195,8 +215,9 @@ def assert_acknowledged_moves_stored_once(service: Digsite, tables: list[Table])
 
 @pytest.mark.postgres
 def test_a_database_stopped_under_load_gets_quick_503s_and_play_resumes_when_it_is_back(
-    cluster: Cluster, service: Digsite, base: str
+    cluster: Cluster, service: Digsite, served: str
 ) -> None:
+    base = served
     stop = threading.Event()
     tables = [Table(base, created, stop) for created in new_games(service, TABLES)]
     for table in tables:
@@ -231,11 +252,11 @@ def test_a_database_stopped_under_load_gets_quick_503s_and_play_resumes_when_it_
     assert max(a.elapsed for a in answers) < QUICK  # no hang, in any phase
     failed = [a for a in answers if a.status == 503]
     assert all(a.code == "store_unavailable" and a.retry_after for a in failed)
-    assert all(stopping <= a.started + a.elapsed and a.started <= healthy for a in failed)  # only while down
+    assert all(stopping <= a.started + a.elapsed and a.started <= healthy + PROBE_INTERVAL_SECONDS for a in failed)
     down = [a for a in answers if a.started > stopped and a.started + a.elapsed < starting]
     assert len(down) >= 20 and all(a.status == 503 for a in down)
-    # Once the service has seen the database back, nothing fails: no stale connection is used twice.
-    assert all(a.status == 200 for a in answers if a.started > healthy)
+    # Once the database is back and a worker's next probe is due, nothing fails: no stale connection is used.
+    assert all(a.status == 200 for a in answers if a.started > healthy + PROBE_INTERVAL_SECONDS)
     assert_acknowledged_moves_stored_once(service, tables)
 
 
@@ -294,6 +315,35 @@ def test_a_restart_the_api_did_not_see_fails_no_request(cluster: Cluster, servic
     again.join(WAIT)
     assert [a.status for a in again.answers] == [200] * len(again.answers)
     assert_acknowledged_moves_stored_once(service, [again])
+
+
+@pytest.mark.postgres
+def test_an_api_started_while_the_database_is_down_answers_503_then_plays_once_it_is_back(
+    cluster: Cluster, service: Digsite
+) -> None:
+    """As when gunicorn replaces a worker during an outage: the new worker must boot, not take the server down."""
+    (created,) = new_games(service, 1, seats=2)
+    game = f"/api/v1/games/{created['id']}"
+    seat = {"Authorization": f"Bearer {created['tokens'][0]['token']}"}
+    cluster.stop()
+    late = None
+    try:
+        late = Digsite(Settings(database=service.settings.database, api_key=KEY))
+        client = create_app(service=late).test_client()
+        started = time.monotonic()
+        refused = client.get(game, headers=seat)
+        assert (refused.status_code, refused.get_json()["error"]["code"]) == (503, "store_unavailable")
+        assert time.monotonic() - started < QUICK
+        assert client.get("/api/v1/health").status_code == 503
+        cluster.start()
+        until(lambda: client.get("/api/v1/health").status_code == 200, "/health says ok once it is back", 5)
+        seen = client.get(game, headers=seat).get_json()
+        moved = client.post(f"{game}/actions", json={"version": 1, "action": seen["legal_actions"][0]}, headers=seat)
+        assert moved.status_code == 200, moved.get_json()
+    finally:
+        if late is not None:
+            late.close()
+    assert len(service.stored_records(created["id"])) == 2
 
 
 @pytest.mark.postgres
