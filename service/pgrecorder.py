@@ -297,6 +297,12 @@ class DigsiteDatastore(PostgresDatastore):
             if conn is not None:
                 self.connections.give(conn)  # closed instead if it is broken or left in a transaction
 
+    def __enter__(self) -> DigsiteDatastore:
+        return self  # the library's pool is never opened: connections come from ``connections``
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     def close(self) -> None:
         connections = getattr(self, "connections", None)
         if connections is not None:

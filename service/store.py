@@ -69,8 +69,6 @@ def eventsourcing_env(db: Database) -> dict[str, str]:
         "POSTGRES_SCHEMA": db.schema,
         "POSTGRES_LOCK_TIMEOUT": str(LOCK_TIMEOUT_SECONDS),
         "APPLICATION_RECORDER_TOPIC": "service.pgrecorder:DigsitePostgresRecorder",  # one round trip per append
-        "POSTGRES_POOL_SIZE": "8",
-        "POSTGRES_MAX_OVERFLOW": "8",
         "CREATE_TABLE": "n",
     }
 
