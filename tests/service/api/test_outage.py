@@ -1,9 +1,10 @@
 """The database goes away under load and comes back: every answer meanwhile is a quick 503 with Retry-After
 (never a 500, never a hang), /health says so, and play resumes without restarting the API, with every move
-that was acknowledged in the store exactly once. Also: a restart the API did not see (stale connections),
-and a read-only database. Each test runs the API in-process on a private PostgreSQL cluster that it stops
-and starts (tests/service/pgcluster.py); the shared test server is never touched. On SQLite: a locked file
-and a file that cannot be read are 503s too."""
+that was acknowledged in the store exactly once. Also: bots playing through an outage, a restart the API did
+not see (stale connections), an API started during an outage, a read-only database, and kill -9 of the API
+under load. The PostgreSQL tests run on a private cluster that they stop and start (tests/service/pgcluster.py;
+the shared test server is never touched), with the API in this process, under gunicorn or `digsite serve`.
+On SQLite: a locked file and a file that cannot be read are 503s too."""
 
 from __future__ import annotations
 
