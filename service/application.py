@@ -8,6 +8,7 @@ moves inside a process; across processes the store's unique (game, version) key 
 from __future__ import annotations
 
 import copy
+import logging
 import secrets
 import threading
 from collections import OrderedDict
@@ -18,7 +19,14 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, Repository
-from eventsourcing.persistence import EventStore, IntegrityError, JSONTranscoder, Transcoding
+from eventsourcing.persistence import (
+    EventStore,
+    IntegrityError,
+    InterfaceError,
+    JSONTranscoder,
+    OperationalError,
+    Transcoding,
+)
 from eventsourcing.utils import get_topic
 
 from domain.errors import DomainError
@@ -39,6 +47,8 @@ from service.records import GENESIS, record_hash, seed_commitment, token_hash
 from service.settings import Settings
 from service.snapshots import SealingMapper, VerifyingRepository
 from service.text import check_text
+
+logger = logging.getLogger(__name__)
 
 
 def _state_transcoding(kind: str, module: Any) -> Transcoding:
@@ -140,7 +150,15 @@ class Digsite:
         self.settings = settings or Settings.from_env()
         db = self.settings.database
         if check_schema:
-            missing = store.pending(db)
+            try:
+                missing = store.pending(db)
+            except store.StoreUnavailable as error:
+                if db.backend != "postgresql":  # a file that cannot be read stays so
+                    raise Unavailable(error.message, "store_unavailable") from None
+                # A server that is down now may be back in a moment: serve (503s until then) rather than fail,
+                # or a worker started during an outage (gunicorn replaces workers) would take the server down.
+                logger.warning("the schema could not be checked: %s", error.message)
+                missing = []
             if missing:
                 raise Unavailable(
                     f"the database schema is not up to date (missing {', '.join(missing)}): run `digsite db upgrade`",
@@ -152,6 +170,13 @@ class Digsite:
         self._games: OrderedDict[UUID, Game] = OrderedDict()
         self._locks: dict[UUID, threading.Lock] = {}
         self._guard = threading.Lock()
+
+    def store_health(self) -> store.Health:
+        """A bounded check of the store (for /health): ``ok``, ``down`` or ``read_only``."""
+        guard = getattr(getattr(self.app.recorder, "datastore", None), "guard", None)
+        if guard is not None:  # PostgreSQL (service/pgrecorder.py)
+            return guard.health()  # type: ignore[no-any-return]
+        return store.sqlite_health(self.settings.database)
 
     def close(self) -> None:
         close_appenders = getattr(self.app.recorder, "close_append_connections", None)
@@ -382,7 +407,11 @@ class Digsite:
     def _snapshot_if_due(self, game: Game, before: int) -> None:
         interval = self.settings.snapshot_interval
         if interval and self.app.snapshots is not None and game.version // interval > before // interval:
-            self.app.snapshots.put([Game.Snapshot.take(game)])
+            try:
+                self.app.snapshots.put([Game.Snapshot.take(game)])
+            except (store.StoreUnavailable, OperationalError, InterfaceError) as error:
+                # The move is stored and acknowledged; a snapshot is only a shortcut for reading it back.
+                logger.warning("no snapshot of game %s at version %s: %s", game.id, game.version, error)
 
     # -- reading ------------------------------------------------------------------------------------------
 

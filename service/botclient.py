@@ -4,12 +4,23 @@ It reads its seat's view (``GET /api/v1/games/<id>`` with ``Authorization: Beare
 for its turn by polling with a bounded backoff, submits its choice (``POST /api/v1/games/<id>/actions``
 with the version it acted on), reloads and retries when the game moved on under it (409), and stops
 when the game is over. The bot sees exactly what the seat's view shows, nothing more.
+
+Trouble on the way is retried or not by whether it can pass. A server that is down, restarting or
+overloaded (connection refused or reset, a timeout, 5xx such as 503 ``store_unavailable``, 429) is retried
+with exponential backoff and jitter (at least its ``Retry-After``) for up to ``give_up_after`` seconds in a
+row. What can never succeed stops the bot at once: a URL that is not http(s), a host name that does not
+resolve, and 400/401/403/404/422 answers. Retrying is always safe: after any failure the bot reads the game
+again before it decides, and a move is posted with the version it was decided on, so a move that did land
+before its answer was lost is never played twice (the server refuses the stale version with 409).
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
+import socket
+import ssl
 import time
 import urllib.error
 import urllib.parse
@@ -21,21 +32,32 @@ from typing import Any
 from domain.games import rules_for
 from domain.ruins.bots import Bot, Seen
 
-RETRYABLE_STATUSES = frozenset({502, 503, 504})
+# Answers that no retry can change: the request itself is wrong, or this token may not do it.
+PERMANENT_STATUSES = frozenset({400, 401, 403, 404, 405, 410, 413, 415, 422})
+PASSING = (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException, json.JSONDecodeError)
 
 
 class ApiError(Exception):
     """The API refused a request: the HTTP status and the JSON error's code and message."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(f"{status} {code}: {message}")
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after = retry_after
+
+    @property
+    def permanent(self) -> bool:
+        return self.status in PERMANENT_STATUSES
 
 
 class Unreachable(Exception):
-    """The server could not be reached (or answered 502/503/504) for too long."""
+    """The server could not be reached, or answered with a passing error, for longer than the bot waits."""
+
+
+class BadAddress(Exception):
+    """The server's address can never work: not an http(s) URL, or a host name that does not resolve."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +94,7 @@ class BotClient:
         rng: random.Random | None = None,
         timeout: float = 10.0,
     ) -> None:
+        check_url(url)
         self.base = url.rstrip("/")
         self.game_id = game_id
         self.token = token
@@ -80,6 +103,8 @@ class BotClient:
         self.timeout = timeout
         self.moves = 0
         self.conflicts = 0
+        self.retries = 0  # failed requests retried, over the whole game
+        self.jitter = random.Random()  # backoff jitter; kept apart from the bot's (perhaps seeded) choices
 
     # -- HTTP -----------------------------------------------------------------------------------------------
 
@@ -100,6 +125,14 @@ class BotClient:
                 return answer
         except urllib.error.HTTPError as error:
             raise _api_error(error) from None
+        except urllib.error.URLError as error:
+            reason = error.reason
+            if isinstance(reason, socket.gaierror) and reason.errno != socket.EAI_AGAIN:
+                host = urllib.parse.urlsplit(self.base).hostname
+                raise BadAddress(f"cannot find the host {host!r} of {self.base}: {reason.strerror or reason}") from None
+            if isinstance(reason, ssl.SSLCertVerificationError):
+                raise BadAddress(f"the TLS certificate of {self.base} is not valid: {reason}") from None
+            raise
 
     def fetch(self) -> dict[str, Any]:
         """The game as this seat sees it: view, version, to_act, status, legal_actions."""
@@ -160,35 +193,57 @@ class BotClient:
         max_poll: float = 2.0,
         on_move: Callable[[Move], None] | None = None,
         sleep: Callable[[float], None] = time.sleep,
-        max_failures: int = 20,
+        give_up_after: float = 300.0,
+        backoff: float = 0.2,
+        max_backoff: float = 5.0,
+        on_trouble: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> dict[str, Any]:
         """Play until the game is over; returns the final game as this seat sees it.
 
         While waiting, polls after ``poll`` seconds, backing off by half each time up to ``max_poll`` (back to
-        ``poll`` whenever the game moved); a 409 reloads at once; unreachable server or 502/503/504 answers
-        are retried with the same backoff, ``max_failures`` times in a row at most."""
+        ``poll`` whenever the game moved); a 409 reloads at once. A failure that may pass is retried after
+        ``backoff`` seconds, doubling up to ``max_backoff`` (each delay drawn between half and all of that, and
+        at least the server's ``Retry-After``), for up to ``give_up_after`` seconds in a row, then raises
+        ``Unreachable``; one that cannot pass (``ApiError.permanent``, ``BadAddress``) is raised at once.
+        ``on_trouble`` hears, in one line each, when failures start and when the server answers again."""
         delay = poll
         failures = 0
+        trouble_since = 0.0
         last_version: int | None = None
         while True:
             try:
                 step = self.step()
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
-                step = None
-                reason: Exception = error
             except ApiError as error:
-                if error.status not in RETRYABLE_STATUSES:
+                if error.permanent:
                     raise
-                step = None
-                reason = error
+                step, reason, wait_at_least = None, f"{error.status} {error.code}: {error.message}", error.retry_after
+            except PASSING as error:  # the server is down, restarting, or the answer was lost on the way
+                step, reason, wait_at_least = None, _describe(error), None
             if step is None:
+                now = clock()
+                if failures == 0:
+                    trouble_since = now
+                    if on_trouble is not None:
+                        on_trouble(f"the server is not answering ({reason}); retrying for up to {give_up_after:g} s")
                 failures += 1
-                if failures >= max_failures:
-                    raise Unreachable(f"gave up after {failures} failed requests in a row: {reason}")
-                sleep(delay)
-                delay = min(delay * 1.5, max(max_poll, poll))
+                waited = now - trouble_since
+                if waited >= give_up_after:
+                    raise Unreachable(
+                        f"gave up after {waited:.1f} s and {failures} failed requests in a row; the last: {reason}"
+                    )
+                pause = min(max_backoff, backoff * 2 ** min(failures - 1, 30))
+                pause = self.jitter.uniform(pause / 2, pause)
+                if wait_at_least is not None:
+                    pause = max(pause, min(wait_at_least, max_backoff))
+                self.retries += 1
+                sleep(min(pause, give_up_after - waited))
                 continue
-            failures = 0
+            if failures:
+                if on_trouble is not None:
+                    waited = clock() - trouble_since
+                    on_trouble(f"the server answers again after {waited:.1f} s ({failures} failed requests)")
+                failures = 0
             if step.kind == "over":
                 return step.game
             if step.kind == "moved":
@@ -206,13 +261,35 @@ class BotClient:
             delay = min(delay * 1.5, max(max_poll, poll))
 
 
+def check_url(url: str) -> None:
+    """Refuse at once a base URL that can never work (no http/https scheme, no host, a bad port)."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 (raises ValueError for a port that is not a number in range)
+    except ValueError as error:
+        raise BadAddress(f"not a usable URL {url!r}: {error}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BadAddress(f"the server's URL must be http(s)://host[:port], like http://127.0.0.1:8000 (got {url!r})")
+
+
+def _describe(error: BaseException) -> str:
+    reason = getattr(error, "reason", None)
+    if isinstance(error, urllib.error.URLError) and reason is not None:
+        return str(reason)
+    return str(error) or type(error).__name__
+
+
 def _api_error(error: urllib.error.HTTPError) -> ApiError:
+    try:
+        retry_after: float | None = float(error.headers.get("Retry-After", ""))
+    except (TypeError, ValueError):  # absent, or an HTTP date: the backoff decides alone
+        retry_after = None
     try:
         body = json.loads(error.read() or b"{}")
         detail = body["error"]
-        return ApiError(error.code, str(detail["code"]), str(detail["message"]))
-    except (ValueError, KeyError, TypeError):
-        return ApiError(error.code, "http_error", str(error.reason))
+        return ApiError(error.code, str(detail["code"]), str(detail["message"]), retry_after)
+    except (ValueError, KeyError, TypeError, OSError):  # not our JSON (e.g. a proxy's page), or cut short
+        return ApiError(error.code, "http_error", str(error.reason), retry_after)
     finally:
         error.close()
 

@@ -11,13 +11,42 @@ import hashlib
 import sqlite3
 import sys
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from eventsourcing.persistence import PersistenceError
+
 from service.settings import Database
 
 LOCK_TIMEOUT_SECONDS = 5
+RETRY_AFTER_SECONDS = 2  # what a 503 asks clients to wait before trying again
+
+
+class StoreUnavailable(PersistenceError):
+    """The database cannot record (or serve) anything right now: down, unreachable, or read-only.
+
+    Raised at once while an outage is known, so a request never waits on it. It is deliberately not one of
+    the library's ``OperationalError``/``InterfaceError``: the library retries those ten times, 0.2 s apart,
+    which is what made requests hang during an outage. The API answers it 503 ``store_unavailable``."""
+
+    def __init__(self, message: str, *, read_only: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.read_only = read_only
+
+
+@dataclass(frozen=True)
+class Health:
+    """What a cheap check of the store found: ``ok``, ``down`` (unreachable) or ``read_only``."""
+
+    state: str
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.state == "ok"
 
 
 def eventsourcing_env(db: Database) -> dict[str, str]:
@@ -31,7 +60,8 @@ def eventsourcing_env(db: Database) -> dict[str, str]:
             "CREATE_TABLE": "n",
         }
     return {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        # The library's factory with a datastore that fails fast while the database is down (service/pgrecorder.py).
+        "PERSISTENCE_MODULE": "service.pgrecorder:DigsitePostgresFactory",
         "POSTGRES_DBNAME": db.dbname,
         "POSTGRES_HOST": db.host,
         "POSTGRES_PORT": db.port,
@@ -40,8 +70,6 @@ def eventsourcing_env(db: Database) -> dict[str, str]:
         "POSTGRES_SCHEMA": db.schema,
         "POSTGRES_LOCK_TIMEOUT": str(LOCK_TIMEOUT_SECONDS),
         "APPLICATION_RECORDER_TOPIC": "service.pgrecorder:DigsitePostgresRecorder",  # one round trip per append
-        "POSTGRES_POOL_SIZE": "8",
-        "POSTGRES_MAX_OVERFLOW": "8",
         "CREATE_TABLE": "n",
     }
 
@@ -177,9 +205,29 @@ def pending(db: Database) -> list[str]:
         else:
             import psycopg
 
-            with psycopg.connect(db.psycopg_conninfo()) as conn:
+            with psycopg.connect(db.psycopg_conninfo(), connect_timeout=5) as conn:
                 rows = conn.execute(f'SELECT version FROM "{db.schema}".digsite_schema_migrations').fetchall()
-    except Exception:  # no table yet: nothing applied
-        return known
+    except Exception as error:
+        if _no_table(error):  # nothing applied yet
+            return known
+        raise StoreUnavailable(f"cannot read the schema version of {db.display()}: {error}") from error
     done = {str(r[0]) for r in rows}
     return [v for v in known if v not in done]
+
+
+def _no_table(error: Exception) -> bool:
+    if isinstance(error, sqlite3.OperationalError):
+        return "no such table" in str(error)
+    return getattr(error, "sqlstate", None) in ("42P01", "3F000")  # PostgreSQL: undefined table, unknown schema
+
+
+def sqlite_health(db: Database, timeout: float = 1.0) -> Health:
+    """A bounded check of the SQLite file: it must exist and answer a query within ``timeout`` seconds."""
+    if not Path(db.path).is_file():
+        return Health("down", f"the SQLite file {db.path} is missing")
+    try:
+        with closing(sqlite3.connect(f"file:{db.path}?mode=rw", uri=True, timeout=timeout)) as conn:
+            conn.execute("SELECT version FROM digsite_schema_migrations LIMIT 1").fetchall()
+    except sqlite3.Error as error:
+        return Health("down", f"the SQLite file cannot be read: {error}")
+    return Health("ok")

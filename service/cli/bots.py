@@ -2,19 +2,58 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import click
 
 from domain.ruins.bots import make_bot
-from service.botclient import ApiError, BotClient, Move, Unreachable, parse_tendencies
+from service.botclient import ApiError, BadAddress, BotClient, Move, Unreachable, parse_tendencies
 from service.cli import main
+
+TOKEN_ENV = "DIGSITE_SEAT_TOKEN"
+
+
+def seat_token(token: str | None, token_file: str | None) -> str:
+    """The seat's token from ``--token-file`` (``-``: standard input), else ``DIGSITE_SEAT_TOKEN``, else the
+    discouraged ``--token`` (which every local user can read in the process list: a warning says so)."""
+    if token is not None and token_file is not None:
+        raise click.UsageError("give the seat token one way: --token-file or DIGSITE_SEAT_TOKEN (not also --token)")
+    if token_file is not None:
+        if token_file != "-" and os.stat(token_file).st_mode & 0o077:
+            click.echo(f"warning: other users may read the token file {token_file}; chmod 600 it", err=True)
+        with click.open_file(token_file) as source:
+            found = str(source.read()).strip()
+        if not found:
+            raise click.UsageError(f"the token file {token_file} is empty")
+        return found
+    if token is not None:
+        click.echo(
+            f"warning: --token shows the seat token to every user of this machine (process list); "
+            f"set {TOKEN_ENV} or use --token-file instead",
+            err=True,
+        )
+        return token
+    found = os.environ.get(TOKEN_ENV, "").strip()
+    if not found:
+        raise click.UsageError(f"no seat token: set {TOKEN_ENV}, or pass --token-file FILE")
+    return found
 
 
 @main.command()
 @click.option("--url", required=True, help="The service's base URL, like http://localhost:8000.")
 @click.option("--game", "game_id", required=True, help="The game's id.")
-@click.option("--token", required=True, envvar="DIGSITE_SEAT_TOKEN", help="The seat's token [env DIGSITE_SEAT_TOKEN].")
+@click.option(
+    "--token-file",
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True),
+    default=None,
+    help=f"A file holding the seat's token ('-': standard input). Default: the {TOKEN_ENV} environment variable.",
+)
+@click.option(
+    "--token",
+    default=None,
+    help=f"The seat's token on the command line: discouraged, other local users can read it; use {TOKEN_ENV}.",
+)
 @click.option("--bot", "kind", type=click.Choice(["random", "heuristic"]), default="heuristic", show_default=True)
 @click.option(
     "--tendency",
@@ -26,32 +65,52 @@ from service.cli import main
 )
 @click.option("--poll", type=click.FloatRange(min=0.01), default=0.2, show_default=True, help="Seconds between looks.")
 @click.option("--max-poll", type=click.FloatRange(min=0.01), default=2.0, show_default=True, help="Backoff ceiling.")
+@click.option(
+    "--give-up-after",
+    type=click.FloatRange(min=0),
+    default=300.0,
+    show_default=True,
+    help="Seconds of failed requests in a row (server down, 503, timeouts) after which the bot stops.",
+)
 @click.option("--seed", default=None, help="Seed the bot's choices (default: unseeded).")
 def bot(
     url: str,
     game_id: str,
-    token: str,
+    token_file: str | None,
+    token: str | None,
     kind: str,
     tendencies: tuple[str, ...],
     poll: float,
     max_poll: float,
+    give_up_after: float,
     seed: str | None,
 ) -> None:
-    """Play one seat of a game over HTTP until the game is over, printing a line per move."""
+    """Play one seat of a game over HTTP until the game is over, printing a line per move.
+
+    The seat's token is read from DIGSITE_SEAT_TOKEN or --token-file. A server that is down or busy is
+    retried with backoff for up to --give-up-after seconds; a bad URL, an unknown host or a refused token
+    stops the bot at once."""
     try:
         player = make_bot(kind, **parse_tendencies(tendencies))
     except (TypeError, ValueError) as error:
         raise click.BadParameter(str(error), param_hint="--tendency") from None
-    client = BotClient(url, game_id, token, player, random.Random(seed))
+    secret = seat_token(token, token_file)
+    try:
+        client = BotClient(url, game_id, secret, player, random.Random(seed))
+    except BadAddress as error:
+        raise click.ClickException(str(error)) from None
 
     def show(move: Move) -> None:
         click.echo(f"move {move.number}: v{move.version} -> v{move.new_version} seat {move.seat}: {move.text}")
 
+    def trouble(line: str) -> None:
+        click.echo(line, err=True)
+
     try:
-        final = client.run(poll=poll, max_poll=max_poll, on_move=show)
+        final = client.run(poll=poll, max_poll=max_poll, on_move=show, give_up_after=give_up_after, on_trouble=trouble)
     except ApiError as error:
         raise click.ClickException(f"the server refused: {error.message} ({error.status} {error.code})") from None
-    except Unreachable as error:
+    except (Unreachable, BadAddress) as error:
         raise click.ClickException(str(error)) from None
     outcome = final["view"].get("outcome") or {}
     names = [p["name"] for p in final.get("players", [])] or final["view"].get("players", [])
@@ -59,5 +118,6 @@ def bot(
     who = names[winner] if isinstance(winner, int) and winner < len(names) else winner
     click.echo(
         f"game over at v{final['version']}: {who} wins ({outcome.get('how')}); "
-        f"seat {client.seat_of(final)} made {client.moves} move(s), {client.conflicts} conflict(s)"
+        f"seat {client.seat_of(final)} made {client.moves} move(s), {client.conflicts} conflict(s), "
+        f"{client.retries} retried request(s)"
     )

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 import socket
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,9 +17,10 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 from domain import ruins
 from domain.ruins.bots import HeuristicBot, RandomBot
+from service import audit
 from service.api import create_app
 from service.application import Digsite, Viewer
-from service.botclient import ApiError, BotClient, Move, Unreachable, parse_tendencies
+from service.botclient import ApiError, BadAddress, BotClient, Move, Unreachable, parse_tendencies
 from service.cli import main
 
 JOIN_SECONDS = 120  # a whole game over HTTP takes well under this; a hang fails instead of blocking
@@ -163,7 +166,7 @@ def test_a_wrong_token_stops_the_bot_with_the_apis_error(service: Digsite, serve
     created = new_game(service, players=2)
     stranger = BotClient(server, created["id"], "not-a-seat-token", HeuristicBot())
     with pytest.raises(ApiError) as refused:
-        stranger.run(poll=0.01, sleep=lambda _: None)
+        stranger.run(poll=0.01, sleep=never)  # at once: no retry
     assert (refused.value.status, refused.value.code) == (401, "invalid_token")
     unknown = BotClient(server, "no-such-game", created["tokens"][0]["token"], HeuristicBot())
     with pytest.raises(ApiError) as missing:
@@ -172,15 +175,148 @@ def test_a_wrong_token_stops_the_bot_with_the_apis_error(service: Digsite, serve
     assert service.game(created["id"])["version"] == created["version"]
 
 
-def test_an_unreachable_server_is_retried_with_backoff_then_given_up() -> None:
+def free_port() -> int:
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    client = BotClient(f"http://127.0.0.1:{port}", "game", "token", HeuristicBot(), timeout=2)
+        return int(probe.getsockname()[1])
+
+
+def never(seconds: float) -> None:
+    raise AssertionError(f"the bot waited {seconds} s to retry what can never succeed")
+
+
+def test_an_unreachable_server_is_retried_with_growing_jittered_backoff_until_the_time_bound() -> None:
+    client = BotClient(f"http://127.0.0.1:{free_port()}", "game", "token", HeuristicBot(), timeout=2)
+    now = [0.0]
     delays: list[float] = []
-    with pytest.raises(Unreachable, match="5 failed requests"):
-        client.run(poll=0.1, max_poll=0.3, sleep=delays.append, max_failures=5)
-    assert delays == pytest.approx([0.1, 0.15, 0.225, 0.3])  # grows by half, up to the ceiling
+    said: list[str] = []
+
+    def sleep(seconds: float) -> None:  # no real time passes
+        delays.append(seconds)
+        now[0] += seconds
+
+    with pytest.raises(Unreachable, match=r"gave up after 10\.0 s and \d+ failed requests in a row") as gave_up:
+        client.run(
+            give_up_after=10, backoff=0.1, max_backoff=1.0, sleep=sleep, clock=lambda: now[0], on_trouble=said.append
+        )
+    assert "Connection refused" in str(gave_up.value)
+    assert now[0] == pytest.approx(10.0)  # the bound is kept exactly: the last pause is cut to it
+    for n, seconds in enumerate(delays[:-1]):  # each pause is drawn between half and all of a doubling ceiling
+        ceiling = min(1.0, 0.1 * 2**n)
+        assert ceiling / 2 <= seconds <= ceiling
+    assert len(set(delays)) > len(delays) // 2  # jittered: bots that failed together do not retry together
+    assert said == ["the server is not answering ([Errno 111] Connection refused); retrying for up to 10 s"]
+    assert client.retries == len(delays)
+
+
+class Flaky:
+    """WSGI middleware: requests numbered in ``window`` meet trouble. A third of the reads and half of the moves
+    are answered 503 (with Retry-After) unread; the other half of the moves are recorded by the API but their
+    answer is lost (a 503 instead), as when a proxy gives up waiting."""
+
+    def __init__(self, app: Any, window: range) -> None:
+        self.app = app
+        self.window = window
+        self.requests = 0
+        self.lost_moves = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        with self.lock:
+            self.requests += 1
+            number = self.requests
+        post = environ["REQUEST_METHOD"] == "POST"
+        if number not in self.window or (not post and number % 3):
+            return self.app(environ, start_response)
+        if post and number % 2 == 0:
+            statuses: list[str] = []
+            b"".join(self.app(environ, lambda status, headers, exc_info=None: statuses.append(status)))
+            if statuses[0].startswith("200"):
+                with self.lock:
+                    self.lost_moves += 1
+        answer = b'{"error": {"code": "store_unavailable", "message": "the game store is unreachable"}}'
+        start_response("503 SERVICE UNAVAILABLE", [("Content-Type", "application/json"), ("Retry-After", "0")])
+        return [answer]
+
+
+def test_bots_play_through_a_503_window_and_finish_without_playing_a_move_twice(service: Digsite) -> None:
+    created = new_game(service, players=2, seed="flaky")
+    flaky = Flaky(create_app(service=service), window=range(20, 220))
+    httpd = make_server("127.0.0.1", 0, flaky, threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        seats = clients(f"http://127.0.0.1:{httpd.server_port}", created)
+        said: list[str] = []
+        errors = in_threads(
+            [
+                lambda c=c: c.run(poll=0.005, max_poll=0.05, backoff=0.005, max_backoff=0.02, on_trouble=said.append)
+                for c in seats
+            ]
+        )
+    finally:
+        httpd.shutdown()
+        thread.join(timeout=10)
+        httpd.server_close()
+    assert errors == []
+    assert service.game(created["id"])["status"] == "over"
+    assert all(c.retries > 0 for c in seats) and flaky.requests > 220
+    assert any(line.startswith("the server answers again after") for line in said)
+    # Moves whose answer was lost were recorded once; the bot read the game again instead of posting them again.
+    assert flaky.lost_moves > 0
+    assert len(stored_move_seats(service, created["id"])) == sum(c.moves for c in seats) + flaky.lost_moves
+    assert audit.verify(service, created["id"]).ok
+
+
+def test_a_url_that_can_never_work_stops_the_bot_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    for url in ("127.0.0.1:8000", "ftp://127.0.0.1/", "http://", "http://127.0.0.1:99999"):
+        with pytest.raises(BadAddress, match="URL"):
+            BotClient(url, "game", "token", HeuristicBot())
+
+    def unknown(*args: Any, **kwargs: Any) -> Any:  # no name lookup leaves the machine
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", unknown)
+    client = BotClient("http://no-such-host.example:8000", "game", "token", HeuristicBot())
+    with pytest.raises(BadAddress, match=r"cannot find the host 'no-such-host\.example'"):
+        client.run(sleep=never)
+
+
+@pytest.mark.parametrize("url", ["localhost:8000", "http://no-such-host.example:8000"])
+def test_cli_bot_says_in_one_line_that_the_url_cannot_work(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    def unknown(*args: Any, **kwargs: Any) -> Any:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", unknown)
+    started = time.monotonic()
+    result = CliRunner().invoke(main, ["bot", "--url", url, "--game", "g"], env={"DIGSITE_SEAT_TOKEN": "t"})
+    assert result.exit_code == 1 and time.monotonic() - started < 5
+    (line,) = result.output.splitlines()
+    assert line.startswith("Error: ") and ("http(s)://host" in line or "cannot find the host" in line)
+
+
+def test_cli_bot_stops_at_once_on_a_refused_token_and_warns_about_token_on_the_command_line(
+    service: Digsite, server: str, tmp_path: Path
+) -> None:
+    created = new_game(service, players=2)
+    args = ["bot", "--url", server, "--game", created["id"]]
+    refused = CliRunner().invoke(main, args, env={"DIGSITE_SEAT_TOKEN": "not-a-seat-token"})
+    assert refused.exit_code == 1
+    assert refused.output.splitlines() == [
+        "Error: the server refused: this seat token does not belong to this game (401 invalid_token)"
+    ]
+    flagged = CliRunner().invoke(main, [*args, "--token", "not-a-seat-token"], env={"DIGSITE_SEAT_TOKEN": ""})
+    assert flagged.exit_code == 1
+    assert "warning: --token shows the seat token to every user of this machine" in flagged.stderr
+    missing = CliRunner().invoke(main, args, env={"DIGSITE_SEAT_TOKEN": ""})
+    assert missing.exit_code == 2 and "no seat token: set DIGSITE_SEAT_TOKEN" in missing.output
+    shared = tmp_path / "token"
+    shared.write_text("not-a-seat-token\n")
+    shared.chmod(0o644)
+    from_file = CliRunner().invoke(main, [*args, "--token-file", str(shared)], env={"DIGSITE_SEAT_TOKEN": ""})
+    assert from_file.exit_code == 1 and "(401 invalid_token)" in from_file.stderr
+    assert f"warning: other users may read the token file {shared}; chmod 600 it" in from_file.stderr
+    assert service.game(created["id"])["version"] == created["version"]
 
 
 def test_parse_tendencies() -> None:
@@ -193,10 +329,19 @@ def test_parse_tendencies() -> None:
         parse_tendencies(["pass_rate"])
 
 
-def test_cli_bot_plays_its_seat_and_prints_a_line_per_move(service: Digsite, server: str) -> None:
+@pytest.mark.parametrize("source", ["environment", "file"])
+def test_cli_bot_plays_its_seat_and_prints_a_line_per_move(
+    service: Digsite, server: str, source: str, tmp_path: Path
+) -> None:
     created = new_game(service, players=3, seed="cli")
     others = clients(server, created)[1:]
     result: list[Any] = []
+    token = created["tokens"][0]["token"]
+    secret = tmp_path / "seat-0.token"
+    secret.write_text(token + "\n")
+    secret.chmod(0o600)
+    token_args = ["--token-file", str(secret)] if source == "file" else []
+    env = {"DIGSITE_SEAT_TOKEN": token if source == "environment" else ""}
 
     def cli_seat() -> None:
         result.append(
@@ -205,9 +350,9 @@ def test_cli_bot_plays_its_seat_and_prints_a_line_per_move(service: Digsite, ser
                 [
                     *["bot", "--url", server, "--game", created["id"], "--bot", "heuristic"],
                     *["--tendency", "pass_rate=0.6", "--tendency", "lead=big"],
-                    *["--poll", "0.01", "--max-poll", "0.05", "--seed", "7"],
+                    *["--poll", "0.01", "--max-poll", "0.05", "--seed", "7", *token_args],
                 ],
-                env={"DIGSITE_SEAT_TOKEN": created["tokens"][0]["token"]},
+                env=env,
             )
         )
 
