@@ -63,11 +63,17 @@ ERRORS: dict[str, tuple[int, str]] = {
         "The rules refuse the action: `rule_violation` (the message names the rule) or `game_over`. "
         "Nothing was recorded.",
     ),
-    "Unexpected": (
-        500,
-        "`internal_error` (a bug, logged on the server), `store_unavailable` (503: the database cannot be "
-        "reached), `schema_not_ready` (503: run `digsite db upgrade`).",
+    "Unavailable": (
+        503,
+        "`store_unavailable`: the database cannot be reached or is read-only; nothing was recorded. Answered at "
+        "once, with `Retry-After` (seconds): retry the same request then. `schema_not_ready`: run "
+        "`digsite db upgrade`.",
     ),
+    "Unexpected": (500, "`internal_error`: a bug, logged on the server."),
+}
+RETRY_AFTER = {
+    "description": "Seconds to wait before retrying.",
+    "schema": {"type": "integer", "minimum": 1},
 }
 
 Security = list[dict[str, list[str]]]
@@ -97,7 +103,7 @@ def operation(
         "parameters": copy.deepcopy(parameters or []),
         "responses": {
             str(status): {"description": what, "content": {JSON: {"schema": schema}}},
-            **{str(ERRORS[name][0]): ref("responses", name) for name in [*errors, "UriTooLong"]},
+            **{str(ERRORS[name][0]): ref("responses", name) for name in [*errors, "UriTooLong", "Unavailable"]},
             "default": ref("responses", "Unexpected"),
         },
     }
@@ -105,6 +111,13 @@ def operation(
         out["description"] = description
     if body is not None:
         out["requestBody"] = {"required": True, "content": {JSON: {"schema": ref("schemas", body)}}}
+    return out
+
+
+def _health_operation() -> dict[str, Any]:
+    """The health check answers its own body when the store is down, not the Error shape."""
+    out = operation("health", "Is the API up?", tag="meta", ok=(200, "Up.", ref("schemas", "Health")), errors=[])
+    out["responses"]["503"] = ref("responses", "HealthDown")
     return out
 
 
@@ -123,6 +136,13 @@ def _component_schemas() -> dict[str, Any]:
             examples=[{"error": {"code": "stale_version", "message": "the game is at version 7 but ..."}}],
         ),
         "Health": obj({"status": {"type": "string", "enum": ["ok"]}}),
+        "HealthDown": obj(
+            {
+                "status": {"type": "string", "enum": ["down"]},
+                "store": {"type": "string", "enum": ["unreachable", "read_only"]},
+                "message": {"type": "string"},
+            }
+        ),
         "Created": obj({"id": {"type": "string", "format": "uuid"}}),
         "NewPlayer": schemas.NEW_PLAYER,
         "NewTournament": schemas.NEW_TOURNAMENT,
@@ -231,9 +251,7 @@ def _document() -> dict[str, Any]:
         "tags": [{"name": "meta"}, {"name": "organisers"}, {"name": "games"}],
         "paths": {
             "/api/v1/health": {
-                "get": operation(
-                    "health", "Is the API up?", tag="meta", ok=(200, "Up.", ref("schemas", "Health")), errors=[]
-                )
+                "get": _health_operation()
             },
             "/api/v1/openapi.json": {
                 "get": operation(
@@ -351,8 +369,19 @@ def _document() -> dict[str, Any]:
             },
             "schemas": _component_schemas(),
             "responses": {
-                name: {"description": text, "content": {JSON: {"schema": ref("schemas", "Error")}}}
-                for name, (_, text) in ERRORS.items()
+                name: {
+                    "description": text,
+                    "content": {JSON: {"schema": ref("schemas", "Error")}},
+                    **({"headers": {"Retry-After": RETRY_AFTER}} if status == 503 else {}),
+                }
+                for name, (status, text) in ERRORS.items()
+            }
+            | {
+                "HealthDown": {
+                    "description": "The store cannot serve reads and writes: unreachable, or read-only.",
+                    "headers": {"Retry-After": RETRY_AFTER},
+                    "content": {JSON: {"schema": ref("schemas", "HealthDown")}},
+                }
             },
         },
     }

@@ -63,6 +63,8 @@ def test_every_route_is_described_and_every_description_is_a_route(app: Flask, c
             ).items()
         errors = [r for status, r in operation["responses"].items() if status[0] in "45" or status == "default"]
         assert errors and all(r == {"$ref": f"#/components/responses/{r['$ref'].split('/')[-1]}"} for r in errors)
+        outage = document["components"]["responses"][operation["responses"]["503"]["$ref"].split("/")[-1]]
+        assert "Retry-After" in outage["headers"], f"{method} {path}: a store outage answers 503 with Retry-After"
     assert document["components"]["schemas"]["Error"]["properties"]["error"]["required"] == ["code", "message"]
 
 
