@@ -16,6 +16,12 @@ SKIP_HELP = (
     "projection said it cannot project, once you have looked at it (docs/projections.md)."
 )
 
+EXIT_UNPROJECTABLE = 3  # `digsite up` tells this apart from a crash: restarting would stop at the same record
+
+
+class Unprojectable(click.ClickException):
+    exit_code = EXIT_UNPROJECTABLE
+
 
 @main.group()
 def projections() -> None:
@@ -30,7 +36,7 @@ def projections() -> None:
 def run(batch_size: int, skip: tuple[int, ...]) -> None:
     """Follow the event store until stopped (Ctrl-C or SIGTERM); safe to kill and restart at any time.
 
-    Stops with exit code 1 at a record it cannot project, once every record before it is projected."""
+    Stops with exit code 3 at a record it cannot project, once every record before it is projected."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     follower = Follower(batch_size=batch_size, skip=frozenset(skip))
     stop = threading.Event()
@@ -40,7 +46,7 @@ def run(batch_size: int, skip: tuple[int, ...]) -> None:
     try:
         follower.run_forever(stop, on_batch=lambda n: click.echo(f"projected {n} record(s); at {follower.written}"))
     except UnprojectableRecord as error:
-        raise click.ClickException(str(error)) from None
+        raise Unprojectable(str(error)) from None
     finally:
         follower.close()
     click.echo("projections: stopped")
@@ -52,7 +58,7 @@ def run(batch_size: int, skip: tuple[int, ...]) -> None:
 def rebuild(batch_size: int, skip: tuple[int, ...]) -> None:
     """Empty the read models and project the whole event store again, with progress.
 
-    Stops with exit code 1 at a record it cannot project, once every record before it is projected."""
+    Stops with exit code 3 at a record it cannot project, once every record before it is projected."""
     follower = Follower(batch_size=batch_size, skip=frozenset(skip))
     try:
         total = follower.app.recorder.max_notification_id() or 0
@@ -60,7 +66,7 @@ def rebuild(batch_size: int, skip: tuple[int, ...]) -> None:
             done = follower.rebuild(progress=bar.update)
         click.echo(f"rebuilt from {done} record(s)")
     except UnprojectableRecord as error:
-        raise click.ClickException(str(error)) from None
+        raise Unprojectable(str(error)) from None
     finally:
         follower.close()
 

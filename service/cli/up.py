@@ -20,6 +20,7 @@ import click
 
 from service import store
 from service.cli import main
+from service.cli.projections import EXIT_UNPROJECTABLE
 from service.settings import Settings, default_database_url
 
 
@@ -101,6 +102,15 @@ def up(host: str, port: int, api_port: int, demo_games: int) -> None:
             for name, process in running.items():
                 if process.poll() is None:
                     continue
+                if name == "projections" and process.returncode == EXIT_UNPROJECTABLE:
+                    click.echo(
+                        "projections stopped at a record they cannot project (named above); the API and the "
+                        "dashboard go on, the read models wait. Once you have looked at it: "
+                        "`digsite projections run --skip ID` (docs/projections.md)",
+                        err=True,
+                    )
+                    del running[name]
+                    break
                 recent = [t for t in restarts[name] if time.monotonic() - t < 60]
                 if len(recent) >= 5:
                     click.echo(f"{name} keeps failing (exit code {process.returncode}); stopping Digsite", err=True)

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from service.aggregates import Game, Player
 from service.application import Digsite
 from service.cli import main
+from service.cli.projections import EXIT_UNPROJECTABLE
 from service.projections.follower import Follower, UnprojectableRecord
 from service.simulation import run_tournament
 
@@ -131,7 +132,7 @@ def test_the_commands_exit_non_zero_with_the_message_and_pass_it_when_told(
     game_id, bad = bad_move(service)
     runner = CliRunner()
     stopped = runner.invoke(main, command, env=cli_env)
-    assert stopped.exit_code == 1, stopped.output
+    assert stopped.exit_code == EXIT_UNPROJECTABLE, stopped.output
     assert f"cannot project record {bad}" in stopped.output and game_id in stopped.output
     assert f"--skip {bad}" in stopped.output
     passed = runner.invoke(main, ["projections", "rebuild", "--skip", str(bad)], env=cli_env)
