@@ -1,0 +1,1 @@
+"""Lost Ruins of Arnak."""

@@ -1,0 +1,136 @@
+"""Starting a game. All randomness is drawn from the game's seed, each draw from its own labelled
+generator (``"<seed>:items"``), so one shuffle never depends on how many came before it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from domain.arnak import events as ev
+from domain.arnak.components import book
+from domain.arnak.state import Player, Site
+from domain.errors import SetupError
+
+SUPPORTED_OPTIONS: frozenset[str] = frozenset({"side"})
+SIDES = ("bird",)  # the snake temple is not built yet (docs/rules/arnak.md)
+
+
+def rng(seed: str, label: str) -> random.Random:
+    # String seeds are hashed with SHA-512 by ``random``: stable across runs and platforms.
+    return random.Random(f"{seed}:{label}")
+
+
+def shuffled(seed: str, label: str, items: Iterable[int]) -> tuple[int, ...]:
+    out = list(items)
+    rng(seed, label).shuffle(out)
+    return tuple(out)
+
+
+def _check_players(players: Iterable[str]) -> tuple[str, ...]:
+    names = tuple(players)
+    b = book()
+    if not b.min_players <= len(names) <= b.max_players:
+        raise SetupError(f"Arnak is played here by {b.min_players} to {b.max_players} players, not {len(names)}")
+    if not all(isinstance(n, str) and n.strip() for n in names):
+        raise SetupError("every player needs a non-empty name")
+    return names
+
+
+def _check_options(options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...]:
+    chosen = dict(options or {})
+    unknown = set(chosen) - SUPPORTED_OPTIONS
+    if unknown:
+        raise SetupError(f"unknown Arnak option(s) {sorted(unknown)}; known: {sorted(SUPPORTED_OPTIONS)}")
+    side = chosen.setdefault("side", "bird")
+    if side not in SIDES:
+        raise SetupError(f"board side {side!r} is not available; sides: {list(SIDES)}")
+    return tuple(sorted(chosen.items()))
+
+
+def start(players: Iterable[str], options: Mapping[str, Any] | None = None, seed: str | int = 0) -> list[ev.Event]:
+    """The opening events of a new game: the setup, then round 1 (its first player and every opening hand).
+
+    The seat order is the turn order, and seat 0 starts ("whoever most recently visited somewhere they had
+    never been": the table decides, and lists that player first)."""
+    names = _check_players(players)
+    opts = _check_options(options)
+    side = dict(opts)["side"]
+    b = book()
+    board = b.boards[side]
+    seed = str(seed)
+    n = len(names)
+
+    cards = b.cards.values()
+    artifacts = shuffled(seed, "artifacts", sorted(c.id for c in cards if c.kind == "artifact"))
+    items = shuffled(seed, "items", sorted(c.id for c in cards if c.kind == "item"))
+    # Starting decks: each colour's four starting cards and two fear cards, shuffled face down.
+    fear = list(b.fear_ids)
+    colours = list(b.starter_ids)
+    seats = []
+    for seat in range(n):
+        own = [*b.starter_ids[colours[seat]], fear.pop(), fear.pop()]
+        deck = shuffled(seed, f"deck:{seat}", sorted(own))
+        seats.append(Player(colour=colours[seat], deck=deck, resources=b.starting_resources[seat]))
+
+    idols = list(shuffled(seed, "idols", sorted(b.idols)))
+    sites = []
+    for loc in board.sites:
+        count = b.idols_face_up[loc.level] + b.idols_face_down[loc.level]
+        sites.append(Site(loc.id, idols=tuple(idols[:count])))
+        del idols[:count]
+
+    doubles = [s.id for loc in board.camps for s in loc.spaces if s.double_boot]
+    blocked = tuple(sorted(rng(seed, "blocking").sample(doubles, b.blocked_double_boot[n])))
+
+    level1 = shuffled(seed, "sites:1", sorted(t.id for t in b.site_tiles.values() if t.level == 1))
+    level2 = shuffled(seed, "sites:2", sorted(t.id for t in b.site_tiles.values() if t.level == 2))
+
+    # Research bonus tiles: as many as players face down at the temple, then the rest face up on the
+    # spaces open at this player count; any left over go back to the box.
+    bonus = list(shuffled(seed, "bonus", sorted(b.bonus_tiles)))
+    temple_bonus = tuple(bonus[:n])
+    del bonus[:n]
+    research_bonus = []
+    for space in board.track.spaces.values():
+        if space.bonus_min_players is not None and n >= space.bonus_min_players and bonus:
+            research_bonus.append((space.id, bonus.pop(0)))
+
+    assistants = list(shuffled(seed, "assistants", sorted(b.assistants)))
+    per_stack = len(assistants) // board.assistant_stacks
+    assistant_stacks = tuple(
+        tuple(assistants[i * per_stack : (i + 1) * per_stack]) for i in range(board.assistant_stacks)
+    )
+
+    started = ev.GameStarted(
+        players=names,
+        options=opts,
+        rules_version=b.version,
+        seed=seed,
+        side=side,
+        seats=tuple(seats),
+        sites=tuple(sites),
+        blocked=blocked,
+        site_stacks=(level1, level2),
+        guardian_stack=shuffled(seed, "guardians", sorted(b.guardians)),
+        artifact_row=artifacts[:1],
+        item_row=items[:5],
+        artifact_deck=artifacts[1:],
+        item_deck=items[5:],
+        fear_deck=tuple(fear),
+        research_bonus=tuple(sorted(research_bonus)),
+        temple_bonus=temple_bonus,
+        temple_stacks=(n,) * len(b.temple_stacks),
+        assistant_stacks=assistant_stacks,
+    )
+    return [started, *round_start(seats, 1, 0)]
+
+
+def round_start(seats: Iterable[Player], round_no: int, first: int) -> list[ev.Event]:
+    """A round begins: its first player, and every seat draws up to the hand size from the top of its deck."""
+    out: list[ev.Event] = [ev.RoundStarted(round_no, first)]
+    for seat, p in enumerate(seats):
+        need = book().hand_size - len(p.hand)
+        if need > 0 and p.deck:
+            out.append(ev.CardsDrawn(seat, p.deck[:need]))
+    return out

@@ -1,0 +1,154 @@
+"""The state of an Arnak game: immutable values that ``evolve`` replaces, never mutates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from domain.arnak.components import NONE, Resources, Steps
+
+
+@dataclass(frozen=True, slots=True)
+class HeldAssistant:
+    id: int
+    gold: bool = False
+    exhausted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    colour: str
+    hand: tuple[int, ...] = ()
+    deck: tuple[int, ...] = ()  # top first
+    play_area: tuple[int, ...] = ()
+    resources: Resources = NONE  # coin, compass, tablet, arrowhead, jewel
+    idols: tuple[int, ...] = ()  # face down in the supply on the player board
+    slots: tuple[int, ...] = ()  # idols placed in the idol slots, left to right
+    guardians: tuple[int, ...] = ()  # overcome, beside the player board
+    boons_used: tuple[int, ...] = ()  # guardians flipped after their boon was used
+    assistants: tuple[HeldAssistant, ...] = ()
+    glass: str = "start"  # magnifying glass: a research node id
+    notebook: str = "start"
+    temple_place: int | None = None  # 0 = first to reach the Lost Temple
+    temple_tiles: tuple[int, ...] = ()  # the stacks the tiles were bought from
+    fear_tiles: int = 0  # taken when the fear deck was empty
+    travel: tuple[str, ...] = ()  # temporary travel icons from effects, spent on travel, gone at round end
+    passed: bool = False
+
+    def cards(self) -> tuple[int, ...]:
+        """Every card this player owns."""
+        return (*self.hand, *self.deck, *self.play_area)
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """A Level I or Level II dig site: undiscovered while ``tile`` is None."""
+
+    id: str
+    tile: int | None = None
+    idols: tuple[int, ...] = ()  # face-up idol first; a Level II site's second idol lies face down
+    guardian: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A decision the engine waits for, part-way through an effect: ``seat`` picks one of ``options``.
+
+    ``then`` holds the effect's remaining steps, run after the choice. ``branches`` (for a ``choose``)
+    holds the steps of each option, in option order. ``card`` is the card whose effect is running (if any).
+    ``picks`` counts further picks of the same choice (Army Knife: two different options)."""
+
+    seat: int
+    kind: str
+    options: tuple[str, ...]
+    then: Steps = "[]"
+    branches: tuple[Steps, ...] = ()
+    card: int | None = None
+    picks: int = 0
+    optional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    seat: int
+    research: int
+    temple_tiles: int
+    idols: int
+    idol_slots: int
+    guardians: int
+    cards: int  # printed VP of items and artifacts
+    fear: int  # fear cards and fear tiles (negative)
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The final scores and ranking; ``winners`` has several seats only when every tie break fails."""
+
+    scores: tuple[Score, ...]
+    ranking: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameState:
+    players: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...]
+    seed: str
+    side: str
+    seats: tuple[Player, ...]
+    sites: tuple[Site, ...]
+    occupants: tuple[tuple[str, int], ...]  # (space, seat), sorted by space
+    blocked: tuple[str, ...]
+    site_stacks: tuple[tuple[int, ...], tuple[int, ...]]  # Level I and Level II site tiles, top first
+    guardian_stack: tuple[int, ...]
+    artifact_row: tuple[int, ...]  # nearest the moon staff first
+    item_row: tuple[int, ...]  # nearest the moon staff first
+    artifact_deck: tuple[int, ...]
+    item_deck: tuple[int, ...]
+    artifact_exile: tuple[int, ...] = ()
+    item_exile: tuple[int, ...] = ()
+    removed: tuple[int, ...] = ()  # exiled starting cards: out of the game
+    fear_deck: tuple[int, ...] = ()
+    research_bonus: tuple[tuple[str, int], ...] = ()  # research space -> face-up bonus tile
+    temple_bonus: tuple[int, ...] = ()  # the face-down stack at the Lost Temple
+    temple_stacks: tuple[int, ...] = ()  # tiles left in each temple-tile stack
+    assistant_stacks: tuple[tuple[int, ...], ...] = ()  # top (face up) first
+    round: int = 0
+    first_player: int = 0
+    turn: int = 0
+    main_done: bool = False  # the seat to act has taken its main action this turn
+    phase: str = "play"  # play | round_end | over
+    keep_queue: tuple[int, ...] = ()  # round end: the seats still to decide which cards to keep
+    pending: Pending | None = None
+    outcome: Outcome | None = None
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    def seat(self, seat: int) -> Player:
+        return self.seats[seat]
+
+    def with_seat(self, seat: int, player: Player) -> GameState:
+        seats = list(self.seats)
+        seats[seat] = player
+        return replace(self, seats=tuple(seats))
+
+    def occupant(self, space: str) -> int | None:
+        for s, seat in self.occupants:
+            if s == space:
+                return seat
+        return None
+
+    def site(self, location: str) -> Site | None:
+        for site in self.sites:
+            if site.id == location:
+                return site
+        return None
+
+    def with_site(self, site: Site) -> GameState:
+        return replace(self, sites=tuple(site if s.id == site.id else s for s in self.sites))
+
+    def archaeologists_out(self, seat: int) -> int:
+        return sum(1 for _, s in self.occupants if s == seat)
