@@ -31,11 +31,22 @@ from domain.arnak.actions import (
     UseBoon,
 )
 from domain.arnak.components import RESOURCES, Resources, book, resources_of, steps_of, steps_text
-from domain.arnak.effects import Turn, can_pay, cannot_start, gain_fear, resolve, run, run_text, supported
+from domain.arnak.effects import (
+    Turn,
+    advance,
+    buy_card,
+    can_pay,
+    cannot_start,
+    gain_fear,
+    resolve,
+    run,
+    run_text,
+    supported,
+)
 from domain.arnak.scoring import outcome_of
 from domain.arnak.setup import round_start, shuffled
 from domain.arnak.state import GameState, Pending
-from domain.arnak.travel import pays
+from domain.arnak.travel import pays, travel_icons
 from domain.errors import GameOver, NotYourTurn, RuleViolation
 
 MAIN = (Dig, Discover, Overcome, Buy, Research, TempleTile, Pass)
@@ -124,7 +135,7 @@ def _begin_round_end(t: Turn) -> None:
     spaces = book().boards[state.side].spaces
     for space, seat in state.occupants:
         site = t.state.site(spaces[space].location)
-        if site is not None and site.guardian is not None:
+        if site is not None and site.guardian is not None and not state.seats[seat].no_guardian_fear:
             gain_fear(t, seat)
     last = state.round >= book().rounds
     n = state.n_players
@@ -198,7 +209,7 @@ def _pay_travel(
         raise RuleViolation(
             f"{what} costs {_describe(total)} (with {payment.charter} chartered plane(s)): you cannot pay it"
         )
-    icons = [b.card(c).travel for c in payment.cards]
+    icons = [travel_icons(p, c) for c in payment.cards]
     if not pays(icons, payment.travel, payment.charter, need, discards):
         cost = " + ".join(need) or "nothing"
         raise RuleViolation(
@@ -279,8 +290,11 @@ def _discover(t: Turn, action: Discover) -> None:
         raise RuleViolation(f"{loc} is already discovered: dig at it instead")
     if not state.site_stacks[level - 1]:
         raise RuleViolation(f"the Level {level} site tiles are all used")
-    compasses = book().discover_compasses[level]
+    discount = state.seats[seat].discover_discount
+    compasses = max(0, book().discover_compasses[level] - discount)
     t.emit(ev.MainActionTaken(seat, "discover"))
+    if discount:
+        t.emit(ev.DiscoveryDiscount(seat, 0))
     need = book().boards[state.side].spaces[action.space].cost
     _pay_travel(t, seat, action.payment, need, 0, f"discovering {loc}", resources_of({"compass": compasses}))
     t.emit(ev.ArchaeologistPlaced(seat, action.space))
@@ -315,31 +329,16 @@ def _buy(t: Turn, action: Buy) -> None:
     p = state.seats[seat]
     if card is None or (action.card not in state.item_row and action.card not in state.artifact_row):
         raise RuleViolation(f"card {action.card} is not in the card row")
-    if card.kind == "item":
-        if p.resources[0] < card.cost:
-            raise RuleViolation(f"{card.name} costs {card.cost} coin(s); you have {p.resources[0]}")
-        t.emit(ev.MainActionTaken(seat, "buy"))
-        t.emit(ev.ResourcesChanged(seat, resources_of({"coin": -card.cost}), "buy"))
-        t.emit(ev.CardBought(seat, card.id, card.cost, "deck_bottom"))
-        _refill(t, "item")
-        return
-    if p.resources[1] < card.cost:
-        raise RuleViolation(f"{card.name} costs {card.cost} compass(es); you have {p.resources[1]}")
-    if not supported(card.effect):
-        raise RuleViolation(f"{card.name}'s effect is not built yet in this engine, so it cannot be bought")
+    if card.kind == "item" and p.resources[0] < card.cost:
+        raise RuleViolation(f"{card.name} costs {card.cost} coin(s); you have {p.resources[0]}")
+    if card.kind == "artifact":
+        if p.resources[1] < card.cost:
+            raise RuleViolation(f"{card.name} costs {card.cost} compass(es); you have {p.resources[1]}")
+        if not supported(card.effect):
+            raise RuleViolation(f"{card.name}'s effect is not built yet in this engine, so it cannot be bought")
     t.emit(ev.MainActionTaken(seat, "buy"))
-    t.emit(ev.ResourcesChanged(seat, resources_of({"compass": -card.cost}), "buy"))
-    t.emit(ev.CardBought(seat, card.id, card.cost, "play_area"))
-    _refill(t, "artifact")
-    # "resolve its effect without paying the activation cost" (the tablet); the effect's own costs, if
-    # any, are paid, and an effect whose costs cannot be paid is not used (docs/rules/arnak.md).
-    if cannot_start(t.state, seat, card.effect) is None:
-        run_text(t, seat, card.effect, card.id)
-
-
-def _refill(t: Turn, kind: str) -> None:
-    deck = t.state.artifact_deck if kind == "artifact" else t.state.item_deck
-    t.emit(ev.RowRefilled(kind, deck[0] if deck else None))
+    # "resolve its effect without paying the activation cost" (docs/rules/arnak.md, choice 6)
+    run(t, seat, buy_card(t, seat, card.id, card.cost), card.id)
 
 
 def _play(t: Turn, action: Play) -> None:
@@ -385,24 +384,13 @@ def _research(t: Turn, action: Research) -> None:
             raise RuleViolation("the notebook can never move ahead of the magnifying glass")
     if not can_pay(p.resources, bridge.cost):
         raise RuleViolation(f"this bridge costs {_describe(bridge.cost)}: you cannot pay it")
+    if action.row_first and action.to not in dict(state.research_bonus):
+        raise RuleViolation(
+            "there is no bonus tile on that space, so there is nothing to resolve the row effect before"
+        )
     t.emit(ev.MainActionTaken(seat, "research"))
     t.emit(ev.ResourcesChanged(seat, _neg(bridge.cost), "research"))
-    t.emit(ev.ResearchMoved(seat, action.token, action.to))
-    if action.to == "temple":
-        # "place it in the leftmost empty space and take a bonus tile, resolve it and remove it"
-        place = sum(1 for other in state.seats if other.temple_place is not None)
-        t.emit(ev.TempleReached(seat, place))
-        run(t, seat, [{"op": "temple_bonus"}])
-        return
-    row = track.row(action.to)
-    glass_effect, notebook_effect = track.effects[row]
-    row_steps = list(steps_of(glass_effect if action.token == "glass" else notebook_effect))
-    bonus_steps: list[dict[str, object]] = []
-    tile = dict(state.research_bonus).get(action.to)
-    if tile is not None:  # "strictly first come, first served"
-        t.emit(ev.BonusTileTaken(seat, action.to, tile))
-        bonus_steps = list(steps_of(book().bonus_tiles[tile].effect))
-    run(t, seat, row_steps + bonus_steps if action.row_first else bonus_steps + row_steps)
+    run(t, seat, advance(t, seat, action.token, action.to, action.row_first))
 
 
 def _temple_tile(t: Turn, action: TempleTile) -> None:

@@ -39,12 +39,30 @@ Step = dict[str, Any]
 # recorded a pending decision (the run stops; the decision's ``then`` holds the rest).
 Handler = Callable[[Turn, int, Step, list[Step], "int | None"], "list[Step] | None"]
 OPS: dict[str, Handler] = {}
-ACTIVATE_TARGETS = ("camp_unoccupied", "camp_any", "level1_discovered")
+# Decision kinds of the card ops (card_ops.py): apply the option, return the steps to run next.
+Choice = Callable[[Turn, Pending, str, list[Step]], list[Step]]
+CHOICES: dict[str, Choice] = {}
+ACTIVATE_TARGETS = (
+    "camp_unoccupied",
+    "camp_any",
+    "level1_discovered",
+    "own_site",
+    "level1_stack_top",
+    "level2_stack_top",
+)
 
 
 def _op(name: str) -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
         OPS[name] = handler
+        return handler
+
+    return register
+
+
+def choice(kind: str) -> Callable[[Choice], Choice]:
+    def register(handler: Choice) -> Choice:
+        CHOICES[kind] = handler
         return handler
 
     return register
@@ -56,8 +74,6 @@ def supported(text: str) -> bool:
         if step["op"] not in OPS:
             return False
         if step["op"] == "activate" and step["target"] not in ACTIVATE_TARGETS:
-            return False
-        if step["op"] == "gain_card" and step["source"] != "row":
             return False
         for option in step.get("options", ()):
             if not supported(steps_text(option)):
@@ -187,11 +203,14 @@ def apply_choice(t: Turn, pending: Pending, option: str) -> list[Step]:
             t.emit(ev.KeepDone(seat))
         else:
             t.emit(ev.CardsToPlayArea(seat, (_number(option),), "round_end"))
-    elif kind == "activate":
+    elif kind in ("activate", "activate_own"):
         location = option.split(":", 1)[1]
-        return [*location_steps(t.state, location, seat), *then]
+        extra: list[Step] = []
+        if kind == "activate_own" and book().boards[state.side].location(location).level == 2:
+            extra = [{"op": "pay", "res": {"compass": 2}}]
+        return [*extra, *location_steps(t.state, location, seat), *then]
     else:
-        raise AssertionError(f"unknown decision kind {kind!r}")
+        return CHOICES[kind](t, pending, option, then)
     return then
 
 
@@ -369,11 +388,15 @@ def _refresh_assistant(t: Turn, seat: int, step: Step, rest: list[Step], card: i
 @_op("gain_card")
 def _gain_card_step(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None) -> list[Step] | None:
     state = t.state
-    row = state.item_row if step["kind"] == "item" else state.artifact_row
+    if step["source"] == "item_exile":
+        row = state.item_exile
+    else:
+        row = state.item_row if step["kind"] == "item" else state.artifact_row
     if not row:
         return []
     # Where the card goes (and whether it resolves) travels with the decision as its first 'then' step.
-    rest.insert(0, {"op": "_placed", "to": step["to"], "resolve": bool(step.get("resolve", False))})
+    terms = {"op": "_placed", "to": step["to"], "resolve": bool(step.get("resolve", False)), "source": step["source"]}
+    rest.insert(0, terms)
     return ask(t, seat, "gain_card", [f"card:{c}" for c in row], rest, card)
 
 
@@ -386,7 +409,9 @@ def _gain_card(t: Turn, seat: int, chosen: int, card: int | None, then: list[Ste
     placed, then = then[0], then[1:]
     kind = book().card(chosen).kind
     deck = t.state.artifact_deck if kind == "artifact" else t.state.item_deck
-    t.emit(ev.CardBought(seat, chosen, 0, placed["to"]), ev.RowRefilled(kind, deck[0] if deck else None))
+    t.emit(ev.CardBought(seat, chosen, 0, placed["to"]))
+    if placed["source"] == "row":
+        t.emit(ev.RowRefilled(kind, deck[0] if deck else None))
     if placed["resolve"]:
         effect = book().card(chosen).effect
         if supported(effect) and cannot_start(t.state, seat, effect) is None:
@@ -438,6 +463,16 @@ def _activate(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None
     board = book().boards[state.side]
     occupied = {board.spaces[space].location for space, _ in state.occupants}
     target = step["target"]
+    if target in ("level1_stack_top", "level2_stack_top"):
+        level = 1 if target == "level1_stack_top" else 2
+        stack = state.site_stacks[level - 1]
+        if not stack:
+            return []
+        # design: the tile is shown, activated and put at the bottom of its stack (docs/rules/arnak.md)
+        t.emit(ev.SiteTileUsed(level, stack[0]))
+        return list(steps_of(book().site_tiles[stack[0]].effect))
+    mine = {board.spaces[space].location for space, s in state.occupants if s == seat}
+    kind = "activate"
     options: list[str] = []
     for loc in board.locations:
         site = state.site(loc.id)
@@ -446,15 +481,21 @@ def _activate(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None
             ok = loc.level == 0 and loc.id not in occupied
         elif target == "camp_any":
             ok = loc.level == 0
-        else:  # level1_discovered
+        elif target == "level1_discovered":
             ok = loc.level == 1 and discovered
-        if ok and cannot_start(state, seat, steps_text(location_steps(state, loc.id, seat))) is None:
+        else:  # own_site: a Level II site costs 2 more compasses (Tent)
+            ok = loc.id in mine and discovered
+            kind = "activate_own"
+        steps = location_steps(state, loc.id, seat) if ok else []
+        if ok and kind == "activate_own" and loc.level == 2:
+            steps = [{"op": "pay", "res": step.get("level2_extra", {})}, *steps]
+        if ok and cannot_start(state, seat, steps_text(steps)) is None:
             options.append(f"site:{loc.id}")
     if not options:
         return []
     if step.get("times", 1) > 1:
         rest.insert(0, {**step, "times": step["times"] - 1})
-    return ask(t, seat, "activate", options, rest, card)
+    return ask(t, seat, kind, options, rest, card)
 
 
 @_op("_reveal_site")
@@ -474,3 +515,48 @@ def _awaken_guardian(t: Turn, seat: int, step: Step, rest: list[Step], card: int
     if stack:
         t.emit(ev.GuardianAwakened(step["site"], stack[0]))
     return []
+
+
+# ------------------------------------------------------------------------------------ shared mechanics
+
+
+def advance(t: Turn, seat: int, token: str, to: str, row_first: bool = False) -> list[Step]:
+    """Move a research token (already paid for): the Lost Temple's arrival, or the space's bonus tile (first come,
+    first served) and the row effect, in the order chosen. Returns the steps still to run."""
+    state = t.state
+    track = book().boards[state.side].track
+    t.emit(ev.ResearchMoved(seat, token, to))
+    if to == "temple":
+        place = sum(1 for other in state.seats if other.temple_place is not None)
+        t.emit(ev.TempleReached(seat, place))
+        return [{"op": "temple_bonus"}]
+    glass_effect, notebook_effect = track.effects[track.row(to)]
+    row_steps = list(steps_of(glass_effect if token == "glass" else notebook_effect))
+    bonus_steps: list[Step] = []
+    tile = dict(state.research_bonus).get(to)
+    if tile is not None:
+        t.emit(ev.BonusTileTaken(seat, to, tile))
+        bonus_steps = list(steps_of(book().bonus_tiles[tile].effect))
+    return row_steps + bonus_steps if row_first else bonus_steps + row_steps
+
+
+def buy_card(t: Turn, seat: int, card_id: int, price: int) -> list[Step]:
+    """Pay ``price`` and take ``card_id`` from the row: an item to the bottom of the deck, an artifact to the play
+    area; the row is refilled; an artifact then resolves free of its tablet (its own costs paid, or skipped when
+    they cannot be). Returns the steps still to run."""
+    card = book().card(card_id)
+    item = card.kind == "item"
+    if price:
+        t.emit(ev.ResourcesChanged(seat, resources_of({"coin" if item else "compass": -price}), "buy"))
+    t.emit(ev.CardBought(seat, card_id, price, "deck_bottom" if item else "play_area"))
+    deck = t.state.item_deck if item else t.state.artifact_deck
+    t.emit(ev.RowRefilled(card.kind, deck[0] if deck else None))
+    if not item and supported(card.effect) and cannot_start(t.state, seat, card.effect) is None:
+        return list(steps_of(card.effect))
+    return []
+
+
+# The card ops register themselves here (they use the helpers above).
+from domain.arnak import card_ops as _card_ops  # noqa: E402
+
+assert _card_ops

@@ -288,6 +288,81 @@ class GameEnded:
     outcome: Outcome
 
 
+@dataclass(frozen=True, slots=True)
+class DiscoveryDiscount:
+    """``compasses`` off the seat's next discovery this round (0: used up)."""
+
+    seat: int
+    compasses: int
+
+
+@dataclass(frozen=True, slots=True)
+class GuardianFearWaived:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllTravelPlanes:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ArchaeologistMoved:
+    seat: int
+    source: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArchaeologistRecalled:
+    seat: int
+    space: str
+
+
+@dataclass(frozen=True, slots=True)
+class SiteTileUsed:
+    """The top tile of a site stack is shown, activated and put at the bottom of its stack."""
+
+    level: int
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantSwapped:
+    """The seat's assistant ``mine`` goes face up on stack ``stack``; its top ``theirs`` takes its place (and level)."""
+
+    seat: int
+    mine: int
+    stack: int
+    theirs: int
+
+
+@dataclass(frozen=True, slots=True)
+class IdolUnslotted:
+    seat: int
+    idol: int
+
+
+@dataclass(frozen=True, slots=True)
+class RowItemExiled:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class GuardianMoved:
+    source: str
+    target: str
+    guardian: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardReturnedToDeck:
+    """A card from the hand goes back on top of the deck."""
+
+    seat: int
+    card: int
+
+
 Event: TypeAlias = (
     GameStarted
     | RoundStarted
@@ -326,6 +401,17 @@ Event: TypeAlias = (
     | RowRotated
     | RoundEnded
     | GameEnded
+    | DiscoveryDiscount
+    | GuardianFearWaived
+    | AllTravelPlanes
+    | ArchaeologistMoved
+    | ArchaeologistRecalled
+    | SiteTileUsed
+    | AssistantSwapped
+    | IdolUnslotted
+    | RowItemExiled
+    | GuardianMoved
+    | CardReturnedToDeck
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -368,6 +454,17 @@ EVENT_TYPES: dict[str, type[Any]] = {
         RowRotated,
         RoundEnded,
         GameEnded,
+        DiscoveryDiscount,
+        GuardianFearWaived,
+        AllTravelPlanes,
+        ArchaeologistMoved,
+        ArchaeologistRecalled,
+        SiteTileUsed,
+        AssistantSwapped,
+        IdolUnslotted,
+        RowItemExiled,
+        GuardianMoved,
+        CardReturnedToDeck,
     )
 }
 

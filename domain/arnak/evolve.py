@@ -364,6 +364,9 @@ def _(state: GameState, event: ev.RoundEnded) -> GameState:
             p,
             passed=False,
             travel=(),
+            discover_discount=0,
+            no_guardian_fear=False,
+            all_planes=False,
             assistants=tuple(replace(a, exhausted=False) for a in p.assistants),
         )
         for p in state.seats
@@ -374,3 +377,70 @@ def _(state: GameState, event: ev.RoundEnded) -> GameState:
 @_handles(ev.GameEnded)
 def _(state: GameState, event: ev.GameEnded) -> GameState:
     return replace(state, phase="over", outcome=event.outcome, keep_queue=())
+
+
+@_handles(ev.DiscoveryDiscount)
+def _(state: GameState, event: ev.DiscoveryDiscount) -> GameState:
+    return _player(state, event.seat, discover_discount=event.compasses)
+
+
+@_handles(ev.GuardianFearWaived)
+def _(state: GameState, event: ev.GuardianFearWaived) -> GameState:
+    return _player(state, event.seat, no_guardian_fear=True)
+
+
+@_handles(ev.AllTravelPlanes)
+def _(state: GameState, event: ev.AllTravelPlanes) -> GameState:
+    return _player(state, event.seat, all_planes=True)
+
+
+@_handles(ev.ArchaeologistMoved)
+def _(state: GameState, event: ev.ArchaeologistMoved) -> GameState:
+    rest = [o for o in state.occupants if o != (event.source, event.seat)]
+    return replace(state, occupants=tuple(sorted((*rest, (event.target, event.seat)))))
+
+
+@_handles(ev.ArchaeologistRecalled)
+def _(state: GameState, event: ev.ArchaeologistRecalled) -> GameState:
+    return replace(state, occupants=tuple(o for o in state.occupants if o != (event.space, event.seat)))
+
+
+@_handles(ev.SiteTileUsed)
+def _(state: GameState, event: ev.SiteTileUsed) -> GameState:
+    stacks = list(state.site_stacks)
+    stacks[event.level - 1] = (*_without(stacks[event.level - 1], [event.tile]), event.tile)
+    return replace(state, site_stacks=(stacks[0], stacks[1]))
+
+
+@_handles(ev.AssistantSwapped)
+def _(state: GameState, event: ev.AssistantSwapped) -> GameState:
+    p = state.seats[event.seat]
+    held = tuple(replace(a, id=event.theirs) if a.id == event.mine else a for a in p.assistants)
+    stacks = list(state.assistant_stacks)
+    stacks[event.stack] = (event.mine, *_without(stacks[event.stack], [event.theirs]))
+    return _player(replace(state, assistant_stacks=tuple(stacks)), event.seat, assistants=held)
+
+
+@_handles(ev.IdolUnslotted)
+def _(state: GameState, event: ev.IdolUnslotted) -> GameState:
+    p = state.seats[event.seat]
+    return _player(state, event.seat, slots=_without(p.slots, [event.idol]), idols=(*p.idols, event.idol))
+
+
+@_handles(ev.RowItemExiled)
+def _(state: GameState, event: ev.RowItemExiled) -> GameState:
+    return replace(state, item_row=_without(state.item_row, [event.card]), item_exile=(*state.item_exile, event.card))
+
+
+@_handles(ev.GuardianMoved)
+def _(state: GameState, event: ev.GuardianMoved) -> GameState:
+    source, target = state.site(event.source), state.site(event.target)
+    assert source is not None and target is not None
+    state = state.with_site(replace(source, guardian=None))
+    return state.with_site(replace(target, guardian=event.guardian))
+
+
+@_handles(ev.CardReturnedToDeck)
+def _(state: GameState, event: ev.CardReturnedToDeck) -> GameState:
+    p = state.seats[event.seat]
+    return _player(state, event.seat, hand=_without(p.hand, [event.card]), deck=(event.card, *p.deck))

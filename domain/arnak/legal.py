@@ -27,7 +27,7 @@ from domain.arnak.actions import (
 from domain.arnak.components import book, resources_of
 from domain.arnak.effects import can_pay, cannot_start, supported
 from domain.arnak.state import GameState
-from domain.arnak.travel import payments
+from domain.arnak.travel import payments, travel_icons
 
 
 def to_act(state: GameState) -> list[int]:
@@ -77,7 +77,7 @@ def _free_spaces(state: GameState, seat: int) -> list[str]:
 def _pay_options(state: GameState, seat: int, need: tuple[str, ...], discards: int, coins: int) -> list[Payment]:
     p = state.seats[seat]
     b = book()
-    icons = {c: b.card(c).travel for c in p.hand}
+    icons = {c: travel_icons(p, c) for c in p.hand}
     return list(payments(p.hand, icons, p.travel, coins, b.plane_charter_coins, need, discards))
 
 
@@ -110,7 +110,7 @@ def _discoveries(state: GameState, seat: int) -> list[Action]:
         site = state.site(loc.id)
         if site is None or site.tile is not None or not state.site_stacks[loc.level - 1]:
             continue
-        if compasses < b.discover_compasses[loc.level]:
+        if compasses < b.discover_compasses[loc.level] - state.seats[seat].discover_discount:
             continue
         for payment in _pay_options(state, seat, board.spaces[space].cost, 0, coins):
             out.append(Discover(seat, space, payment))

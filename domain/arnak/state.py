@@ -34,6 +34,9 @@ class Player:
     fear_tiles: int = 0  # taken when the fear deck was empty
     travel: tuple[str, ...] = ()  # temporary travel icons from effects, spent on travel, gone at round end
     passed: bool = False
+    discover_discount: int = 0  # compasses off the next discovery this round (Hot Air Balloon, Aeroplane)
+    no_guardian_fear: bool = False  # this round, no fear from guardians at round end (War Mask)
+    all_planes: bool = False  # this round, every travel icon of this player's cards is a plane (Guardian's Ocarina)
 
     def cards(self) -> tuple[int, ...]:
         """Every card this player owns."""

@@ -15,6 +15,14 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, permutations
 
 from domain.arnak.actions import Payment
+from domain.arnak.components import book
+from domain.arnak.state import Player
+
+
+def travel_icons(player: Player, card: int) -> tuple[str, ...]:
+    """The travel icons ``card`` shows for ``player``: all planes this round after Guardian's Ocarina."""
+    icons = book().card(card).travel
+    return ("plane",) * len(icons) if player.all_planes else icons
 
 
 def covers(have: str, need: str) -> bool:
