@@ -108,7 +108,7 @@ def _price(card_id: int, discount: int) -> int:
 
 @_op("buy")
 def _buy(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None) -> list[Step] | None:
-    """Buy from the row with a discount (the top card of a deck is not offered yet: docs/rules/arnak.md)."""
+    """Buy from the row with a discount; with ``deck_top``, the top card of the deck may be revealed and bought."""
     state = t.state
     coins, compasses = state.seats[seat].resources[:2]
     discount = int(step["discount"])
@@ -121,17 +121,43 @@ def _buy(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None) -> 
             for c in state.artifact_row
             if _price(c, discount) <= compasses and supported(book().card(c).effect)
         ]
+    deck = state.item_deck if step["kind"] == "item" else state.artifact_deck
+    if step.get("deck_top") and deck:
+        options.append("deck")
     if not options:
         return []
-    rest.insert(0, {"op": "_terms", "discount": discount})
+    rest.insert(0, {"op": "_terms", "discount": discount, "kind": step["kind"]})
     return ask(t, seat, "buy", [*options, "skip"], rest, card, optional=True)
 
 
 @choice("buy")
 def _buy_chosen(t: Turn, pending: Pending, option: str, then: list[Step]) -> list[Step]:
     terms, then = then[0], then[1:]
+    seat = pending.seat
+    if option == "deck":
+        deck = t.state.item_deck if terms["kind"] == "item" else t.state.artifact_deck
+        top = deck[0]
+        t.emit(ev.DeckTopRevealed(terms["kind"], top))
+        coins, compasses = t.state.seats[seat].resources[:2]
+        have = coins if terms["kind"] == "item" else compasses
+        if _price(top, terms["discount"]) > have or not supported(book().card(top).effect):
+            return then  # shown, and too dear: it stays on the deck
+        rest = [{"op": "_terms", "discount": terms["discount"]}, *then]
+        return [{"op": "_offer_top", "card": top}, *rest]
     chosen = int(option.split(":")[1])
-    return [*buy_card(t, pending.seat, chosen, _price(chosen, terms["discount"])), *then]
+    return [*buy_card(t, seat, chosen, _price(chosen, terms["discount"])), *then]
+
+
+@_op("_offer_top")
+def _offer_top(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None) -> list[Step] | None:
+    return ask(t, seat, "buy_top", [f"card:{step['card']}", "skip"], rest, card, optional=True)
+
+
+@choice("buy_top")
+def _buy_top_chosen(t: Turn, pending: Pending, option: str, then: list[Step]) -> list[Step]:
+    terms, then = then[0], then[1:]
+    chosen = int(option.split(":")[1])
+    return [*buy_card(t, pending.seat, chosen, _price(chosen, terms["discount"]), from_row=False), *then]
 
 
 # --------------------------------------------------------------------------------------------- round-long effects

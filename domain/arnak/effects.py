@@ -540,7 +540,7 @@ def advance(t: Turn, seat: int, token: str, to: str, row_first: bool = False) ->
     return row_steps + bonus_steps if row_first else bonus_steps + row_steps
 
 
-def buy_card(t: Turn, seat: int, card_id: int, price: int) -> list[Step]:
+def buy_card(t: Turn, seat: int, card_id: int, price: int, from_row: bool = True) -> list[Step]:
     """Pay ``price`` and take ``card_id`` from the row: an item to the bottom of the deck, an artifact to the play
     area; the row is refilled; an artifact then resolves free of its tablet (its own costs paid, or skipped when
     they cannot be). Returns the steps still to run."""
@@ -549,8 +549,9 @@ def buy_card(t: Turn, seat: int, card_id: int, price: int) -> list[Step]:
     if price:
         t.emit(ev.ResourcesChanged(seat, resources_of({"coin" if item else "compass": -price}), "buy"))
     t.emit(ev.CardBought(seat, card_id, price, "deck_bottom" if item else "play_area"))
-    deck = t.state.item_deck if item else t.state.artifact_deck
-    t.emit(ev.RowRefilled(card.kind, deck[0] if deck else None))
+    if from_row:
+        deck = t.state.item_deck if item else t.state.artifact_deck
+        t.emit(ev.RowRefilled(card.kind, deck[0] if deck else None))
     if not item and supported(card.effect) and cannot_start(t.state, seat, card.effect) is None:
         return list(steps_of(card.effect))
     return []

@@ -363,6 +363,14 @@ class CardReturnedToDeck:
     card: int
 
 
+@dataclass(frozen=True, slots=True)
+class DeckTopRevealed:
+    """The top card of the item or artifact deck is shown to everyone (Precision Compass, Fishing Rod)."""
+
+    kind: str
+    card: int
+
+
 Event: TypeAlias = (
     GameStarted
     | RoundStarted
@@ -412,6 +420,7 @@ Event: TypeAlias = (
     | RowItemExiled
     | GuardianMoved
     | CardReturnedToDeck
+    | DeckTopRevealed
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -465,6 +474,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
         RowItemExiled,
         GuardianMoved,
         CardReturnedToDeck,
+        DeckTopRevealed,
     )
 }
 

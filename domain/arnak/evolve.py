@@ -444,3 +444,8 @@ def _(state: GameState, event: ev.GuardianMoved) -> GameState:
 def _(state: GameState, event: ev.CardReturnedToDeck) -> GameState:
     p = state.seats[event.seat]
     return _player(state, event.seat, hand=_without(p.hand, [event.card]), deck=(event.card, *p.deck))
+
+
+@_handles(ev.DeckTopRevealed)
+def _(state: GameState, event: ev.DeckTopRevealed) -> GameState:
+    return state  # shown, not moved: the card stays on top of its deck

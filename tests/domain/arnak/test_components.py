@@ -159,3 +159,25 @@ def test_every_printed_effect_can_be_run() -> None:
         supported(t.effect) for t in (*BOOK.idols.values(), *BOOK.site_tiles.values(), *BOOK.bonus_tiles.values())
     )
     assert all(supported(g.boon) for g in BOOK.guardians.values())
+
+
+def test_every_travel_icon_in_the_data_is_one_the_payment_rules_know() -> None:
+    """'Airplane ... Buggy or ship ... a boot': the four icons; a card's icons and every 'travel' step use only them."""
+    icons = {"boot", "car", "ship", "plane"}
+
+    def travel_steps(text: str) -> set[str]:
+        found: set[str] = set()
+        for step in steps_of(text):
+            found |= set(step.get("icons", ()))
+            for option in step.get("options", ()):
+                found |= travel_steps(steps_text(option))
+        return found
+
+    texts = [c.effect for c in BOOK.cards.values()] + [g.boon for g in BOOK.guardians.values()]
+    texts += [a.silver for a in BOOK.assistants.values()] + [a.gold for a in BOOK.assistants.values()]
+    assert set().union(*(travel_steps(t) for t in texts)) <= icons
+    assert {i for c in BOOK.cards.values() for i in c.travel} == icons
+    board = BOOK.boards["bird"]
+    assert {i for s in board.spaces.values() for i in s.cost} | {
+        i for g in BOOK.guardians.values() for i in g.travel
+    } <= icons
