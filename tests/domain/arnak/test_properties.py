@@ -1,6 +1,7 @@
 """Property tests: random legal Arnak games for 2, 3 and 4 players, checked after every action.
 
-Hypothesis draws the game seed, the bot seed and how often the random bots pass. After every action:
+Hypothesis draws the game seed, the bot seed (which also picks random or heuristic bots per seat) and how
+often the random bots pass. After every action:
 resources are never negative, every card is in exactly one place, the notebook is never above the
 magnifying glass, at most two archaeologists per seat are out, every event and the state round-trip
 through JSON. On a share of the steps (``DEEP_RATE``), a sample of the legal actions is re-decided and
@@ -40,7 +41,7 @@ from domain.arnak.actions import (
     UseAssistant,
     UseBoon,
 )
-from domain.arnak.bots import RandomBot
+from domain.arnak.bots import TENDENCIES, HeuristicBot, RandomBot
 from domain.arnak.components import book
 from domain.arnak.state import GameState
 from domain.errors import RuleViolation
@@ -149,7 +150,11 @@ def play_checked_game(n_players: int, game_seed: int | str, bot_seed: int, pass_
     state = arnak.replay(events)
     cards = universe(state)
     check_state(state, cards)
-    bot = RandomBot(pass_weight)
+    # Half the seats (drawn by the bot seed) are heuristic bots, so the games also reach the positions they aim for.
+    bots: list[RandomBot | HeuristicBot] = [
+        HeuristicBot(rng.choice(sorted(TENDENCIES))) if rng.random() < 0.5 else RandomBot(pass_weight)
+        for _ in range(n_players)
+    ]
     actions: list[Action] = []
     while state.outcome is None:
         assert len(actions) < MAX_ACTIONS, "the game does not end"
@@ -158,7 +163,7 @@ def play_checked_game(n_players: int, game_seed: int | str, bot_seed: int, pass_
         assert legal, f"seat {seat} is to act but has no legal action"
         if rng.random() < DEEP_RATE:
             check_actions(state, seat, legal, rng)
-        action = bot.choose(arnak.view(state, seat), legal, rng)
+        action = bots[seat].choose(arnak.view(state, seat), legal, rng)
         assert arnak.action_from_dict(json.loads(json.dumps(arnak.action_to_dict(action)))) == action
         new = arnak.decide(state, action)
         for event in new:
