@@ -109,6 +109,7 @@ class Guardian:
     travel: tuple[str, ...]
     discards: int
     boon: Steps
+    text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +129,7 @@ class Tile:
     kind: str
     effect: Steps
     level: int = 0
+    text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +291,7 @@ def book() -> Book:
                 tuple(g["cost"]["travel"]),
                 g["cost"]["discard"],
                 steps_text(g["boon"]),
+                g["text"],
             )
             for g in comp["guardians"]
         },
@@ -302,9 +305,14 @@ def book() -> Book:
             )
             for a in comp["assistants"]
         },
-        idols={i["id"]: Tile(i["id"], i["kind"], steps_text(i["effect"])) for i in comp["idols"]},
-        site_tiles={t["id"]: Tile(t["id"], t["code"], steps_text(t["effect"]), t["level"]) for t in comp["site_tiles"]},
-        bonus_tiles={t["id"]: Tile(t["id"], t["kind"], steps_text(t["effect"])) for t in comp["bonus_tiles"]},
+        idols={i["id"]: Tile(i["id"], i["kind"], steps_text(i["effect"]), 0, i["text"]) for i in comp["idols"]},
+        site_tiles={
+            t["id"]: Tile(t["id"], t["code"], steps_text(t["effect"]), t["level"], t["text"])
+            for t in comp["site_tiles"]
+        },
+        bonus_tiles={
+            t["id"]: Tile(t["id"], t["kind"], steps_text(t["effect"]), 0, t["text"]) for t in comp["bonus_tiles"]
+        },
         temple_stacks=tuple(TempleStack(t["stack"], t["vp"], resources_of(t["cost"])) for t in comp["temple_tiles"]),
         idol_slot_vp=tuple(comp["idol_slots"]["vp"]),
         idol_slot_options={
