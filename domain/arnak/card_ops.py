@@ -16,11 +16,13 @@ from domain.arnak.effects import (
     _op,
     advance,
     ask,
+    bridge_payable,
     buy_card,
     can_pay,
     cannot_start,
     choice,
     location_steps,
+    pay_bridge,
     supported,
 )
 from domain.arnak.state import GameState, Pending
@@ -60,7 +62,7 @@ def research_options(state: GameState, seat: int, step: Step) -> list[str]:
                 continue
             if token == "notebook" and (bridge.target == "temple" or track.row(bridge.target) > track.row(p.glass)):
                 continue
-            if free or can_pay(p.resources, _less(bridge.cost, discount)):
+            if bridge_payable(p, bridge, discount, free):
                 options.append(f"{token}>{bridge.target}")
     if p.glass == "temple" and step.get("temple_tiles", False):
         for stack, left in enumerate(state.temple_stacks):
@@ -93,9 +95,7 @@ def _research_chosen(t: Turn, pending: Pending, option: str, then: list[Step]) -
     here = t.state.seats[seat].glass if what == "glass" else t.state.seats[seat].notebook
     track = book().boards[t.state.side].track
     bridge = next(b for b in track.bridges if b.source == here and b.target == target)
-    cost = (0, 0, 0, 0, 0) if terms["free"] else _less(bridge.cost, discount)
-    if any(cost):
-        t.emit(ev.ResourcesChanged(seat, _neg(cost), "research"))
+    pay_bridge(t, seat, bridge, discount, terms["free"])
     return [*advance(t, seat, what, target), *then]
 
 

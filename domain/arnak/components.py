@@ -75,7 +75,8 @@ class Location:
 class ResearchSpace:
     id: str
     row: int  # 0.. from the bottom; the start is -1 and the Lost Temple is ``len(rows)``
-    bonus_min_players: int | None
+    bonus_slots: tuple[int, ...] = ()  # one bonus tile per slot, each from that many players on
+    rescue: bool = False  # the snake side's assistant rescue space
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,7 @@ class Bridge:
     source: str
     target: str
     cost: Resources
+    idols: int = 0  # idols from the supply discarded (the snake side's rescue space)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +155,8 @@ class Board:
     spaces: dict[str, Space]
     track: Track
     assistant_stacks: int
+    rescue_per_player: int = 0  # assistants dealt to the rescue space per player (snake side)
+    assistant_stack_sizes: tuple[int, ...] = ()  # the first stacks' sizes; the last takes the rest (empty: equal)
 
     def location(self, location_id: str) -> Location:
         return next(loc for loc in self.locations if loc.id == location_id)
@@ -242,10 +246,12 @@ def _board(side: str, data: dict[str, Any]) -> Board:
         vp[r] = (row["vp"]["glass"], row["vp"]["notebook"])
         effects[r] = (steps_text(row["effect"]["glass"]), steps_text(row["effect"]["notebook"]))
         for s in row["spaces"]:
-            spaces[s["id"]] = ResearchSpace(s["id"], r, s.get("bonus_min_players"))
+            spaces[s["id"]] = ResearchSpace(s["id"], r, tuple(s.get("bonus_slots", ())), s.get("rescue", False))
     track = Track(
         spaces=spaces,
-        bridges=tuple(Bridge(b["from"], b["to"], resources_of(b["cost"])) for b in research["bridges"]),
+        bridges=tuple(
+            Bridge(b["from"], b["to"], resources_of(b["cost"]), b.get("idols", 0)) for b in research["bridges"]
+        ),
         vp=vp,
         effects=effects,
         temple_points=tuple(research["temple"]["points"]),
@@ -257,6 +263,8 @@ def _board(side: str, data: dict[str, Any]) -> Board:
         spaces={s.id: s for loc in locations for s in loc.spaces},
         track=track,
         assistant_stacks=data["assistant_stacks"],
+        rescue_per_player=data.get("rescue_per_player", 0),
+        assistant_stack_sizes=tuple(data.get("assistant_stack_sizes", ())),
     )
 
 
@@ -282,7 +290,7 @@ def book() -> Book:
         cards=cards,
         fear_ids=fear_ids,
         starter_ids={colour: tuple(ids) for colour, ids in starters.items()},
-        boards={"bird": _board("bird", board["bird"])},
+        boards={side: _board(side, board[side]) for side in ("bird", "snake")},
         discover_compasses={int(k): v for k, v in board["discover_compasses"].items()},
         guardians={
             g["id"]: Guardian(

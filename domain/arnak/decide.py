@@ -34,10 +34,12 @@ from domain.arnak.components import RESOURCES, Resources, book, resources_of, st
 from domain.arnak.effects import (
     Turn,
     advance,
+    bridge_payable,
     buy_card,
     can_pay,
     cannot_start,
     gain_fear,
+    pay_bridge,
     resolve,
     run,
     run_text,
@@ -382,14 +384,15 @@ def _research(t: Turn, action: Research) -> None:
             raise RuleViolation("the notebook never enters the Lost Temple")
         if track.row(action.to) > track.row(p.glass):
             raise RuleViolation("the notebook can never move ahead of the magnifying glass")
-    if not can_pay(p.resources, bridge.cost):
-        raise RuleViolation(f"this bridge costs {_describe(bridge.cost)}: you cannot pay it")
-    if action.row_first and action.to not in dict(state.research_bonus):
+    if not bridge_payable(p, bridge):
+        idols = f" and {bridge.idols} idol(s) from your supply" if bridge.idols else ""
+        raise RuleViolation(f"this bridge costs {_describe(bridge.cost)}{idols}: you cannot pay it")
+    if action.row_first and action.to not in {space for space, _ in state.research_bonus}:
         raise RuleViolation(
             "there is no bonus tile on that space, so there is nothing to resolve the row effect before"
         )
     t.emit(ev.MainActionTaken(seat, "research"))
-    t.emit(ev.ResourcesChanged(seat, _neg(bridge.cost), "research"))
+    pay_bridge(t, seat, bridge)
     run(t, seat, advance(t, seat, action.token, action.to, action.row_first))
 
 

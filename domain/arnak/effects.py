@@ -16,9 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.arnak import events as ev
-from domain.arnak.components import RESOURCES, Resources, book, resources_of, steps_of, steps_text
+from domain.arnak.components import NONE as NO_RESOURCES
+from domain.arnak.components import RESOURCES, Bridge, Resources, book, resources_of, steps_of, steps_text
 from domain.arnak.evolve import evolve
-from domain.arnak.state import GameState, Pending
+from domain.arnak.state import GameState, Pending, Player
 
 
 class Turn:
@@ -533,11 +534,68 @@ def advance(t: Turn, seat: int, token: str, to: str, row_first: bool = False) ->
     glass_effect, notebook_effect = track.effects[track.row(to)]
     row_steps = list(steps_of(glass_effect if token == "glass" else notebook_effect))
     bonus_steps: list[Step] = []
-    tile = dict(state.research_bonus).get(to)
-    if tile is not None:
-        t.emit(ev.BonusTileTaken(seat, to, tile))
-        bonus_steps = list(steps_of(book().bonus_tiles[tile].effect))
+    tiles = [tile for space, tile in state.research_bonus if space == to]
+    if len(tiles) == 1:  # "strictly first come, first served"
+        t.emit(ev.BonusTileTaken(seat, to, tiles[0]))
+        bonus_steps = list(steps_of(book().bonus_tiles[tiles[0]].effect))
+    elif tiles:  # the snake side's Dreadful Tales: the arriving token chooses one of the tiles there
+        bonus_steps = [{"op": "_choose_bonus", "space": to}]
     return row_steps + bonus_steps if row_first else bonus_steps + row_steps
+
+
+def bridge_payable(player: Player, bridge: Bridge, discount: Resources = NO_RESOURCES, free: bool = False) -> bool:
+    """Can ``player`` pay ``bridge`` (less ``discount``; nothing when ``free``)? Idols come from the supply only."""
+    if free:
+        return True
+    cost = tuple(max(0, c - d) for c, d in zip(bridge.cost, discount, strict=True))
+    return all(h >= c for h, c in zip(player.resources, cost, strict=True)) and len(player.idols) >= bridge.idols
+
+
+def pay_bridge(t: Turn, seat: int, bridge: Bridge, discount: Resources = NO_RESOURCES, free: bool = False) -> None:
+    if free:
+        return
+    a, b, c, d, e = (-max(0, x - y) for x, y in zip(bridge.cost, discount, strict=True))
+    if a or b or c or d or e:
+        t.emit(ev.ResourcesChanged(seat, (a, b, c, d, e), "research"))
+    for idol in t.state.seats[seat].idols[: bridge.idols]:
+        t.emit(ev.IdolDiscarded(seat, idol))
+
+
+@_op("_choose_bonus")
+def _choose_bonus(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None) -> list[Step] | None:
+    tiles = [tile for space, tile in t.state.research_bonus if space == step["space"]]
+    if not tiles:
+        return []
+    rest.insert(0, {"op": "_bonus_space", "space": step["space"]})
+    return ask(t, seat, "bonus_tile", [f"tile:{tile}" for tile in tiles], rest, card)
+
+
+@_op("_bonus_space")
+def _bonus_space(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None) -> list[Step] | None:
+    return []  # the terms of a bonus-tile choice; on their own they do nothing
+
+
+@choice("bonus_tile")
+def _bonus_chosen(t: Turn, pending: Pending, option: str, then: list[Step]) -> list[Step]:
+    terms, then = then[0], then[1:]
+    tile = _number(option)
+    t.emit(ev.BonusTileTaken(pending.seat, terms["space"], tile))
+    return [*steps_of(book().bonus_tiles[tile].effect), *then]
+
+
+@_op("rescue_assistant")
+def _rescue_assistant(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None) -> list[Step] | None:
+    """Snake side: 'search the assistant stack, and place your choice on your board exhausted'."""
+    state = t.state
+    if not state.rescue or len(state.seats[seat].assistants) >= book().assistant_spots:
+        return []
+    return ask(t, seat, "rescue_assistant", [f"assistant:{a}" for a in state.rescue], rest, card)
+
+
+@choice("rescue_assistant")
+def _rescue_chosen(t: Turn, pending: Pending, option: str, then: list[Step]) -> list[Step]:
+    t.emit(ev.AssistantRescued(pending.seat, _number(option)))
+    return then
 
 
 def buy_card(t: Turn, seat: int, card_id: int, price: int, from_row: bool = True) -> list[Step]:

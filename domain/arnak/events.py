@@ -38,6 +38,7 @@ class GameStarted:
     temple_bonus: tuple[int, ...]
     temple_stacks: tuple[int, ...]
     assistant_stacks: tuple[tuple[int, ...], ...]
+    rescue: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,6 +372,22 @@ class DeckTopRevealed:
     card: int
 
 
+@dataclass(frozen=True, slots=True)
+class IdolDiscarded:
+    """An idol from the seat's supply (never a slotted one) leaves the game: the snake side's rescue bridge."""
+
+    seat: int
+    idol: int
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantRescued:
+    """From the rescue space onto the seat's board, silver side up and exhausted."""
+
+    seat: int
+    assistant: int
+
+
 Event: TypeAlias = (
     GameStarted
     | RoundStarted
@@ -421,6 +438,8 @@ Event: TypeAlias = (
     | GuardianMoved
     | CardReturnedToDeck
     | DeckTopRevealed
+    | IdolDiscarded
+    | AssistantRescued
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -475,6 +494,8 @@ EVENT_TYPES: dict[str, type[Any]] = {
         GuardianMoved,
         CardReturnedToDeck,
         DeckTopRevealed,
+        IdolDiscarded,
+        AssistantRescued,
     )
 }
 

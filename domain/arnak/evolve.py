@@ -81,6 +81,7 @@ def _started(event: ev.GameStarted) -> GameState:
         temple_bonus=event.temple_bonus,
         temple_stacks=event.temple_stacks,
         assistant_stacks=event.assistant_stacks,
+        rescue=event.rescue,
     )
 
 
@@ -255,7 +256,7 @@ def _(state: GameState, event: ev.TempleReached) -> GameState:
 def _(state: GameState, event: ev.BonusTileTaken) -> GameState:
     if event.space == "temple":
         return replace(state, temple_bonus=_without(state.temple_bonus, [event.tile]))
-    return replace(state, research_bonus=tuple(b for b in state.research_bonus if b[0] != event.space))
+    return replace(state, research_bonus=tuple(b for b in state.research_bonus if b != (event.space, event.tile)))
 
 
 @_handles(ev.TempleTileBought)
@@ -449,3 +450,15 @@ def _(state: GameState, event: ev.CardReturnedToDeck) -> GameState:
 @_handles(ev.DeckTopRevealed)
 def _(state: GameState, event: ev.DeckTopRevealed) -> GameState:
     return state  # shown, not moved: the card stays on top of its deck
+
+
+@_handles(ev.IdolDiscarded)
+def _(state: GameState, event: ev.IdolDiscarded) -> GameState:
+    return _player(state, event.seat, idols=_without(state.seats[event.seat].idols, [event.idol]))
+
+
+@_handles(ev.AssistantRescued)
+def _(state: GameState, event: ev.AssistantRescued) -> GameState:
+    p = state.seats[event.seat]
+    state = replace(state, rescue=_without(state.rescue, [event.assistant]))
+    return _player(state, event.seat, assistants=(*p.assistants, HeldAssistant(event.assistant, exhausted=True)))

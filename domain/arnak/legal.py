@@ -25,7 +25,7 @@ from domain.arnak.actions import (
     UseBoon,
 )
 from domain.arnak.components import book, resources_of
-from domain.arnak.effects import can_pay, cannot_start, supported
+from domain.arnak.effects import bridge_payable, can_pay, cannot_start, supported
 from domain.arnak.state import GameState
 from domain.arnak.travel import payments, travel_icons
 
@@ -152,10 +152,10 @@ def _research(state: GameState, seat: int) -> list[Action]:
             if left > 0 and can_pay(p.resources, book().temple_stacks[stack].cost):
                 out.append(TempleTile(seat, stack))
         return out
-    bonus = dict(state.research_bonus)
+    bonus = {space for space, _ in state.research_bonus}
     for token, here in (("glass", p.glass), ("notebook", p.notebook)):
         for bridge in track.bridges:
-            if bridge.source != here or not can_pay(p.resources, bridge.cost):
+            if bridge.source != here or not bridge_payable(p, bridge):
                 continue
             if token == "notebook" and (bridge.target == "temple" or track.row(bridge.target) > track.row(p.glass)):
                 continue

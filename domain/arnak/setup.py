@@ -13,7 +13,7 @@ from domain.arnak.state import Player, Site
 from domain.errors import SetupError
 
 SUPPORTED_OPTIONS: frozenset[str] = frozenset({"side"})
-SIDES = ("bird",)  # the snake temple is not built yet (docs/rules/arnak.md)
+SIDES = ("bird", "snake")
 
 
 def rng(seed: str, label: str) -> random.Random:
@@ -93,14 +93,22 @@ def start(players: Iterable[str], options: Mapping[str, Any] | None = None, seed
     del bonus[:n]
     research_bonus = []
     for space in board.track.spaces.values():
-        if space.bonus_min_players is not None and n >= space.bonus_min_players and bonus:
-            research_bonus.append((space.id, bonus.pop(0)))
+        for min_players in space.bonus_slots:
+            if n >= min_players and bonus:
+                research_bonus.append((space.id, bonus.pop(0)))
 
+    # Assistants: on the snake side, first one per player to the rescue space; then the stacks (snake: two of 3,
+    # the rest in the third; bird: equal stacks).
     assistants = list(shuffled(seed, "assistants", sorted(b.assistants)))
-    per_stack = len(assistants) // board.assistant_stacks
-    assistant_stacks = tuple(
-        tuple(assistants[i * per_stack : (i + 1) * per_stack]) for i in range(board.assistant_stacks)
-    )
+    rescue = tuple(assistants[: n * board.rescue_per_player])
+    del assistants[: len(rescue)]
+    sizes = list(board.assistant_stack_sizes) or [len(assistants) // board.assistant_stacks] * board.assistant_stacks
+    stacks = []
+    for size in sizes[: board.assistant_stacks - 1]:
+        stacks.append(tuple(assistants[:size]))
+        del assistants[:size]
+    stacks.append(tuple(assistants))
+    assistant_stacks = tuple(stacks)
 
     started = ev.GameStarted(
         players=names,
@@ -122,6 +130,7 @@ def start(players: Iterable[str], options: Mapping[str, Any] | None = None, seed
         temple_bonus=temple_bonus,
         temple_stacks=(n,) * len(b.temple_stacks),
         assistant_stacks=assistant_stacks,
+        rescue=rescue,
     )
     return [started, *round_start(seats, 1, 0)]
 

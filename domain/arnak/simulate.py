@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from domain.arnak.actions import Action
 from domain.arnak.bots import Bot
@@ -31,10 +32,11 @@ def play_game(
     seed: str | int,
     bot_seed: int | None = None,
     max_actions: int = 20_000,
+    options: Mapping[str, Any] | None = None,
 ) -> PlayedGame:
     """Play one game to its end; ``bots[i]`` plays seat i. Deterministic in (seed, bot_seed)."""
     rng = random.Random(f"bots:{seed}" if bot_seed is None else bot_seed)
-    events = start(players, None, seed)
+    events = start(players, options, seed)
     state = replay(events)
     actions: list[Action] = []
     for _ in range(max_actions):

@@ -117,6 +117,7 @@ class GameState:
     temple_bonus: tuple[int, ...] = ()  # the face-down stack at the Lost Temple
     temple_stacks: tuple[int, ...] = ()  # tiles left in each temple-tile stack
     assistant_stacks: tuple[tuple[int, ...], ...] = ()  # top (face up) first
+    rescue: tuple[int, ...] = ()  # the snake side's assistant rescue space
     round: int = 0
     first_player: int = 0
     turn: int = 0

@@ -96,6 +96,7 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
         "assistant_stacks": [
             {"top": stack[0] if stack else None, "count": len(stack)} for stack in state.assistant_stacks
         ],
+        "rescue": {"count": len(state.rescue)},
         "pending": None,
         "outcome": None if state.outcome is None else to_plain(state.outcome),
     }
@@ -115,6 +116,7 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
             "fear": list(state.fear_deck),
             "temple_bonus": list(state.temple_bonus),
             "assistants": [list(s) for s in state.assistant_stacks],
+            "rescue": list(state.rescue),
         }
     if referee or over:
         out["seed"] = state.seed
@@ -142,6 +144,7 @@ def redact_event(data: dict[str, Any], seat: int | None, game_over: bool) -> dic
             "fear_deck": _count(data["fear_deck"]),
             "temple_bonus": _count(data["temple_bonus"]),
             "assistant_stacks": [{"top": s[0] if s else None, "count": len(s)} for s in data["assistant_stacks"]],
+            "rescue": _count(data.get("rescue", [])),
         }
         if not game_over:
             data["seed"] = None

@@ -1,8 +1,8 @@
 """Property tests: random legal Arnak games for 2, 3 and 4 players, checked after every action.
 
-Hypothesis draws the game seed, the bot seed (which also picks random or heuristic bots per seat) and how
-often the random bots pass. After every action:
-resources are never negative, every card is in exactly one place, the notebook is never above the
+Hypothesis draws the board side, the game seed, the bot seed (which also picks random or heuristic bots per
+seat) and how often the random bots pass. After every action: resources are never negative, every card is in
+exactly one place, every assistant too, the notebook is never above the
 magnifying glass, at most two archaeologists per seat are out, every event and the state round-trip
 through JSON. On a share of the steps (``DEEP_RATE``), a sample of the legal actions is re-decided and
 accepted, and mutated actions are refused with the engine's rule error and nothing else. At the end:
@@ -82,6 +82,9 @@ def check_state(state: GameState, cards: list[int]) -> None:
         assert state.archaeologists_out(seat) <= BOOK.archaeologists
         assert len(p.slots) <= len(BOOK.idol_slot_vp) and len(p.assistants) <= BOOK.assistant_spots
         assert set(p.boons_used) <= set(p.guardians)
+    assistants = [a.id for p in state.seats for a in p.assistants] + [*state.rescue]
+    assistants += [a for stack in state.assistant_stacks for a in stack]
+    assert sorted(assistants) == sorted(BOOK.assistants), "every assistant is in exactly one place"
     idols = [i for p in state.seats for i in (*p.idols, *p.slots)] + [i for s in state.sites for i in s.idols]
     assert len(idols) == len(set(idols)) <= len(BOOK.idols)
     spaces = [space for space, _ in state.occupants]
@@ -143,10 +146,13 @@ def check_actions(state: GameState, seat: int, legal: list[Action], rng: random.
             assert normal(action) in listed, f"{action} was accepted but is not among the legal actions"
 
 
-def play_checked_game(n_players: int, game_seed: int | str, bot_seed: int, pass_weight: float) -> GameState:
+def play_checked_game(
+    n_players: int, game_seed: int | str, bot_seed: int, pass_weight: float, side: str = "bird"
+) -> GameState:
     rng = random.Random(bot_seed)
     players = [f"p{i}" for i in range(n_players)]
-    events = list(arnak.start(players, None, game_seed))
+    options = {"side": side}
+    events = list(arnak.start(players, options, game_seed))
     state = arnak.replay(events)
     cards = universe(state)
     check_state(state, cards)
@@ -174,8 +180,8 @@ def play_checked_game(n_players: int, game_seed: int | str, bot_seed: int, pass_
         events.extend(new)
 
     assert arnak.replay(events) == state
-    again = arnak.replay(arnak.start(players, None, game_seed))
-    redecided = list(arnak.start(players, None, game_seed))
+    again = arnak.replay(arnak.start(players, options, game_seed))
+    redecided = list(arnak.start(players, options, game_seed))
     for action in actions:
         new = arnak.decide(again, action)
         redecided.extend(new)
@@ -195,6 +201,7 @@ def _settings(games: int) -> settings:
 
 
 game_seeds = st.one_of(st.integers(min_value=0, max_value=2**63), st.text(max_size=8))
+sides = st.sampled_from(["bird", "snake"])
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
@@ -209,8 +216,8 @@ def test_random_legal_games_keep_every_invariant(
 @pytest.mark.slow
 @pytest.mark.parametrize("n_players", [2, 3, 4])
 @_settings(30)
-@given(game_seed=game_seeds, bot_seed=st.integers(0, 2**32), pass_weight=st.floats(0.05, 1.0))
+@given(game_seed=game_seeds, bot_seed=st.integers(0, 2**32), pass_weight=st.floats(0.05, 1.0), side=sides)
 def test_many_random_legal_games_keep_every_invariant(
-    n_players: int, game_seed: int | str, bot_seed: int, pass_weight: float
+    n_players: int, game_seed: int | str, bot_seed: int, pass_weight: float, side: str
 ) -> None:
-    play_checked_game(n_players, game_seed, bot_seed, pass_weight)
+    play_checked_game(n_players, game_seed, bot_seed, pass_weight, side)

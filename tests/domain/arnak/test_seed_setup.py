@@ -24,10 +24,11 @@ def test_the_game_lasts_five_rounds() -> None:
 
 def test_use_the_bird_temple_side_for_your_first_game() -> None:
     """'Use the bird temple side of the board for your first game; the snake temple is the advanced version.'
-    design: the bird side is the default; the snake side is refused until it is built."""
+    design: the bird side is the default; the option ``side`` chooses."""
     assert game().side == "bird"
-    with pytest.raises(SetupError, match="snake"):
-        arnak.new_game(NAMES[:2], {"side": "snake"})
+    assert arnak.new_game(NAMES[:2], {"side": "snake"}).side == "snake"
+    with pytest.raises(SetupError, match="side"):
+        arnak.new_game(NAMES[:2], {"side": "monkey"})
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
