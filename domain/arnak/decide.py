@@ -45,8 +45,9 @@ from domain.arnak.effects import (
     run_text,
     supported,
 )
+from domain.arnak.rival import rival_turn
 from domain.arnak.scoring import outcome_of
-from domain.arnak.setup import round_start, shuffled
+from domain.arnak.setup import rival_order, round_start, shuffled
 from domain.arnak.state import GameState, Pending
 from domain.arnak.travel import pays, travel_icons
 from domain.errors import GameOver, NotYourTurn, RuleViolation
@@ -59,6 +60,8 @@ def decide(state: GameState, action: Action) -> list[ev.Event]:
         raise GameOver("the game is over: five rounds have been played and scored")
     if not isinstance(action.seat, int) or not 0 <= action.seat < state.n_players:
         raise RuleViolation(f"there is no seat {action.seat} in a {state.n_players}-player game")
+    if state.is_rival(action.seat):
+        raise NotYourTurn("the rival's turns are taken by its action tiles, never by a player")
     t = Turn(state)
     if state.pending is not None:
         if state.pending.seat != action.seat:
@@ -73,7 +76,7 @@ def decide(state: GameState, action: Action) -> list[ev.Event]:
             raise RuleViolation("there is no decision to make now")
         _check_turn(state, action)
         HANDLERS[type(action)](t, action)
-    _settle(t)
+    settle(t)
     return t.events
 
 
@@ -105,8 +108,9 @@ def _is_main(card: int) -> bool:
 # ------------------------------------------------------------------------------------------ turn flow
 
 
-def _settle(t: Turn) -> None:
-    """After an action: if nothing is pending, move the game on (next turn, round end, next round, scoring)."""
+def settle(t: Turn) -> None:
+    """After an action: if nothing is pending, move the game on (next turn, the rival's turns in solo, round end,
+    next round, scoring) until a seat must act."""
     while t.state.pending is None and t.state.outcome is None:
         state = t.state
         if state.phase == "round_end":
@@ -119,6 +123,13 @@ def _settle(t: Turn) -> None:
                 _begin_round_end(t)
                 continue
             t.emit(ev.NextTurn(nxt))
+            continue
+        if state.is_rival(state.turn):
+            rival_turn(t)
+            if not t.state.seats[state.turn].passed:
+                nxt = _next_unpassed(t.state)
+                t.emit(ev.NextTurn(state.turn if nxt is None else nxt))
+            continue
         return
 
 
@@ -137,7 +148,9 @@ def _begin_round_end(t: Turn) -> None:
     spaces = book().boards[state.side].spaces
     for space, seat in state.occupants:
         site = t.state.site(spaces[space].location)
-        if site is not None and site.guardian is not None and not state.seats[seat].no_guardian_fear:
+        # (the rival "returns its archaeologists but never gains fear cards")
+        exempt = state.seats[seat].no_guardian_fear or state.is_rival(seat)
+        if site is not None and site.guardian is not None and not exempt:
             gain_fear(t, seat)
     last = state.round >= book().rounds
     n = state.n_players
@@ -178,7 +191,11 @@ def _round_end_step(t: Turn) -> bool:
                 break
             t.emit(ev.RowRefilled(kind, deck[0]))
     t.emit(ev.RoundEnded(state.round))
-    t.emit(*round_start(t.state.seats, next_round, (state.first_player + 1) % state.n_players))
+    rival = state.rival
+    first = rival.seat if rival is not None else (state.first_player + 1) % state.n_players
+    t.emit(*round_start(t.state.seats, next_round, first))
+    if rival is not None:  # the rival "is always the start player", with its stack shuffled anew
+        t.emit(ev.RivalStackShuffled(rival_order(state.seed, next_round, rival.tiles)))
     return True
 
 

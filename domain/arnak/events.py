@@ -11,7 +11,7 @@ from typing import Any, TypeAlias
 
 from domain.arnak.components import Resources
 from domain.arnak.plain import from_plain, to_plain
-from domain.arnak.state import Outcome, Pending, Player, Site
+from domain.arnak.state import Outcome, Pending, Player, Rival, Site
 from domain.errors import MalformedAction
 
 
@@ -39,6 +39,7 @@ class GameStarted:
     temple_stacks: tuple[int, ...]
     assistant_stacks: tuple[tuple[int, ...], ...]
     rescue: tuple[int, ...] = ()
+    rival: Rival | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,6 +389,35 @@ class AssistantRescued:
     assistant: int
 
 
+@dataclass(frozen=True, slots=True)
+class RivalStackShuffled:
+    """Solo: the rival's ten action tiles, shuffled face down for the round (top first)."""
+
+    order: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RivalTileRevealed:
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class RivalIdolsTaken:
+    """Solo: a new kind of idol stays face up; a duplicate or a face-down idol goes to the rival's negative stack."""
+
+    site: str
+    face_up: tuple[int, ...]
+    negative: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantRemoved:
+    """Solo: the rival takes an assistant out of the game (``stack`` -1: the rescue space)."""
+
+    stack: int
+    assistant: int
+
+
 Event: TypeAlias = (
     GameStarted
     | RoundStarted
@@ -440,6 +470,10 @@ Event: TypeAlias = (
     | DeckTopRevealed
     | IdolDiscarded
     | AssistantRescued
+    | RivalStackShuffled
+    | RivalTileRevealed
+    | RivalIdolsTaken
+    | AssistantRemoved
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -496,6 +530,10 @@ EVENT_TYPES: dict[str, type[Any]] = {
         DeckTopRevealed,
         IdolDiscarded,
         AssistantRescued,
+        RivalStackShuffled,
+        RivalTileRevealed,
+        RivalIdolsTaken,
+        AssistantRemoved,
     )
 }
 

@@ -82,6 +82,7 @@ def _started(event: ev.GameStarted) -> GameState:
         temple_stacks=event.temple_stacks,
         assistant_stacks=event.assistant_stacks,
         rescue=event.rescue,
+        rival=event.rival,
     )
 
 
@@ -189,6 +190,9 @@ def _(state: GameState, event: ev.CardBought) -> GameState:
         state = replace(state, artifact_deck=state.artifact_deck[1:])
     elif state.item_deck[:1] == (card,):
         state = replace(state, item_deck=state.item_deck[1:])
+    if event.to == "rival":
+        assert state.rival is not None
+        return replace(state, rival=replace(state.rival, cards=(*state.rival.cards, card)))
     p = state.seats[event.seat]
     places = {
         "deck_bottom": {"deck": (*p.deck, card)},
@@ -462,3 +466,42 @@ def _(state: GameState, event: ev.AssistantRescued) -> GameState:
     p = state.seats[event.seat]
     state = replace(state, rescue=_without(state.rescue, [event.assistant]))
     return _player(state, event.seat, assistants=(*p.assistants, HeldAssistant(event.assistant, exhausted=True)))
+
+
+@_handles(ev.RivalStackShuffled)
+def _(state: GameState, event: ev.RivalStackShuffled) -> GameState:
+    assert state.rival is not None
+    return replace(state, rival=replace(state.rival, stack=event.order, played=()))
+
+
+@_handles(ev.RivalTileRevealed)
+def _(state: GameState, event: ev.RivalTileRevealed) -> GameState:
+    rival = state.rival
+    assert rival is not None
+    return replace(
+        state, rival=replace(rival, stack=_without(rival.stack, [event.tile]), played=(*rival.played, event.tile))
+    )
+
+
+@_handles(ev.RivalIdolsTaken)
+def _(state: GameState, event: ev.RivalIdolsTaken) -> GameState:
+    rival = state.rival
+    site = state.site(event.site)
+    assert rival is not None and site is not None
+    state = state.with_site(replace(site, idols=()))
+    rival = replace(
+        rival,
+        face_up_idols=(*rival.face_up_idols, *event.face_up),
+        negative_idols=(*rival.negative_idols, *event.negative),
+    )
+    return replace(state, rival=rival)
+
+
+@_handles(ev.AssistantRemoved)
+def _(state: GameState, event: ev.AssistantRemoved) -> GameState:
+    state = replace(state, assistants_out=(*state.assistants_out, event.assistant))
+    if event.stack < 0:
+        return replace(state, rescue=_without(state.rescue, [event.assistant]))
+    stacks = list(state.assistant_stacks)
+    stacks[event.stack] = _without(stacks[event.stack], [event.assistant])
+    return replace(state, assistant_stacks=tuple(stacks))

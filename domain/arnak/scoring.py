@@ -23,7 +23,28 @@ def research_points(state: GameState, p: Player) -> int:
     return glass + notebook
 
 
+def rival_score(state: GameState) -> Score:
+    """Solo: "The rival scores for its magnifying glass position, temple tiles, guardians overcome and cards
+    purchased, plus 3 points per unique face-up idol and 2 points for each idol in its negative stack." """
+    from domain.arnak.rival import rival_book
+
+    rival = state.rival
+    assert rival is not None
+    b, rb = book(), rival_book()
+    p = state.seats[rival.seat]
+    research = research_points(state, p)
+    temple = sum(b.temple_stacks[s].vp for s in p.temple_tiles)
+    idols = rb.face_up_idol_vp * len(rival.face_up_idols) + rb.negative_idol_vp * len(rival.negative_idols)
+    guardians = b.guardian_vp * len(p.guardians)
+    cards = sum(b.card(c).vp for c in rival.cards)
+    return Score(
+        rival.seat, research, temple, idols, 0, guardians, cards, 0, research + temple + idols + guardians + cards
+    )
+
+
 def score(state: GameState, seat: int) -> Score:
+    if state.is_rival(seat):
+        return rival_score(state)
     b = book()
     p = state.seats[seat]
     cards = [b.card(c) for c in p.cards()]
@@ -45,6 +66,12 @@ def _key(state: GameState, s: Score) -> tuple[int, int, int]:
 
 def outcome_of(state: GameState) -> Outcome:
     scores = tuple(score(state, seat) for seat in range(state.n_players))
+    if state.rival is not None:  # "The human wins only with a strictly higher score" (reference A9)
+        human, rival = (s for s in scores if s.seat != state.rival.seat), scores[state.rival.seat]
+        me = next(human)
+        first = me.seat if me.total > rival.total else rival.seat
+        ranking = (first, rival.seat if first == me.seat else me.seat)
+        return Outcome(scores, ranking, (first,))
     ranked = sorted(scores, key=lambda s: (_key(state, s), s.seat))
     best = _key(state, ranked[0])
     winners = tuple(s.seat for s in ranked if _key(state, s) == best)

@@ -9,10 +9,11 @@ from typing import Any
 
 from domain.arnak import events as ev
 from domain.arnak.components import book
-from domain.arnak.state import Player, Site
+from domain.arnak.rival import rival_book, tiles_for
+from domain.arnak.state import Player, Rival, Site
 from domain.errors import SetupError
 
-SUPPORTED_OPTIONS: frozenset[str] = frozenset({"side"})
+SUPPORTED_OPTIONS: frozenset[str] = frozenset({"side", "difficulty"})
 SIDES = ("bird", "snake")
 
 
@@ -45,6 +46,9 @@ def _check_options(options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], 
     side = chosen.setdefault("side", "bird")
     if side not in SIDES:
         raise SetupError(f"board side {side!r} is not available; sides: {list(SIDES)}")
+    difficulty = chosen.get("difficulty", 0)
+    if isinstance(difficulty, bool) or not isinstance(difficulty, int) or not 0 <= difficulty <= 5:
+        raise SetupError("the rival's difficulty is the number of red tiles, 0 to 5")
     return tuple(sorted(chosen.items()))
 
 
@@ -59,6 +63,12 @@ def start(players: Iterable[str], options: Mapping[str, Any] | None = None, seed
     b = book()
     board = b.boards[side]
     seed = str(seed)
+    # Solo: "Set up a two-player game": the human at seat 0 goes second, the rival (seat 1) always starts.
+    solo = len(names) == 1
+    if solo:
+        names = (*names, rival_book().name)
+    elif "difficulty" in dict(opts):
+        raise SetupError("the difficulty option is for a solo game against the rival")
     n = len(names)
 
     cards = b.cards.values()
@@ -69,9 +79,14 @@ def start(players: Iterable[str], options: Mapping[str, Any] | None = None, seed
     colours = list(b.starter_ids)
     seats = []
     for seat in range(n):
+        if solo and seat == 1:  # the rival: a grey board, no cards, no resources, only a magnifying glass
+            seats.append(Player(colour="grey"))
+            continue
         own = [*b.starter_ids[colours[seat]], fear.pop(), fear.pop()]
         deck = shuffled(seed, f"deck:{seat}", sorted(own))
-        seats.append(Player(colour=colours[seat], deck=deck, resources=b.starting_resources[seat]))
+        # "give yourself a gold and a compass, since you go second" (solo): the second seat's resources
+        resources = b.starting_resources[1 if solo else seat]
+        seats.append(Player(colour=colours[seat], deck=deck, resources=resources))
 
     idols = list(shuffled(seed, "idols", sorted(b.idols)))
     sites = []
@@ -131,8 +146,24 @@ def start(players: Iterable[str], options: Mapping[str, Any] | None = None, seed
         temple_stacks=(n,) * len(b.temple_stacks),
         assistant_stacks=assistant_stacks,
         rescue=rescue,
+        rival=Rival(1, tiles_for(dict(opts).get("difficulty", 0))) if solo else None,
     )
-    return [started, *round_start(seats, 1, 0)]
+    events: list[ev.Event] = [started, *round_start(seats, 1, 1 if solo else 0)]
+    if solo:
+        # The rival starts: its stack is shuffled and it takes its first turn before the human's.
+        from domain.arnak.decide import settle  # (decide imports this module: imported here, when needed)
+        from domain.arnak.effects import Turn
+        from domain.arnak.evolve import replay
+
+        t = Turn(replay(events))
+        t.emit(ev.RivalStackShuffled(rival_order(seed, 1, t.state.rival.tiles)))  # type: ignore[union-attr]
+        settle(t)
+        events += t.events
+    return events
+
+
+def rival_order(seed: str, round_no: int, tiles: tuple[int, ...]) -> tuple[int, ...]:
+    return shuffled(seed, f"rival:{round_no}", tiles)
 
 
 def round_start(seats: Iterable[Player], round_no: int, first: int) -> list[ev.Event]:

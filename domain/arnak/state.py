@@ -72,6 +72,19 @@ class Pending:
 
 
 @dataclass(frozen=True, slots=True)
+class Rival:
+    """Solo mode's automated rival (it sits at ``seat``; its glass, guardians and temple tiles are that seat's)."""
+
+    seat: int
+    tiles: tuple[int, ...]  # this game's ten action tiles
+    stack: tuple[int, ...] = ()  # this round's face-down stack, top first
+    played: tuple[int, ...] = ()  # revealed this round
+    face_up_idols: tuple[int, ...] = ()  # one idol of each kind, face up
+    negative_idols: tuple[int, ...] = ()  # duplicates and face-down idols
+    cards: tuple[int, ...] = ()  # the cards it bought
+
+
+@dataclass(frozen=True, slots=True)
 class Score:
     seat: int
     research: int
@@ -118,6 +131,7 @@ class GameState:
     temple_stacks: tuple[int, ...] = ()  # tiles left in each temple-tile stack
     assistant_stacks: tuple[tuple[int, ...], ...] = ()  # top (face up) first
     rescue: tuple[int, ...] = ()  # the snake side's assistant rescue space
+    assistants_out: tuple[int, ...] = ()  # taken out of the game by the solo rival
     round: int = 0
     first_player: int = 0
     turn: int = 0
@@ -126,6 +140,10 @@ class GameState:
     keep_queue: tuple[int, ...] = ()  # round end: the seats still to decide which cards to keep
     pending: Pending | None = None
     outcome: Outcome | None = None
+    rival: Rival | None = None  # solo mode only
+
+    def is_rival(self, seat: int) -> bool:
+        return self.rival is not None and self.rival.seat == seat
 
     @property
     def n_players(self) -> int:

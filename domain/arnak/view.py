@@ -97,6 +97,17 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
             {"top": stack[0] if stack else None, "count": len(stack)} for stack in state.assistant_stacks
         ],
         "rescue": {"count": len(state.rescue)},
+        "rival": None
+        if state.rival is None
+        else {
+            "seat": state.rival.seat,
+            "tiles": list(state.rival.tiles),
+            "stack": {"count": len(state.rival.stack)},
+            "played": list(state.rival.played),
+            "face_up_idols": list(state.rival.face_up_idols),
+            "negative_idols": {"count": len(state.rival.negative_idols)},
+            "cards": [_card(c) for c in state.rival.cards],
+        },
         "pending": None,
         "outcome": None if state.outcome is None else to_plain(state.outcome),
     }
@@ -117,6 +128,8 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
             "temple_bonus": list(state.temple_bonus),
             "assistants": [list(s) for s in state.assistant_stacks],
             "rescue": list(state.rescue),
+            "rival_stack": [] if state.rival is None else list(state.rival.stack),
+            "rival_negative_idols": [] if state.rival is None else list(state.rival.negative_idols),
         }
     if referee or over:
         out["seed"] = state.seed
@@ -150,6 +163,10 @@ def redact_event(data: dict[str, Any], seat: int | None, game_over: bool) -> dic
             data["seed"] = None
     elif kind == "CardsDrawn" and data["seat"] != seat:
         data = {**data, "cards": _count(data["cards"])}
+    elif kind == "RivalStackShuffled":
+        data = {**data, "order": _count(data["order"])}
+    elif kind == "RivalIdolsTaken":
+        data = {**data, "negative": ["hidden"] * len(data["negative"])}
     elif kind == "DeckRebuilt":
         data = {**data, "order": _count(data["order"])}
     elif kind == "IdolsTaken":

@@ -1,4 +1,4 @@
-"""Property tests: random legal Arnak games for 2, 3 and 4 players, checked after every action.
+"""Property tests: random legal Arnak games for 1 (against the rival), 2, 3 and 4 players, checked after every action.
 
 Hypothesis draws the board side, the game seed, the bot seed (which also picks random or heuristic bots per
 seat) and how often the random bots pass. After every action: resources are never negative, every card is in
@@ -58,7 +58,7 @@ def universe(state: GameState) -> list[int]:
     """Every card in this game: the items, artifacts and fear cards, and the starting cards of the colours in play."""
     cards = [c.id for c in BOOK.cards.values() if c.kind != "starter"]
     for p in state.seats:
-        cards.extend(BOOK.starter_ids[p.colour])
+        cards.extend(BOOK.starter_ids.get(p.colour, ()))  # (the solo rival's grey board has no cards)
     return sorted(cards)
 
 
@@ -73,19 +73,22 @@ def check_state(state: GameState, cards: list[int]) -> None:
         *state.item_exile,
         *state.removed,
         *state.fear_deck,
+        *(state.rival.cards if state.rival else ()),
     ]
     assert sorted(places) == cards, "every card is in exactly one place"
     track = BOOK.boards[state.side].track
     for seat, p in enumerate(state.seats):
         assert all(r >= 0 for r in p.resources), f"seat {seat} resources {p.resources}"
         assert track.row(p.notebook) <= track.row(p.glass), "the notebook is never above the magnifying glass"
-        assert state.archaeologists_out(seat) <= BOOK.archaeologists
+        assert state.archaeologists_out(seat) <= (6 if state.is_rival(seat) else BOOK.archaeologists)
         assert len(p.slots) <= len(BOOK.idol_slot_vp) and len(p.assistants) <= BOOK.assistant_spots
         assert set(p.boons_used) <= set(p.guardians)
-    assistants = [a.id for p in state.seats for a in p.assistants] + [*state.rescue]
+    assistants = [a.id for p in state.seats for a in p.assistants] + [*state.rescue, *state.assistants_out]
     assistants += [a for stack in state.assistant_stacks for a in stack]
     assert sorted(assistants) == sorted(BOOK.assistants), "every assistant is in exactly one place"
     idols = [i for p in state.seats for i in (*p.idols, *p.slots)] + [i for s in state.sites for i in s.idols]
+    if state.rival is not None:
+        idols += [*state.rival.face_up_idols, *state.rival.negative_idols]
     assert len(idols) == len(set(idols)) <= len(BOOK.idols)
     spaces = [space for space, _ in state.occupants]
     assert len(spaces) == len(set(spaces)) and not set(spaces) & set(state.blocked)
@@ -151,7 +154,9 @@ def play_checked_game(
 ) -> GameState:
     rng = random.Random(bot_seed)
     players = [f"p{i}" for i in range(n_players)]
-    options = {"side": side}
+    options: dict[str, object] = {"side": side}
+    if n_players == 1:
+        options["difficulty"] = rng.randint(0, 5)
     events = list(arnak.start(players, options, game_seed))
     state = arnak.replay(events)
     cards = universe(state)
@@ -192,7 +197,7 @@ def play_checked_game(
     for s in result.scores:
         parts = s.research + s.temple_tiles + s.idols + s.idol_slots + s.guardians + s.cards + s.fear
         assert s.total == parts, "the score is the sum of its breakdown"
-    assert sorted(result.ranking) == list(range(n_players)) and set(result.winners) <= set(result.ranking)
+    assert sorted(result.ranking) == list(range(state.n_players)) and set(result.winners) <= set(result.ranking)
     return state
 
 
@@ -204,7 +209,7 @@ game_seeds = st.one_of(st.integers(min_value=0, max_value=2**63), st.text(max_si
 sides = st.sampled_from(["bird", "snake"])
 
 
-@pytest.mark.parametrize("n_players", [2, 3, 4])
+@pytest.mark.parametrize("n_players", [1, 2, 3, 4])
 @_settings(GAMES)
 @given(game_seed=game_seeds, bot_seed=st.integers(0, 2**32), pass_weight=st.floats(0.05, 1.0))
 def test_random_legal_games_keep_every_invariant(
@@ -214,7 +219,7 @@ def test_random_legal_games_keep_every_invariant(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n_players", [2, 3, 4])
+@pytest.mark.parametrize("n_players", [1, 2, 3, 4])
 @_settings(30)
 @given(game_seed=game_seeds, bot_seed=st.integers(0, 2**32), pass_weight=st.floats(0.05, 1.0), side=sides)
 def test_many_random_legal_games_keep_every_invariant(

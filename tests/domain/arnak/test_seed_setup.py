@@ -139,9 +139,13 @@ def test_a_round_starts_with_everyone_drawing_to_five() -> None:
 
 
 def test_players_and_options_are_checked() -> None:
-    """design: 2 to 4 players here (solo is not built yet); unknown options are refused."""
+    """design: 1 (solo, against the rival) to 4 players; unknown options, and a difficulty outside solo, are refused."""
     with pytest.raises(SetupError):
-        arnak.new_game(["Ana"])
+        arnak.new_game([])
+    with pytest.raises(SetupError):
+        arnak.new_game(NAMES[:2], {"difficulty": 2})
+    with pytest.raises(SetupError):
+        arnak.new_game(["Ana"], {"difficulty": 6})
     with pytest.raises(SetupError):
         arnak.new_game((*NAMES, "Eva"))
     with pytest.raises(SetupError):
