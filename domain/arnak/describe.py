@@ -104,4 +104,40 @@ def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -
         case ev.GameEnded():
             scores = ", ".join(f"{who(s.seat)} {s.total}" for s in event.outcome.scores)
             return f"Game over: {scores}; winner(s): {', '.join(who(s) for s in event.outcome.winners)}"
+        case ev.DiscoveryDiscount():
+            return f"{who(event.seat)}'s next discovery costs {event.compasses} compass(es) less"
+        case ev.GuardianFearWaived():
+            return f"{who(event.seat)} takes no fear from guardians this round"
+        case ev.AllTravelPlanes():
+            return f"{who(event.seat)}'s travel icons are all planes this round"
+        case ev.ArchaeologistMoved():
+            return f"{who(event.seat)} moves an archaeologist from {event.source} to {event.target}"
+        case ev.ArchaeologistRecalled():
+            return f"{who(event.seat)} brings an archaeologist home from {event.space}"
+        case ev.SiteTileUsed():
+            return f"The top Level {event.level} site tile ({event.tile}) is activated and put under its stack"
+        case ev.AssistantSwapped():
+            return f"{who(event.seat)} swaps assistant {event.mine} for assistant {event.theirs}"
+        case ev.IdolUnslotted():
+            return f"{who(event.seat)} takes an idol back from its slot"
+        case ev.RowItemExiled():
+            return f"{_cards([event.card])} is exiled from the card row"
+        case ev.GuardianMoved():
+            return f"The guardian at {event.source} moves to {event.target}"
+        case ev.CardReturnedToDeck():
+            return f"{who(event.seat)} puts a card back on top of the deck"
+        case ev.DeckTopRevealed():
+            return f"The top of the {event.kind} deck is revealed: {_cards([event.card])}"
+        case ev.IdolDiscarded():
+            return f"{who(event.seat)} discards an idol to reach the rescue space"
+        case ev.AssistantRescued():
+            return f"{who(event.seat)} rescues assistant {event.assistant}"
+        case ev.RivalStackShuffled():
+            return "The rival's action tiles are shuffled"
+        case ev.RivalTileRevealed():
+            return f"The rival reveals action tile {event.tile}"
+        case ev.RivalIdolsTaken():
+            return f"The rival takes {len(event.face_up) + len(event.negative)} idol(s) at {event.site}"
+        case ev.AssistantRemoved():
+            return f"The rival takes assistant {event.assistant} out of the game"
     return repr(event)

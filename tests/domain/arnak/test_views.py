@@ -19,9 +19,9 @@ from domain.arnak.state import GameState
 from tests.domain.arnak.helpers import game
 
 
-def play_to(n: int, seed: int, steps: int) -> GameState:
+def play_to(n: int, seed: int, steps: int, side: str = "bird") -> GameState:
     rng = random.Random(seed)
-    state = arnak.new_game([f"p{i}" for i in range(n)], seed=seed)
+    state = arnak.new_game([f"p{i}" for i in range(n)], {"side": side}, seed=seed)
     bot = RandomBot(0.2)
     for _ in range(steps):
         if state.outcome is not None:
@@ -64,17 +64,21 @@ def hide_differently(state: GameState, seat: int, rng: random.Random) -> GameSta
         assistant_stacks=tuple(s[:1] + _shuffled(rng, s[1:]) for s in state.assistant_stacks),
         sites=tuple(replace(s, idols=s.idols[:1] + tuple(reversed(s.idols[1:]))) for s in state.sites),
         pending=pending,
+        rescue=_shuffled(rng, state.rescue),
+        rival=None if state.rival is None else replace(state.rival, stack=_shuffled(rng, state.rival.stack)),
     )
 
 
 @settings(max_examples=25, deadline=None)
-@given(n=st.integers(2, 4), seed=st.integers(0, 10**6), steps=st.integers(0, 400))
+@given(
+    n=st.integers(1, 4), seed=st.integers(0, 10**6), steps=st.integers(0, 400), side=st.sampled_from(["bird", "snake"])
+)
 def test_a_seat_cannot_tell_apart_positions_that_differ_only_in_what_it_may_not_know(
-    n: int, seed: int, steps: int
+    n: int, seed: int, steps: int, side: str
 ) -> None:
-    state = play_to(n, seed, steps)
+    state = play_to(n, seed, steps, side)
     rng = random.Random(seed)
-    for seat in range(n):
+    for seat in range(state.n_players):
         other = hide_differently(state, seat, rng)
         assert arnak.view(other, seat) == arnak.view(state, seat)
     json.dumps(arnak.view(state, None))
@@ -106,3 +110,15 @@ def test_the_referee_reads_every_event_a_seat_reads_only_what_it_may() -> None:
     assert arnak.redact_event(drawn, 1, False)["cards"] == {"count": 5}
     assert arnak.redact_event(started, 1, True)["seed"] == "11", "the seed is public once the game is over"
     assert state.round >= 1
+
+
+def test_the_narration_tells_each_event_and_hides_the_others_draws() -> None:
+    """``describe``: one plain sentence per event; another seat's drawn cards are counted, not named."""
+    events = arnak.start(["a", "b"], None, 3)
+    drawn = next(e for e in events if type(e).__name__ == "CardsDrawn" and e.seat == 0)  # type: ignore[union-attr]
+    assert "Funding" in arnak.describe(drawn, ["a", "b"], 0) or "Exploration" in arnak.describe(drawn, ["a", "b"], 0)
+    assert arnak.describe(drawn, ["a", "b"], 1) == "a draws 5 card(s)"
+    state = play_to(1, 5, 300, "snake")
+    for event in arnak.start(["p0"], {"side": "snake"}, 5):
+        line = arnak.describe(event, state.players, None)
+        assert line and not line.startswith(type(event).__name__ + "(")
