@@ -147,11 +147,10 @@ def _research(state: GameState, seat: int) -> list[Action]:
     p = state.seats[seat]
     track = book().boards[state.side].track
     out: list[Action] = []
-    if p.glass == "temple":
+    if p.glass == "temple":  # the glass now buys temple tiles; the notebook still climbs
         for stack, left in enumerate(state.temple_stacks):
             if left > 0 and can_pay(p.resources, book().temple_stacks[stack].cost):
                 out.append(TempleTile(seat, stack))
-        return out
     bonus = {space for space, _ in state.research_bonus}
     for token, here in (("glass", p.glass), ("notebook", p.notebook)):
         for bridge in track.bridges:

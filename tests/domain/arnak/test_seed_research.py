@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from domain.arnak import events as ev
 from domain.arnak.actions import Choose, PlaceIdol, Play, Research, TempleTile, UseAssistant
+from domain.arnak.legal import legal_actions
 from domain.arnak.scoring import score
 from domain.arnak.state import GameState, HeldAssistant
 from tests.domain.arnak.helpers import BOOK, act, card_named, game, kinds, rejected, res, run, with_player
@@ -134,6 +135,8 @@ def test_from_then_on_research_pays_for_any_temple_tile() -> None:
     assert state.seats[0].temple_tiles == (1,) and state.temple_stacks[1] == 1 and state.main_done
     assert score(state, 0).temple_tiles == 2
     rejected(researcher(jewel=1), TempleTile(0, 1), "Lost Temple")
+    climbing = with_player(researcher(jewel=1), 0, glass="temple", temple_place=0, notebook="start")
+    assert Research(0, "notebook", "r0p1") in legal_actions(climbing, 0), "the notebook still climbs"
     rejected(with_player(researcher(), 0, glass="temple", temple_place=0), TempleTile(0, 5), "cannot pay")
 
 
