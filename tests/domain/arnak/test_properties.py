@@ -31,6 +31,7 @@ from domain.arnak.actions import (
     Choose,
     Dig,
     Discover,
+    EndTurn,
     Overcome,
     Pass,
     Payment,
@@ -133,6 +134,27 @@ def mutants(state: GameState, seat: int, rng: random.Random) -> list[Action]:
     ]
 
 
+def every_plain_action(state: GameState, seat: int) -> list[Action]:
+    """Every action without a travel payment that could make sense for ``seat`` now, legal or not."""
+    p = state.seats[seat]
+    nodes = [*BOOK.boards[state.side].track.spaces, "temple"]
+    out: list[Action] = [
+        Research(seat, token, node, first)
+        for token in ("glass", "notebook")
+        for node in nodes
+        for first in (False, True)
+    ]
+    out += [TempleTile(seat, stack) for stack in range(len(BOOK.temple_stacks))]
+    out += [Buy(seat, card) for card in (*state.item_row, *state.artifact_row)]
+    out += [Play(seat, card) for card in p.hand]
+    out += [UseAssistant(seat, a.id) for a in p.assistants] + [UseBoon(seat, g) for g in p.guardians]
+    out += [PlaceIdol(seat, option) for option in BOOK.idol_slot_options]
+    out += [Pass(seat), EndTurn(seat)]
+    if state.pending is not None:
+        out += [Choose(seat, option) for option in state.pending.options]
+    return out
+
+
 def check_actions(state: GameState, seat: int, legal: list[Action], rng: random.Random) -> None:
     for other in range(state.n_players):
         if other not in arnak.to_act(state):
@@ -140,6 +162,13 @@ def check_actions(state: GameState, seat: int, legal: list[Action], rng: random.
     for action in rng.sample(legal, min(LEGAL_SAMPLE, len(legal))):
         assert arnak.decide(state, action), f"legal {action} produced nothing"
     listed = {normal(a) for a in legal}
+    for action in every_plain_action(state, seat):  # accepted exactly when listed
+        try:
+            arnak.decide(state, action)
+        except RuleViolation:
+            assert action not in listed, f"listed {action} was refused"
+        else:
+            assert action in listed, f"{action} was accepted but is not among the legal actions"
     for action in rng.sample(mutants(state, seat, rng), MUTANTS):
         try:
             arnak.decide(state, action)
