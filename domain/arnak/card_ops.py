@@ -9,7 +9,7 @@ its ``then``, an internal op that does nothing when run on its own.
 from __future__ import annotations
 
 from domain.arnak import events as ev
-from domain.arnak.components import Resources, book, resources_of, steps_of
+from domain.arnak.components import Resources, book, negative, resources_of, steps_of
 from domain.arnak.effects import (
     Step,
     Turn,
@@ -30,11 +30,6 @@ from domain.arnak.state import GameState, Pending
 
 def _less(cost: Resources, discount: Resources) -> Resources:
     a, b, c, d, e = (max(0, x - y) for x, y in zip(cost, discount, strict=True))
-    return (a, b, c, d, e)
-
-
-def _neg(r: Resources) -> Resources:
-    a, b, c, d, e = (-x for x in r)
     return (a, b, c, d, e)
 
 
@@ -90,7 +85,7 @@ def _research_chosen(t: Turn, pending: Pending, option: str, then: list[Step]) -
     if what == "tile":
         stack = int(target)
         cost = _less(book().temple_stacks[stack].cost, discount)
-        t.emit(ev.ResourcesChanged(seat, _neg(cost), "temple_tile"), ev.TempleTileBought(seat, stack))
+        t.emit(ev.ResourcesChanged(seat, negative(cost), "temple_tile"), ev.TempleTileBought(seat, stack))
         return then
     here = t.state.seats[seat].glass if what == "glass" else t.state.seats[seat].notebook
     track = book().boards[t.state.side].track

@@ -33,6 +33,12 @@ def steps_of(text: Steps) -> tuple[dict[str, Any], ...]:
     return tuple(value)
 
 
+def negative(r: Resources) -> Resources:
+    """The amounts as paid (each negated), for a ``ResourcesChanged`` event."""
+    a, b, c, d, e = (-x for x in r)
+    return (a, b, c, d, e)
+
+
 def resources_of(amounts: dict[str, int]) -> Resources:
     unknown = set(amounts) - set(RESOURCES)
     if unknown:

@@ -30,7 +30,7 @@ from domain.arnak.actions import (
     UseAssistant,
     UseBoon,
 )
-from domain.arnak.components import RESOURCES, Resources, book, resources_of, steps_of, steps_text
+from domain.arnak.components import RESOURCES, Resources, book, negative, resources_of, steps_of
 from domain.arnak.effects import (
     Turn,
     advance,
@@ -241,16 +241,11 @@ def _pay_travel(
     if payment.travel:
         t.emit(ev.TravelChanged(seat, spent=payment.travel))
     if any(total):
-        t.emit(ev.ResourcesChanged(seat, _neg(total), "pay"))
+        t.emit(ev.ResourcesChanged(seat, negative(total), "pay"))
 
 
 def _describe(r: Resources) -> str:
     return ", ".join(f"{n} {name}" for name, n in zip(RESOURCES, r, strict=True) if n) or "nothing"
-
-
-def _neg(r: Resources) -> Resources:
-    a, b, c, d, e = (-x for x in r)
-    return (a, b, c, d, e)
 
 
 NOTHING: Resources = (0, 0, 0, 0, 0)
@@ -427,7 +422,7 @@ def _temple_tile(t: Turn, action: TempleTile) -> None:
     if not can_pay(p.resources, cost):
         raise RuleViolation(f"this temple tile costs {_describe(cost)}: you cannot pay it")
     t.emit(ev.MainActionTaken(seat, "research"))
-    t.emit(ev.ResourcesChanged(seat, _neg(cost), "temple_tile"), ev.TempleTileBought(seat, action.stack))
+    t.emit(ev.ResourcesChanged(seat, negative(cost), "temple_tile"), ev.TempleTileBought(seat, action.stack))
 
 
 def _pass(t: Turn, action: Pass) -> None:
@@ -509,5 +504,3 @@ HANDLERS: dict[type[Any], Callable[[Turn, Any], None]] = {
     UseBoon: _use_boon,
     PlaceIdol: _place_idol,
 }
-
-__all__ = ["decide", "steps_text"]

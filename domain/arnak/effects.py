@@ -17,7 +17,7 @@ from typing import Any
 
 from domain.arnak import events as ev
 from domain.arnak.components import NONE as NO_RESOURCES
-from domain.arnak.components import RESOURCES, Bridge, Resources, book, resources_of, steps_of, steps_text
+from domain.arnak.components import RESOURCES, Bridge, Resources, book, negative, resources_of, steps_of, steps_text
 from domain.arnak.evolve import evolve
 from domain.arnak.state import GameState, Pending, Player
 
@@ -80,11 +80,6 @@ def supported(text: str) -> bool:
             if not supported(steps_text(option)):
                 return False
     return True
-
-
-def _neg(r: Resources) -> Resources:
-    a, b, c, d, e = (-x for x in r)
-    return (a, b, c, d, e)
 
 
 def can_pay(have: Resources, cost: Resources) -> bool:
@@ -185,7 +180,7 @@ def apply_choice(t: Turn, pending: Pending, option: str) -> list[Step]:
         return follow + then
     elif kind == "upgrade":
         better = book().upgrades[option]
-        t.emit(ev.ResourcesChanged(seat, _delta({option: -1, better: 1}), "upgrade"))
+        t.emit(ev.ResourcesChanged(seat, resources_of({option: -1, better: 1}), "upgrade"))
     elif kind == "take_assistant":
         stack = _number(option)
         t.emit(ev.AssistantTaken(seat, stack, state.assistant_stacks[stack][0]))
@@ -215,10 +210,6 @@ def apply_choice(t: Turn, pending: Pending, option: str) -> list[Step]:
     return then
 
 
-def _delta(changes: dict[str, int]) -> Resources:
-    return resources_of(changes)
-
-
 def location_steps(state: GameState, location: str, seat: int) -> list[Step]:
     """What activating a camp or a discovered site does (a site's effect is its site tile's)."""
     loc = book().boards[state.side].location(location)
@@ -244,7 +235,7 @@ def _pay(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None) -> 
     if not can_pay(t.state.seats[seat].resources, cost):
         rest[:] = []  # what the cost would have bought is not gained
         return []
-    t.emit(ev.ResourcesChanged(seat, _neg(cost), "pay"))
+    t.emit(ev.ResourcesChanged(seat, negative(cost), "pay"))
     return []
 
 

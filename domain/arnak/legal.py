@@ -24,7 +24,7 @@ from domain.arnak.actions import (
     UseAssistant,
     UseBoon,
 )
-from domain.arnak.components import book, resources_of
+from domain.arnak.components import book
 from domain.arnak.effects import bridge_payable, can_pay, cannot_start, supported
 from domain.arnak.state import GameState
 from domain.arnak.travel import payments, travel_icons
@@ -204,6 +204,3 @@ def _idols(state: GameState, seat: int) -> list[Action]:
         for option in b.idol_slot_options.values()
         if cannot_start(state, seat, option.effect) is None
     ]
-
-
-__all__ = ["legal_actions", "resources_of", "to_act"]
