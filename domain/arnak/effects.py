@@ -150,7 +150,7 @@ def resolve(t: Turn, option: str) -> None:
     """The pending decision is answered with ``option``: apply it and run the rest of the effect."""
     pending = t.state.pending
     assert pending is not None
-    t.emit(ev.DecisionMade(pending.seat, option))
+    t.emit(ev.DecisionMade(pending.seat, option, pending.kind))
     follow = apply_choice(t, pending, option)
     run(t, pending.seat, follow, pending.card)
 

@@ -237,6 +237,7 @@ class DecisionPending:
 class DecisionMade:
     seat: int
     option: str
+    kind: str = ""  # the decision's kind (a hidden card chosen in a hidden draw is redacted by it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,6 +136,10 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     return out
 
 
+# Decisions among cards only their seat has seen (drawn by Obsidian or Crystal Earring): the choice stays secret.
+HIDDEN_CHOICES = frozenset({"keep_one", "put_back"})
+
+
 def _count(value: list[Any]) -> dict[str, int]:
     return {"count": len(value)}
 
@@ -172,5 +176,14 @@ def redact_event(data: dict[str, Any], seat: int | None, game_over: bool) -> dic
     elif kind == "IdolsTaken":
         data = {**data, "idols": [*data["idols"][:1], *(["hidden"] * len(data["idols"][1:]))]}
     elif kind == "DecisionPending" and data["pending"]["seat"] != seat:
-        data = {**data, "pending": {**data["pending"], "options": _count(data["pending"]["options"])}}
+        # Only who decides what: the options and the steps still to run may name cards in that seat's hand.
+        pending = data["pending"]
+        data = {
+            **data,
+            "pending": {"seat": pending["seat"], "kind": pending["kind"], "options": _count(pending["options"])},
+        }
+    elif kind == "DecisionMade" and data["seat"] != seat and data.get("kind") in HIDDEN_CHOICES:
+        data = {**data, "option": "hidden"}
+    elif kind == "CardReturnedToDeck" and data["seat"] != seat:
+        data = {**data, "card": "hidden"}
     return data

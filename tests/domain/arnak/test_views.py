@@ -122,3 +122,21 @@ def test_the_narration_tells_each_event_and_hides_the_others_draws() -> None:
     for event in arnak.start(["p0"], {"side": "snake"}, 5):
         line = arnak.describe(event, state.players, None)
         assert line and not line.startswith(type(event).__name__ + "(")
+
+
+def test_a_choice_among_hidden_cards_stays_hidden_from_the_other_seats() -> None:
+    """Crystal Earring: the cards drawn, the one kept and the one put back are the player's secret."""
+    from domain.arnak.actions import Choose, Play
+    from tests.domain.arnak.helpers import act, card_named, with_player
+
+    earring = card_named("Crystal Earring")
+    state = with_player(game(2), 0, hand=(earring,), deck=(3, 4, 1), resources=(0, 0, 1, 0, 0))
+    log = []
+    for action in (Play(0, earring), Choose(0, "3"), Choose(0, "card:4"), Choose(0, "card:1")):
+        state, events = act(state, action)
+        log += [arnak.event_to_dict(e) for e in events]
+    seen_by_1 = json.dumps([arnak.redact_event(e, 1, False) for e in log])
+    for secret in ('"card:4"', '"card:1"', '"cards": [3, 4, 1]'):
+        assert secret not in seen_by_1, secret
+    seen_by_0 = json.dumps([arnak.redact_event(e, 0, False) for e in log])
+    assert '"card:4"' in seen_by_0 and '"card:1"' in seen_by_0
