@@ -7,6 +7,7 @@ any question with the option named) and checks the outcome.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -231,3 +232,112 @@ def test_every_research_bonus_tile(
     state = position(res(tablet=1))
     after, _ = effect(tiles[0].effect, state, *choices)
     assert delta(state, after) == gained and after.seats[0].hand == HAND + DECK[:drawn]
+
+
+@pytest.mark.parametrize(
+    ("option", "text", "before", "gained", "drawn"),
+    [
+        ("jewel", "Pay 1 coin: gain 1 jewel.", res(coin=1), res(coin=-1, jewel=1), 0),
+        ("arrowhead", "Gain 1 arrowhead.", res(), res(arrowhead=1), 0),
+        ("tablets", "Gain 2 tablets.", res(), res(tablet=2), 0),
+        ("coin_compass", "Gain 1 coin and 1 compass.", res(), res(coin=1, compass=1), 0),
+        ("draw", "Draw 1 card.", res(), res(), 1),
+    ],
+)
+def test_every_idol_slot_effect(option: str, text: str, before: Resources, gained: Resources, drawn: int) -> None:
+    """The five effects printed by the idol slots (reference second pass 7)."""
+    from domain.arnak.actions import PlaceIdol
+
+    assert BOOK.idol_slot_options[option].text == text
+    state = position(before, idols=(1,))
+    after, _ = act(state, PlaceIdol(0, option))
+    assert delta(state, after) == gained and after.seats[0].hand == HAND + DECK[:drawn]
+    assert after.seats[0].slots == (1,)
+
+
+@pytest.mark.parametrize("stack", range(6))
+def test_every_temple_tile_stack(stack: int) -> None:
+    """Reference A7: 2-point stacks A (1 coin + 2 tablets), B (1 jewel), C (1 compass + 1 arrowhead); 6 points for
+    A + B and B + C; 11 points for A + B + C."""
+    from domain.arnak.actions import TempleTile
+    from domain.arnak.scoring import score
+
+    a, b, c = res(coin=1, tablet=2), res(jewel=1), res(compass=1, arrowhead=1)
+    costs = [a, b, c, plus(a, b), plus(b, c), plus(plus(a, b), c)]
+    assert BOOK.temple_stacks[stack].cost == costs[stack]
+    assert BOOK.temple_stacks[stack].vp == (2, 2, 2, 6, 6, 11)[stack]
+    state = position(costs[stack], glass="temple", temple_place=0)
+    after, _ = act(state, TempleTile(0, stack))
+    assert after.seats[0].resources == res() and score(after, 0).temple_tiles == BOOK.temple_stacks[stack].vp
+
+
+def plus(a: Resources, b: Resources) -> Resources:
+    v, w, x, y, z = (i + j for i, j in zip(a, b, strict=True))
+    return (v, w, x, y, z)
+
+
+ROWS = [
+    # side, row, glass effect, notebook effect (reference A7), as the outcome of running each
+    ("bird", 0, "+1 coin", "take a silver assistant"),
+    ("bird", 1, "+1 compass", "take a silver assistant"),
+    ("bird", 2, "+1 compass", "upgrade an assistant to gold"),
+    ("bird", 3, "+1 compass", "upgrade an assistant to gold"),
+    ("bird", 4, "+1 compass", "+3 compasses"),
+    ("bird", 5, "draw 1 card", "gain an artifact from the row free (resolve it)"),
+    ("bird", 6, "+1 compass", "overcome a guardian for free"),
+    ("snake", 0, "+1 coin", "take a silver assistant"),
+    ("snake", 1, "+3 coins", "exile a card"),
+    ("snake", 2, "draw 1", "upgrade an assistant to gold"),
+    ("snake", 3, "rescue 1 assistant", "upgrade an assistant to gold"),
+    ("snake", 4, "upgrade an assistant to gold and refresh it", "refresh an assistant"),
+    ("snake", 5, "gain a Fear card", "draw 1"),
+    ("snake", 6, "gain a Fear card", "+1 jewel"),
+]
+
+
+@pytest.mark.parametrize(("side", "row", "glass", "notebook"), ROWS, ids=[f"{r[0]}-{r[1]}" for r in ROWS])
+def test_every_research_row_effect(side: str, row: int, glass: str, notebook: str) -> None:
+    """Reference A7: each row's effect for the magnifying glass and for the notebook."""
+    from domain.arnak.effects import Turn, resolve, run_text
+
+    track = BOOK.boards[side].track
+    base = game(4, "rows")
+    site = base.site("L1-1")
+    assert site is not None
+    base = replace(base.with_site(replace(site, tile=1, idols=(), guardian=4)), occupants=(("L1-1", 0),))
+    base = replace(base, side=side, rescue=(9,) if side == "snake" else ())
+    base = with_player(
+        base, 0, hand=HAND, deck=DECK, resources=res(tablet=1), assistants=(HeldAssistant(12, exhausted=True),)
+    )
+    for token, text, effect in (("glass", glass, track.effects[row][0]), ("notebook", notebook, track.effects[row][1])):
+        t = Turn(base)
+        run_text(t, 0, effect)
+        while t.state.pending is not None:
+            options = [o for o in t.state.pending.options if o != "skip"]
+            resolve(t, options[0])
+        after, p = t.state, t.state.seats[0]
+        gained = delta(base, after)
+        if text.startswith("+"):
+            amount, what = text[1:].split(" ", 1)
+            name = {"coin": "coin", "coins": "coin", "compass": "compass", "compasses": "compass", "jewel": "jewel"}[
+                what
+            ]
+            assert gained == res(**{name: int(amount)}), (token, text)
+        elif text.startswith("draw 1"):
+            assert p.hand == (*HAND, DECK[0]), (token, text)
+        elif text == "take a silver assistant":
+            assert len(p.assistants) == 2 and not p.assistants[1].gold, (token, text)
+        elif text.startswith("upgrade an assistant to gold"):
+            assert p.assistants == (HeldAssistant(12, gold=True, exhausted=False),), (token, text)
+        elif text == "refresh an assistant":
+            assert p.assistants == (HeldAssistant(12, gold=False, exhausted=False),), (token, text)
+        elif text == "rescue 1 assistant":
+            assert p.assistants[-1] == HeldAssistant(9, exhausted=True), (token, text)
+        elif text == "gain a Fear card":
+            assert any(BOOK.card(c).kind == "fear" for c in p.play_area), (token, text)
+        elif text == "exile a card":
+            assert len(after.removed) == 1, (token, text)
+        elif text.startswith("gain an artifact"):
+            assert any(BOOK.card(c).kind == "artifact" for c in p.play_area), (token, text)
+        else:
+            assert text == "overcome a guardian for free" and p.guardians == (4,), (token, text)
