@@ -234,19 +234,19 @@ def _return_chosen(t: Turn, pending: Pending, option: str, then: list[Step]) -> 
 
 @_op("move_guardian")
 def _move_guardian(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None) -> list[Step] | None:
-    """Guardian's Crown: a guardian from a site where you have an archaeologist to a discovered Level I site with
-    no archaeologist and no guardian, then activate it (a camp as the target is not built: docs/rules/arnak.md)."""
+    """Guardian's Crown: a guardian from a site where you have an archaeologist to a camp or a discovered Level I site
+    with no archaeologist and no guardian, then activate it."""
     state = t.state
-    spaces = book().boards[state.side].spaces
-    mine = {spaces[s].location for s in _mine(state, seat)}
-    occupied = {spaces[s].location for s, _ in state.occupants}
-    levels = {loc.id: loc.level for loc in book().boards[state.side].sites}
-    sources = [site.id for site in state.sites if site.guardian is not None and site.id in mine]
-    targets = [
-        site.id
-        for site in state.sites
-        if levels[site.id] == 1 and site.tile is not None and site.guardian is None and site.id not in occupied
-    ]
+    board = book().boards[state.side]
+    mine = {board.spaces[s].location for s in _mine(state, seat)}
+    occupied = {board.spaces[s].location for s, _ in state.occupants}
+    sources = [location for location, _ in state.guardians_out() if location in mine]
+    targets = []
+    for loc in board.locations:
+        site = state.site(loc.id)
+        open_site = loc.level == 0 or (loc.level == 1 and site is not None and site.tile is not None)
+        if open_site and loc.id not in occupied and state.guardian_at(loc.id) is None:
+            targets.append(loc.id)
     options = [f"{a}>{b}" for a in sources for b in targets]
     if not options:
         return []
@@ -256,9 +256,9 @@ def _move_guardian(t: Turn, seat: int, step: Step, rest: list[Step], card: int |
 @choice("move_guardian")
 def _move_guardian_chosen(t: Turn, pending: Pending, option: str, then: list[Step]) -> list[Step]:
     source, target = option.split(">")
-    site = t.state.site(source)
-    assert site is not None and site.guardian is not None
-    t.emit(ev.GuardianMoved(source, target, site.guardian))
+    guardian = t.state.guardian_at(source)
+    assert guardian is not None
+    t.emit(ev.GuardianMoved(source, target, guardian))
     return [*location_steps(t.state, target, pending.seat), *then]
 
 

@@ -147,10 +147,9 @@ def _begin_round_end(t: Turn) -> None:
     state = t.state
     spaces = book().boards[state.side].spaces
     for space, seat in state.occupants:
-        site = t.state.site(spaces[space].location)
         # (the rival "returns its archaeologists but never gains fear cards")
         exempt = state.seats[seat].no_guardian_fear or state.is_rival(seat)
-        if site is not None and site.guardian is not None and not exempt:
+        if state.guardian_at(spaces[space].location) is not None and not exempt:
             gain_fear(t, seat)
     last = state.round >= book().rounds
     n = state.n_players
@@ -325,16 +324,16 @@ def _discover(t: Turn, action: Discover) -> None:
 
 def _overcome(t: Turn, action: Overcome) -> None:
     state, seat = t.state, action.seat
-    site = state.site(action.site)
-    if site is None or site.guardian is None:
+    found = state.guardian_at(action.site) if isinstance(action.site, str) else None
+    if found is None:
         raise RuleViolation(f"there is no guardian at {action.site!r} to overcome")
     spaces = book().boards[state.side].spaces
-    if not any(spaces[space].location == site.id and s == seat for space, s in state.occupants):
+    if not any(spaces[space].location == action.site and s == seat for space, s in state.occupants):
         raise RuleViolation("you overcome a guardian only with an archaeologist already at its site")
-    guardian = book().guardians[site.guardian]
+    guardian = book().guardians[found]
     t.emit(ev.MainActionTaken(seat, "overcome"))
     _pay_travel(t, seat, action.payment, guardian.travel, guardian.discards, "this guardian", guardian.cost)
-    t.emit(ev.GuardianOvercome(seat, site.id, site.guardian))
+    t.emit(ev.GuardianOvercome(seat, action.site, found))
 
 
 def _buy(t: Turn, action: Buy) -> None:

@@ -191,9 +191,10 @@ def apply_choice(t: Turn, pending: Pending, option: str) -> list[Step]:
     elif kind == "gain_card":
         return _gain_card(t, seat, _number(option), pending.card, then)
     elif kind == "overcome":
-        site = state.site(option.split(":", 1)[1])
-        assert site is not None and site.guardian is not None
-        t.emit(ev.GuardianOvercome(seat, site.id, site.guardian))
+        location = option.split(":", 1)[1]
+        guardian = state.guardian_at(location)
+        assert guardian is not None
+        t.emit(ev.GuardianOvercome(seat, location, guardian))
     elif kind == "keep":
         if option == "done":
             t.emit(ev.KeepDone(seat))
@@ -331,7 +332,7 @@ def _gain_per(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None
         count = state.archaeologists_out(seat)
     elif count_of == "guardians_owned_and_beside":
         mine = {book().boards[state.side].spaces[space].location for space, s in state.occupants if s == seat}
-        count = len(p.guardians) + sum(1 for site in state.sites if site.guardian is not None and site.id in mine)
+        count = len(p.guardians) + sum(1 for location, _ in state.guardians_out() if location in mine)
     else:
         raise AssertionError(f"unknown count {count_of!r}")
     count = min(count, step.get("max", count))
@@ -435,14 +436,11 @@ def _overcome(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None
     others = {spaces[space].location for space, s in state.occupants if s != seat}
     where = step["where"]
     options = [
-        f"site:{site.id}"
-        for site in state.sites
-        if site.guardian is not None
-        and (
-            where == "any"
-            or (where == "occupied" and site.id in mine)
-            or (where == "no_other_player" and site.id not in others)
-        )
+        f"site:{location}"
+        for location, _ in state.guardians_out()
+        if where == "any"
+        or (where == "occupied" and location in mine)
+        or (where == "no_other_player" and location not in others)
     ]
     if not options:
         return []

@@ -168,11 +168,17 @@ def _(state: GameState, event: ev.GuardianAwakened) -> GameState:
     return replace(state, guardian_stack=_without(state.guardian_stack, [event.guardian]))
 
 
+def _set_guardian(state: GameState, location: str, guardian: int | None) -> GameState:
+    site = state.site(location)
+    if site is not None:
+        return state.with_site(replace(site, guardian=guardian))
+    camps = tuple(c for c in state.camp_guardians if c[0] != location)
+    return replace(state, camp_guardians=camps if guardian is None else tuple(sorted((*camps, (location, guardian)))))
+
+
 @_handles(ev.GuardianOvercome)
 def _(state: GameState, event: ev.GuardianOvercome) -> GameState:
-    site = state.site(event.site)
-    assert site is not None
-    state = state.with_site(replace(site, guardian=None))
+    state = _set_guardian(state, event.site, None)
     p = state.seats[event.seat]
     return _player(state, event.seat, guardians=(*p.guardians, event.guardian))
 
@@ -439,10 +445,7 @@ def _(state: GameState, event: ev.RowItemExiled) -> GameState:
 
 @_handles(ev.GuardianMoved)
 def _(state: GameState, event: ev.GuardianMoved) -> GameState:
-    source, target = state.site(event.source), state.site(event.target)
-    assert source is not None and target is not None
-    state = state.with_site(replace(source, guardian=None))
-    return state.with_site(replace(target, guardian=event.guardian))
+    return _set_guardian(_set_guardian(state, event.source, None), event.target, event.guardian)
 
 
 @_handles(ev.CardReturnedToDeck)

@@ -138,15 +138,15 @@ def _overcomes(state: GameState, seat: int, pay: _PayOptions) -> list[Action]:
     mine = {spaces[space].location for space, s in state.occupants if s == seat}
     p = state.seats[seat]
     out: list[Action] = []
-    for site in state.sites:
-        if site.guardian is None or site.id not in mine:
+    for location, found in state.guardians_out():
+        if location not in mine:
             continue
-        guardian = b.guardians[site.guardian]
+        guardian = b.guardians[found]
         if not can_pay(p.resources, guardian.cost):
             continue
         coins = p.resources[0] - guardian.cost[0]
         for payment in pay(guardian.travel, guardian.discards, coins):
-            out.append(Overcome(seat, site.id, payment))
+            out.append(Overcome(seat, location, payment))
     return out
 
 

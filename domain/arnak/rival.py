@@ -232,16 +232,17 @@ def _overcome(t: Turn, tile: RivalTile) -> bool:
     assert rival is not None
     board = book().boards[state.side]
     mine = {board.spaces[space].location for space, s in state.occupants if s == rival.seat}
-    for level in (2, 1):
+    for level in (2, 1, 0):
         candidates = [
-            site.id
-            for site in state.sites
-            if site.guardian is not None and site.id in mine and board.location(site.id).level == level
+            location
+            for location, _ in state.guardians_out()
+            if location in mine and board.location(location).level == level
         ]
         if candidates:
-            site = state.site(_pick(candidates, tile.arrow))
-            assert site is not None and site.guardian is not None
-            t.emit(ev.GuardianOvercome(rival.seat, site.id, site.guardian))
+            location = _pick(sorted(candidates, key=[loc.id for loc in board.locations].index), tile.arrow)
+            guardian = state.guardian_at(location)
+            assert guardian is not None
+            t.emit(ev.GuardianOvercome(rival.seat, location, guardian))
             return True
     return False
 

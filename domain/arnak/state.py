@@ -132,6 +132,7 @@ class GameState:
     assistant_stacks: tuple[tuple[int, ...], ...] = ()  # top (face up) first
     rescue: tuple[int, ...] = ()  # the snake side's assistant rescue space
     assistants_out: tuple[int, ...] = ()  # taken out of the game by the solo rival
+    camp_guardians: tuple[tuple[str, int], ...] = ()  # camp -> a guardian moved there (Guardian's Crown)
     round: int = 0
     first_player: int = 0
     turn: int = 0
@@ -171,6 +172,17 @@ class GameState:
 
     def with_site(self, site: Site) -> GameState:
         return replace(self, sites=tuple(site if s.id == site.id else s for s in self.sites))
+
+    def guardian_at(self, location: str) -> int | None:
+        """The guardian at a site or camp, if any."""
+        site = self.site(location)
+        if site is not None:
+            return site.guardian
+        return dict(self.camp_guardians).get(location)
+
+    def guardians_out(self) -> list[tuple[str, int]]:
+        """Every guardian on the board, with its location (sites first, in board order, then camps)."""
+        return [(s.id, s.guardian) for s in self.sites if s.guardian is not None] + list(self.camp_guardians)
 
     def archaeologists_out(self, seat: int) -> int:
         return sum(1 for _, s in self.occupants if s == seat)

@@ -78,6 +78,7 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
             }
             for site in state.sites
         ],
+        "camp_guardians": [{"camp": camp, "guardian": g} for camp, g in state.camp_guardians],
         "site_stacks": [len(s) for s in state.site_stacks],
         "guardian_stack": len(state.guardian_stack),
         "card_row": {

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from domain.arnak import events as ev
-from domain.arnak.actions import Choose, Dig, Discover, Payment, Play
+from domain.arnak.actions import Choose, Dig, Discover, Overcome, Payment, Play
 from domain.arnak.components import Resources
 from domain.arnak.legal import legal_actions
 from domain.arnak.state import GameState, HeldAssistant
@@ -344,9 +344,19 @@ def test_guardians_crown_moves_a_guardian_and_activates_its_new_site() -> None:
     assert site is not None
     state = state.with_site(replace(site, tile=2, idols=()))  # draw 1 + 1 arrowhead
     after, _ = play(state, card)
-    moved = after.site("L1-2")
-    assert moved is not None and moved.guardian == 8 and after.site("L1-1").guardian is None  # type: ignore[union-attr]
+    assert after.pending is not None
+    assert set(after.pending.options) == {"L1-1>L1-2", *(f"L1-1>camp{i}" for i in range(1, 6))}
+    after, _ = play(state, card, "L1-1>L1-2")
+    assert after.guardian_at("L1-2") == 8 and after.guardian_at("L1-1") is None
     assert delta(state, after) == plus(res(arrowhead=1), activation(card))
+    # Onto a camp: the camp is activated, and the guardian now stands there like at any site.
+    after, _ = play(state, card, "L1-1>camp1")
+    assert after.camp_guardians == (("camp1", 8),) and delta(state, after) == plus(res(coin=2), activation(card))
+    after = replace(after, occupants=(("camp1a", 0),), main_done=False)
+    after = with_player(after, 0, resources=res(coin=4))
+    assert Overcome(0, "camp1") in legal_actions(after, 0)
+    after, _ = act(after, Overcome(0, "camp1"))
+    assert after.seats[0].guardians == (8,) and after.camp_guardians == ()
 
 
 def test_obsidian_and_crystal_earrings_draw_and_keep_one() -> None:

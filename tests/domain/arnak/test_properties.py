@@ -2,7 +2,7 @@
 
 Hypothesis draws the board side, the game seed, the bot seed (which also picks random or heuristic bots per
 seat) and how often the random bots pass. After every action: resources are never negative, every card is in
-exactly one place, every assistant too, the notebook is never above the
+exactly one place, every assistant and guardian too, the notebook is never above the
 magnifying glass, at most two archaeologists per seat are out, every event and the state round-trip
 through JSON. On a share of the steps (``DEEP_RATE``), a sample of the legal actions is re-decided and
 accepted, and mutated actions are refused with the engine's rule error and nothing else. At the end:
@@ -87,6 +87,12 @@ def check_state(state: GameState, cards: list[int]) -> None:
     assistants = [a.id for p in state.seats for a in p.assistants] + [*state.rescue, *state.assistants_out]
     assistants += [a for stack in state.assistant_stacks for a in stack]
     assert sorted(assistants) == sorted(BOOK.assistants), "every assistant is in exactly one place"
+    guardians = [
+        *state.guardian_stack,
+        *(g for _, g in state.guardians_out()),
+        *(g for p in state.seats for g in p.guardians),
+    ]
+    assert sorted(guardians) == sorted(BOOK.guardians), "every guardian is in exactly one place"
     idols = [i for p in state.seats for i in (*p.idols, *p.slots)] + [i for s in state.sites for i in s.idols]
     if state.rival is not None:
         idols += [*state.rival.face_up_idols, *state.rival.negative_idols]

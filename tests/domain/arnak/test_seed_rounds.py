@@ -246,3 +246,10 @@ def test_common_mistake_forgetting_guardians_do_not_block_digging() -> None:
     assert Dig(0, "L1-1", Payment((car,))) in legal_actions(state, 0)
     state = run(state, Dig(0, "L1-1", Payment((car,))))
     assert state.occupant("L1-1") == 0
+
+
+def test_an_archaeologist_at_a_camp_with_a_guardian_also_brings_fear() -> None:
+    """'If one was at a site with a guardian, add a fear card' — a camp counts once Guardian's Crown put one there."""
+    state = replace(game(2), camp_guardians=(("camp2", 6),), occupants=(("camp2a", 0),))
+    _, events = act(last_to_pass(state), Pass(0))
+    assert sum(isinstance(e, ev.FearGained) and e.seat == 0 for e in events) == 1
