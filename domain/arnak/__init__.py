@@ -36,7 +36,7 @@ from domain.arnak.actions import (
 )
 from domain.arnak.codec import state_from_dict, state_to_dict
 from domain.arnak.components import book
-from domain.arnak.decide import decide
+from domain.arnak.decide import decide, step
 from domain.arnak.describe import describe
 from domain.arnak.events import Event, event_from_dict, event_to_dict
 from domain.arnak.evolve import evolve, replay
@@ -98,7 +98,7 @@ def new_game(players: Iterable[str], options: Mapping[str, Any] | None = None, s
 
 def apply(state: GameState, action: Action) -> GameState:
     """``decide`` then ``evolve``: the state after a legal action (raises on an illegal one)."""
-    return replay(decide(state, action), state)
+    return step(state, action)[1]
 
 
 def outcome(state: GameState) -> Outcome | None:

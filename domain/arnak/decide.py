@@ -56,6 +56,15 @@ MAIN = (Dig, Discover, Overcome, Buy, Research, TempleTile, Pass)
 
 
 def decide(state: GameState, action: Action) -> list[ev.Event]:
+    return step(state, action)[0]
+
+
+def step(state: GameState, action: Action) -> tuple[list[ev.Event], GameState]:
+    """``decide``, and the state its events lead to (which decide works out anyway, applying each event as it is
+    emitted): the game loop uses it rather than evolve every event a second time.
+
+    SPEED: a four-player random game spent a third of its time in evolve, half of it re-applying the events decide
+    had just applied; with step, 28 to 33 games per CPU second (simulate.play_game)."""
     if state.outcome is not None:
         raise GameOver("the game is over: five rounds have been played and scored")
     if not isinstance(action.seat, int) or not 0 <= action.seat < state.n_players:
@@ -77,7 +86,7 @@ def decide(state: GameState, action: Action) -> list[ev.Event]:
         _check_turn(state, action)
         HANDLERS[type(action)](t, action)
     settle(t)
-    return t.events
+    return t.events, t.state
 
 
 def _check_turn(state: GameState, action: Action) -> None:

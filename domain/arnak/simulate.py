@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.arnak.actions import Action
 from domain.arnak.bots import Bot
-from domain.arnak.decide import decide
+from domain.arnak.decide import step
 from domain.arnak.events import Event
 from domain.arnak.evolve import replay
 from domain.arnak.legal import legal_actions, to_act
@@ -44,8 +44,7 @@ def play_game(
             return PlayedGame(str(seed), state, tuple(actions), tuple(events))
         seat = to_act(state)[0]
         action = bots[seat].choose(view(state, seat), legal_actions(state, seat), rng)
-        new = decide(state, action)
-        state = replay(new, state)
+        new, state = step(state, action)
         actions.append(action)
         events.extend(new)
     raise RuntimeError(f"game {seed} did not end within {max_actions} actions")

@@ -44,6 +44,7 @@ from domain.arnak.actions import (
 )
 from domain.arnak.bots import TENDENCIES, HeuristicBot, RandomBot
 from domain.arnak.components import book
+from domain.arnak.decide import step
 from domain.arnak.state import GameState
 from domain.errors import RuleViolation
 
@@ -212,9 +213,11 @@ def play_checked_game(
         action = bots[seat].choose(arnak.view(state, seat), legal, rng)
         assert arnak.action_from_dict(json.loads(json.dumps(arnak.action_to_dict(action)))) == action
         new = arnak.decide(state, action)
+        stepped_events, stepped = step(state, action)
         for event in new:
             assert arnak.event_from_dict(json.loads(json.dumps(arnak.event_to_dict(event)))) == event
             state = arnak.evolve(state, event)
+        assert stepped_events == new and stepped == state, "step gives decide's events and the state they lead to"
         check_state(state, cards)
         actions.append(action)
         events.extend(new)
