@@ -7,14 +7,14 @@ dig do not drown the rest). ``HeuristicBot`` is not built yet (docs/rules/arnak.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from domain.arnak.actions import Action, EndTurn, Pass
 
 
 class Bot(Protocol):
-    def choose(self, view: dict[str, object], legal: Sequence[Action], rng: random.Random) -> Action: ...
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action: ...
 
 
 class RandomBot:
@@ -24,7 +24,7 @@ class RandomBot:
     def __init__(self, pass_weight: float = 0.3) -> None:
         self.pass_weight = pass_weight
 
-    def choose(self, view: dict[str, object], legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         kinds: dict[str, list[Action]] = {}
         for action in legal:
             kinds.setdefault(type(action).__name__, []).append(action)
@@ -86,10 +86,10 @@ class HeuristicBot:
         self.tendency = tendency
         self.noise = noise
 
-    def choose(self, view: dict[str, object], legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         return max(legal, key=lambda a: self.value(a, view) + rng.random() * self.noise)
 
-    def _dig_gain(self, space: str, view: dict[str, object]) -> float:
+    def _dig_gain(self, space: str, view: Mapping[str, Any]) -> float:
         """What digging at ``space`` brings, by this tendency's taste (read from the public board)."""
         from domain.arnak.components import book, steps_of
 
@@ -116,7 +116,7 @@ class HeuristicBot:
         )
         return hunting + gains
 
-    def value(self, action: Action, view: dict[str, object] | None = None) -> float:
+    def value(self, action: Action, view: Mapping[str, Any] | None = None) -> float:
         from domain.arnak.actions import Buy, Choose, Dig, Discover, Overcome, Play, Research
         from domain.arnak.components import book
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +16,30 @@ from domain.arnak.legal import legal_actions, to_act
 from domain.arnak.setup import start
 from domain.arnak.state import GameState
 from domain.arnak.view import view
+
+
+class SeatView(Mapping[str, Any]):
+    """``view(state, seat)`` as a read-only mapping, built on first read: a bot that never looks at the table (the
+    random bot) costs nothing. SPEED: building every bot's view was a seventh of a random four-player game
+    (33 to 43 games per CPU second, simulate.play_game)."""
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self._state, self._seat = state, seat
+        self._view: dict[str, Any] | None = None
+
+    def _built(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = view(self._state, self._seat)
+        return self._view
+
+    def __getitem__(self, key: str) -> Any:
+        return self._built()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +67,7 @@ def play_game(
         if state.outcome is not None:
             return PlayedGame(str(seed), state, tuple(actions), tuple(events))
         seat = to_act(state)[0]
-        action = bots[seat].choose(view(state, seat), legal_actions(state, seat), rng)
+        action = bots[seat].choose(SeatView(state, seat), legal_actions(state, seat), rng)
         new, state = step(state, action)
         actions.append(action)
         events.extend(new)
