@@ -1,7 +1,8 @@
 """Bots: pick one of the legal actions. They see only what their seat's view shows.
 
 ``RandomBot`` picks a kind of action uniformly, then one action of that kind (so the many ways to pay a
-dig do not drown the rest). ``HeuristicBot`` is not built yet (docs/rules/arnak.md).
+dig do not drown the rest). ``HeuristicBot`` plays greedily with a tendency (dig-heavy, research-heavy,
+card-buying, guardian-hunting, or balanced).
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ A step that needs the player's choice (which card to exile, which option, which 
 ``Choose`` and runs on. A decision with a single option is not asked: it is taken (nothing is hidden by
 that, the option being forced).
 
-Ops built so far are listed in ``OPS``. An effect using any other op (``supported`` says) cannot be
-played yet: the engine refuses it rather than play it wrongly (docs/rules/arnak.md lists them).
+The general ops are here, the ops of particular cards in ``card_ops.py``; both register in ``OPS`` (and their
+decision kinds in ``CHOICES``). Every printed effect uses only registered ops today; should data ever name an
+op that is not (``supported`` says), the engine refuses that card rather than play it wrongly.
 """
 
 from __future__ import annotations
