@@ -1,0 +1,165 @@
+"""Bots: pick one of the legal actions. They see only what their seat's view shows.
+
+``RandomBot`` picks a kind of action uniformly, then one action of that kind (so the many ways to pay a
+dig do not drown the rest). ``HeuristicBot`` plays greedily with a tendency (dig-heavy, research-heavy,
+card-buying, guardian-hunting, or balanced).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from domain.arnak.actions import Action, EndTurn, Pass
+
+
+class Bot(Protocol):
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action: ...
+
+
+class RandomBot:
+    """Uniform over the kinds of legal action, then over the actions of the kind drawn. ``pass_weight``
+    scales how often passing (and ending the turn) is drawn, so games are not all over at once."""
+
+    def __init__(self, pass_weight: float = 0.3) -> None:
+        self.pass_weight = pass_weight
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        kinds: dict[str, list[Action]] = {}
+        for action in legal:
+            kinds.setdefault(type(action).__name__, []).append(action)
+        names = sorted(kinds)
+        weights = [self.pass_weight if name in (Pass.__name__, EndTurn.__name__) else 1.0 for name in names]
+        if not any(weights):
+            weights = [1.0] * len(names)
+        name = rng.choices(names, weights)[0]
+        return rng.choice(kinds[name])
+
+    def __repr__(self) -> str:
+        return f"RandomBot(pass_weight={self.pass_weight})"
+
+
+# What each tendency weighs (a multiplier on the base value of each kind of action).
+TENDENCIES: dict[str, dict[str, float]] = {
+    "balanced": {},
+    "dig-heavy": {"Dig": 2.0, "Discover": 1.5},
+    "research-heavy": {"Research": 2.5, "TempleTile": 2.5},
+    "card-buying": {"Buy": 2.5, "Play": 1.5},
+    "guardian-hunting": {"Overcome": 3.0, "Discover": 1.5},
+}
+
+# What each tendency values in the resources a dig brings (others count 1): research needs tablets, arrowheads and
+# jewels; cards cost coins and compasses; guardians mostly want arrowheads.
+RESOURCE_TASTES: dict[str, dict[str, float]] = {
+    "balanced": {},
+    "dig-heavy": {"compass": 1.5},
+    "research-heavy": {"tablet": 2.0, "arrowhead": 2.5, "jewel": 3.0, "coin": 0.5, "compass": 0.5},
+    "card-buying": {"coin": 2.0, "compass": 2.0, "tablet": 0.5, "arrowhead": 0.5},
+    "guardian-hunting": {"arrowhead": 2.0, "compass": 1.5},
+}
+
+# The base value of each kind of action: free actions first (they cost nothing), then the main actions.
+BASE: dict[str, float] = {
+    "Play": 3.0,
+    "UseAssistant": 3.0,
+    "UseBoon": 1.0,
+    "PlaceIdol": 0.5,
+    "Research": 4.0,
+    "TempleTile": 4.0,
+    "Overcome": 3.5,
+    "Buy": 3.0,
+    "Discover": 2.5,
+    "Dig": 2.0,
+    "EndTurn": 0.1,
+    "Pass": 0.05,
+}
+
+
+class HeuristicBot:
+    """A greedy bot: each legal action gets a value from its kind (``BASE`` times the tendency's weight) and a few
+    rules of thumb (pay travel with fear cards first, exile fear cards, buy dear cards, keep the notebook moving), plus
+    a little noise (``noise``) so games differ; the best is played."""
+
+    def __init__(self, tendency: str = "balanced", noise: float = 0.5) -> None:
+        if tendency not in TENDENCIES:
+            raise ValueError(f"unknown tendency {tendency!r}; choose from {sorted(TENDENCIES)}")
+        self.tendency = tendency
+        self.noise = noise
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        return max(legal, key=lambda a: self.value(a, view) + rng.random() * self.noise)
+
+    def _dig_gain(self, space: str, view: Mapping[str, Any]) -> float:
+        """What digging at ``space`` brings, by this tendency's taste (read from the public board)."""
+        from domain.arnak.components import book, steps_of
+
+        b = book()
+        board = b.boards[str(view.get("side", "bird"))]
+        location = board.location(board.spaces[space].location)
+        effect = location.effect
+        if effect is None:
+            sites = view.get("sites", [])
+            assert isinstance(sites, list)
+            tile = next((s["tile"] for s in sites if s["id"] == location.id), None)
+            effect = b.site_tiles[tile].effect if tile is not None else "[]"
+        taste = RESOURCE_TASTES[self.tendency]
+        hunting = 0.0
+        if self.tendency == "guardian-hunting":  # stand beside a guardian, to overcome it next turn
+            sites = view.get("sites", [])
+            assert isinstance(sites, list)
+            hunting = 6.0 * any(s["id"] == location.id and s["guardian"] is not None for s in sites)
+        gains: float = sum(
+            taste.get(name, 1.0) * int(amount)
+            for step in steps_of(effect)
+            if step["op"] == "gain"
+            for name, amount in step["res"].items()
+        )
+        return hunting + gains
+
+    def value(self, action: Action, view: Mapping[str, Any] | None = None) -> float:
+        from domain.arnak.actions import Buy, Choose, Dig, Discover, Overcome, Play, Research
+        from domain.arnak.components import book
+
+        b = book()
+        kind = type(action).__name__
+        value = BASE.get(kind, 1.0) * TENDENCIES[self.tendency].get(kind, 1.0)
+        if isinstance(action, (Dig, Discover, Overcome)):
+            # Paying with fear cards costs nothing worth keeping; every other card paid is a card not played.
+            for card in action.payment.cards:
+                value -= 0.0 if b.card(card).kind == "fear" else 0.4
+            value -= 0.6 * action.payment.charter
+            if isinstance(action, Dig) and view is not None:
+                value += 0.5 * self._dig_gain(action.space, view)
+        elif isinstance(action, Buy):
+            value += 0.3 * b.card(action.card).cost + 0.3 * b.card(action.card).vp
+        elif isinstance(action, Research):
+            value += 0.5 if action.token == "glass" else 0.2
+        elif isinstance(action, Play):
+            value += 1.0 if b.card(action.card).free else 0.0
+        elif isinstance(action, Choose):
+            value = self._option(action.option)
+        return value
+
+    def _option(self, option: str) -> float:
+        """Rules of thumb for the engine's questions."""
+        from domain.arnak.components import book
+
+        b = book()
+        kind, _, rest = option.partition(":")
+        if kind in ("hand", "play") and rest.isdigit():  # exile: fear first, then starting cards
+            card = b.card(int(rest))
+            return {"fear": 3.0, "starter": 2.0}.get(card.kind, 0.0)
+        if kind == "card" and rest.isdigit():  # a discard, a card to keep, a card to gain
+            card = b.card(int(rest))
+            return 2.0 if card.kind == "fear" else 1.0 + 0.1 * card.cost
+        if option == "done":
+            return 1.5
+        if option == "skip":
+            return 0.5
+        if option in ("arrowhead", "tablet"):  # upgrade the dearer resource
+            return 2.0 if option == "arrowhead" else 1.5
+        return 1.0
+
+    def __repr__(self) -> str:
+        return f"HeuristicBot({self.tendency!r}, noise={self.noise})"

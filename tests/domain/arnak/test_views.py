@@ -1,0 +1,142 @@
+"""Hidden information: ``view(state, seat)`` and ``redact_event`` show a seat exactly what the table shows it.
+
+The strongest form is used: two positions that differ only in what a seat may not know (the other hands, every
+deck's order, the stacks, the face-down idols, the seed) give that seat exactly the same view.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain import arnak
+from domain.arnak.bots import RandomBot
+from domain.arnak.state import GameState
+from tests.domain.arnak.helpers import game
+
+
+def play_to(n: int, seed: int, steps: int, side: str = "bird") -> GameState:
+    rng = random.Random(seed)
+    state = arnak.new_game([f"p{i}" for i in range(n)], {"side": side}, seed=seed)
+    bot = RandomBot(0.2)
+    for _ in range(steps):
+        if state.outcome is not None:
+            break
+        (seat,) = arnak.to_act(state)
+        state = arnak.apply(state, bot.choose({}, arnak.legal_actions(state, seat), rng))
+    return state
+
+
+def _shuffled(rng: random.Random, cards: tuple[int, ...]) -> tuple[int, ...]:
+    out = list(cards)
+    rng.shuffle(out)
+    return tuple(out)
+
+
+def hide_differently(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A position ``seat`` cannot tell apart from ``state``."""
+    seats = []
+    for s, p in enumerate(state.seats):
+        if s == seat:
+            seats.append(replace(p, deck=_shuffled(rng, p.deck)))
+        else:  # another seat's hand and deck dealt anew from the same cards, same sizes
+            mixed = _shuffled(rng, (*p.hand, *p.deck))
+            seats.append(
+                replace(p, hand=mixed[: len(p.hand)], deck=mixed[len(p.hand) :], idols=_shuffled(rng, p.idols))
+            )
+    pending = state.pending
+    if pending is not None and pending.seat != seat:
+        pending = replace(pending, options=tuple(reversed(pending.options)))
+    return replace(
+        state,
+        seats=tuple(seats),
+        seed=state.seed if state.outcome is not None else "another seed",
+        site_stacks=(_shuffled(rng, state.site_stacks[0]), _shuffled(rng, state.site_stacks[1])),
+        guardian_stack=_shuffled(rng, state.guardian_stack),
+        artifact_deck=_shuffled(rng, state.artifact_deck),
+        item_deck=_shuffled(rng, state.item_deck),
+        fear_deck=_shuffled(rng, state.fear_deck),
+        temple_bonus=_shuffled(rng, state.temple_bonus),
+        assistant_stacks=tuple(s[:1] + _shuffled(rng, s[1:]) for s in state.assistant_stacks),
+        sites=tuple(replace(s, idols=s.idols[:1] + tuple(reversed(s.idols[1:]))) for s in state.sites),
+        pending=pending,
+        rescue=_shuffled(rng, state.rescue),
+        rival=None if state.rival is None else replace(state.rival, stack=_shuffled(rng, state.rival.stack)),
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    n=st.integers(1, 4), seed=st.integers(0, 10**6), steps=st.integers(0, 400), side=st.sampled_from(["bird", "snake"])
+)
+def test_a_seat_cannot_tell_apart_positions_that_differ_only_in_what_it_may_not_know(
+    n: int, seed: int, steps: int, side: str
+) -> None:
+    state = play_to(n, seed, steps, side)
+    rng = random.Random(seed)
+    for seat in range(state.n_players):
+        other = hide_differently(state, seat, rng)
+        assert arnak.view(other, seat) == arnak.view(state, seat)
+    json.dumps(arnak.view(state, None))
+
+
+def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others() -> None:
+    state = game(3)
+    seen = arnak.view(state, 1)
+    assert [c["id"] for c in seen["seats"][1]["hand"]["cards"]] == list(state.seats[1].hand)
+    assert seen["seats"][0]["hand"] == {"count": 5} and "cards" not in seen["seats"][2]["hand"]
+    assert seen["seats"][1]["deck"] == {"count": 1}, "even the own deck is face down"
+    assert "seed" not in seen and "stacks" not in seen
+    referee = arnak.view(state)
+    assert referee["seed"] == state.seed and referee["stacks"]["decks"][0] == list(state.seats[0].deck)
+
+
+def test_the_referee_reads_every_event_a_seat_reads_only_what_it_may() -> None:
+    state = play_to(3, 11, 120)
+    events = [arnak.event_to_dict(e) for e in arnak.start(["a", "b", "c"], None, 11)]
+    started, drawn = events[0], events[2]
+    assert arnak.redact_event(started, None, False) == started
+    for seat in range(3):
+        mine = arnak.redact_event(started, seat, False)
+        assert mine["seed"] is None and mine["item_deck"] == {"count": 35}
+        assert all(p["deck"] == {"count": 6} for p in mine["seats"])
+        assert all(len(s["idols"]) < 2 or s["idols"][1] == "hidden" for s in mine["sites"])
+    assert drawn["type"] == "CardsDrawn" and drawn["seat"] == 0
+    assert arnak.redact_event(drawn, 0, False) == drawn
+    assert arnak.redact_event(drawn, 1, False)["cards"] == {"count": 5}
+    assert arnak.redact_event(started, 1, True)["seed"] == "11", "the seed is public once the game is over"
+    assert state.round >= 1
+
+
+def test_the_narration_tells_each_event_and_hides_the_others_draws() -> None:
+    """``describe``: one plain sentence per event; another seat's drawn cards are counted, not named."""
+    events = arnak.start(["a", "b"], None, 3)
+    drawn = next(e for e in events if type(e).__name__ == "CardsDrawn" and e.seat == 0)  # type: ignore[union-attr]
+    assert "Funding" in arnak.describe(drawn, ["a", "b"], 0) or "Exploration" in arnak.describe(drawn, ["a", "b"], 0)
+    assert arnak.describe(drawn, ["a", "b"], 1) == "a draws 5 card(s)"
+    state = play_to(1, 5, 300, "snake")
+    for event in arnak.start(["p0"], {"side": "snake"}, 5):
+        line = arnak.describe(event, state.players, None)
+        assert line and not line.startswith(type(event).__name__ + "(")
+
+
+def test_a_choice_among_hidden_cards_stays_hidden_from_the_other_seats() -> None:
+    """Crystal Earring: the cards drawn, the one kept and the one put back are the player's secret."""
+    from domain.arnak.actions import Choose, Play
+    from tests.domain.arnak.helpers import act, card_named, with_player
+
+    earring = card_named("Crystal Earring")
+    state = with_player(game(2), 0, hand=(earring,), deck=(3, 4, 1), resources=(0, 0, 1, 0, 0))
+    log = []
+    for action in (Play(0, earring), Choose(0, "3"), Choose(0, "card:4"), Choose(0, "card:1")):
+        state, events = act(state, action)
+        log += [arnak.event_to_dict(e) for e in events]
+    seen_by_1 = json.dumps([arnak.redact_event(e, 1, False) for e in log])
+    for secret in ('"card:4"', '"card:1"', '"cards": [3, 4, 1]'):
+        assert secret not in seen_by_1, secret
+    seen_by_0 = json.dumps([arnak.redact_event(e, 0, False) for e in log])
+    assert '"card:4"' in seen_by_0 and '"card:1"' in seen_by_0
