@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from domain.arnak import events as ev
 from domain.arnak.components import book
-from domain.arnak.state import GameState, HeldAssistant
+from domain.arnak.state import GameState, HeldAssistant, changed
 
 T = TypeVar("T")
 Handler = Callable[[GameState, Any], GameState]
@@ -57,7 +57,7 @@ def _without(cards: tuple[T, ...], gone: Sequence[T]) -> tuple[T, ...]:
 
 
 def _player(state: GameState, seat: int, **changes: Any) -> GameState:
-    return state.with_seat(seat, replace(state.seats[seat], **changes))
+    return state.with_seat(seat, changed(state.seats[seat], **changes))
 
 
 def _started(event: ev.GameStarted) -> GameState:
@@ -93,7 +93,7 @@ def _(state: GameState, event: ev.GameStarted) -> GameState:
 
 @_handles(ev.RoundStarted)
 def _(state: GameState, event: ev.RoundStarted) -> GameState:
-    return replace(
+    return changed(
         state,
         round=event.round,
         first_player=event.first_player,
@@ -133,12 +133,12 @@ def _(state: GameState, event: ev.TravelChanged) -> GameState:
 
 @_handles(ev.MainActionTaken)
 def _(state: GameState, event: ev.MainActionTaken) -> GameState:
-    return replace(state, main_done=True)
+    return changed(state, main_done=True)
 
 
 @_handles(ev.ArchaeologistPlaced)
 def _(state: GameState, event: ev.ArchaeologistPlaced) -> GameState:
-    return replace(state, occupants=tuple(sorted((*state.occupants, (event.space, event.seat)))))
+    return changed(state, occupants=tuple(sorted((*state.occupants, (event.space, event.seat)))))
 
 
 @_handles(ev.IdolsTaken)
@@ -157,7 +157,7 @@ def _(state: GameState, event: ev.SiteRevealed) -> GameState:
     level = book().site_tiles[event.tile].level
     stacks = list(state.site_stacks)
     stacks[level - 1] = _without(stacks[level - 1], [event.tile])
-    return replace(state.with_site(replace(site, tile=event.tile)), site_stacks=(stacks[0], stacks[1]))
+    return changed(state.with_site(replace(site, tile=event.tile)), site_stacks=(stacks[0], stacks[1]))
 
 
 @_handles(ev.GuardianAwakened)
@@ -165,7 +165,7 @@ def _(state: GameState, event: ev.GuardianAwakened) -> GameState:
     site = state.site(event.site)
     assert site is not None
     state = state.with_site(replace(site, guardian=event.guardian))
-    return replace(state, guardian_stack=_without(state.guardian_stack, [event.guardian]))
+    return changed(state, guardian_stack=_without(state.guardian_stack, [event.guardian]))
 
 
 def _set_guardian(state: GameState, location: str, guardian: int | None) -> GameState:
@@ -173,7 +173,7 @@ def _set_guardian(state: GameState, location: str, guardian: int | None) -> Game
     if site is not None:
         return state.with_site(replace(site, guardian=guardian))
     camps = tuple(c for c in state.camp_guardians if c[0] != location)
-    return replace(state, camp_guardians=camps if guardian is None else tuple(sorted((*camps, (location, guardian)))))
+    return changed(state, camp_guardians=camps if guardian is None else tuple(sorted((*camps, (location, guardian)))))
 
 
 @_handles(ev.GuardianOvercome)
@@ -187,18 +187,18 @@ def _(state: GameState, event: ev.GuardianOvercome) -> GameState:
 def _(state: GameState, event: ev.CardBought) -> GameState:
     card = event.card
     if card in state.artifact_row:
-        state = replace(state, artifact_row=tuple(c for c in state.artifact_row if c != card))
+        state = changed(state, artifact_row=tuple(c for c in state.artifact_row if c != card))
     elif card in state.item_row:
-        state = replace(state, item_row=tuple(c for c in state.item_row if c != card))
+        state = changed(state, item_row=tuple(c for c in state.item_row if c != card))
     elif card in state.item_exile:
-        state = replace(state, item_exile=_without(state.item_exile, [card]))
+        state = changed(state, item_exile=_without(state.item_exile, [card]))
     elif state.artifact_deck[:1] == (card,):
-        state = replace(state, artifact_deck=state.artifact_deck[1:])
+        state = changed(state, artifact_deck=state.artifact_deck[1:])
     elif state.item_deck[:1] == (card,):
-        state = replace(state, item_deck=state.item_deck[1:])
+        state = changed(state, item_deck=state.item_deck[1:])
     if event.to == "rival":
         assert state.rival is not None
-        return replace(state, rival=replace(state.rival, cards=(*state.rival.cards, card)))
+        return changed(state, rival=replace(state.rival, cards=(*state.rival.cards, card)))
     p = state.seats[event.seat]
     places = {
         "deck_bottom": {"deck": (*p.deck, card)},
@@ -214,9 +214,9 @@ def _(state: GameState, event: ev.RowRefilled) -> GameState:
     added = () if event.card is None else (event.card,)
     if event.kind == "artifact":
         deck = state.artifact_deck[1:] if added else state.artifact_deck
-        return replace(state, artifact_row=(*state.artifact_row, *added), artifact_deck=deck)
+        return changed(state, artifact_row=(*state.artifact_row, *added), artifact_deck=deck)
     deck = state.item_deck[1:] if added else state.item_deck
-    return replace(state, item_row=(*state.item_row, *added), item_deck=deck)
+    return changed(state, item_row=(*state.item_row, *added), item_deck=deck)
 
 
 @_handles(ev.CardPlayed)
@@ -235,12 +235,12 @@ def _(state: GameState, event: ev.CardExiled) -> GameState:
         state = _player(state, event.seat, play_area=_without(p.play_area, [card]))
     kind = book().card(card).kind
     if kind == "item":
-        return replace(state, item_exile=(*state.item_exile, card))
+        return changed(state, item_exile=(*state.item_exile, card))
     if kind == "artifact":
-        return replace(state, artifact_exile=(*state.artifact_exile, card))
+        return changed(state, artifact_exile=(*state.artifact_exile, card))
     if kind == "fear":
-        return replace(state, fear_deck=(card, *state.fear_deck))  # fear cards go on top of the fear deck
-    return replace(state, removed=(*state.removed, card))
+        return changed(state, fear_deck=(card, *state.fear_deck))  # fear cards go on top of the fear deck
+    return changed(state, removed=(*state.removed, card))
 
 
 @_handles(ev.FearGained)
@@ -248,7 +248,7 @@ def _(state: GameState, event: ev.FearGained) -> GameState:
     p = state.seats[event.seat]
     if event.card is None:
         return _player(state, event.seat, fear_tiles=p.fear_tiles + 1)
-    state = replace(state, fear_deck=_without(state.fear_deck, [event.card]))
+    state = changed(state, fear_deck=_without(state.fear_deck, [event.card]))
     return _player(state, event.seat, play_area=(*p.play_area, event.card))
 
 
@@ -265,8 +265,8 @@ def _(state: GameState, event: ev.TempleReached) -> GameState:
 @_handles(ev.BonusTileTaken)
 def _(state: GameState, event: ev.BonusTileTaken) -> GameState:
     if event.space == "temple":
-        return replace(state, temple_bonus=_without(state.temple_bonus, [event.tile]))
-    return replace(state, research_bonus=tuple(b for b in state.research_bonus if b != (event.space, event.tile)))
+        return changed(state, temple_bonus=_without(state.temple_bonus, [event.tile]))
+    return changed(state, research_bonus=tuple(b for b in state.research_bonus if b != (event.space, event.tile)))
 
 
 @_handles(ev.TempleTileBought)
@@ -274,7 +274,7 @@ def _(state: GameState, event: ev.TempleTileBought) -> GameState:
     stacks = list(state.temple_stacks)
     stacks[event.stack] -= 1
     p = state.seats[event.seat]
-    return _player(replace(state, temple_stacks=tuple(stacks)), event.seat, temple_tiles=(*p.temple_tiles, event.stack))
+    return _player(changed(state, temple_stacks=tuple(stacks)), event.seat, temple_tiles=(*p.temple_tiles, event.stack))
 
 
 @_handles(ev.AssistantTaken)
@@ -282,7 +282,7 @@ def _(state: GameState, event: ev.AssistantTaken) -> GameState:
     stacks = list(state.assistant_stacks)
     stacks[event.stack] = _without(stacks[event.stack], [event.assistant])
     p = state.seats[event.seat]
-    state = replace(state, assistant_stacks=tuple(stacks))
+    state = changed(state, assistant_stacks=tuple(stacks))
     return _player(state, event.seat, assistants=(*p.assistants, HeldAssistant(event.assistant)))
 
 
@@ -321,12 +321,12 @@ def _(state: GameState, event: ev.IdolPlaced) -> GameState:
 
 @_handles(ev.DecisionPending)
 def _(state: GameState, event: ev.DecisionPending) -> GameState:
-    return replace(state, pending=event.pending)
+    return changed(state, pending=event.pending)
 
 
 @_handles(ev.DecisionMade)
 def _(state: GameState, event: ev.DecisionMade) -> GameState:
-    return replace(state, pending=None)
+    return changed(state, pending=None)
 
 
 @_handles(ev.Passed)
@@ -336,17 +336,17 @@ def _(state: GameState, event: ev.Passed) -> GameState:
 
 @_handles(ev.NextTurn)
 def _(state: GameState, event: ev.NextTurn) -> GameState:
-    return replace(state, turn=event.seat, main_done=False)
+    return changed(state, turn=event.seat, main_done=False)
 
 
 @_handles(ev.ArchaeologistsReturned)
 def _(state: GameState, event: ev.ArchaeologistsReturned) -> GameState:
-    return replace(state, occupants=(), phase="round_end", keep_queue=event.keep_queue)
+    return changed(state, occupants=(), phase="round_end", keep_queue=event.keep_queue)
 
 
 @_handles(ev.KeepDone)
 def _(state: GameState, event: ev.KeepDone) -> GameState:
-    return replace(state, keep_queue=tuple(s for s in state.keep_queue if s != event.seat))
+    return changed(state, keep_queue=tuple(s for s in state.keep_queue if s != event.seat))
 
 
 @_handles(ev.DeckRebuilt)
@@ -361,17 +361,17 @@ def _(state: GameState, event: ev.RowRotated) -> GameState:
     artifacts, items = state.artifact_row, state.item_row
     if event.artifact is not None:
         artifacts = artifacts[1:]
-        state = replace(state, artifact_exile=(*state.artifact_exile, event.artifact))
+        state = changed(state, artifact_exile=(*state.artifact_exile, event.artifact))
     if event.item is not None:
         items = items[1:]
-        state = replace(state, item_exile=(*state.item_exile, event.item))
-    return replace(state, artifact_row=artifacts, item_row=items)
+        state = changed(state, item_exile=(*state.item_exile, event.item))
+    return changed(state, artifact_row=artifacts, item_row=items)
 
 
 @_handles(ev.RoundEnded)
 def _(state: GameState, event: ev.RoundEnded) -> GameState:
     seats = tuple(
-        replace(
+        changed(
             p,
             passed=False,
             travel=(),
@@ -382,12 +382,12 @@ def _(state: GameState, event: ev.RoundEnded) -> GameState:
         )
         for p in state.seats
     )
-    return replace(state, seats=seats, keep_queue=())
+    return changed(state, seats=seats, keep_queue=())
 
 
 @_handles(ev.GameEnded)
 def _(state: GameState, event: ev.GameEnded) -> GameState:
-    return replace(state, phase="over", outcome=event.outcome, keep_queue=())
+    return changed(state, phase="over", outcome=event.outcome, keep_queue=())
 
 
 @_handles(ev.DiscoveryDiscount)
@@ -408,19 +408,19 @@ def _(state: GameState, event: ev.AllTravelPlanes) -> GameState:
 @_handles(ev.ArchaeologistMoved)
 def _(state: GameState, event: ev.ArchaeologistMoved) -> GameState:
     rest = [o for o in state.occupants if o != (event.source, event.seat)]
-    return replace(state, occupants=tuple(sorted((*rest, (event.target, event.seat)))))
+    return changed(state, occupants=tuple(sorted((*rest, (event.target, event.seat)))))
 
 
 @_handles(ev.ArchaeologistRecalled)
 def _(state: GameState, event: ev.ArchaeologistRecalled) -> GameState:
-    return replace(state, occupants=tuple(o for o in state.occupants if o != (event.space, event.seat)))
+    return changed(state, occupants=tuple(o for o in state.occupants if o != (event.space, event.seat)))
 
 
 @_handles(ev.SiteTileUsed)
 def _(state: GameState, event: ev.SiteTileUsed) -> GameState:
     stacks = list(state.site_stacks)
     stacks[event.level - 1] = (*_without(stacks[event.level - 1], [event.tile]), event.tile)
-    return replace(state, site_stacks=(stacks[0], stacks[1]))
+    return changed(state, site_stacks=(stacks[0], stacks[1]))
 
 
 @_handles(ev.AssistantSwapped)
@@ -429,7 +429,7 @@ def _(state: GameState, event: ev.AssistantSwapped) -> GameState:
     held = tuple(replace(a, id=event.theirs) if a.id == event.mine else a for a in p.assistants)
     stacks = list(state.assistant_stacks)
     stacks[event.stack] = (event.mine, *_without(stacks[event.stack], [event.theirs]))
-    return _player(replace(state, assistant_stacks=tuple(stacks)), event.seat, assistants=held)
+    return _player(changed(state, assistant_stacks=tuple(stacks)), event.seat, assistants=held)
 
 
 @_handles(ev.IdolUnslotted)
@@ -440,7 +440,7 @@ def _(state: GameState, event: ev.IdolUnslotted) -> GameState:
 
 @_handles(ev.RowItemExiled)
 def _(state: GameState, event: ev.RowItemExiled) -> GameState:
-    return replace(state, item_row=_without(state.item_row, [event.card]), item_exile=(*state.item_exile, event.card))
+    return changed(state, item_row=_without(state.item_row, [event.card]), item_exile=(*state.item_exile, event.card))
 
 
 @_handles(ev.GuardianMoved)
@@ -467,21 +467,21 @@ def _(state: GameState, event: ev.IdolDiscarded) -> GameState:
 @_handles(ev.AssistantRescued)
 def _(state: GameState, event: ev.AssistantRescued) -> GameState:
     p = state.seats[event.seat]
-    state = replace(state, rescue=_without(state.rescue, [event.assistant]))
+    state = changed(state, rescue=_without(state.rescue, [event.assistant]))
     return _player(state, event.seat, assistants=(*p.assistants, HeldAssistant(event.assistant, exhausted=True)))
 
 
 @_handles(ev.RivalStackShuffled)
 def _(state: GameState, event: ev.RivalStackShuffled) -> GameState:
     assert state.rival is not None
-    return replace(state, rival=replace(state.rival, stack=event.order, played=()))
+    return changed(state, rival=replace(state.rival, stack=event.order, played=()))
 
 
 @_handles(ev.RivalTileRevealed)
 def _(state: GameState, event: ev.RivalTileRevealed) -> GameState:
     rival = state.rival
     assert rival is not None
-    return replace(
+    return changed(
         state, rival=replace(rival, stack=_without(rival.stack, [event.tile]), played=(*rival.played, event.tile))
     )
 
@@ -497,14 +497,14 @@ def _(state: GameState, event: ev.RivalIdolsTaken) -> GameState:
         face_up_idols=(*rival.face_up_idols, *event.face_up),
         negative_idols=(*rival.negative_idols, *event.negative),
     )
-    return replace(state, rival=rival)
+    return changed(state, rival=rival)
 
 
 @_handles(ev.AssistantRemoved)
 def _(state: GameState, event: ev.AssistantRemoved) -> GameState:
-    state = replace(state, assistants_out=(*state.assistants_out, event.assistant))
+    state = changed(state, assistants_out=(*state.assistants_out, event.assistant))
     if event.stack < 0:
-        return replace(state, rescue=_without(state.rescue, [event.assistant]))
+        return changed(state, rescue=_without(state.rescue, [event.assistant]))
     stacks = list(state.assistant_stacks)
     stacks[event.stack] = _without(stacks[event.stack], [event.assistant])
-    return replace(state, assistant_stacks=tuple(stacks))
+    return changed(state, assistant_stacks=tuple(stacks))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from domain.arnak.components import NONE, Resources, Steps
 
@@ -15,7 +15,7 @@ class HeldAssistant:
     exhausted: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # not slots: ``changed`` copies its __dict__
 class Player:
     colour: str
     hand: tuple[int, ...] = ()
@@ -106,7 +106,7 @@ class Outcome:
     winners: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # not slots: ``changed`` copies its __dict__
 class GameState:
     players: tuple[str, ...]
     options: tuple[tuple[str, Any], ...]
@@ -156,7 +156,7 @@ class GameState:
     def with_seat(self, seat: int, player: Player) -> GameState:
         seats = list(self.seats)
         seats[seat] = player
-        return replace(self, seats=tuple(seats))
+        return changed(self, seats=tuple(seats))
 
     def occupant(self, space: str) -> int | None:
         for s, seat in self.occupants:
@@ -171,7 +171,7 @@ class GameState:
         return None
 
     def with_site(self, site: Site) -> GameState:
-        return replace(self, sites=tuple(site if s.id == site.id else s for s in self.sites))
+        return changed(self, sites=tuple(site if s.id == site.id else s for s in self.sites))
 
     def guardian_at(self, location: str) -> int | None:
         """The guardian at a site or camp, if any."""
@@ -186,3 +186,22 @@ class GameState:
 
     def archaeologists_out(self, seat: int) -> int:
         return sum(1 for _, s in self.occupants if s == seat)
+
+
+Copied = TypeVar("Copied", GameState, Player)
+
+
+def changed(value: Copied, **changes: Any) -> Copied:
+    """``dataclasses.replace(value, **changes)`` for the two values ``evolve`` copies on nearly every event: a new
+    instance whose ``__dict__`` is the old one's, updated (neither class has an ``__init__`` check or a
+    ``__post_init__`` to skip).
+
+    SPEED: replace calls the generated ``__init__``, which sets each of GameState's 30 fields (Player's 21) through
+    ``object.__setattr__``: 6 µs a GameState, 3.3 µs a Player, against 0.8 µs here; a four-player random game makes
+    about 1,100 such copies."""
+    assert changes.keys() <= value.__dict__.keys(), f"not fields of {type(value).__name__}: {changes.keys()}"
+    new = object.__new__(type(value))
+    fields = new.__dict__
+    fields.update(value.__dict__)
+    fields.update(changes)
+    return new
