@@ -9,7 +9,7 @@ its canonical JSON text (``Steps``), so it is immutable, hashable and can be wri
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -163,9 +163,13 @@ class Board:
     assistant_stacks: int
     rescue_per_player: int = 0  # assistants dealt to the rescue space per player (snake side)
     assistant_stack_sizes: tuple[int, ...] = ()  # the first stacks' sizes; the last takes the rest (empty: equal)
+    by_id: dict[str, Location] = field(default_factory=dict, compare=False, repr=False)  # ``locations`` by id
+
+    def __post_init__(self) -> None:
+        self.by_id.update((loc.id, loc) for loc in self.locations)
 
     def location(self, location_id: str) -> Location:
-        return next(loc for loc in self.locations if loc.id == location_id)
+        return self.by_id[location_id]
 
     @property
     def camps(self) -> tuple[Location, ...]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from domain.arnak import events as ev
@@ -70,8 +71,10 @@ def choice(kind: str) -> Callable[[Choice], Choice]:
     return register
 
 
+@cache
 def supported(text: str) -> bool:
-    """Can the interpreter run every step of this effect (and of its options)?"""
+    """Can the interpreter run every step of this effect (and of its options)? (Asked of the same printed effects
+    over and over, by legal_actions.)"""
     for step in steps_of(text):
         if step["op"] not in OPS:
             return False
@@ -84,13 +87,23 @@ def supported(text: str) -> bool:
 
 
 def can_pay(have: Resources, cost: Resources) -> bool:
-    return all(h >= c for h, c in zip(have, cost, strict=True))
+    # a loop, not all() over a generator: 0.35 µs instead of 0.75, asked about 700 times a four-player game
+    for h, c in zip(have, cost, strict=True):  # noqa: SIM110
+        if h < c:
+            return False
+    return True
 
 
 def cannot_start(state: GameState, seat: int, text: str, hand_loss: int = 0) -> str | None:
     """Why the effect cannot start (its leading costs cannot be paid), or None. ``hand_loss``: cards that
     will have left the hand by then (the card being played, the travel paid)."""
+    needs = start_needs(text)
+    if needs is None:
+        return None
     p = state.seats[seat]
+    cost, discards = needs
+    if len(p.hand) - hand_loss >= discards and can_pay(p.resources, cost):
+        return None
     owed = [0] * len(RESOURCES)
     hand = len(p.hand) - hand_loss
     for step in steps_of(text):
@@ -105,7 +118,36 @@ def cannot_start(state: GameState, seat: int, text: str, hand_loss: int = 0) -> 
             hand -= step["n"]
         elif step["op"] != "exile_self":
             return None
-    return None
+    raise AssertionError(f"start_needs and cannot_start disagree on {text}")
+
+
+@cache
+def start_needs(text: str) -> tuple[Resources, int] | None:
+    """What an effect's leading steps (its costs, before the first step that is not one) need: the resources in
+    all, and the cards to discard (None: nothing, as for most effects). It can start exactly when both are at
+    hand, each cost and discard being a positive amount.
+
+    SPEED: ``legal_actions`` asks whether an effect can start for every dig payment, card, assistant and idol slot
+    effect (about 3,000 times a four-player game), and most effects have no leading cost. Working the steps out
+    once per text (here), then checking a dig space once when its effect has no cost (``legal._digs``, which also
+    looks the sites up once per listing), took a four-player random game from 163 to 138 million instructions
+    (callgrind). The texts are the printed effects and their options: 123 in 300 games of every kind."""
+    owed = [0] * len(RESOURCES)
+    discards = 0
+    for step in steps_of(text):
+        if step["op"] == "pay":
+            for i, amount in enumerate(resources_of(step["res"])):
+                assert amount >= 0, text
+                owed[i] += amount
+        elif step["op"] == "discard":
+            assert step["n"] >= 0, text
+            discards += step["n"]
+        elif step["op"] != "exile_self":
+            break
+    if not any(owed) and not discards:
+        return None
+    a, b, c, d, e = owed
+    return (a, b, c, d, e), discards
 
 
 def _res_text(res: dict[str, int]) -> str:
@@ -537,8 +579,12 @@ def bridge_payable(player: Player, bridge: Bridge, discount: Resources = NO_RESO
     """Can ``player`` pay ``bridge`` (less ``discount``; nothing when ``free``)? Idols come from the supply only."""
     if free:
         return True
-    cost = tuple(max(0, c - d) for c, d in zip(bridge.cost, discount, strict=True))
-    return all(h >= c for h, c in zip(player.resources, cost, strict=True)) and len(player.idols) >= bridge.idols
+    if len(player.idols) < bridge.idols:
+        return False
+    if discount == NO_RESOURCES:
+        return can_pay(player.resources, bridge.cost)
+    a, b, c, d, e = (max(0, c - d) for c, d in zip(bridge.cost, discount, strict=True))
+    return can_pay(player.resources, (a, b, c, d, e))
 
 
 def pay_bridge(t: Turn, seat: int, bridge: Bridge, discount: Resources = NO_RESOURCES, free: bool = False) -> None:

@@ -25,7 +25,7 @@ from domain.arnak.actions import (
     UseBoon,
 )
 from domain.arnak.components import book
-from domain.arnak.effects import bridge_payable, can_pay, cannot_start, supported
+from domain.arnak.effects import bridge_payable, can_pay, cannot_start, start_needs, supported
 from domain.arnak.state import GameState
 from domain.arnak.travel import payments, travel_icons
 
@@ -97,20 +97,23 @@ class _PayOptions:
 
 
 def _digs(state: GameState, seat: int, pay: _PayOptions) -> list[Action]:
-    board = book().boards[state.side]
+    b = book()
+    board = b.boards[state.side]
+    sites = {site.id: site for site in state.sites}
     coins = state.seats[seat].resources[0]
     out: list[Action] = []
     for space in _free_spaces(state, seat):
-        loc = board.spaces[space].location
-        site = state.site(loc)
-        if site is not None and site.tile is None:
+        where = board.spaces[space]
+        site = sites.get(where.location)
+        if site is None:
+            effect = board.location(where.location).effect or "[]"
+        elif site.tile is None:
             continue
-        if site is not None and site.tile is not None:
-            effect = book().site_tiles[site.tile].effect
         else:
-            effect = board.location(loc).effect or "[]"
-        for payment in pay(board.spaces[space].cost, 0, coins):
-            if cannot_start(state, seat, effect, hand_loss=len(payment.cards)) is None:
+            effect = b.site_tiles[site.tile].effect
+        free = start_needs(effect) is None  # nothing to check per payment (most sites and camps)
+        for payment in pay(where.cost, 0, coins):
+            if free or cannot_start(state, seat, effect, hand_loss=len(payment.cards)) is None:
                 out.append(Dig(seat, space, payment))
     return out
 
@@ -118,16 +121,19 @@ def _digs(state: GameState, seat: int, pay: _PayOptions) -> list[Action]:
 def _discoveries(state: GameState, seat: int, pay: _PayOptions) -> list[Action]:
     b = book()
     board = b.boards[state.side]
-    coins, compasses = state.seats[seat].resources[:2]
+    sites = {site.id: site for site in state.sites}
+    p = state.seats[seat]
+    coins, compasses = p.resources[:2]
     out: list[Action] = []
     for space in _free_spaces(state, seat):
-        loc = board.location(board.spaces[space].location)
-        site = state.site(loc.id)
-        if site is None or site.tile is not None or not state.site_stacks[loc.level - 1]:
+        where = board.spaces[space]
+        site = sites.get(where.location)
+        if site is None or site.tile is not None:
             continue
-        if compasses < b.discover_compasses[loc.level] - state.seats[seat].discover_discount:
+        level = board.location(where.location).level
+        if not state.site_stacks[level - 1] or compasses < b.discover_compasses[level] - p.discover_discount:
             continue
-        for payment in pay(board.spaces[space].cost, 0, coins):
+        for payment in pay(where.cost, 0, coins):
             out.append(Discover(seat, space, payment))
     return out
 
