@@ -49,6 +49,20 @@ def _player(state: GameState, seat: int, p: Player, sees_all: bool) -> dict[str,
     return out
 
 
+def sites(state: GameState) -> list[dict[str, Any]]:
+    """The sites as every seat sees them (the view's ``sites``)."""
+    return [
+        {
+            "id": site.id,
+            "tile": site.tile,
+            "face_up_idol": site.idols[0] if site.idols else None,
+            "face_down_idols": len(site.idols[1:]),
+            "guardian": site.guardian,
+        }
+        for site in state.sites
+    ]
+
+
 def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     """A JSON-ready picture of the game as ``seat`` sees it (``None``: the referee sees everything)."""
     referee = seat is None
@@ -68,16 +82,7 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
         "seats": [_player(state, s, p, referee or s == seat) for s, p in enumerate(state.seats)],
         "archaeologists": [{"space": space, "seat": s} for space, s in state.occupants],
         "blocked": list(state.blocked),
-        "sites": [
-            {
-                "id": site.id,
-                "tile": site.tile,
-                "face_up_idol": site.idols[0] if site.idols else None,
-                "face_down_idols": len(site.idols[1:]),
-                "guardian": site.guardian,
-            }
-            for site in state.sites
-        ],
+        "sites": sites(state),
         "camp_guardians": [{"camp": camp, "guardian": g} for camp, g in state.camp_guardians],
         "site_stacks": [len(s) for s in state.site_stacks],
         "guardian_stack": len(state.guardian_stack),

@@ -2,7 +2,8 @@
 
 Each test computes its expected values here, with the plain version of the code (as it was before the speed work),
 and checks the engine's answer against it: payments (remembered per hand's icons), whether an effect can start
-(its leading costs worked out once per text), and ``changed`` (``dataclasses.replace`` without the ``__init__``).
+(its leading costs worked out once per text), ``changed`` (``dataclasses.replace`` without the ``__init__``) and
+the bots' view built part by part.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from itertools import combinations
 
 import pytest
 
+from domain.arnak import apply, legal_actions, new_game, to_act, view
 from domain.arnak.actions import Payment
 from domain.arnak.components import RESOURCES, Resources, book, resources_of, steps_of
 from domain.arnak.effects import cannot_start
+from domain.arnak.simulate import PUBLIC_PARTS, SeatView
 from domain.arnak.state import GameState, changed
 from domain.arnak.travel import payments, pays
 from tests.domain.arnak.helpers import BOOK, game, with_player
@@ -128,3 +131,20 @@ def test_changed_is_replace() -> None:
     assert state.turn == 0 and not player.passed, "the original is left as it was"
     with pytest.raises(AssertionError, match="not fields"):
         changed(state, turns=2)
+
+
+def test_a_seat_view_reads_as_the_view() -> None:
+    """Read part by part (the board's public parts first, as the heuristic bot does) or whole, a SeatView is the
+    seat's view."""
+    rng = random.Random(2)
+    for n, side in ((1, "bird"), (3, "snake"), (4, "bird")):
+        state = new_game([f"p{i}" for i in range(n)], {"side": side}, f"seat-view-{n}")
+        while state.outcome is None:
+            (seat,) = to_act(state)
+            expected = view(state, seat)
+            parts = SeatView(state, seat)
+            assert {key: parts[key] for key in PUBLIC_PARTS} == {key: expected[key] for key in PUBLIC_PARTS}
+            assert parts.get("sites") == expected["sites"] and parts.get("nothing", 1) == 1
+            assert dict(parts) == expected
+            assert dict(SeatView(state, seat)) == expected
+            state = apply(state, rng.choice(legal_actions(state, seat)))
