@@ -90,7 +90,11 @@ class HeuristicBot:
         self.noise = noise
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
-        return max(legal, key=lambda a: self.value(a, view) + rng.random() * self.noise)
+        # What digging at a space brings, worked out once per choice for all the ways to pay the way there. SPEED:
+        # 213 to 198 million instructions a four-player heuristic game (callgrind; about 27 digs weighed a choice,
+        # at 12 spaces)
+        gains: dict[str, float] = {}
+        return max(legal, key=lambda a: self._value(a, view, gains) + rng.random() * self.noise)
 
     def _dig_gain(self, space: str, view: Mapping[str, Any]) -> float:
         """What digging at ``space`` brings, by this tendency's taste (read from the public board)."""
@@ -111,6 +115,9 @@ class HeuristicBot:
         return hunting + _effect_gain(self.tendency, effect)
 
     def value(self, action: Action, view: Mapping[str, Any] | None = None) -> float:
+        return self._value(action, view, {})
+
+    def _value(self, action: Action, view: Mapping[str, Any] | None, gains: dict[str, float]) -> float:
         b = book()
         kind = type(action).__name__
         value = BASE.get(kind, 1.0) * TENDENCIES[self.tendency].get(kind, 1.0)
@@ -120,7 +127,9 @@ class HeuristicBot:
                 value -= 0.0 if b.card(card).kind == "fear" else 0.4
             value -= 0.6 * action.payment.charter
             if isinstance(action, Dig) and view is not None:
-                value += 0.5 * self._dig_gain(action.space, view)
+                if action.space not in gains:
+                    gains[action.space] = self._dig_gain(action.space, view)
+                value += 0.5 * gains[action.space]
         elif isinstance(action, Buy):
             value += 0.3 * b.card(action.card).cost + 0.3 * b.card(action.card).vp
         elif isinstance(action, Research):
