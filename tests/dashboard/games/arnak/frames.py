@@ -1,0 +1,80 @@
+"""Replay frames of real Arnak games, built as ``Queries.replay`` builds them: bot games played by the engine,
+stopped at several points, seen by the referee and by each seat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from domain.arnak import evolve, to_act, view
+from domain.arnak.bots import HeuristicBot, RandomBot
+from domain.arnak.simulate import play_game
+from domain.arnak.state import GameState
+
+NAMES = ["Ana", "Beto", "Cai", "Dora"]
+
+# (players, side, seed): 1 to 4 players, both boards, solo.
+GAMES = [
+    (1, "bird", "solo-bird"),
+    (1, "snake", "solo-snake"),
+    (2, "bird", "two-bird"),
+    (3, "snake", "three-snake"),
+    (4, "bird", "four-bird"),
+    (4, "snake", "four-snake"),
+]
+
+
+@dataclass(frozen=True)
+class Game:
+    players: int
+    side: str
+    seed: str
+    states: tuple[GameState, ...]  # setup, a quarter, half, three quarters, the end
+
+    @property
+    def label(self) -> str:
+        return f"{self.players}p-{self.side}"
+
+
+@cache
+def game(players: int, side: str, seed: str) -> Game:
+    names = NAMES[:players]
+    humans = 1 if players == 1 else players
+    bots: list[Any] = [HeuristicBot() if i % 2 else RandomBot() for i in range(humans)]
+    if players == 1:
+        bots.append(RandomBot())  # the rival's seat is never asked
+    played = play_game(names, bots, seed, options={"side": side})
+    events = played.events
+    marks = {1, len(events) // 4, len(events) // 2, 3 * len(events) // 4}
+    states: list[GameState] = []
+    state: GameState | None = None
+    for i, event in enumerate(events, start=1):
+        state = evolve(state, event)
+        if i in marks:
+            states.append(state)
+    states.append(played.state)
+    return Game(players, side, seed, tuple(states))
+
+
+def all_games() -> list[Game]:
+    return [game(*g) for g in GAMES]
+
+
+def frame(state: GameState, seat: int | None, version: int = 1) -> dict[str, Any]:
+    """What ``Queries.replay`` hands the dashboard for this state and perspective."""
+    return {
+        "kind": "arnak",
+        "players": [{"name": n} for n in state.players],
+        "version": version,
+        "to_act": list(to_act(state)),
+        "status": "over" if state.outcome is not None else "playing",
+        "view": view(state, seat),
+        "log": [],
+    }
+
+
+def perspectives(state: GameState) -> list[int | None]:
+    """The referee, then every seat but a solo rival's."""
+    seats = [s for s in range(len(state.players)) if not state.is_rival(s)]
+    return [None, *seats]
