@@ -113,6 +113,14 @@ def research_label(node: str) -> str:
     return f"research row {int(m.group(1)) + 1}, space {int(m.group(2)) + 1}"
 
 
+def short_research(node: str) -> str:
+    """'row 3 (2)', 'start', 'temple': where a token stands, briefly."""
+    if node in ("start", "temple"):
+        return node
+    m = re.fullmatch(r"r(\d+)p(\d+)", node)
+    return f"row {int(m.group(1)) + 1}, space {int(m.group(2)) + 1}" if m else node
+
+
 def idol_text(idol: int) -> str:
     return book().idols[idol].text
 

@@ -38,6 +38,7 @@ CSS = """
 
 /* layout */
 .arnak-main { display: grid; grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr); gap: 6px; }
+.arnak-left { display: flex; flex-direction: column; gap: 6px; min-width: 0; }
 .arnak-centre { display: flex; flex-direction: column; gap: 6px; min-width: 0; }
 .arnak-players { display: grid; gap: 6px; grid-template-columns: repeat(auto-fit, minmax(min(100%, 300px), 1fr)); }
 @media (max-width: 900px) {
@@ -80,10 +81,10 @@ CSS = """
     letter-spacing: .02em; }
 .arnak-t-boot { background: #8d6e63; } .arnak-t-car { background: #5d7f3a; } .arnak-t-ship { background: #2f6fb5; }
 .arnak-t-plane { background: #7b4fa0; }
-.arnak-res { display: inline-flex; gap: 4px; align-items: baseline; border-radius: 10px; padding: 1px 7px;
+.arnak-res { display: inline-flex; gap: 3px; align-items: baseline; border-radius: 10px; padding: 0 5px;
     border: 1px solid transparent; }
 .arnak-res b { font-size: 13px; }
-.arnak-res-name { font-size: 10px; text-transform: uppercase; }
+.arnak-res-name { font-size: 9px; text-transform: uppercase; }
 .arnak-r-coin { background: #fbe7a1; }
 .arnak-r-compass { background: #d7e7f7; } .arnak-r-tablet { background: #e0dccd; }
 .arnak-r-arrowhead { background: #f6d2c3; } .arnak-r-jewel { background: #d7f0e3; }
@@ -143,7 +144,10 @@ CSS = """
 .arnak-rival-tile { font-size: 10px; border-radius: 3px; padding: 0 4px; background: #e4e4e4; }
 
 /* score */
-.arnak-score { border-collapse: collapse; width: 100%; font-size: 12px; }
+.arnak-score { border-collapse: collapse; font-size: 12px; }
+.arnak-deck-details { display: inline; }
+.arnak-deck-details summary { display: inline; cursor: pointer; color: var(--a-accent); font-size: 11px; }
+.arnak-deck-details[open] { display: block; }
 .arnak-scores { overflow-x: auto; }
 .arnak-score th, .arnak-score td { padding: 1px 6px; border-bottom: 1px solid var(--a-line); text-align: left; }
 .arnak-score th { font-size: 10px; text-transform: uppercase; color: var(--a-quiet); }

@@ -40,8 +40,9 @@ def draw_table(frame: dict[str, Any]) -> html.Div:
     return html.Div(
         [
             _status(view, acting),
-            html.Div([_board(view), _centre(view)], className="arnak-main"),
-            _scores(view),
+            html.Div(
+                [html.Div([_board(view), _scores(view)], className="arnak-left"), _centre(view)], className="arnak-main"
+            ),
             html.Div(
                 [_player(view, seat, acting) for seat in range(len(view["seats"]))],
                 className="arnak-players",
@@ -194,7 +195,7 @@ def _guardian(guardian: int, used: bool | None = None) -> html.Span:
 def _idol(idol: int, face: str = "up") -> html.Span:
     kind = names.idol_kind(idol)
     return html.Span(
-        f"idol: {kind}",
+        f"idol: {kind}" if face == "up" else f"face down: {kind}",
         className=f"arnak-idol arnak-idol-{face}",
         title=f"Idol ({'face down' if face != 'up' else 'face up'}): {names.idol_text(idol)}",
         **({"data-secret": "idol"} if face != "up" else {}),
@@ -495,10 +496,18 @@ def _player(view: dict[str, Any], seat: int, acting: set[int]) -> html.Div:
 
 def _research_line(view: dict[str, Any], p: dict[str, Any], is_rival: bool) -> html.Div:
     place = p.get("temple_place")
-    glass = names.research_label(p["glass"]) if place is None else f"the Lost Temple ({place + 1}. to arrive)"
-    bits: list[Any] = [html.Span("Research", className="arnak-sub"), f"glass: {glass}"]
+    glass = names.short_research(p["glass"]) if place is None else f"Lost Temple ({place + 1}. to arrive)"
+    bits: list[Any] = [
+        html.Span("Research", className="arnak-sub"),
+        html.Span(f"glass: {glass}", title=f"Magnifying glass: {names.research_label(p['glass'])}"),
+    ]
     if not is_rival:
-        bits.append(f"; notebook: {names.research_label(p['notebook'])}")
+        bits.append(
+            html.Span(
+                f" · notebook: {names.short_research(p['notebook'])}",
+                title=f"Notebook: {names.research_label(p['notebook'])}",
+            )
+        )
     if p.get("temple_tiles"):
         vps = [str(names.temple_stack(s)[0]) for s in p["temple_tiles"]]
         bits.append(html.Span(f" · temple tiles {' + '.join(vps)} VP", className="arnak-strong"))
@@ -569,10 +578,16 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
     deck_bits: list[Any] = [html.Span("Deck", className="arnak-sub"), f"{_plural(int(p['deck']['count']), 'card')}"]
     if seat < len(decks) and decks[seat]:
         deck_bits.append(
-            html.Span(
-                " (top first: " + ", ".join(names.card_name(c) for c in decks[seat]) + ")",
-                className="q arnak-deck-order",
-                **{"data-secret": "deck", "data-seat": str(seat)},
+            html.Details(
+                [
+                    html.Summary("order"),
+                    html.Span(
+                        "top first: " + ", ".join(names.card_name(c) for c in decks[seat]),
+                        className="q arnak-deck-order",
+                        **{"data-secret": "deck", "data-seat": str(seat)},
+                    ),
+                ],
+                className="arnak-deck-details",
             )
         )
         fear_seen = (

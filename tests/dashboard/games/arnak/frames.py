@@ -41,7 +41,9 @@ class Game:
 def game(players: int, side: str, seed: str) -> Game:
     names = NAMES[:players]
     humans = 1 if players == 1 else players
-    bots: list[Any] = [HeuristicBot() if i % 2 else RandomBot() for i in range(humans)]
+    # Mostly heuristic bots (they discover sites, research and fight guardians), one random seat in two.
+    tendencies = ["dig-heavy", "research-heavy", "guardian-hunting", "card-buying"]
+    bots: list[Any] = [RandomBot() if i == 1 else HeuristicBot(tendencies[i]) for i in range(humans)]
     if players == 1:
         bots.append(RandomBot())  # the rival's seat is never asked
     played = play_game(names, bots, seed, options={"side": side})

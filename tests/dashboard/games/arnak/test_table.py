@@ -205,7 +205,7 @@ def test_the_referee_sees_the_deck_order_top_first() -> None:
     first = orders[0]
     seat = int(attr(first, "data-seat"))
     names = [book().card(c).name for c in state.seats[seat].deck]
-    assert text(first).endswith(", ".join(names) + ")")
+    assert text(first) == "top first: " + ", ".join(names)
 
 
 # -- the log --------------------------------------------------------------------------------------------
