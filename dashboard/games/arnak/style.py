@@ -150,8 +150,15 @@ CSS = """
 .arnak-deck-details[open] { display: block; }
 .arnak-scores { overflow-x: auto; }
 .arnak-score th, .arnak-score td { padding: 1px 6px; border-bottom: 1px solid var(--a-line); text-align: left; }
+.arnak-score th, .arnak-score td { overflow-wrap: normal; word-break: normal; }
+.arnak-score td.num { white-space: nowrap; }
 .arnak-score th { font-size: 10px; text-transform: uppercase; color: var(--a-quiet); }
 .arnak-score .num { text-align: right; }
-.arnak-winner { background: #e5f3ea; }
+.arnak-winner { background: #e5f3ea; font-weight: 600; }
 .arnak-total { font-size: 13px; }
+.arnak-score td:first-child { white-space: nowrap; }
+@media (max-width: 600px) {
+    .arnak-score th, .arnak-score td { padding: 1px 2px; }
+    .arnak-score th { font-size: 9px; letter-spacing: 0; text-transform: none; }
+}
 """

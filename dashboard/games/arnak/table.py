@@ -21,14 +21,14 @@ from domain.arnak.components import RESOURCES
 
 RESOURCE_SHORT = {"coin": "coin", "compass": "compass", "tablet": "tablet", "arrowhead": "arrowhead", "jewel": "jewel"}
 PHASES = {"play": "playing", "round_end": "round end: keeping cards", "over": "game over"}
-SCORE_PARTS = (
-    ("research", "Research"),
-    ("temple_tiles", "Temple tiles"),
-    ("idols", "Idols"),
-    ("idol_slots", "Idol slots"),
-    ("guardians", "Guardians"),
-    ("cards", "Cards"),
-    ("fear", "Fear"),
+SCORE_PARTS = (  # key, column head, what it counts
+    ("research", "Research", "research tokens where they stand"),
+    ("temple_tiles", "Temple", "temple tiles"),
+    ("idols", "Idols", "idols, 3 each"),
+    ("idol_slots", "Slots", "uncovered idol slots"),
+    ("guardians", "Guardians", "guardians overcome, 5 each"),
+    ("cards", "Cards", "printed points of items and artifacts"),
+    ("fear", "Fear", "fear cards and fear tiles"),
 )
 
 
@@ -55,6 +55,10 @@ def draw_table(frame: dict[str, Any]) -> html.Div:
 
 
 # -- small pieces ---------------------------------------------------------------------------------------
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th') }"
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
@@ -183,7 +187,7 @@ def _space(view: dict[str, Any], space_id: str, cost: tuple[str, ...], occupants
 
 def _guardian(guardian: int, used: bool | None = None) -> html.Span:
     cost, boon = names.guardian_parts(guardian)
-    label = f"Guardian: {boon}" if used is None else f"{boon}{' (used)' if used else ''}"
+    label = f"Guardian: {boon}" if used is None else f"boon: {boon}{' (used)' if used else ''}"
     return html.Span(
         label,
         className="arnak-guardian" + (" arnak-used" if used else ""),
@@ -374,10 +378,13 @@ def _research(view: dict[str, Any]) -> html.Div:
                 for t in bonus.get(node, [])
             ]
             if space.rescue:
-                inner.append(html.Span(f"rescue: {view.get('rescue', {}).get('count', 0)} assistants", className="q"))
+                rescued = int(view.get("rescue", {}).get("count", 0))
+                inner.append(html.Span(f"rescue space: {_plural(rescued, 'assistant')}", className="q"))
             cells.append(
                 html.Span(
-                    inner or [html.Span("·", className="q")], className="arnak-rspace", title=names.research_label(node)
+                    inner or [html.Span("empty", className="arnak-free")],
+                    className="arnak-rspace",
+                    title=names.research_label(node),
                 )
             )
         rows.append(
@@ -647,11 +654,19 @@ def _scores(view: dict[str, Any]) -> Any:
     for s in outcome["scores"]:
         seat = int(s["seat"])
         cells = [html.Td([html.Span(className=f"arnak-swatch arnak-c-{names.seat_colour(view, seat)}"), players[seat]])]
-        cells += [html.Td(str(s[key]), className="num", **{"data-part": key}) for key, _ in SCORE_PARTS]
+        cells += [html.Td(str(s[key]), className="num", **{"data-part": key}) for key, _, _ in SCORE_PARTS]
         cells.append(html.Td(html.B(str(s["total"])), className="num arnak-total", **{"data-part": "total"}))
-        cells.append(html.Td("winner" if seat in winners else f"{outcome['ranking'].index(seat) + 1}.", className="q"))
+        place = _ordinal(1 if seat in winners else outcome["ranking"].index(seat) + 1)
+        cells.append(html.Td(place, className="q", title="winner" if seat in winners else f"{place} place"))
         rows.append(html.Tr(cells, className="arnak-winner" if seat in winners else None, **{"data-seat": str(seat)}))
-    head = html.Tr([html.Th("Player"), *[html.Th(label) for _, label in SCORE_PARTS], html.Th("Total"), html.Th("")])
+    head = html.Tr(
+        [
+            html.Th("Player"),
+            *[html.Th(label, title=what) for _, label, what in SCORE_PARTS],
+            html.Th("Total"),
+            html.Th(""),
+        ]
+    )
     return html.Div(
         [
             html.Div("Final score", className="arnak-h"),

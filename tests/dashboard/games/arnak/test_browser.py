@@ -104,6 +104,10 @@ def test_the_table_fits_a_wide_screen_and_a_phone(browser: Any, table_url: str) 
                     " w: window.innerWidth, h: window.innerHeight})"
                 )
                 page.screenshot(path=str(SCREENSHOTS / f"arnak-table-{name}-{width}.png"), full_page=True)
+                for part in ("#arnak-score", ".arnak-player"):
+                    if page.locator(part).count():
+                        shot = SCREENSHOTS / f"arnak-table-{name}-{width}-{part.strip('#.')}.png"
+                        page.locator(part).first.screenshot(path=str(shot))
                 if size["sw"] > size["w"]:
                     problems.append(f"{name} at {width}: {size['sw']} px wide in a {size['w']} px window")
                 if width == 1440 and size["sh"] > size["h"]:
