@@ -29,6 +29,7 @@ _ACTIONS = {
 }
 # Decisions among cards only the deciding seat has seen (Obsidian, Crystal Earring): as the engine's view says.
 SECRET_CHOICES = frozenset({"keep_one", "put_back"})
+_DESTINATIONS = {"play_area": "into play", "deck_top": "on top of the deck", "deck_bottom": "under the deck"}
 _REASONS = {"travel": "to pay travel", "discard": "as a discard", "round_end": "at the end of the round"}
 _DECISIONS = {
     "choose": "which effect",
@@ -79,8 +80,9 @@ def log_line(event: ev.Event, players: Sequence[str], seat: int | None = None, s
             where = names.location_label(event.site, side)
             return f"{who(event.seat)} overcomes the guardian at {where} ({_guardian(event.guardian)})"
         case ev.CardBought():
-            where = {"play_area": "into play", "deck_top": "on top of the deck", "deck_bottom": "under the deck"}
-            return f"{who(event.seat)} gains {_cards([event.card])} for {event.price} ({where.get(event.to, event.to)})"
+            to = _DESTINATIONS.get(event.to, event.to)
+            unit = "compass" if names.card_kind(event.card) == "artifact" else "coin"
+            return f"{who(event.seat)} gains {_cards([event.card])} for {names.amount(unit, event.price)} ({to})"
         case ev.RowRefilled():
             return f"The {event.kind} row is refilled with {_cards([event.card]) if event.card else 'nothing'}"
         case ev.CardPlayed():

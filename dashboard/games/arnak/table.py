@@ -150,7 +150,7 @@ def _status(view: dict[str, Any], acting: set[int]) -> html.Div:
             text += " (" + "; ".join(options[:6]) + (" …" if len(options) > 6 else "") + ")"
         bits.append(html.Span(text, className="arnak-pill arnak-pill-quiet", id="arnak-pending"))
     bits.append(html.Span(f"First player: {players[view['first_player']]}", className="arnak-pill arnak-pill-quiet"))
-    viewer = view.get("viewer")
+    viewer = view["viewer"]
     perspective = "referee (sees everything)" if viewer == "referee" else f"{players[int(viewer)]}'s view"
     bits.append(
         html.Span(f"Perspective: {perspective}", className="arnak-pill arnak-pill-quiet", id="arnak-perspective")
@@ -602,7 +602,7 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
             + sum(1 for c in hand.get("cards", []) if c["kind"] == "fear")
             + sum(1 for c in decks[seat] if names.card_kind(c) == "fear")
         )
-    fear = [html.Span("Fear", className="arnak-sub"), f"{_plural(fear_seen, 'card')} seen"]
+    fear: list[Any] = [html.Span("Fear", className="arnak-sub"), f"{_plural(fear_seen, 'card')} seen"]
     if p.get("fear_tiles"):
         fear.append(f", {_plural(int(p['fear_tiles']), 'fear tile')} (-2 each)")
     play = [_card(c, "arnak-in-play") for c in p["play_area"]] or [html.Span("empty", className="q")]
