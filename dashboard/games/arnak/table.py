@@ -503,7 +503,7 @@ def _player(view: dict[str, Any], seat: int, acting: set[int]) -> html.Div:
 
 def _research_line(view: dict[str, Any], p: dict[str, Any], is_rival: bool) -> html.Div:
     place = p.get("temple_place")
-    glass = names.short_research(p["glass"]) if place is None else f"Lost Temple ({place + 1}. to arrive)"
+    glass = names.short_research(p["glass"]) if place is None else f"Lost Temple, {_ordinal(place + 1)} to arrive"
     bits: list[Any] = [
         html.Span("Research", className="arnak-sub"),
         html.Span(f"glass: {glass}", title=f"Magnifying glass: {names.research_label(p['glass'])}"),

@@ -80,3 +80,38 @@ def perspectives(state: GameState) -> list[int | None]:
     """The referee, then every seat but a solo rival's."""
     seats = [s for s in range(len(state.players)) if not state.is_rival(s)]
     return [None, *seats]
+
+
+def showcase() -> GameState:
+    """A late four-player state with what bot games rarely reach, for the screenshots: a seat in the Lost Temple with
+    temple tiles, idols in supply, a fear tile and a held plane; every site discovered, with guardians; gold assistants.
+    Built from a real game's state by ``dataclasses.replace`` (the table reads only the view of it)."""
+    from dataclasses import replace
+
+    from domain.arnak import book
+    from domain.arnak.state import HeldAssistant
+
+    state = game(4, "bird", "four-bird").states[3]
+    tiles = iter(book().site_tiles)
+    guardians = iter(range(1, 16))
+    sites = []
+    for i, site in enumerate(state.sites):
+        if site.tile is None and i % 3 != 0:
+            site = replace(site, tile=next(tiles), idols=(), guardian=next(guardians) if i % 2 else None)
+        sites.append(site)
+    seats = list(state.seats)
+    seats[0] = replace(
+        seats[0],
+        glass="temple",
+        temple_place=0,
+        temple_tiles=(5, 2),
+        idols=(3, 11),
+        slots=(4, 7),
+        fear_tiles=1,
+        travel=("plane",),
+        guardians=(14,),
+        boons_used=(14,),
+        assistants=(HeldAssistant(12, gold=True), HeldAssistant(4, exhausted=True)),
+    )
+    seats[1] = replace(seats[1], guardians=(13, 15), assistants=(HeldAssistant(9, gold=True, exhausted=True),))
+    return replace(state, sites=tuple(sites), seats=tuple(seats), camp_guardians=(("camp3", 12),))

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from dashboard.games.arnak import CSS, draw_table
-from tests.dashboard.games.arnak.frames import frame, game
+from tests.dashboard.games.arnak.frames import frame, game, showcase
 
 ROOT = Path(__file__).resolve().parents[4]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -47,6 +47,8 @@ def _frames() -> dict[str, dict[str, Any]]:
     for name, (players, side, seed, point, seat) in SHOWN.items():
         g = game(players, side, f"{seed}")
         out[name] = frame(g.states[point], seat)
+    out["showcase-referee"] = frame(showcase(), None)
+    out["showcase-seat1"] = frame(showcase(), 1)
     return out
 
 
@@ -95,7 +97,7 @@ def _open(browser: Any, url: str, width: int, height: int) -> tuple[Any, Any, li
 def test_the_table_fits_a_wide_screen_and_a_phone(browser: Any, table_url: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     problems = []
-    for name in SHOWN:
+    for name in [*SHOWN, "showcase-referee", "showcase-seat1"]:
         for width, height in ((1440, 900), (390, 844)):
             context, page, errors = _open(browser, f"{table_url}/?frame={name}", width, height)
             try:

@@ -227,8 +227,26 @@ def test_the_log_reads_as_names_and_hides_other_seats_draws(spec: tuple[int, str
             assert "card:" not in line and "stack:" not in line, line
             if isinstance(event, ev.CardsDrawn) and seat is not None and event.seat != seat:
                 assert re.search(r"draws \d+ cards?", line), line
+            if isinstance(event, ev.DecisionMade) and event.kind in ("keep_one", "put_back"):
+                # Obsidian, Crystal Earring: the card chosen among cards only that seat has seen.
+                assert line.endswith("(hidden)") == (seat is not None and seat != event.seat), line
     lines = log_lines([event_to_dict(e) for e in played.events[:80]], played.state.players, None, side)
     assert lines and not any(line.endswith(" to act") for line in lines)
+
+
+def test_the_log_keeps_a_secret_choice_to_its_seat() -> None:
+    """Obsidian and Crystal Earring: the card kept (or put back) among cards only that seat has drawn is told to
+    that seat and the referee, to no one else (``describe`` alone would print it; see the report)."""
+    from domain.arnak import events as ev
+    from domain.arnak.bots import RandomBot
+
+    played = play_game(["Ana", "Beto"], [RandomBot(), RandomBot()], 15)  # a game with a keep_one decision
+    secret = [e for e in played.events if isinstance(e, ev.DecisionMade) and e.kind in ("keep_one", "put_back")]
+    assert secret
+    for event in secret:
+        assert log_line(event, ["Ana", "Beto"], 1 - event.seat) == f"{['Ana', 'Beto'][event.seat]} decides (hidden)"
+        for reader in (None, event.seat):
+            assert "hidden" not in log_line(event, ["Ana", "Beto"], reader)
 
 
 def test_the_css_is_scoped_to_the_table() -> None:
