@@ -114,11 +114,11 @@ def research_label(node: str) -> str:
 
 
 def short_research(node: str) -> str:
-    """'row 3 (2)', 'start', 'temple': where a token stands, briefly."""
+    """'row 3', 'start', 'temple': where a token stands, briefly (``research_label`` says which space)."""
     if node in ("start", "temple"):
         return node
     m = re.fullmatch(r"r(\d+)p(\d+)", node)
-    return f"row {int(m.group(1)) + 1}, space {int(m.group(2)) + 1}" if m else node
+    return f"row {int(m.group(1)) + 1}" if m else node
 
 
 def idol_text(idol: int) -> str:

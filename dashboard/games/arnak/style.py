@@ -40,7 +40,9 @@ CSS = """
 .arnak-main { display: grid; grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr); gap: 6px; }
 .arnak-left { display: flex; flex-direction: column; gap: 6px; min-width: 0; }
 .arnak-centre { display: flex; flex-direction: column; gap: 6px; min-width: 0; }
-.arnak-players { display: grid; gap: 6px; grid-template-columns: repeat(auto-fit, minmax(min(100%, 300px), 1fr)); }
+.arnak-players { display: grid; gap: 6px; grid-template-columns: repeat(auto-fit, minmax(min(100%, 220px), 1fr)); }
+.arnak-travel, .arnak-free, .arnak-blocked-x, .arnak-res, .arnak-cost, .arnak-vp, .arnak-token, .arnak-meeple,
+.arnak-tag, .arnak-slot { white-space: nowrap; overflow-wrap: normal; }
 @media (max-width: 900px) {
     .arnak-main { grid-template-columns: minmax(0, 1fr); }
 }
@@ -144,12 +146,12 @@ CSS = """
 .arnak-rival-tile { font-size: 10px; border-radius: 3px; padding: 0 4px; background: #e4e4e4; }
 
 /* score */
-.arnak-score { border-collapse: collapse; font-size: 12px; }
+.arnak-score { border-collapse: collapse; font-size: 11px; }
 .arnak-deck-details { display: inline; }
 .arnak-deck-details summary { display: inline; cursor: pointer; color: var(--a-accent); font-size: 11px; }
 .arnak-deck-details[open] { display: block; }
 .arnak-scores { overflow-x: auto; }
-.arnak-score th, .arnak-score td { padding: 1px 6px; border-bottom: 1px solid var(--a-line); text-align: left; }
+.arnak-score th, .arnak-score td { padding: 1px 4px; border-bottom: 1px solid var(--a-line); text-align: left; }
 .arnak-score th, .arnak-score td { overflow-wrap: normal; word-break: normal; }
 .arnak-score td.num { white-space: nowrap; }
 .arnak-score th { font-size: 10px; text-transform: uppercase; color: var(--a-quiet); }

@@ -94,10 +94,10 @@ def _res_chip(resource: str, count: int, seat: int | None = None) -> html.Span:
     )
 
 
-def _card(card: dict[str, Any], extra: str = "", **attrs: Any) -> html.Span:
-    """A card chip: its name, cost, travel icons and points; its printed text on hover."""
+def _card(card: dict[str, Any], extra: str = "", owned: bool = False, **attrs: Any) -> html.Span:
+    """A card chip: its name, cost (not once owned), travel icons and points; its printed text on hover."""
     bits: list[Any] = [html.Span(card["name"], className="arnak-card-name")]
-    if card["kind"] in ("item", "artifact"):
+    if card["kind"] in ("item", "artifact") and not owned:
         unit = "coin" if card["kind"] == "item" else "compass"
         bits.append(html.Span(f"{card['cost']} {unit}", className=f"arnak-cost arnak-r-{unit}"))
     bits.append(_travel(card["travel"]))
@@ -234,7 +234,7 @@ def _board(view: dict[str, Any]) -> html.Div:
             html.Div(
                 [
                     html.Span("Level I sites", className="arnak-sub"),
-                    html.Span(f"{stacks[0]} tiles left", className="q"),
+                    html.Span(f"{stacks[0]} tiles left · hatched: not yet discovered", className="q"),
                 ],
                 className="arnak-subhead",
             ),
@@ -273,7 +273,7 @@ def _site(
     if discovered:
         bits.append(html.Div(names.site_tile_text(site["tile"]), className="arnak-tile", title="Site tile"))
     else:
-        idols: list[Any] = [html.Span("undiscovered", className="q")]
+        idols: list[Any] = []
         if site["face_up_idol"] is not None:
             idols.append(_idol(site["face_up_idol"]))
         down = int(site["face_down_idols"])
@@ -288,6 +288,7 @@ def _site(
     return html.Div(
         bits,
         className=f"arnak-loc arnak-site {'arnak-discovered' if discovered else 'arnak-undiscovered'}",
+        title=None if discovered else f"{names.site_label(site_id)}: not yet discovered",
         **{"data-location": site_id},
     )
 
@@ -577,7 +578,8 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
     if "cards" in hand:
         fear_seen += sum(1 for c in hand["cards"] if c["kind"] == "fear")
         hand_body: Any = [
-            _card(c, "arnak-in-hand", **{"data-secret": "hand", "data-seat": str(seat)}) for c in hand["cards"]
+            _card(c, "arnak-in-hand", owned=True, **{"data-secret": "hand", "data-seat": str(seat)})
+            for c in hand["cards"]
         ] or [html.Span("empty", className="q")]
     else:
         hand_body = [html.Span(f"{_plural(int(hand['count']), 'card')}, hidden", className="arnak-hidden")]
@@ -602,10 +604,10 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
             + sum(1 for c in hand.get("cards", []) if c["kind"] == "fear")
             + sum(1 for c in decks[seat] if names.card_kind(c) == "fear")
         )
-    fear: list[Any] = [html.Span("Fear", className="arnak-sub"), f"{_plural(fear_seen, 'card')} seen"]
+    fear: list[Any] = [html.Span("Fear", className="arnak-sub"), f"{fear_seen} seen"]
     if p.get("fear_tiles"):
         fear.append(f", {_plural(int(p['fear_tiles']), 'fear tile')} (-2 each)")
-    play = [_card(c, "arnak-in-play") for c in p["play_area"]] or [html.Span("empty", className="q")]
+    play = [_card(c, "arnak-in-play", owned=True) for c in p["play_area"]] or [html.Span("empty", className="q")]
     return html.Div(
         [
             html.Div(
@@ -624,7 +626,7 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
 
 def _rival_lines(view: dict[str, Any], rival: dict[str, Any]) -> html.Div:
     played = [html.Span(names.rival_tile_label(t), className="arnak-rival-tile") for t in rival["played"]]
-    bought = [_card(c) for c in rival["cards"]] or [html.Span("none", className="q")]
+    bought = [_card(c, owned=True) for c in rival["cards"]] or [html.Span("none", className="q")]
     return html.Div(
         [
             html.Div(
