@@ -166,3 +166,43 @@ def log_lines(
             continue
         lines.append(log_line(event, players, seat, side))
     return lines
+
+
+_LINE_CODES = re.compile(
+    "|".join(
+        (
+            r"\((?P<guardian>\d+)\)(?= awakens)",
+            r"guardian (?P<boon>\d+)\b",
+            r"site tile \(?(?P<tile>\d+)\)?",
+            r"bonus tile (?P<bonus>\d+)(?: \(\w+\))?",
+            r"\b(?:card|hand|play):(?P<option>\d+)",
+            r"\bassistant (?P<assistant>\d+)\b",
+            r"\b(?P<space>camp\d+[ab]?|L[12]-\d+|r\d+p\d+)\b",
+            r"(?P<card> \(#\d+\))",
+        )
+    )
+)
+
+
+def name_codes(line: str, side: str = "bird") -> str:
+    """A line ``describe`` already wrote, with its codes replaced by names: for logs built before ``log_line`` was
+    used (the service's replay frames). It cannot hide what ``describe`` told; ``log_line`` on the event can."""
+
+    def named(m: re.Match[str]) -> str:
+        if m.group("guardian"):
+            return f"({_guardian(int(m.group('guardian')))})"
+        if m.group("boon"):
+            return f"a guardian (boon {names.guardian_parts(int(m.group('boon')))[1]})"
+        if m.group("tile"):
+            return f"site tile: {names.site_tile_text(int(m.group('tile')))}"
+        if m.group("option"):
+            return names.card_name(int(m.group("option")))
+        if m.group("bonus"):
+            return f"a bonus tile ({names.bonus_text(int(m.group('bonus')))})"
+        if m.group("assistant"):
+            return f"assistant {m.group('assistant')} ({names.assistant_text(int(m.group('assistant')))})"
+        if m.group("space"):
+            return names.space_label(m.group("space"), side)
+        return ""
+
+    return _LINE_CODES.sub(named, line)

@@ -11,13 +11,14 @@ from typing import Any
 
 import pytest
 
-from dashboard.games.arnak import CSS, draw_table, log_line, log_lines
-from domain.arnak import event_to_dict
+from dashboard.games.arnak import CSS, draw_table, log_line, log_lines, name_codes
+from domain.arnak import describe, event_to_dict
 from domain.arnak.components import RESOURCES
 from domain.arnak.simulate import play_game
 from tests.dashboard.games.arnak.frames import GAMES, Game, frame, game, perspectives
 
 CODES = re.compile(r"\b(?:L[12]-\d|camp\d[ab]?|r\d+p\d+)\b|\(#\d+\)")
+LINE_CODES = re.compile(r"guardian \(?\d|site tile \(?\d|bonus tile \d|\b(?:card|hand|play):\d")
 
 
 def walk(component: Any) -> Iterator[Any]:
@@ -230,6 +231,9 @@ def test_the_log_reads_as_names_and_hides_other_seats_draws(spec: tuple[int, str
             if isinstance(event, ev.DecisionMade) and event.kind in ("keep_one", "put_back"):
                 # Obsidian, Crystal Earring: the card chosen among cards only that seat has seen.
                 assert line.endswith("(hidden)") == (seat is not None and seat != event.seat), line
+        for event in played.events:  # the lines describe already wrote, named afterwards
+            line = name_codes(describe(event, played.state.players, seat), side)
+            assert not CODES.search(line) and not LINE_CODES.search(line), line
     lines = log_lines([event_to_dict(e) for e in played.events[:80]], played.state.players, None, side)
     assert lines and not any(line.endswith(" to act") for line in lines)
 
