@@ -146,7 +146,7 @@ def _status(view: dict[str, Any], acting: set[int]) -> html.Div:
     if pending is not None:
         text = f"{players[pending['seat']]} decides: {pending['kind'].replace('_', ' ')}"
         if "options" in pending:
-            options = [names.option_label(o, view.get("side", "bird")) for o in pending["options"]]
+            options = [names.option_label(o, view.get("side", "bird"), pending["kind"]) for o in pending["options"]]
             text += " (" + "; ".join(options[:6]) + (" …" if len(options) > 6 else "") + ")"
         bits.append(html.Span(text, className="arnak-pill arnak-pill-quiet", id="arnak-pending"))
     bits.append(html.Span(f"First player: {players[view['first_player']]}", className="arnak-pill arnak-pill-quiet"))

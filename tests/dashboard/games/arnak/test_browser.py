@@ -106,6 +106,8 @@ def test_the_table_fits_a_wide_screen_and_a_phone(browser: Any, table_url: str) 
                     " w: window.innerWidth, h: window.innerHeight})"
                 )
                 page.screenshot(path=str(SCREENSHOTS / f"arnak-table-{name}-{width}.png"), full_page=True)
+                if width == 390:  # the first screen, at full size
+                    page.screenshot(path=str(SCREENSHOTS / f"arnak-table-{name}-{width}-first-screen.png"))
                 for part in ("#arnak-score", ".arnak-player"):
                     if page.locator(part).count():
                         shot = SCREENSHOTS / f"arnak-table-{name}-{width}-{part.strip('#.')}.png"
