@@ -31,16 +31,6 @@ _ACTIONS = {
 SECRET_CHOICES = frozenset({"keep_one", "put_back"})
 _DESTINATIONS = {"play_area": "into play", "deck_top": "on top of the deck", "deck_bottom": "under the deck"}
 _REASONS = {"travel": "to pay travel", "discard": "as a discard", "round_end": "at the end of the round"}
-_DECISIONS = {
-    "choose": "which effect",
-    "discard": "which card to discard",
-    "keep": "which hand cards to put into play before the next round",
-    "keep_one": "which drawn card to keep",
-    "put_back": "which card to put back",
-    "gain_card": "which card to take",
-    "take_assistant": "which assistant to take",
-    "exile": "which card to exile",
-}
 
 
 def _cards(cards: Sequence[int]) -> str:
@@ -112,7 +102,7 @@ def log_line(event: ev.Event, players: Sequence[str], seat: int | None = None, s
             effect = names.option_label(event.option, side)
             return f"{who(event.seat)} places an idol in slot {event.slot + 1}: {effect}"
         case ev.DecisionPending():
-            what = _DECISIONS.get(event.pending.kind, event.pending.kind.replace("_", " "))
+            what = names.DECISIONS.get(event.pending.kind, event.pending.kind.replace("_", " "))
             return f"{who(event.pending.seat)} must decide {what}"
         case ev.DecisionMade():
             if event.option == "hidden" or (event.kind in SECRET_CHOICES and not sees(event.seat)):

@@ -26,6 +26,33 @@ RESOURCE_NAMES = {
 TRAVEL_NAMES = {"boot": "boot", "car": "car", "ship": "ship", "plane": "plane"}
 
 
+DECISIONS = {
+    "choose": "which effect",
+    "discard": "which card to discard",
+    "keep": "which hand cards to put into play before the next round (done: keep the rest)",
+    "keep_one": "which drawn card to keep",
+    "put_back": "which card to put back",
+    "gain_card": "which card to take",
+    "take_assistant": "which assistant to take",
+    "exile": "which card to exile",
+    "activate": "which site to activate",
+    "activate_own": "which of their sites to activate",
+    "buy": "which card to buy",
+    "buy_top": "whether to buy the revealed card",
+    "discard_travel": "which travel to give up",
+    "draw_count": "how many cards to draw",
+    "overcome": "which guardian to overcome",
+    "relocate": "where to move an archaeologist",
+    "research": "which token to move, and where",
+    "return_archaeologist": "which archaeologist to bring home",
+    "supply_assistant": "which assistant stack",
+    "swap_assistant": "which assistants to swap",
+    "upgrade": "which resource to upgrade",
+    "upgrade_assistant": "which assistant to turn gold",
+    "refresh_assistant": "which assistant to refresh",
+}
+
+
 def amount(resource: str, n: int) -> str:
     one, many = RESOURCE_NAMES.get(resource, (resource, resource + "s"))
     return f"{n} {one if abs(n) == 1 else many}"

@@ -31,6 +31,7 @@ CSS = """
 .arnak-status { display: flex; flex-wrap: wrap; gap: 4px; }
 .arnak-pill { border-radius: 10px; padding: 1px 8px; background: #ece6d6; white-space: nowrap; max-width: 100%;
     overflow: hidden; text-overflow: ellipsis; }
+.arnak-pill-wrap { white-space: normal; }
 .arnak-pill-round { background: var(--a-accent); color: #fff; font-weight: 700; }
 .arnak-pill-turn { background: #ffd54a; font-weight: 700; }
 .arnak-pill-win { background: #2e7d4f; color: #fff; font-weight: 700; }

@@ -144,11 +144,12 @@ def _status(view: dict[str, Any], acting: set[int]) -> html.Div:
             bits.append(html.Span("main action taken", className="arnak-pill arnak-pill-quiet"))
     pending = view.get("pending")
     if pending is not None:
-        text = f"{players[pending['seat']]} decides: {pending['kind'].replace('_', ' ')}"
+        what = names.DECISIONS.get(pending["kind"], pending["kind"].replace("_", " "))
+        text = f"{players[pending['seat']]} decides {what}"
         if "options" in pending:
             options = [names.option_label(o, view.get("side", "bird"), pending["kind"]) for o in pending["options"]]
-            text += " (" + "; ".join(options[:6]) + (" …" if len(options) > 6 else "") + ")"
-        bits.append(html.Span(text, className="arnak-pill arnak-pill-quiet", id="arnak-pending"))
+            text += ": " + "; ".join(options[:6]) + (" …" if len(options) > 6 else "")
+        bits.append(html.Span(text, className="arnak-pill arnak-pill-quiet arnak-pill-wrap", id="arnak-pending"))
     bits.append(html.Span(f"First player: {players[view['first_player']]}", className="arnak-pill arnak-pill-quiet"))
     viewer = view["viewer"]
     perspective = "referee (sees everything)" if viewer == "referee" else f"{players[int(viewer)]}'s view"
