@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from domain.arnak import events as ev
 from domain.arnak.components import RESOURCES, book
+from domain.arnak.view import HIDDEN_CHOICES
 
 
 def _cards(cards: Sequence[int]) -> str:
@@ -86,6 +87,8 @@ def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -
         case ev.DecisionPending():
             return f"{who(event.pending.seat)} must decide: {event.pending.kind}"
         case ev.DecisionMade():
+            if not sees(event.seat) and event.kind in HIDDEN_CHOICES:  # a card of a hidden draw: as redaction hides it
+                return f"{who(event.seat)} decides ({event.kind.replace('_', ' ')})"
             return f"{who(event.seat)} decides: {event.option}"
         case ev.Passed():
             return f"{who(event.seat)} passes"

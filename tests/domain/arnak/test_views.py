@@ -140,3 +140,35 @@ def test_a_choice_among_hidden_cards_stays_hidden_from_the_other_seats() -> None
         assert secret not in seen_by_1, secret
     seen_by_0 = json.dumps([arnak.redact_event(e, 0, False) for e in log])
     assert '"card:4"' in seen_by_0 and '"card:1"' in seen_by_0
+
+
+def test_a_seat_reads_in_the_log_only_what_redaction_leaves_it() -> None:
+    """The log line a seat reads (``describe(event, names, seat)``) must follow from the event as redacted for that
+    seat: two events that redact to the same thing must read the same. Over random games on both boards this finds
+    any narration that tells a seat a card drawn, kept or put back by another."""
+    names = ["p0", "p1", "p2", "p3"]
+    said: dict[tuple[int, str], tuple[str, str]] = {}
+    hidden_choices = 0
+    for seed in range(24):
+        rng = random.Random(seed)
+        state = arnak.new_game(names, {"side": ("bird", "snake")[seed % 2]}, seed=seed)
+        bot = RandomBot(0.1)
+        for _ in range(2000):
+            if state.outcome is not None:
+                break
+            (seat,) = arnak.to_act(state)
+            action = bot.choose({}, arnak.legal_actions(state, seat), rng)
+            new = arnak.decide(state, action)
+            state = arnak.replay(new, state)
+            for event in new:
+                data = arnak.event_to_dict(event)
+                hidden_choices += data["type"] == "DecisionMade" and data.get("kind") in ("keep_one", "put_back")
+                for reader in range(len(names)):
+                    redacted = json.dumps(arnak.redact_event(data, reader, False), sort_keys=True)
+                    line = arnak.describe(event, names, reader)
+                    first = said.setdefault((reader, redacted), (line, json.dumps(data, sort_keys=True)))
+                    assert first[0] == line, (
+                        f"seat {reader} reads {line!r} for {data} but {first[0]!r} for {first[1]}: both redact to "
+                        f"{redacted}"
+                    )
+    assert hidden_choices, "no game reached a hidden choice: play more games"
