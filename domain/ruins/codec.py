@@ -8,8 +8,12 @@ from typing import Any
 
 from domain.ruins.rules import profile, twins
 from domain.ruins.state import GameState, Outcome, Ruin, Top
+from domain.ruins.versions import VERSIONS
 
-_FIELDS = tuple(f.name for f in fields(GameState) if f.compare)  # not the derived profiles and twins
+# Every field but the derived profiles and twins; the rule book is stored as its version's name.
+_FIELDS = tuple(f.name for f in fields(GameState) if f.compare and f.name != "book")
+# Snapshots taken before states named their version: that was the only version there was.
+_UNNAMED_VERSION = "ruins-1"
 
 
 def _plain(value: Any) -> Any:
@@ -27,7 +31,7 @@ def _tuples(value: Any) -> Any:
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"rules_version": state.book.version}
     for name in _FIELDS:
         value = getattr(state, name)
         if name == "ruins":
@@ -43,7 +47,8 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
 
 
 def state_from_dict(data: dict[str, Any]) -> GameState:
-    values: dict[str, Any] = {}
+    book = VERSIONS.book(data.get("rules_version", _UNNAMED_VERSION))
+    values: dict[str, Any] = {"book": book}
     for name in _FIELDS:
         value = data[name]
         if name == "ruins":
@@ -59,6 +64,6 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
         else:
             value = _tuples(value)
         values[name] = value
-    values["profiles"] = tuple(profile(card, ruin) for card, ruin in enumerate(values["ruins"]))
+    values["profiles"] = tuple(profile(book, card, ruin) for card, ruin in enumerate(values["ruins"]))
     values["twins"] = twins(values["profiles"])
     return GameState(**values)

@@ -12,7 +12,6 @@ from dataclasses import replace
 from domain.errors import GameOver, NotYourTurn, RuleViolation
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play
-from domain.ruins.cards import rulebook
 from domain.ruins.evolve import replay
 from domain.ruins.rules import profile
 from domain.ruins.setup import deal, next_round_leader
@@ -221,7 +220,7 @@ def _relight_and_dig(
 ) -> tuple[int, ...]:
     """Relight torches (up to all of them) and dig (draw) ruins, unless the play emptied the hand; return the
     ruins dug (the top of the draw pile)."""
-    relight = min(relight, rulebook().torches - torches)
+    relight = min(relight, state.book.torches - torches)
     if relight > 0:
         events.append(ev.TorchesRelit(seat, relight))
     dug: tuple[int, ...] = ()
@@ -236,7 +235,7 @@ def _relight_and_dig(
 def _craft(state: GameState, action: Play, events: list[ev.Event]) -> tuple[int, list[Profile]]:
     """Apply the play's purchases and claims to the played ruins, in order; return the torches left and
     the played ruins' profiles after crafting."""
-    book = rulebook()
+    book = state.book
     seat = action.seat
     ruins: dict[int, Ruin] = {c: state.ruins[c] for c in action.ruins}
     torches = state.torches[seat]
@@ -278,12 +277,12 @@ def _craft(state: GameState, action: Play, events: list[ev.Event]) -> tuple[int,
         events.append(ev.ClaimSleeved(seat, card))
 
     crafted = {p.ruin for p in action.purchases}
-    return torches, [profile(c, ruins[c]) if c in crafted else state.profiles[c] for c in action.ruins]
+    return torches, [profile(book, c, ruins[c]) if c in crafted else state.profiles[c] for c in action.ruins]
 
 
 def _go_out(state: GameState, seat: int, hands: list[tuple[int, ...]], events: list[ev.Event]) -> bool:
     """Score going out; end the round or the game when that follows. True when play stops here."""
-    book = rulebook()
+    book = state.book
     place = len(state.finish_order) + 1
     award = 0 if state.showdown else book.award(len(state.participants), place)
     vp = min(book.vp_max, state.vp[seat] + award)
@@ -318,5 +317,7 @@ def _go_out(state: GameState, seat: int, hands: list[tuple[int, ...]], events: l
     # that applies events (only the crafting events touch ``ruins``).
     ruins = replay([e for e in events if isinstance(e, (ev.DiscoveryBought, ev.ClaimSleeved))], state).ruins
     round_no = state.round + 1
-    events.append(deal(state.seed, state.n_players, round_no, showdown, participants, leader, ruins, state.set_aside))
+    events.append(
+        deal(book, state.seed, state.n_players, round_no, showdown, participants, leader, ruins, state.set_aside)
+    )
     return True

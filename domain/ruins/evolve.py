@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from domain.ruins import events as ev
-from domain.ruins.cards import rulebook
 from domain.ruins.rules import profile, twins, with_profile
 from domain.ruins.state import NOBODY, GameState, Outcome, Ruin, from_fields, new_ruin, new_top, without
+from domain.ruins.versions import VERSIONS
 
 Fields = dict[str, Any]  # a draft: every field of a GameState, by name
 
@@ -29,7 +29,7 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 def _set_ruin(d: Fields, card: int, ruin: Ruin) -> None:
     """``card`` turned or took a sleeve: its profile, and whether it counts as two, follow it."""
     d["ruins"] = _put(d["ruins"], card, ruin)
-    prof = profile(card, ruin)
+    prof = profile(d["book"], card, ruin)
     d["profiles"] = _put(d["profiles"], card, prof)
     d["twins"] = with_profile(d["twins"], card, prof)
 
@@ -75,11 +75,11 @@ def replay(events: Sequence[ev.Event], state: GameState | None = None) -> GameSt
 
 @_handles(ev.GameStarted)
 def _(d: Fields, event: ev.GameStarted) -> None:
-    """A new game: whatever came before is gone."""
-    book = rulebook()
+    """A new game, under the rules version it names: whatever came before is gone."""
+    book = VERSIONS.book(event.rules_version)
     n = len(event.players)
     ruins = tuple(new_ruin(night, tuple(sleeves), claim) for night, sleeves, claim in event.ruins)
-    profiles = tuple(profile(card, ruin) for card, ruin in enumerate(ruins))
+    profiles = tuple(profile(book, card, ruin) for card, ruin in enumerate(ruins))
     state = GameState(
         players=event.players,
         options=event.options,
@@ -93,6 +93,7 @@ def _(d: Fields, event: ev.GameStarted) -> None:
         torches=(book.torches,) * n,
         market=event.market,
         discovery_deck=event.discovery_deck,
+        book=book,
     )
     d.clear()
     d.update(state.__dict__)
@@ -120,7 +121,7 @@ def _(d: Fields, event: ev.RoundDealt) -> None:
         discarder=None,
         discard_count=0,
         finish_order=(),
-        torches=(rulebook().torches,) * len(d["players"]),
+        torches=(d["book"].torches,) * len(d["players"]),
     )
 
 
@@ -141,7 +142,7 @@ def _(d: Fields, event: ev.NightFlipsRevealed) -> None:
 @_handles(ev.DiscoveryBought)
 def _(d: Fields, event: ev.DiscoveryBought) -> None:
     card, seat = event.ruin, event.seat
-    ruin = d["ruins"][card].with_sleeve(rulebook().position_index(event.discovery), event.discovery)
+    ruin = d["ruins"][card].with_sleeve(d["book"].position_index(event.discovery), event.discovery)
     torches = d["torches"]
     d["torches"] = _put(torches, seat, torches[seat] - event.price)
     _set_ruin(d, card, ruin)

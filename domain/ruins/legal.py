@@ -15,7 +15,6 @@ from typing import overload
 
 from domain.errors import DomainError
 from domain.ruins.actions import Action, Discard, Play, Purchase, flip_of, new_play, pass_of, with_claim, with_purchase
-from domain.ruins.cards import rulebook
 from domain.ruins.state import GameState, Profile
 
 
@@ -360,7 +359,7 @@ def craft_options(state: GameState, play: Play) -> list[Play]:
     """The plays made of ``play`` plus one more purchase or claim, each still legal."""
     from domain.ruins.decide import decide  # local: decide imports the rules this module also uses
 
-    book = rulebook()
+    book = state.book
     seat = play.seat
     spent = 0
     market = list(state.market)

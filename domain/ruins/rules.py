@@ -2,30 +2,29 @@
 
 from __future__ import annotations
 
-from domain.ruins.cards import Effect, rulebook
+from domain.ruins.cards import Effect, RuleBook
 from domain.ruins.state import Profile, Ruin
 
-# Profiles by what they depend on: (card, night, sleeves). The key holds only ints and None, so it is cheap
-# to hash and the garbage collector does not track it; no Ruin is kept alive. Bounded, so a long-running
-# process does not grow it without end.
-_PROFILES: dict[tuple[int, bool, tuple[int | None, ...]], Profile] = {}
+# Profiles by what they depend on: (card, night, sleeves), in the cache of the rules version's own book. The
+# key holds only ints and None, so it is cheap to hash and the garbage collector does not track it; no Ruin
+# is kept alive. Bounded, so a long-running process does not grow it without end.
 _PROFILES_MAX = 20_000
 
 
-def profile(card: int, ruin: Ruin) -> Profile:
-    """The profile of ``card`` in state ``ruin`` (its claim plays no part)."""
+def profile(book: RuleBook, card: int, ruin: Ruin) -> Profile:
+    """The profile of ``card`` in state ``ruin`` under ``book``'s rules (its claim plays no part)."""
+    cached = book.profiles
     key = (card, ruin.night, ruin.sleeves)
-    found = _PROFILES.get(key)
+    found = cached.get(key)
     if found is None:
-        found = _profile(card, ruin)
-        if len(_PROFILES) >= _PROFILES_MAX:
-            _PROFILES.clear()
-        _PROFILES[key] = found
+        found = _profile(book, card, ruin)
+        if len(cached) >= _PROFILES_MAX:
+            cached.clear()
+        cached[key] = found
     return found
 
 
-def _profile(card: int, ruin: Ruin) -> Profile:
-    book = rulebook()
+def _profile(book: RuleBook, card: int, ruin: Ruin) -> Profile:
     printed = book.ruins[card]
     base = printed.night_rank if ruin.night else printed.day_rank
     effects: list[Effect] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.ruins.cards import Effect
+from domain.ruins.cards import Effect, RuleBook
 from domain.slots import new as _new
 from domain.slots import slot_setters, with_fields
 
@@ -90,6 +90,9 @@ class GameState:
     torches: tuple[int, ...]
     market: tuple[int | None, ...]
     discovery_deck: tuple[int, ...]
+    # The rules version the game is played under (its GameStarted names it): decide, evolve, legal_actions
+    # and view read every rule from here, so a game keeps its version's rules whatever version is current.
+    book: RuleBook = field(repr=False)
     round: int = 0
     showdown: bool = False
     participants: tuple[int, ...] = ()

@@ -21,13 +21,15 @@ from domain.ruins.setup import shuffle
 from domain.ruins.simulate import play_game
 from domain.ruins.state import BARE, GameState, Ruin, new_ruin
 
+BOOK = ruins.rulebook()
+
 
 def reference_plays(state: GameState, seat: int) -> list[Play]:
     """The eager listing ``legal_actions`` used to build: by rank, then size, then combination."""
     by_rank: dict[int, list[int]] = {}
     weights: dict[int, int] = {}
     for card in state.hands[seat]:
-        prof = profile(card, state.ruins[card])
+        prof = profile(BOOK, card, state.ruins[card])
         if prof.weight != 1:
             weights[card] = prof.weight
         for rank in prof.ranks:
@@ -101,7 +103,7 @@ def test_legal_plays_are_the_eager_list(positions: list[GameState]) -> None:
         assert plays(state, seat) == reference_plays(state, seat)
         if state.top is not None:
             assert can_follow(state, seat) == bool(reference_plays(state, seat))
-        twins += any(profile(c, state.ruins[c]).weight == 2 for c in state.hands[seat])
+        twins += any(profile(BOOK, c, state.ruins[c]).weight == 2 for c in state.hands[seat])
     assert twins, "no position had a twin: the weighted follows went untested"
 
 
@@ -152,7 +154,7 @@ def test_replay_drafts_once_and_matches_evolving_event_by_event() -> None:
             assert ruins.replay(game.events[cut:], one_by_one[cut - 1]) == one_by_one[-1]
         assert [ruins.state_to_dict(s) for s in one_by_one] == snapshots, "a state changed after it was handed out"
         for s in one_by_one:
-            assert s.profiles == tuple(profile(c, r) for c, r in enumerate(s.ruins))
+            assert s.profiles == tuple(profile(BOOK, c, r) for c, r in enumerate(s.ruins))
             assert s.twins == twins(s.profiles)
             had_twins = had_twins or bool(s.twins)
     assert had_twins, "no twin was ever crafted: the twins bookkeeping went untested"
