@@ -25,15 +25,14 @@ from domain.ruins.actions import (
     Play,
     Purchase,
     action_from_dict,
-    action_from_record,
     action_from_str,
     action_to_dict,
 )
 from domain.ruins.analytics import move_facts
-from domain.ruins.codec import state_from_dict, state_to_dict
+from domain.ruins.codec import action_from_record, event_from_dict, state_from_dict, state_to_dict
 from domain.ruins.decide import decide
 from domain.ruins.describe import describe
-from domain.ruins.events import Event, event_from_dict, event_to_dict
+from domain.ruins.events import Event, event_to_dict
 from domain.ruins.evolve import evolve, replay
 from domain.ruins.legal import craft_options, legal_actions, plays, to_act
 from domain.ruins.setup import start

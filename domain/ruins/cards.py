@@ -8,11 +8,8 @@ exist, and which files each one has, is ``domain/ruins/versions.py``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from domain.ruins.state import Profile
+from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +60,6 @@ class RuleBook:
     award_charts: dict[int, tuple[int, ...]]
     copies_in_play: dict[int, int]
     discovery_positions: tuple[int, ...] = ()  # each discovery's sleeve position index (derived at load)
-    # This version's profiles by (card, night, sleeves): a cache that belongs to its book, so that two
-    # versions never share a profile (domain/ruins/caches.py says what it is worth).
-    # (Not an argument: a book made with ``dataclasses.replace`` starts with a cache of its own.)
-    profiles: dict[tuple[int, bool, tuple[int | None, ...]], Profile] = field(
-        default_factory=dict, init=False, repr=False
-    )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, RuleBook) and other.version == self.version

@@ -12,10 +12,11 @@ from dataclasses import replace
 from domain.errors import GameOver, NotYourTurn, RuleViolation
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play
+from domain.ruins.caches import next_turn, passed, pile_cleared, player_skipped, profile, without
+from domain.ruins.events import new_ruins_played
 from domain.ruins.evolve import replay
-from domain.ruins.rules import profile
 from domain.ruins.setup import deal, next_round_leader
-from domain.ruins.state import GameState, Profile, Ruin, without
+from domain.ruins.state import GameState, Profile, Ruin
 
 
 def decide(state: GameState, action: Action) -> list[ev.Event]:
@@ -86,7 +87,7 @@ def _pass(state: GameState, action: Pass) -> list[ev.Event]:
     if top is None:
         raise RuleViolation("the leader must play: you may pass only when following another player's play")
     responders = len(state.responded) + (seat not in state.responded)
-    return [ev.passed(seat), _after_response(state, state.hands, top.seat, responders, seat)]
+    return [passed(seat), _after_response(state, state.hands, top.seat, responders, seat)]
 
 
 def _after_response(
@@ -102,8 +103,8 @@ def _after_response(
     else:
         holders = len([s for s in participants if hands[s]])
     if responders >= holders - (1 if hands[owner] else 0):
-        return ev.pile_cleared(owner if hands[owner] else _next_holder(state, hands, owner))
-    return ev.next_turn(_next_holder(state, hands, last))
+        return pile_cleared(owner if hands[owner] else _next_holder(state, hands, owner))
+    return next_turn(_next_holder(state, hands, last))
 
 
 # The seats after each seat, clockwise, ending with itself: _CLOCKWISE[n][seat] (n players).
@@ -174,7 +175,7 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
             raise RuleViolation(f"a follow must be exactly {top.count} ruin(s), like the lead; this play is {count}")
         if rank < top.rank:
             raise RuleViolation(f"a follow must be of equal or higher rank than {top.rank}")
-    events.append(ev.ruins_played(seat, played, rank, count, top is None))
+    events.append(new_ruins_played(seat, played, rank, count, top is None))
 
     hands = list(state.hands)
     hands[seat] = without(hand, played)
@@ -201,7 +202,7 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
     if top is not None and rank == top.rank:
         skipped = _next_holder(state, hands, seat)
         if skipped != seat:
-            events.append(ev.player_skipped(skipped))
+            events.append(player_skipped(skipped))
             responders, turn_from = 1, skipped
     events.append(_after_response(state, hands, seat, responders, turn_from))
     if dug:

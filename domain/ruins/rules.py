@@ -5,26 +5,10 @@ from __future__ import annotations
 from domain.ruins.cards import Effect, RuleBook
 from domain.ruins.state import Profile, Ruin
 
-# Profiles by what they depend on: (card, night, sleeves), in the cache of the rules version's own book. The
-# key holds only ints and None, so it is cheap to hash and the garbage collector does not track it; no Ruin
-# is kept alive. Bounded, so a long-running process does not grow it without end.
-_PROFILES_MAX = 20_000
 
-
-def profile(book: RuleBook, card: int, ruin: Ruin) -> Profile:
-    """The profile of ``card`` in state ``ruin`` under ``book``'s rules (its claim plays no part)."""
-    cached = book.profiles
-    key = (card, ruin.night, ruin.sleeves)
-    found = cached.get(key)
-    if found is None:
-        found = _profile(book, card, ruin)
-        if len(cached) >= _PROFILES_MAX:
-            cached.clear()
-        cached[key] = found
-    return found
-
-
-def _profile(book: RuleBook, card: int, ruin: Ruin) -> Profile:
+def compute_profile(book: RuleBook, card: int, ruin: Ruin) -> Profile:
+    """The profile of ``card`` in state ``ruin`` under ``book``'s rules (its claim plays no part); the engine
+    asks ``caches.profile``, which keeps them."""
     printed = book.ruins[card]
     base = printed.night_rank if ruin.night else printed.day_rank
     effects: list[Effect] = []

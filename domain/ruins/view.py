@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.ruins.rules import profile
+from domain.ruins.caches import profile
 from domain.ruins.state import GameState
 
 

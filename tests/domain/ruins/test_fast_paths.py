@@ -13,13 +13,14 @@ import pytest
 
 from domain import ruins
 from domain.ruins import events as ev
-from domain.ruins.actions import Action, Flip, Pass, Play, Purchase, new_play, pass_of, with_claim, with_purchase
+from domain.ruins.actions import Action, Flip, Pass, Play, Purchase, new_play, with_claim, with_purchase
 from domain.ruins.bots import HeuristicBot, RandomBot, Seen
+from domain.ruins.caches import pass_of, profile, ruin
 from domain.ruins.legal import LegalPlays, _nth_combination, can_follow, plays
-from domain.ruins.rules import profile, twins
+from domain.ruins.rules import twins
 from domain.ruins.setup import shuffle
 from domain.ruins.simulate import play_game
-from domain.ruins.state import BARE, GameState, Ruin, new_ruin
+from domain.ruins.state import BARE, GameState, Ruin
 
 BOOK = ruins.rulebook()
 
@@ -200,8 +201,16 @@ def test_the_deal_shuffle_is_random_shuffle() -> None:
 
 
 def test_the_bare_ruin_is_shared_only_when_exactly_bare() -> None:
-    assert new_ruin(False, (None, None, None), None) is BARE
+    assert ruin(False, (None, None, None), None) is BARE
     others = ((True, (None, None, None), None), (False, (None, 3, None), None), (False, (None,) * 3, 0))
     for night, sleeves, claim in others:
-        assert new_ruin(night, sleeves, claim) == Ruin(night, sleeves, claim)
-    assert type(new_ruin(0, (None, None, None), None).night) is int  # type: ignore[arg-type]
+        assert ruin(night, sleeves, claim) == Ruin(night, sleeves, claim)
+    assert type(ruin(0, (None, None, None), None).night) is int  # type: ignore[arg-type]
+
+
+def test_the_evolve_draft_has_exactly_the_fields_of_a_state() -> None:
+    from dataclasses import fields
+
+    from domain.ruins.draft import Draft
+
+    assert list(Draft.__annotations__) == [f.name for f in fields(GameState)]

@@ -11,7 +11,7 @@ import pytest
 
 from domain import ruins
 from domain.ruins.bots import RandomBot, Seen
-from domain.ruins.rules import profile
+from domain.ruins.caches import profile
 from domain.ruins.simulate import play_game
 from domain.ruins.state import Ruin
 from domain.ruins.versions import VERSIONS
