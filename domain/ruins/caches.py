@@ -2,12 +2,10 @@
 
 Each one is kept because it pays: the figure beside it is what taking it out costs, in instructions per
 four-player random game under callgrind (33.5 million with all of them; 30 games, hash seed 0, measured
-2026-12-01), a count the machine's load does not move. Differences under half a percent were within what
-an unrelated change moves the count, and such caches were dropped: a shared play to beat (``Top``: 0.0%)
-and a shared one-ruin ``RuinsPlayed`` (0.3%). The games are the same with or without any of them
-(``bench/fingerprint.py``).
+2026-12-01), a count the machine's load does not move. A shared play to beat (``Top``) saved nothing
+(0.0%) and was dropped. The games are the same with or without any of them (``bench/fingerprint.py``).
 
-Every cache is bounded (``Bounded``) and holds immutable values. A value that depends on the rules (a
+Every cache is bounded (``keep``) and holds immutable values. A value that depends on the rules (a
 ruin's profile) is keyed by the rules version's name, so two versions never share one; the hand
 analyses are keyed by the identity of the state's profiles, which come from one version's book. Every
 other value here is the same under any rules version (an action, an event, a ruin's
@@ -23,11 +21,11 @@ bool where an int belongs is built afresh, never shared (the ``type(...) is int`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from domain.ruins.actions import Flip, Pass, Play, new_play
 from domain.ruins.cards import RuleBook
-from domain.ruins.events import NextTurn, Passed, PileCleared, PlayerSkipped
+from domain.ruins.events import NextTurn, Passed, PileCleared, PlayerSkipped, RuinsPlayed, new_ruins_played
 from domain.ruins.rules import compute_profile
 from domain.ruins.state import BARE, NO_SLEEVES, Profile, Ruin, new_ruin
 
@@ -38,24 +36,15 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-class Bounded(dict[K, V], Generic[K, V]):
-    """A dict that empties itself once it holds ``limit`` entries: a long-running process (the projection)
-    keeps it small, and with it the garbage collector's work (an unbounded profile cache once made each
-    full collection of a projection walk hundreds of thousands of objects)."""
-
-    # No instance dict: looking up ``get`` on an instance with one takes CPython's generic path (it cost
-    # 0.4 million instructions a game, more than some caches save).
-    __slots__ = ("limit",)
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def put(self, key: K, value: V) -> V:
-        if len(self) >= self.limit:
-            self.clear()
-        self[key] = value
-        return value
+def keep(cache: dict[K, V], limit: int, key: K, value: V) -> V:
+    """``cache[key] = value``, emptying ``cache`` first once it holds ``limit`` entries: a long-running process
+    (the projection) keeps its caches small, and with them the garbage collector's work (an unbounded
+    profile cache once made each full collection of a projection walk hundreds of thousands of objects).
+    (Plain dicts: a dict subclass's ``get`` takes a slower path in CPython, 1% of a game.)"""
+    if len(cache) >= limit:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 # -- values that depend on the rules version ---------------------------------------------------------------
@@ -63,7 +52,8 @@ class Bounded(dict[K, V], Generic[K, V]):
 # A ruin's profile (its ranks, weight, effects) by (version, card, night, sleeves): no Ruin is kept alive,
 # and the key holds only strings, ints and None, so the garbage collector does not track it. Without it:
 # +2.6 million (+7.6%; a new game alone asks for the 50 ruins' profiles).
-PROFILES: Bounded[tuple[str, int, bool, tuple[int | None, ...]], Profile] = Bounded(20_000)
+PROFILES: dict[tuple[str, int, bool, tuple[int | None, ...]], Profile] = {}
+PROFILES_LIMIT = 20_000
 
 
 def profile(book: RuleBook, card: int, ruin: Ruin) -> Profile:
@@ -71,14 +61,15 @@ def profile(book: RuleBook, card: int, ruin: Ruin) -> Profile:
     key = (book.version, card, ruin.night, ruin.sleeves)
     found = PROFILES.get(key)
     if found is None:
-        found = PROFILES.put(key, compute_profile(book, card, ruin))
+        found = keep(PROFILES, PROFILES_LIMIT, key, compute_profile(book, card, ruin))
     return found
 
 
 # The analysis of a hand (domain.ruins.legal.HandAnalysis) by (hand, identity of the state's profiles):
 # around an exchange the same hand is asked again with unchanged ruins. Small: a hand is rarely asked about
 # once its exchange is over. Without it: +1.6 million (+4.7%).
-HANDS: Bounded[tuple[tuple[int, ...], int], HandAnalysis] = Bounded(512)
+HANDS: dict[tuple[tuple[int, ...], int], HandAnalysis] = {}
+HANDS_LIMIT = 512
 
 
 # -- values the same under every version: actions -----------------------------------------------------------
@@ -95,7 +86,8 @@ def pass_of(seat: int) -> Pass:
 
 
 # Every seat is offered each of its day ruins at each round's start. Without sharing: +0.2 million (+0.6%).
-FLIPS: Bounded[tuple[int, int | None], Flip] = Bounded(4096)
+FLIPS: dict[tuple[int, int | None], Flip] = {}
+FLIPS_LIMIT = 4096
 
 
 def flip_of(seat: int, ruin: int | None) -> Flip:
@@ -104,13 +96,14 @@ def flip_of(seat: int, ruin: int | None) -> Flip:
         return Flip(seat, ruin)
     found = FLIPS.get((seat, ruin))
     if found is None:
-        found = FLIPS.put((seat, ruin), Flip(seat, ruin))
+        found = keep(FLIPS, FLIPS_LIMIT, (seat, ruin), Flip(seat, ruin))
     return found
 
 
 # Most plays listed and chosen are of one ruin (seats x ruins x ranks of them). Without sharing:
 # +0.6 million (+1.7%).
-SINGLES: Bounded[tuple[int, int, int], Play] = Bounded(20_000)
+SINGLES: dict[tuple[int, int, int], Play] = {}
+SINGLES_LIMIT = 20_000
 
 
 def single(seat: int, card: int, rank: int) -> Play:
@@ -119,7 +112,7 @@ def single(seat: int, card: int, rank: int) -> Play:
         return new_play(seat, (card,), rank)
     found = SINGLES.get((seat, card, rank))
     if found is None:
-        found = SINGLES.put((seat, card, rank), new_play(seat, (card,), rank))
+        found = keep(SINGLES, SINGLES_LIMIT, (seat, card, rank), new_play(seat, (card,), rank))
     return found
 
 
@@ -146,6 +139,23 @@ def next_turn(seat: int) -> NextTurn:
 
 def pile_cleared(leader: int) -> PileCleared:
     return _PILE_CLEARED[leader] if leader in _SEATS and type(leader) is int else PileCleared(leader)
+
+
+# A play of one ruin, as an event (most plays), also what a projection decodes. Without sharing: +0.05 to
+# +0.09 million (+0.2 to +0.3%), and a stored play decodes about 8% slower.
+PLAYED: dict[tuple[int, tuple[int, ...], int, int, bool], RuinsPlayed] = {}
+PLAYED_LIMIT = 20_000
+
+
+def ruins_played(seat: int, ruins: tuple[int, ...], rank: int, count: int, lead: bool) -> RuinsPlayed:
+    """``RuinsPlayed(seat, ruins, rank, count, lead)``."""
+    if len(ruins) != 1 or type(seat) is not int or type(rank) is not int or type(ruins[0]) is not int:
+        return new_ruins_played(seat, ruins, rank, count, lead)
+    key = (seat, ruins, rank, count, lead)
+    found = PLAYED.get(key)
+    if found is None:
+        found = keep(PLAYED, PLAYED_LIMIT, key, new_ruins_played(seat, ruins, rank, count, lead))
+    return found
 
 
 # -- the state's parts -------------------------------------------------------------------------------------------

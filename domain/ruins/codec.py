@@ -123,15 +123,15 @@ def _decoder(cls: type[Any]) -> Callable[[dict[str, Any]], Any]:
     return decode
 
 
-# Six of every ten stored events carry nothing but a seat: those are the engine's shared values
-# (domain.ruins.caches), and plays are built by their fast builder (the same values ``cls(*fields)`` gives).
+# Six of every ten stored events carry nothing but a seat, and most others are plays: those are the
+# engine's shared values (domain.ruins.caches; the same values ``cls(*fields)`` would give).
 _DECODERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     **{name: _decoder(cls) for name, cls in ev.EVENT_TYPES.items()},
     "NextTurn": lambda data: caches.next_turn(data["seat"]),
     "Passed": lambda data: caches.passed(data["seat"]),
     "PlayerSkipped": lambda data: caches.player_skipped(data["seat"]),
     "PileCleared": lambda data: caches.pile_cleared(data["leader"]),
-    "RuinsPlayed": lambda data: ev.new_ruins_played(
+    "RuinsPlayed": lambda data: caches.ruins_played(
         data["seat"], ev.from_json(data["ruins"]), data["rank"], data["count"], data["lead"]
     ),
 }

@@ -12,8 +12,7 @@ from dataclasses import replace
 from domain.errors import GameOver, NotYourTurn, RuleViolation
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play
-from domain.ruins.caches import next_turn, passed, pile_cleared, player_skipped, profile, without
-from domain.ruins.events import new_ruins_played
+from domain.ruins.caches import next_turn, passed, pile_cleared, player_skipped, profile, ruins_played, without
 from domain.ruins.evolve import replay
 from domain.ruins.setup import deal, next_round_leader
 from domain.ruins.state import GameState, Profile, Ruin
@@ -175,7 +174,7 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
             raise RuleViolation(f"a follow must be exactly {top.count} ruin(s), like the lead; this play is {count}")
         if rank < top.rank:
             raise RuleViolation(f"a follow must be of equal or higher rank than {top.rank}")
-    events.append(new_ruins_played(seat, played, rank, count, top is None))
+    events.append(ruins_played(seat, played, rank, count, top is None))
 
     hands = list(state.hands)
     hands[seat] = without(hand, played)

@@ -15,7 +15,7 @@ from typing import overload
 
 from domain.errors import DomainError
 from domain.ruins.actions import Action, Discard, Play, Purchase, new_play, with_claim, with_purchase
-from domain.ruins.caches import HANDS, flip_of, pass_of, single
+from domain.ruins.caches import HANDS, HANDS_LIMIT, flip_of, pass_of, single
 from domain.ruins.state import GameState, Profile
 
 
@@ -296,8 +296,8 @@ def _hand(state: GameState, seat: int) -> HandAnalysis:
     key = (hand, id(profiles))
     found = HANDS.get(key)
     if found is None or found.profiles is not profiles:
-        # (``HANDS.put``, inlined: a hand is analysed anew about 170 times a four-player game)
-        if len(HANDS) >= HANDS.limit:
+        # (``keep``, inlined: a hand is analysed anew about 170 times a four-player game)
+        if len(HANDS) >= HANDS_LIMIT:
             HANDS.clear()
         found = HANDS[key] = HandAnalysis(hand, profiles, state.twins)
     return found
