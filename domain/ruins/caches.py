@@ -1,15 +1,15 @@
 """Every cache and shared value of the Ruins engine, in one place.
 
 Each one is kept because it pays: the figure beside it is what taking it out costs, in instructions per
-four-player random game under callgrind (33.5 million with all of them; 30 games, hash seed 0, measured
-2026-12-01), a count the machine's load does not move. A shared play to beat (``Top``) saved nothing
+four-player random game under callgrind (about 33.4 million with all of them; 30 games, hash seed 0,
+measured 2026-12-01), a count the machine's load does not move. A shared play to beat (``Top``) saved nothing
 (0.0%) and was dropped. The games are the same with or without any of them (``bench/fingerprint.py``).
 
 Every cache is bounded (``keep``) and holds immutable values. A value that depends on the rules (a
 ruin's profile) is keyed by the rules version's name, so two versions never share one; the hand
 analyses are keyed by the identity of the state's profiles, which come from one version's book. Every
-other value here is the same under any rules version (an action, an event, a ruin's
-state, a hand less some ruins), so sharing it across versions is right.
+other value here is the same under any rules version (an action, an event, a ruin's state, a hand less
+some ruins), so sharing it across versions is right.
 
 Not caches, and kept where they are: the fast builders of frozen values (``domain.slots``: building with
 the classes' own constructors instead costs +3.8 million, +11.5%) and the typed draft ``evolve`` writes
