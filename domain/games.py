@@ -12,14 +12,22 @@ from typing import Any, Protocol, cast
 
 from domain import ruins
 from domain.errors import SetupError
+from domain.versions import Versions
 
 
 class GameRules(Protocol):
     """What every game module offers (pure functions; ``State``, ``Action`` and ``Event`` are the game's own)."""
 
     GAME: str
+    VERSIONS: Versions[Any]  # every rules version the game released, the newest current (domain.versions)
 
-    def start(self, players: Iterable[str], options: Mapping[str, Any] | None = None, seed: str | int = 0) -> Any: ...
+    def start(
+        self,
+        players: Iterable[str],
+        options: Mapping[str, Any] | None = None,
+        seed: str | int = 0,
+        rules_version: str | None = None,  # None: the current version
+    ) -> Any: ...
     def decide(self, state: Any, action: Any) -> Any: ...
     def evolve(self, state: Any, event: Any) -> Any: ...
     def replay(self, events: Any, state: Any = None) -> Any: ...

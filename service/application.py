@@ -589,7 +589,7 @@ def _record_move(game: Game, rules: Any, action: Any, events: list[Any]) -> tupl
         "action": rules.action_to_dict(action),
         "events": [rules.event_to_dict(e) for e in events],
         "at": _now(),
-        "rules_version": rules.rules_version(),
+        "rules_version": game.rules_version,  # the game's own version, even once a newer one is current
     }
     game_id = str(game.id)
     prev = game.last_hash

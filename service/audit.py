@@ -223,12 +223,12 @@ def verify_records(
     rules, version_check = _check_rules_version(records, report)
     checks.append(version_check)
     if rules is None or not version_check.ok:
-        reason = "the rules it was played under are not these" if rules is not None else version_check.detail
+        reason = "the rules it was played under are not known" if rules is not None else version_check.detail
         checks.append(Check("replay", False, f"not checked: {reason}"))
         checks.append(Check("game_over", False, f"not checked: {reason}"))
         return _finish(report, checks)
 
-    replay_check, state, last_move = _check_replay(rules, created, opening_seed, intact)
+    replay_check, state, last_move = _check_replay(rules, created, opening_seed, intact, report.rules_version)
     if replay_check.ok and len(intact) < len(records):
         replay_check = Check(
             "replay", False, f"{replay_check.detail}, up to record {len(intact)}; the records after it are broken"
@@ -405,26 +405,40 @@ def _check_seed(created: dict[str, Any], reveals: list[dict[str, Any]]) -> tuple
 
 
 def _check_rules_version(records: list[dict[str, Any]], report: Report) -> tuple[Any, Check]:
+    """The game's rules version (its ``created`` record's) is one this Digsite released for its kind, and every
+    move names that same version: a game is played under one version from its creation to its end, whatever
+    version is current meanwhile. Sets ``report.rules_version`` to the game's version once it is known."""
     kind = report.kind
     try:
         rules = rules_for(str(kind))
-        current = rules.rules_version()
+        released = rules.VERSIONS
     except Exception as error:
         return None, Check("rules_version", False, f"cannot load the rules of game kind {kind!r} ({error})", 1)
-    report.rules_version = current
-    for record in records:
-        if not isinstance(record, dict) or record.get("type") not in ("created", "move"):
+    played = _body(records[0]).get("rules_version")
+    if played not in released:
+        return rules, Check(
+            "rules_version",
+            False,
+            f"record 1 names rules version {played!r}, which this Digsite never released for {kind} (it has "
+            f"{', '.join(released.names)}): verify it with a Digsite release that has the rules it was played under",
+            1,
+        )
+    report.rules_version = played
+    for record in records[1:]:
+        if not isinstance(record, dict) or record.get("type") != "move":
             continue
-        played = _body(record).get("rules_version")
-        if played != current:
+        named = _body(record).get("rules_version")
+        if named != played:
+            version = record.get("version")
             return rules, Check(
                 "rules_version",
                 False,
-                f"record {record.get('version')} was played under rules version {played!r}, but this Digsite has "
-                f"{current!r}: verify it with a Digsite release that has the rules it was played under",
-                record.get("version") if isinstance(record.get("version"), int) else None,
+                f"record {version} names rules version {named!r}, but the game was created under {played!r} and "
+                "a game is played under one version to its end",
+                version if isinstance(version, int) and not isinstance(version, bool) else None,
             )
-    return rules, Check("rules_version", True, f"every record was played under the current rules ({current})")
+    current = "the current one" if played == released.current else f"the current one is {released.current}"
+    return rules, Check("rules_version", True, f"every record was played under rules version {played} ({current})")
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -442,16 +456,17 @@ def _first_difference(recorded: list[Any], decided: list[Any]) -> str:
 
 
 def _check_replay(
-    rules: Any, created: dict[str, Any], seed: str | None, records: list[dict[str, Any]]
+    rules: Any, created: dict[str, Any], seed: str | None, records: list[dict[str, Any]], rules_version: str | None
 ) -> tuple[Check, Any, int]:
-    """Deal the opening from the seed, then re-decide every recorded action. Returns the check, the state
-    after the last move (None if the replay stopped early) and the version of the last move."""
+    """Deal the opening from the seed under the game's rules version, then re-decide every recorded action.
+    Returns the check, the state after the last move (None if the replay stopped early) and the version of
+    the last move."""
     body = _body(created)
     if seed is None:
         return Check("replay", False, "not checked: there is no seed to deal from"), None, 1
     try:
         options = body.get("options") or None
-        dealt = rules.start(body.get("names"), options, seed)
+        dealt = rules.start(body.get("names"), options, seed, rules_version=rules_version)
         opening = [rules.event_to_dict(e) for e in dealt]
     except Exception as error:
         return Check("replay", False, f"the rules cannot start this game ({_what(error)})", 1), None, 1

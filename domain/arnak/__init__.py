@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from importlib import resources
 from typing import Any
 
 from domain.arnak.actions import (
@@ -35,20 +36,22 @@ from domain.arnak.actions import (
     action_to_dict,
 )
 from domain.arnak.codec import state_from_dict, state_to_dict
-from domain.arnak.components import book
+from domain.arnak.components import Book, book
 from domain.arnak.decide import decide, step
 from domain.arnak.describe import describe
 from domain.arnak.events import Event, event_from_dict, event_to_dict
 from domain.arnak.evolve import evolve, replay
 from domain.arnak.legal import legal_actions, to_act
-from domain.arnak.setup import start
+from domain.arnak.setup import start as _start
 from domain.arnak.state import GameState, Outcome
 from domain.arnak.view import redact_event, view
+from domain.versions import Release, Versions
 
 GAME = "arnak"
 
 __all__ = [
     "GAME",
+    "VERSIONS",
     "Action",
     "Buy",
     "Choose",
@@ -89,6 +92,39 @@ __all__ = [
     "to_act",
     "view",
 ]
+
+
+# -- rules versions (domain.versions): Arnak has released one; its data files are pinned as released --------
+VERSIONS: Versions[Book] = Versions(
+    "arnak",
+    resources.files("domain.arnak") / "data",
+    lambda name, data: book(),  # one version: the engine's own book (components.book) is that version's
+    [
+        Release(
+            "arnak-0",
+            {
+                "components": ("components.json", "607f5dd20f45ab801dd237f2bb25c9ff1535cf58e74b39164e19ac4726ad1a26"),
+                "board": ("board.json", "15f33ca36d7349168ff6ab107345a59dffb24c6aea787c5f1be8739182e41dd7"),
+                "cards": ("cards.json", "761c6b7665287a570945737d3b377e3b5d7a720f005fe705c1e1b7f4b71d9aec"),
+                "rival": ("rival.json", "c48f98d390eeb866b42353955933206b9a6720e9eb20d234c5e187658da892f7"),
+            },
+        ),
+    ],
+)
+
+
+def start(
+    players: Iterable[str],
+    options: Mapping[str, Any] | None = None,
+    seed: str | int = 0,
+    rules_version: str | None = None,
+) -> list[Event]:
+    """The opening events of a new game under ``rules_version`` (``None``: the current, and only, version)."""
+    VERSIONS.book(rules_version)  # refuses, by name, a version Arnak never released
+    return _start(players, options, seed)
+
+
+# -- end of rules versions -------------------------------------------------------------------------------------
 
 
 def new_game(players: Iterable[str], options: Mapping[str, Any] | None = None, seed: str | int = 0) -> GameState:

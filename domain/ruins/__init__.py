@@ -25,27 +25,27 @@ from domain.ruins.actions import (
     Play,
     Purchase,
     action_from_dict,
-    action_from_record,
     action_from_str,
     action_to_dict,
 )
 from domain.ruins.analytics import move_facts
-from domain.ruins.cards import rulebook
-from domain.ruins.codec import state_from_dict, state_to_dict
+from domain.ruins.codec import action_from_record, event_from_dict, state_from_dict, state_to_dict
 from domain.ruins.decide import decide
 from domain.ruins.describe import describe
-from domain.ruins.events import Event, event_from_dict, event_to_dict
+from domain.ruins.events import Event, event_to_dict
 from domain.ruins.evolve import evolve, replay
 from domain.ruins.legal import craft_options, legal_actions, plays, to_act
 from domain.ruins.setup import start
 from domain.ruins.setup_position import new_game_from_setup, start_from_setup
 from domain.ruins.state import GameState, Outcome, Ruin
+from domain.ruins.versions import VERSIONS, rulebook
 from domain.ruins.view import redact_event, view
 
 GAME = "ruins"
 
 __all__ = [
     "GAME",
+    "VERSIONS",
     "action_from_record",
     "move_facts",
     "describe",
@@ -87,9 +87,14 @@ __all__ = [
 ]
 
 
-def new_game(players: Iterable[str], options: Mapping[str, Any] | None = None, seed: str | int = 0) -> GameState:
-    """A new game, dealt and waiting for the round-1 night flips."""
-    return replay(start(players, options, seed))
+def new_game(
+    players: Iterable[str],
+    options: Mapping[str, Any] | None = None,
+    seed: str | int = 0,
+    rules_version: str | None = None,
+) -> GameState:
+    """A new game under ``rules_version`` (``None``: the current one), dealt and waiting for the round-1 night flips."""
+    return replay(start(players, options, seed, rules_version))
 
 
 def apply(state: GameState, action: Action) -> GameState:
@@ -102,7 +107,8 @@ def outcome(state: GameState) -> Outcome | None:
 
 
 def rules_version() -> str:
-    return rulebook().version
+    """The current rules version: the one new games are created under (``VERSIONS`` lists every release)."""
+    return VERSIONS.current
 
 
 def new_seed() -> str:

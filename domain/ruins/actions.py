@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from domain.errors import MalformedAction
-from domain.slots import new as _new
-from domain.slots import slot_setters
+from domain.slots import builder
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,21 +73,9 @@ class Discard:
 
 Action: TypeAlias = Play | Pass | Flip | Discard
 
-# Fast construction for the hot path (domain.slots says why).
-_play_seat, _play_ruins, _play_rank, _play_purchases, _play_claims = slot_setters(Play)
-
-
-def new_play(
-    seat: int, ruins: tuple[int, ...], rank: int, purchases: tuple[Purchase, ...] = (), claims: tuple[int, ...] = ()
-) -> Play:
-    """``Play(seat, ruins, rank, purchases, claims)``, built about twice as fast (legal moves build many)."""
-    play: Play = _new(Play)
-    _play_seat(play, seat)
-    _play_ruins(play, ruins)
-    _play_rank(play, rank)
-    _play_purchases(play, purchases)
-    _play_claims(play, claims)
-    return play
+# Legal actions build many plays: faster than the frozen __init__ (domain.slots). The shared plays of one
+# ruin, passes and flips are in domain.ruins.caches.
+new_play = builder(Play)
 
 
 def with_purchase(play: Play, purchase: Purchase) -> Play:
@@ -99,15 +86,6 @@ def with_purchase(play: Play, purchase: Purchase) -> Play:
 def with_claim(play: Play, card: int) -> Play:
     """``play`` with one more claim, on ``card``."""
     return new_play(play.seat, play.ruins, play.rank, play.purchases, (*play.claims, card))
-
-
-# A pass carries nothing but its seat, and actions are immutable values: one shared Pass per seat.
-_PASSES = tuple(Pass(seat) for seat in range(8))
-
-
-def pass_of(seat: int) -> Pass:
-    """``Pass(seat)``, shared rather than built anew."""
-    return _PASSES[seat] if type(seat) is int and 0 <= seat < len(_PASSES) else Pass(seat)  # not True: JSON true
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
@@ -182,22 +160,6 @@ def action_from_dict(data: Any) -> Action:
     )
 
 
-def action_from_record(data: dict[str, Any]) -> Action:
-    """Rebuild an action this engine already accepted, from its stored JSON form, without checking its shape
-    again (projections read millions of them). Anything from outside goes through ``action_from_dict``."""
-    kind, seat = data["type"], data["seat"]
-    if kind == "pass":
-        return pass_of(seat)
-    if kind == "play":
-        bought = data.get("purchases")
-        purchases = tuple([Purchase(p["discovery"], p["ruin"]) for p in bought]) if bought else ()
-        claims = data.get("claims")
-        return new_play(seat, tuple(data["ruins"]), data["rank"], purchases, tuple(claims) if claims else ())
-    if kind == "flip":
-        return flip_of(seat, data["ruin"])
-    return Discard(seat, tuple(data["ruins"]))
-
-
 def _number(text: str) -> int:
     # Plain ASCII digits only: int() would also take '+1', '1_0' and other scripts' digits.
     if not (text.isascii() and text.isdigit()):
@@ -238,18 +200,3 @@ def action_from_str(text: str) -> Action:
         pass
     # (_number() also accepts '+1', '1_0' and non-ASCII digits: those are refused by the round-trip check below)
     raise MalformedAction(f"cannot read action {text!r}; e.g. '1 play 3,17@7', '1 pass', '1 flip 23', '1 discard 8'")
-
-
-_FLIPS: dict[tuple[int, int | None], Flip] = {}
-
-
-def flip_of(seat: int, ruin: int | None) -> Flip:
-    """``Flip(seat, ruin)``, shared: every seat is offered each of its day ruins at each round's start."""
-    if type(seat) is not int:  # (True == 1, but True is stored as JSON true)
-        return Flip(seat, ruin)
-    flip = _FLIPS.get((seat, ruin))
-    if flip is None:
-        if len(_FLIPS) >= 4096:
-            _FLIPS.clear()
-        flip = _FLIPS[seat, ruin] = Flip(seat, ruin)
-    return flip

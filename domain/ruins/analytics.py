@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play
-from domain.ruins.cards import rulebook
 from domain.ruins.legal import can_follow
 from domain.ruins.state import GameState
 from domain.slots import with_fields
@@ -71,7 +70,7 @@ QUIET = frozenset({ev.NextTurn, ev.Passed, ev.PileCleared, ev.TorchesRelit, ev.R
 
 
 def move_facts(before: GameState, action: Action, events: list[ev.Event]) -> MoveFacts:
-    book = rulebook()
+    book = before.book
     kind = KINDS[type(action)]
     facts = _facts(action.seat, kind, before.round, before.showdown)
     purchases: list[Purchase] = []

@@ -14,16 +14,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase, with_claim, with_purchase
-from domain.ruins.cards import rulebook
-from domain.ruins.rules import profile
+from domain.ruins.caches import profile
+from domain.ruins.cards import RuleBook
 from domain.ruins.state import GameState, Profile, Ruin, Top
-from domain.slots import new as _new
+from domain.ruins.versions import rulebook
 from domain.slots import slot_setters
 
 
 @dataclass(frozen=True, slots=True)
 class Seen:
-    """What one seat knows when it acts: its hand, the public table, its own torches and claims."""
+    """What one seat knows when it acts: its hand, the public table, its own torches and claims, and the
+    rules the game is played under."""
 
     seat: int
     hand: tuple[int, ...]
@@ -32,12 +33,12 @@ class Seen:
     market: tuple[int | None, ...]
     torches: int
     claims_left: int
+    book: RuleBook
 
     @classmethod
     def from_state(cls, state: GameState, seat: int) -> Seen:
-        # Built on every move of a bot game: set the slots through their member descriptors rather than
-        # through the frozen __init__'s object.__setattr__ per field (about twice as fast; the same Seen).
-        seen: Seen = _new(cls)
+        # Built on every move of a bot game: each slot set through its member descriptor (domain.slots).
+        seen: Seen = object.__new__(cls)
         _seen_seat(seen, seat)
         _seen_hand(seen, state.hands[seat])
         _seen_ruins(seen, state.ruins)
@@ -45,6 +46,7 @@ class Seen:
         _seen_market(seen, state.market)
         _seen_torches(seen, state.torches[seat])
         _seen_claims_left(seen, state.claims_left[seat])
+        _seen_book(seen, state.book)
         return seen
 
     @classmethod
@@ -52,7 +54,8 @@ class Seen:
         """From the JSON a seat gets from ``view(state, seat)`` (or the API)."""
         seat = int(view["viewer"])
         top = view["top"]
-        positions = rulebook().positions
+        book = rulebook(view["rules_version"])
+        positions = book.positions
         return cls(
             seat,
             tuple(view["hands"][seat]["ruins"]),
@@ -63,13 +66,16 @@ class Seen:
             tuple(slot["discovery"] for slot in view["market"]),
             view["torches"][seat],
             view["claims_left"][seat],
+            book,
         )
 
     def profile(self, card: int) -> Profile:
-        return profile(card, self.ruins[card])
+        return profile(self.book, card, self.ruins[card])
 
 
-_seen_seat, _seen_hand, _seen_ruins, _seen_top, _seen_market, _seen_torches, _seen_claims_left = slot_setters(Seen)
+_seen_seat, _seen_hand, _seen_ruins, _seen_top, _seen_market, _seen_torches, _seen_claims_left, _seen_book = (
+    slot_setters(Seen)
+)
 
 
 def purchase_options(seen: Seen, play: Play) -> list[Play]:
@@ -77,7 +83,7 @@ def purchase_options(seen: Seen, play: Play) -> list[Play]:
 
     A discovery only adds ranks or effects to a ruin, so a legal play stays legal, except an extra-ruin
     on a follow: it changes the count the follow must match. (Checked against ``decide`` in the tests.)"""
-    book = rulebook()
+    book = seen.book
     market = list(seen.market)
     torches = seen.torches
     sleeves = {c: list(seen.ruins[c].sleeves) for c in play.ruins}
@@ -177,7 +183,7 @@ class HeuristicBot:
     def _flip(self, seen: Seen, legal: Sequence[Action], rng: random.Random) -> Action:
         if rng.random() >= self.flip_rate:
             return Flip(seen.seat, None)
-        book = rulebook()
+        book = seen.book
         ranks = Counter(min(seen.profile(c).ranks) for c in seen.hand)
         for action in legal:
             if isinstance(action, Flip) and action.ruin is not None:
@@ -209,7 +215,7 @@ class HeuristicBot:
         return sum(1 for d in seen.ruins[card].sleeves if d is not None)
 
     def _craft(self, seen: Seen, play: Play, rng: random.Random) -> Play:
-        book = rulebook()
+        book = seen.book
         while rng.random() < self.torch_rate:
             options = purchase_options(seen, play)
             if not options:

@@ -1,15 +1,14 @@
-"""The printed components of Ruins, loaded from the data files in ``data/``.
+"""The printed components of Ruins, loaded from one rules version's data files (``data/<version>/``).
 
 Code holds the mechanics; every number the box would print (ranks, discoveries, prices, award charts)
-lives in JSON so it can be swapped for the printed values without touching the engine.
+lives in JSON so it can be swapped for the printed values without touching the engine. Which versions
+exist, and which files each one has, is ``domain/ruins/versions.py``.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Any
 
 
@@ -37,8 +36,12 @@ class Discovery:
     effect: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class RuleBook:
+    """One rules version's components and numbers. A game's state holds the rule book of the version it is
+    played under. Two books are equal when they are the same version: a released version's data never
+    change (``domain.versions``), so its name says all of it."""
+
     version: str
     ruins: tuple[RuinCard, ...]
     discoveries: tuple[Discovery, ...]
@@ -58,6 +61,12 @@ class RuleBook:
     copies_in_play: dict[int, int]
     discovery_positions: tuple[int, ...] = ()  # each discovery's sleeve position index (derived at load)
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RuleBook) and other.version == self.version
+
+    def __hash__(self) -> int:
+        return hash(self.version)
+
     def position_index(self, discovery_id: int) -> int:
         return self.discovery_positions[discovery_id]
 
@@ -69,17 +78,13 @@ class RuleBook:
         return chart[place - 1] if place <= len(chart) else 0
 
 
-def _read(name: str) -> Any:
-    return json.loads(resources.files("domain.ruins").joinpath("data", name).read_text("utf-8"))
-
-
-@cache
-def rulebook() -> RuleBook:
-    """The Ruins rule book; loaded once, immutable."""
-    rules = _read("rules.json")
+def load_rulebook(version: str, data: Mapping[str, Any]) -> RuleBook:
+    """The rule book of ``version`` from its data files: ``rules`` (rules.json) and ``ruins`` (ruins.json)."""
+    rules = data["rules"]
+    if rules["version"] != version:
+        raise ValueError(f"the rules.json of Ruins rules version {version} says it is {rules['version']!r}")
     ruins = tuple(
-        RuinCard(r["id"], r["day_rank"], r["copy"], r["night_rank"], r["night_effect"])
-        for r in _read("ruins.json")["ruins"]
+        RuinCard(r["id"], r["day_rank"], r["copy"], r["night_rank"], r["night_effect"]) for r in data["ruins"]["ruins"]
     )
     effects = {
         name: Effect(name, e["kind"], int(e.get("amount", 0)), e["text"]) for name, e in rules["effects"].items()

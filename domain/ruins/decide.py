@@ -12,11 +12,10 @@ from dataclasses import replace
 from domain.errors import GameOver, NotYourTurn, RuleViolation
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play
-from domain.ruins.cards import rulebook
+from domain.ruins.caches import next_turn, passed, pile_cleared, player_skipped, profile, ruins_played, without
 from domain.ruins.evolve import replay
-from domain.ruins.rules import profile
 from domain.ruins.setup import deal, next_round_leader
-from domain.ruins.state import GameState, Profile, Ruin, without
+from domain.ruins.state import GameState, Profile, Ruin
 
 
 def decide(state: GameState, action: Action) -> list[ev.Event]:
@@ -87,7 +86,7 @@ def _pass(state: GameState, action: Pass) -> list[ev.Event]:
     if top is None:
         raise RuleViolation("the leader must play: you may pass only when following another player's play")
     responders = len(state.responded) + (seat not in state.responded)
-    return [ev.passed(seat), _after_response(state, state.hands, top.seat, responders, seat)]
+    return [passed(seat), _after_response(state, state.hands, top.seat, responders, seat)]
 
 
 def _after_response(
@@ -103,8 +102,8 @@ def _after_response(
     else:
         holders = len([s for s in participants if hands[s]])
     if responders >= holders - (1 if hands[owner] else 0):
-        return ev.pile_cleared(owner if hands[owner] else _next_holder(state, hands, owner))
-    return ev.next_turn(_next_holder(state, hands, last))
+        return pile_cleared(owner if hands[owner] else _next_holder(state, hands, owner))
+    return next_turn(_next_holder(state, hands, last))
 
 
 # The seats after each seat, clockwise, ending with itself: _CLOCKWISE[n][seat] (n players).
@@ -175,7 +174,7 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
             raise RuleViolation(f"a follow must be exactly {top.count} ruin(s), like the lead; this play is {count}")
         if rank < top.rank:
             raise RuleViolation(f"a follow must be of equal or higher rank than {top.rank}")
-    events.append(ev.ruins_played(seat, played, rank, count, top is None))
+    events.append(ruins_played(seat, played, rank, count, top is None))
 
     hands = list(state.hands)
     hands[seat] = without(hand, played)
@@ -202,7 +201,7 @@ def _play(state: GameState, action: Play) -> list[ev.Event]:
     if top is not None and rank == top.rank:
         skipped = _next_holder(state, hands, seat)
         if skipped != seat:
-            events.append(ev.player_skipped(skipped))
+            events.append(player_skipped(skipped))
             responders, turn_from = 1, skipped
     events.append(_after_response(state, hands, seat, responders, turn_from))
     if dug:
@@ -221,7 +220,7 @@ def _relight_and_dig(
 ) -> tuple[int, ...]:
     """Relight torches (up to all of them) and dig (draw) ruins, unless the play emptied the hand; return the
     ruins dug (the top of the draw pile)."""
-    relight = min(relight, rulebook().torches - torches)
+    relight = min(relight, state.book.torches - torches)
     if relight > 0:
         events.append(ev.TorchesRelit(seat, relight))
     dug: tuple[int, ...] = ()
@@ -236,7 +235,7 @@ def _relight_and_dig(
 def _craft(state: GameState, action: Play, events: list[ev.Event]) -> tuple[int, list[Profile]]:
     """Apply the play's purchases and claims to the played ruins, in order; return the torches left and
     the played ruins' profiles after crafting."""
-    book = rulebook()
+    book = state.book
     seat = action.seat
     ruins: dict[int, Ruin] = {c: state.ruins[c] for c in action.ruins}
     torches = state.torches[seat]
@@ -278,12 +277,12 @@ def _craft(state: GameState, action: Play, events: list[ev.Event]) -> tuple[int,
         events.append(ev.ClaimSleeved(seat, card))
 
     crafted = {p.ruin for p in action.purchases}
-    return torches, [profile(c, ruins[c]) if c in crafted else state.profiles[c] for c in action.ruins]
+    return torches, [profile(book, c, ruins[c]) if c in crafted else state.profiles[c] for c in action.ruins]
 
 
 def _go_out(state: GameState, seat: int, hands: list[tuple[int, ...]], events: list[ev.Event]) -> bool:
     """Score going out; end the round or the game when that follows. True when play stops here."""
-    book = rulebook()
+    book = state.book
     place = len(state.finish_order) + 1
     award = 0 if state.showdown else book.award(len(state.participants), place)
     vp = min(book.vp_max, state.vp[seat] + award)
@@ -318,5 +317,7 @@ def _go_out(state: GameState, seat: int, hands: list[tuple[int, ...]], events: l
     # that applies events (only the crafting events touch ``ruins``).
     ruins = replay([e for e in events if isinstance(e, (ev.DiscoveryBought, ev.ClaimSleeved))], state).ruins
     round_no = state.round + 1
-    events.append(deal(state.seed, state.n_players, round_no, showdown, participants, leader, ruins, state.set_aside))
+    events.append(
+        deal(book, state.seed, state.n_players, round_no, showdown, participants, leader, ruins, state.set_aside)
+    )
     return True

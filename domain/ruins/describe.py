@@ -5,16 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.ruins import events as ev
-from domain.ruins.cards import rulebook
+from domain.ruins.cards import RuleBook
+from domain.ruins.versions import rulebook
 
 
-def _ruins(cards: Sequence[int]) -> str:
-    book = rulebook()
+def _ruins_of(book: RuleBook, cards: Sequence[int]) -> str:
     return ", ".join(f"#{c}({book.ruins[c].day_rank}/{book.ruins[c].night_rank})" for c in cards)
 
 
 def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -> str:
-    """``seat`` is the reader: hidden details (a draw, a secret flip) are told only to those who may know."""
+    """``seat`` is the reader: hidden details (a draw, a secret flip) are told only to those who may know.
+
+    Ranks and effects are named as the current rules version has them (a ``GameStarted``: as its own
+    version has them); the rules API's ``describe`` does not yet say which game an event is from."""
 
     def who(s: int) -> str:
         return players[s]
@@ -22,7 +25,11 @@ def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -
     def sees(s: int) -> bool:
         return seat is None or seat == s
 
-    book = rulebook()
+    book = rulebook(event.rules_version if isinstance(event, ev.GameStarted) else None)
+
+    def _ruins(cards: Sequence[int]) -> str:
+        return _ruins_of(book, cards)
+
     match event:
         case ev.GameStarted():
             market = ", ".join(book.effect_of(d).name for d in event.market if d is not None) or "empty"

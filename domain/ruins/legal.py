@@ -14,8 +14,8 @@ from math import comb
 from typing import overload
 
 from domain.errors import DomainError
-from domain.ruins.actions import Action, Discard, Play, Purchase, flip_of, new_play, pass_of, with_claim, with_purchase
-from domain.ruins.cards import rulebook
+from domain.ruins.actions import Action, Discard, Play, Purchase, new_play, with_claim, with_purchase
+from domain.ruins.caches import HANDS, HANDS_LIMIT, flip_of, pass_of, single
 from domain.ruins.state import GameState, Profile
 
 
@@ -169,7 +169,7 @@ class _Blocks(LegalPlays):
 
     __slots__ = ("_blocks", "_hand", "_starts")
 
-    def __init__(self, seat: int, head: tuple[Action, ...], hand: _Hand, blocks: list[_Block], sizes: list[int]):
+    def __init__(self, seat: int, head: tuple[Action, ...], hand: HandAnalysis, blocks: list[_Block], sizes: list[int]):
         self._seat, self._head, self._items = seat, head, None
         starts = list(accumulate(sizes, initial=len(head)))
         self._len = starts.pop()
@@ -220,23 +220,7 @@ def _nth_combination(cards: tuple[int, ...], size: int, index: int) -> tuple[int
     return tuple(out)
 
 
-_SINGLES: dict[tuple[int, int, int], Play] = {}
-
-
-def single(seat: int, card: int, rank: int) -> Play:
-    """``Play(seat, (card,), rank)``. Most plays are of one ruin, and there are only so many (seats x ruins
-    x ranks): they are built once and shared, like every immutable value."""
-    if type(seat) is not int:  # (True == 1, but True is stored as JSON true)
-        return new_play(seat, (card,), rank)
-    play = _SINGLES.get((seat, card, rank))
-    if play is None:
-        if len(_SINGLES) >= 20_000:
-            _SINGLES.clear()
-        play = _SINGLES[seat, card, rank] = new_play(seat, (card,), rank)
-    return play
-
-
-class _Hand:
+class HandAnalysis:
     """One hand, given the ruins' profiles: its keys (see ``_SHIFT``), those of the ruins that count as one
     (all of them, unless the hand holds a twin), and, when asked, where each rank's keys begin."""
 
@@ -305,20 +289,17 @@ class _Hand:
         return _Blocks(seat, head, self, blocks, [len(block[4] or ()) for block in blocks])
 
 
-_HANDS: dict[tuple[tuple[int, ...], int], _Hand] = {}
-
-
-def _hand(state: GameState, seat: int) -> _Hand:
-    """The analysis of ``seat``'s hand, cached by the hand and the identity of the profiles tuple: around an
-    exchange the same hand is asked again with the same (unchanged) ruins. Kept small: a hand is rarely
-    asked about again once its exchange is over, and a large cache only gives the garbage collector work."""
+def _hand(state: GameState, seat: int) -> HandAnalysis:
+    """The analysis of ``seat``'s hand (kept in ``caches.HANDS``, by the hand and the identity of the profiles
+    tuple: around an exchange the same hand is asked again with the same, unchanged ruins)."""
     hand, profiles = state.hands[seat], state.profiles
     key = (hand, id(profiles))
-    found = _HANDS.get(key)
+    found = HANDS.get(key)
     if found is None or found.profiles is not profiles:
-        if len(_HANDS) >= 512:
-            _HANDS.clear()
-        found = _HANDS[key] = _Hand(hand, profiles, state.twins)
+        # (``keep``, inlined: a hand is analysed anew about 170 times a four-player game)
+        if len(HANDS) >= HANDS_LIMIT:
+            HANDS.clear()
+        found = HANDS[key] = HandAnalysis(hand, profiles, state.twins)
     return found
 
 
@@ -360,7 +341,7 @@ def craft_options(state: GameState, play: Play) -> list[Play]:
     """The plays made of ``play`` plus one more purchase or claim, each still legal."""
     from domain.ruins.decide import decide  # local: decide imports the rules this module also uses
 
-    book = rulebook()
+    book = state.book
     seat = play.seat
     spent = 0
     market = list(state.market)

@@ -2,30 +2,13 @@
 
 from __future__ import annotations
 
-from domain.ruins.cards import Effect, rulebook
+from domain.ruins.cards import Effect, RuleBook
 from domain.ruins.state import Profile, Ruin
 
-# Profiles by what they depend on: (card, night, sleeves). The key holds only ints and None, so it is cheap
-# to hash and the garbage collector does not track it; no Ruin is kept alive. Bounded, so a long-running
-# process does not grow it without end.
-_PROFILES: dict[tuple[int, bool, tuple[int | None, ...]], Profile] = {}
-_PROFILES_MAX = 20_000
 
-
-def profile(card: int, ruin: Ruin) -> Profile:
-    """The profile of ``card`` in state ``ruin`` (its claim plays no part)."""
-    key = (card, ruin.night, ruin.sleeves)
-    found = _PROFILES.get(key)
-    if found is None:
-        found = _profile(card, ruin)
-        if len(_PROFILES) >= _PROFILES_MAX:
-            _PROFILES.clear()
-        _PROFILES[key] = found
-    return found
-
-
-def _profile(card: int, ruin: Ruin) -> Profile:
-    book = rulebook()
+def compute_profile(book: RuleBook, card: int, ruin: Ruin) -> Profile:
+    """The profile of ``card`` in state ``ruin`` under ``book``'s rules (its claim plays no part); the engine
+    asks ``caches.profile``, which keeps them."""
     printed = book.ruins[card]
     base = printed.night_rank if ruin.night else printed.day_rank
     effects: list[Effect] = []

@@ -12,8 +12,9 @@ from typing import Any
 
 from domain.errors import SetupError
 from domain.ruins import events as ev
-from domain.ruins.cards import rulebook
+from domain.ruins.cards import RuleBook
 from domain.ruins.state import BARE, GameState, Ruin
+from domain.ruins.versions import rulebook
 
 SUPPORTED_OPTIONS: frozenset[str] = frozenset()
 
@@ -58,10 +59,16 @@ def _check_options(options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], 
     return tuple(sorted(options.items()))
 
 
-def start(players: Iterable[str], options: Mapping[str, Any] | None = None, seed: str | int = 0) -> list[ev.Event]:
-    """The opening events of a new game: setup, then the round-1 deal."""
+def start(
+    players: Iterable[str],
+    options: Mapping[str, Any] | None = None,
+    seed: str | int = 0,
+    rules_version: str | None = None,
+) -> list[ev.Event]:
+    """The opening events of a new game under ``rules_version`` (``None``: the current version): setup, then
+    the round-1 deal. ``UnknownRulesVersion`` if that version was never released."""
+    book = rulebook(rules_version)
     names = _check_players(players)
-    book = rulebook()
     seed = str(seed)
     copies = book.copies_in_play[len(names)]
     set_aside = tuple(r.id for r in book.ruins if r.copy >= copies)
@@ -82,10 +89,11 @@ def start(players: Iterable[str], options: Mapping[str, Any] | None = None, seed
     )
     everyone = tuple(range(len(names)))
     leader = rng(seed, "first-leader").choice(everyone)
-    return [started, deal(seed, len(names), 1, False, everyone, leader, [BARE] * len(book.ruins), set_aside)]
+    return [started, deal(book, seed, len(names), 1, False, everyone, leader, [BARE] * len(book.ruins), set_aside)]
 
 
 def deal(
+    book: RuleBook,
     seed: str,
     n_players: int,
     round_no: int,
@@ -101,7 +109,6 @@ def deal(
     in their hand, and the deal then fills every hand to 9. This is the 'hand it over' rule with the giver
     drawing a replacement, resolved before anyone looks at a card (see docs/rules/ruins.md).
     """
-    book = rulebook()
     order = [c for c in range(len(ruins)) if c not in set_aside]
     shuffle(rng(seed, f"deal:{round_no}{':showdown' if showdown else ''}"), order)
     hands: dict[int, list[int]] = {s: [] for s in participants}
@@ -148,7 +155,7 @@ def check_position(state: GameState) -> None:
     dupes = {d for d in discoveries if discoveries.count(d) > 1}
     if dupes:
         raise SetupError(f"discovery card(s) {sorted(dupes)} are placed more than once")
-    book = rulebook()
+    book = state.book
     for _card, ruin in enumerate(state.ruins):
         for pos, d in enumerate(ruin.sleeves):
             if d is not None and book.position_index(d) != pos:

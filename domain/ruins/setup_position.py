@@ -6,10 +6,10 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from domain.errors import SetupError
 from domain.ruins import events as ev
-from domain.ruins.cards import rulebook
 from domain.ruins.evolve import replay
 from domain.ruins.setup import _check_options, _check_players, check_position
 from domain.ruins.state import BARE, GameState, Ruin
+from domain.ruins.versions import rulebook
 
 
 def start_from_setup(
@@ -29,14 +29,16 @@ def start_from_setup(
     set_aside: Iterable[int] = (),
     seed: str = "setup",
     flips_done: bool = True,
+    rules_version: str | None = None,
 ) -> list[ev.Event]:
     """The events of a game that starts from the given position.
 
     Ruins in no hand, not in ``draw_pile`` and not ``set_aside`` sit out this round and come back at the
     next deal. With ``market`` None the market and deck are the unsleeved discoveries in id order.
     With ``flips_done`` (the default) the round-start night flips are already over and ``leader`` leads.
+    ``rules_version`` (``None``: the current one) is the version the position is played under.
     """
-    book = rulebook()
+    book = rulebook(rules_version)
     names = _check_players(players)
     n = len(names)
     if len(hands) != n:

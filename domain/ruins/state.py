@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.ruins.cards import Effect
-from domain.slots import new as _new
-from domain.slots import slot_setters, with_fields
+from domain.ruins.cards import Effect, RuleBook
+from domain.slots import builder
 
 NO_SLEEVES: tuple[int | None, ...] = (None, None, None)
 
@@ -44,21 +43,6 @@ class Ruin:
 
 BARE = Ruin()
 
-# Ruins are rebuilt at every game start, flip and upgrade: through the slots' member descriptors rather
-# than the frozen __init__'s object.__setattr__ per field (the same Ruin).
-_ruin_night, _ruin_sleeves, _ruin_claim = slot_setters(Ruin)
-
-
-def new_ruin(night: bool, sleeves: tuple[int | None, ...], claim: int | None) -> Ruin:
-    """``Ruin(night, sleeves, claim)``; the bare ruin every game starts with is shared."""
-    if night is False and claim is None and sleeves == NO_SLEEVES and type(sleeves) is tuple:
-        return BARE
-    ruin: Ruin = object.__new__(Ruin)
-    _ruin_night(ruin, night)
-    _ruin_sleeves(ruin, sleeves)
-    _ruin_claim(ruin, claim)
-    return ruin
-
 
 @dataclass(frozen=True, slots=True)
 class Top:
@@ -90,6 +74,9 @@ class GameState:
     torches: tuple[int, ...]
     market: tuple[int | None, ...]
     discovery_deck: tuple[int, ...]
+    # The rules version the game is played under (its GameStarted names it): decide, evolve, legal_actions
+    # and view read every rule from here, so a game keeps its version's rules whatever version is current.
+    book: RuleBook = field(repr=False)
     round: int = 0
     showdown: bool = False
     participants: tuple[int, ...] = ()
@@ -134,55 +121,9 @@ class GameState:
         return None
 
 
-# The instance dict's own descriptor: setting through it is about twice as fast as object.__setattr__.
-def from_fields(fields: dict[str, Any]) -> GameState:
-    """The state with these fields (all of GameState's, by name): how evolve builds a state, from a copy of
-    the instance dict of the one before (GameState has no slots for this reason), changed. About 20x
-    faster than ``dataclasses.replace``; the result is as frozen as any other state."""
-    state: GameState = with_fields(GameState, fields)
-    return state
-
-
-# The play to beat is built on every play, and there are only so many (seats x ranks x counts): each is
-# built once, through the slots' member descriptors (skipping the frozen __init__), and then shared.
-_top_seat, _top_rank, _top_count = slot_setters(Top)
-_TOPS: dict[tuple[int, int, int], Top] = {}
-
-
-def new_top(seat: int, rank: int, count: int) -> Top:
-    """``Top(seat, rank, count)``."""
-    shared = type(seat) is int and type(rank) is int  # (True == 1, but True is stored as JSON true)
-    if shared:
-        top = _TOPS.get((seat, rank, count))
-        if top is not None:
-            return top
-    top = _new(Top)
-    _top_seat(top, seat)
-    _top_rank(top, rank)
-    _top_count(top, count)
-    if shared:
-        if len(_TOPS) >= 4096:
-            _TOPS.clear()
-        _TOPS[seat, rank, count] = top
-    return top
-
+# Built on every flip, upgrade and play: faster than the frozen __init__ (domain.slots). Shared values of
+# them, where they pay, are in domain.ruins.caches.
+new_ruin = builder(Ruin)
+new_top = builder(Top)
 
 NOBODY: frozenset[int] = frozenset()
-
-
-_LAST_WITHOUT: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
-
-
-def without(hand: tuple[int, ...], gone: tuple[int, ...]) -> tuple[int, ...]:
-    """``hand`` less the ruins in ``gone``, in order.
-
-    decide works out the hand a play leaves, then evolve applies the play and asks again with the very
-    same tuples: the last answer is kept, by identity. (One entry, replaced in one assignment: a thread
-    reads either the old answer or the new one, each right for its own question.)"""
-    global _LAST_WITHOUT
-    last = _LAST_WITHOUT
-    if last[0] is hand and last[1] is gone:
-        return last[2]
-    rest = tuple([c for c in hand if c not in gone])
-    _LAST_WITHOUT = (hand, gone, rest)
-    return rest

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.ruins.cards import rulebook
-from domain.ruins.rules import profile
+from domain.ruins.caches import profile
 from domain.ruins.state import GameState
 
 
 def ruin_card(state: GameState, card: int) -> dict[str, Any]:
-    book = rulebook()
+    book = state.book
     printed = book.ruins[card]
     ruin = state.ruins[card]
-    prof = profile(card, ruin)
+    prof = profile(book, card, ruin)
     return {
         "id": card,
         "side": "night" if ruin.night else "day",
@@ -36,7 +35,7 @@ def ruin_card(state: GameState, card: int) -> dict[str, Any]:
 
 def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     """A JSON-ready picture of the game as ``seat`` sees it (``None``: the referee sees everything)."""
-    book = rulebook()
+    book = state.book
     referee = seat is None
     over = state.outcome is not None
     chosen = dict(state.flip_choices)

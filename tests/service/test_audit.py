@@ -281,15 +281,30 @@ def test_a_row_that_no_longer_decodes_is_reported_not_raised(service: Digsite, d
     assert "cannot be decoded" in report.first_bad.reason
 
 
-def test_a_game_played_under_other_rules_says_so(service: Digsite, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_under_a_rules_version_never_released_is_named_and_not_replayed(
+    service: Digsite, database: Database
+) -> None:
     game_id = finished_game(service)
-    played = ruins.rules_version()
-    monkeypatch.setattr(ruins, "rules_version", lambda: "ruins-next")
+    edit_row(database, game_id, 1, lambda state: state.update(rules_version="ruins-9"))
+    rehash_from(database, service, game_id, 1)
     report = verify(service, game_id)
-    assert not report.ok
     version_check = check(report, "rules_version")
-    assert not version_check.ok and played in version_check.detail and "ruins-next" in version_check.detail
+    assert not version_check.ok and version_check.version == 1
+    assert "'ruins-9'" in version_check.detail and "never released" in version_check.detail
+    assert ruins.rules_version() in version_check.detail  # what this Digsite has
     assert check(report, "replay").detail.startswith("not checked")
+    assert check(report, "hash_chain").ok
+
+
+def test_a_move_under_another_version_than_its_game_is_named(service: Digsite, database: Database) -> None:
+    game_id = finished_game(service)
+    move = first_play(service, game_id)
+    edit_row(database, game_id, move, lambda state: state.update(rules_version="ruins-0"))
+    rehash_from(database, service, game_id, move)
+    report = verify(service, game_id)
+    version_check = check(report, "rules_version")
+    assert not version_check.ok and version_check.version == move
+    assert "'ruins-0'" in version_check.detail and f"created under {ruins.rules_version()!r}" in version_check.detail
 
 
 # -- the whole store --------------------------------------------------------------------------------------

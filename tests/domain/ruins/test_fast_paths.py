@@ -13,13 +13,16 @@ import pytest
 
 from domain import ruins
 from domain.ruins import events as ev
-from domain.ruins.actions import Action, Flip, Pass, Play, Purchase, new_play, pass_of, with_claim, with_purchase
+from domain.ruins.actions import Action, Flip, Pass, Play, Purchase, new_play, with_claim, with_purchase
 from domain.ruins.bots import HeuristicBot, RandomBot, Seen
+from domain.ruins.caches import pass_of, profile, ruin
 from domain.ruins.legal import LegalPlays, _nth_combination, can_follow, plays
-from domain.ruins.rules import profile, twins
+from domain.ruins.rules import twins
 from domain.ruins.setup import shuffle
 from domain.ruins.simulate import play_game
-from domain.ruins.state import BARE, GameState, Ruin, new_ruin
+from domain.ruins.state import BARE, GameState, Ruin
+
+BOOK = ruins.rulebook()
 
 
 def reference_plays(state: GameState, seat: int) -> list[Play]:
@@ -27,7 +30,7 @@ def reference_plays(state: GameState, seat: int) -> list[Play]:
     by_rank: dict[int, list[int]] = {}
     weights: dict[int, int] = {}
     for card in state.hands[seat]:
-        prof = profile(card, state.ruins[card])
+        prof = profile(BOOK, card, state.ruins[card])
         if prof.weight != 1:
             weights[card] = prof.weight
         for rank in prof.ranks:
@@ -101,7 +104,7 @@ def test_legal_plays_are_the_eager_list(positions: list[GameState]) -> None:
         assert plays(state, seat) == reference_plays(state, seat)
         if state.top is not None:
             assert can_follow(state, seat) == bool(reference_plays(state, seat))
-        twins += any(profile(c, state.ruins[c]).weight == 2 for c in state.hands[seat])
+        twins += any(profile(BOOK, c, state.ruins[c]).weight == 2 for c in state.hands[seat])
     assert twins, "no position had a twin: the weighted follows went untested"
 
 
@@ -152,7 +155,7 @@ def test_replay_drafts_once_and_matches_evolving_event_by_event() -> None:
             assert ruins.replay(game.events[cut:], one_by_one[cut - 1]) == one_by_one[-1]
         assert [ruins.state_to_dict(s) for s in one_by_one] == snapshots, "a state changed after it was handed out"
         for s in one_by_one:
-            assert s.profiles == tuple(profile(c, r) for c, r in enumerate(s.ruins))
+            assert s.profiles == tuple(profile(BOOK, c, r) for c, r in enumerate(s.ruins))
             assert s.twins == twins(s.profiles)
             had_twins = had_twins or bool(s.twins)
     assert had_twins, "no twin was ever crafted: the twins bookkeeping went untested"
@@ -198,8 +201,16 @@ def test_the_deal_shuffle_is_random_shuffle() -> None:
 
 
 def test_the_bare_ruin_is_shared_only_when_exactly_bare() -> None:
-    assert new_ruin(False, (None, None, None), None) is BARE
+    assert ruin(False, (None, None, None), None) is BARE
     others = ((True, (None, None, None), None), (False, (None, 3, None), None), (False, (None,) * 3, 0))
     for night, sleeves, claim in others:
-        assert new_ruin(night, sleeves, claim) == Ruin(night, sleeves, claim)
-    assert type(new_ruin(0, (None, None, None), None).night) is int  # type: ignore[arg-type]
+        assert ruin(night, sleeves, claim) == Ruin(night, sleeves, claim)
+    assert type(ruin(0, (None, None, None), None).night) is int  # type: ignore[arg-type]
+
+
+def test_the_evolve_draft_has_exactly_the_fields_of_a_state() -> None:
+    from dataclasses import fields
+
+    from domain.ruins.draft import Draft
+
+    assert list(Draft.__annotations__) == [f.name for f in fields(GameState)]

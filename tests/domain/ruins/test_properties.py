@@ -35,7 +35,7 @@ from domain.errors import GameOver, RuleViolation
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase
 from domain.ruins.bots import HeuristicBot, RandomBot, Seen
-from domain.ruins.rules import profile
+from domain.ruins.caches import profile
 from domain.ruins.simulate import play_game
 from domain.ruins.state import GameState
 
@@ -130,7 +130,7 @@ def check_profiles(state: GameState, before: GameState | None = None) -> None:
     old_profiles = getattr(before, "profiles", ()) or (None,) * len(state.ruins)
     for card, ruin in enumerate(state.ruins):
         if ruin is not old_ruins[card] or cached[card] is not old_profiles[card]:
-            assert cached[card] == profile(card, ruin), f"stale cached profile of ruin {card}"
+            assert cached[card] == profile(BOOK, card, ruin), f"stale cached profile of ruin {card}"
 
 
 def check_transition(before: GameState, after: GameState) -> None:
@@ -188,7 +188,7 @@ def check_legal_accepted(state: GameState, legal: dict[int, list[Action]], rng: 
 
 
 def weight(state: GameState, cards: tuple[int, ...]) -> int:
-    return sum(profile(c, state.ruins[c]).weight for c in cards)
+    return sum(profile(BOOK, c, state.ruins[c]).weight for c in cards)
 
 
 def not_in(hand: tuple[int, ...], rng: random.Random) -> int:
@@ -366,7 +366,7 @@ def illegal_makers(state: GameState, legal: dict[int, list[Action]], rng: random
 
 
 def ranks_of(state: GameState, card: int) -> frozenset[int]:
-    return profile(card, state.ruins[card]).ranks
+    return profile(BOOK, card, state.ruins[card]).ranks
 
 
 def check_illegal_rejected(state: GameState, legal: dict[int, list[Action]], rng: random.Random) -> None:

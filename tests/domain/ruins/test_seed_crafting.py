@@ -16,7 +16,7 @@ from domain import ruins
 from domain.errors import MalformedAction, NotYourTurn, RuleViolation
 from domain.ruins import Discard, Flip, GameState, Pass, Play, Purchase, Ruin
 from domain.ruins import events as ev
-from domain.ruins.rules import profile
+from domain.ruins.caches import profile
 
 BOOK = ruins.rulebook()
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Eva")
@@ -275,7 +275,7 @@ def test_worked_exchange_a_7_sleeved_with_plus2_still_plays_in_a_pair_of_7s() ->
     state = ruins.apply(state, Play(1, (rid(7, 0), rid(7, 1)), 7, (Purchase(PLUS2, rid(7, 0)),)))
     assert state.top is not None and (state.top.rank, state.top.count) == (7, 2)
     assert state.torches[1] == 2
-    assert profile(rid(7, 0), state.ruins[rid(7, 0)]).ranks == {7, 9}
+    assert profile(BOOK, rid(7, 0), state.ruins[rid(7, 0)]).ranks == {7, 9}
 
 
 # --- "Upgrades are forever, and their effects work for whoever plays the card later" ------------------------------
@@ -379,7 +379,7 @@ def test_discoveries_slide_and_an_empty_deck_leaves_the_dear_slot_empty() -> Non
 def test_extra_rank_discovery_adds_an_alternative_rank(effect: str, amount: int) -> None:
     """Discoveries give 'extra ranks': the ruin may count as its rank or its rank + N (played by anyone)."""
     card = rid(5)
-    assert profile(card, sleeved(disc(effect))).ranks == {5, 5 + amount}
+    assert profile(BOOK, card, sleeved(disc(effect))).ranks == {5, 5 + amount}
     led = run(game([[rid(2), rid(1)], [card, rid(10)]], ruins={card: sleeved(disc(effect))}), Play(0, (rid(2),), 2))
     singles = {p.rank for p in ruins.legal_actions(led, 1) if isinstance(p, Play) and p.ruins == (card,)}
     assert singles == {5, 5 + amount}
@@ -391,7 +391,7 @@ def test_wild_rank_discovery_counts_as_any_rank_from_1_to_13() -> None:
     """Discoveries give a 'wild rank': the ruin may count as any rank 1-13 (design), e.g. a 2 beating a 10."""
     card = rid(2)
     state = game([[rid(10), rid(1)], [card, rid(3)]], ruins={card: sleeved(WILD)})
-    assert profile(card, state.ruins[card]).ranks == frozenset(range(1, BOOK.wild_rank_max + 1))
+    assert profile(BOOK, card, state.ruins[card]).ranks == frozenset(range(1, BOOK.wild_rank_max + 1))
     state = ruins.apply(state, Play(0, (rid(10),), 10))
     with pytest.raises(RuleViolation):
         ruins.decide(state, Play(1, (card,), 14))

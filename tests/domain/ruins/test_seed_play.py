@@ -17,7 +17,7 @@ from domain import ruins
 from domain.errors import NotYourTurn, RuleViolation
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Flip, Pass, Play, Purchase
-from domain.ruins.rules import profile
+from domain.ruins.caches import profile
 from domain.ruins.state import GameState, Ruin
 
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Eva")
@@ -96,8 +96,8 @@ def test_double_sided_a_day_side_and_a_night_side_with_a_different_rank() -> Non
     assert any(card.night_effect for card in BOOK.ruins)
     # and the engine really plays the night side's rank once flipped
     card = rid(6, 0)
-    assert profile(card, Ruin(night=False)).ranks == {6}
-    assert profile(card, Ruin(night=True)).ranks == {BOOK.ruins[card].night_rank}
+    assert profile(BOOK, card, Ruin(night=False)).ranks == {6}
+    assert profile(BOOK, card, Ruin(night=True)).ranks == {BOOK.ruins[card].night_rank}
 
 
 def test_all_ruins_start_on_the_day_side_bare() -> None:
@@ -246,7 +246,7 @@ def test_flipped_ruin_keeps_every_upgrade_it_already_carries() -> None:
     state = run(state, Flip(0, card), Flip(1, None), Flip(2, None))
     assert state.ruins[card] == Ruin(night=True, sleeves=(plus2, None, burden), claim=2)
     night = BOOK.ruins[card].night_rank
-    assert profile(card, state.ruins[card]).ranks == {night, night + 2}
+    assert profile(BOOK, card, state.ruins[card]).ranks == {night, night + 2}
     assert state.claims_left[2] == 1  # the claim was not given back
 
 
@@ -564,7 +564,7 @@ def test_a_quick_exchange_played_out() -> None:
     assert state.ruins[sleeved] == Ruin(night=False, sleeves=(plus2, None, None), claim=None)
     assert state.ruins[beto_7s[1]] == Ruin()
     assert state.market == (plus1, wild, dig, twin) and state.discovery_deck == (22,)
-    assert profile(sleeved, state.ruins[sleeved]).ranks == {7, 9}  # "that card is now a 9" (design: or its 7)
+    assert profile(BOOK, sleeved, state.ruins[sleeved]).ranks == {7, 9}  # "that card is now a 9" (design: or its 7)
     assert ruins.view(state, DIEGO)["ruins"][sleeved]["ranks"] == [7, 9]
     assert state.top is not None and (state.top.seat, state.top.rank, state.top.count) == (BETO, 7, 2)
 

@@ -1,0 +1,70 @@
+"""A fingerprint of what the Ruins engine does: one SHA-256 over the games it plays, another over the legal
+actions it lists. An engine change meant to be invisible (speed, structure) must leave both unchanged.
+
+Run: ``.venv/bin/python -m bench.fingerprint [--games 300] [--listed 48]``. The first digest covers the
+actions' and events' JSON of ``--games`` seeded bot games (2-5 players, both bots, several seeds); the
+second, the legal actions listed for every seat to act at every state of ``--listed`` more games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+
+from domain import ruins
+from domain.ruins.bots import HeuristicBot, RandomBot
+from domain.ruins.simulate import play_game
+
+NAMES = ["Ana", "Beto", "Carla", "Diego", "Elif"]
+
+
+def _bots(kind: str, players: int) -> list[RandomBot | HeuristicBot]:
+    return [
+        RandomBot() if kind == "random" else HeuristicBot(lead=("low", "high", "big")[s % 3]) for s in range(players)
+    ]
+
+
+def _line(value: object) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+
+
+def games_digest(games: int) -> str:
+    digest = hashlib.sha256()
+    for g in range(games):
+        players, kind = 2 + g % 4, ("random", "heuristic")[g // 4 % 2]
+        played = play_game(NAMES[:players], _bots(kind, players), f"fp-{g}", bot_seed=g)
+        digest.update(_line([ruins.action_to_dict(a) for a in played.actions]))
+        digest.update(_line([ruins.event_to_dict(e) for e in played.events]))
+    return digest.hexdigest()
+
+
+def legal_digest(games: int) -> str:
+    digest = hashlib.sha256()
+    for g in range(games):
+        players = 2 + g % 4
+        played = play_game(NAMES[:players], _bots("random", players), f"fp-legal-{g}", bot_seed=g)
+        events = list(played.events)
+        state = ruins.replay(events[:2])
+        at = 2
+        for action in played.actions:
+            for seat in ruins.to_act(state):
+                digest.update(_line([ruins.action_to_dict(a) for a in ruins.legal_actions(state, seat)]))
+            new = ruins.decide(state, action)
+            assert [ruins.event_to_dict(e) for e in new] == [ruins.event_to_dict(e) for e in events[at : at + len(new)]]
+            at += len(new)
+            state = ruins.replay(new, state)
+    return digest.hexdigest()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--listed", type=int, default=48)
+    args = parser.parse_args()
+    print(f"games {args.games}: {games_digest(args.games)}")
+    print(f"legal actions of {args.listed} games: {legal_digest(args.listed)}")
+
+
+if __name__ == "__main__":
+    main()
