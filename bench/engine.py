@@ -1,6 +1,7 @@
-"""Engine speed: complete bot games per second and moves per second, for 2-5 players, on one core.
+"""Engine speed of a registered game: complete bot games and moves per second, per seat count and bot, on one core.
 
-Run: ``.venv/bin/python -m bench.engine [--games N] [--json]``. Every figure is reported beside a
+Run: ``.venv/bin/python -m bench.engine [--game ruins|arnak] [--games N] [--json]`` (default: Ruins). Every
+figure is reported beside a
 calibration loop measured in the same run (plain-Python dict and tuple work of a similar shape), so
 numbers from noisy or different machines can be compared as ratios.
 """
@@ -12,9 +13,10 @@ import json
 import os
 import random
 import time
+from typing import Any
 
-from domain.ruins.bots import HeuristicBot, RandomBot
-from domain.ruins.simulate import play_game
+from domain.games import GAMES, game
+from domain.play import play_game
 
 NAMES = ["Ana", "Beto", "Carla", "Diego", "Elif"]
 
@@ -43,13 +45,14 @@ def calibration_ops_per_second(seconds: float = 0.5) -> float:
     return ops / seconds
 
 
-def measure(players: int, bot: str, games: int, seed: int = 0) -> dict[str, float]:
-    bots = [RandomBot() if bot == "random" else HeuristicBot() for _ in range(players)]
+def measure(kind: str, players: int, bot: str, games: int, seed: int = 0) -> dict[str, Any]:
+    found = game(kind)
+    bots = [found.bots.make(bot) for _ in range(players)]
     names = NAMES[:players]
     moves = events = 0
     started = time.perf_counter()
     for g in range(games):
-        played = play_game(names, bots, f"bench-{seed}-{g}")
+        played = play_game(found.rules, names, bots, f"bench-{seed}-{g}")
         moves += len(played.actions)
         events += len(played.events)
     elapsed = time.perf_counter() - started
@@ -67,21 +70,25 @@ def measure(players: int, bot: str, games: int, seed: int = 0) -> dict[str, floa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", choices=sorted(GAMES), default="ruins", help="which registered game (default ruins)")
     parser.add_argument("--games", type=int, default=300, help="games per player count and bot")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    found = game(args.game)
     pinned = pin_to_one_core()
     calibration = calibration_ops_per_second()
-    rows = [measure(n, bot, args.games) for bot in ("random", "heuristic") for n in (2, 3, 4, 5)]
+    counts = range(found.schemas.seats.low, found.schemas.seats.high + 1)
+    rows = [measure(args.game, n, bot, args.games) for bot in sorted(found.bots.policies, reverse=True) for n in counts]
     calibration_after = calibration_ops_per_second()
     baseline = (calibration + calibration_after) / 2
     for row in rows:
         row["moves_per_1000_calibration_ops"] = round(1000 * row["moves_per_second"] / baseline, 2)
     if args.json:
-        print(json.dumps({"pinned": pinned, "calibration_ops_per_second": round(baseline), "rows": rows}))
+        print(json.dumps({"game": args.game, "pinned": pinned, "calibration_ops_per_second": round(baseline),
+                          "rows": rows}))  # fmt: skip
         return
     print(
-        f"Ruins engine, {pinned}; calibration loop {baseline:,.0f} ops/s (before {calibration:,.0f}, after "
+        f"{found.title} engine, {pinned}; calibration loop {baseline:,.0f} ops/s (before {calibration:,.0f}, after "
         f"{calibration_after:,.0f})"
     )
     print(f"{'bot':<10}{'players':>8}{'games/s':>10}{'moves/s':>10}{'moves/game':>12}{'moves per 1k cal ops':>22}")

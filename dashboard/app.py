@@ -37,7 +37,7 @@ def build(
         index_string=INDEX,
         suppress_callback_exceptions=True,
         title="Digsite · tournament dashboard",
-        update_title=None,
+        update_title=None,  # type: ignore[arg-type]  # Dash documents None (no "Updating..." title); typed str
         enable_mcp=False,  # no second way in to the callbacks and layouts
     )
     service = queries.service

@@ -19,11 +19,10 @@ from dash import ALL, Input, Output, Patch, State, dcc, html
 
 from dashboard import figures
 from dashboard.access import REFEREE, Visitor
-from dashboard.components import GRAPH_CONFIG, card
+from dashboard.components import GRAPH_CONFIG, card, data_attributes
 from dashboard.context import Context
 from dashboard.format import HOW, STATUS, log_line, round_name, when
-from dashboard.table import draw_table
-from domain.ruins import rulebook
+from dashboard.games import renderer
 
 LOG_VERSIONS = 40  # log entries shown around the cursor (the log up to the cursor, newest last)
 
@@ -87,7 +86,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     latest = int(first["latest_version"])
     names = [p["name"] for p in first["players"]]
     starts = {int(k): int(v) for k, v in found["starts"].items()}
-    max_rounds = rulebook().max_rounds
+    max_rounds = renderer(first["kind"]).max_rounds()
     version = _int(params.get("v"), 1, 1, latest)
     seat = opened.choose(params.get("seat", REFEREE))
     timeline = found["timeline"]
@@ -276,7 +275,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         permalink = app.get_relative_path(f"/replay/{shown['id']}?v={version}&seat={seat}")
         return (
             version_label(shown, version, latest),
-            draw_table(shown),
+            renderer(shown["kind"]).draw_table(shown),
             event_log(shown["log"], version),
             chart,
             version <= 1,
@@ -325,7 +324,7 @@ def event_log(log: list[dict[str, Any]], version: int) -> list[Any]:
                     html.Div([html.Div(log_line(line)) for line in entry["lines"]] or [html.Div("(no change)")]),
                 ],
                 className="log-entry log-current" if current else "log-entry",
-                **{"data-version": str(entry["version"])},
+                **data_attributes({"data-version": str(entry["version"])}),
             )
         )
     # Rendered bottom-up (column-reverse) so the newest lines stay in view without scrolling.
@@ -376,8 +375,8 @@ def verification_badges(report: dict[str, Any]) -> list[Any]:
     ]
     badges.append(coverage_badge(report.get("coverage")))
     if report.get("details_hidden"):  # a player's view of a game in play: the details name hashes
-        details = html.Span("The details are shown to everyone once the game is over.", className="quiet small")
-        return [head, *badges, details]
+        hidden = html.Span("The details are shown to everyone once the game is over.", className="quiet small")
+        return [head, *badges, hidden]
     details = html.Details(
         [
             html.Summary("What was checked"),

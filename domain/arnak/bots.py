@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from domain.arnak.actions import Action, EndTurn, Pass
+from domain.policies import Bots, Persona
 
 
 class Bot(Protocol):
@@ -21,6 +22,8 @@ class Bot(Protocol):
 class RandomBot:
     """Uniform over the kinds of legal action, then over the actions of the kind drawn. ``pass_weight``
     scales how often passing (and ending the turn) is drawn, so games are not all over at once."""
+
+    name = "random"
 
     def __init__(self, pass_weight: float = 0.3) -> None:
         self.pass_weight = pass_weight
@@ -35,6 +38,9 @@ class RandomBot:
             weights = [1.0] * len(names)
         name = rng.choices(names, weights)[0]
         return rng.choice(kinds[name])
+
+    def tendencies(self) -> dict[str, Any]:
+        return {"pass_weight": self.pass_weight}
 
     def __repr__(self) -> str:
         return f"RandomBot(pass_weight={self.pass_weight})"
@@ -80,6 +86,8 @@ class HeuristicBot:
     """A greedy bot: each legal action gets a value from its kind (``BASE`` times the tendency's weight) and a few
     rules of thumb (pay travel with fear cards first, exile fear cards, buy dear cards, keep the notebook moving), plus
     a little noise (``noise``) so games differ; the best is played."""
+
+    name = "heuristic"
 
     def __init__(self, tendency: str = "balanced", noise: float = 0.5) -> None:
         if tendency not in TENDENCIES:
@@ -161,5 +169,23 @@ class HeuristicBot:
             return 2.0 if option == "arrowhead" else 1.5
         return 1.0
 
+    def tendencies(self) -> dict[str, Any]:
+        return {"tendency": self.tendency, "noise": self.noise}
+
     def __repr__(self) -> str:
         return f"HeuristicBot({self.tendency!r}, noise={self.noise})"
+
+
+# Named bots for stored tournaments: every tendency, and two random players.
+PERSONAS: tuple[Persona, ...] = (
+    Persona("Balanced Bea", "heuristic", {"tendency": "balanced", "noise": 0.5}),
+    Persona("Digging Dara", "heuristic", {"tendency": "dig-heavy", "noise": 0.5}),
+    Persona("Reading Rafa", "heuristic", {"tendency": "research-heavy", "noise": 0.5}),
+    Persona("Buying Bo", "heuristic", {"tendency": "card-buying", "noise": 0.5}),
+    Persona("Hunting Hel", "heuristic", {"tendency": "guardian-hunting", "noise": 0.5}),
+    Persona("Random Ren", "random", {"pass_weight": 0.3}),
+    Persona("Steady Stig", "heuristic", {"tendency": "balanced", "noise": 0.1}),
+    Persona("Restless Rio", "random", {"pass_weight": 0.1}),
+)
+
+BOTS: Bots[Action] = Bots({"random": RandomBot, "heuristic": HeuristicBot}, PERSONAS)

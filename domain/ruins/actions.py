@@ -11,6 +11,7 @@ String forms (seat first):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -182,7 +183,7 @@ def action_from_dict(data: Any) -> Action:
     )
 
 
-def action_from_record(data: dict[str, Any]) -> Action:
+def action_from_record(data: Mapping[str, Any]) -> Action:
     """Rebuild an action this engine already accepted, from its stored JSON form, without checking its shape
     again (projections read millions of them). Anything from outside goes through ``action_from_dict``."""
     kind, seat = data["type"], data["seat"]

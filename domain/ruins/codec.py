@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from domain.ruins.rules import profile, twins
+from domain.ruins.profiles import profile, twins
 from domain.ruins.state import GameState, Outcome, Ruin, Top
 
 _FIELDS = tuple(f.name for f in fields(GameState) if f.compare)  # not the derived profiles and twins

@@ -14,7 +14,7 @@ from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play
 from domain.ruins.cards import rulebook
 from domain.ruins.evolve import replay
-from domain.ruins.rules import profile
+from domain.ruins.profiles import profile
 from domain.ruins.setup import deal, next_round_leader
 from domain.ruins.state import GameState, Profile, Ruin, without
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from domain.ruins import events as ev
 from domain.ruins.cards import rulebook
-from domain.ruins.rules import profile, twins, with_profile
+from domain.ruins.profiles import profile, twins, with_profile
 from domain.ruins.state import NOBODY, GameState, Outcome, Ruin, from_fields, new_ruin, new_top, without
 
 Fields = dict[str, Any]  # a draft: every field of a GameState, by name

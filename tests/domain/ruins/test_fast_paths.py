@@ -16,7 +16,7 @@ from domain.ruins import events as ev
 from domain.ruins.actions import Action, Flip, Pass, Play, Purchase, new_play, pass_of, with_claim, with_purchase
 from domain.ruins.bots import HeuristicBot, RandomBot, Seen
 from domain.ruins.legal import LegalPlays, _nth_combination, can_follow, plays
-from domain.ruins.rules import profile, twins
+from domain.ruins.profiles import profile, twins
 from domain.ruins.setup import shuffle
 from domain.ruins.simulate import play_game
 from domain.ruins.state import BARE, GameState, Ruin, new_ruin

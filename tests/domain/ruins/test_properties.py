@@ -35,7 +35,7 @@ from domain.errors import GameOver, RuleViolation
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase
 from domain.ruins.bots import HeuristicBot, RandomBot, Seen
-from domain.ruins.rules import profile
+from domain.ruins.profiles import profile
 from domain.ruins.simulate import play_game
 from domain.ruins.state import GameState
 

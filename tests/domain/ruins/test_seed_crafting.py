@@ -16,7 +16,7 @@ from domain import ruins
 from domain.errors import MalformedAction, NotYourTurn, RuleViolation
 from domain.ruins import Discard, Flip, GameState, Pass, Play, Purchase, Ruin
 from domain.ruins import events as ev
-from domain.ruins.rules import profile
+from domain.ruins.profiles import profile
 
 BOOK = ruins.rulebook()
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Eva")

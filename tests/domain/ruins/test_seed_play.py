@@ -17,7 +17,7 @@ from domain import ruins
 from domain.errors import NotYourTurn, RuleViolation
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Flip, Pass, Play, Purchase
-from domain.ruins.rules import profile
+from domain.ruins.profiles import profile
 from domain.ruins.state import GameState, Ruin
 
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Eva")

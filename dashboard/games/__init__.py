@@ -1,0 +1,45 @@
+"""Each game's part of the dashboard, found from its kind: ``dashboard.games.<kind>`` (a module or a package)
+offers a ``Renderer``; a registered game without one is drawn by ``dashboard.games.plain``. The generic pages
+reach a game only through ``renderer(kind)`` and the registry (``domain.games``), never by its name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from typing import Any, Protocol, cast
+
+from dash import html
+
+from domain.games import GAMES
+
+
+class Renderer(Protocol):
+    def draw_table(self, frame: dict[str, Any]) -> html.Div:
+        """The table of one replay frame (``Queries.replay``), from the frame's view only."""
+        ...
+
+    def max_rounds(self) -> int | None:
+        """How many regular rounds the game has (a round after them has its own name), or None."""
+        ...
+
+
+@cache
+def renderer(kind: str) -> Renderer:
+    """The dashboard part of the game ``kind`` (a registered game): its own module, else the plain one."""
+    if kind not in GAMES:
+        raise KeyError(f"no registered game {kind!r}")
+    name = f"dashboard.games.{kind}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:  # the game's module exists but something it imports does not: a real error
+            raise
+        module = importlib.import_module("dashboard.games.plain")
+    return cast(Renderer, module)
+
+
+def analysed_kinds() -> list[str]:
+    """The registered games whose moves the read models analyse (with an analytics part), in registry order:
+    the players' and aggregates' pages show the first by default."""
+    return [kind for kind, g in GAMES.items() if g.analytics is not None]
