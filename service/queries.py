@@ -48,7 +48,7 @@ class Queries:
         self._records: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._records_lock = threading.Lock()
         self._replay_cache = replay_cache
-        self._progress: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+        self._progress: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
         self.prefix = f'"{self.db.schema}".' if self.db.backend == "postgresql" else ""
 
     def close(self) -> None:
@@ -202,7 +202,7 @@ class Queries:
         partial = events is not None and 1 <= events < count
         game = self.service.game(game_id, Viewer(seat), version=version - 1 if partial and version > 1 else version)
         rules = game_of(game["kind"]).rules
-        names = [p["name"] for p in game["players"]]
+        names = list(game["view"]["players"])  # every seat, with any the engine plays (a solo rival)
         if partial:
             assert events is not None
             state = self.service.app.repository.get(UUID(game_id), version=version - 1).state if version > 1 else None
@@ -233,10 +233,10 @@ class Queries:
         """How many events each version's record holds (index 0: version 1), for stepping by event."""
         return [_event_count(r) for r in self.records(game_id)]
 
-    def progress(self, game_id: str) -> list[dict[str, Any]]:
-        """The round and every seat's points after every version (index 0: version 1), as the game counts them
-        (``GameRules.progress``), by evolving the recorded events once; cached with the records (a finished
-        game never changes)."""
+    def progress(self, game_id: str) -> dict[str, Any]:
+        """Every seat's name (with any seat the engine plays, like a solo rival) and, after every version (index 0:
+        version 1), the round and every seat's points as the game counts them (``GameRules.progress``), by
+        evolving the recorded events once; cached with the records (a finished game never changes)."""
         records = self.records(game_id)
         with self._records_lock:
             cached = self._progress.get(game_id)
@@ -250,26 +250,23 @@ class Queries:
                 state = rules.evolve(state, rules.event_from_dict(data))
             now = rules.progress(state)
             points.append({"round": now.round, "scores": list(now.scores)})
+        found = {"names": list(rules.view(state)["players"]), "points": points}
         with self._records_lock:
-            self._progress[game_id] = (records, points)
+            self._progress[game_id] = (records, found)
             while len(self._progress) > self._replay_cache:
                 self._progress.pop(next(iter(self._progress)))
-        return points
+        return found
 
     def vp_timeline(self, game_id: str) -> dict[str, Any]:
         """Every seat's points after every version, and the round each version is in."""
-        points = self.progress(game_id)
-        names = self.records(game_id)[0]["body"]["names"]
-        return {
-            "names": names,
-            "vp": [p["scores"][: len(names)] for p in points],
-            "round": [p["round"] for p in points],
-        }
+        found = self.progress(game_id)
+        points = found["points"]
+        return {"names": found["names"], "vp": [p["scores"] for p in points], "round": [p["round"] for p in points]}
 
     def round_starts(self, game_id: str) -> dict[int, int]:
         """The first version of each round (for 'jump to round')."""
         starts: dict[int, int] = {}
-        for version, point in enumerate(self.progress(game_id), start=1):
+        for version, point in enumerate(self.progress(game_id)["points"], start=1):
             starts.setdefault(point["round"], version)
         return starts
 

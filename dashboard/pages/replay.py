@@ -104,7 +104,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     status = STATUS["over"] if opened.over else STATUS["playing"]
     result = ""
     if row and row.get("winner_seat") is not None:
-        result = f" · {names[row['winner_seat']]} {HOW.get(row.get('win_how') or '', 'won')}"
+        everyone = first["view"]["players"]  # every seat, with any the engine plays (a solo rival)
+        result = f" · {everyone[row['winner_seat']]} {HOW.get(row.get('win_how') or '', 'won')}"
     meta = {
         "game": game_id,
         "latest": latest,
