@@ -1,8 +1,10 @@
 """The eventsourcing Application and the service layer every entry point (API, CLI, bots) goes through.
 
-Commands return ids and plain dicts; queries return plain dicts. Live games are kept in memory (an LRU
-of aggregates) so a move costs one round trip to the database: the append. A per-game lock serialises
-moves inside a process; across processes the store's unique (game, version) key lets exactly one land.
+Commands return ids and plain dicts; queries return plain dicts. Every game is played through the registry
+(``domain.games``): its rules decide, evolve, show views and redact. Each job of the service has its own module:
+``service.inputs`` checks what callers give, ``service.live`` keeps the live games in memory with a lock per
+game (a move costs one round trip to the database: the append), ``service.chain`` turns a decided move into
+hash-chained records and a record into what a seat may read, ``service.importing`` appends an exported game.
 """
 
 from __future__ import annotations
