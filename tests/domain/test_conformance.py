@@ -19,6 +19,7 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
+from domain.errors import SetupError
 from domain.games import GAMES, Game
 from domain.metrics import COMMON_COLUMNS
 from domain.play import SeatView, play_game
@@ -112,6 +113,27 @@ def test_the_registry_names_each_game_by_its_kind_and_its_schemas_are_json_schem
         assert json.loads(json.dumps(schema)) == schema
     assert 1 <= found.schemas.seats.low <= found.schemas.seats.high
     assert jsonschema_rs.validator_for(found.schemas.options).is_valid({})
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_options_schema_says_what_the_engine_takes(kind: str) -> None:
+    """Every option's default and each value of an enumerated option start a game; an option the schema does not
+    have, or a value outside it, is refused by the schema and by the engine alike."""
+    found = GAMES[kind]
+    validator = jsonschema_rs.validator_for(found.schemas.options)
+    names = [f"P{s}" for s in range(found.schemas.seats.low)]
+    properties: dict[str, Any] = found.schemas.options.get("properties", {})
+    for option, schema in properties.items():
+        for value in [schema["default"], *schema.get("enum", [])] if "default" in schema else schema.get("enum", []):
+            assert validator.is_valid({option: value})
+            assert found.rules.start(names, {option: value}, "seed")
+        if "maximum" in schema:
+            assert not validator.is_valid({option: schema["maximum"] + 1})
+            with pytest.raises(SetupError):
+                found.rules.start(names, {option: schema["maximum"] + 1}, "seed")
+    assert not validator.is_valid({"no_such_option": 1})
+    with pytest.raises(SetupError):
+        found.rules.start(names, {"no_such_option": 1}, "seed")
 
 
 @pytest.mark.parametrize("kind", KINDS)
