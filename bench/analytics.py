@@ -35,10 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.service import drop, fresh_database
-from domain import ruins
-from domain.ruins.bots import HeuristicBot, RandomBot
-from domain.ruins.simulate import play_game
-from service import store
+from domain.games import game
+from domain.play import play_game
+from service import bootstrap, store
 from service.application import Digsite
 from service.projections.follower import Follower
 from service.projections.log import LibraryLog, log_for
@@ -46,15 +45,17 @@ from service.projections.view import TABLES
 from service.queries import Queries
 from service.settings import Database, Settings
 
+KIND = "ruins"  # the game with the read models' analytics this measures
+RUINS = game(KIND)
 STYLES = [
-    HeuristicBot(pass_rate=0.6),
-    HeuristicBot(torch_rate=0.0),
-    HeuristicBot(torch_rate=1.0),
-    HeuristicBot(lead="big"),
-    HeuristicBot(lead="high"),
-    RandomBot(),
-    HeuristicBot(),
-    HeuristicBot(claim_rate=1.0),
+    RUINS.bots.make("heuristic", pass_rate=0.6),
+    RUINS.bots.make("heuristic", torch_rate=0.0),
+    RUINS.bots.make("heuristic", torch_rate=1.0),
+    RUINS.bots.make("heuristic", lead="big"),
+    RUINS.bots.make("heuristic", lead="high"),
+    RUINS.bots.make("random"),
+    RUINS.bots.make("heuristic"),
+    RUINS.bots.make("heuristic", claim_rate=1.0),
 ]
 
 
@@ -62,16 +63,16 @@ def generate(service: Digsite, games: int, players: int = 4) -> list[str]:
     rng = random.Random(0)
     pool = [service.create_player(f"Bot {i}", kind="bot", bot={"style": i}) for i in range(len(STYLES))]
     tables = max(1, -(-games // 1000))  # a tournament has at most 1000 rounds
-    tournament = service.create_tournament("Benchmark open", rounds=-(-games // tables))
+    tournament = service.create_tournament("Benchmark open", rounds=-(-games // tables), kind=KIND)
     ids = []
     started = time.perf_counter()
     for g in range(games):
         seats = rng.sample(range(len(pool)), players)
         names = [f"Bot {i}" for i in seats]
-        played = play_game(names, [STYLES[i] for i in seats], seed=f"bench-{g}")
+        played = play_game(RUINS.rules, names, [STYLES[i] for i in seats], seed=f"bench-{g}")
         labels = {"tournament": tournament, "round": g // tables + 1, "table": g % tables + 1}
-        actions = [ruins.action_to_dict(a) for a in played.actions]
-        ids.append(service.store_scripted_game("ruins", [pool[i] for i in seats], actions, labels, f"bench-{g}"))
+        actions = [RUINS.rules.action_to_dict(a) for a in played.actions]
+        ids.append(service.store_scripted_game(KIND, [pool[i] for i in seats], actions, labels, f"bench-{g}"))
         if (g + 1) % 500 == 0:
             print(f"  generated {g + 1}/{games} games ({time.perf_counter() - started:.0f}s)", file=sys.stderr)
     return ids
@@ -91,19 +92,19 @@ def load_store(path: Path, db: Database) -> None:
         return
     import psycopg
 
-    with sqlite3.connect(path) as source, psycopg.connect(db.psycopg_conninfo()) as conn:
-        for table, target, order in (
+    with sqlite3.connect(path) as source, psycopg.connect(db.psycopg_conninfo()) as pg:
+        for table, into, order in (
             ("stored_events", "digsite_events", "rowid"),  # the log's order: notification ids follow it
             ("stored_snapshots", "digsite_snapshots", "originator_id, originator_version"),
         ):
             columns = "originator_id, originator_version, topic, state"
-            with conn.cursor().copy(f'COPY "{db.schema}".{target} ({columns}) FROM STDIN') as copy:
+            with pg.cursor().copy(f'COPY "{db.schema}".{into} ({columns}) FROM STDIN') as copy:
                 for row in source.execute(f"SELECT {columns} FROM {table} ORDER BY {order}"):
                     copy.write_row(row)
-        conn.commit()
-        conn.autocommit = True
-        conn.execute(f'VACUUM ANALYZE "{db.schema}".digsite_events')
-        conn.execute(f'VACUUM ANALYZE "{db.schema}".digsite_snapshots')
+        pg.commit()
+        pg.autocommit = True
+        pg.execute(f'VACUUM ANALYZE "{db.schema}".digsite_events')
+        pg.execute(f'VACUUM ANALYZE "{db.schema}".digsite_snapshots')
 
 
 def dump_read_models(follower: Follower, path: Path) -> dict[str, str]:
@@ -204,8 +205,8 @@ def measure_replay(queries: Queries, service: Digsite, steps: int) -> dict[str, 
 
 
 def tendencies_page(queries: Queries, player: str) -> None:
-    queries.tendencies(player)
-    queries.tendencies(None)
+    queries.tendencies(player, KIND)
+    queries.tendencies(None, KIND)
     queries.finishing_positions(player)
     queries.vp_by_round(player)
     queries.torches_by_round(player)
@@ -248,7 +249,7 @@ def main() -> None:
         db: Database = fresh_database(args.backend, Path(folder))
         store.upgrade(db)
         settings = Settings(database=db)
-        service = Digsite(settings)
+        service = bootstrap.build(settings)
         try:
             began = time.perf_counter()
             if reuse:
@@ -259,13 +260,13 @@ def main() -> None:
                 if args.store is not None:
                     save_store(db, args.store)
             generated = time.perf_counter() - began
-            follower = Follower(settings)
+            follower = bootstrap.follower(settings)
             # Each segment is several batches (the projection's own batch size), paired with its baselines.
             projection = paired_catch_up(follower, segment=max(args.segment, follower.batch_size))
             dumped = dump_read_models(follower, args.dump) if args.dump else None
             follower.view.analyze()  # as a rebuild ends (the queries below are measured in the steady state)
             follower.close()
-            queries = Queries(service)
+            queries = bootstrap.queries(service)
             games = queries._rows("SELECT COUNT(*) AS n FROM {p}rm_games")[0]["n"]
             result: dict[str, Any] = {
                 "backend": args.backend,

@@ -1,11 +1,11 @@
-"""Engine speed: complete bot games per second and moves per second, on one core.
+"""Engine speed of the registered games: complete bot games and moves per second, per seat count and bot, on one core.
 
-Run: ``.venv/bin/python -m bench.engine [--game ruins|arnak|all] [--games N] [--json]``. Ruins is measured
-for 2-5 players; Lost Ruins of Arnak for 1 (solo, against the rival) to 4 players on both boards (bird and
-snake). Every figure is reported beside a calibration loop measured in the same run (plain-Python dict
-and tuple work of a similar shape), so numbers from noisy or different machines can be compared as ratios.
-Both are timed in CPU time of this process (``time.process_time``): on a quiet machine the same as wall time,
-on a busy one it leaves out the time other processes had the core.
+Run: ``.venv/bin/python -m bench.engine [--game ruins|arnak|all] [--games N] [--json]``. Every game is measured
+for each seat count it takes (Ruins 2-5 players; Lost Ruins of Arnak 1, solo against the rival, to 4 players on
+both boards, bird and snake) and each bot policy. Every figure is reported beside a calibration loop measured
+in the same run (plain-Python dict and tuple work of a similar shape), so numbers from noisy or different
+machines can be compared as ratios. Both are timed in CPU time of this process (``time.process_time``): on a
+quiet machine the same as wall time, on a busy one it leaves out the time other processes had the core.
 """
 
 from __future__ import annotations
@@ -15,8 +15,11 @@ import json
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
+
+from domain.games import GAMES, game
+from domain.play import play_game
 
 NAMES = ["Ana", "Beto", "Carla", "Diego", "Elif"]
 DEFAULT_GAMES = {"ruins": 300, "arnak": 100}
@@ -47,85 +50,73 @@ def calibration_ops_per_second(seconds: float = 0.5) -> float:
     return ops / (CLOCK() - started)
 
 
-def _timed(play: Callable[[int], tuple[int, int]], games: int, row: dict[str, Any]) -> dict[str, Any]:
-    """Time ``games`` calls of ``play(g) -> (moves, events)`` and fill in ``row``'s rates."""
+def measure(
+    kind: str, players: int, bot: str, games: int, seed: int = 0, options: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """``games`` games of ``kind`` with every seat played by the same bot policy (Arnak solo: one bot against
+    the rival, which plays itself, at difficulty 0)."""
+    found = game(kind)
+    bots = [found.bots.make(bot) for _ in range(players)]
+    names = NAMES[:players]
     moves = events = 0
     started = CLOCK()
     for g in range(games):
-        m, e = play(g)
-        moves += m
-        events += e
+        played = play_game(found.rules, names, bots, f"bench-{seed}-{g}", options=options)
+        moves += len(played.actions)
+        events += len(played.events)
     elapsed = CLOCK() - started
-    row.update(
-        games=games,
-        seconds=round(elapsed, 3),
-        games_per_second=round(games / elapsed, 1),
-        moves_per_second=round(moves / elapsed),
-        events_per_second=round(events / elapsed),
-        moves_per_game=round(moves / games, 1),
-    )
-    return row
+    return {
+        "game": kind,
+        "players": players,
+        "side": str((options or {}).get("side", "")),
+        "bot": bot,
+        "games": games,
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(games / elapsed, 1),
+        "moves_per_second": round(moves / elapsed),
+        "events_per_second": round(events / elapsed),
+        "moves_per_game": round(moves / games, 1),
+    }
 
 
-def measure_ruins(players: int, bot: str, games: int, seed: int = 0) -> dict[str, Any]:
-    from domain.ruins.bots import HeuristicBot, RandomBot
-    from domain.ruins.simulate import play_game
-
-    bots = [RandomBot() if bot == "random" else HeuristicBot() for _ in range(players)]
-    names = NAMES[:players]
-
-    def play(g: int) -> tuple[int, int]:
-        played = play_game(names, bots, f"bench-{seed}-{g}")
-        return len(played.actions), len(played.events)
-
-    return _timed(play, games, {"game": "ruins", "players": players, "side": "", "bot": bot})
+# The boards (options) each game is measured on; a game not named here is measured with its default options.
+BOARDS: dict[str, tuple[dict[str, Any], ...]] = {"arnak": ({"side": "bird"}, {"side": "snake"})}
 
 
-def measure_arnak(players: int, side: str, bot: str, games: int, seed: int = 0) -> dict[str, Any]:
-    """Arnak games with every seat played by the same kind of bot (solo: one bot against the rival, which plays
-    itself, at difficulty 0)."""
-    from domain.arnak.bots import HeuristicBot, RandomBot
-    from domain.arnak.simulate import play_game
-
-    bots = [RandomBot() if bot == "random" else HeuristicBot() for _ in range(players)]
-    names = NAMES[:players]
-    options = {"side": side}
-
-    def play(g: int) -> tuple[int, int]:
-        played = play_game(names, bots, f"bench-{seed}-{g}", options=options)
-        return len(played.actions), len(played.events)
-
-    return _timed(play, games, {"game": "arnak", "players": players, "side": side, "bot": bot})
+def measure_game(kind: str, games: int) -> list[dict[str, Any]]:
+    found = game(kind)
+    counts = range(found.schemas.seats.low, found.schemas.seats.high + 1)
+    return [
+        measure(kind, n, bot, games, options=options)
+        for bot in sorted(found.bots.policies, reverse=True)
+        for options in BOARDS.get(kind, ({},))
+        for n in counts
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--game", choices=("ruins", "arnak", "all"), default="all")
+    parser.add_argument("--game", choices=(*sorted(GAMES), "all"), default="all", help="which registered game")
     parser.add_argument(
-        "--games", type=int, help=f"games per row (default: {', '.join(f'{k} {v}' for k, v in DEFAULT_GAMES.items())})"
+        "--games",
+        type=int,
+        help=f"games per row (default: {', '.join(f'{k} {v}' for k, v in DEFAULT_GAMES.items())}, else 100)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     pinned = pin_to_one_core()
     calibration = calibration_ops_per_second()
+    kinds = sorted(GAMES, reverse=True) if args.game == "all" else [args.game]
     rows: list[dict[str, Any]] = []
-    if args.game in ("ruins", "all"):
-        games = args.games or DEFAULT_GAMES["ruins"]
-        rows += [measure_ruins(n, bot, games) for bot in ("random", "heuristic") for n in (2, 3, 4, 5)]
-    if args.game in ("arnak", "all"):
-        games = args.games or DEFAULT_GAMES["arnak"]
-        rows += [
-            measure_arnak(n, side, bot, games)
-            for bot in ("random", "heuristic")
-            for side in ("bird", "snake")
-            for n in (1, 2, 3, 4)
-        ]
+    for kind in kinds:
+        rows += measure_game(kind, args.games or DEFAULT_GAMES.get(kind, 100))
     calibration_after = calibration_ops_per_second()
     baseline = (calibration + calibration_after) / 2
     for row in rows:
         row["moves_per_1000_calibration_ops"] = round(1000 * row["moves_per_second"] / baseline, 2)
     if args.json:
-        print(json.dumps({"pinned": pinned, "calibration_ops_per_second": round(baseline), "rows": rows}))
+        print(json.dumps({"game": args.game, "pinned": pinned, "calibration_ops_per_second": round(baseline),
+                          "rows": rows}))  # fmt: skip
         return
     print(
         f"Engines, {pinned}, per CPU second; calibration loop {baseline:,.0f} ops/s (before {calibration:,.0f}, "

@@ -24,14 +24,14 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from domain import ruins
-from domain.ruins.bots import RandomBot
-from domain.ruins.simulate import play_game
+from domain.games import game
+from domain.play import play_game
 from service import store
 from service.application import Digsite, Viewer
 from service.settings import Database, Settings
 
 NAMES = ["Ana", "Beto", "Carla", "Diego"]
+KIND = "ruins"  # the game measured: Ruins, whose figures docs/performance.md tracks
 
 
 def fresh_database(backend: str, folder: Path) -> Database:
@@ -80,18 +80,19 @@ class RawTable:
 
 def scripted_games(count: int, seed: str) -> list[tuple[str, list[dict[str, Any]]]]:
     """Bot games played in memory first, so the timed part is only the service's own work."""
-    bots = [RandomBot()] * len(NAMES)
+    found = game(KIND)
+    bots = [found.bots.make("random")] * len(NAMES)
     out = []
     for i in range(count):
         # 32 hex digits, deterministic in (seed, i): the form the API accepts (bench.http creates games over it)
-        played = play_game(NAMES, bots, hashlib.sha256(f"{seed}-{i}".encode()).hexdigest()[:32])
-        out.append((played.seed, [ruins.action_to_dict(a) for a in played.actions]))
+        played = play_game(found.rules, NAMES, bots, hashlib.sha256(f"{seed}-{i}".encode()).hexdigest()[:32])
+        out.append((played.seed, [found.rules.action_to_dict(a) for a in played.actions]))
     return out
 
 
 def service_moves(service: Digsite, players: list[str], script: tuple[str, list[dict[str, Any]]]) -> tuple[str, float]:
     seed, actions = script
-    game = service.create_game("ruins", players, seed=seed)
+    game = service.create_game(KIND, players, seed=seed)
     version = game["version"]
     started = time.perf_counter()
     for action in actions:

@@ -7,7 +7,7 @@ signing in, finished games only (spectator mode); a player's seat token opens th
 Nothing is built or connected at import time::
 
     from dashboard import create_dashboard
-    app = create_dashboard(Queries(build()))          # its own Flask server, at /
+    app = create_dashboard(bootstrap.queries(bootstrap.build()))   # its own Flask server, at /
     app = create_dashboard(queries, server=flask_app, url_base_pathname="/dashboard/")  # mounted
 """
 

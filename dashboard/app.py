@@ -16,6 +16,7 @@ from dash import Input, Output, State, dcc, html
 from dashboard.access import HIDDEN_GAME, AccessSettings, Denied, Visitor
 from dashboard.context import Context
 from dashboard.data import Data
+from dashboard.games import stylesheet
 from dashboard.pages import aggregates, games, players, replay
 from dashboard.session import Gate
 from dashboard.static import INDEX
@@ -34,10 +35,10 @@ def build(
         server=server if server is not None else True,
         url_base_pathname=url_base_pathname,
         include_assets_files=False,  # styles and the keyboard script are inlined (dashboard/static.py)
-        index_string=INDEX,
+        index_string=INDEX.replace("</style>", stylesheet() + "</style>", 1),  # each game's table styles too
         suppress_callback_exceptions=True,
         title="Digsite · tournament dashboard",
-        update_title=None,
+        update_title=None,  # type: ignore[arg-type]  # Dash documents None (no "Updating..." title); typed str
         enable_mcp=False,  # no second way in to the callbacks and layouts
     )
     service = queries.service

@@ -6,7 +6,12 @@ from typing import Any
 
 from dash import dcc, html
 
-GRAPH_CONFIG = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
+GRAPH_CONFIG: Any = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
+
+
+def data_attributes(attributes: dict[str, str]) -> dict[str, Any]:
+    """HTML ``data-*`` attributes as keyword arguments of a Dash component (its type hints list no such names)."""
+    return attributes
 
 
 def field(label: str, control: Any, width: str = "12rem") -> html.Div:

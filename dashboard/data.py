@@ -92,7 +92,7 @@ class Data:
             return {"total": 0, "rows": []}
         return self._queries.games(status=status, **filters)
 
-    def tendencies(self, visitor: Visitor, player: str | None, kind: str = "ruins") -> dict[str, Any]:
+    def tendencies(self, visitor: Visitor, player: str | None, kind: str) -> dict[str, Any]:
         access.require_lists(visitor)  # tendencies are over finished games for everyone
         return self._queries.tendencies(player, kind)
 

@@ -168,7 +168,7 @@ def finishing_positions(series: Sequence[tuple[str, Sequence[Mapping[str, Any]]]
 
 
 def by_round(
-    series: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], key: str, title: str, axis: str, max_rounds: int
+    series: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], key: str, title: str, axis: str, max_rounds: int | None
 ) -> go.Figure:
     """A per-round average (``key``: 'vp' or 'torches') as lines with markers, one per series."""
     fig = go.Figure()

@@ -29,6 +29,7 @@ from urllib.parse import urlencode, urlsplit
 
 from flask import Flask, Response, g, redirect, request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from werkzeug.wrappers import Response as BaseResponse  # what redirect() makes
 
 from dashboard.access import AccessSettings, Visitor, canonical_id
 from dashboard.static import CSS
@@ -186,7 +187,7 @@ class Gate:
         key = (self.settings.api_key or "").encode()
         return hmac.new(self.settings.secret, b"organiser-key\0" + key, hashlib.sha256).hexdigest()
 
-    def _save(self, response: Response, payload: dict[str, Any]) -> None:
+    def _save(self, response: BaseResponse, payload: dict[str, Any]) -> None:
         now = time.time()
         deadlines = [float(payload.get("org_exp") or 0)] + [float(e[1]) for e in (payload.get("seats") or {}).values()]
         left = int(max(deadlines) - now)
@@ -203,7 +204,7 @@ class Gate:
             secure=self.secure(),
         )
 
-    def _clear(self, response: Response) -> None:
+    def _clear(self, response: BaseResponse) -> None:
         response.delete_cookie(SESSION_COOKIE, path=self.prefix, httponly=True, samesite="Strict", secure=self.secure())
 
     def secure(self) -> bool:

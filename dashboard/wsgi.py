@@ -14,7 +14,6 @@ from typing import Any
 def create_app() -> Any:
     """The dashboard's Flask server over the store the environment names."""
     from dashboard import create_dashboard
-    from service.bootstrap import build
-    from service.queries import Queries
+    from service import bootstrap
 
-    return create_dashboard(Queries(build())).server
+    return create_dashboard(bootstrap.queries(bootstrap.build())).server

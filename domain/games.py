@@ -1,57 +1,61 @@
-"""The games Digsite knows, each a module with the same small rules API (see ``GameRules``).
+"""The one registry of the games Digsite plays: ``GAMES`` maps each kind to its ``Game``, the bundle of its parts.
 
-The service, projections and dashboard look a game up here by its kind and never import a game's
-package directly, so a new game plugs in by adding one line to ``GAMES``.
+Every layer reaches a game through here (``game(kind)``) and never imports a game's package: the service plays
+it through ``Game.rules``, the API validates with ``Game.schemas``, the simulator and bot clients seat
+``Game.bots``, the read models ask ``Game.analytics``. The parts that are not pure (a game's dashboard renderer,
+its projection tables) live in a module named after the kind inside their own layer, found from the kind.
+
+Each game module is assigned below to a variable typed ``GameRules[State, Action, Event]`` with its own types,
+so mypy checks the module against the protocol, function by function, without a cast. A new game plugs in by
+adding its package, those few lines and its entry in ``GAMES``; ``tests/domain/test_conformance.py`` then runs
+the conformance suite on it. See docs/games.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from types import ModuleType
-from typing import Any, Protocol, cast
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-from domain import ruins
+from domain import arnak, ruins
 from domain.errors import SetupError
-from domain.versions import Versions
+from domain.metrics import Analytics
+from domain.policies import Bots
+from domain.protocol import GameRules, Schemas
+
+State = TypeVar("State")
+Action = TypeVar("Action")
+Event = TypeVar("Event")
 
 
-class GameRules(Protocol):
-    """What every game module offers (pure functions; ``State``, ``Action`` and ``Event`` are the game's own)."""
+@dataclass(frozen=True)
+class Game(Generic[State, Action, Event]):
+    """One game's parts: its rules engine, JSON Schemas, bots and (optionally) analytics."""
 
-    GAME: str
-    VERSIONS: Versions[Any]  # every rules version the game released, the newest current (domain.versions)
-
-    def start(
-        self,
-        players: Iterable[str],
-        options: Mapping[str, Any] | None = None,
-        seed: str | int = 0,
-        rules_version: str | None = None,  # None: the current version
-    ) -> Any: ...
-    def decide(self, state: Any, action: Any) -> Any: ...
-    def evolve(self, state: Any, event: Any) -> Any: ...
-    def replay(self, events: Any, state: Any = None) -> Any: ...
-    def legal_actions(self, state: Any, seat: int) -> Any: ...
-    def to_act(self, state: Any) -> list[int]: ...
-    def view(self, state: Any, seat: int | None = None) -> dict[str, Any]: ...
-    def outcome(self, state: Any) -> Any: ...
-    def action_from_dict(self, data: Any) -> Any: ...
-    def action_to_dict(self, action: Any) -> dict[str, Any]: ...
-    def event_from_dict(self, data: dict[str, Any]) -> Any: ...
-    def event_to_dict(self, event: Any) -> dict[str, Any]: ...
-    def redact_event(self, data: dict[str, Any], seat: int | None, game_over: bool) -> dict[str, Any]: ...
-    def state_to_dict(self, state: Any) -> dict[str, Any]: ...
-    def state_from_dict(self, data: dict[str, Any]) -> Any: ...
-    def describe(self, event: Any, players: Any, seat: int | None = None) -> str: ...
-    def rules_version(self) -> str: ...
-    def new_seed(self) -> str: ...
+    kind: str  # the registry key, stored in every game's record ("ruins")
+    title: str  # for people ("Lost Ruins of Arnak")
+    rules: GameRules[State, Action, Event]
+    state_type: type[State]  # stored in snapshots through the rules' state codec
+    schemas: Schemas
+    bots: Bots[Action]
+    analytics: Analytics[State, Event] | None = None  # None: the read models keep only the common rows
 
 
-GAMES: dict[str, ModuleType] = {ruins.GAME: ruins}
+_RUINS_RULES: GameRules[ruins.GameState, ruins.Action, ruins.Event] = ruins
+_ARNAK_RULES: GameRules[arnak.GameState, arnak.Action, arnak.Event] = arnak
+
+RUINS: Game[ruins.GameState, ruins.Action, ruins.Event] = Game(
+    ruins.GAME, "Ruins", _RUINS_RULES, ruins.GameState, ruins.SCHEMAS, ruins.BOTS, ruins.ANALYTICS
+)
+ARNAK: Game[arnak.GameState, arnak.Action, arnak.Event] = Game(
+    arnak.GAME, "Lost Ruins of Arnak", _ARNAK_RULES, arnak.GameState, arnak.SCHEMAS, arnak.BOTS
+)
+
+GAMES: dict[str, Game[Any, Any, Any]] = {g.kind: g for g in (RUINS, ARNAK)}
 
 
-def rules_for(kind: str) -> GameRules:
-    module = GAMES.get(kind)
-    if module is None:
-        raise SetupError(f"unknown game kind {kind!r}; Digsite plays {sorted(GAMES)}")
-    return cast(GameRules, module)
+def game(kind: str) -> Game[Any, Any, Any]:
+    """The registered game of this kind; ``SetupError`` names the kinds there are."""
+    found = GAMES.get(kind) if isinstance(kind, str) else None
+    if found is None:
+        raise SetupError(f"unknown game {kind!r}; Digsite plays {', '.join(sorted(GAMES))}")
+    return found

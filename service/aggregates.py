@@ -11,7 +11,8 @@ from uuid import UUID, uuid4
 
 from eventsourcing.domain import Aggregate
 
-from domain.games import rules_for
+from domain.games import game as game_of
+from service import library
 
 
 class Game(Aggregate):
@@ -55,12 +56,12 @@ class Game(Aggregate):
         self.last_hash = hash
         self.moves = 0
         self.seed: str | None = None  # published only once the game is over
-        rules = rules_for(kind)
+        rules = game_of(kind).rules
         self.state = rules.replay([rules.event_from_dict(e) for e in opening])
 
     @classmethod
     def create(cls, game_id: UUID | None = None, **fields: Any) -> Game:
-        game: Game = cls._create(cls.Created, id=game_id or uuid4(), **fields)
+        game: Game = library.create(cls, cls.Created, id=game_id or uuid4(), **fields)
         return game
 
     class MoveRecorded(Aggregate.Event):
@@ -76,9 +77,9 @@ class Game(Aggregate):
             game: Game = aggregate
             # The command path has just computed the next state with ``decide``/``evolve``; replays fold the
             # recorded events. Both give the same state (the audit test checks it).
-            computed = game.__dict__.pop("_computed_state", None)
+            computed = library.carried_state(game)
             if computed is None:
-                rules = rules_for(game.kind)
+                rules = game_of(game.kind).rules
                 state = game.state
                 for data in self.events:
                     state = rules.evolve(state, rules.event_from_dict(data))
@@ -100,7 +101,7 @@ class Game(Aggregate):
             game.last_hash = self.hash
 
     def record_move(self, next_state: Any, **fields: Any) -> None:
-        self.__dict__["_computed_state"] = next_state
+        library.carry_state(self, next_state)
         self.trigger_event(self.MoveRecorded, **fields)
 
     def reveal_seed(self, **fields: Any) -> None:
@@ -124,7 +125,7 @@ class Player(Aggregate):
 
     @classmethod
     def create(cls, **fields: Any) -> Player:
-        player: Player = cls._create(cls.Created, id=uuid4(), **fields)
+        player: Player = library.create(cls, cls.Created, id=uuid4(), **fields)
         return player
 
 
@@ -143,5 +144,5 @@ class Tournament(Aggregate):
 
     @classmethod
     def create(cls, **fields: Any) -> Tournament:
-        tournament: Tournament = cls._create(cls.Created, id=uuid4(), **fields)
+        tournament: Tournament = library.create(cls, cls.Created, id=uuid4(), **fields)
         return tournament

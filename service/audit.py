@@ -24,7 +24,8 @@ from uuid import UUID
 
 from eventsourcing.utils import get_topic
 
-from domain.games import rules_for
+from domain.games import GAMES
+from domain.games import game as game_of
 from service.aggregates import Game
 from service.application import Digsite, record_of
 from service.checkpoint import Checkpoint, compare_ledger
@@ -238,7 +239,7 @@ def verify_records(
     if state is None:
         checks.append(Check("game_over", False, "not checked: the replay did not reach the end of the records"))
         return _finish(report, checks)
-    over = rules.outcome(state) is not None
+    over = rules.result(state) is not None
     report.status = "over" if over else "playing"
     checks.append(_check_game_over(over, reveals, last_move))
     return _finish(report, checks)
@@ -361,22 +362,24 @@ def _check_hash_chain(records: list[dict[str, Any]]) -> Check:
 
 
 def _opening_seed(created: dict[str, Any]) -> str | None:
-    opening = _body(created).get("opening")
-    if isinstance(opening, list):
-        for event in opening:
-            if isinstance(event, dict) and event.get("type") == "GameStarted":
-                seed = event.get("seed")
-                return seed if isinstance(seed, str) else None
-    return None
+    """The seed the game's opening events were dealt from, where its game keeps it (``GameRules.seed_of``)."""
+    body = _body(created)
+    opening, kind = body.get("opening"), body.get("kind")
+    if not isinstance(opening, list) or not isinstance(kind, str) or kind not in GAMES:
+        return None
+    try:
+        return game_of(kind).rules.seed_of(opening)
+    except Exception:  # a damaged opening: no seed to be found in it
+        return None
 
 
 def _check_seed(created: dict[str, Any], reveals: list[dict[str, Any]]) -> tuple[str | None, Check]:
-    """The seed the referee used (in the opening GameStarted event) matches the commitment published at
-    creation; once the game is over, the revealed seed is that same seed."""
+    """The seed the referee used (in the opening events) matches the commitment published at creation; once the
+    game is over, the revealed seed is that same seed."""
     commitment = _body(created).get("seed_commitment")
     opening_seed = _opening_seed(created)
     if opening_seed is None:
-        return None, Check("seed", False, "the opening events hold no GameStarted seed", 1)
+        return None, Check("seed", False, "the opening events hold no seed", 1)
     if seed_commitment(opening_seed) != commitment:
         return opening_seed, Check(
             "seed", False, "the seed in the opening events does not match the commitment published at creation", 1
@@ -410,7 +413,7 @@ def _check_rules_version(records: list[dict[str, Any]], report: Report) -> tuple
     version is current meanwhile. Sets ``report.rules_version`` to the game's version once it is known."""
     kind = report.kind
     try:
-        rules = rules_for(str(kind))
+        rules = game_of(str(kind)).rules
         released = rules.VERSIONS
     except Exception as error:
         return None, Check("rules_version", False, f"cannot load the rules of game kind {kind!r} ({error})", 1)

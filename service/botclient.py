@@ -29,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from domain.games import rules_for
-from domain.ruins.bots import Bot, Seen
+from domain.games import game as game_of
+from domain.policies import Policy
 
 # Answers that no retry can change: the request itself is wrong, or this token may not do it.
 PERMANENT_STATUSES = frozenset({400, 401, 403, 404, 405, 410, 413, 415, 422})
@@ -82,15 +82,28 @@ class Step:
     move: Move | None = None
 
 
+@dataclass(frozen=True)
+class BotChoice:
+    """A bot named by its policy and tendencies, made once the game it plays is known (its kind comes with the
+    first look at the game): ``digsite bot`` is told which bot to play before it knows the game."""
+
+    policy: str
+    tendencies: dict[str, Any]
+
+    def make(self, kind: str) -> Policy[Any]:
+        return game_of(kind).bots.make(self.policy, **self.tendencies)
+
+
 class BotClient:
-    """One seat of one game, played over HTTP by ``bot`` (its choices drawn from ``rng``)."""
+    """One seat of one game, played over HTTP by ``bot`` (a policy, or a ``BotChoice`` made into one for the
+    game's kind on the first look; its choices drawn from ``rng``)."""
 
     def __init__(
         self,
         url: str,
         game_id: str,
         token: str,
-        bot: Bot,
+        bot: Policy[Any] | BotChoice,
         rng: random.Random | None = None,
         timeout: float = 10.0,
     ) -> None:
@@ -147,13 +160,17 @@ class BotClient:
         seat = game.get("seat", game["view"].get("viewer"))
         return int(seat)
 
+    def policy(self, kind: str) -> Policy[Any]:
+        if isinstance(self.bot, BotChoice):
+            self.bot = self.bot.make(kind)
+        return self.bot
+
     def choose(self, game: dict[str, Any]) -> dict[str, Any]:
         """The bot's pick among the legal actions offered, as the action's JSON."""
-        rules = rules_for(game.get("kind", "ruins"))
+        rules = game_of(game["kind"]).rules
         legal = [rules.action_from_dict(a) for a in game["legal_actions"]]
-        action = self.bot.choose(Seen.from_view(game["view"]), legal, self.rng)
-        chosen: dict[str, Any] = rules.action_to_dict(action)
-        return chosen
+        action = self.policy(game["kind"]).choose(game["view"], legal, self.rng)
+        return rules.action_to_dict(action)
 
     def play_turn(self, game: dict[str, Any]) -> Step:
         """Act on ``game`` (a fetched view) if it is this seat's turn; a 409 comes back as ``conflict``."""
@@ -171,7 +188,7 @@ class BotClient:
                 return Step("conflict", game)
             raise
         self.moves += 1
-        rules = rules_for(game.get("kind", "ruins"))
+        rules = game_of(game["kind"]).rules
         move = Move(
             number=self.moves,
             version=game["version"],

@@ -212,7 +212,8 @@ class Ledger:
 
     @contextmanager
     def _cursor(self, commit: bool = False) -> Iterator[Any]:
-        with self.service.app.recorder.datastore.transaction(commit=commit) as c:  # type: ignore[attr-defined]
+        recorder: Any = self.service.app.recorder  # the SQLite recorder: ``datastore`` is its own
+        with recorder.datastore.transaction(commit=commit) as c:
             yield c
 
     def _rows(self, text: str, params: Sequence[Any] = ()) -> list[Any]:

@@ -40,6 +40,7 @@ from psycopg.pq import TransactionStatus
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
 
+from service import library
 from service.store import Health, StoreUnavailable
 
 CONNECT_TIMEOUT_SECONDS = 2  # libpq advises no less: a server that does not answer is given up after this
@@ -226,9 +227,7 @@ class DigsiteDatastore(PostgresDatastore):
 
     def connect(self, **options: Any) -> psycopg.Connection[Any]:
         """A new connection to this store (``options`` as psycopg takes them), bounded in time."""
-        kwargs = dict(self.pool.kwargs or {})  # type: ignore[arg-type]
-        if self.pool.get_password_func is not None:
-            kwargs["password"] = self.pool.get_password_func()
+        kwargs = library.connect_kwargs(self)
         kwargs.update(BOUNDED, **options)
         return psycopg.Connection.connect(**kwargs)
 

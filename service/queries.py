@@ -7,34 +7,35 @@ and tendencies come from the rm_* tables, a replay step from the nearest snapsho
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 from collections import OrderedDict
 from typing import Any
 from uuid import UUID
 
-from domain.games import rules_for
+from domain.games import GAMES
+from domain.games import game as game_of
 from service.application import Digsite, Viewer
 
-# Tendency metrics: name -> (numerator SQL, denominator SQL, label). Rates are sums over a player's games.
-METRICS: dict[str, tuple[str, str, str]] = {
-    "pass_rate_when_able": ("SUM(passes_able)", "SUM(follow_turns_able)", "passes when able to follow"),
-    "pass_rate": ("SUM(passes)", "SUM(follow_turns)", "passes per follow turn"),
-    "lead_size": ("SUM(lead_size_sum)", "SUM(leads)", "ruins per lead"),
-    "lead_rank": ("SUM(lead_rank_sum)", "SUM(leads)", "rank of leads"),
-    "skip_rate": ("SUM(skips)", "SUM(plays)", "plays that skip the next player"),
-    "torches_per_round": ("SUM(torches_spent)", "SUM(rounds_played)", "torches spent per round"),
-    "purchases_per_round": ("SUM(purchases)", "SUM(rounds_played)", "discoveries bought per round"),
-    "claims_per_game": ("SUM(claims)", "COUNT(*)", "claims used per game"),
-    "night_flips_per_round": ("SUM(night_flips)", "SUM(rounds_played)", "night flips per round"),
-    "first_out_rate": ("SUM(first_outs)", "SUM(rounds_played)", "rounds finished first"),
-    "win_rate": ("SUM(won)", "COUNT(*)", "games won"),
-    "win_rate_led_round1": ("SUM(won * led_round1)", "SUM(led_round1)", "win rate when leading round 1"),
-    "showdown_rate": ("SUM(showdown)", "COUNT(*)", "games reaching the Showdown"),
-    "showdown_win_rate": ("SUM(showdown_won)", "SUM(showdown)", "Showdowns won"),
-    "final_vp": ("SUM(final_vp)", "COUNT(*)", "VP at the end"),
-    "think_ms": ("SUM(think_ms)", "SUM(moves)", "think time per move (ms)"),
-}
+IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def _sum(columns: tuple[str, ...]) -> str:
+    """SQL for the sum of a product of per-game columns (no columns: one per row, i.e. the row count)."""
+    for column in columns:
+        if not IDENTIFIER.match(column):  # catalogue names reach SQL: only plain column names
+            raise ValueError(f"not a column name: {column!r}")
+    return f"SUM({' * '.join(columns)})" if columns else "COUNT(*)"
+
+
+def metrics(kind: str) -> dict[str, tuple[str, str, str]]:
+    """A game's tendency metrics (its analytics catalogue) as name -> (numerator SQL, denominator SQL, label):
+    rates are sums over a player's games. A game without analytics has none."""
+    analytics = game_of(kind).analytics
+    if analytics is None:
+        return {}
+    return {m.name: (_sum(m.numerator), _sum(m.denominator), m.label) for m in analytics.metrics}
 
 
 class Queries:
@@ -47,6 +48,7 @@ class Queries:
         self._records: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._records_lock = threading.Lock()
         self._replay_cache = replay_cache
+        self._progress: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
         self.prefix = f'"{self.db.schema}".' if self.db.backend == "postgresql" else ""
 
     def close(self) -> None:
@@ -199,8 +201,8 @@ class Queries:
         count = _event_count(records[version - 1]) if 1 <= version <= len(records) else 0
         partial = events is not None and 1 <= events < count
         game = self.service.game(game_id, Viewer(seat), version=version - 1 if partial and version > 1 else version)
-        rules = rules_for(game["kind"])
-        names = [p["name"] for p in game["players"]]
+        rules = game_of(game["kind"]).rules
+        names = list(game["view"]["players"])  # every seat, with any the engine plays (a solo rival)
         if partial:
             assert events is not None
             state = self.service.app.repository.get(UUID(game_id), version=version - 1).state if version > 1 else None
@@ -231,49 +233,52 @@ class Queries:
         """How many events each version's record holds (index 0: version 1), for stepping by event."""
         return [_event_count(r) for r in self.records(game_id)]
 
-    def vp_timeline(self, game_id: str) -> dict[str, Any]:
-        """VP of every seat after every version (VP change only when someone goes out or a round ends)."""
+    def progress(self, game_id: str) -> dict[str, Any]:
+        """Every seat's name (with any seat the engine plays, like a solo rival) and, after every version (index 0:
+        version 1), the round and every seat's points as the game counts them (``GameRules.progress``), by
+        evolving the recorded events once; cached with the records (a finished game never changes)."""
         records = self.records(game_id)
-        first = records[0]["body"]
-        vp = [0] * len(first["players"])
-        for event in first["opening"]:
-            if event["type"] == "GameStarted":
-                vp = list(event["vp"])
-        points = [list(vp)]
-        rounds = [1]
-        current_round = 1
-        for record in records[1:]:
-            if record["type"] == "move":
-                for event in record["body"]["events"]:
-                    if event["type"] == "WentOut":
-                        vp[event["seat"]] = event["vp"]
-                    elif event["type"] == "RoundEnded":
-                        vp = list(event["vp"])
-                    elif event["type"] == "RoundDealt":
-                        current_round = event["round"]
-            points.append(list(vp))
-            rounds.append(current_round)
-        return {"names": first["names"], "vp": points, "round": rounds}
+        with self._records_lock:
+            cached = self._progress.get(game_id)
+        if cached is not None and cached[0] is records:
+            return cached[1]
+        rules = game_of(records[0]["body"]["kind"]).rules
+        state = None
+        points = []
+        for record in records:
+            for data in _events_of(record):
+                state = rules.evolve(state, rules.event_from_dict(data))
+            now = rules.progress(state)
+            points.append({"round": now.round, "scores": list(now.scores)})
+        found = {"names": list(rules.view(state)["players"]), "points": points}
+        with self._records_lock:
+            self._progress[game_id] = (records, found)
+            while len(self._progress) > self._replay_cache:
+                self._progress.pop(next(iter(self._progress)))
+        return found
+
+    def vp_timeline(self, game_id: str) -> dict[str, Any]:
+        """Every seat's points after every version, and the round each version is in."""
+        found = self.progress(game_id)
+        points = found["points"]
+        return {"names": found["names"], "vp": [p["scores"] for p in points], "round": [p["round"] for p in points]}
 
     def round_starts(self, game_id: str) -> dict[int, int]:
         """The first version of each round (for 'jump to round')."""
-        starts = {1: 1}
-        for record in self.records(game_id):
-            if record["type"] == "move":
-                for event in record["body"]["events"]:
-                    if event["type"] == "RoundDealt":
-                        starts.setdefault(event["round"], record["version"])
+        starts: dict[int, int] = {}
+        for version, point in enumerate(self.progress(game_id)["points"], start=1):
+            starts.setdefault(point["round"], version)
         return starts
 
     # -- tendencies ---------------------------------------------------------------------------------------
 
-    def _metric_sql(self) -> str:
-        return ", ".join(
-            f"CAST({num} AS REAL) / NULLIF({den}, 0) AS {name}, {den} AS {name}_n"
-            for name, (num, den, _) in METRICS.items()
+    def _metric_sql(self, kind: str) -> str:
+        return "".join(
+            f", CAST({num} AS REAL) / NULLIF({den}, 0) AS {name}, {den} AS {name}_n"
+            for name, (num, den, _) in metrics(kind).items()
         )
 
-    def tendencies(self, player: str | None, kind: str = "ruins", tournament: str | None = None) -> dict[str, Any]:
+    def tendencies(self, player: str | None, kind: str, tournament: str | None = None) -> dict[str, Any]:
         """A player's tendencies (or the field's, player None) over finished games, with sample sizes."""
         where = ["pg.finished = 1", "pg.kind = ?"]
         params: list[Any] = [kind]
@@ -286,17 +291,17 @@ class Queries:
             where.append("g.tournament_id = ?")
             params.append(tournament)
         row = self._rows(
-            f"SELECT COUNT(*) AS games, {self._metric_sql()} FROM {{p}}rm_player_games pg{join} "
+            f"SELECT COUNT(*) AS games{self._metric_sql(kind)} FROM {{p}}rm_player_games pg{join} "
             f"WHERE {' AND '.join(where)}",
             params,
         )[0]
-        metrics = {
+        found = {
             name: {"value": row[name], "n": row[f"{name}_n"] or 0, "label": label}
-            for name, (_, _, label) in METRICS.items()
+            for name, (_, _, label) in metrics(kind).items()
         }
-        return {"player": player, "games": row["games"], "metrics": metrics}
+        return {"player": player, "games": row["games"], "metrics": found}
 
-    def compare(self, player: str, other: str | None = None, kind: str = "ruins") -> dict[str, Any]:
+    def compare(self, player: str, kind: str, other: str | None = None) -> dict[str, Any]:
         """One player against another (or against the field)."""
         return {"player": self.tendencies(player, kind), "other": self.tendencies(other, kind)}
 
@@ -355,7 +360,7 @@ class Queries:
 
     # -- aggregates ---------------------------------------------------------------------------------------
 
-    def win_rate_by_seat(self, kind: str = "ruins", tournament: str | None = None) -> list[dict[str, Any]]:
+    def win_rate_by_seat(self, kind: str, tournament: str | None = None) -> list[dict[str, Any]]:
         where, params = ["pg.finished = 1", "pg.kind = ?"], [kind]
         join = ""
         if tournament:
@@ -369,14 +374,14 @@ class Queries:
             params,
         )
 
-    def win_rate_by_first_leader(self, kind: str = "ruins") -> list[dict[str, Any]]:
+    def win_rate_by_first_leader(self, kind: str) -> list[dict[str, Any]]:
         return self._rows(
             "SELECT led_round1, COUNT(*) AS games, CAST(SUM(won) AS REAL) / COUNT(*) AS win_rate "
             "FROM {p}rm_player_games WHERE finished = 1 AND kind = ? GROUP BY led_round1 ORDER BY led_round1",
             (kind,),
         )
 
-    def distributions(self, kind: str = "ruins", tournament: str | None = None) -> dict[str, list[dict[str, Any]]]:
+    def distributions(self, kind: str, tournament: str | None = None) -> dict[str, list[dict[str, Any]]]:
         """Final scores, game lengths in moves and rounds, and how games were won."""
         where, params = ["g.status = 'over'", "g.kind = ?"], [kind]
         if tournament:
@@ -406,10 +411,12 @@ class Queries:
         }
 
     def trend(self, metric: str, tournament: str, player: str | None = None) -> list[dict[str, Any]]:
-        """A tendency metric per tournament round (the field's, or one player's)."""
-        if metric not in METRICS:
-            raise ValueError(f"unknown metric {metric!r}; choose from {sorted(METRICS)}")
-        num, den, _ = METRICS[metric]
+        """A tendency metric of the tournament's game per tournament round (the field's, or one player's)."""
+        found = self._rows("SELECT game FROM {p}rm_tournaments WHERE tournament_id = ?", (tournament,))
+        catalogue = metrics(found[0]["game"]) if found and found[0]["game"] in GAMES else {}
+        if metric not in catalogue:
+            raise ValueError(f"unknown metric {metric!r}; choose from {sorted(catalogue)}")
+        num, den, _ = catalogue[metric]
         where, params = ["pg.finished = 1", "g.tournament_id = ?"], [tournament]
         if player:
             where.append("pg.player_id = ?")

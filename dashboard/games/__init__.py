@@ -1,1 +1,58 @@
-"""Per-game parts of the dashboard: each game's table renderer and log narration live in their own package."""
+"""Each game's part of the dashboard, found from its kind: ``dashboard.games.<kind>`` (a module or a package)
+offers a ``Renderer``; a registered game without one is drawn by ``dashboard.games.plain``. The generic pages
+reach a game only through ``renderer(kind)`` and the registry (``domain.games``), never by its name. A game's
+part may also offer a ``CSS`` string, its table's stylesheet: ``stylesheet()`` joins them into the page's.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, Protocol, cast
+
+from dash import html
+
+from domain.games import GAMES
+
+
+class Renderer(Protocol):
+    def draw_table(self, frame: dict[str, Any]) -> html.Div:
+        """The table of one replay frame (``Queries.replay``), from the frame's view only."""
+        ...
+
+    def max_rounds(self) -> int | None:
+        """How many regular rounds the game has (a round after them has its own name), or None."""
+        ...
+
+    def log_text(self, line: str, view: Mapping[str, Any]) -> str:
+        """One line of the engine's narration (``describe``) as the replay's log shows it, beside the frame's
+        ``view`` (the game may name the codes the line holds)."""
+        ...
+
+
+@cache
+def renderer(kind: str) -> Renderer:
+    """The dashboard part of the game ``kind`` (a registered game): its own module, else the plain one."""
+    if kind not in GAMES:
+        raise KeyError(f"no registered game {kind!r}")
+    name = f"dashboard.games.{kind}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:  # the game's module exists but something it imports does not: a real error
+            raise
+        module = importlib.import_module("dashboard.games.plain")
+    return cast(Renderer, module)
+
+
+def analysed_kinds() -> list[str]:
+    """The registered games whose moves the read models analyse (with an analytics part), in registry order:
+    the players' and aggregates' pages show the first by default."""
+    return [kind for kind, g in GAMES.items() if g.analytics is not None]
+
+
+def stylesheet() -> str:
+    """The registered games' own stylesheets (a part's ``CSS``, if it has one), for the dashboard's page."""
+    parts = (getattr(renderer(kind), "CSS", "") for kind in GAMES)
+    return "\n".join(css for css in parts if isinstance(css, str) and css)

@@ -15,11 +15,16 @@ from dashboard.access import Visitor, require_lists
 from dashboard.components import card, chart, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import HOW, tournament_label
+from dashboard.games import analysed_kinds
 from domain.games import GAMES
-from service.queries import METRICS
+from service.queries import metrics
+
+# The game the page opens on, and whose metrics the trend offers: the first registered game with analytics.
+DEFAULT_KIND = next(iter(analysed_kinds()), next(iter(GAMES)))
+METRICS = metrics(DEFAULT_KIND)
 
 NO_GAMES = "No finished games in this selection yet."
-DEFAULT_METRIC = "torches_per_round"
+DEFAULT_METRIC = next(iter(METRICS), None)
 
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str]) -> html.Div:
@@ -36,7 +41,10 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                         field(
                             "Game",
                             dropdown(
-                                "agg-kind", [{"label": k.title(), "value": k} for k in GAMES], "ruins", clearable=False
+                                "agg-kind",
+                                [{"label": g.title, "value": k} for k, g in GAMES.items()],
+                                DEFAULT_KIND,
+                                clearable=False,
                             ),
                             "9rem",
                         ),
@@ -87,13 +95,13 @@ def register(app: dash.Dash, ctx: Context) -> None:
     def content(kind: str | None, tournament: str | None) -> Any:
         visitor = ctx.visitor()
         require_lists(visitor)  # 403 when spectator mode is off and the visitor is no organiser
-        return aggregate_charts(ctx, visitor, kind or "ruins", tournament)
+        return aggregate_charts(ctx, visitor, kind or DEFAULT_KIND, tournament)
 
     @app.callback(Output("agg-trend", "children"), Input("agg-metric", "value"), Input("agg-trend-tournament", "value"))
     def trend(metric: str | None, tournament: str | None) -> Any:
         visitor = ctx.visitor()
         require_lists(visitor)
-        return trend_chart(ctx, visitor, metric or DEFAULT_METRIC, tournament)
+        return trend_chart(ctx, visitor, metric or DEFAULT_METRIC or "", tournament)
 
 
 def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str | None) -> Any:

@@ -213,7 +213,7 @@ def games_table(app: dash.Dash, rows: list[dict[str, Any]], tournaments: dict[st
     body = []
     for row in rows:
         winner_seat = row.get("winner_seat")
-        names = []
+        names: list[Any] = []
         for p in row["players"]:
             link = dcc.Link(
                 p["name"], href=app.get_relative_path(f"/players?player={p['id']}"), className="player-link"

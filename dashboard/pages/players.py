@@ -14,8 +14,13 @@ from dashboard.access import Visitor, require_lists
 from dashboard.components import card, chart, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import metric_value, player_labels
-from domain.ruins import rulebook
-from service.queries import METRICS
+from dashboard.games import analysed_kinds, renderer
+from domain.games import GAMES
+from service.queries import metrics
+
+# The game whose tendencies the page shows: the first registered game with analytics.
+KIND = next(iter(analysed_kinds()), next(iter(GAMES)))
+METRICS = metrics(KIND)
 
 NO_DATA = "No finished games with this data yet."
 
@@ -76,13 +81,13 @@ def player_page(ctx: Context, visitor: Visitor, player: str | None, other: str |
     other_name = names.get(other, "the other player") if other else "the field"
     if other == player:
         other, other_name = None, "the field"
-    mine = data.tendencies(visitor, player)
-    theirs = data.tendencies(visitor, other)
+    mine = data.tendencies(visitor, player, KIND)
+    theirs = data.tendencies(visitor, other, KIND)
     record = next((p for p in everyone if str(p["player_id"]) == player), None)
     summary = _summary(record, name, mine, other_name, theirs)
     if not mine["games"]:
         return html.Div([summary, empty(f"{name} has not finished a game yet, so there are no tendencies to show.")])
-    max_rounds = rulebook().max_rounds
+    max_rounds = renderer(KIND).max_rounds()
     series = ((name, player), (other_name, other))
     places = [(who, data.finishing_positions(visitor, pid)) for who, pid in series]
     vp = [(who, data.vp_by_round(visitor, pid)) for who, pid in series]
@@ -146,7 +151,7 @@ def _summary(
 ) -> html.Div:
     games = mine["games"]
     wins = mine["metrics"]["win_rate"]["value"]
-    lines = [
+    lines: list[Any] = [
         html.Strong(name),
         f": {games} finished game{'s' if games != 1 else ''}",
         f", won {metric_value('win_rate', wins)}" if games else "",

@@ -12,6 +12,7 @@ Whatever the browser sends (game, seat) is checked again on every frame.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import dash
@@ -19,11 +20,10 @@ from dash import ALL, Input, Output, Patch, State, dcc, html
 
 from dashboard import figures
 from dashboard.access import REFEREE, Visitor
-from dashboard.components import GRAPH_CONFIG, card
+from dashboard.components import GRAPH_CONFIG, card, data_attributes
 from dashboard.context import Context
 from dashboard.format import HOW, STATUS, log_line, round_name, when
-from dashboard.table import draw_table
-from domain.ruins import rulebook
+from dashboard.games import renderer
 
 LOG_VERSIONS = 40  # log entries shown around the cursor (the log up to the cursor, newest last)
 
@@ -87,7 +87,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     latest = int(first["latest_version"])
     names = [p["name"] for p in first["players"]]
     starts = {int(k): int(v) for k, v in found["starts"].items()}
-    max_rounds = rulebook().max_rounds
+    max_rounds = renderer(first["kind"]).max_rounds()
     version = _int(params.get("v"), 1, 1, latest)
     seat = opened.choose(params.get("seat", REFEREE))
     timeline = found["timeline"]
@@ -105,7 +105,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     status = STATUS["over"] if opened.over else STATUS["playing"]
     result = ""
     if row and row.get("winner_seat") is not None:
-        result = f" · {names[row['winner_seat']]} {HOW.get(row.get('win_how') or '', 'won')}"
+        everyone = first["view"]["players"]  # every seat, with any the engine plays (a solo rival)
+        result = f" · {everyone[row['winner_seat']]} {HOW.get(row.get('win_how') or '', 'won')}"
     meta = {
         "game": game_id,
         "latest": latest,
@@ -276,8 +277,8 @@ def register(app: dash.Dash, ctx: Context) -> None:
         permalink = app.get_relative_path(f"/replay/{shown['id']}?v={version}&seat={seat}")
         return (
             version_label(shown, version, latest),
-            draw_table(shown),
-            event_log(shown["log"], version),
+            renderer(shown["kind"]).draw_table(shown),
+            event_log(shown["log"], version, shown["kind"], shown.get("view") or {}),
             chart,
             version <= 1,
             version >= latest,
@@ -308,8 +309,13 @@ def version_label(shown: dict[str, Any], version: int, latest: int) -> list[Any]
     return label
 
 
-def event_log(log: list[dict[str, Any]], version: int) -> list[Any]:
-    """The log up to the cursor, newest last; the current version's lines highlighted."""
+def event_log(
+    log: list[dict[str, Any]], version: int, kind: str | None = None, view: Mapping[str, Any] | None = None
+) -> list[Any]:
+    """The log up to the cursor, newest last; the current version's lines highlighted, each as the game's
+    dashboard part tells it (``Renderer.log_text``: Arnak names the codes of cards and sites)."""
+    told = renderer(kind).log_text if kind is not None else (lambda line, _view: line)
+    seen = view or {}
     entries = []
     hidden = max(0, len(log) - LOG_VERSIONS)
     if hidden:
@@ -322,10 +328,12 @@ def event_log(log: list[dict[str, Any]], version: int) -> list[Any]:
             html.Div(
                 [
                     html.Span(f"v{entry['version']}", className="log-version"),
-                    html.Div([html.Div(log_line(line)) for line in entry["lines"]] or [html.Div("(no change)")]),
+                    html.Div(
+                        [html.Div(log_line(told(line, seen))) for line in entry["lines"]] or [html.Div("(no change)")]
+                    ),
                 ],
                 className="log-entry log-current" if current else "log-entry",
-                **{"data-version": str(entry["version"])},
+                **data_attributes({"data-version": str(entry["version"])}),
             )
         )
     # Rendered bottom-up (column-reverse) so the newest lines stay in view without scrolling.
@@ -376,8 +384,8 @@ def verification_badges(report: dict[str, Any]) -> list[Any]:
     ]
     badges.append(coverage_badge(report.get("coverage")))
     if report.get("details_hidden"):  # a player's view of a game in play: the details name hashes
-        details = html.Span("The details are shown to everyone once the game is over.", className="quiet small")
-        return [head, *badges, details]
+        hidden = html.Span("The details are shown to everyone once the game is over.", className="quiet small")
+        return [head, *badges, hidden]
     details = html.Details(
         [
             html.Summary("What was checked"),

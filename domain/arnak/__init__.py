@@ -12,10 +12,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
+from domain.arnak import schema
 from domain.arnak.actions import (
     Action,
     Buy,
@@ -35,6 +36,7 @@ from domain.arnak.actions import (
     action_from_dict,
     action_to_dict,
 )
+from domain.arnak.bots import BOTS
 from domain.arnak.codec import state_from_dict, state_to_dict
 from domain.arnak.components import Book, book
 from domain.arnak.decide import decide, step
@@ -42,16 +44,25 @@ from domain.arnak.describe import describe
 from domain.arnak.events import Event, event_from_dict, event_to_dict
 from domain.arnak.evolve import evolve, replay
 from domain.arnak.legal import legal_actions, to_act
+from domain.arnak.plain import to_plain
 from domain.arnak.setup import start as _start
 from domain.arnak.state import GameState, Outcome
-from domain.arnak.view import redact_event, view
+from domain.arnak.view import HIDDEN_CHOICES, redact_event, view
+from domain.protocol import Progress, Result, Schemas
 from domain.versions import Release, Versions
 
 GAME = "arnak"
 
 __all__ = [
+    "BOTS",
     "GAME",
+    "SCHEMAS",
     "VERSIONS",
+    "progress",
+    "redact_action",
+    "result",
+    "seed_of",
+    "step",
     "Action",
     "Buy",
     "Choose",
@@ -139,6 +150,53 @@ def apply(state: GameState, action: Action) -> GameState:
 
 def outcome(state: GameState) -> Outcome | None:
     return state.outcome
+
+
+def result(state: GameState) -> Result | None:
+    """The common summary: the engine's ranking, winners and totals; each seat's score sheet in ``detail``."""
+    ended = state.outcome
+    if ended is None:
+        return None
+    totals = {score.seat: score.total for score in ended.scores}
+    return Result(
+        ranking=ended.ranking,
+        winners=ended.winners,
+        scores=tuple(totals.get(seat, 0) for seat in range(len(state.players))),
+        detail={"score_sheets": [to_plain(score) for score in ended.scores]},
+    )
+
+
+def progress(state: GameState) -> Progress:
+    """The round and each seat's score if the game ended now (the rival's too, in a solo game)."""
+    from domain.arnak.scoring import score
+
+    return Progress(state.round, tuple(score(state, seat).total for seat in range(len(state.players))))
+
+
+def seed_of(opening: Sequence[dict[str, Any]]) -> str | None:
+    """The seed in the opening ``GameStarted`` event (JSON form)."""
+    for event in opening:
+        if isinstance(event, dict) and event.get("type") == "GameStarted":
+            seed = event.get("seed")
+            return seed if isinstance(seed, str) else None
+    return None
+
+
+def redact_action(action: dict[str, Any], events: Sequence[dict[str, Any]], seat: int | None) -> dict[str, Any]:
+    """A recorded action as ``seat`` may read it: another seat's choice that names a card only it has seen is
+    hidden, as its event is: a card of its hand (``hand:<id>``, e.g. the card it exiles), or a card kept or put back
+    after a hidden draw (told by the move's ``DecisionMade`` kind)."""
+    if seat is None or action.get("seat") == seat or action.get("type") != "choose":
+        return action
+    if str(action.get("option", "")).startswith("hand:"):
+        return {**action, "option": "hidden"}
+    for event in events:
+        if event.get("type") == "DecisionMade" and event.get("kind") in HIDDEN_CHOICES:
+            return {**action, "option": "hidden"}
+    return action
+
+
+SCHEMAS = Schemas(action=schema.ACTION, options=schema.OPTIONS, view=schema.VIEW, seats=schema.SEATS)
 
 
 def rules_version() -> str:

@@ -14,6 +14,10 @@ from typing import Any, Protocol
 
 from domain.arnak.actions import Action, Buy, Choose, Dig, Discover, EndTurn, Overcome, Pass, Play, Research
 from domain.arnak.components import book, steps_of
+from domain.arnak.simulate import SeatView as PublicFirstView
+from domain.arnak.state import GameState
+from domain.play import SeatView
+from domain.policies import Bots, Persona
 
 
 class Bot(Protocol):
@@ -23,6 +27,8 @@ class Bot(Protocol):
 class RandomBot:
     """Uniform over the kinds of legal action, then over the actions of the kind drawn. ``pass_weight``
     scales how often passing (and ending the turn) is drawn, so games are not all over at once."""
+
+    name = "random"
 
     def __init__(self, pass_weight: float = 0.3) -> None:
         self.pass_weight = pass_weight
@@ -37,6 +43,9 @@ class RandomBot:
             weights = [1.0] * len(names)
         name = rng.choices(names, weights)[0]
         return rng.choice(kinds[name])
+
+    def tendencies(self) -> dict[str, Any]:
+        return {"pass_weight": self.pass_weight}
 
     def __repr__(self) -> str:
         return f"RandomBot(pass_weight={self.pass_weight})"
@@ -83,6 +92,8 @@ class HeuristicBot:
     rules of thumb (pay travel with fear cards first, exile fear cards, buy dear cards, keep the notebook moving), plus
     a little noise (``noise``) so games differ; the best is played."""
 
+    name = "heuristic"
+
     def __init__(self, tendency: str = "balanced", noise: float = 0.5) -> None:
         if tendency not in TENDENCIES:
             raise ValueError(f"unknown tendency {tendency!r}; choose from {sorted(TENDENCIES)}")
@@ -94,6 +105,7 @@ class HeuristicBot:
         # 213 to 198 million instructions a four-player heuristic game (callgrind; about 27 digs weighed a choice,
         # at 12 spaces)
         gains: dict[str, float] = {}
+        view = _public_first(view)
         return max(legal, key=lambda a: self._value(a, view, gains) + rng.random() * self.noise)
 
     def _dig_gain(self, space: str, view: Mapping[str, Any]) -> float:
@@ -158,8 +170,20 @@ class HeuristicBot:
             return 2.0 if option == "arrowhead" else 1.5
         return 1.0
 
+    def tendencies(self) -> dict[str, Any]:
+        return {"tendency": self.tendency, "noise": self.noise}
+
     def __repr__(self) -> str:
         return f"HeuristicBot({self.tendency!r}, noise={self.noise})"
+
+
+def _public_first(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The in-process game loop's ``SeatView`` of an Arnak state, as the one that answers the board's public parts
+    (side, sites) on their own before building the whole view (``simulate.SeatView``): all the heuristic bot reads
+    when weighing digs. SPEED: see ``simulate.SeatView``."""
+    if isinstance(view, SeatView) and isinstance(view.state, GameState) and view.seat is not None:
+        return PublicFirstView(view.state, view.seat)
+    return view
 
 
 @cache
@@ -175,3 +199,18 @@ def _effect_gain(tendency: str, effect: str) -> float:
         for name, amount in step["res"].items()
     )
     return gains
+
+
+# Named bots for stored tournaments: every tendency, and two random players.
+PERSONAS: tuple[Persona, ...] = (
+    Persona("Balanced Bea", "heuristic", {"tendency": "balanced", "noise": 0.5}),
+    Persona("Digging Dara", "heuristic", {"tendency": "dig-heavy", "noise": 0.5}),
+    Persona("Reading Rafa", "heuristic", {"tendency": "research-heavy", "noise": 0.5}),
+    Persona("Buying Bo", "heuristic", {"tendency": "card-buying", "noise": 0.5}),
+    Persona("Hunting Hel", "heuristic", {"tendency": "guardian-hunting", "noise": 0.5}),
+    Persona("Random Ren", "random", {"pass_weight": 0.3}),
+    Persona("Steady Stig", "heuristic", {"tendency": "balanced", "noise": 0.1}),
+    Persona("Restless Rio", "random", {"pass_weight": 0.1}),
+)
+
+BOTS: Bots[Action] = Bots({"random": RandomBot, "heuristic": HeuristicBot}, PERSONAS)

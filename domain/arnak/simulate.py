@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.arnak.actions import Action
-from domain.arnak.bots import Bot
 from domain.arnak.decide import step
 from domain.arnak.events import Event
 from domain.arnak.evolve import replay
@@ -16,6 +15,9 @@ from domain.arnak.legal import legal_actions, to_act
 from domain.arnak.setup import start
 from domain.arnak.state import GameState
 from domain.arnak.view import sites, view
+
+if TYPE_CHECKING:
+    from domain.arnak.bots import Bot
 
 # Parts of a view that are the same for every seat, built on their own when read before the rest (``view`` builds
 # them the same way).

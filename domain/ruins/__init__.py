@@ -14,9 +14,11 @@ The public API, in the style of python-chess and OpenSpiel::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from domain.protocol import Progress, Result, Schemas
+from domain.ruins import schema
 from domain.ruins.actions import (
     Action,
     Discard,
@@ -28,7 +30,8 @@ from domain.ruins.actions import (
     action_from_str,
     action_to_dict,
 )
-from domain.ruins.analytics import move_facts
+from domain.ruins.analytics import ANALYTICS, move_facts
+from domain.ruins.bots import BOTS
 from domain.ruins.codec import action_from_record, event_from_dict, state_from_dict, state_to_dict
 from domain.ruins.decide import decide
 from domain.ruins.describe import describe
@@ -39,13 +42,21 @@ from domain.ruins.setup import start
 from domain.ruins.setup_position import new_game_from_setup, start_from_setup
 from domain.ruins.state import GameState, Outcome, Ruin
 from domain.ruins.versions import VERSIONS, rulebook
-from domain.ruins.view import redact_event, view
+from domain.ruins.view import redact_action, redact_event, view
 
 GAME = "ruins"
 
 __all__ = [
+    "ANALYTICS",
+    "BOTS",
     "GAME",
+    "SCHEMAS",
     "VERSIONS",
+    "progress",
+    "redact_action",
+    "result",
+    "seed_of",
+    "step",
     "action_from_record",
     "move_facts",
     "describe",
@@ -102,8 +113,46 @@ def apply(state: GameState, action: Action) -> GameState:
     return replay(decide(state, action), state)
 
 
+def step(state: GameState, action: Action) -> tuple[list[Event], GameState]:
+    """``decide``, and the state its events lead to."""
+    events = decide(state, action)
+    return events, replay(events, state)
+
+
 def outcome(state: GameState) -> Outcome | None:
     return state.outcome
+
+
+def result(state: GameState) -> Result | None:
+    """The common summary: the winner first (going out first, or the Showdown), then the others by VP (ties
+    by seat); the game's own words (how it was won, in which round) in ``detail``."""
+    ended = state.outcome
+    if ended is None:
+        return None
+    others = sorted((s for s in range(len(state.vp)) if s != ended.winner), key=lambda s: (-state.vp[s], s))
+    return Result(
+        ranking=(ended.winner, *others),
+        winners=(ended.winner,),
+        scores=tuple(state.vp),
+        detail={"how": ended.how, "round": ended.round},
+    )
+
+
+def progress(state: GameState) -> Progress:
+    """The round (the Showdown counts as the round after the last regular one) and the VP so far."""
+    return Progress(state.round, tuple(state.vp))
+
+
+def seed_of(opening: Sequence[dict[str, Any]]) -> str | None:
+    """The seed in the opening ``GameStarted`` event (JSON form)."""
+    for event in opening:
+        if isinstance(event, dict) and event.get("type") == "GameStarted":
+            seed = event.get("seed")
+            return seed if isinstance(seed, str) else None
+    return None
+
+
+SCHEMAS = Schemas(action=schema.ACTION, options=schema.OPTIONS, view=schema.VIEW, seats=schema.SEATS)
 
 
 def rules_version() -> str:

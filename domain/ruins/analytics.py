@@ -6,10 +6,14 @@ projections add them up per player and game; nothing here touches storage.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from domain.metrics import Dimension, Metric
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play
+from domain.ruins.codec import action_from_record
 from domain.ruins.legal import can_follow
 from domain.ruins.state import GameState
 from domain.slots import with_fields
@@ -55,6 +59,27 @@ class MoveFacts:
     winner: tuple[int, str] | None = None  # (seat, how)
     next_round: tuple[int, bool, tuple[int, ...]] | None = None  # (round, showdown, participants)
 
+    def counters(self) -> Mapping[str, int]:
+        """What this move adds to its seat's per-game counts (columns of ``rm_player_games``)."""
+        out = {"moves": 1}
+        if self.could_follow is not None:
+            out["follow_turns"] = 1
+            out["follow_turns_able"] = int(self.could_follow)
+        if self.kind == "pass":
+            out["passes"] = 1
+            out["passes_able"] = int(bool(self.could_follow))
+        elif self.kind == "play":
+            out["plays"] = 1
+            if self.lead:
+                out.update(leads=1, lead_size_sum=self.size, lead_rank_sum=self.rank)
+            out["skips"] = int(self.skipped_next)
+            out["torches_spent"] = self.torches_spent
+            out["purchases"] = len(self.purchases)
+            out["claims"] = len(self.claims)
+        elif self.night_flip:
+            out["night_flips"] = 1
+        return out
+
 
 def _facts(seat: int, kind: str, round: int, showdown: bool) -> MoveFacts:
     """``MoveFacts(seat, kind, round, showdown)`` without the generated ``__init__`` setting all 17 fields:
@@ -69,7 +94,7 @@ QUIET = frozenset({ev.NextTurn, ev.Passed, ev.PileCleared, ev.TorchesRelit, ev.R
                    ev.RuinsDiscarded, ev.NightFlipChosen, ev.NightFlipsRevealed})  # fmt: skip
 
 
-def move_facts(before: GameState, action: Action, events: list[ev.Event]) -> MoveFacts:
+def move_facts(before: GameState, action: Action, events: Sequence[ev.Event]) -> MoveFacts:
     book = before.book
     kind = KINDS[type(action)]
     facts = _facts(action.seat, kind, before.round, before.showdown)
@@ -115,3 +140,44 @@ def move_facts(before: GameState, action: Action, events: list[ev.Event]) -> Mov
     if claims:
         facts.claims = tuple(claims)
     return facts
+
+
+# The tendencies the read models offer for Ruins: each a ratio of sums of per-seat-per-game columns.
+METRICS: tuple[Metric, ...] = (
+    Metric("pass_rate_when_able", "passes when able to follow", ("passes_able",), ("follow_turns_able",)),
+    Metric("pass_rate", "passes per follow turn", ("passes",), ("follow_turns",)),
+    Metric("lead_size", "ruins per lead", ("lead_size_sum",), ("leads",)),
+    Metric("lead_rank", "rank of leads", ("lead_rank_sum",), ("leads",)),
+    Metric("skip_rate", "plays that skip the next player", ("skips",), ("plays",)),
+    Metric("torches_per_round", "torches spent per round", ("torches_spent",), ("rounds_played",)),
+    Metric("purchases_per_round", "discoveries bought per round", ("purchases",), ("rounds_played",)),
+    Metric("claims_per_game", "claims used per game", ("claims",)),
+    Metric("night_flips_per_round", "night flips per round", ("night_flips",), ("rounds_played",)),
+    Metric("first_out_rate", "rounds finished first", ("first_outs",), ("rounds_played",)),
+    Metric("win_rate", "games won", ("won",)),
+    Metric("win_rate_led_round1", "win rate when leading round 1", ("won", "led_round1"), ("led_round1",)),
+    Metric("showdown_rate", "games reaching the Showdown", ("showdown",)),
+    Metric("showdown_win_rate", "Showdowns won", ("showdown_won",), ("showdown",)),
+    Metric("final_vp", "VP at the end", ("final_vp",)),
+    Metric("think_ms", "think time per move (ms)", ("think_ms",), ("moves",)),
+)
+
+DIMENSIONS: tuple[Dimension, ...] = (
+    Dimension("n_players", "players at the table", "game"),
+    Dimension("seat", "seat", "seat"),
+    Dimension("led_round1", "led round 1", "seat"),
+    Dimension("round", "round", "round"),
+    Dimension("win_how", "how the game was won", "game"),
+)
+
+
+@dataclass(frozen=True)
+class RuinsAnalytics:
+    metrics: Sequence[Metric] = METRICS
+    dimensions: Sequence[Dimension] = DIMENSIONS
+
+    def move_facts(self, before: GameState, action: Mapping[str, Any], events: Sequence[ev.Event]) -> MoveFacts:
+        return move_facts(before, action_from_record(action), events)
+
+
+ANALYTICS = RuinsAnalytics()

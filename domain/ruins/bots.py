@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
+from domain.play import SeatView
+from domain.policies import Bots, Persona
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase, with_claim, with_purchase
 from domain.ruins.caches import profile
 from domain.ruins.cards import RuleBook
@@ -69,6 +71,16 @@ class Seen:
             book,
         )
 
+    @classmethod
+    def of(cls, view: Mapping[str, Any] | Seen) -> Seen:
+        """What a policy is given, as a ``Seen``: built straight from the state when the in-process game loop
+        hands over a ``SeatView`` of a Ruins state (no JSON view built), else read from the JSON view."""
+        if isinstance(view, Seen):
+            return view
+        if isinstance(view, SeatView) and isinstance(view.state, GameState):
+            return cls.from_state(view.state, view.seat)
+        return cls.from_view(dict(view))
+
     def profile(self, card: int) -> Profile:
         return profile(self.book, card, self.ruins[card])
 
@@ -111,9 +123,13 @@ class RandomBot:
     craft_rate: float = 0.25
     name: str = "random"
 
-    def choose(self, seen: Seen, legal: Sequence[Action], rng: random.Random) -> Action:
+    def tendencies(self) -> dict[str, Any]:
+        return {"craft_rate": self.craft_rate}
+
+    def choose(self, view: Mapping[str, Any] | Seen, legal: Sequence[Action], rng: random.Random) -> Action:
         action = rng.choice(legal)
         if isinstance(action, Play):
+            seen = Seen.of(view)
             while rng.random() < self.craft_rate:
                 crafted = self._craft_once(seen, action, rng)
                 if crafted is None:
@@ -156,15 +172,10 @@ class HeuristicBot:
     name: str = "heuristic"
 
     def tendencies(self) -> dict[str, Any]:
-        return {
-            "pass_rate": self.pass_rate,
-            "torch_rate": self.torch_rate,
-            "claim_rate": self.claim_rate,
-            "lead": self.lead,
-            "flip_rate": self.flip_rate,
-        }
+        return {k: v for k, v in asdict(self).items() if k != "name"}
 
-    def choose(self, seen: Seen, legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(self, view: Mapping[str, Any] | Seen, legal: Sequence[Action], rng: random.Random) -> Action:
+        seen = Seen.of(view)
         first = legal[0]
         if isinstance(first, Flip):
             return self._flip(seen, legal, rng)
@@ -242,3 +253,30 @@ def make_bot(kind: str, **tendencies: Any) -> Bot:
     if kind == "heuristic":
         return HeuristicBot(**tendencies)
     raise ValueError(f"unknown bot {kind!r}; choose 'random' or 'heuristic'")
+
+
+def _heuristic(name: str, **tendencies: Any) -> Persona:
+    return Persona(name, "heuristic", HeuristicBot(**tendencies).tendencies())  # every tendency, defaults included
+
+
+def _random(name: str, **tendencies: Any) -> Persona:
+    return Persona(name, "random", RandomBot(**tendencies).tendencies())
+
+
+# Distinct playing styles, so analytics have real behaviour to find.
+PERSONAS: tuple[Persona, ...] = (
+    _heuristic("Cautious Cora", pass_rate=0.6),
+    _heuristic("Hoarding Hugo", torch_rate=0.0),
+    _heuristic("Spending Sofia", torch_rate=1.0),
+    _heuristic("Claiming Clara", claim_rate=1.0),
+    _heuristic("Big Bruno", lead="big"),
+    _heuristic("High Hana", lead="high"),
+    _random("Random Rui"),
+    _heuristic("Steady Sam"),
+    _heuristic("Night Nia", flip_rate=1.0),
+    _heuristic("Daylight Dev", flip_rate=0.0),
+    _heuristic("Bold Beto", pass_rate=0.0, torch_rate=0.9, lead="big"),
+    _random("Wild Wanda", craft_rate=0.6),
+)
+
+BOTS: Bots[Action] = Bots({"random": RandomBot, "heuristic": HeuristicBot}, PERSONAS)

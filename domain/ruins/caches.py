@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, TypeVar
 from domain.ruins.actions import Flip, Pass, Play, new_play
 from domain.ruins.cards import RuleBook
 from domain.ruins.events import NextTurn, Passed, PileCleared, PlayerSkipped, RuinsPlayed, new_ruins_played
-from domain.ruins.rules import compute_profile
+from domain.ruins.profiles import compute_profile
 from domain.ruins.state import BARE, NO_SLEEVES, Profile, Ruin, new_ruin
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from outside is read by ``actions.action_from_dict``, which checks its shape.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any
 
@@ -18,7 +18,7 @@ from domain.ruins import caches
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Purchase, new_play
 from domain.ruins.caches import profile
-from domain.ruins.rules import twins
+from domain.ruins.profiles import twins
 from domain.ruins.state import GameState, Outcome, Ruin, Top
 from domain.ruins.versions import VERSIONS
 
@@ -81,7 +81,7 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
     return GameState(**values)
 
 
-def action_from_record(data: dict[str, Any]) -> Action:
+def action_from_record(data: Mapping[str, Any]) -> Action:
     """Rebuild an action this engine already accepted, from its stored JSON form, without checking its shape
     again (projections read millions of them). Anything from outside goes through ``action_from_dict``."""
     kind, seat = data["type"], data["seat"]

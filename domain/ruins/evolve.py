@@ -16,7 +16,7 @@ from typing import Any
 from domain.ruins import events as ev
 from domain.ruins.caches import profile, ruin, without
 from domain.ruins.draft import Draft, draft, finish
-from domain.ruins.rules import twins, with_profile
+from domain.ruins.profiles import twins, with_profile
 from domain.ruins.state import NOBODY, GameState, Outcome, Ruin, new_top
 from domain.ruins.versions import VERSIONS
 

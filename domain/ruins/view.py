@@ -8,6 +8,7 @@ the market, torches, claims left and VP.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from domain.ruins.caches import profile
@@ -125,3 +126,10 @@ def redact_event(data: dict[str, Any], seat: int | None, game_over: bool) -> dic
     elif kind == "RuinsDrawn" and data["seat"] != seat:
         data = {**data, "ruins": {"count": len(data["ruins"])}}
     return data
+
+
+def redact_action(action: dict[str, Any], events: Sequence[dict[str, Any]], seat: int | None) -> dict[str, Any]:
+    """A recorded action as ``seat`` may read it: another seat's secret night flip names no ruin."""
+    if seat is None or action.get("seat") == seat or action.get("type") != "flip":
+        return action
+    return {**action, "ruin": "hidden"}

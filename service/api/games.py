@@ -9,7 +9,7 @@ from flask import Blueprint, url_for
 
 from service.api import schemas
 from service.api.auth import digsite, organiser_only, viewer_for
-from service.api.validation import json_body, query_args
+from service.api.validation import check, json_body, query_args
 
 bp = Blueprint("games", __name__)
 
@@ -21,7 +21,10 @@ LABELS = ("tournament", "round", "table")
 def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     body = json_body(schemas.NEW_GAME)
     labels = {name: body[name] for name in LABELS if body.get(name) is not None}
-    created = digsite().create_game(body["game"], body["seats"], body.get("options"), labels, body.get("seed"))
+    options = body.get("options")
+    if options is not None:
+        options = check(options, schemas.options_of(body["game"]), "options")
+    created = digsite().create_game(body["game"], body["seats"], options, labels, body.get("seed"))
     return created, 201, {"Location": url_for(".game", game_id=created["id"])}
 
 
@@ -36,7 +39,9 @@ def game(game_id: str) -> dict[str, Any]:
 def act(game_id: str) -> dict[str, Any]:
     viewer = viewer_for(game_id)
     body = json_body(schemas.SUBMIT)
-    return digsite().submit(game_id, viewer, body["version"], body["action"])
+    service = digsite()
+    action = check(body["action"], schemas.action_of(service.kind_of(game_id)), "action")
+    return service.submit(game_id, viewer, body["version"], action)
 
 
 @bp.get("/games/<game_id>/log")

@@ -196,10 +196,21 @@ def _component_schemas() -> dict[str, Any]:
                 "seed_commitment": {"type": "string"},
                 "seed": {"type": ["string", "null"], "description": "null until the game is over."},
                 "to_act": {"type": "array", "items": {"type": "integer"}, "description": "Seats that may act now."},
+                "result": {
+                    "type": ["object", "null"],
+                    "description": "null while the game is on; then the same summary for every game: ranking "
+                    "(every seat, best first), winners, scores (one per seat) and the game's own detail.",
+                    "properties": {
+                        "ranking": {"type": "array", "items": {"type": "integer"}},
+                        "winners": {"type": "array", "items": {"type": "integer"}},
+                        "scores": {"type": "array", "items": {"type": "integer"}},
+                        "detail": {"type": "object"},
+                    },
+                },
                 "view": {
-                    "type": "object",
-                    "description": "The game as the caller may see it: a seat sees its own hand, other hands as "
-                    "counts only, no draw pile or deck order, no other seat's secret flip.",
+                    "description": "The game as the caller may see it (hidden information only as that seat may "
+                    "know it): the game's view schema.",
+                    "oneOf": [ref("schemas", schemas.component(kind, "View")) for kind in schemas.GAME_KINDS],
                 },
                 "last_hash": {"type": "string", "description": "Organisers only: the head of the hash chain."},
                 "seat": {"type": "integer", "description": "Seats only."},
@@ -216,6 +227,7 @@ def _component_schemas() -> dict[str, Any]:
                 "version": {"type": "integer", "description": "The game's new version."},
                 "events": {"type": "array", "items": {"type": "object"}, "description": "As the seat may see them."},
                 "status": {"type": "string", "enum": ["playing", "over"]},
+                "to_act": {"type": "array", "items": {"type": "integer"}, "description": "Seats that may act now."},
             }
         ),
         "Record": obj(
@@ -250,9 +262,7 @@ def _document() -> dict[str, Any]:
         },
         "tags": [{"name": "meta"}, {"name": "organisers"}, {"name": "games"}],
         "paths": {
-            "/api/v1/health": {
-                "get": _health_operation()
-            },
+            "/api/v1/health": {"get": _health_operation()},
             "/api/v1/openapi.json": {
                 "get": operation(
                     "openapi",
@@ -338,7 +348,7 @@ def _document() -> dict[str, Any]:
                     ok=(200, "The move is recorded.", ref("schemas", "MoveResult")),
                     errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound", "Conflict", "RuleRejected"],
                     description="Exactly one action lands per version: if two arrive for the same version, one "
-                    "gets 409 and must reload. Simultaneous secret choices (the Ruins night flip) are posted by "
+                    "gets 409 and must reload. Simultaneous secret choices (a round-start flip, say) are posted by "
                     "each seat in turn, each on the latest version; the engine reveals them together.",
                 )
             },

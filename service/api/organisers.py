@@ -34,7 +34,7 @@ def player(player_id: str) -> dict[str, Any]:
 @organiser_only
 def create_tournament() -> Created:
     body = json_body(schemas.NEW_TOURNAMENT)
-    tournament_id = digsite().create_tournament(body["name"], body["rounds"], body.get("game", "ruins"))
+    tournament_id = digsite().create_tournament(body["name"], body["rounds"], body["game"])
     return {"id": tournament_id}, 201, {"Location": url_for(".tournament", tournament_id=tournament_id)}
 
 

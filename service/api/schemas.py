@@ -11,9 +11,9 @@ from service.text import NAME_PATTERN, TEXT_PATTERN
 MAX_INT = 2**53 - 1  # the largest integer every JSON reader holds exactly
 UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 GAME_KINDS = sorted(GAMES)
-# Seats per game, from each game's rules (a game module may publish its own as ``SEATS``).
+# Seats per game, from each game's schemas.
 GAME_SEATS: dict[str, tuple[int, int]] = {
-    kind: getattr(module, "SEATS", None) or {"ruins": (2, 5)}[kind] for kind, module in GAMES.items()
+    kind: (g.schemas.seats.low, g.schemas.seats.high) for kind, g in GAMES.items()
 }
 
 ID = {"type": "string", "format": "uuid", "pattern": UUID_PATTERN, "description": "An id (a UUID)."}
@@ -70,7 +70,7 @@ NEW_PLAYER: dict[str, Any] = {
 NEW_TOURNAMENT: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
-    "required": ["name", "rounds"],
+    "required": ["name", "rounds", "game"],
     "properties": {
         "name": {
             "type": "string",
@@ -81,7 +81,7 @@ NEW_TOURNAMENT: dict[str, Any] = {
             "x-refusal": name_refusal("invalid_tournament"),
         },
         "rounds": {"type": "integer", "minimum": 1, "maximum": 1000},
-        "game": {"type": "string", "enum": GAME_KINDS, "default": "ruins"},
+        "game": {"type": "string", "enum": GAME_KINDS, "description": "The game every table of it plays."},
     },
 }
 
@@ -102,7 +102,8 @@ NEW_GAME: dict[str, Any] = {
         },
         "options": {
             "type": ["object", "null"],
-            "description": "Rule options of the game (Ruins has none yet).",
+            "description": "Rule options of the game: each game's are published as <Game>Options and "
+            "checked against it (400 invalid_setup).",
             "maxProperties": 32,
             "propertyNames": SETTINGS_NAME,
             "additionalProperties": SCALAR,
@@ -115,77 +116,36 @@ NEW_GAME: dict[str, Any] = {
 }
 
 
-def _action(kind: str, fields: dict[str, Any], required: list[str], description: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["type", *required],
-        "properties": {"type": {"type": "string", "const": kind}, **fields},
-    }
-    if description:
-        out["description"] = description
-    return out
+def component(kind: str, part: str) -> str:
+    """The OpenAPI component name of a game's schema part: ``RuinsAction``, ``ArnakOptions``."""
+    return f"{kind.title().replace('_', '')}{part}"
 
 
-_INT = {"type": "integer"}
-_INTS = {"type": "array", "items": _INT}
-SEAT = {"type": "integer", "description": "The seat acting (yours)."}
-
-# The shape of each game's actions, exactly as its ``action_from_dict`` reads them (legality is the rules'
-# business: 403/422). Keyed by kind; a game module may publish its own as ``ACTION_SCHEMA``.
-GAME_ACTIONS: dict[str, dict[str, Any]] = {
-    "ruins": {
-        "description": "The actions of Ruins (each names its seat).",
-        "oneOf": [
-            _action(
-                "play",
-                {
-                    "seat": SEAT,
-                    "ruins": _INTS,
-                    "rank": _INT,
-                    "purchases": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "additionalProperties": False,
-                            "required": ["discovery", "ruin"],
-                            "properties": {"discovery": _INT, "ruin": _INT},
-                        },
-                    },
-                    "claims": _INTS,
-                },
-                ["seat", "ruins", "rank"],
-            ),
-            _action("pass", {"seat": SEAT}, ["seat"]),
-            _action(
-                "flip",
-                {"seat": SEAT, "ruin": {"type": ["integer", "null"]}},
-                ["seat", "ruin"],
-                "The secret night flip at the start of a round (null: flip nothing). Every seat posts its "
-                "own; the engine reveals them together once all have chosen.",
-            ),
-            _action("discard", {"seat": SEAT, "ruins": _INTS}, ["seat", "ruins"]),
-        ],
-    },
-}
-
-
-def action_component(kind: str) -> str:
-    return f"{kind.title().replace('_', '')}Action"
-
-
-# Schemas that others refer to by ``$ref`` ("#/components/schemas/<name>"), published under those names.
+# Schemas that others refer to by ``$ref`` ("#/components/schemas/<name>"), published under those names: each
+# game's action, options and view, exactly as the game gives them.
 COMPONENTS: dict[str, dict[str, Any]] = {
-    action_component(kind): getattr(module, "ACTION_SCHEMA", None) or GAME_ACTIONS[kind]
-    for kind, module in GAMES.items()
+    component(kind, part): schema
+    for kind, g in GAMES.items()
+    for part, schema in (("Action", g.schemas.action), ("Options", g.schemas.options), ("View", g.schemas.view))
 }
+
+
+def action_of(kind: str) -> dict[str, Any]:
+    """The schema one game's actions are checked against once the game is known (400 malformed_action)."""
+    return {"$ref": f"#/components/schemas/{component(kind, 'Action')}", "x-code": "malformed_action"}
+
+
+def options_of(kind: str) -> dict[str, Any]:
+    """The schema one game's options are checked against (400 invalid_setup: options the game does not have)."""
+    return {"$ref": f"#/components/schemas/{component(kind, 'Options')}", "x-code": "invalid_setup"}
+
 
 ACTION: dict[str, Any] = {
     "description": "The action in the game's JSON form, as listed in `legal_actions`: its shape is checked "
-    "here (400 malformed_action), its legality by the rules (403/422).",
-    "anyOf": [{"$ref": f"#/components/schemas/{action_component(kind)}"} for kind in GAME_KINDS],
+    "here (400 malformed_action), against the game's own action schema once the game is known (400 "
+    "malformed_action), and its legality by the rules (403/422).",
+    "anyOf": [{"$ref": f"#/components/schemas/{component(kind, 'Action')}"} for kind in GAME_KINDS],
     "x-code": "malformed_action",
-    "examples": [{"type": "flip", "seat": 0, "ruin": None}, {"type": "play", "seat": 1, "ruins": [14, 31], "rank": 7}],
 }
 
 SUBMIT: dict[str, Any] = {

@@ -25,7 +25,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from service.errors import BadRequest, ServiceError
 from service.text import check_text
 
-ANNOTATIONS = frozenset({"description", "examples", "title", "default", "format", "x-refusal", "x-code"})
+ANNOTATIONS = frozenset({"description", "examples", "title", "default", "format", "x-refusal", "x-code", "x-flag"})
 KEYWORDS = ANNOTATIONS | {
     "type",
     "enum",

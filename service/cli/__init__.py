@@ -11,5 +11,6 @@ def main() -> None:
     """Digsite: event-sourced Ruins and Lost Ruins of Arnak, with replay analytics."""
 
 
-# Each module adds its commands to ``main`` when imported.
-from service.cli import audit, bots, dashboard, db, projections, serve, simulate, up  # noqa: E402, F401
+# Each module adds its commands to ``main`` when imported. The commands that also run the dashboard (``dashboard``,
+# ``up``) are added by the composition root, ``entrypoints.cli`` (the ``digsite`` script): the service knows no screen.
+from service.cli import audit, bots, db, projections, serve, simulate  # noqa: E402, F401

@@ -1,4 +1,4 @@
-"""``python -m service.cli`` runs the same CLI as the ``digsite`` script."""
+"""``python -m service.cli`` runs the service's commands (``digsite`` without ``dashboard`` and ``up``)."""
 
 from service.cli import main
 

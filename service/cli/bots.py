@@ -7,8 +7,9 @@ import random
 
 import click
 
-from domain.ruins.bots import make_bot
-from service.botclient import ApiError, BadAddress, BotClient, Move, Unreachable, parse_tendencies
+from domain.games import GAMES
+from domain.policies import UnknownPolicy
+from service.botclient import ApiError, BadAddress, BotChoice, BotClient, Move, Unreachable, parse_tendencies
 from service.cli import main
 
 TOKEN_ENV = "DIGSITE_SEAT_TOKEN"
@@ -40,6 +41,20 @@ def seat_token(token: str | None, token_file: str | None) -> str:
     return found
 
 
+def _check_some_game_takes(choice: BotChoice) -> None:
+    """Refuse at once (before connecting: the game, and so its bots, are known only then) a bot that no registered
+    game's bot of that name takes with these tendencies."""
+    refusals = []
+    for g in GAMES.values():
+        if choice.policy in g.bots.policies:
+            try:
+                g.bots.make(choice.policy, **choice.tendencies)
+                return
+            except UnknownPolicy as error:
+                refusals.append(f"{g.title}: {error}")
+    raise click.BadParameter("; ".join(refusals), param_hint="--tendency")
+
+
 @main.command()
 @click.option("--url", required=True, help="The service's base URL, like http://localhost:8000.")
 @click.option("--game", "game_id", required=True, help="The game's id.")
@@ -54,14 +69,26 @@ def seat_token(token: str | None, token_file: str | None) -> str:
     default=None,
     help=f"The seat's token on the command line: discouraged, other local users can read it; use {TOKEN_ENV}.",
 )
-@click.option("--bot", "kind", type=click.Choice(["random", "heuristic"]), default="heuristic", show_default=True)
+@click.option(
+    "--bot",
+    "kind",
+    type=click.Choice(sorted({name for g in GAMES.values() for name in g.bots.policies})),
+    default="heuristic",
+    show_default=True,
+    help="Which of the game's bots plays the seat.",
+)
 @click.option(
     "--tendency",
     "tendencies",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A bot tendency, repeatable: pass_rate=0.6, torch_rate=0, claim_rate=1, lead=big|high|low, flip_rate=0.7 "
-    "(heuristic); craft_rate=0.25 (random).",
+    help="A bot tendency, repeatable, as the game's bot takes it: "
+    + "; ".join(
+        f"{kind} {name}: {', '.join(f'{k}={v}' for k, v in maker().tendencies().items())}"
+        for kind, g in sorted(GAMES.items())
+        for name, maker in sorted(g.bots.policies.items())
+    )
+    + ".",
 )
 @click.option("--poll", type=click.FloatRange(min=0.01), default=0.2, show_default=True, help="Seconds between looks.")
 @click.option("--max-poll", type=click.FloatRange(min=0.01), default=2.0, show_default=True, help="Backoff ceiling.")
@@ -91,12 +118,13 @@ def bot(
     retried with backoff for up to --give-up-after seconds; a bad URL, an unknown host or a refused token
     stops the bot at once."""
     try:
-        player = make_bot(kind, **parse_tendencies(tendencies))
-    except (TypeError, ValueError) as error:
+        choice = BotChoice(kind, parse_tendencies(tendencies))
+    except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--tendency") from None
+    _check_some_game_takes(choice)
     secret = seat_token(token, token_file)
     try:
-        client = BotClient(url, game_id, secret, player, random.Random(seed))
+        client = BotClient(url, game_id, secret, choice, random.Random(seed))
     except BadAddress as error:
         raise click.ClickException(str(error)) from None
 
@@ -112,12 +140,14 @@ def bot(
         raise click.ClickException(f"the server refused: {error.message} ({error.status} {error.code})") from None
     except (Unreachable, BadAddress) as error:
         raise click.ClickException(str(error)) from None
-    outcome = final["view"].get("outcome") or {}
-    names = [p["name"] for p in final.get("players", [])] or final["view"].get("players", [])
-    winner = outcome.get("winner")
-    who = names[winner] if isinstance(winner, int) and winner < len(names) else winner
+    except UnknownPolicy as error:
+        raise click.BadParameter(str(error), param_hint="--tendency") from None
+    result = final.get("result") or {}
+    names = final["view"].get("players", [])
+    winners = [str(names[s]) if isinstance(s, int) and s < len(names) else str(s) for s in result.get("winners", [])]
+    who = " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
     click.echo(
-        f"game over at v{final['version']}: {who} wins ({outcome.get('how')}); "
+        f"game over at v{final['version']}: {who}, scores {result.get('scores')}; "
         f"seat {client.seat_of(final)} made {client.moves} move(s), {client.conflicts} conflict(s), "
         f"{client.retries} retried request(s)"
     )

@@ -8,6 +8,7 @@ import threading
 
 import click
 
+from service import bootstrap
 from service.cli import main
 from service.projections.follower import Follower, UnprojectableRecord
 
@@ -38,7 +39,7 @@ def run(batch_size: int, skip: tuple[int, ...]) -> None:
 
     Stops with exit code 3 at a record it cannot project, once every record before it is projected."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    follower = Follower(batch_size=batch_size, skip=frozenset(skip))
+    follower = bootstrap.follower(batch_size=batch_size, skip=frozenset(skip))
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
@@ -59,7 +60,7 @@ def rebuild(batch_size: int, skip: tuple[int, ...]) -> None:
     """Empty the read models and project the whole event store again, with progress.
 
     Stops with exit code 3 at a record it cannot project, once every record before it is projected."""
-    follower = Follower(batch_size=batch_size, skip=frozenset(skip))
+    follower = bootstrap.follower(batch_size=batch_size, skip=frozenset(skip))
     try:
         total = follower.app.recorder.max_notification_id() or 0
         with click.progressbar(length=total, label="rebuilding read models") as bar:
@@ -74,7 +75,7 @@ def rebuild(batch_size: int, skip: tuple[int, ...]) -> None:
 @projections.command()
 def status() -> None:
     """Where the projections are, and how far behind the event store."""
-    follower = Follower()
+    follower = bootstrap.follower()
     try:
         click.echo(f"position {follower.position()}, {follower.behind()} record(s) behind")
     finally:

@@ -28,7 +28,6 @@ from typing import Any
 import psycopg
 from eventsourcing.persistence import DataError, IntegrityError, InterfaceError, OperationalError, ProgrammingError
 
-from service import store
 from service.application import DigsiteApplication
 from service.projections.log import log_for
 from service.projections.readmodels import ReadModelProjection
@@ -91,13 +90,21 @@ class Follower:
     BATCH_SIZE = 5000
 
     def __init__(
-        self, settings: Settings | None = None, batch_size: int = BATCH_SIZE, skip: frozenset[int] = frozenset()
+        self,
+        settings: Settings | None = None,
+        batch_size: int = BATCH_SIZE,
+        skip: frozenset[int] = frozenset(),
+        app: DigsiteApplication | None = None,
     ) -> None:
+        """``app``: the application to read the log through (``service.bootstrap.follower`` builds it; without
+        one, the composition root's ``application`` is asked for one)."""
         self.settings = settings or Settings.from_env()
         db = self.settings.database
-        self.app = DigsiteApplication(
-            env={**store.eventsourcing_env(db), **self.settings.extra_env}, server_secret=self.settings.server_secret
-        )
+        if app is None:
+            from service.bootstrap import application
+
+            app = application(self.settings)
+        self.app = app
         self.view = ReadModels(db)
         self.projection = ReadModelProjection(self.view, self.app)
         self.log = log_for(self.app)

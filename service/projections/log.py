@@ -29,7 +29,8 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import resolve_topic
 
 _TYPE_KEY = b'"_type_"'
-_scan = make_scanner(JSONDecoder())  # the C scanner json.loads runs, called directly
+# The C scanner json.loads runs, called directly (typeshed types make_scanner's argument as make_scanner itself).
+_scan = make_scanner(JSONDecoder())  # type: ignore[arg-type]
 
 
 class LibraryLog:
@@ -159,6 +160,7 @@ class PlainLog(LibraryLog):
                     state=state,
                 )
             )
+        assert cls is not None  # values are decoded here only for a known class
         values.pop("timestamp", None)
         values["originator_id"] = originator_id
         values["originator_version"] = version

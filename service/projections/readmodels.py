@@ -13,14 +13,12 @@ from uuid import UUID
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
-from domain.games import GAMES, rules_for
+from domain.games import game as game_of
+from domain.protocol import Result
 from service.aggregates import Game, Player, Tournament
 from service.application import DigsiteApplication
 from service.projections.batch import SLOT, Batch
 from service.projections.view import ReadModels
-
-# Stored actions were checked when they were played: rebuild them without checking again where a game can.
-_ACTION_PARSERS = {kind: getattr(module, "action_from_record", None) for kind, module in GAMES.items()}
 
 # Counter slots a Ruins move adds to (see ``Batch.seat_counters``).
 _MOVES, _THINK_MS = SLOT["moves"], SLOT["think_ms"]
@@ -32,17 +30,19 @@ _CLAIMS, _NIGHT_FLIPS = SLOT["claims"], SLOT["night_flips"]
 
 
 class _Kind:
-    """A game kind's functions the projection calls for every move, looked up once per kind."""
+    """A game's functions the projection calls for every move, looked up once per kind. A game without an
+    analytics part (``Game.analytics is None``) gets the common rows only: games, seats, moves (their kind and
+    think time) and results."""
 
-    __slots__ = ("action", "decode", "move_facts", "replay", "rules")
+    __slots__ = ("decode", "move_facts", "replay", "rules")
 
     def __init__(self, kind: str) -> None:
-        self.rules = rules_for(kind)
-        self.action: Callable[[dict[str, Any]], Any] = _ACTION_PARSERS.get(kind) or self.rules.action_from_dict
+        found = game_of(kind)
+        self.rules = found.rules
         self.decode: Callable[[dict[str, Any]], Any] = self.rules.event_from_dict
         # A move's events applied in one go (``replay`` builds one state for them, not one per event).
         self.replay: Callable[[list[Any], Any], Any] = self.rules.replay
-        self.move_facts: Callable[..., Any] | None = getattr(self.rules, "move_facts", None)
+        self.move_facts: Callable[..., Any] | None = None if found.analytics is None else found.analytics.move_facts
 
 
 _KINDS: dict[str, _Kind] = {}
@@ -202,7 +202,7 @@ class ReadModelProjection(Projection[Any]):
         row["last_version"] = version
         action = event.action
         move_facts = fns.move_facts
-        facts = move_facts(before, fns.action(action), domain_events) if move_facts else None
+        facts = move_facts(before, action, domain_events) if move_facts else None
         if facts is None:
             batch.moves.append(
                 (
@@ -226,6 +226,11 @@ class ReadModelProjection(Projection[Any]):
             counters = batch.seat_counters(game_id, event.seat)
             counters[_MOVES] += 1
             counters[_THINK_MS] += think_ms
+            result = fns.rules.result(state)
+            if result is not None and row["status"] != "over":
+                row.update(_result_columns(result, ctx.players), ended_at=at)
+                for s in range(len(ctx.players)):
+                    batch.results.append((1, int(s in result.winners), result.scores[s], game_id, s))
         else:  # the games with move facts (Ruins): the common part here, the rarer facts in _later_facts
             seat = facts.seat
             could = facts.could_follow
@@ -250,9 +255,8 @@ class ReadModelProjection(Projection[Any]):
                     _summary(action),
                 )
             )
-            counters = batch.counters.get((game_id, seat))
-            if counters is None:
-                counters = batch.seat_counters(game_id, seat)
+            counted = batch.counters.get((game_id, seat))
+            counters = batch.seat_counters(game_id, seat) if counted is None else counted
             counters[_MOVES] += 1
             counters[_THINK_MS] += think_ms
             if could is not None:
@@ -338,7 +342,8 @@ class ReadModelProjection(Projection[Any]):
             self._last = uid.int
             return ctx
         game: Game = self.app.repository.get(uid, version=version)
-        first = self.app.repository.get(uid, version=1).state  # who led round 1
+        opened: Game = self.app.repository.get(uid, version=1)
+        first = opened.state  # who led round 1
         game_id = str(uid)
         row = _game_row(
             game_id,
@@ -382,7 +387,7 @@ def _game_row(
     first_leader: int | None,
 ) -> dict[str, Any]:
     """The rm_games row of a game whose rules state is ``state`` at ``version``."""
-    outcome = rules_for(kind).outcome(state)
+    result = game_of(kind).rules.result(state)
     return {
         "game_id": game_id,
         "kind": kind,
@@ -391,17 +396,29 @@ def _game_row(
         "table_label": labels.get("table"),
         "n_players": len(players),
         "players": [{"seat": i, "id": p, "name": n} for i, (p, n) in enumerate(zip(players, names, strict=True))],
-        "status": "playing" if outcome is None else "over",
-        "winner_seat": None if outcome is None else outcome.winner,
-        "winner_player": None if outcome is None else players[outcome.winner],
-        "win_how": None if outcome is None else outcome.how,
+        **_result_columns(result, players),
         "moves": moves,
         "rounds": min(getattr(state, "round", 1), 4),
         "showdown": bool(getattr(state, "showdown", False)),
         "first_leader_seat": first_leader,
         "started_at": started_at,
-        "ended_at": None if outcome is None else ended_at,
+        "ended_at": None if result is None else ended_at,
         "last_version": version,
+    }
+
+
+def _result_columns(result: Result | None, players: list[str]) -> dict[str, Any]:
+    """The rm_games columns of a game's result: the first winner (a seat the engine plays, like a solo rival,
+    has no player id), and how it won where the game says (its detail's ``how``)."""
+    if result is None:
+        return {"status": "playing", "winner_seat": None, "winner_player": None, "win_how": None}
+    winner = result.winners[0]
+    how = result.detail.get("how")
+    return {
+        "status": "over",
+        "winner_seat": winner,
+        "winner_player": players[winner] if winner < len(players) else None,
+        "win_how": how if isinstance(how, str) else None,
     }
 
 

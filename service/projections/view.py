@@ -11,6 +11,7 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
+from service import library
 from service.projections.batch import COUNTERS, Batch
 from service.settings import Database
 
@@ -118,7 +119,7 @@ class ReadModels:
         assert batch.last_notification_id is not None
         with self._transaction() as curs:
             self._write(curs, batch)
-            self.tracker._insert_tracking(curs, Tracking(PROJECTION_NAME, batch.last_notification_id))
+            library.insert_tracking(self.tracker, curs, Tracking(PROJECTION_NAME, batch.last_notification_id))
 
     @contextmanager
     def _transaction(self) -> Iterator[Any]:

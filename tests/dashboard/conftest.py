@@ -17,12 +17,15 @@ from typing import Any
 
 import pytest
 
+from domain.games import game as _game
 from service import store
 from service.application import Digsite, Viewer
 from service.projections.follower import Follower
 from service.queries import Queries
 from service.settings import Database, Settings
-from service.simulation import bot_from_record, next_to_act, run_tournament
+from service.simulation import run_tournament
+
+RUINS_BOTS = _game("ruins").bots
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -53,20 +56,18 @@ class Demo:
 
 def _play_some(service: Digsite, game_id: str, bots: list[Any], moves: int) -> None:
     """A few moves of a game, leaving it in play."""
-    from domain.games import rules_for
-    from domain.ruins.bots import Seen
+    from domain.games import game as game_of
 
-    rules, rng, guess = rules_for("ruins"), random.Random("live"), 0
+    rules, rng, guess = game_of("ruins").rules, random.Random("live"), 0
     for _ in range(moves):
         seen = service.game(game_id, Viewer(guess))
         if guess not in seen["to_act"]:
             guess = seen["to_act"][0]
             seen = service.game(game_id, Viewer(guess))
         legal = [rules.action_from_dict(a) for a in seen["legal_actions"]]
-        action = bots[guess].choose(Seen.from_view(seen["view"]), legal, rng)
+        action = bots[guess].choose(seen["view"], legal, rng)
         result = service.submit(game_id, Viewer(guess), seen["version"], rules.action_to_dict(action))
-        predicted = next_to_act(seen["view"], result["events"])
-        guess = guess if predicted is None else predicted
+        guess = result["to_act"][0] if result["to_act"] else guess
 
 
 @pytest.fixture(scope="session")
@@ -77,10 +78,10 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
     store.upgrade(db)
     settings = Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET)
     service = Digsite(settings)
-    tournament = run_tournament(service, players=3, games=4, pool=6, seed="dash", name="Spring Cup")
+    tournament = run_tournament(service, kind="ruins", players=3, games=4, pool=6, seed="dash", name="Spring Cup")
     pool = tournament.pool
     live = service.create_game("ruins", [pool[0]["id"], pool[1]["id"]], labels={"table": 9}, seed="live")
-    _play_some(service, live["id"], [bot_from_record(pool[0]["bot"]), bot_from_record(pool[1]["bot"])], 6)
+    _play_some(service, live["id"], [RUINS_BOTS.from_record(pool[0]["bot"]), RUINS_BOTS.from_record(pool[1]["bot"])], 6)
     follower = Follower(settings)
     try:
         follower.catch_up()

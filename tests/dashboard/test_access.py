@@ -22,14 +22,17 @@ from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 
 from dashboard import create_dashboard
 from dashboard.access import HIDDEN_GAME, ORGANISER, SPECTATOR, Visitor, perspectives
+from domain.games import game as _game
 from service import store
 from service.application import Digsite, Viewer
 from service.projections.follower import Follower
 from service.queries import Queries
 from service.settings import Database, Settings
-from service.simulation import bot_from_record, next_to_act, run_tournament
+from service.simulation import run_tournament
 from tests.dashboard.client import ORIGIN, Browser, by_id, components, hands, ids, listed, organiser, text
 from tests.dashboard.conftest import TEST_SECRET, access_settings
+
+RUINS_BOTS = _game("ruins").bots
 
 
 @dataclass
@@ -47,10 +50,9 @@ class Venue:
 
 def _play(service: Digsite, game_id: str, bots: list[Any], done: Callable[[list[dict[str, Any]]], bool]) -> None:
     """Bots play the game's moves until ``done(records)`` (never to its end)."""
-    from domain.games import rules_for
-    from domain.ruins.bots import Seen
+    from domain.games import game as game_of
 
-    rules, rng, guess = rules_for("ruins"), random.Random(game_id), 0
+    rules, rng, guess = game_of("ruins").rules, random.Random(game_id), 0
     for _ in range(400):
         if done(service.stored_records(game_id)):
             return
@@ -59,11 +61,10 @@ def _play(service: Digsite, game_id: str, bots: list[Any], done: Callable[[list[
             guess = seen["to_act"][0]
             seen = service.game(game_id, Viewer(guess))
         legal = [rules.action_from_dict(a) for a in seen["legal_actions"]]
-        action = bots[guess].choose(Seen.from_view(seen["view"]), legal, rng)
+        action = bots[guess].choose(seen["view"], legal, rng)
         result = service.submit(game_id, Viewer(guess), seen["version"], rules.action_to_dict(action))
         assert result["status"] == "playing", "the game ended before the test had what it needed"
-        predicted = next_to_act(seen["view"], result["events"])
-        guess = guess if predicted is None else predicted
+        guess = result["to_act"][0] if result["to_act"] else guess
     raise AssertionError("the game never reached the wanted point")
 
 
@@ -109,11 +110,11 @@ def venue(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     service = Digsite(settings)
     queries = Queries(service)
     try:
-        cup = run_tournament(service, players=3, games=2, pool=3, seed="door", name="Door Cup")
+        cup = run_tournament(service, kind="ruins", players=3, games=2, pool=3, seed="door", name="Door Cup")
         _catch_up(settings)
         before = _statistics(queries, finished_only=False)  # nothing is in play yet: all of it is finished
         pool = cup.pool
-        bots = [bot_from_record(p["bot"]) for p in pool]
+        bots = [RUINS_BOTS.from_record(p["bot"]) for p in pool]
         lurker = service.create_player("Lurker", kind="bot", bot=pool[2]["bot"])
         labels = {"tournament": cup.id, "round": 2, "table": 7}
         live = service.create_game("ruins", [pool[0]["id"], lurker], labels=labels, seed="live")

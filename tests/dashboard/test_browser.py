@@ -237,7 +237,7 @@ def test_the_player_page_shows_charts_with_data(page: Any, demo: Demo, shots: Sh
     for graph in ("players-rates", "players-averages", "players-places", "players-vp", "players-torches"):
         points = plotted_points(page, graph)
         assert len(points) == 2 and all(n > 0 for n in points), (graph, points)
-    games = demo.queries.tendencies(player["id"])["games"]
+    games = demo.queries.tendencies(player["id"], "ruins")["games"]
     expect(page.locator("#players-summary")).to_contain_text(f"{games} finished game")
     expect(page.locator("#players-table")).to_contain_text("the field")
     shots.take(page, "field")

@@ -26,7 +26,9 @@ def cup(tmp_path: Any) -> Iterator[tuple[Digsite, Queries, list[str]]]:
     service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
     queries = Queries(service)
     try:
-        games = run_tournament(service, players=2, games=2, pool=2, seed="pinned", name="Pinned Cup").games
+        games = run_tournament(
+            service, kind="ruins", players=2, games=2, pool=2, seed="pinned", name="Pinned Cup"
+        ).games
         yield service, queries, [g.id for g in games]
     finally:
         queries.close()

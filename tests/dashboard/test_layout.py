@@ -196,7 +196,7 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
     for name, figure in charts.items():
         assert [t["name"].split(" (n=")[0] for t in figure["data"]] == [player["name"], "the field"], name
         assert any(len(t["x"]) for t in figure["data"]), name
-    mine = demo.queries.tendencies(player["id"])
+    mine = demo.queries.tendencies(player["id"], "ruins")
     assert f"{mine['games']} finished game" in text(by_id(out, "players-summary"))
     table = text(by_id(out, "players-table"))
     assert str(mine["metrics"]["pass_rate"]["n"]) in table
@@ -226,10 +226,10 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
     }
     for name, figure in charts.items():
         assert figure["data"] and any(len(t.get("x") or []) for t in figure["data"]), name
-    seats = demo.queries.win_rate_by_seat()
+    seats = demo.queries.win_rate_by_seat("ruins")
     plotted = charts["agg-seats"]["data"][0]
     assert list(plotted["y"]) == pytest.approx([100 * r["win_rate"] for r in seats])
-    final = sum(int(r["n"]) for r in demo.queries.distributions()["final_vp"])
+    final = sum(int(r["n"]) for r in demo.queries.distributions("ruins")["final_vp"])
     assert sum(charts["agg-vp"]["data"][0]["y"]) == final
     lengths = sum(charts["agg-length"]["data"][0]["y"])
     assert lengths == len(demo.finished)

@@ -20,7 +20,7 @@ from domain.ruins.bots import HeuristicBot, RandomBot
 from service import audit
 from service.api import create_app
 from service.application import Digsite, Viewer
-from service.botclient import ApiError, BadAddress, BotClient, Move, Unreachable, parse_tendencies
+from service.botclient import ApiError, BadAddress, BotChoice, BotClient, Move, Unreachable, parse_tendencies
 from service.cli import main
 
 JOIN_SECONDS = 120  # a whole game over HTTP takes well under this; a hang fails instead of blocking
@@ -379,3 +379,21 @@ def test_moves_round_trip_through_the_action_codec() -> None:
     """What the client prints is the engine's own reading of the JSON it sent."""
     action = ruins.Play(0, (4, 9), 2, (), ())
     assert str(ruins.action_from_dict(ruins.action_to_dict(action))) == "0 play 4,9@2"
+
+
+def test_bots_named_by_policy_play_every_seat_of_an_arnak_game_over_http(server: str, service: Digsite) -> None:
+    """``digsite bot`` knows the bot's name and tendencies before it knows the game: the client makes the game's
+    own bot of that name on its first look, here Arnak's (two seats, each its own client, over HTTP)."""
+    seats = [service.create_player(f"Bot {i}", kind="bot") for i in range(2)]
+    created = service.create_game("arnak", seats, seed="arnak-http")
+    choices = [BotChoice("heuristic", {"tendency": "dig-heavy"}), BotChoice("random", {"pass_weight": 0.2})]
+    bots = [
+        BotClient(server, created["id"], t["token"], choices[t["seat"]], random.Random(t["seat"]))
+        for t in created["tokens"]
+    ]
+    finals: list[dict[str, Any]] = []
+    errors = in_threads([lambda c=c: finals.append(c.run(poll=0.005, max_poll=0.05)) for c in bots])
+    assert errors == []
+    assert all(f["status"] == "over" and f["kind"] == "arnak" for f in finals)
+    assert [type(c.bot).__name__ for c in bots] == ["HeuristicBot", "RandomBot"]
+    assert sum(c.moves for c in bots) == len(stored_move_seats(service, created["id"])) > 0

@@ -82,7 +82,7 @@ def bump_rank(line: dict[str, Any]) -> None:
 
 
 def test_export_lines_hold_players_tournament_header_and_every_record(service: Digsite) -> None:
-    tournament = service.create_tournament("Spring cup", rounds=3)
+    tournament = service.create_tournament("Spring cup", rounds=3, kind="ruins")
     game_id = finished_game(service, tournament=tournament)
     lines = [json.loads(t) for t in exported(service, game_id)]
     records = service.stored_records(game_id)
@@ -98,7 +98,7 @@ def test_export_lines_hold_players_tournament_header_and_every_record(service: D
 
 
 def test_export_then_import_round_trips_the_records_exactly(service: Digsite, target: Digsite) -> None:
-    tournament = service.create_tournament("Spring cup", rounds=3)
+    tournament = service.create_tournament("Spring cup", rounds=3, kind="ruins")
     game_id = finished_game(service, tournament=tournament)
     results = import_lines(target, exported(service, game_id))
     assert [(r.game, r.imported, r.reason) for r in results] == [(game_id, True, None)]
@@ -125,7 +125,7 @@ def test_a_game_in_play_imports_and_plays_on_in_the_new_store(service: Digsite, 
 
 
 def test_a_tournament_export_carries_its_games_only(service: Digsite, target: Digsite) -> None:
-    tournament = service.create_tournament("Spring cup", rounds=3)
+    tournament = service.create_tournament("Spring cup", rounds=3, kind="ruins")
     inside = [finished_game(service, "t1", tournament), finished_game(service, "t2", tournament)]
     finished_game(service, "outside")
     lines = [json.loads(t) for t in exported(service, *service.game_ids(tournament=tournament))]
@@ -218,7 +218,7 @@ def test_an_export_whose_names_hold_a_nul_is_refused_and_nothing_is_written(
     service: Digsite, target: Digsite, kind: str
 ) -> None:
     """A NUL cannot be held by PostgreSQL text: once stored it would stop the read models."""
-    game_id = finished_game(service, tournament=service.create_tournament("Spring cup", rounds=3))
+    game_id = finished_game(service, tournament=service.create_tournament("Spring cup", rounds=3, kind="ruins"))
 
     def add_nul(line: dict[str, Any]) -> None:
         line["name"] = "Spring\x00cup" if kind == "tournament" else "A\x00na"

@@ -2,13 +2,27 @@
 
 ``draw_table(frame)`` draws one ``Queries.replay`` frame from its ``view`` only; ``log_line`` reads one
 event as ``domain.arnak.describe`` does but with names for every code (``name_codes`` rewrites a line
-``describe`` already wrote); ``CSS`` is the table's stylesheet.
+``describe`` already wrote); ``CSS`` is the table's stylesheet. With ``max_rounds`` and ``log_text`` it is the
+game's ``Renderer`` (``dashboard.games``): the replay page draws an Arnak game with it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from dashboard.games.arnak.log import log_line, log_lines, name_codes
 from dashboard.games.arnak.style import CSS
 from dashboard.games.arnak.table import draw_table
 
-__all__ = ["CSS", "draw_table", "log_line", "log_lines", "name_codes"]
+__all__ = ["CSS", "draw_table", "log_line", "log_lines", "log_text", "max_rounds", "name_codes"]
+
+
+def max_rounds() -> int | None:
+    """None: every Arnak round is a regular one (no round after them has a name of its own)."""
+    return None
+
+
+def log_text(line: str, view: Mapping[str, Any]) -> str:
+    """A ``describe`` line with names for the codes it holds (cards, sites, spaces of the frame's board)."""
+    return name_codes(line, str(view.get("side") or "bird"))

@@ -17,7 +17,7 @@ from domain.ruins.actions import Action, Flip, Pass, Play, Purchase, new_play, w
 from domain.ruins.bots import HeuristicBot, RandomBot, Seen
 from domain.ruins.caches import pass_of, profile, ruin
 from domain.ruins.legal import LegalPlays, _nth_combination, can_follow, plays
-from domain.ruins.rules import twins
+from domain.ruins.profiles import twins
 from domain.ruins.setup import shuffle
 from domain.ruins.simulate import play_game
 from domain.ruins.state import BARE, GameState, Ruin

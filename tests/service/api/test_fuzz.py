@@ -131,7 +131,9 @@ def test_the_openapi_document_holds_for_a_thousand_generated_requests(tmp_path: 
 def _exercise_the_document(app: Flask) -> None:
     client = app.test_client()
     created = new_game(client, players=3)
-    tournament = ok(client.post("/api/v1/tournaments", json={"name": "Cup", "rounds": 2}, headers=organiser()), 201)
+    tournament = ok(
+        client.post("/api/v1/tournaments", json={"name": "Cup", "rounds": 2, "game": "ruins"}, headers=organiser()), 201
+    )
     players = [p["player"] for p in created["tokens"]]
     real = {"game_id": created["id"], "player_id": players[0], "tournament_id": tournament["id"]}
     seat = seat_headers(created, 0)["Authorization"]

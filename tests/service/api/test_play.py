@@ -105,7 +105,9 @@ def test_created_resources_can_be_read_back(client: FlaskClient) -> None:
     player = ok(client.get(made.headers["Location"], headers=organiser()))
     assert player["id"] == ok(made, 201)["id"]
     assert (player["name"], player["kind"], player["bot"]) == ("Robo", "bot", {"bot": "heuristic", "pass_rate": 0.2})
-    made = client.post("/api/v1/tournaments", json={"name": "Spring Open", "rounds": 3}, headers=organiser())
+    made = client.post(
+        "/api/v1/tournaments", json={"name": "Spring Open", "rounds": 3, "game": "ruins"}, headers=organiser()
+    )
     tournament = ok(client.get(made.headers["Location"]))  # tournaments are public
     assert (tournament["id"], tournament["name"], tournament["rounds"], tournament["game"]) == (
         ok(made, 201)["id"],

@@ -44,7 +44,9 @@ def table(client: FlaskClient) -> Table:
     other = new_game(client, players=2)
     ok(act(client, created["id"], seat_headers(created, 2), 1, {"type": "flip", "seat": 2, "ruin": None}))
     hands = ok(client.get(f"/api/v1/games/{created['id']}", headers=organiser()))["view"]["hands"]
-    tournament = ok(client.post("/api/v1/tournaments", json={"name": "Cup", "rounds": 2}, headers=organiser()), 201)
+    tournament = ok(
+        client.post("/api/v1/tournaments", json={"name": "Cup", "rounds": 2, "game": "ruins"}, headers=organiser()), 201
+    )
     return Table(
         game=created["id"],
         other_game=other["id"],
@@ -177,7 +179,7 @@ def text_cases() -> list[Case]:
             "/api/v1/players",
             lambda text: lambda t: {"name": "Zoe", "kind": "bot", "bot": {"s" + text: 1}},
         ),
-        "tournament name": ("/api/v1/tournaments", lambda text: lambda t: {"name": text, "rounds": 2}),
+        "tournament name": ("/api/v1/tournaments", lambda text: lambda t: {"name": text, "rounds": 2, "game": "ruins"}),
         "game option": ("/api/v1/games", lambda text: game_body(options={"speed": text})),
         "seed": ("/api/v1/games", lambda text: game_body(seed="0" * 32 + text)),
     }
@@ -272,6 +274,14 @@ CREATES = [
         body={"name": "Cup", "rounds": "3"},
     ),
     Case(
+        "tournament: no game (there is no default game)",
+        400,
+        "malformed_request",
+        path="/api/v1/tournaments",
+        auth="organiser",
+        body={"name": "Cup", "rounds": 3},
+    ),
+    Case(
         "tournament: unknown game",
         400,
         "malformed_request",
@@ -323,9 +333,9 @@ CREATES = [
         body=lambda t: {"game": "ruins", "seats": [*t.players[:2], str(uuid4())]},
     ),
     Case(
-        "game: one seat",
+        "game: one seat (each game has its own seat range: Ruins seats 2 to 5, solo Arnak 1)",
         400,
-        "malformed_request",
+        "invalid_setup",
         path="/api/v1/games",
         auth="organiser",
         body=lambda t: {"game": "ruins", "seats": t.players[:1]},

@@ -83,7 +83,7 @@ def test_verify_all_summarises_the_store(service: Digsite, database: Database) -
 def test_export_to_a_file_then_import_into_another_store(
     service: Digsite, database: Database, other: Database, tmp_path: Path
 ) -> None:
-    tournament = service.create_tournament("Cup", rounds=2)
+    tournament = service.create_tournament("Cup", rounds=2, kind="ruins")
     game_id = finished_game(service, tournament=tournament)
     path = tmp_path / "cup.jsonl"
     exported = run(database, "export", "--tournament", tournament, "-o", str(path))

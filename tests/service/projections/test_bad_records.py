@@ -70,7 +70,7 @@ def bad_move(service: Digsite) -> tuple[str, int]:
 def test_a_move_no_rules_can_read_stops_the_projection_after_every_record_before_it(
     service: Digsite, follower: Follower
 ) -> None:
-    run_tournament(service, players=3, games=1, seed="before")
+    run_tournament(service, kind="ruins", players=3, games=1, seed="before")
     game_id, bad = bad_move(service)
     service.create_player("After")
     with pytest.raises(UnprojectableRecord) as caught:

@@ -26,7 +26,7 @@ def collector_enabled() -> Iterator[None]:
 def test_the_collector_is_off_during_a_step_and_back_on_after_it(
     service: Digsite, collector_enabled: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    run_tournament(service, players=3, games=1, seed="gc")
+    run_tournament(service, kind="ruins", players=3, games=1, seed="gc")
     follower = Follower(service.settings, batch_size=25)
     seen: list[bool] = []
     try:

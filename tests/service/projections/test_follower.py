@@ -33,7 +33,7 @@ def snapshot(follower: Follower) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def test_a_follower_projects_every_record_once_and_a_rebuild_gives_the_same_rows(service: Digsite) -> None:
-    run_tournament(service, players=3, games=3, seed="once")
+    run_tournament(service, kind="ruins", players=3, games=3, seed="once")
     follower = Follower(service.settings, batch_size=37)
     try:
         projected = follower.catch_up()
@@ -49,7 +49,7 @@ def test_a_follower_projects_every_record_once_and_a_rebuild_gives_the_same_rows
 
 
 def test_a_stale_follower_cannot_apply_a_batch_twice(service: Digsite) -> None:
-    run_tournament(service, players=3, games=1, seed="stale")
+    run_tournament(service, kind="ruins", players=3, games=1, seed="stale")
     first, second = Follower(service.settings, batch_size=50), Follower(service.settings, batch_size=50)
     try:
         second.position()  # both start from position 0
@@ -64,7 +64,7 @@ def test_a_stale_follower_cannot_apply_a_batch_twice(service: Digsite) -> None:
 
 
 def test_a_failed_batch_writes_nothing_and_is_read_again(service: Digsite, monkeypatch: pytest.MonkeyPatch) -> None:
-    run_tournament(service, players=3, games=2, seed="fail")
+    run_tournament(service, kind="ruins", players=3, games=2, seed="fail")
     follower = Follower(service.settings, batch_size=40)
     try:
         follower.step()
@@ -91,7 +91,7 @@ def test_a_failed_batch_writes_nothing_and_is_read_again(service: Digsite, monke
 def test_a_record_that_fails_to_project_is_named_and_the_records_before_it_are_written_whole(
     service: Digsite, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    run_tournament(service, players=3, games=2, seed="half")
+    run_tournament(service, kind="ruins", players=3, games=2, seed="half")
     follower = Follower(service.settings, batch_size=60)
     try:
         follower.step()
@@ -144,7 +144,7 @@ def test_read_model_commits_do_not_wait_for_the_disk_but_the_event_store_s_do(se
 
 
 def test_a_rebuild_leaves_the_planner_statistics_of_the_full_tables(service: Digsite) -> None:
-    run_tournament(service, players=3, games=1, seed="stats")
+    run_tournament(service, kind="ruins", players=3, games=1, seed="stats")
     follower = Follower(service.settings)
     try:
         follower.rebuild()
@@ -179,7 +179,7 @@ def _wait_for(condition: Any, timeout: float, what: str) -> None:
 def test_killing_the_projection_process_mid_catch_up_then_restarting_equals_a_fresh_rebuild(
     service: Digsite, database: Database
 ) -> None:
-    run_tournament(service, players=4, games=4, seed="kill")
+    run_tournament(service, kind="ruins", players=4, games=4, seed="kill")
     total = service.app.recorder.max_notification_id()
     env = {**os.environ, "DIGSITE_DATABASE_URL": database.url}
     command = [sys.executable, "-m", "service.cli", "projections", "run", "--batch-size", "5"]
@@ -210,22 +210,22 @@ def test_killing_the_projection_process_mid_catch_up_then_restarting_equals_a_fr
 
 def test_tendencies_tell_a_cautious_passer_and_a_torch_hoarder_from_the_field(service: Digsite) -> None:
     """Cautious Cora passes 60% of the time she could follow; Hoarding Hugo never spends a torch."""
-    tournament = run_tournament(service, players=4, games=12, seed="styles", pool=8)
+    tournament = run_tournament(service, kind="ruins", players=4, games=12, seed="styles", pool=8)
     follower = Follower(service.settings)
     queries = Queries(service)
     try:
         follower.catch_up()
         ids = {p["name"]: p["id"] for p in tournament.pool}
-        cora = queries.tendencies(ids["Cautious Cora"])["metrics"]
-        hugo = queries.tendencies(ids["Hoarding Hugo"])["metrics"]
-        others = [queries.tendencies(ids[n])["metrics"] for n in ("Spending Sofia", "Big Bruno", "High Hana")]
+        cora = queries.tendencies(ids["Cautious Cora"], "ruins")["metrics"]
+        hugo = queries.tendencies(ids["Hoarding Hugo"], "ruins")["metrics"]
+        others = [queries.tendencies(ids[n], "ruins")["metrics"] for n in ("Spending Sofia", "Big Bruno", "High Hana")]
         assert cora["pass_rate_when_able"]["n"] > 30
         assert cora["pass_rate_when_able"]["value"] > 0.45
         assert all(o["pass_rate_when_able"]["value"] < 0.3 for o in others)
         assert hugo["torches_per_round"]["value"] == 0 and hugo["torches_per_round"]["n"] > 0
         assert all(o["torches_per_round"]["value"] > 0.5 for o in others)
-        field = queries.tendencies(None)
-        assert field["games"] == sum(t["games"] for t in (queries.tendencies(i) for i in ids.values()))
+        field = queries.tendencies(None, "ruins")
+        assert field["games"] == sum(t["games"] for t in (queries.tendencies(i, "ruins") for i in ids.values()))
     finally:
         follower.close()
         queries.close()
@@ -233,7 +233,7 @@ def test_tendencies_tell_a_cautious_passer_and_a_torch_hoarder_from_the_field(se
 
 def test_game_contexts_rebuilt_from_the_store_give_the_same_rows_as_contexts_kept_in_memory(service: Digsite) -> None:
     """With no room for game contexts, every move rebuilds its game from the store (snapshot + evolve)."""
-    run_tournament(service, players=4, games=2, seed="contexts")
+    run_tournament(service, kind="ruins", players=4, games=2, seed="contexts")
     follower = Follower(service.settings, batch_size=64)
     try:
         follower.catch_up()

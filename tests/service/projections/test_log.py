@@ -23,7 +23,7 @@ def _all_rows(log: LibraryLog) -> list[Any]:
 
 
 def test_every_record_decodes_as_the_library_decodes_it_less_the_timestamp(service: Digsite) -> None:
-    run_tournament(service, players=3, games=2, seed="plain")
+    run_tournament(service, kind="ruins", players=3, games=2, seed="plain")
     follower = Follower(service.settings)
     try:
         assert isinstance(follower.log, PlainLog)
@@ -44,7 +44,7 @@ def test_every_record_decodes_as_the_library_decodes_it_less_the_timestamp(servi
 
 
 def test_read_models_are_the_same_through_either_path(service: Digsite) -> None:
-    run_tournament(service, players=4, games=2, seed="paths")
+    run_tournament(service, kind="ruins", players=4, games=2, seed="paths")
     follower = Follower(service.settings, batch_size=77)
     try:
         follower.catch_up()

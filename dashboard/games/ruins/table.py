@@ -11,6 +11,7 @@ from typing import Any
 
 from dash import html
 
+from dashboard.components import data_attributes
 from dashboard.format import HOW, PHASES, TIMES, effect_label, ordinal, round_name
 from domain.ruins import rulebook
 
@@ -144,7 +145,7 @@ def _hand(view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any
             body,
         ],
         className=f"hand hand-{visible}",
-        **{"data-seat": str(seat), "data-count": str(count), "data-visible": visible},
+        **data_attributes({"data-seat": str(seat), "data-count": str(count), "data-visible": visible}),
     )
 
 
@@ -177,7 +178,7 @@ def _pile(view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any
             ),
         ],
         className="panel pile",
-        **{"data-pile": str(len(pile))},
+        **data_attributes({"data-pile": str(len(pile))}),
     )
 
 

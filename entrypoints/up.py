@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from domain.games import GAMES, game
 from service import store
 from service.cli import main
 from service.cli.projections import EXIT_UNPROJECTABLE
@@ -39,28 +40,38 @@ def _api_key(settings: Settings) -> str:
     return key
 
 
-def _seed_demo(settings: Settings, games: int) -> None:
-    from service.application import Digsite
-    from service.projections.follower import Follower
+def _seed_demo(settings: Settings, games: int, kind: str) -> None:
+    from service import bootstrap
     from service.simulation import run_tournament
 
-    service = Digsite(settings)
+    service = bootstrap.build(settings)
     try:
         if next(iter(service.game_ids()), None) is not None:
             return
         click.echo(f"The store is empty: playing a demo tournament of {games} bot games...")
         with click.progressbar(length=games, label="demo games") as bar:
+            seats = game(kind).schemas.seats
             played = run_tournament(
-                service, players=4, games=games, seed="demo", name="Demo cup", progress=lambda _: bar.update(1)
+                service,
+                kind=kind,
+                players=min(max(4, seats.low), seats.high),
+                games=games,
+                seed="demo",
+                name="Demo cup",
+                progress=lambda _: bar.update(1),
             )
         click.echo(f"demo tournament {played.id}: {played.moves} moves")
     finally:
         service.close()
-    follower = Follower(settings)
+    follower = bootstrap.follower(settings)
     try:
         follower.catch_up()
     finally:
         follower.close()
+
+
+# The demo shows the dashboard's analytics: the first registered game that has them.
+DEMO_KIND = next((kind for kind, g in GAMES.items() if g.analytics is not None), next(iter(GAMES)))
 
 
 @main.command()
@@ -70,7 +81,15 @@ def _seed_demo(settings: Settings, games: int) -> None:
 @click.option(
     "--demo-games", default=12, show_default=True, help="Bot games to play when the store is empty (0: none)."
 )
-def up(host: str, port: int, api_port: int, demo_games: int) -> None:
+@click.option(
+    "--demo-game",
+    "demo_kind",
+    type=click.Choice(sorted(GAMES)),
+    default=DEMO_KIND,
+    show_default=True,
+    help="Which game the demo tournament plays (default: the first registered game the read models analyse).",
+)
+def up(host: str, port: int, api_port: int, demo_games: int, demo_kind: str) -> None:
     """Run the API, the projections and the dashboard together (embedded SQLite unless DIGSITE_DATABASE_URL)."""
     url = os.environ.get("DIGSITE_DATABASE_URL") or default_database_url()
     os.environ["DIGSITE_DATABASE_URL"] = url
@@ -80,9 +99,9 @@ def up(host: str, port: int, api_port: int, demo_games: int) -> None:
     click.echo("schema: " + (f"applied {', '.join(applied)}" if applied else "up to date"))
     key = _api_key(settings)
     if demo_games:
-        _seed_demo(settings, demo_games)
+        _seed_demo(settings, demo_games, demo_kind)
     env = {**os.environ, "DIGSITE_DATABASE_URL": url, "DIGSITE_API_KEY": key}
-    base = [sys.executable, "-m", "service.cli"]
+    base = [sys.executable, "-m", "entrypoints"]
     parts = {
         "api": [*base, "serve", "--host", host, "--port", str(api_port)],
         "projections": [*base, "projections", "run"],

@@ -30,7 +30,7 @@ def test_up_serves_the_dashboard_and_the_api_on_a_fresh_embedded_store_with_demo
     command = [
         sys.executable,
         "-m",
-        "service.cli",
+        "entrypoints",
         "up",
         "--port",
         str(web),

@@ -18,23 +18,21 @@ def dashboard(host: str, port: int) -> None:
     It reads the read models, so keep ``digsite projections run`` going beside it for new games to appear.
     Organisers sign in with the organiser key (DIGSITE_API_KEY); without it, finished games only."""
     from dashboard import create_dashboard
-    from service.bootstrap import build
-    from service.projections.follower import Follower
-    from service.queries import Queries
+    from service import bootstrap
 
     try:
-        service = build()
+        service = bootstrap.build()
     except ServiceError as error:
         raise click.ClickException(error.message) from None
-    queries = Queries(service)
+    queries = bootstrap.queries(service)
     try:
         app = create_dashboard(queries)
     except ValueError as error:  # a dashboard setting that makes no sense (DIGSITE_DASHBOARD_*)
         queries.close()
         service.close()
         raise click.ClickException(str(error)) from None
-    access = app.digsite.gate.settings  # type: ignore[attr-defined]
-    follower = Follower(service.settings)
+    access = app.digsite.gate.settings
+    follower = bootstrap.follower(service.settings)
     try:
         behind = follower.behind()
     finally:
