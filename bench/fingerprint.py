@@ -11,17 +11,23 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+from typing import Any
 
-from domain import ruins
-from domain.ruins.bots import HeuristicBot, RandomBot
-from domain.ruins.simulate import play_game
+from domain.games import game
+from domain.play import play_game
+from domain.policies import Policy
 
 NAMES = ["Ana", "Beto", "Carla", "Diego", "Elif"]
+RUINS = game("ruins")  # reached through the registry, as every layer reaches a game
+rules = RUINS.rules
 
 
-def _bots(kind: str, players: int) -> list[RandomBot | HeuristicBot]:
+def _bots(kind: str, players: int) -> list[Policy[Any]]:
     return [
-        RandomBot() if kind == "random" else HeuristicBot(lead=("low", "high", "big")[s % 3]) for s in range(players)
+        RUINS.bots.make("random")
+        if kind == "random"
+        else RUINS.bots.make("heuristic", lead=("low", "high", "big")[s % 3])
+        for s in range(players)
     ]
 
 
@@ -33,9 +39,9 @@ def games_digest(games: int) -> str:
     digest = hashlib.sha256()
     for g in range(games):
         players, kind = 2 + g % 4, ("random", "heuristic")[g // 4 % 2]
-        played = play_game(NAMES[:players], _bots(kind, players), f"fp-{g}", bot_seed=g)
-        digest.update(_line([ruins.action_to_dict(a) for a in played.actions]))
-        digest.update(_line([ruins.event_to_dict(e) for e in played.events]))
+        played = play_game(rules, NAMES[:players], _bots(kind, players), f"fp-{g}", bot_seed=g)
+        digest.update(_line([rules.action_to_dict(a) for a in played.actions]))
+        digest.update(_line([rules.event_to_dict(e) for e in played.events]))
     return digest.hexdigest()
 
 
@@ -43,17 +49,17 @@ def legal_digest(games: int) -> str:
     digest = hashlib.sha256()
     for g in range(games):
         players = 2 + g % 4
-        played = play_game(NAMES[:players], _bots("random", players), f"fp-legal-{g}", bot_seed=g)
+        played = play_game(rules, NAMES[:players], _bots("random", players), f"fp-legal-{g}", bot_seed=g)
         events = list(played.events)
-        state = ruins.replay(events[:2])
+        state = rules.replay(events[:2])
         at = 2
         for action in played.actions:
-            for seat in ruins.to_act(state):
-                digest.update(_line([ruins.action_to_dict(a) for a in ruins.legal_actions(state, seat)]))
-            new = ruins.decide(state, action)
-            assert [ruins.event_to_dict(e) for e in new] == [ruins.event_to_dict(e) for e in events[at : at + len(new)]]
+            for seat in rules.to_act(state):
+                digest.update(_line([rules.action_to_dict(a) for a in rules.legal_actions(state, seat)]))
+            new = rules.decide(state, action)
+            assert [rules.event_to_dict(e) for e in new] == [rules.event_to_dict(e) for e in events[at : at + len(new)]]
             at += len(new)
-            state = ruins.replay(new, state)
+            state = rules.replay(new, state)
     return digest.hexdigest()
 
 
