@@ -15,6 +15,7 @@ from typing import Any
 
 from dash import html
 
+from dashboard.components import data_attributes
 from dashboard.games.arnak import names
 from domain.arnak import book
 from domain.arnak.components import RESOURCES
@@ -46,11 +47,11 @@ def draw_table(frame: dict[str, Any]) -> html.Div:
             html.Div(
                 [_player(view, seat, acting) for seat in range(len(view["seats"]))],
                 className="arnak-players",
-                **{"data-count": str(len(view["seats"]))},
+                **data_attributes({"data-count": str(len(view["seats"]))}),
             ),
         ],
         className=f"arnak-table arnak-side-{view.get('side', 'bird')}",
-        **{"data-viewer": str(viewer)},
+        **data_attributes({"data-viewer": str(viewer)}),
     )
 
 
@@ -71,7 +72,7 @@ def _meeple(view: dict[str, Any], seat: int) -> html.Span:
         name[:1].upper(),
         className=f"arnak-meeple arnak-c-{names.seat_colour(view, seat)}",
         title=f"{name}'s archaeologist",
-        **{"data-seat": str(seat)},
+        **data_attributes({"data-seat": str(seat)}),
     )
 
 
@@ -90,7 +91,7 @@ def _res_chip(resource: str, count: int, seat: int | None = None) -> html.Span:
         [html.Span(RESOURCE_SHORT[resource], className="arnak-res-name"), html.B(str(count))],
         className=f"arnak-res arnak-r-{resource}" + (" arnak-zero" if count == 0 else ""),
         title=names.amount(resource, count),
-        **attrs,
+        **data_attributes(attrs),
     )
 
 
@@ -182,7 +183,7 @@ def _space(view: dict[str, Any], space_id: str, cost: tuple[str, ...], occupants
         [_travel(cost), body],
         className=f"arnak-space arnak-space-{state}",
         title=f"{names.space_label(space_id, view.get('side', 'bird'))}: {state}",
-        **{"data-space": space_id, "data-state": state},
+        **data_attributes({"data-space": space_id, "data-state": state}),
     )
 
 
@@ -193,7 +194,7 @@ def _guardian(guardian: int, used: bool | None = None) -> html.Span:
         label,
         className="arnak-guardian" + (" arnak-used" if used else ""),
         title=f"Guardian {guardian}. Cost: {cost}. Boon: {boon}. 5 VP once overcome.",
-        **{"data-guardian": str(guardian)},
+        **data_attributes({"data-guardian": str(guardian)}),
     )
 
 
@@ -203,7 +204,7 @@ def _idol(idol: int, face: str = "up") -> html.Span:
         f"idol: {kind}" if face == "up" else f"face down: {kind}",
         className=f"arnak-idol arnak-idol-{face}",
         title=f"Idol ({'face down' if face != 'up' else 'face up'}): {names.idol_text(idol)}",
-        **({"data-secret": "idol"} if face != "up" else {}),
+        **data_attributes({"data-secret": "idol"} if face != "up" else {}),
     )
 
 
@@ -218,7 +219,7 @@ def _board(view: dict[str, Any]) -> html.Div:
         bits.append(html.Div([_space(view, s.id, s.cost, occupants) for s in loc.spaces], className="arnak-spaces"))
         if loc.id in camp_guardians:
             bits.append(_guardian(camp_guardians[loc.id]))
-        camps.append(html.Div(bits, className="arnak-loc arnak-camp", **{"data-location": loc.id}))
+        camps.append(html.Div(bits, className="arnak-loc arnak-camp", **data_attributes({"data-location": loc.id})))
     sites = {s["id"]: s for s in view["sites"]}
     secret_idols = (view.get("stacks") or {}).get("site_idols") or {}
     levels: dict[int, list[Any]] = {1: [], 2: []}
@@ -290,7 +291,7 @@ def _site(
         bits,
         className=f"arnak-loc arnak-site {'arnak-discovered' if discovered else 'arnak-undiscovered'}",
         title=None if discovered else f"{names.site_label(site_id)}: not yet discovered",
-        **{"data-location": site_id},
+        **data_attributes({"data-location": site_id}),
     )
 
 
@@ -365,7 +366,7 @@ def _research(view: dict[str, Any]) -> html.Div:
     points = track.temple_points
     temple_bits.append(html.Span("points by arrival " + " / ".join(str(p) for p in points), className="q"))
     temple_bits.append(html.Span(f"bonus stack {view.get('temple_bonus', 0)}", className="q"))
-    rows.append(html.Div(temple_bits, className="arnak-rrow arnak-temple", **{"data-row": "temple"}))
+    rows.append(html.Div(temple_bits, className="arnak-rrow arnak-temple", **data_attributes({"data-row": "temple"})))
     by_row: dict[int, list[str]] = {}
     for space in track.spaces.values():
         by_row.setdefault(space.row, []).append(space.id)
@@ -399,14 +400,14 @@ def _research(view: dict[str, Any]) -> html.Div:
                     *cells,
                 ],
                 className="arnak-rrow",
-                **{"data-row": str(r)},
+                **data_attributes({"data-row": str(r)}),
             )
         )
     rows.append(
         html.Div(
             [html.Span("Start", className="arnak-row-name"), *tokens("start")],
             className="arnak-rrow",
-            **{"data-row": "start"},
+            **data_attributes({"data-row": "start"}),
         )
     )
     temple_tiles = [
@@ -499,7 +500,7 @@ def _player(view: dict[str, Any], seat: int, acting: set[int]) -> html.Div:
         bits,
         className=f"arnak-player arnak-panel arnak-b-{colour}" + (" arnak-acting" if seat in acting else ""),
         id=f"arnak-seat-{seat}",
-        **{"data-seat": str(seat), "data-to-act": "yes" if seat in acting else "no"},
+        **data_attributes({"data-seat": str(seat), "data-to-act": "yes" if seat in acting else "no"}),
     )
 
 
@@ -579,7 +580,7 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
     if "cards" in hand:
         fear_seen += sum(1 for c in hand["cards"] if c["kind"] == "fear")
         hand_body: Any = [
-            _card(c, "arnak-in-hand", owned=True, **{"data-secret": "hand", "data-seat": str(seat)})
+            _card(c, "arnak-in-hand", owned=True, **data_attributes({"data-secret": "hand", "data-seat": str(seat)}))
             for c in hand["cards"]
         ] or [html.Span("empty", className="q")]
     else:
@@ -594,7 +595,7 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
                     html.Span(
                         "top first: " + ", ".join(names.card_name(c) for c in decks[seat]),
                         className="q arnak-deck-order",
-                        **{"data-secret": "deck", "data-seat": str(seat)},
+                        **data_attributes({"data-secret": "deck", "data-seat": str(seat)}),
                     ),
                 ],
                 className="arnak-deck-details",
@@ -614,7 +615,7 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
             html.Div(
                 [html.Span(f"Hand ({hand['count']})", className="arnak-sub"), *hand_body],
                 className="arnak-line arnak-hand",
-                **{"data-seat": str(seat)},
+                **data_attributes({"data-seat": str(seat)}),
             ),
             html.Div(
                 [html.Span(f"Play area ({len(p['play_area'])})", className="arnak-sub"), *play], className="arnak-line"
@@ -657,11 +658,15 @@ def _scores(view: dict[str, Any]) -> Any:
     for s in outcome["scores"]:
         seat = int(s["seat"])
         cells = [html.Td([html.Span(className=f"arnak-swatch arnak-c-{names.seat_colour(view, seat)}"), players[seat]])]
-        cells += [html.Td(str(s[key]), className="num", **{"data-part": key}) for key, _, _ in SCORE_PARTS]
-        cells.append(html.Td(html.B(str(s["total"])), className="num arnak-total", **{"data-part": "total"}))
+        cells += [
+            html.Td(str(s[key]), className="num", **data_attributes({"data-part": key})) for key, _, _ in SCORE_PARTS
+        ]
+        total = html.B(str(s["total"]))
+        cells.append(html.Td(total, className="num arnak-total", **data_attributes({"data-part": "total"})))
         place = _ordinal(1 if seat in winners else outcome["ranking"].index(seat) + 1)
         cells.append(html.Td(place, className="q", title="winner" if seat in winners else f"{place} place"))
-        rows.append(html.Tr(cells, className="arnak-winner" if seat in winners else None, **{"data-seat": str(seat)}))
+        winner = "arnak-winner" if seat in winners else None
+        rows.append(html.Tr(cells, className=winner, **data_attributes({"data-seat": str(seat)})))
     head = html.Tr(
         [
             html.Th("Player"),
