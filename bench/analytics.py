@@ -41,7 +41,7 @@ from service import bootstrap, store
 from service.application import Digsite
 from service.projections.follower import Follower
 from service.projections.log import LibraryLog, log_for
-from service.projections.view import TABLES
+from service.projections.tables import TABLES
 from service.queries import Queries
 from service.settings import Database, Settings
 
@@ -109,11 +109,11 @@ def load_store(path: Path, db: Database) -> None:
 
 def dump_read_models(follower: Follower, path: Path) -> dict[str, str]:
     """Write every read-model table, rows sorted, to ``path``; a digest per table."""
-    view = follower.view
+    tables = follower.read_models
     digests = {}
-    with path.open("w") as out, view.tracker.datastore.transaction(commit=False) as curs:
+    with path.open("w") as out, tables.tracker.datastore.transaction(commit=False) as curs:
         for table in TABLES:
-            curs.execute(view._q(f"SELECT * FROM {{p}}{table}"))
+            curs.execute(tables._q(f"SELECT * FROM {{p}}{table}"))
             rows = sorted(
                 json.dumps(list(r.values()) if isinstance(r, dict) else list(r), default=str) for r in curs.fetchall()
             )
@@ -264,7 +264,7 @@ def main() -> None:
             # Each segment is several batches (the projection's own batch size), paired with its baselines.
             projection = paired_catch_up(follower, segment=max(args.segment, follower.batch_size))
             dumped = dump_read_models(follower, args.dump) if args.dump else None
-            follower.view.analyze()  # as a rebuild ends (the queries below are measured in the steady state)
+            follower.read_models.analyze()  # as a rebuild ends (the queries below are measured in the steady state)
             follower.close()
             queries = bootstrap.queries(service)
             games = queries._rows("SELECT COUNT(*) AS n FROM {p}rm_games")[0]["n"]

@@ -31,7 +31,7 @@ from eventsourcing.persistence import DataError, IntegrityError, InterfaceError,
 from service.application import DigsiteApplication
 from service.projections.log import log_for
 from service.projections.readmodels import ReadModelProjection
-from service.projections.view import ReadModels
+from service.projections.tables import ReadModels
 from service.settings import Settings
 
 log = logging.getLogger("digsite.projections")
@@ -105,8 +105,8 @@ class Follower:
 
             app = application(self.settings)
         self.app = app
-        self.view = ReadModels(db)
-        self.projection = ReadModelProjection(self.view, self.app)
+        self.read_models = ReadModels(db)
+        self.projection = ReadModelProjection(self.read_models, self.app)
         self.log = log_for(self.app)
         self.batch_size = batch_size
         self.skip = skip  # notification ids an operator chose to pass over (see UnprojectableRecord)
@@ -115,12 +115,12 @@ class Follower:
         self.written: int | None = None  # the position of the last batch this follower wrote
 
     def close(self) -> None:
-        self.view.close()
+        self.read_models.close()
         self.app.close()
 
     def position(self) -> int:
         if self._position is None:
-            self._position = self.view.position()
+            self._position = self.read_models.position()
         return self._position
 
     def behind(self) -> int:
@@ -145,7 +145,7 @@ class Follower:
                     try:
                         self._write(rows[:good])
                     except REFUSED_VALUE as error:  # (if another follower wrote meanwhile, no record's fault)
-                        if isinstance(error, NOT_THE_RECORD) or self.view.position() != start:
+                        if isinstance(error, NOT_THE_RECORD) or self.read_models.position() != start:
                             raise
                         self._reset()
                         self._one_by_one(rows[:good])  # which record holds the refused value? (raises on it)
@@ -181,7 +181,7 @@ class Follower:
     def _write(self, rows: Any) -> None:
         last = self.log.last_id(rows)
         self.projection.projected(len(rows), last)
-        self.view.write(self.projection.take_batch())
+        self.read_models.write(self.projection.take_batch())
         self._position = self.written = last
 
     def _one_by_one(self, rows: Any) -> None:
@@ -215,11 +215,11 @@ class Follower:
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
         """Empty the read models and project the whole log again."""
-        self.view.clear()
+        self.read_models.clear()
         self.projection.forget()
         self._position = None
         done = self.catch_up(progress)
-        self.view.analyze()  # every row is new: the tables' statistics are those of empty tables
+        self.read_models.analyze()  # every row is new: the tables' statistics are those of empty tables
         return done
 
     def run_forever(

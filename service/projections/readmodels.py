@@ -18,7 +18,7 @@ from domain.protocol import Result
 from service.aggregates import Game, Player, Tournament
 from service.application import DigsiteApplication
 from service.projections.batch import SLOT, Batch
-from service.projections.view import ReadModels
+from service.projections.tables import ReadModels
 
 # Counter slots a Ruins move adds to (see ``Batch.seat_counters``).
 _MOVES, _THINK_MS = SLOT["moves"], SLOT["think_ms"]
@@ -74,8 +74,8 @@ class ReadModelProjection(Projection[Any]):
     name = "read-models"
     topics = ()  # every record
 
-    def __init__(self, view: ReadModels, app: DigsiteApplication, cache_size: int = 4096) -> None:
-        super().__init__(view)
+    def __init__(self, read_models: ReadModels, app: DigsiteApplication, cache_size: int = 4096) -> None:
+        super().__init__(read_models)  # the library calls it the projection's view
         self.app = app
         self.batch = Batch()
         self._batch_no = 0

@@ -30,17 +30,18 @@ def follower(service: Digsite) -> Iterator[Follower]:
 
 
 def player_names(follower: Follower) -> set[str]:
-    with follower.view.tracker.datastore.transaction(commit=False) as curs:
-        curs.execute(follower.view._q("SELECT name FROM {p}rm_players"))
+    with follower.read_models.tracker.datastore.transaction(commit=False) as curs:
+        curs.execute(follower.read_models._q("SELECT name FROM {p}rm_players"))
         return {r["name"] if isinstance(r, dict) else r[0] for r in curs.fetchall()}
 
 
 def game_versions(follower: Follower, game_id: str) -> tuple[Any, list[int]]:
     """The game's rm_games last_version and its rm_moves versions."""
-    with follower.view.tracker.datastore.transaction(commit=False) as curs:
-        curs.execute(follower.view._q("SELECT last_version FROM {p}rm_games WHERE game_id = ?"), (game_id,))
+    tables = follower.read_models
+    with tables.tracker.datastore.transaction(commit=False) as curs:
+        curs.execute(tables._q("SELECT last_version FROM {p}rm_games WHERE game_id = ?"), (game_id,))
         row = curs.fetchone()
-        curs.execute(follower.view._q("SELECT version FROM {p}rm_moves WHERE game_id = ? ORDER BY version"), (game_id,))
+        curs.execute(tables._q("SELECT version FROM {p}rm_moves WHERE game_id = ? ORDER BY version"), (game_id,))
         versions = [r["version"] if isinstance(r, dict) else r[0] for r in curs.fetchall()]
     last = None if row is None else (row["last_version"] if isinstance(row, dict) else row[0])
     return last, versions
@@ -78,12 +79,12 @@ def test_a_move_no_rules_can_read_stops_the_projection_after_every_record_before
     error = caught.value
     assert (error.notification_id, error.originator_id, error.version) == (bad, game_id, 2)
     assert error.topic.endswith("Game.MoveRecorded") and error.reason
-    assert follower.view.position() == bad - 1 == error.position
+    assert follower.read_models.position() == bad - 1 == error.position
     assert game_versions(follower, game_id) == (1, [])  # the game's creation is projected, its bad move not
     assert "After" not in player_names(follower)  # nothing after it
     with pytest.raises(UnprojectableRecord):  # and it stays stopped there: retrying cannot help
         follower.catch_up()
-    assert follower.view.position() == bad - 1
+    assert follower.read_models.position() == bad - 1
 
 
 def test_an_operator_can_let_the_projection_pass_the_record(service: Digsite, follower: Follower) -> None:
@@ -115,7 +116,7 @@ def test_a_name_the_read_model_store_cannot_hold_is_found_within_its_batch(
         follower.catch_up()
     error = caught.value
     assert (error.notification_id, error.originator_id) == (bad, str(player.id)) and "NUL" in error.reason
-    assert player_names(follower) == {"Before"} and follower.view.position() == bad - 1
+    assert player_names(follower) == {"Before"} and follower.read_models.position() == bad - 1
 
 
 @pytest.fixture
@@ -152,4 +153,4 @@ def test_of_two_bad_records_in_one_batch_the_first_is_named(service: Digsite, fo
     with pytest.raises(UnprojectableRecord) as caught:
         follower.catch_up()
     first = nul if service.settings.database.backend == "postgresql" else bad
-    assert caught.value.notification_id == first and follower.view.position() == first - 1
+    assert caught.value.notification_id == first and follower.read_models.position() == first - 1

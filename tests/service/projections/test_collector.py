@@ -31,7 +31,7 @@ def test_the_collector_is_off_during_a_step_and_back_on_after_it(
     seen: list[bool] = []
     try:
         real_select = follower.log.select
-        real_write = follower.view.write
+        real_write = follower.read_models.write
 
         def select(*args: Any, **kwargs: Any) -> Any:
             seen.append(gc.isenabled())
@@ -42,11 +42,11 @@ def test_the_collector_is_off_during_a_step_and_back_on_after_it(
             real_write(batch)
 
         monkeypatch.setattr(follower.log, "select", select)
-        monkeypatch.setattr(follower.view, "write", write)
+        monkeypatch.setattr(follower.read_models, "write", write)
         assert follower.step() == 25
         assert seen == [False, False]  # reading and writing, not only projecting
         assert gc.isenabled()
-        monkeypatch.setattr(follower.view, "write", lambda batch: (_ for _ in ()).throw(RuntimeError("boom")))
+        monkeypatch.setattr(follower.read_models, "write", lambda batch: (_ for _ in ()).throw(RuntimeError("boom")))
         with pytest.raises(RuntimeError):
             follower.step()
         assert gc.isenabled()  # also after a failed batch

@@ -14,7 +14,7 @@ from eventsourcing.persistence import IntegrityError
 
 from service.application import Digsite
 from service.projections.follower import Follower, UnprojectableRecord
-from service.projections.view import TABLES
+from service.projections.tables import TABLES
 from service.queries import Queries
 from service.settings import Database, Settings
 from service.simulation import run_tournament
@@ -22,7 +22,7 @@ from service.simulation import run_tournament
 
 def snapshot(follower: Follower) -> dict[str, list[tuple[Any, ...]]]:
     """Every read-model row, sorted, for comparing two projections of the same log."""
-    view = follower.view
+    view = follower.read_models
     out = {}
     with view.tracker.datastore.transaction(commit=False) as curs:
         for table in TABLES:
@@ -69,17 +69,17 @@ def test_a_failed_batch_writes_nothing_and_is_read_again(service: Digsite, monke
     try:
         follower.step()
         good = follower.position()
-        real_insert = follower.view.tracker._insert_tracking
+        real_insert = follower.read_models.tracker._insert_tracking
 
         def crash(*args: Any, **kwargs: Any) -> None:
             raise RuntimeError("power cut before commit")
 
-        monkeypatch.setattr(follower.view.tracker, "_insert_tracking", crash)
+        monkeypatch.setattr(follower.read_models.tracker, "_insert_tracking", crash)
         rows_before = snapshot(follower)
         with pytest.raises(RuntimeError):
             follower.step()
-        assert snapshot(follower) == rows_before and follower.view.position() == good
-        monkeypatch.setattr(follower.view.tracker, "_insert_tracking", real_insert)
+        assert snapshot(follower) == rows_before and follower.read_models.position() == good
+        monkeypatch.setattr(follower.read_models.tracker, "_insert_tracking", real_insert)
         follower.catch_up()
         caught_up = snapshot(follower)
         follower.rebuild()
@@ -111,7 +111,7 @@ def test_a_record_that_fails_to_project_is_named_and_the_records_before_it_are_w
         error = caught.value
         assert (error.originator_id, error.version) == (game_id, version) and error.topic.endswith("MoveRecorded")
         assert "RuntimeError: a bug in the rules code" in str(error) and f"--skip {error.notification_id}" in str(error)
-        assert follower.view.position() == error.position == error.notification_id - 1  # all before it, whole
+        assert follower.read_models.position() == error.position == error.notification_id - 1  # all before it, whole
         moves = {row[:2] for row in snapshot(follower)["rm_moves"]}
         assert (game_id, version - 1) in moves and (game_id, version) not in moves  # nothing of the bad one
         monkeypatch.setattr(follower.projection, "_later_facts", real_later)
@@ -135,7 +135,7 @@ def test_read_model_commits_do_not_wait_for_the_disk_but_the_event_store_s_do(se
     sqlite = service.settings.database.backend == "sqlite"
     follower = Follower(service.settings)
     try:
-        with follower.view._transaction() as curs:
+        with follower.read_models._transaction() as curs:
             assert _setting(curs, sqlite) == (1 if sqlite else "off")  # NORMAL: no sync at commit
         with follower.app.recorder.datastore.transaction(commit=False) as curs:  # type: ignore[attr-defined]
             assert _setting(curs, sqlite) == (2 if sqlite else "on")  # FULL
@@ -149,7 +149,7 @@ def test_a_rebuild_leaves_the_planner_statistics_of_the_full_tables(service: Dig
     try:
         follower.rebuild()
         db = service.settings.database
-        with follower.view.tracker.datastore.transaction(commit=False) as curs:
+        with follower.read_models.tracker.datastore.transaction(commit=False) as curs:
             if db.backend == "sqlite":
                 curs.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = 'rm_moves' AND idx IS NOT NULL")
                 rows = int(curs.fetchone()[0].split()[0])  # "rows per-column..." for the primary key's index
@@ -187,17 +187,17 @@ def test_killing_the_projection_process_mid_catch_up_then_restarting_equals_a_fr
     try:
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            _wait_for(lambda: watcher.view.position() > 0, 60, "the first batches")
+            _wait_for(lambda: watcher.read_models.position() > 0, 60, "the first batches")
             os.kill(process.pid, signal.SIGKILL)  # no chance to finish a batch cleanly
             process.wait(10)
         finally:
             if process.poll() is None:
                 process.kill()
-        stopped_at = watcher.view.position()
+        stopped_at = watcher.read_models.position()
         assert 0 < stopped_at < total, "the kill should land mid-catch-up"
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            _wait_for(lambda: watcher.view.position() == total, 120, "the restarted process to catch up")
+            _wait_for(lambda: watcher.read_models.position() == total, 120, "the restarted process to catch up")
         finally:
             process.send_signal(signal.SIGTERM)
             process.wait(20)
@@ -238,7 +238,7 @@ def test_game_contexts_rebuilt_from_the_store_give_the_same_rows_as_contexts_kep
     try:
         follower.catch_up()
         kept = snapshot(follower)
-        follower.view.clear()
+        follower.read_models.clear()
         follower.projection.forget()
         follower.projection.cache_size = 0
         follower._position = None
