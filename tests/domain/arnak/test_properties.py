@@ -10,7 +10,7 @@ accepted, and mutated actions are refused with the engine's rule error and nothi
 each score equals the sum of its breakdown.
 
 ``DIGSITE_PROPERTY_GAMES`` sets the games per player count (default 6, a few seconds); the ``slow`` test
-runs 30 per player count.
+runs 30 per player count on both boards (or ``DIGSITE_PROPERTY_GAMES``, if more).
 """
 
 from __future__ import annotations
@@ -258,7 +258,7 @@ def test_random_legal_games_keep_every_invariant(
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n_players", [1, 2, 3, 4])
-@_settings(30)
+@_settings(max(30, GAMES))
 @given(game_seed=game_seeds, bot_seed=st.integers(0, 2**32), pass_weight=st.floats(0.05, 1.0), side=sides)
 def test_many_random_legal_games_keep_every_invariant(
     n_players: int, game_seed: int | str, bot_seed: int, pass_weight: float, side: str
