@@ -1,8 +1,8 @@
 """``digsite up``: the whole of Digsite on one machine: API, projections and dashboard, with demo data.
 
 Each part runs in its own process (as in production, where they scale apart); this command starts them,
-restarts one that dies, and stops them all on Ctrl-C. On an empty store it first plays a small bot
-tournament so there is something to look at.
+restarts one that dies, and stops them all on Ctrl-C. On an empty store it first plays a few bot games
+of every registered game (``demo_plan``) so there is something to look at.
 """
 
 from __future__ import annotations
@@ -40,7 +40,27 @@ def _api_key(settings: Settings) -> str:
     return key
 
 
-def _seed_demo(settings: Settings, games: int, kind: str) -> None:
+def demo_plan(total: int, kinds: list[str]) -> list[tuple[str, int, int]]:
+    """How ``digsite up`` splits ``total`` demo games between ``kinds``: (kind, players, games) per table size.
+
+    The total is shared evenly between the games (the first ones get the remainder). Within a game's share,
+    most games seat its usual table (4 players, within its seat range); one game each goes to the smaller
+    table sizes its seat range allows, down to its smallest (a solo game where it has one), as long as
+    at least half the share keeps the usual table."""
+    plan: list[tuple[str, int, int]] = []
+    for index, kind in enumerate(kinds):
+        share = total // len(kinds) + (1 if index < total % len(kinds) else 0)
+        if share < 1:
+            continue
+        seats = game(kind).schemas.seats
+        usual = min(max(4, seats.low), seats.high)
+        smaller = list(range(usual - 1, seats.low - 1, -1))[: share - (share + 1) // 2]
+        plan.append((kind, usual, share - len(smaller)))
+        plan.extend((kind, players, 1) for players in smaller)
+    return plan
+
+
+def _seed_demo(settings: Settings, games: int, kinds: list[str]) -> None:
     from service import bootstrap
     from service.simulation import run_tournament
 
@@ -48,19 +68,21 @@ def _seed_demo(settings: Settings, games: int, kind: str) -> None:
     try:
         if next(iter(service.game_ids()), None) is not None:
             return
-        click.echo(f"The store is empty: playing a demo tournament of {games} bot games...")
+        plan = demo_plan(games, kinds)
+        click.echo(f"The store is empty: playing {games} demo bot games ({', '.join(kinds)})...")
         with click.progressbar(length=games, label="demo games") as bar:
-            seats = game(kind).schemas.seats
-            played = run_tournament(
-                service,
-                kind=kind,
-                players=min(max(4, seats.low), seats.high),
-                games=games,
-                seed="demo",
-                name="Demo cup",
-                progress=lambda _: bar.update(1),
-            )
-        click.echo(f"demo tournament {played.id}: {played.moves} moves")
+            for kind, players, count in plan:
+                title = game(kind).title
+                played = run_tournament(
+                    service,
+                    kind=kind,
+                    players=players,
+                    games=count,
+                    seed=f"demo-{players}",
+                    name=f"Demo cup: {title}, " + ("solo" if players == 1 else f"{players} players"),
+                    progress=lambda _: bar.update(1),
+                )
+                click.echo(f"  demo tournament {played.id} ({kind}, {players} at a table): {played.moves} moves")
     finally:
         service.close()
     follower = bootstrap.follower(settings)
@@ -70,26 +92,24 @@ def _seed_demo(settings: Settings, games: int, kind: str) -> None:
         follower.close()
 
 
-# The demo shows the dashboard's analytics: the first registered game that has them.
-DEMO_KIND = next((kind for kind, g in GAMES.items() if g.analytics is not None), next(iter(GAMES)))
-
-
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8050, show_default=True, help="The dashboard's port.")
 @click.option("--api-port", default=8000, show_default=True, help="The play API's port.")
 @click.option(
-    "--demo-games", default=12, show_default=True, help="Bot games to play when the store is empty (0: none)."
+    "--demo-games",
+    default=12,
+    show_default=True,
+    help="Bot games to play in all when the store is empty, shared evenly between the demo's games (0: none).",
 )
 @click.option(
     "--demo-game",
-    "demo_kind",
+    "demo_kinds",
     type=click.Choice(sorted(GAMES)),
-    default=DEMO_KIND,
-    show_default=True,
-    help="Which game the demo tournament plays (default: the first registered game the read models analyse).",
+    multiple=True,
+    help="A game the demo plays (repeat for more; default: every registered game).",
 )
-def up(host: str, port: int, api_port: int, demo_games: int, demo_kind: str) -> None:
+def up(host: str, port: int, api_port: int, demo_games: int, demo_kinds: tuple[str, ...]) -> None:
     """Run the API, the projections and the dashboard together (embedded SQLite unless DIGSITE_DATABASE_URL)."""
     url = os.environ.get("DIGSITE_DATABASE_URL") or default_database_url()
     os.environ["DIGSITE_DATABASE_URL"] = url
@@ -99,7 +119,7 @@ def up(host: str, port: int, api_port: int, demo_games: int, demo_kind: str) -> 
     click.echo("schema: " + (f"applied {', '.join(applied)}" if applied else "up to date"))
     key = _api_key(settings)
     if demo_games:
-        _seed_demo(settings, demo_games, demo_kind)
+        _seed_demo(settings, demo_games, [k for k in GAMES if not demo_kinds or k in demo_kinds])
     env = {**os.environ, "DIGSITE_DATABASE_URL": url, "DIGSITE_API_KEY": key}
     base = [sys.executable, "-m", "entrypoints"]
     parts = {

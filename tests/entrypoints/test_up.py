@@ -11,6 +11,9 @@ import time
 import urllib.request
 from pathlib import Path
 
+from domain.games import GAMES
+from service.settings import Database, Settings
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -37,7 +40,7 @@ def test_up_serves_the_dashboard_and_the_api_on_a_fresh_embedded_store_with_demo
         "--api-port",
         str(api),
         "--demo-games",
-        "2",
+        str(len(GAMES)),
     ]
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -67,3 +70,27 @@ def test_up_serves_the_dashboard_and_the_api_on_a_fresh_embedded_store_with_demo
         output, _ = process.communicate(timeout=30)
     assert process.returncode == 0, output
     assert "demo tournament" in output and "Digsite stopped" in output
+    # The demo data holds every registered game: with two demo games, one of each, finished.
+    from service import bootstrap
+
+    service = bootstrap.build(Settings(database=Database.from_url(env["DIGSITE_DATABASE_URL"]), api_key=key))
+    try:
+        played = {service.kind_of(game_id): service.game(game_id)["status"] for game_id in service.game_ids()}
+    finally:
+        service.close()
+    assert played == {kind: "over" for kind in GAMES}
+
+
+def test_the_demo_plan_shares_the_total_between_every_game_within_each_seat_range() -> None:
+    from entrypoints.up import demo_plan
+
+    kinds = list(GAMES)
+    for total in (1, len(GAMES), 12, 13):
+        plan = demo_plan(total, kinds)
+        assert sum(count for _, _, count in plan) == total
+        shares = {kind: sum(c for k, _, c in plan if k == kind) for kind in kinds}
+        assert max(shares.values()) - min(shares.values()) <= 1
+        for kind, players, count in plan:
+            assert players in GAMES[kind].schemas.seats and count >= 1
+    for kind in kinds:  # the default demo reaches each game's smallest table
+        assert GAMES[kind].schemas.seats.low in {p for k, p, _ in demo_plan(12, kinds) if k == kind}
