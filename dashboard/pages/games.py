@@ -223,7 +223,9 @@ def games_table(app: dash.Dash, rows: list[dict[str, Any]], tournaments: dict[st
         names = names[:-1]
         winner = DASH
         if winner_seat is not None:
-            winner = row["players"][winner_seat]["name"]
+            # A seat no player holds is one the game plays itself (a solo game's rival).
+            held = [p["name"] for p in row["players"] if p["seat"] == winner_seat]
+            winner = held[0] if held else f"Seat {winner_seat + 1}, played by the game"
             how = HOW.get(row.get("win_how") or "", "")
             winner = f"{winner} ({how})" if how else winner
         href = app.get_relative_path(f"/replay/{row['game_id']}")

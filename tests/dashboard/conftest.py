@@ -1,5 +1,5 @@
-"""Dashboard fixtures: one small demo store per session (bot games played through the service, read
-models caught up), the dashboard served in-process, and ONE headless Chromium per session with a
+"""Dashboard fixtures: one small demo store per session (bot games of every registered game played through
+the service, read models caught up), the dashboard served in-process, and ONE headless Chromium per session with a
 fresh browser context per test. Every browser test leaves its screenshots under
 ``artifacts/screenshots/`` at the repository root (named by test), and fails on any browser console
 error (a Dash callback that raised shows up there)."""
@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from domain.games import GAMES
 from domain.games import game as _game
 from service import store
 from service.application import Digsite, Viewer
@@ -52,6 +53,13 @@ class Demo:
     live: str  # a game still in play
     players: list[dict[str, Any]] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)  # the live game's seat tokens, by seat
+    # Every other registered game: kind -> its finished demo games (two at a table of 3, one at its smallest).
+    others: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def every_finished(self) -> list[str]:
+        """Every finished game in the store, of every game (the games browser lists them all)."""
+        return [*self.finished, *(g for games in self.others.values() for g in games)]
 
 
 def _play_some(service: Digsite, game_id: str, bots: list[Any], moves: int) -> None:
@@ -72,8 +80,9 @@ def _play_some(service: Digsite, game_id: str, bots: list[Any], moves: int) -> N
 
 @pytest.fixture(scope="session")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
-    """A tournament of 4 three-player bot games over 2 rounds (a pool of 6), plus one game still in
-    play, in a fresh SQLite store with the read models caught up."""
+    """A Ruins tournament of 4 three-player bot games over 2 rounds (a pool of 6), plus one game still in
+    play; for every other registered game, a small tournament of two games at a table of up to 3 and one
+    at its smallest table (a solo game where it has one); in a fresh SQLite store, read models caught up."""
     db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'demo.sqlite'}")
     store.upgrade(db)
     settings = Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET)
@@ -82,6 +91,24 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
     pool = tournament.pool
     live = service.create_game("ruins", [pool[0]["id"], pool[1]["id"]], labels={"table": 9}, seed="live")
     _play_some(service, live["id"], [RUINS_BOTS.from_record(pool[0]["bot"]), RUINS_BOTS.from_record(pool[1]["bot"])], 6)
+    others: dict[str, list[str]] = {}
+    for kind, found in GAMES.items():
+        if kind == tournament.kind:
+            continue
+        seats = found.schemas.seats
+        table = min(max(3, seats.low), seats.high)
+        cup = run_tournament(service, kind=kind, players=table, games=2, seed="dash", name=f"{found.title} Cup")
+        others[kind] = [g.id for g in cup.games]
+        if seats.low < table:
+            small = run_tournament(
+                service,
+                kind=kind,
+                players=seats.low,
+                games=1,
+                seed="dash",
+                name=f"{found.title} Cup, {seats.low} seat(s)",
+            )
+            others[kind].extend(g.id for g in small.games)
     follower = Follower(settings)
     try:
         follower.catch_up()
@@ -97,6 +124,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
             live=live["id"],
             players=pool,
             tokens=[t["token"] for t in live["tokens"]],
+            others=others,
         )
     finally:
         queries.close()

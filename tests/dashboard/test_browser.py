@@ -88,12 +88,12 @@ def test_open_a_game_from_the_games_browser(page: Any, demo: Demo, shots: Shots)
     sign_in(page)
     page.goto("/games")
     rows = page.locator("#games-table tbody tr")
-    expect(rows).to_have_count(len(demo.finished) + 1)  # the finished games and the one in play
+    expect(rows).to_have_count(len(demo.every_finished) + 1)  # the finished games and the one in play
     shots.take(page, "all")
 
     choose(page, "games-status", "finished")
-    expect(rows).to_have_count(len(demo.finished))
-    expect(page.locator("#games-page")).to_contain_text(f"of {len(demo.finished)} games")
+    expect(rows).to_have_count(len(demo.every_finished))
+    expect(page.locator("#games-page")).to_contain_text(f"of {len(demo.every_finished)} games")
 
     choose(page, "games-round", "Round 2")
     in_round_2 = demo.queries.games(round_label=2, status="over")["rows"]
@@ -301,7 +301,7 @@ def test_step_by_event_within_a_move_and_across_moves(page: Any, demo: Demo, sho
 def test_the_sign_in_page_lets_an_organiser_in_and_out(page: Any, demo: Demo, shots: Shots) -> None:
     page.goto("/games")  # a spectator first: finished games only, and a way to sign in
     rows = page.locator("#games-table tbody tr")
-    expect(rows).to_have_count(len(demo.finished))
+    expect(rows).to_have_count(len(demo.every_finished))
     expect(page.locator(f"#games-table tr[data-game='{demo.live}']")).to_have_count(0)
     expect(page.locator("#who")).to_have_text("Spectator")
     shots.take(page, "spectator")
@@ -322,14 +322,14 @@ def test_the_sign_in_page_lets_an_organiser_in_and_out(page: Any, demo: Demo, sh
     page.click("#signin-submit")
     expect(page).to_have_url(re.compile(r"/games$"))  # back where the organiser was
     expect(page.locator("#who")).to_have_text("Organiser")
-    expect(rows).to_have_count(len(demo.finished) + 1)
+    expect(rows).to_have_count(len(demo.every_finished) + 1)
     cookie = next(c for c in page.context.cookies() if c["name"] == "digsite_session")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["expires"] > 0
     shots.take(page, "organiser")
 
     page.locator("#sign-out button").click()
     expect(page.locator("#who")).to_have_text("Spectator")
-    expect(rows).to_have_count(len(demo.finished))
+    expect(rows).to_have_count(len(demo.every_finished))
     assert not [c for c in page.context.cookies() if c["name"] == "digsite_session"]
 
 

@@ -74,7 +74,24 @@ def test_it_mounts_inside_a_flask_app_under_a_prefix(demo: Demo) -> None:
     table = browser.games()["games-results"]["children"]
     links = [c["props"]["href"] for c in components(table, "Link") if "open-replay" in c["props"].get("className", "")]
     assert links and all(link.startswith("/dashboard/replay/") for link in links)
-    assert len(links) == len(demo.finished) + 1  # the organiser sees the game in play too
+    assert len(links) == len(demo.every_finished) + 1  # the organiser sees the game in play too
+
+
+def test_every_games_demo_games_are_listed_and_a_winner_no_player_holds_is_named_by_seat(
+    org: Browser, demo: Demo
+) -> None:
+    for kind, games in demo.others.items():
+        assert sorted(listed(org.games(kind=kind))) == sorted(games)
+    rows = [demo.queries.game_row(g) for games in demo.others.values() for g in games]
+    engine_wins = [r for r in rows if r and r["winner_seat"] is not None and r["winner_seat"] >= len(r["players"])]
+    assert engine_wins, "the demo's solo game is won by the seat the game plays (seeded)"
+    for row in engine_wins:  # a solo game the game's own seat won: the list names that seat
+        table = next(
+            c
+            for c in components(org.games()["games-results"]["children"], "Tr")
+            if c["props"].get("data-game") == row["game_id"]
+        )
+        assert f"Seat {row['winner_seat'] + 1}, played by the game" in text(table)
 
 
 def test_the_router_answers_every_page_and_a_sentence_otherwise(org: Browser, demo: Demo) -> None:
@@ -93,7 +110,7 @@ def test_the_router_answers_every_page_and_a_sentence_otherwise(org: Browser, de
 
 def test_the_games_browser_filters(org: Browser, demo: Demo) -> None:
     everything = org.games()
-    assert sorted(listed(everything)) == sorted([*demo.finished, demo.live])
+    assert sorted(listed(everything)) == sorted([*demo.every_finished, demo.live])
     assert listed(org.games(status="playing")) == [demo.live]
     assert sorted(listed(org.games(tournament=demo.tournament))) == sorted(demo.finished)
     second = {r["game_id"] for r in demo.queries.games(round_label=2)["rows"]}
