@@ -30,7 +30,10 @@ DEFAULT_METRIC = next(iter(METRICS), None)
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str]) -> html.Div:
     tournaments = ctx.data.tournaments(visitor)
     options = [{"label": tournament_label(t), "value": t["tournament_id"]} for t in tournaments]
-    played = [t for t in tournaments if t["games"]]
+    # The trend's metrics are DEFAULT_KIND's: it offers that game's tournaments only.
+    analysed = [t for t in tournaments if t.get("game") == DEFAULT_KIND]
+    trend_options = [{"label": tournament_label(t), "value": t["tournament_id"]} for t in analysed]
+    played = [t for t in analysed if t["games"]]
     return html.Div(
         [
             html.H2("Aggregates"),
@@ -74,7 +77,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                             "Tournament",
                             dropdown(
                                 "agg-trend-tournament",
-                                options,
+                                trend_options,
                                 played[0]["tournament_id"] if played else None,
                                 placeholder="Choose a tournament",
                                 clearable=False,
@@ -172,8 +175,13 @@ def trend_chart(ctx: Context, visitor: Visitor, metric: str, tournament: str | N
         return empty("Choose a metric.")
     if not tournament:
         return empty("Choose a tournament to see how this metric moved over its rounds.")
-    rows = ctx.data.trend(visitor, metric, tournament)
     name = ctx.data.tournament_names(visitor).get(tournament, "this tournament")
+    kind = next((t.get("game") for t in ctx.data.tournaments(visitor) if t["tournament_id"] == tournament), None)
+    if kind != DEFAULT_KIND:  # the metrics are one game's; another game's tournament has none of them
+        return empty(
+            f"{name} is not a {GAMES[DEFAULT_KIND].title} tournament: these metrics are {GAMES[DEFAULT_KIND].title}'s."
+        )
+    rows = ctx.data.trend(visitor, metric, tournament)
     if not rows:
         return empty(f"{name} has no finished games yet.")
     return chart("agg-trend-graph", figures.trend(rows, metric, METRICS[metric][2], name))

@@ -265,6 +265,18 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
     )
     assert "Choose a tournament" in text(nothing["agg-trend"]["children"])
 
+    # The trend's metrics are one game's: it offers that game's tournaments, and says so for another's.
+    others = {demo.queries.game_row(g)["tournament_id"] for games in demo.others.values() for g in games}
+    assert others
+    offered = by_id(route(org, "/aggregates"), "agg-trend-tournament")["props"]["options"]
+    assert demo.tournament in {o["value"] for o in offered} and not others & {o["value"] for o in offered}
+    for other in sorted(others):
+        answer = org.call(
+            [("agg-trend", "children")],
+            [("agg-metric", "value", "final_vp"), ("agg-trend-tournament", "value", other)],
+        )
+        assert "is not a" in text(answer["agg-trend"]["children"])
+
 
 # -- an empty store --------------------------------------------------------------------------------------------
 
