@@ -407,3 +407,120 @@ def test_with_spectator_mode_off_only_the_sign_in_page_shows(page: Any, demo: De
     page.click("#signin-submit")
     expect(page).to_have_url(re.compile(r"/aggregates$"))
     expect(page.locator("#agg-summary")).to_contain_text(f"Over {len(demo.finished)} finished games")
+
+
+# -- an Arnak replay ---------------------------------------------------------------------------------------------
+
+
+def arnak_version_with_hands(demo: Demo, game_id: str) -> int:
+    """A version from mid-game on where the referee sees cards in every seat's hand."""
+    latest = demo.queries.game_row(game_id)["last_version"]
+    for version in range(latest // 2, latest):
+        seats = demo.queries.replay(game_id, version)["view"]["seats"]
+        if all(s["hand"].get("cards") for s in seats):
+            return version
+    raise AssertionError("no version of the demo's Arnak game has cards in every hand")
+
+
+def hand_names(page: Any, seat: int) -> list[str]:
+    return list(
+        page.eval_on_selector_all(
+            f".arnak-hand[data-seat='{seat}'] [data-secret='hand'] .arnak-card-name", "cs => cs.map(c => c.textContent)"
+        )
+    )
+
+
+def overflowing(page: Any) -> list[str]:
+    """The Arnak table's boxes (board locations, panels) whose content is wider than the box."""
+    return list(
+        page.eval_on_selector_all(
+            ".arnak-loc, .arnak-panel",
+            "bs => bs.filter(b => b.scrollWidth > b.clientWidth + 1)"
+            " .map(b => b.className + ': ' + b.innerText.slice(0, 40))",
+        )
+    )
+
+
+def test_an_arnak_replay_as_an_organiser_from_the_games_list_to_the_score(page: Any, demo: Demo, shots: Shots) -> None:
+    games = demo.others["arnak"]
+    game_id = games[0]  # a three-seat game
+    row = demo.queries.game_row(game_id)
+    names = [p["name"] for p in row["players"]]
+    assert len(names) >= 2
+
+    sign_in(page)
+    page.goto("/games")
+    choose(page, "games-kind", "Arnak")
+    rows = page.locator("#games-table tbody tr")
+    expect(rows).to_have_count(len(games))
+    shots.take(page, "games")
+    page.locator(f"#games-table tr[data-game='{game_id}'] a.open-replay").click()
+    expect(page).to_have_url(re.compile(f"/replay/{game_id}$"))
+    expect(page.locator(".arnak-table")).to_be_visible()
+    version_is(page, 1)
+    expect(page.locator("h2")).to_contain_text(" vs ".join(names))
+    expect(page.locator("#replay-verified")).to_contain_text("Verified")
+    shots.take(page, "start")
+
+    # Buttons and keys step one version each way; the table follows (who is to act, from the read side).
+    def to_act_is(version: int) -> None:
+        frame = demo.queries.replay(game_id, version)
+        who = ", ".join(frame["view"]["players"][int(s)] for s in frame["to_act"])
+        expect(page.locator("#arnak-to-act")).to_contain_text(who)
+
+    page.click("#replay-next")
+    version_is(page, 2)
+    to_act_is(2)
+    page.locator("h2").click()  # focus on the page, not on a control
+    page.keyboard.press("ArrowRight")
+    version_is(page, 3)
+    to_act_is(3)
+    page.keyboard.press("ArrowLeft")
+    version_is(page, 2)
+    page.click("#replay-prev")
+    version_is(page, 1)
+    to_act_is(1)
+
+    # The referee sees every hand; one seat sees its own hand and only the sizes of the others.
+    version = arnak_version_with_hands(demo, game_id)
+    page.goto(f"/replay/{game_id}?v={version}&seat=referee")
+    version_is(page, version)
+    referee = demo.queries.replay(game_id, version)["view"]["seats"]
+    for seat, board in enumerate(referee):
+        assert hand_names(page, seat) == [c["name"] for c in board["hand"]["cards"]]
+    expect(page.locator("[data-secret='deck']").first).to_be_attached()  # the deck order: the referee's only
+    assert overflowing(page) == []  # in the replay's narrower column too (a blocked camp space once spilled out)
+    shots.take(page, "referee")
+
+    seat = 1
+    page.get_by_text(f"Seat {seat + 1}: {names[seat]}", exact=True).click()
+    expect(page.locator(".arnak-table")).to_have_attribute("data-viewer", str(seat))
+    expect(page.locator("#arnak-perspective")).to_contain_text(names[seat])
+    version_is(page, version)
+    assert hand_names(page, seat) == [c["name"] for c in referee[seat]["hand"]["cards"]]
+    expect(page.locator(f"[data-secret='hand']:not([data-seat='{seat}'])")).to_have_count(0)
+    expect(page.locator("[data-secret='deck']")).to_have_count(0)
+    for other, board in enumerate(referee):
+        if other != seat:
+            count = len(board["hand"]["cards"])
+            hand = page.locator(f".arnak-hand[data-seat='{other}']")
+            expect(hand).to_contain_text(f"{count} card{'s' if count != 1 else ''}, hidden")
+            for card in board["hand"]["cards"]:
+                expect(hand).not_to_contain_text(card["name"])
+    shots.take(page, "seat")
+
+    # The end, still from that seat: the final score, part by part, as the read side has it.
+    page.click("#replay-last")
+    version_is(page, row["last_version"])
+    expect(page.locator("#replay-next")).to_be_disabled()
+    outcome = demo.queries.replay(game_id, row["last_version"], seat)["view"]["outcome"]
+    score = page.locator("#arnak-score")
+    expect(score).to_be_visible()
+    expect(score.locator("tbody tr")).to_have_count(len(outcome["scores"]))
+    for line in outcome["scores"]:
+        cells = score.locator(f"tr[data-seat='{line['seat']}']")
+        for part in ("research", "idols", "guardians", "cards", "fear", "total"):
+            expect(cells.locator(f"td[data-part='{part}']")).to_have_text(str(line[part]))
+    expect(page.locator(".arnak-pill-win")).to_contain_text("Game over")
+    assert overflowing(page) == []
+    shots.take(page, "end")

@@ -62,7 +62,7 @@ CSS = """
 .arnak-site-head { display: flex; justify-content: space-between; gap: 3px; align-items: center; flex-wrap: wrap; }
 .arnak-spaces { display: flex; gap: 3px; flex-wrap: wrap; margin-top: 2px; }
 .arnak-space { display: inline-flex; gap: 2px; align-items: center; border: 1px dashed #c9c1ab; border-radius: 4px;
-    padding: 0 3px; min-height: 18px; }
+    padding: 0 3px; min-height: 18px; flex-wrap: wrap; max-width: 100%; }
 .arnak-space-blocked { background: #ddd6c4; border-style: solid; color: #7d7664; }
 .arnak-space-taken { border-style: solid; border-color: #8a7f62; background: #fff; }
 .arnak-blocked-x { font-size: 10px; text-transform: uppercase; }
@@ -160,6 +160,12 @@ CSS = """
 .arnak-winner { background: #e5f3ea; font-weight: 600; }
 .arnak-total { font-size: 13px; }
 .arnak-score td:first-child { white-space: nowrap; }
+/* Narrow by the panel's own width (the replay page's left column, a phone), not only the window's. */
+.arnak-scores { container-type: inline-size; }
+@container (max-width: 600px) {
+    .arnak-score th, .arnak-score td { padding: 1px 2px; }
+    .arnak-score th { font-size: 9px; letter-spacing: 0; text-transform: none; }
+}
 @media (max-width: 600px) {
     .arnak-score th, .arnak-score td { padding: 1px 2px; }
     .arnak-score th { font-size: 9px; letter-spacing: 0; text-transform: none; }
