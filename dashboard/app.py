@@ -22,6 +22,7 @@ from dashboard.session import Gate
 from dashboard.static import INDEX
 from service.errors import ServiceError
 from service.queries import Queries
+from service.store import RETRY_AFTER_SECONDS, StoreUnavailable
 
 NAV = (("Games", "/games", "games"), ("Players", "/players", "players"), ("Aggregates", "/aggregates", "aggregates"))
 
@@ -49,6 +50,7 @@ def build(
         routes_prefix=app.config.routes_pathname_prefix,
     )
     gate.install(app.server)
+    app.server.register_error_handler(StoreUnavailable, _store_unavailable)
     ctx = Context(Data(queries), gate)
     app.layout = html.Div(
         [
@@ -114,6 +116,8 @@ def build(
             page = _refused(app, ctx, visitor, path, refused.reason)
         except ServiceError as error:
             page = html.Div([html.H2("Not found"), html.P(error.message, className="empty")])
+        except StoreUnavailable as error:
+            page = html.Div([html.H2("The store is unreachable"), html.P(error.message, className="empty")])
         return page, _nav(app, section) if visitor.sees_finished else [], account, dash.no_update
 
     games.register(app, ctx)
@@ -122,6 +126,12 @@ def build(
     aggregates.register(app, ctx)
     app.digsite = ctx  # type: ignore[attr-defined]
     return app
+
+
+def _store_unavailable(error: StoreUnavailable) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """A callback that needs the store while it is down answers at once, like the API: 503 with Retry-After."""
+    body = {"error": {"code": "store_unavailable", "message": error.message}}
+    return body, 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
 
 def _here(pathname: str | None, search: str | None) -> str:

@@ -14,10 +14,16 @@ from collections import OrderedDict
 from typing import Any
 from uuid import UUID
 
+import psycopg
+from psycopg_pool import PoolTimeout
+
 from domain.games import GAMES
 from domain.games import game as game_of
 from service.application import Digsite, Viewer
+from service.store import StoreUnavailable
 
+CONNECT_TIMEOUT_SECONDS = 2  # the read models' database is given up after this during an outage
+READ_MODELS_UNREACHABLE = "the read models' database is unreachable; this page works again once it is back"
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -68,15 +74,24 @@ class Queries:
                 from psycopg.rows import dict_row
                 from psycopg_pool import ConnectionPool
 
+                # During an outage a page must fail at once, not wait out the pool's 30 s: a short wait for a
+                # connection, a short connect timeout, and each connection checked before use (after a restart
+                # the idle ones are stale).
                 self._pool = ConnectionPool(
                     self.db.psycopg_conninfo(),
                     min_size=1,
                     max_size=4,
-                    kwargs={"row_factory": dict_row, "autocommit": True},
-                    open=True,
+                    kwargs={"row_factory": dict_row, "autocommit": True, "connect_timeout": CONNECT_TIMEOUT_SECONDS},
+                    check=ConnectionPool.check_connection,
+                    timeout=CONNECT_TIMEOUT_SECONDS,
+                    open=False,
                 )
-            with self._pool.connection() as conn:
-                return list(conn.execute(sql.replace("?", "%s"), params).fetchall())
+                self._pool.open(wait=False)
+            try:
+                with self._pool.connection() as conn:
+                    return list(conn.execute(sql.replace("?", "%s"), params).fetchall())
+            except (psycopg.OperationalError, PoolTimeout) as error:
+                raise StoreUnavailable(READ_MODELS_UNREACHABLE) from error
         # The dashboard's server runs each request in a new thread: borrow a connection, give it back.
         with self._sqlite_lock:
             conn = self._sqlite_idle.pop() if self._sqlite_idle else None
