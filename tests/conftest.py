@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -27,3 +29,16 @@ def postgres_url() -> str:
     if required:
         pytest.fail(f"PostgreSQL is required here but unreachable at {url}: {last}")
     pytest.skip(f"no PostgreSQL at {url}")
+
+
+@pytest.fixture(scope="module")
+def pg_cluster() -> Iterator[Any]:
+    """A private PostgreSQL cluster of this module's own, which its tests may stop, start or make read-only (the
+    shared server is never touched): tests/service/pgcluster.py."""
+    from tests.service.pgcluster import private_cluster
+
+    started = private_cluster()
+    try:
+        yield started
+    finally:
+        started.destroy()

@@ -18,42 +18,34 @@ from service.settings import Database, Settings
 from service.store import StoreUnavailable
 from tests.dashboard.client import organiser, text
 from tests.dashboard.conftest import TEST_SECRET, access_settings
-from tests.service.pgcluster import Cluster, private_cluster
+from tests.service.pgcluster import Cluster
 
 pytestmark = pytest.mark.postgres
 QUICK = 5.0  # seconds: far below the pool's default 30 s wait, above the 2 s connect timeout
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    started = private_cluster()
-    try:
-        yield started
-    finally:
-        started.destroy()
-
 
 @pytest.fixture
-def queries(cluster: Cluster) -> Iterator[Queries]:
-    db = Database.from_url(f"{cluster.url}?schema=dash_outage_{secrets.token_hex(4)}")
+def queries(pg_cluster: Cluster) -> Iterator[Queries]:
+    db = Database.from_url(f"{pg_cluster.url}?schema=dash_outage_{secrets.token_hex(4)}")
     store.upgrade(db)
     service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
     found = Queries(service)
     try:
         yield found
     finally:
-        if not cluster.running:
-            cluster.start()
+        if not pg_cluster.running:
+            pg_cluster.start()
         found.close()
         service.close()
 
 
-def test_pages_fail_at_once_while_the_database_is_down_and_work_again_after(cluster: Cluster, queries: Queries) -> None:
+def test_pages_fail_at_once_while_the_store_is_down_and_work_again_after(pg_cluster: Cluster, queries: Queries) -> None:
     browser = organiser(create_dashboard(queries, access=access_settings(failures=1000)))
     assert browser.games_response().status_code == 200
     assert queries.tournaments() == []
 
-    cluster.stop("immediate")
+    pg_cluster.stop("immediate")
     started = time.monotonic()
     with pytest.raises(StoreUnavailable):
         queries.tournaments()
@@ -63,7 +55,7 @@ def test_pages_fail_at_once_while_the_database_is_down_and_work_again_after(clus
     assert "The store is unreachable" in text(browser.route("/games"))
     assert time.monotonic() - started < 3 * QUICK, "each answer came at once, not after the pool's wait"
 
-    cluster.start()
+    pg_cluster.start()
     deadline = time.monotonic() + 30
     while True:  # the pool reconnects by itself; the first reads may still find stale connections checked out
         try:

@@ -38,7 +38,7 @@ from service.errors import Unavailable
 from service.pgrecorder import PROBE_INTERVAL_SECONDS
 from service.settings import Database, Settings
 from tests.service.api.test_serve import Server
-from tests.service.pgcluster import Cluster, private_cluster
+from tests.service.pgcluster import Cluster
 
 KEY = "outage-key"
 QUICK = 2.0  # seconds: no answer may take longer, in any phase (a hang on the pool or on retries would)
@@ -51,27 +51,19 @@ class QuietHandler(WSGIRequestHandler):
         """No access log line per request."""
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    started = private_cluster()
-    try:
-        yield started
-    finally:
-        started.destroy()
-
 
 @pytest.fixture
-def service(cluster: Cluster) -> Iterator[Digsite]:
+def service(pg_cluster: Cluster) -> Iterator[Digsite]:
     """A service on a fresh schema of the private cluster; the cluster is left running whatever the test did."""
-    db = Database.from_url(f"{cluster.url}?schema=outage_{secrets.token_hex(4)}")
+    db = Database.from_url(f"{pg_cluster.url}?schema=outage_{secrets.token_hex(4)}")
     store.upgrade(db)
     svc = Digsite(Settings(database=db, api_key=KEY, snapshot_interval=10))
     try:
         yield svc
     finally:
         svc.close()
-        if not cluster.running:
-            cluster.start()
+        if not pg_cluster.running:
+            pg_cluster.start()
 
 
 @pytest.fixture
@@ -216,7 +208,7 @@ def assert_acknowledged_moves_stored_once(service: Digsite, tables: list[Table])
 
 @pytest.mark.postgres
 def test_a_database_stopped_under_load_gets_quick_503s_and_play_resumes_when_it_is_back(
-    cluster: Cluster, service: Digsite, served: str
+    pg_cluster: Cluster, service: Digsite, served: str
 ) -> None:
     base = served
     stop = threading.Event()
@@ -227,7 +219,7 @@ def test_a_database_stopped_under_load_gets_quick_503s_and_play_resumes_when_it_
         until(lambda: all(len(t.acked) >= 3 for t in tables), "every table plays a few moves")
 
         stopping = time.monotonic()
-        cluster.stop()  # fast shutdown: open sessions are ended, new connections refused
+        pg_cluster.stop()  # fast shutdown: open sessions are ended, new connections refused
         stopped = time.monotonic()
         seen = len([a for t in tables for a in t.answers])
         until(  # an outage of a few probe intervals (service/pgrecorder.py), with clients asking all along
@@ -238,7 +230,7 @@ def test_a_database_stopped_under_load_gets_quick_503s_and_play_resumes_when_it_
         assert (health.status, health.body["status"], health.body["store"]) == (503, "down", "unreachable")
         assert health.retry_after is not None and health.elapsed < QUICK
         starting = time.monotonic()
-        cluster.start()
+        pg_cluster.start()
         until(lambda: call(base, "GET", "/health").status == 200, "/health says ok once the database is back", 5)
         healthy = time.monotonic()
         until(lambda: all(len([m for m in t.acked if m[3] > healthy]) >= 3 for t in tables), "play resumes")
@@ -263,7 +255,7 @@ def test_a_database_stopped_under_load_gets_quick_503s_and_play_resumes_when_it_
 
 @pytest.mark.postgres
 def test_bots_play_their_game_to_the_end_through_a_database_outage(
-    cluster: Cluster, service: Digsite, base: str
+    pg_cluster: Cluster, service: Digsite, base: str
 ) -> None:
     (created,) = new_games(service, 1, seats=2)
     root = base.removesuffix("/api/v1")
@@ -283,9 +275,9 @@ def test_bots_play_their_game_to_the_end_through_a_database_outage(
     for thread in threads:
         thread.start()
     until(lambda: all(bot.moves >= 2 for bot in bots), "both bots are playing")
-    cluster.stop()
+    pg_cluster.stop()
     until(lambda: all(bot.retries >= 3 for bot in bots), "both bots retry while the database is down")
-    cluster.start()
+    pg_cluster.start()
     for thread in threads:
         thread.join(3 * WAIT)
     assert not any(thread.is_alive() for thread in threads) and errors == []
@@ -295,7 +287,7 @@ def test_bots_play_their_game_to_the_end_through_a_database_outage(
 
 
 @pytest.mark.postgres
-def test_a_restart_the_api_did_not_see_fails_no_request(cluster: Cluster, service: Digsite, base: str) -> None:
+def test_a_restart_the_api_did_not_see_fails_no_request(pg_cluster: Cluster, service: Digsite, base: str) -> None:
     """The database restarts while the API is idle: its open connections are all stale, yet the next reads
     and writes succeed (a stale connection is replaced, and a lost append is retried without doubling)."""
     stop = threading.Event()
@@ -307,8 +299,8 @@ def test_a_restart_the_api_did_not_see_fails_no_request(cluster: Cluster, servic
     warm.join(WAIT)
     assert not warm.is_alive()
 
-    cluster.stop()
-    cluster.start()
+    pg_cluster.stop()
+    pg_cluster.start()
     again = Table(base, created, threading.Event(), acked=list(warm.acked))
     again.start()
     until(lambda: len(again.acked) >= len(warm.acked) + 10, "moves after the restart")
@@ -320,13 +312,13 @@ def test_a_restart_the_api_did_not_see_fails_no_request(cluster: Cluster, servic
 
 @pytest.mark.postgres
 def test_an_api_started_while_the_database_is_down_answers_503_then_plays_once_it_is_back(
-    cluster: Cluster, service: Digsite
+    pg_cluster: Cluster, service: Digsite
 ) -> None:
     """As when gunicorn replaces a worker during an outage: the new worker must boot, not take the server down."""
     (created,) = new_games(service, 1, seats=2)
     game = f"/api/v1/games/{created['id']}"
     seat = {"Authorization": f"Bearer {created['tokens'][0]['token']}"}
-    cluster.stop()
+    pg_cluster.stop()
     late = None
     try:
         late = Digsite(Settings(database=service.settings.database, api_key=KEY))
@@ -336,7 +328,7 @@ def test_an_api_started_while_the_database_is_down_answers_503_then_plays_once_i
         assert (refused.status_code, refused.get_json()["error"]["code"]) == (503, "store_unavailable")
         assert time.monotonic() - started < QUICK
         assert client.get("/api/v1/health").status_code == 503
-        cluster.start()
+        pg_cluster.start()
         until(lambda: client.get("/api/v1/health").status_code == 200, "/health says ok once it is back", 5)
         seen = client.get(game, headers=seat).get_json()
         moved = client.post(f"{game}/actions", json={"version": 1, "action": seen["legal_actions"][0]}, headers=seat)
@@ -349,14 +341,14 @@ def test_an_api_started_while_the_database_is_down_answers_503_then_plays_once_i
 
 @pytest.mark.postgres
 def test_a_read_only_database_refuses_writes_with_503_and_serves_reads(
-    cluster: Cluster, service: Digsite, base: str
+    pg_cluster: Cluster, service: Digsite, base: str
 ) -> None:
     """As after a fail-over to a standby: the sessions are ended and new ones are read-only."""
     (created,) = new_games(service, 1, seats=2)
     token = created["tokens"][0]["token"]
     game = f"/games/{created['id']}"
     assert call(base, "GET", "/health").status == 200
-    cluster.execute(
+    pg_cluster.execute(
         "ALTER DATABASE postgres SET default_transaction_read_only = on",
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'postgres' AND pid <> pg_backend_pid()",
     )
@@ -373,7 +365,7 @@ def test_a_read_only_database_refuses_writes_with_503_and_serves_reads(
         assert call(base, "GET", "/health").status == 503
         assert len(service.stored_records(created["id"])) == 1
     finally:
-        cluster.execute(
+        pg_cluster.execute(
             "SET default_transaction_read_only = off", "ALTER DATABASE postgres RESET default_transaction_read_only"
         )
     until(lambda: call(base, "GET", "/health").status == 200, "/health says ok again", 5)
