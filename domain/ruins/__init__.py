@@ -41,7 +41,7 @@ from domain.ruins.legal import craft_options, legal_actions, plays, to_act
 from domain.ruins.setup import start
 from domain.ruins.setup_position import new_game_from_setup, start_from_setup
 from domain.ruins.state import GameState, Outcome, Ruin
-from domain.ruins.versions import VERSIONS, rulebook
+from domain.ruins.versions import VERSIONS, book_of
 from domain.ruins.view import redact_action, redact_event, view
 
 GAME = "ruins"
@@ -90,7 +90,7 @@ __all__ = [
     "outcome",
     "plays",
     "replay",
-    "rulebook",
+    "book_of",
     "start",
     "start_from_setup",
     "to_act",

@@ -17,9 +17,9 @@ from domain.play import SeatView
 from domain.policies import Bots, Persona
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase, with_claim, with_purchase
 from domain.ruins.caches import profile
-from domain.ruins.cards import RuleBook
+from domain.ruins.cards import Book
 from domain.ruins.state import GameState, Profile, Ruin, Top
-from domain.ruins.versions import rulebook
+from domain.ruins.versions import book_of
 from domain.slots import slot_setters
 
 
@@ -35,7 +35,7 @@ class Seen:
     market: tuple[int | None, ...]
     torches: int
     claims_left: int
-    book: RuleBook
+    book: Book
 
     @classmethod
     def from_state(cls, state: GameState, seat: int) -> Seen:
@@ -56,7 +56,7 @@ class Seen:
         """From the JSON a seat gets from ``view(state, seat)`` (or the API)."""
         seat = int(view["viewer"])
         top = view["top"]
-        book = rulebook(view["rules_version"])
+        book = book_of(view["rules_version"])
         positions = book.positions
         return cls(
             seat,

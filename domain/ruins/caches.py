@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar
 
 from domain.ruins.actions import Flip, Pass, Play, new_play
-from domain.ruins.cards import RuleBook
+from domain.ruins.cards import Book
 from domain.ruins.events import NextTurn, Passed, PileCleared, PlayerSkipped, RuinsPlayed, new_ruins_played
 from domain.ruins.profiles import compute_profile
 from domain.ruins.state import BARE, NO_SLEEVES, Profile, Ruin, new_ruin
@@ -56,7 +56,7 @@ PROFILES: dict[tuple[str, int, bool, tuple[int | None, ...]], Profile] = {}
 PROFILES_LIMIT = 20_000
 
 
-def profile(book: RuleBook, card: int, ruin: Ruin) -> Profile:
+def profile(book: Book, card: int, ruin: Ruin) -> Profile:
     """The profile of ``card`` in state ``ruin`` under ``book``'s rules (its claim plays no part)."""
     key = (book.version, card, ruin.night, ruin.sleeves)
     found = PROFILES.get(key)

@@ -37,7 +37,7 @@ class Discovery:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class RuleBook:
+class Book:
     """One rules version's components and numbers. A game's state holds the rule book of the version it is
     played under. Two books are equal when they are the same version: a released version's data never
     change (``domain.versions``), so its name says all of it."""
@@ -62,7 +62,7 @@ class RuleBook:
     discovery_positions: tuple[int, ...] = ()  # each discovery's sleeve position index (derived at load)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, RuleBook) and other.version == self.version
+        return isinstance(other, Book) and other.version == self.version
 
     def __hash__(self) -> int:
         return hash(self.version)
@@ -78,11 +78,11 @@ class RuleBook:
         return chart[place - 1] if place <= len(chart) else 0
 
 
-def load_rulebook(version: str, data: Mapping[str, Any]) -> RuleBook:
-    """The rule book of ``version`` from its data files: ``rules`` (rules.json) and ``ruins`` (ruins.json)."""
-    rules = data["rules"]
+def load_book(version: str, data: Mapping[str, Any]) -> Book:
+    """The rule book of ``version`` from its data files: ``book`` (book.json) and ``ruins`` (ruins.json)."""
+    rules = data["book"]
     if rules["version"] != version:
-        raise ValueError(f"the rules.json of Ruins rules version {version} says it is {rules['version']!r}")
+        raise ValueError(f"the book.json of Ruins rules version {version} says it is {rules['version']!r}")
     ruins = tuple(
         RuinCard(r["id"], r["day_rank"], r["copy"], r["night_rank"], r["night_effect"]) for r in data["ruins"]["ruins"]
     )
@@ -90,7 +90,7 @@ def load_rulebook(version: str, data: Mapping[str, Any]) -> RuleBook:
         name: Effect(name, e["kind"], int(e.get("amount", 0)), e["text"]) for name, e in rules["effects"].items()
     }
     discoveries = tuple(Discovery(d["id"], d["position"], d["effect"]) for d in rules["discoveries"])
-    return RuleBook(
+    return Book(
         version=rules["version"],
         ruins=ruins,
         discoveries=discoveries,

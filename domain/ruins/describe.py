@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.ruins import events as ev
-from domain.ruins.cards import RuleBook
-from domain.ruins.versions import rulebook
+from domain.ruins.cards import Book
+from domain.ruins.versions import book_of
 
 
-def _ruins_of(book: RuleBook, cards: Sequence[int]) -> str:
+def _ruins_of(book: Book, cards: Sequence[int]) -> str:
     return ", ".join(f"#{c}({book.ruins[c].day_rank}/{book.ruins[c].night_rank})" for c in cards)
 
 
@@ -25,7 +25,7 @@ def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -
     def sees(s: int) -> bool:
         return seat is None or seat == s
 
-    book = rulebook(event.rules_version if isinstance(event, ev.GameStarted) else None)
+    book = book_of(event.rules_version if isinstance(event, ev.GameStarted) else None)
 
     def _ruins(cards: Sequence[int]) -> str:
         return _ruins_of(book, cards)

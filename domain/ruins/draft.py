@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from domain.ruins.cards import RuleBook
+from domain.ruins.cards import Book
 from domain.ruins.state import GameState, Outcome, Profile, Ruin, Top
 
 
@@ -28,7 +28,7 @@ class Draft(TypedDict):
     torches: tuple[int, ...]
     market: tuple[int | None, ...]
     discovery_deck: tuple[int, ...]
-    book: RuleBook
+    book: Book
     round: int
     showdown: bool
     participants: tuple[int, ...]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domain.ruins.cards import Effect, RuleBook
+from domain.ruins.cards import Effect, Book
 from domain.ruins.state import Profile, Ruin
 
 
-def compute_profile(book: RuleBook, card: int, ruin: Ruin) -> Profile:
+def compute_profile(book: Book, card: int, ruin: Ruin) -> Profile:
     """The profile of ``card`` in state ``ruin`` under ``book``'s rules (its claim plays no part); the engine
     asks ``caches.profile``, which keeps them."""
     printed = book.ruins[card]

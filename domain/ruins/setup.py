@@ -12,9 +12,9 @@ from typing import Any
 
 from domain.errors import SetupError
 from domain.ruins import events as ev
-from domain.ruins.cards import RuleBook
+from domain.ruins.cards import Book
 from domain.ruins.state import BARE, GameState, Ruin
-from domain.ruins.versions import rulebook
+from domain.ruins.versions import book_of
 
 SUPPORTED_OPTIONS: frozenset[str] = frozenset()
 
@@ -67,7 +67,7 @@ def start(
 ) -> list[ev.Event]:
     """The opening events of a new game under ``rules_version`` (``None``: the current version): setup, then
     the round-1 deal. ``UnknownRulesVersion`` if that version was never released."""
-    book = rulebook(rules_version)
+    book = book_of(rules_version)
     names = _check_players(players)
     seed = str(seed)
     copies = book.copies_in_play[len(names)]
@@ -93,7 +93,7 @@ def start(
 
 
 def deal(
-    book: RuleBook,
+    book: Book,
     seed: str,
     n_players: int,
     round_no: int,

@@ -9,7 +9,7 @@ from domain.ruins import events as ev
 from domain.ruins.evolve import replay
 from domain.ruins.setup import _check_options, _check_players, check_position
 from domain.ruins.state import BARE, GameState, Ruin
-from domain.ruins.versions import rulebook
+from domain.ruins.versions import book_of
 
 
 def start_from_setup(
@@ -38,7 +38,7 @@ def start_from_setup(
     With ``flips_done`` (the default) the round-start night flips are already over and ``leader`` leads.
     ``rules_version`` (``None``: the current one) is the version the position is played under.
     """
-    book = rulebook(rules_version)
+    book = book_of(rules_version)
     names = _check_players(players)
     n = len(names)
     if len(hands) != n:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.ruins.cards import Effect, RuleBook
+from domain.ruins.cards import Effect, Book
 from domain.slots import builder
 
 NO_SLEEVES: tuple[int | None, ...] = (None, None, None)
@@ -76,7 +76,7 @@ class GameState:
     discovery_deck: tuple[int, ...]
     # The rules version the game is played under (its GameStarted names it): decide, evolve, legal_actions
     # and view read every rule from here, so a game keeps its version's rules whatever version is current.
-    book: RuleBook = field(repr=False)
+    book: Book = field(repr=False)
     round: int = 0
     showdown: bool = False
     participants: tuple[int, ...] = ()

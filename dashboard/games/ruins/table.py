@@ -13,7 +13,7 @@ from dash import html
 
 from dashboard.components import data_attributes
 from dashboard.format import HOW, PHASES, TIMES, effect_label, ordinal, round_name
-from domain.ruins import rulebook
+from domain.ruins import book_of
 
 
 def draw_table(frame: dict[str, Any]) -> html.Div:
@@ -39,7 +39,7 @@ def draw_table(frame: dict[str, Any]) -> html.Div:
 
 
 def _status(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -> html.Div:
-    book = rulebook()
+    book = book_of()
     label = "Showdown" if view["showdown"] else f"{round_name(view['round'])} of {book.max_rounds}"
     bits: list[Any] = [html.Span(label, className="pill pill-round", id="table-round")]
     outcome = view.get("outcome")
@@ -73,7 +73,7 @@ def _status(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -> ht
 
 
 def _scoreboard(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -> html.Table:
-    book = rulebook()
+    book = book_of()
     acting = set(frame.get("to_act", []))
     out_place = {seat: i + 1 for i, seat in enumerate(view.get("finish_order", []))}
     responded = set(view.get("passed_or_skipped", []))
@@ -183,7 +183,7 @@ def _pile(view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any
 
 
 def _market(view: dict[str, Any]) -> html.Div:
-    book = rulebook()
+    book = book_of()
     slots = []
     for slot in view["market"]:
         if slot["discovery"] is None:
@@ -257,7 +257,7 @@ def _crafted(view: dict[str, Any], names: list[str]) -> html.Details:
 
 def ruin_chip(card: dict[str, Any], names: list[str]) -> html.Span:
     """One ruin: its current rank(s) and side, sleeved discoveries, claim, and what it counts as."""
-    book = rulebook()
+    book = book_of()
     night = card["side"] == "night"
     rank = card["night_rank"] if night else card["day_rank"]
     ranks = card.get("ranks") or [rank]

@@ -22,7 +22,7 @@ from domain.ruins.setup import shuffle
 from domain.ruins.simulate import play_game
 from domain.ruins.state import BARE, GameState, Ruin
 
-BOOK = ruins.rulebook()
+BOOK = ruins.book_of()
 
 
 def reference_plays(state: GameState, seat: int) -> list[Play]:

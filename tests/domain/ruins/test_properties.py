@@ -39,7 +39,7 @@ from domain.ruins.caches import profile
 from domain.ruins.simulate import play_game
 from domain.ruins.state import GameState
 
-BOOK = ruins.rulebook()
+BOOK = ruins.book_of()
 RUIN_IDS = frozenset(range(len(BOOK.ruins)))
 DISCOVERY_IDS = frozenset(range(len(BOOK.discoveries)))
 GAMES = int(os.environ.get("DIGSITE_PROPERTY_GAMES", "250"))

@@ -18,7 +18,7 @@ from domain.ruins import Discard, Flip, GameState, Pass, Play, Purchase, Ruin
 from domain.ruins import events as ev
 from domain.ruins.caches import profile
 
-BOOK = ruins.rulebook()
+BOOK = ruins.book_of()
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Eva")
 
 

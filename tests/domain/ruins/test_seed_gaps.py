@@ -19,7 +19,7 @@ from domain.ruins.bots import HeuristicBot, RandomBot
 from domain.ruins.setup import rng
 from domain.ruins.simulate import play_game
 
-BOOK = ruins.rulebook()
+BOOK = ruins.book_of()
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Eva")
 
 

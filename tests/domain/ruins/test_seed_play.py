@@ -22,7 +22,7 @@ from domain.ruins.state import GameState, Ruin
 
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Eva")
 ANA, BETO, CARLA, DIEGO = 0, 1, 2, 3
-BOOK = ruins.rulebook()
+BOOK = ruins.book_of()
 
 
 # --- helpers -------------------------------------------------------------------------------------------------------

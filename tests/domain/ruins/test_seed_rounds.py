@@ -19,7 +19,7 @@ from domain.ruins import events as ev
 from domain.ruins.bots import HeuristicBot, Seen
 from domain.ruins.simulate import play_game
 
-BOOK = ruins.rulebook()
+BOOK = ruins.book_of()
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Eva")
 CHARTS = {2: (3,), 3: (4, 2), 4: (5, 3, 1), 5: (5, 3, 2, 1)}  # the design's award charts (briefing)
 

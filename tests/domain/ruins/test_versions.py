@@ -116,15 +116,15 @@ def test_a_trial_version_is_gone_after_its_trial(tmp_path: Path) -> None:
 
 def test_a_data_file_that_changed_after_its_release_is_refused(tmp_path: Path) -> None:
     release = trial_release(tmp_path, "ruins-2", hand_size(8))
-    changed = tmp_path / "ruins-2" / "rules.json"
+    changed = tmp_path / "ruins-2" / "book.json"
     changed.write_text(changed.read_text().replace('"hand_size": 8', '"hand_size": 7'))
-    with VERSIONS.trial(release), pytest.raises(ReleasedDataChanged, match=r"ruins-2 was released with ruins-2/rules"):
+    with VERSIONS.trial(release), pytest.raises(ReleasedDataChanged, match=r"ruins-2 was released with ruins-2/book"):
         VERSIONS.book("ruins-2")
 
 
 def test_a_file_only_reformatted_is_not_a_change(tmp_path: Path) -> None:
     release = trial_release(tmp_path, "ruins-2", hand_size(8))
-    reformatted = tmp_path / "ruins-2" / "rules.json"
+    reformatted = tmp_path / "ruins-2" / "book.json"
     reformatted.write_text(json.dumps(json.loads(reformatted.read_text()), indent=4).replace("\n", "\r\n"))
     with VERSIONS.trial(release):
         assert VERSIONS.book("ruins-2").hand_size == 8
@@ -137,9 +137,9 @@ def test_a_version_with_its_own_code_is_loaded_by_its_own_loader(tmp_path: Path)
     def load(name: str, data: Any) -> Any:
         from dataclasses import replace
 
-        from domain.ruins.cards import load_rulebook
+        from domain.ruins.cards import load_book
 
-        book = load_rulebook(name, data)
+        book = load_book(name, data)
         return replace(book, award_charts={n: tuple(2 * a for a in chart) for n, chart in book.award_charts.items()})
 
     release = Release(base.name, base.files, load=load, root=base.root)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from domain.ruins.cards import RuleBook
+from domain.ruins.cards import Book
 from domain.ruins.versions import VERSIONS
 from domain.versions import Release, data_digest
 
@@ -17,11 +17,11 @@ def trial_release(
     name: str,
     change: Callable[[dict[str, Any]], None],
     based_on: str = "ruins-1",
-) -> Release[RuleBook]:
+) -> Release[Book]:
     """Version ``name``: ``based_on``'s data files (``rules`` and ``ruins``), with ``change`` applied to
-    them (given ``{"rules": ..., "ruins": ...}``), written under ``folder`` and pinned with their digests."""
+    them (given ``{"book": ..., "ruins": ...}``), written under ``folder`` and pinned with their digests."""
     data = VERSIONS.read(VERSIONS.release(based_on))
-    data["rules"]["version"] = name
+    data["book"]["version"] = name
     change(data)
     files = {}
     for role, content in data.items():
@@ -35,6 +35,6 @@ def trial_release(
 
 def hand_size(size: int) -> Callable[[dict[str, Any]], None]:
     def change(data: dict[str, Any]) -> None:
-        data["rules"]["hand_size"] = size
+        data["book"]["hand_size"] = size
 
     return change
