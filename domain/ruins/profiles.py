@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.ruins.cards import Effect, Book
+from domain.ruins.cards import Book, Effect
 from domain.ruins.state import Profile, Ruin
 
 

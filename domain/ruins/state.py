@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.ruins.cards import Effect, Book
+from domain.ruins.cards import Book, Effect
 from domain.slots import builder
 
 NO_SLEEVES: tuple[int | None, ...] = (None, None, None)
