@@ -6,7 +6,9 @@ import click
 
 from service import store
 from service.cli import main
-from service.cli.problems import reachable, settings
+from service.cli.problems import StoreProblem, reachable, settings
+
+EXIT_CANNOT_TELL = 2  # 1 is "migrations pending": a database that cannot be read is neither up to date nor pending
 
 
 @main.group()
@@ -31,8 +33,12 @@ def status() -> None:
 
     Exit code 0: up to date; 1: migrations pending (run `digsite db upgrade`); 2: the database is unreachable
     or does not exist."""
-    database = settings().database
-    reachable(database)
+    try:
+        database = settings().database
+        reachable(database)
+    except StoreProblem as error:
+        error.exit_code = EXIT_CANNOT_TELL
+        raise
     missing = store.pending(database)
     click.echo(f"{database.display()}: " + (f"pending {', '.join(missing)}" if missing else "up to date"))
     if missing:

@@ -5,7 +5,8 @@ Four states are told apart, because each needs something else done:
 - a database that cannot be reached, or refuses the user (start the server, fix the host, port or password);
 - a database that does not exist (``createdb``; for SQLite, ``digsite db upgrade`` creates the file);
 - a schema that is not up to date (``digsite db upgrade``).
-Exit code 2 for each: the command could not run (``digsite db status`` keeps 1 for "migrations pending").
+Exit code 1 for each, as for any other error (``digsite db status`` and the audit commands say 2: the command
+could not run, which they tell apart from 1, "migrations pending" and "a check failed").
 """
 
 from __future__ import annotations
@@ -17,13 +18,9 @@ import click
 from service import store
 from service.settings import Database, MalformedDatabaseURL, Settings
 
-EXIT_NO_STORE = 2
-
 
 class StoreProblem(click.ClickException):
     """The store is unreachable, missing, not upgraded, or its URL is malformed."""
-
-    exit_code = EXIT_NO_STORE
 
 
 def settings(**overrides: Any) -> Settings:
