@@ -37,8 +37,8 @@ def status() -> None:
         database = settings().database
         reachable(database)
     except StoreProblem as error:
-        error.exit_code = EXIT_CANNOT_TELL
-        raise
+        click.echo(f"Error: {error.message}", err=True)
+        raise SystemExit(EXIT_CANNOT_TELL) from None
     missing = store.pending(database)
     click.echo(f"{database.display()}: " + (f"pending {', '.join(missing)}" if missing else "up to date"))
     if missing:
