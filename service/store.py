@@ -69,6 +69,10 @@ def connect_problem(db: Database, error: Exception) -> StoreUnavailable:
     )
 
 
+def _no_sqlite_file(db: Database) -> StoreMissing:
+    return StoreMissing(f"there is no store at the SQLite file {db.path} yet: run `digsite db upgrade` to create it")
+
+
 def _sqlite_problem(db: Database, error: Exception) -> StoreUnavailable:
     return StoreUnreachable(f"cannot open the SQLite file {db.path}: {error}")
 
@@ -88,9 +92,7 @@ def reach(db: Database) -> None:
     and opens, or the PostgreSQL server answers and has the database (its schema may still need upgrading)."""
     if db.backend == "sqlite":
         if not Path(db.path).exists():
-            raise StoreMissing(
-                f"there is no store at the SQLite file {db.path} yet: run `digsite db upgrade` to create it"
-            )
+            raise _no_sqlite_file(db)
         try:
             with closing(sqlite3.connect(f"file:{db.path}?mode=rw", uri=True, timeout=1.0)) as conn:
                 conn.execute("SELECT 1").fetchall()
@@ -260,12 +262,14 @@ def _statements(sql: str) -> list[str]:
 
 
 def pending(db: Database) -> list[str]:
-    """Migration versions not yet applied (used to give a clear error before serving)."""
+    """Migration versions not yet applied (used to give a clear error before serving). A store that is not there
+    (no SQLite file, no such PostgreSQL database) or cannot be reached raises ``StoreMissing``/``StoreUnreachable``:
+    upgrading a schema is not what it needs first."""
     known = [m.version for m in migrations(db.backend)]
     try:
         if db.backend == "sqlite":
-            if not Path(db.path).exists():
-                return known
+            if not Path(db.path).exists():  # not a schema to upgrade but no store at all (a path mistyped?)
+                raise _no_sqlite_file(db)
             with closing(sqlite3.connect(db.path)) as conn:
                 rows = conn.execute("SELECT version FROM digsite_schema_migrations").fetchall()
         else:
