@@ -103,3 +103,21 @@ def test_every_help_text_reads_as_plain_text(path: list[str]) -> None:
     result = CliRunner().invoke(main, [*path, "--help"])
     assert result.exit_code == 0, result.output
     assert "``" not in result.output  # reST markup belongs in docstrings of functions, not of commands
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("command", ["up", "dashboard"])
+def test_up_and_dashboard_on_a_missing_database_say_how_to_create_it(
+    command: str, tmp_path: Path, postgres_url: str
+) -> None:
+    server = Database.from_url(postgres_url)
+    name = f"digsite_missing_{os.urandom(4).hex()}"
+    env = {
+        "DIGSITE_DATABASE_URL": f"postgresql://{server.user}@{server.host}:{server.port}/{name}",
+        "DIGSITE_HOME": str(tmp_path),
+        "DIGSITE_API_KEY": "k",
+    }
+    args = [command, "--port", str(_free_port())] + (["--api-port", str(_free_port())] if command == "up" else [])
+    result = CliRunner().invoke(main, args, env=env)
+    line = _error_line(result.output)
+    assert result.exit_code == 1 and f"database {name} does not exist" in line and "createdb" in line

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import sys
 import urllib.error
 import urllib.request
@@ -47,3 +48,17 @@ def test_serve_no_organisers_serves_seats_and_refuses_organiser_calls(database: 
             assert refused.code in (401, 403) and json.load(refused)["error"]["code"]
     finally:
         assert server.stop(signal.SIGTERM) == 0
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line(database: Database, tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        env = {"DIGSITE_DATABASE_URL": database.url, "DIGSITE_API_KEY": "k", "DIGSITE_HOME": str(tmp_path)}
+        result = CliRunner().invoke(main, ["serve", "--port", str(port)], env=env)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert (
+        result.output == f"Error: port {port} on 127.0.0.1 is already in use by another program: stop it, or "
+        "choose another port with --port\n"
+    )
