@@ -121,3 +121,18 @@ def test_up_and_dashboard_on_a_missing_database_say_how_to_create_it(
     result = CliRunner().invoke(main, args, env=env)
     line = _error_line(result.output)
     assert result.exit_code == 1 and f"database {name} does not exist" in line and "createdb" in line
+
+
+def test_up_stops_with_a_non_zero_exit_when_a_part_keeps_failing(tmp_path: Path) -> None:
+    """A part that cannot start (here the dashboard, refusing its session setting) is restarted a few times,
+    then Digsite stops and says so: exit 1, not 0."""
+    env = {**os.environ, "DIGSITE_HOME": str(tmp_path), "DIGSITE_API_KEY": "k"}
+    env["DIGSITE_DASHBOARD_SESSION_HOURS"] = "999"
+    env.pop("DIGSITE_DATABASE_URL", None)
+    command = [sys.executable, "-m", "entrypoints", "up", "--demo-games", "0"]
+    command += ["--port", str(_free_port()), "--api-port", str(_free_port())]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr.splitlines()[-1] == "Error: the dashboard keeps failing (exit code 1; its own lines say why)"
+    assert "a dashboard session lasts between 0 and 168 hours" in done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
