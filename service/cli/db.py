@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import click
+import psycopg
 
 from service import store
 from service.cli import main
@@ -23,7 +26,13 @@ def upgrade() -> None:
     On SQLite it creates the file; on PostgreSQL the database must exist (createdb)."""
     database = settings().database
     click.echo(f"Upgrading {database.display()}")
-    applied = store.upgrade(database, report=click.echo)  # unreachable or missing: one line (problems.as_line)
+    try:
+        applied = store.upgrade(database, report=click.echo)  # unreachable or missing: one line (problems.as_line)
+    except (sqlite3.Error, psycopg.Error) as error:  # a statement the database refused: no rights, a clashing table
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise click.ClickException(
+            f"the upgrade of {database.display()} stopped and changed nothing (it runs as one transaction): {reason}"
+        ) from None
     click.echo(f"applied {len(applied)} migration(s)" if applied else "already up to date")
 
 

@@ -157,3 +157,14 @@ def test_the_store_check_is_the_one_the_service_uses(tmp_path: Path) -> None:
         store.pending(Database.from_url(f"postgresql://postgres@127.0.0.1:{port}/postgres"))
     with pytest.raises(store.StoreMissing):
         store.reach(Database.from_url(f"sqlite:///{tmp_path / 'none.sqlite'}"))
+
+
+def test_an_upgrade_the_database_refuses_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "other-app.sqlite"
+    with sqlite3.connect(path) as conn:  # another program's file, with a table of the same name
+        conn.execute("CREATE TABLE digsite_schema_migrations (version TEXT PRIMARY KEY)")
+    line = error_line(run(["db", "upgrade"], tmp_path, f"sqlite:///{path}"))
+    assert line.startswith(f"Error: the upgrade of SQLite file {path} stopped and changed nothing")
+    with sqlite3.connect(path) as conn:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"digsite_schema_migrations"}
