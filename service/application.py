@@ -170,9 +170,7 @@ class Digsite:
     def create_player(self, name: str, kind: str = "human", bot: dict[str, Any] | None = None) -> str:
         return self._create_player(name, kind, bot)
 
-    def _create_player(
-        self, name: str, kind: str, bot: dict[str, Any] | None, player_id: UUID | None = None
-    ) -> str:
+    def _create_player(self, name: str, kind: str, bot: dict[str, Any] | None, player_id: UUID | None = None) -> str:
         if not isinstance(name, str) or not name.strip() or len(name) > 100:
             raise BadRequest("a player needs a name of 1 to 100 characters", "invalid_player")
         check_text(name, "a player's name")
