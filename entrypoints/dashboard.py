@@ -6,6 +6,8 @@ import click
 from werkzeug.serving import make_server
 
 from service.cli import main
+from service.cli.ports import check_free
+from service.cli.problems import ready, settings
 from service.errors import ServiceError
 
 
@@ -15,13 +17,16 @@ from service.errors import ServiceError
 def dashboard(host: str, port: int) -> None:
     """Serve the dashboard: games, replays, player tendencies and aggregates (threaded werkzeug server).
 
-    It reads the read models, so keep ``digsite projections run`` going beside it for new games to appear.
+    It reads the read models, so keep 'digsite projections run' going beside it for new games to appear.
     Organisers sign in with the organiser key (DIGSITE_API_KEY); without it, finished games only."""
     from dashboard import create_dashboard
     from service import bootstrap
 
+    found = settings()
+    check_free(host, port, "--port")
+    ready(found.database)  # unreachable, missing or not upgraded: one line saying which, and what to do
     try:
-        service = bootstrap.build()
+        service = bootstrap.build(found)
     except ServiceError as error:
         raise click.ClickException(error.message) from None
     queries = bootstrap.queries(service)

@@ -20,24 +20,37 @@ import click
 
 from domain.games import GAMES, game
 from service import store
-from service.cli import main
+from service.cli import main, problems
+from service.cli.ports import check_free
 from service.cli.projections import EXIT_UNPROJECTABLE
-from service.settings import Settings, default_database_url
+from service.settings import Settings, data_dir, default_database_url
 
 
-def _api_key(settings: Settings) -> str:
-    """DIGSITE_API_KEY, or one kept beside the embedded store (created once, readable by you only)."""
+def api_key_file() -> Path:
+    """Where ``digsite up`` keeps the organiser key it makes: Digsite's data directory (DIGSITE_HOME), whichever
+    directory the command runs from."""
+    return data_dir() / "api-key"
+
+
+def _api_key(settings: Settings) -> tuple[str, str]:
+    """The organiser key and where it comes from: DIGSITE_API_KEY, or the key file (created once, readable by its
+    owner only)."""
     if settings.api_key:
-        return settings.api_key
-    folder = Path(settings.database.path).parent if settings.database.backend == "sqlite" else Path.cwd()
-    path = folder / "api-key"
-    if path.exists():
-        return path.read_text().strip()
-    folder.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_urlsafe(24)
-    path.write_text(key + "\n")
-    path.chmod(0o600)
-    return key
+        return settings.api_key, "DIGSITE_API_KEY"
+    path = api_key_file()
+    try:
+        found = path.read_text().strip()
+    except FileNotFoundError:
+        found = ""
+    if not found:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+                out.write(secrets.token_urlsafe(24) + "\n")
+        except FileExistsError:  # another `digsite up` made it first: use theirs
+            pass
+        found = path.read_text().strip()
+    return found, f"kept in {path}; set DIGSITE_API_KEY to use your own"
 
 
 def demo_plan(total: int, kinds: list[str]) -> list[tuple[str, int, int]]:
@@ -113,11 +126,14 @@ def up(host: str, port: int, api_port: int, demo_games: int, demo_kinds: tuple[s
     """Run the API, the projections and the dashboard together (embedded SQLite unless DIGSITE_DATABASE_URL)."""
     url = os.environ.get("DIGSITE_DATABASE_URL") or default_database_url()
     os.environ["DIGSITE_DATABASE_URL"] = url
-    settings = Settings.from_env()
+    settings = problems.settings()
+    # Before any work: a busy port would only show once the demo games are played, as a part that keeps failing.
+    check_free(host, api_port, "--api-port")
+    check_free(host, port, "--port")
     click.echo(f"Digsite on {settings.database.display()}")
-    applied = store.upgrade(settings.database, report=click.echo)
+    applied = store.upgrade(settings.database, report=click.echo)  # unreachable or missing: one line (problems)
     click.echo("schema: " + (f"applied {', '.join(applied)}" if applied else "up to date"))
-    key = _api_key(settings)
+    key, key_source = _api_key(settings)
     if demo_games:
         _seed_demo(settings, demo_games, [k for k in GAMES if not demo_kinds or k in demo_kinds])
     env = {**os.environ, "DIGSITE_DATABASE_URL": url, "DIGSITE_API_KEY": key}
@@ -132,9 +148,11 @@ def up(host: str, port: int, api_port: int, demo_games: int, demo_kinds: tuple[s
         signal.signal(sig, lambda *_: stop.set())
     running = {name: subprocess.Popen(cmd, env=env) for name, cmd in parts.items()}
     restarts: dict[str, list[float]] = {name: [] for name in parts}
+    failed: str | None = None
     click.echo(f"dashboard  http://{host}:{port}/ (finished games; games in play once you sign in)")
     click.echo(f"sign in    http://{host}:{port}/login with the organiser key below")
-    click.echo(f"play API   http://{host}:{api_port}/api/v1 (organiser key: {key})")
+    click.echo(f"play API   http://{host}:{api_port}/api/v1")
+    click.echo(f"organiser key: {key} ({key_source})")
     click.echo("Ctrl-C stops everything.")
     try:
         while not stop.wait(0.5):
@@ -152,7 +170,8 @@ def up(host: str, port: int, api_port: int, demo_games: int, demo_kinds: tuple[s
                     break
                 recent = [t for t in restarts[name] if time.monotonic() - t < 60]
                 if len(recent) >= 5:
-                    click.echo(f"{name} keeps failing (exit code {process.returncode}); stopping Digsite", err=True)
+                    failed = f"the {name} keeps failing (exit code {process.returncode}; its own lines say why)"
+                    click.echo(f"{failed}: stopping Digsite", err=True)
                     stop.set()
                     break
                 click.echo(f"{name} exited with code {process.returncode}; restarting it", err=True)
@@ -169,3 +188,5 @@ def up(host: str, port: int, api_port: int, demo_games: int, demo_kinds: tuple[s
             except subprocess.TimeoutExpired:
                 process.kill()
         click.echo("Digsite stopped")
+    if failed:
+        raise click.ClickException(failed)

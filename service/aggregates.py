@@ -124,8 +124,8 @@ class Player(Aggregate):
         self.created_at = at
 
     @classmethod
-    def create(cls, **fields: Any) -> Player:
-        player: Player = library.create(cls, cls.Created, id=uuid4(), **fields)
+    def create(cls, player_id: UUID | None = None, **fields: Any) -> Player:
+        player: Player = library.create(cls, cls.Created, id=player_id or uuid4(), **fields)
         return player
 
 

@@ -9,12 +9,13 @@ hash-chained records and a record into what a seat may read, ``service.importing
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application, Repository
 from eventsourcing.persistence import (
@@ -97,6 +98,8 @@ class DigsiteApplication(Application[UUID]):
 
 
 GAME_CREATED_TOPIC = get_topic(Game.Created)
+# Bot players' ids follow from their names (Digsite.bot_player): a fixed namespace, never to change.
+BOT_PLAYERS = UUID("5d0c1b52-4a8e-4f0e-9b57-2f0d6c1e7a31")
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,9 @@ class Digsite:
     # -- players and tournaments --------------------------------------------------------------------------
 
     def create_player(self, name: str, kind: str = "human", bot: dict[str, Any] | None = None) -> str:
+        return self._create_player(name, kind, bot)
+
+    def _create_player(self, name: str, kind: str, bot: dict[str, Any] | None, player_id: UUID | None = None) -> str:
         if not isinstance(name, str) or not name.strip() or len(name) > 100:
             raise BadRequest("a player needs a name of 1 to 100 characters", "invalid_player")
         check_text(name, "a player's name")
@@ -174,9 +180,31 @@ class Digsite:
             raise BadRequest("'bot' must be an object describing the bot and its tendencies", "invalid_player")
         check_plain(bot, "'bot'")
         check_text(bot, "'bot'")
-        player = Player.create(name=name.strip(), kind=kind, bot=bot, at=now())
+        player = Player.create(player_id, name=name.strip(), kind=kind, bot=bot, at=now())
         self.app.save(player)
         return str(player.id)
+
+    def bot_player(self, name: str, bot: dict[str, Any]) -> str:
+        """The bot player called ``name``: created the first time, the same player every time after (its id follows
+        from the name, case aside), so two bot runs with the same names seat the same players. A name already held
+        by a bot with other settings is refused (409 ``bot_name_taken``): one player, one bot."""
+        if not isinstance(name, str) or not name.strip() or len(name) > 100:
+            raise BadRequest("a player needs a name of 1 to 100 characters", "invalid_player")
+        player_id = uuid5(BOT_PLAYERS, name.strip().casefold())
+        try:
+            found: Any = self.app.repository.get(player_id)
+        except AggregateNotFoundError:
+            try:
+                return self._create_player(name, "bot", bot, player_id)
+            except IntegrityError:  # another run made it a moment ago: theirs must match, as below
+                found = self.app.repository.get(player_id)
+        if not isinstance(found, Player) or found.bot != json.loads(json.dumps(bot)):
+            raise Conflict(
+                f"a bot player named {found.name!r} already plays with other settings ({json.dumps(found.bot)}, "
+                f"not {json.dumps(bot)}): give this bot another name",
+                "bot_name_taken",
+            )
+        return str(player_id)
 
     def player(self, player_id: str | UUID) -> dict[str, Any]:
         found = self._get(player_id, Player, "player")

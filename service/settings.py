@@ -1,7 +1,10 @@
 """Settings from the environment, in one place.
 
 ``DIGSITE_DATABASE_URL`` picks the store: ``postgresql://user:pass@host:port/db[?schema=name]`` or
-``sqlite:///path/to/file.sqlite`` (the embedded default: a file under the user's data directory).
+``sqlite:///path/to/file.sqlite`` (the embedded default: a file in Digsite's data directory).
+
+``DIGSITE_HOME`` is Digsite's data directory: the embedded store, the server's secret-key file and the organiser
+key ``digsite up`` makes are kept there (default: the user's data directory, like ``~/.local/share/digsite``).
 """
 
 from __future__ import annotations
@@ -15,13 +18,34 @@ from urllib.parse import parse_qs, unquote, urlparse
 import platformdirs
 
 
+def data_dir() -> Path:
+    """Digsite's data directory: DIGSITE_HOME, else the user's data directory."""
+    home = os.environ.get("DIGSITE_HOME")
+    return Path(home).expanduser() if home else Path(platformdirs.user_data_dir("digsite"))
+
+
 def default_secret_key_file() -> Path:
-    return Path(platformdirs.user_data_dir("digsite")) / "secret-key"
+    return data_dir() / "secret-key"
 
 
 def default_database_url() -> str:
-    path = Path(platformdirs.user_data_dir("digsite")) / "digsite.sqlite"
-    return f"sqlite:///{path}"
+    return f"sqlite:///{data_dir() / 'digsite.sqlite'}"
+
+
+class MalformedDatabaseURL(ValueError):
+    """DIGSITE_DATABASE_URL cannot be read; the message never holds the URL's password."""
+
+
+def redacted(url: str) -> str:
+    """The URL with any password replaced by ``***``, for messages."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    authority, slash, path = rest.partition("/")
+    userinfo, at, hostport = authority.rpartition("@")
+    if at and ":" in userinfo:
+        userinfo = userinfo.split(":", 1)[0] + ":***"
+    return f"{scheme}{sep}{userinfo}{at}{hostport}{slash}{path}"
 
 
 @dataclass(frozen=True)
@@ -38,14 +62,22 @@ class Database:
 
     @classmethod
     def from_url(cls, url: str) -> Database:
-        parsed = urlparse(url)
+        """The database a URL names; ``MalformedDatabaseURL`` (a ``ValueError``) says what is wrong with it."""
+        try:
+            parsed = urlparse(url)
+            port = parsed.port
+        except ValueError as error:  # a port that is not a number from 0 to 65535, a bad IPv6 address
+            raise MalformedDatabaseURL(
+                f"malformed DIGSITE_DATABASE_URL {redacted(url)!r}: {error} "
+                "(expected postgresql://USER:PASSWORD@HOST:PORT/DATABASE or sqlite:///PATH)"
+            ) from None
         if parsed.scheme in ("postgresql", "postgres", "postgresql+psycopg"):
             query = parse_qs(parsed.query)
             return cls(
                 url=url,
                 backend="postgresql",
                 host=parsed.hostname or "127.0.0.1",
-                port=str(parsed.port or 5432),
+                port=str(port or 5432),
                 user=unquote(parsed.username or "postgres"),
                 password=unquote(parsed.password or ""),
                 dbname=(parsed.path or "/postgres").lstrip("/") or "postgres",
@@ -54,9 +86,14 @@ class Database:
         if parsed.scheme == "sqlite":
             path = unquote(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else ""
             if not path:
-                raise ValueError(f"a SQLite URL needs a file path, like sqlite:///games.sqlite (got {url!r})")
+                raise MalformedDatabaseURL(
+                    f"malformed DIGSITE_DATABASE_URL {url!r}: a SQLite URL needs a file path, like "
+                    "sqlite:///games.sqlite (relative) or sqlite:////srv/digsite/games.sqlite (absolute)"
+                )
             return cls(url=url, backend="sqlite", path=path)
-        raise ValueError(f"DIGSITE_DATABASE_URL must start with postgresql:// or sqlite:/// (got {url!r})")
+        raise MalformedDatabaseURL(
+            f"malformed DIGSITE_DATABASE_URL {redacted(url)!r}: it must start with postgresql:// or sqlite:///"
+        )
 
     def psycopg_conninfo(self) -> str:
         password = f" password={self.password}" if self.password else ""

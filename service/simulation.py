@@ -1,6 +1,7 @@
 """Stored bot tournaments: whole games played THROUGH the service layer into the store.
 
-A pool of named bot players (each created once, its bot kind and tendencies recorded on the player) is
+A pool of named bot players (each created once, its bot kind and tendencies recorded on the player, and the
+same player again in every later run: ``Digsite.bot_player``) is
 seated round after round in tables of N; every table plays one game, created with the labels
 ``{"tournament", "round", "table"}``, and every move goes through ``Digsite.submit`` with the seat's
 ``Viewer``. Seatings, game seeds and bot choices all follow from one seed, so a tournament replays
@@ -188,7 +189,8 @@ def run_tournament(
     name = name or f"Bots {kind}, seed {seed}: {games} games of {players}"
     started = time.perf_counter()
     seated_personas: list[Persona] = found.bots.personas_for(pool)
-    ids = [service.create_player(p.name, kind="bot", bot=p.record) for p in seated_personas]
+    # The same persona is the same player in every run (its id follows from its name): no twins told apart by ids.
+    ids = [service.bot_player(p.name, p.record) for p in seated_personas]
     records = [service.player(i) for i in ids]
     bots = [found.bots.from_record(r["bot"]) for r in records]  # the bots play exactly the recorded tendencies
     tournament = Tournament(

@@ -15,6 +15,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from eventsourcing.persistence import PersistenceError
 
@@ -35,6 +36,70 @@ class StoreUnavailable(PersistenceError):
         super().__init__(message)
         self.message = message
         self.read_only = read_only
+
+
+class StoreMissing(StoreUnavailable):
+    """The server answers but the database is not there (PostgreSQL), or the SQLite file does not exist yet."""
+
+
+class StoreUnreachable(StoreUnavailable):
+    """No server answers at the database's address, or it refuses the user."""
+
+
+def connect_problem(db: Database, error: Exception) -> StoreUnavailable:
+    """What a failed connection to ``db`` means, in a sentence that says what to do (never the password)."""
+    text = str(error)
+    where = f"{db.host}:{db.port}"
+    if f'database "{db.dbname}" does not exist' in text:
+        return StoreMissing(
+            f"database {db.dbname} does not exist on the PostgreSQL server at {where}: create it with "
+            f"`createdb -h {db.host} -p {db.port} -U {db.user} {db.dbname}` (or CREATE DATABASE in psql), "
+            "then run `digsite db upgrade`"
+        )
+    if "password authentication failed" in text or "no password supplied" in text or "role" in text:
+        detail = text.rpartition("FATAL:")[2].strip() or text
+        return StoreUnreachable(
+            f"the PostgreSQL server at {where} refuses user {db.user} ({detail}): check the user and password "
+            "in DIGSITE_DATABASE_URL"
+        )
+    reason = text.rpartition("failed:")[2].strip().splitlines()[0] if text else type(error).__name__
+    return StoreUnreachable(
+        f"cannot reach the database at {where} ({reason}): is PostgreSQL running there, "
+        "and are the host and port in DIGSITE_DATABASE_URL right?"
+    )
+
+
+def _no_sqlite_file(db: Database) -> StoreMissing:
+    return StoreMissing(f"there is no store at the SQLite file {db.path} yet: run `digsite db upgrade` to create it")
+
+
+def _sqlite_problem(db: Database, error: Exception) -> StoreUnavailable:
+    return StoreUnreachable(f"cannot open the SQLite file {db.path}: {error}")
+
+
+def _connect_postgres(db: Database, *, autocommit: bool = False) -> Any:
+    """A psycopg connection to ``db``, or the ``StoreUnavailable`` that says why there is none."""
+    import psycopg
+
+    try:
+        return psycopg.connect(db.psycopg_conninfo(), connect_timeout=LOCK_TIMEOUT_SECONDS, autocommit=autocommit)
+    except psycopg.OperationalError as error:
+        raise connect_problem(db, error) from error
+
+
+def reach(db: Database) -> None:
+    """Raise ``StoreMissing``/``StoreUnreachable`` unless the store is there to be read: the SQLite file exists
+    and opens, or the PostgreSQL server answers and has the database (its schema may still need upgrading)."""
+    if db.backend == "sqlite":
+        if not Path(db.path).exists():
+            raise _no_sqlite_file(db)
+        try:
+            with closing(sqlite3.connect(f"file:{db.path}?mode=rw", uri=True, timeout=1.0)) as conn:
+                conn.execute("SELECT 1").fetchall()
+        except sqlite3.Error as error:
+            raise _sqlite_problem(db, error) from error
+        return
+    _connect_postgres(db).close()
 
 
 @dataclass(frozen=True)
@@ -119,7 +184,12 @@ def _now() -> str:
 
 
 def _upgrade_sqlite(db: Database, report: Callable[[str], None]) -> list[str]:
-    Path(db.path).parent.mkdir(parents=True, exist_ok=True)
+    try:  # a folder that cannot be made or written, a file that is no store: one sentence, before any change
+        Path(db.path).parent.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(db.path)) as probe:
+            probe.execute("PRAGMA schema_version").fetchall()
+    except (OSError, sqlite3.Error) as error:
+        raise _sqlite_problem(db, error) from error
     applied: list[str] = []
     with sqlite3.connect(db.path, isolation_level=None) as conn:
         conn.execute("PRAGMA journal_mode=WAL")
@@ -149,10 +219,8 @@ def _upgrade_sqlite(db: Database, report: Callable[[str], None]) -> list[str]:
 
 
 def _upgrade_postgres(db: Database, report: Callable[[str], None]) -> list[str]:
-    import psycopg
-
     applied: list[str] = []
-    with psycopg.connect(db.psycopg_conninfo(), autocommit=False) as conn, conn.transaction():
+    with _connect_postgres(db, autocommit=False) as conn, conn.transaction():
         # Several processes may run the upgrade at once (compose, CI): serialise them.
         conn.execute("SELECT pg_advisory_xact_lock(hashtext('digsite-schema-migrations'))")
         conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{db.schema}"')
@@ -194,19 +262,21 @@ def _statements(sql: str) -> list[str]:
 
 
 def pending(db: Database) -> list[str]:
-    """Migration versions not yet applied (used to give a clear error before serving)."""
+    """Migration versions not yet applied (used to give a clear error before serving). A store that is not there
+    (no SQLite file, no such PostgreSQL database) or cannot be reached raises ``StoreMissing``/``StoreUnreachable``:
+    upgrading a schema is not what it needs first."""
     known = [m.version for m in migrations(db.backend)]
     try:
         if db.backend == "sqlite":
-            if not Path(db.path).exists():
-                return known
-            with sqlite3.connect(db.path) as conn:
+            if not Path(db.path).exists():  # not a schema to upgrade but no store at all (a path mistyped?)
+                raise _no_sqlite_file(db)
+            with closing(sqlite3.connect(db.path)) as conn:
                 rows = conn.execute("SELECT version FROM digsite_schema_migrations").fetchall()
         else:
-            import psycopg
-
-            with psycopg.connect(db.psycopg_conninfo(), connect_timeout=5) as conn:
+            with _connect_postgres(db) as conn:
                 rows = conn.execute(f'SELECT version FROM "{db.schema}".digsite_schema_migrations').fetchall()
+    except StoreUnavailable:  # unreachable or missing: not a schema to upgrade
+        raise
     except Exception as error:
         if _no_table(error):  # nothing applied yet
             return known

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 
-@click.group()
+class DigsiteGroup(click.Group):
+    """Every command's store failures as one line "Error: ..." (service/cli/problems.py), never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as error:
+            from service.cli.problems import as_line
+
+            line = as_line(error)
+            if line is None:
+                raise
+            raise line from None
+
+
+@click.group(cls=DigsiteGroup)
 @click.version_option(package_name="digsite")
 def main() -> None:
     """Digsite: event-sourced Ruins and Lost Ruins of Arnak, with replay analytics."""

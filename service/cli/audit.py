@@ -23,6 +23,7 @@ from service.application import Digsite
 from service.audit import Report, StoreAudit, games_to_verify, stored_game_ids, verify, verify_store
 from service.bootstrap import build
 from service.cli import main
+from service.cli.problems import StoreProblem, ready, settings
 from service.errors import ServiceError
 from service.ledger import backfill
 from service.transfer import import_lines, write_export
@@ -31,7 +32,11 @@ from service.transfer import import_lines, write_export
 @contextmanager
 def _service() -> Iterator[Digsite]:
     try:
-        service = build()
+        found = settings()
+        ready(found.database)  # unreachable, missing and not upgraded each say so, and what to do
+        service = build(found)
+    except StoreProblem as error:
+        _stop(error.message)
     except (ServiceError, ValueError) as error:
         _stop(getattr(error, "message", str(error)))
     try:
@@ -43,7 +48,7 @@ def _service() -> Iterator[Digsite]:
 
 
 def _stop(message: str) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"Error: {message}", err=True)
     raise SystemExit(2)
 
 

@@ -10,7 +10,10 @@ import click
 
 from service import bootstrap
 from service.cli import main
+from service.cli.problems import ready, settings
+from service.cli.progress import ProgressReporter
 from service.projections.follower import Follower, UnprojectableRecord
+from service.settings import Settings
 
 SKIP_HELP = (
     "Notification id of a record to pass over without projecting it (repeatable): only for a record the "
@@ -29,26 +32,49 @@ def projections() -> None:
     """Read models for replay and analytics, derived from the event store."""
 
 
+def _ready_settings() -> Settings:
+    """The settings, once the store is known to exist, answer and be upgraded (else one line and exit 2)."""
+    found = settings()
+    ready(found.database)
+    return found
+
+
 @projections.command()
 @click.option(
     "--batch-size", default=Follower.BATCH_SIZE, show_default=True, help="Notifications per transaction (at most)."
 )
 @click.option("--skip", type=int, multiple=True, metavar="ID", help=SKIP_HELP)
-def run(batch_size: int, skip: tuple[int, ...]) -> None:
+@click.option(
+    "--progress-every",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How often to print a progress line (records per second, position, lag) while records arrive; "
+    "nothing is printed while the store is idle.",
+)
+def run(batch_size: int, skip: tuple[int, ...], progress_every: float) -> None:
     """Follow the event store until stopped (Ctrl-C or SIGTERM); safe to kill and restart at any time.
 
     Stops with exit code 3 at a record it cannot project, once every record before it is projected."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    follower = bootstrap.follower(batch_size=batch_size, skip=frozenset(skip))
+    follower = bootstrap.follower(_ready_settings(), batch_size=batch_size, skip=frozenset(skip))
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    click.echo(f"projections: following {follower.settings.database.display()} from position {follower.position()}")
+    start = follower.position()
+    click.echo(
+        f"projections: following {follower.settings.database.display()} from position {start}, "
+        f"{follower.behind()} record(s) behind"
+    )
+    progress = ProgressReporter(follower, start, every=progress_every, say=click.echo)
+    progress.start()
     try:
-        follower.run_forever(stop, on_batch=lambda n: click.echo(f"projected {n} record(s); at {follower.written}"))
+        follower.run_forever(stop, on_batch=progress.add)
     except UnprojectableRecord as error:
         raise Unprojectable(str(error)) from None
     finally:
+        progress.stop()
         follower.close()
     click.echo("projections: stopped")
 
@@ -60,7 +86,7 @@ def rebuild(batch_size: int, skip: tuple[int, ...]) -> None:
     """Empty the read models and project the whole event store again, with progress.
 
     Stops with exit code 3 at a record it cannot project, once every record before it is projected."""
-    follower = bootstrap.follower(batch_size=batch_size, skip=frozenset(skip))
+    follower = bootstrap.follower(_ready_settings(), batch_size=batch_size, skip=frozenset(skip))
     try:
         total = follower.app.recorder.max_notification_id() or 0
         with click.progressbar(length=total, label="rebuilding read models") as bar:
@@ -75,7 +101,7 @@ def rebuild(batch_size: int, skip: tuple[int, ...]) -> None:
 @projections.command()
 def status() -> None:
     """Where the projections are, and how far behind the event store."""
-    follower = bootstrap.follower()
+    follower = bootstrap.follower(_ready_settings())
     try:
         click.echo(f"position {follower.position()}, {follower.behind()} record(s) behind")
     finally:

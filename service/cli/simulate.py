@@ -194,12 +194,15 @@ def _simulate_stored(
     options: dict[str, Any],
 ) -> None:
     from service.bootstrap import build
+    from service.cli.problems import ready, settings
     from service.simulation import default_pool, run_tournament
 
     if pool is not None and pool < players:
         raise click.BadParameter(f"a pool of {pool} cannot fill a table of {players}", param_hint="--pool")
+    found = settings()
+    ready(found.database)  # unreachable, missing or not upgraded: one line saying which, and what to do
     try:
-        service = build()
+        service = build(found)
     except ServiceError as error:
         raise click.ClickException(error.message) from None
     try:

@@ -28,7 +28,9 @@ def _get(url: str) -> tuple[int, bytes]:
 
 def test_up_serves_the_dashboard_and_the_api_on_a_fresh_embedded_store_with_demo_data(tmp_path: Path) -> None:
     api, web = _free_port(), _free_port()
-    env = {**os.environ, "DIGSITE_DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.sqlite'}"}
+    home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "DIGSITE_DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.sqlite'}", "DIGSITE_HOME": str(home)}
     env.pop("DIGSITE_API_KEY", None)
     command = [
         sys.executable,
@@ -42,7 +44,9 @@ def test_up_serves_the_dashboard_and_the_api_on_a_fresh_embedded_store_with_demo
         "--demo-games",
         str(len(GAMES)),
     ]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        command, env=env, cwd=elsewhere, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     try:
         deadline = time.monotonic() + 120
         while True:
@@ -56,7 +60,8 @@ def test_up_serves_the_dashboard_and_the_api_on_a_fresh_embedded_store_with_demo
                 time.sleep(0.2)
         assert health[0] == 200
         assert page[0] == 200 and b"dash" in page[1].lower()
-        key = (tmp_path / "api-key").read_text().strip()  # created beside the store, and it works
+        key = (home / "api-key").read_text().strip()  # created in DIGSITE_HOME, and it works
+        assert not list(elsewhere.iterdir())  # nothing in the directory it ran from
         request = urllib.request.Request(
             f"http://127.0.0.1:{api}/api/v1/players",
             data=b'{"name": "Ines"}',
@@ -70,6 +75,7 @@ def test_up_serves_the_dashboard_and_the_api_on_a_fresh_embedded_store_with_demo
         output, _ = process.communicate(timeout=30)
     assert process.returncode == 0, output
     assert "demo tournament" in output and "Digsite stopped" in output
+    assert f"organiser key: {key} (kept in {home / 'api-key'}; set DIGSITE_API_KEY to use your own)" in output
     # The demo data holds every registered game: with two demo games, one of each, finished.
     from service import bootstrap
 

@@ -1,0 +1,69 @@
+"""What a command says when the store is not there to work with: one line "Error: ...", never a traceback.
+
+Four states are told apart, because each needs something else done:
+- a malformed DIGSITE_DATABASE_URL (fix the variable);
+- a database that cannot be reached, or refuses the user (start the server, fix the host, port or password);
+- a database that does not exist (``createdb``; for SQLite, ``digsite db upgrade`` creates the file);
+- a schema that is not up to date (``digsite db upgrade``).
+Exit code 1 for each, as for any other error (``digsite db status`` and the audit commands say 2: the command
+could not run, which they tell apart from 1, "migrations pending" and "a check failed").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from service import store
+from service.settings import Database, MalformedDatabaseURL, Settings
+
+
+class StoreProblem(click.ClickException):
+    """The store is unreachable, missing, not upgraded, or its URL is malformed."""
+
+
+def settings(**overrides: Any) -> Settings:
+    """The settings from the environment, or the one line that says what is wrong with DIGSITE_DATABASE_URL."""
+    try:
+        return Settings.from_env(**overrides)
+    except MalformedDatabaseURL as error:
+        raise StoreProblem(str(error)) from None
+
+
+def reachable(db: Database) -> None:
+    """Stop with one line unless the store exists and answers (its schema may still be old)."""
+    try:
+        store.reach(db)
+    except store.StoreUnavailable as error:
+        raise StoreProblem(error.message) from None
+
+
+def ready(db: Database) -> None:
+    """Stop with one line unless the store exists, answers, and has every migration applied."""
+    reachable(db)
+    try:
+        missing = store.pending(db)
+    except store.StoreUnavailable as error:
+        raise StoreProblem(error.message) from None
+    if missing:
+        raise StoreProblem(
+            f"the schema of {db.display()} is not up to date (migrations {', '.join(missing)} not applied): "
+            "run `digsite db upgrade`"
+        )
+
+
+def as_line(error: BaseException) -> click.ClickException | None:
+    """The one-line error for a store failure that reached a command's top (the safety net of ``digsite``);
+    None for anything else (a bug, which keeps its traceback)."""
+    if isinstance(error, MalformedDatabaseURL):
+        return StoreProblem(str(error))
+    if isinstance(error, store.StoreUnavailable):
+        return StoreProblem(error.message)
+    if isinstance(error, store.SchemaError):
+        return click.ClickException(str(error))
+    from eventsourcing.persistence import InterfaceError, OperationalError
+
+    if isinstance(error, (OperationalError, InterfaceError)):  # the library's, after its retries
+        return StoreProblem(f"the store stopped answering: {error}; try again once the database is back")
+    return None
