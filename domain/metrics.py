@@ -15,11 +15,19 @@ A ``Metric`` is always a ratio of two sums over rows::
 
     value = SUM(product of numerator columns) / SUM(product of denominator columns)
 
-(an empty product is 1: ``denominator=()`` counts the rows). At grain ``"seat"`` the rows are a player's games
-(the common per-seat columns joined with the game's ``seats`` table); at grain ``"round"`` the rows are the
-game's ``rounds`` table and the metric is shown per round. A ``Breakdown`` counts the rows of one fact table
-grouped by some of its columns (what was bought, by kind and cost). A ``Dimension`` is a column rows may be
-grouped or filtered by. Storage (SQL) belongs to the read models; nothing here touches it.
+(an empty product is 1: ``denominator=()`` counts the rows). The rows depend on the metric's grain:
+
+* ``"seat"``: a player's games, one row per seat: the common per-seat columns (``COMMON_COLUMNS``) joined with
+  the game's tables keyed by the seat alone (``key=(Column("seat"),)``, such as ``seats``) and by nothing (one
+  row per game, such as a ``games`` table);
+* ``"game"``: the games themselves, one row per game (a player's: the games they sat in), with the columns of
+  the game's tables keyed by nothing: what happened in a game is counted once, not once per seat;
+* ``"round"``: the rows of the game's ``rounds`` table (keyed by round and seat), shown per round.
+
+A ``Breakdown`` counts the rows of one fact table grouped by some of its columns (what was bought, by kind and
+cost), with the average of some others. A ``Dimension`` is a column rows may be grouped or filtered by. A fact
+table with a ``seat`` column (in its key or not) can be asked about one player. Storage (SQL) belongs to the
+read models; nothing here touches it.
 """
 
 from __future__ import annotations
@@ -53,7 +61,10 @@ class Column:
 class FactTable:
     """One of a game's fact tables, stored as ``rm_<kind>_<name>``: its key (after ``game_id``, which every fact
     table starts with) and its value columns. A row is ``(key values..., value columns...)`` in this order;
-    ``append`` tables get each key once (the key includes the move's version), the others combine per column."""
+    rows with the same key combine per column. An ``append`` table's rows are never combined: each is a new
+    one (a purchase, a claim), and the read models key it by the move that made it, storing ``version`` (the
+    move's) and ``idx`` (the row's order among that move's rows of the table) after ``game_id``: its own
+    ``key`` is then usually empty, a game's facts not knowing where the move is stored."""
 
     name: str
     key: tuple[Column, ...]
@@ -62,6 +73,13 @@ class FactTable:
 
     def column_names(self) -> tuple[str, ...]:
         return (*(c.name for c in self.key), *(c.name for c in self.columns))
+
+    def key_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.key)
+
+    def stored_columns(self) -> tuple[str, ...]:
+        """Every column of the stored table, in order (what the game's migration creates)."""
+        return ("game_id", *(("version", "idx") if self.append else ()), *self.column_names())
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +90,7 @@ class Metric:
     label: str
     numerator: tuple[str, ...]
     denominator: tuple[str, ...] = ()
-    grain: Literal["seat", "round"] = "seat"
+    grain: Literal["seat", "game", "round"] = "seat"
 
     def columns(self) -> set[str]:
         return {*self.numerator, *self.denominator}
@@ -86,6 +104,7 @@ class Breakdown:
     label: str
     table: str
     by: tuple[str, ...]
+    average: tuple[str, ...] = ()  # columns averaged per group (a purchase's price)
 
 
 @dataclass(frozen=True, slots=True)
