@@ -128,17 +128,32 @@ def ratio(metric: Metric, qualified: dict[str, str]) -> tuple[str, str]:
         return f"SUM({' * '.join(qualified[c] for c in columns)})" if columns else "COUNT(*)"
 
     den = total(metric.denominator)
-    return f"CAST({total(metric.numerator)} AS REAL) / NULLIF({den}, 0)", den
+    # DOUBLE PRECISION: PostgreSQL's REAL is a 4-byte float; SQLite reads either as its REAL.
+    return f"CAST({total(metric.numerator)} AS DOUBLE PRECISION) / NULLIF({den}, 0)", den
+
+
+# What every game's common columns tell, offered for every game (a game's own metric of the same name, or of
+# the same sums, comes instead): a game without an analytics part still has these.
+CORE_METRICS = (
+    Metric("win_rate", "games won", ("won",)),
+    Metric("place", "finishing place (average)", ("place",)),
+    Metric("score", "final score", ("score",)),
+    Metric("think_ms", "think time per move (ms)", ("think_ms",), ("moves",)),
+)
 
 
 def analytics_of(kind: str) -> tuple[Sequence[Metric], Sequence[Breakdown], Sequence[Dimension]]:
+    """A game's catalogue: its metrics (then the core ones it does not have), breakdowns and dimensions."""
     game = GAMES.get(kind)
     if game is None:
         raise UnknownName(f"unknown game {kind!r}")
     if game.analytics is None:
-        return (), (), ()
+        return CORE_METRICS, (), ()
     a = game.analytics
-    return a.metrics, a.breakdowns, a.dimensions
+    own = list(a.metrics)
+    known = {m.name for m in own} | {(m.numerator, m.denominator, m.grain) for m in own}
+    core = [m for m in CORE_METRICS if m.name not in known and (m.numerator, m.denominator, m.grain) not in known]
+    return (*own, *core), a.breakdowns, a.dimensions
 
 
 def metric(kind: str, name: str) -> Metric:

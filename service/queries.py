@@ -18,6 +18,7 @@ from psycopg_pool import PoolTimeout
 
 from domain.games import GAMES
 from domain.games import game as game_of
+from domain.metrics import Breakdown, Dimension
 from service import catalogue
 from service.application import Digsite, Viewer
 from service.projections.facts import game_tables
@@ -33,9 +34,20 @@ def metrics(kind: str, grains: tuple[str, ...] = ("seat", "game")) -> dict[str, 
     return {m.name: m.label for m in catalogue.analytics_of(kind)[0] if m.grain in grains}
 
 
-def breakdowns(kind: str) -> dict[str, str]:
-    """A game's breakdowns (counts of a fact table by some of its columns), name -> label."""
-    return {b.name: b.label for b in catalogue.analytics_of(kind)[1]}
+def breakdowns(kind: str) -> dict[str, Breakdown]:
+    """A game's breakdowns (counts of a fact table by some of its columns), by name, in catalogue order."""
+    return {b.name: b for b in catalogue.analytics_of(kind)[1]}
+
+
+def per_player_breakdowns(kind: str) -> set[str]:
+    """The breakdowns that can be asked about one player: over a fact table with a ``seat`` column."""
+    tables = game_tables(kind)
+    return {b.name for b in catalogue.analytics_of(kind)[1] if "seat" in tables[b.table].table.column_names()}
+
+
+def dimensions(kind: str) -> dict[str, Dimension]:
+    """A game's dimensions, by name (the seat and the table size are every game's)."""
+    return {**catalogue.CORE_DIMENSIONS, **{d.name: d for d in catalogue.analytics_of(kind)[2]}}
 
 
 class Queries:
@@ -315,8 +327,9 @@ class Queries:
             for i, m in enumerate(chosen):
                 value, n = catalogue.ratio(m, plan.qualified)
                 exprs.append(f", {value} AS v{i}, {n} AS n{i}")
+            joins = _tournament_join(grain, tournament)
             row = self._rows(
-                f"SELECT COUNT(*) AS games{''.join(exprs)} FROM {plan.from_clause('{p}')}{_tournament_join(grain, tournament)} "
+                f"SELECT COUNT(*) AS games{''.join(exprs)} FROM {plan.from_clause('{p}')}{joins} "
                 f"WHERE {' AND '.join(where)}",
                 params,
             )[0]
@@ -382,7 +395,7 @@ class Queries:
             joins = " JOIN {p}rm_games g ON g.game_id = b.game_id"
             where, params = _filters("game", kind, player, tournament, n_players, finished_only)
         groups = ", ".join(f"b.{c}" for c in found.by)
-        means = "".join(f", AVG(b.{c}) AS {c}" for c in averaged)
+        means = "".join(f", CAST(AVG(b.{c}) AS DOUBLE PRECISION) AS {c}" for c in averaged)
         return self._rows(
             f"SELECT {', '.join(f'b.{c} AS {c}' for c in found.by)}, COUNT(*) AS n{means} "
             f"FROM {{p}}{stored} b{joins} WHERE {' AND '.join(where)} GROUP BY {groups} ORDER BY n DESC, {groups}",
@@ -486,7 +499,8 @@ def _filters(
     """The WHERE conditions of a tendency query at ``grain`` (its rows come with ``pg``, or ``g`` for a game),
     and their parameters."""
     if grain == "game":
-        where, params = ["g.kind = ?"], [kind]
+        where: list[str] = ["g.kind = ?"]
+        params: list[Any] = [kind]
         if finished_only:
             where.append("g.status = 'over'")
         if player:

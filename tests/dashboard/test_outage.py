@@ -24,7 +24,6 @@ pytestmark = pytest.mark.postgres
 QUICK = 5.0  # seconds: far below the pool's default 30 s wait, above the 2 s connect timeout
 
 
-
 @pytest.fixture
 def queries(pg_cluster: Cluster) -> Iterator[Queries]:
     db = Database.from_url(f"{pg_cluster.url}?schema=dash_outage_{secrets.token_hex(4)}")
