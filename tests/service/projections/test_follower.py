@@ -216,16 +216,16 @@ def test_tendencies_tell_a_cautious_passer_and_a_torch_hoarder_from_the_field(se
     try:
         follower.catch_up()
         ids = {p["name"]: p["id"] for p in tournament.pool}
-        cora = queries.tendencies(ids["Cautious Cora"], "ruins")["metrics"]
-        hugo = queries.tendencies(ids["Hoarding Hugo"], "ruins")["metrics"]
-        others = [queries.tendencies(ids[n], "ruins")["metrics"] for n in ("Spending Sofia", "Big Bruno", "High Hana")]
+        cora = queries.tendencies("ruins", ids["Cautious Cora"])["metrics"]
+        hugo = queries.tendencies("ruins", ids["Hoarding Hugo"])["metrics"]
+        others = [queries.tendencies("ruins", ids[n])["metrics"] for n in ("Spending Sofia", "Big Bruno", "High Hana")]
         assert cora["pass_rate_when_able"]["n"] > 30
         assert cora["pass_rate_when_able"]["value"] > 0.45
         assert all(o["pass_rate_when_able"]["value"] < 0.3 for o in others)
         assert hugo["torches_per_round"]["value"] == 0 and hugo["torches_per_round"]["n"] > 0
         assert all(o["torches_per_round"]["value"] > 0.5 for o in others)
-        field = queries.tendencies(None, "ruins")
-        assert field["games"] == sum(t["games"] for t in (queries.tendencies(i, "ruins") for i in ids.values()))
+        field = queries.tendencies("ruins")
+        assert field["games"] == sum(t["games"] for t in (queries.tendencies("ruins", i) for i in ids.values()))
     finally:
         follower.close()
         queries.close()
