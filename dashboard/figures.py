@@ -191,7 +191,9 @@ def breakdown(
     max_rounds: int | None = None,
 ) -> go.Figure:
     """A breakdown (rows grouped ``by`` some columns, counted in ``n``) per series as a share of that series'
-    rows, the groups in one order for every series."""
+    rows, the groups in one order for every series. A group without a value (a round the game ended before
+    the seat went out has no place) is left out."""
+    series = [(who, [r for r in rows if all(r[c] is not None for c in by)]) for who, rows in series]
     keys: list[tuple[Any, ...]] = []
     for _, rows in series:
         for row in rows:
@@ -227,7 +229,9 @@ def counts(
     averaged: Sequence[str] = (),
     max_rounds: int | None = None,
 ) -> go.Figure:
-    """A breakdown of the whole field as counts (with its averaged columns in the hover text)."""
+    """A breakdown of the whole field as counts (with its averaged columns in the hover text), groups without a
+    value left out (a game in play has not been won yet)."""
+    rows = [r for r in rows if all(r[c] is not None for c in by)]
     fig = go.Figure(
         go.Bar(
             x=[_group_label(r, by, max_rounds) for r in rows],

@@ -271,7 +271,7 @@ def test_spectator_statistics_come_from_finished_games_only(app: Any, venue: Ven
     )["agg-content"]["children"]
     bought = sum(sum(t["y"]) for t in _figure(aggregates, "agg-breakdown-discoveries")["data"])
     assert bought == sum(n for _, _, n in venue.before["purchases"])
-    assert f"Over {len(venue.finished)} finished games" in text(by_id(aggregates, "agg-summary"))
+    assert f"Over {len(venue.finished)} finished Ruins games" in text(by_id(aggregates, "agg-summary"))
 
 
 def _player_inputs(player: str | None) -> list[tuple[str, str, Any]]:

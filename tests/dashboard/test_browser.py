@@ -239,7 +239,7 @@ def test_the_player_page_shows_charts_with_data(page: Any, demo: Demo, shots: Sh
         points = plotted_points(page, graph)
         assert len(points) == 2 and all(n > 0 for n in points), (graph, points)
     games = demo.queries.tendencies("ruins", player["id"])["games"]
-    expect(page.locator("#players-summary")).to_contain_text(f"{games} finished game")
+    expect(page.locator("#players-summary")).to_contain_text(f"{games} finished Ruins game")
     expect(page.locator("#players-table")).to_contain_text("the field")
     shots.take(page, "field")
 
@@ -263,7 +263,7 @@ def test_the_aggregates_page_renders_its_charts(page: Any, demo: Demo, shots: Sh
     for graph in graphs:
         points = plotted_points(page, graph)
         assert points and sum(points) > 0, (graph, points)
-    expect(page.locator("#agg-summary")).to_contain_text(f"Over {len(demo.finished)} finished games")
+    expect(page.locator("#agg-summary")).to_contain_text(f"Over {len(demo.finished)} finished Ruins games")
     trend = plotted_points(page, "agg-trend-graph")
     assert trend == [2]  # the demo tournament's two rounds
     shots.take(page, "charts")
@@ -408,7 +408,7 @@ def test_with_spectator_mode_off_only_the_sign_in_page_shows(page: Any, demo: De
     page.fill("#signin-key", "organiser-key")
     page.click("#signin-submit")
     expect(page).to_have_url(re.compile(r"/aggregates$"))
-    expect(page.locator("#agg-summary")).to_contain_text(f"Over {len(demo.finished)} finished games")
+    expect(page.locator("#agg-summary")).to_contain_text(f"Over {len(demo.finished)} finished Ruins games")
 
 
 # -- an Arnak replay ---------------------------------------------------------------------------------------------

@@ -269,9 +269,11 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
     assert sum(charts["agg-score"]["data"][0]["y"]) == final
     lengths = sum(charts["agg-length"]["data"][0]["y"])
     assert lengths == len(demo.finished)
-    how = charts["agg-breakdown-win_how"]["data"][0]  # an organiser's: the game in play is there, not won yet
-    assert sum(how["y"]) == len(demo.finished) + 1
-    assert sum(r["n"] for r in demo.queries.breakdown("ruins", "win_how")) == len(demo.finished)
+    how = charts["agg-breakdown-win_how"]["data"][0]  # an organiser's: the game in play is left out, not won yet
+    assert sum(how["y"]) == len(demo.finished)
+    assert (
+        sum(r["n"] for r in demo.queries.breakdown("ruins", "win_how", finished_only=False)) == len(demo.finished) + 1
+    )
 
     trend = org.call(
         [("agg-trend", "children")],
@@ -322,13 +324,18 @@ def test_an_empty_store_says_so_in_sentences(empty_app: Any) -> None:
     assert "No finished games yet" in text(Browser(empty_app).games()["games-results"]["children"])
     players = browser.call(
         [("players-content", "children")],
-        [("players-player", "value", None), ("players-other", "value", None)],
+        [
+            ("players-player", "value", None),
+            ("players-other", "value", None),
+            ("players-kind", "value", "ruins"),
+            ("players-size", "value", None),
+        ],
     )
     assert "No players yet" in text(players["players-content"]["children"])
     aggregates = browser.call(
         [("agg-content", "children")], [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)]
     )
-    assert "No finished games" in text(aggregates["agg-content"]["children"])
+    assert "No finished Ruins games" in text(aggregates["agg-content"]["children"])
 
 
 # -- figures ---------------------------------------------------------------------------------------------------
@@ -342,7 +349,10 @@ def test_the_length_histogram_counts_whole_games_in_round_bins() -> None:
     assert len(bars.x) <= 12
 
 
-def test_finishing_places_skip_rounds_without_a_place() -> None:
+def test_a_breakdown_leaves_out_groups_without_a_value() -> None:
+    """A round the game ended before the seat went out has no place: it is no finishing place."""
     rows = [{"round": 1, "place": 1, "n": 2}, {"round": 1, "place": None, "n": 5}, {"round": 2, "place": 2, "n": 2}]
-    fig = figures.finishing_positions([("Ana", rows)])
-    assert list(fig.data[0].x) == ["1st", "2nd"] and list(fig.data[0].y) == [50.0, 50.0]
+    fig = figures.breakdown([("Ana", rows)], "finishing place in a round", ("round", "place"), 4)
+    assert list(fig.data[0].x) == ["Round 1, 1st", "Round 2, 2nd"] and list(fig.data[0].y) == [50.0, 50.0]
+    counted = figures.counts(rows, "finishing place in a round", ("round", "place"))
+    assert list(counted.data[0].x) == ["Round 1, 1st", "Round 2, 2nd"] and list(counted.data[0].y) == [2, 2]
