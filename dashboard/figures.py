@@ -7,7 +7,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from dashboard.format import DASH, effect_label, is_rate, metric_value, ordinal, round_name
+from dashboard.format import DASH, is_rate, metric_value, ordinal, round_name
 
 COLOURS = ["#2f6db5", "#d1495b", "#edae49", "#00798c", "#66a182", "#8d6a9f"]
 FIELD = "#9aa5b1"
@@ -167,7 +167,8 @@ def by_round(
 
 
 def _group_label(row: Mapping[str, Any], by: Sequence[str], max_rounds: int | None) -> str:
-    """A breakdown's group as people read it: "Round 2, 1st" for a round and a place, effect names as shown."""
+    """A breakdown's group as people read it: "Round 2, 1st" for a round and a place (every game's words), a
+    number with its column's name, any other value as it is stored."""
     parts = []
     for column in by:
         value = row[column]
@@ -177,8 +178,6 @@ def _group_label(row: Mapping[str, Any], by: Sequence[str], max_rounds: int | No
             parts.append(round_name(value, max_rounds))
         elif column == "place":
             parts.append(ordinal(int(value)))
-        elif column == "effect":
-            parts.append(effect_label(str(value)))
         else:
             parts.append(f"{column.replace('_', ' ')} {value}" if isinstance(value, int) else str(value))
     return ", ".join(parts)

@@ -383,9 +383,8 @@ class Queries:
         columns>}], most frequent first. A table with a ``seat`` column can be asked about one player."""
         found, table, stored = catalogue.breakdown(kind, name)
         columns = set(table.column_names())
-        by = [catalogue.IDENTIFIER.match(c) and c for c in found.by]
         averaged = list(found.average)
-        if not all(by) or not set(found.by) | set(averaged) <= columns:
+        if not {*found.by, *averaged} <= columns:  # (the table's own columns: plain names the migration created)
             raise catalogue.UnknownName(f"breakdown {name!r} names columns {stored} does not have")
         if "seat" in columns:
             joins = " JOIN {p}rm_player_games pg ON pg.game_id = b.game_id AND pg.seat = b.seat"

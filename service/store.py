@@ -19,6 +19,7 @@ from pathlib import Path
 
 from eventsourcing.persistence import PersistenceError
 
+from domain.games import GAMES
 from service.settings import Database
 
 LOCK_TIMEOUT_SECONDS = 5
@@ -95,8 +96,6 @@ def migrations(backend: str) -> list[Migration]:
     """The core's migrations (``migrations/<backend>/NNNN_name.sql``), then each registered game's own
     (``migrations/<backend>/<kind>/NNNN_name.sql``: its read models' fact tables), numbered and tracked apart:
     a game's version is ``<kind>/NNNN``. Games come in registry order, each after the whole core."""
-    from domain.games import GAMES
-
     folder = _migrations_folder() / backend
     found = _folder(folder, "")
     for kind in GAMES:

@@ -117,6 +117,7 @@ TABLES: tuple[FactTable, ...] = (SEATS, ROUNDS, GAMES, PURCHASES, CLAIMS)
 
 _SLOT = {name: i for i, name in enumerate(SEAT_COLUMNS)}
 _ZEROS = (0,) * len(SEAT_COLUMNS)
+_PLAY_TAIL = _ZEROS[_SLOT["claim_round_sum"] + 1 :]  # the counts a play or a pass never adds to
 
 
 def _seat_row(seat: int, **counts: int) -> FactRow:
@@ -124,6 +125,28 @@ def _seat_row(seat: int, **counts: int) -> FactRow:
     for name, value in counts.items():
         row[_SLOT[name]] = value
     return ("seats", (seat, *row))
+
+
+def _follow_row(
+    seat: int,
+    follow: int,
+    able: int,
+    passes: int,
+    passes_able: int,
+    plays: int = 0,
+    leads: int = 0,
+    size: int = 0,
+    rank: int = 0,
+    skips: int = 0,
+    torches: int = 0,
+    purchases: int = 0,
+    claims: int = 0,
+    claim_rounds: int = 0,
+) -> FactRow:
+    """A play's or a pass's seat row, built positionally (``_seat_row`` by name costs twice as much, and these
+    are most of the moves projected): its columns in ``SEAT_COLUMNS`` order up to ``claim_round_sum``."""
+    head = (seat, follow, able, passes, passes_able, plays, leads, size, rank, skips, torches, purchases, claims)
+    return ("seats", (*head, claim_rounds, *_PLAY_TAIL))
 
 
 def _round_row(
@@ -193,30 +216,33 @@ class MoveFacts:
         if kind == "play":
             bought, claimed = len(self.purchases), len(self.claims)
             lead = int(self.lead)
+            torches = self.torches_spent
             rows.append(
-                _seat_row(
+                _follow_row(
                     seat,
-                    follow_turns=follow,
-                    follow_turns_able=able,
-                    plays=1,
-                    leads=lead,
-                    lead_size_sum=self.size * lead,
-                    lead_rank_sum=self.rank * lead,
-                    skips=int(self.skipped_next),
-                    torches_spent=self.torches_spent,
-                    purchases=bought,
-                    claims=claimed,
-                    claim_round_sum=claimed * round_no,
+                    follow,
+                    able,
+                    0,
+                    0,
+                    1,
+                    lead,
+                    self.size * lead,
+                    self.rank * lead,
+                    int(self.skipped_next),
+                    torches,
+                    bought,
+                    claimed,
+                    claimed * round_no,
                 )
             )
-            if self.torches_spent or bought or claimed:
-                rows.append(_round_row(round_no, seat, torches=self.torches_spent, purchases=bought, claims=claimed))
+            if torches or bought or claimed:
+                rows.append(_round_row(round_no, seat, torches=torches, purchases=bought, claims=claimed))
             for p in self.purchases:
                 rows.append(("purchases", (seat, round_no, p.discovery, p.effect, p.kind, p.position, p.price)))
             for c in self.claims:
                 rows.append(("claims", (seat, round_no, c.ruin, c.rank, c.sleeves)))
         elif kind == "pass":
-            rows.append(_seat_row(seat, follow_turns=follow, follow_turns_able=able, passes=1, passes_able=able))
+            rows.append(_follow_row(seat, follow, able, 1, able))
         elif self.night_flip:
             rows.append(_seat_row(seat, night_flips=1))
             rows.append(_round_row(round_no, seat, night_flips=1))

@@ -180,7 +180,7 @@ class ReadModelProjection(Projection[Any]):
         for seat, player in enumerate(event.players):
             batch.seat(game_id, seat, player, event.kind, n_players)
         if fns.opening_rows is not None:
-            self._facts(batch, fns.tables, game_id, 0, fns.opening_rows(state))
+            self._facts(batch, fns.tables, game_id, event.originator_version, fns.opening_rows(state))
 
     def _move(self, event: Game.MoveRecorded) -> None:
         # This runs for nearly every record projected: lookups are hoisted and the common path is inline.
@@ -244,23 +244,22 @@ class ReadModelProjection(Projection[Any]):
     ) -> None:
         """Fold a move's fact rows into the batch: an append table's as new rows keyed by the move (its
         version and the row's order among the move's rows of that table), the others combined by key."""
-        order: dict[str, int] = {}
+        order: dict[str, int] | None = None  # an append table's rows of this move so far
+        facts = batch.facts
         for name, values in rows:
             table = tables[name]
             stored = table.name
             if table.append:
+                order = {} if order is None else order
                 idx = order.get(stored, 0)
                 order[stored] = idx + 1
-                appended = batch.appended.get(stored)
-                if appended is None:
-                    appended = batch.appended[stored] = []
-                appended.append((game_id, version, idx, *values))
+                batch.appended.setdefault(stored, []).append((game_id, version, idx, *values))
                 continue
             size = table.key_size
             key = (game_id, *values[:size]) if size else (game_id,)
-            combined = batch.facts.get(stored)
+            combined = facts.get(stored)
             if combined is None:
-                combined = batch.facts[stored] = {}
+                combined = facts[stored] = {}
             found = combined.get(key)
             if found is None:
                 combined[key] = list(values[size:])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
+from uuid import UUID
 
 import pytest
 
@@ -73,11 +74,15 @@ def _sql(follower: Follower, sql: str, params: tuple[Any, ...] = ()) -> list[tup
 
 
 @pytest.fixture
-def played(service: Digsite, follower: Follower) -> Queries:
+def played(service: Digsite, follower: Follower) -> Iterator[Queries]:
     """Sixteen finished four-player Ruins games (many reach the Showdown, some end on an instant win)."""
     run_tournament(service, kind="ruins", players=4, games=16, seed="showdowns", pool=6)
     follower.catch_up()
-    return Queries(service)
+    queries = Queries(service)
+    try:
+        yield queries
+    finally:
+        queries.close()
 
 
 def test_every_round_a_game_played_has_one_first_out_the_showdown_included(follower: Follower, played: Queries) -> None:
@@ -174,7 +179,47 @@ def test_a_store_with_the_old_read_models_upgrades_and_rebuilds_them(
     try:
         run_tournament(service, kind="ruins", players=3, games=1, seed="after")
         assert follower.catch_up() == follower.app.recorder.max_notification_id()
-        assert Queries(service).tendencies("ruins")["games"] == 3
+        queries = Queries(service)
+        assert queries.tendencies("ruins")["games"] == 3
+        queries.close()
     finally:
         follower.close()
         service.close()
+
+
+def _snapshot(follower: Follower) -> dict[str, list[tuple[Any, ...]]]:
+    from service.projections.tables import TABLES
+
+    return {t: sorted(_sql(follower, f"SELECT * FROM {{p}}{t}"), key=repr) for t in TABLES}
+
+
+def test_every_game_s_core_rows_are_its_engine_s_result_and_a_rebuild_gives_the_same_rows(
+    service: Digsite, follower: Follower
+) -> None:
+    """Every registered game, with an analytics part or not: the seats' place, score and win are what the engine's
+    ``result`` says of the final state; an incremental run in small batches and a rebuild in one agree."""
+    for kind in GAMES:
+        run_tournament(service, kind=kind, players=2, games=2, seed=f"core-{kind}", pool=3)
+    follower.catch_up()
+    incremental = _snapshot(follower)
+    for game_id, kind, winners, last_round in _sql(follower, "SELECT game_id, kind, winners, round FROM {p}rm_games"):
+        state = service.app.repository.get(UUID(game_id)).state
+        rules = GAMES[kind].rules
+        result = rules.result(state)
+        assert result is not None and last_round == rules.progress(state).round
+        seats = _sql(
+            follower,
+            "SELECT seat, finished, won, place, score FROM {p}rm_player_games WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        assert seats == [(s, 1, int(s in result.winners), result.place(s), result.scores[s]) for s, *_ in seats], kind
+        assert winners == f"[{', '.join(map(str, result.winners))}]"
+    queries = Queries(service)
+    try:
+        for kind in GAMES:  # every game has the core's tendencies, with or without its own
+            assert queries.tendencies(kind)["metrics"]["win_rate"]["n"] == 4
+    finally:
+        queries.close()
+    follower.batch_size = 100_000
+    follower.rebuild()
+    assert _snapshot(follower) == incremental
