@@ -6,11 +6,13 @@ and tendencies come from the rm_* tables, a replay step from the nearest snapsho
 
 from __future__ import annotations
 
+import copy
 import json
 import sqlite3
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 from uuid import UUID
 
 import psycopg
@@ -22,9 +24,12 @@ from domain.metrics import Breakdown, Dimension
 from service import catalogue
 from service.application import Digsite, Viewer
 from service.projections.facts import game_tables
+from service.projections.tables import PROJECTION_NAME, TRACKING_TABLE
 from service.store import StoreUnavailable
 
+FIELD_CACHE = 256  # the field's figures kept (each a few rows)
 CONNECT_TIMEOUT_SECONDS = 2  # the read models' database is given up after this during an outage
+T = TypeVar("T")
 READ_MODELS_UNREACHABLE = "the read models' database is unreachable; this page works again once it is back"
 
 
@@ -62,6 +67,12 @@ class Queries:
         self._replay_cache = replay_cache
         self._progress: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
         self.prefix = f'"{self.db.schema}".' if self.db.backend == "postgresql" else ""
+        # The field's figures (no player asked about) read every row of a table, and are the same on every
+        # player's page: kept until the read models move on (their tracked position changes).
+        self._field: OrderedDict[tuple[Any, ...], tuple[int, Any]] = OrderedDict()
+        self._field_lock = threading.Lock()
+        tracking = f"{self.prefix}{TRACKING_TABLE}" if self.db.backend == "postgresql" else "tracking"
+        self._position_sql = f"SELECT notification_id FROM {tracking} WHERE application_name = '{PROJECTION_NAME}'"
 
     def close(self) -> None:
         if self._pool is not None:
@@ -113,6 +124,23 @@ class Queries:
                     conn = None
             if conn is not None:
                 conn.close()
+
+    def _for_the_field(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+        """``compute()``, or its answer from an earlier call with the same ``key`` if the read models have not
+        moved since (one read of their position instead of a scan). A copy: callers may change what they get."""
+        found = self._rows(self._position_sql)
+        position = int(found[0]["notification_id"]) if found else 0
+        with self._field_lock:
+            cached = self._field.get(key)
+            if cached is not None and cached[0] == position:
+                self._field.move_to_end(key)
+                return cast(T, copy.deepcopy(cached[1]))
+        answer = compute()
+        with self._field_lock:
+            self._field[key] = (position, copy.deepcopy(answer))
+            while len(self._field) > FIELD_CACHE:
+                self._field.popitem(last=False)
+        return answer
 
     # -- catalogues ---------------------------------------------------------------------------------------
 
@@ -311,7 +339,76 @@ class Queries:
 
     # -- tendencies: the game's catalogue as SQL (service.catalogue) ----------------------------------------
 
+    # The field's figures are kept until the read models move (``_for_the_field``); a player's are read afresh.
+
     def tendencies(
+        self, kind: str, player: str | None = None, tournament: str | None = None, n_players: int | None = None
+    ) -> dict[str, Any]:
+        """A player's tendencies (or the field's, player None) over finished games of ``kind``: every seat- and
+        game-grain metric of the catalogue with its sample size (the denominator's sum); ``n_players`` keeps
+        games at that table size only (to compare like with like)."""
+        if player is None:
+            key = ("tendencies", kind, tournament, n_players)
+            return self._for_the_field(key, lambda: self._tendencies(kind, None, tournament, n_players))
+        return self._tendencies(kind, player, tournament, n_players)
+
+    def per_round(
+        self,
+        kind: str,
+        metric: str,
+        player: str | None = None,
+        tournament: str | None = None,
+        n_players: int | None = None,
+        finished_only: bool = True,
+    ) -> list[dict[str, Any]]:
+        """A round-grain metric of the catalogue, round by round: [{round, value, n}]. ``finished_only`` False
+        (an organiser) counts the rounds of games in play too."""
+        args = (kind, metric, player, tournament, n_players, finished_only)
+        if player is None:
+            return self._for_the_field(("per_round", *args), lambda: self._per_round(*args))
+        return self._per_round(*args)
+
+    def breakdown(
+        self,
+        kind: str,
+        name: str,
+        player: str | None = None,
+        tournament: str | None = None,
+        n_players: int | None = None,
+        finished_only: bool = True,
+    ) -> list[dict[str, Any]]:
+        """How often each combination of the breakdown's columns occurs: [{<by columns>, n, <averaged
+        columns>}], most frequent first. A table with a ``seat`` column can be asked about one player."""
+        args = (kind, name, player, tournament, n_players, finished_only)
+        if player is None:
+            return self._for_the_field(("breakdown", *args), lambda: self._breakdown(*args))
+        return self._breakdown(*args)
+
+    def by_dimension(
+        self,
+        kind: str,
+        metric: str,
+        dimension: str,
+        player: str | None = None,
+        tournament: str | None = None,
+        n_players: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """A seat- or game-grain metric per value of a dimension, per table size (a rate compares only within
+        one player count): [{n_players, grp, value, n, games}], e.g. win rate by seat per player count."""
+        args = (kind, metric, dimension, player, tournament, n_players)
+        if player is None:
+            return self._for_the_field(("by_dimension", *args), lambda: self._by_dimension(*args))
+        return self._by_dimension(*args)
+
+    def distributions(
+        self, kind: str, tournament: str | None = None, n_players: int | None = None
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Over finished games, from the core alone: places and final scores (one per seat), game lengths in
+        moves and rounds (one per game)."""
+        key = ("distributions", kind, tournament, n_players)
+        return self._for_the_field(key, lambda: self._distributions(kind, tournament, n_players))
+
+    def _tendencies(
         self, kind: str, player: str | None = None, tournament: str | None = None, n_players: int | None = None
     ) -> dict[str, Any]:
         """A player's tendencies (or the field's, player None) over finished games of ``kind``: every seat- and
@@ -346,7 +443,7 @@ class Queries:
         ordered = {m.name: found[m.name] for m in catalogue.analytics_of(kind)[0] if m.name in found}
         return {"player": player, "kind": kind, "n_players": n_players, "games": games, "metrics": ordered}
 
-    def per_round(
+    def _per_round(
         self,
         kind: str,
         metric: str,
@@ -360,17 +457,23 @@ class Queries:
         m = catalogue.metric(kind, metric)
         if m.grain != "round":
             raise catalogue.UnknownName(f"{metric!r} is not a per-round metric of {kind}")
-        plan = catalogue.plan(kind, "round", sorted(m.columns()), always=("pg",))
+        if player is None:  # the field: its games picked from rm_games, no join with every seat's row
+            plan = catalogue.plan(kind, "round", sorted(m.columns()))
+            where, params = _field(kind, "r", tournament, n_players, finished_only)
+            joins = ""
+        else:
+            plan = catalogue.plan(kind, "round", sorted(m.columns()), always=("pg",))
+            where, params = _filters("round", kind, player, tournament, n_players, finished_only)
+            joins = _tournament_join("round", tournament)
         value, n = catalogue.ratio(m, plan.qualified)
-        where, params = _filters("round", kind, player, tournament, n_players, finished_only)
         rows = self._rows(
             f"SELECT r.round AS round, {value} AS value, {n} AS n FROM {plan.from_clause('{p}')}"
-            f"{_tournament_join('round', tournament)} WHERE {' AND '.join(where)} GROUP BY r.round ORDER BY r.round",
+            f"{joins} WHERE {' AND '.join(where)} GROUP BY r.round ORDER BY r.round",
             params,
         )
         return [r for r in rows if r["n"]]
 
-    def breakdown(
+    def _breakdown(
         self,
         kind: str,
         name: str,
@@ -386,7 +489,10 @@ class Queries:
         averaged = list(found.average)
         if not {*found.by, *averaged} <= columns:  # (the table's own columns: plain names the migration created)
             raise catalogue.UnknownName(f"breakdown {name!r} names columns {stored} does not have")
-        if "seat" in columns:
+        if player is None:  # the field: its games picked from rm_games, no join with every seat's row
+            joins = ""
+            where, params = _field(kind, "b", tournament, n_players, finished_only)
+        elif "seat" in columns:
             joins = " JOIN {p}rm_player_games pg ON pg.game_id = b.game_id AND pg.seat = b.seat"
             where, params = _filters("seat", kind, player, tournament, n_players, finished_only)
             joins += _tournament_join("seat", tournament)
@@ -401,7 +507,7 @@ class Queries:
             params,
         )
 
-    def by_dimension(
+    def _by_dimension(
         self,
         kind: str,
         metric: str,
@@ -428,7 +534,7 @@ class Queries:
             params,
         )
 
-    def distributions(
+    def _distributions(
         self, kind: str, tournament: str | None = None, n_players: int | None = None
     ) -> dict[str, list[dict[str, Any]]]:
         """Over finished games, from the core alone: places and final scores (one per seat), game lengths in
@@ -479,6 +585,16 @@ def per_game_tables(kind: str) -> list[str]:
 
 def per_game_columns(kind: str) -> list[str]:
     return [c.name for t in game_tables(kind).values() if not t.append and not t.table.key for c in t.table.columns]
+
+
+def _field(
+    kind: str, alias: str, tournament: str | None, n_players: int | None, finished_only: bool
+) -> tuple[list[str], list[Any]]:
+    """The WHERE condition keeping a fact table's rows (``alias``) of the field's games: a semi-join with the
+    games asked about (a few thousand rows) rather than a join of every fact row with its seat's row."""
+    where, params = _filters("game", kind, None, tournament, n_players, finished_only)
+    inner = " AND ".join(where)
+    return [f"{alias}.game_id IN (SELECT g.game_id FROM {{p}}rm_games g WHERE {inner})"], params
 
 
 def _tournament_join(grain: str, tournament: str | None) -> str:

@@ -223,3 +223,23 @@ def test_every_game_s_core_rows_are_its_engine_s_result_and_a_rebuild_gives_the_
     follower.batch_size = 100_000
     follower.rebuild()
     assert _snapshot(follower) == incremental
+
+
+def test_the_field_s_figures_are_kept_only_until_the_read_models_move(service: Digsite, follower: Follower) -> None:
+    run_tournament(service, kind="ruins", players=3, games=1, seed="field-1")
+    follower.catch_up()
+    queries = Queries(service)
+    try:
+        first = queries.tendencies("ruins")
+        bought = queries.breakdown("ruins", "discoveries")
+        before = sum(r["n"] for r in bought)
+        assert first["games"] == 3 and queries.tendencies("ruins") == first  # the same answer, kept
+        bought[0]["n"] = -1  # what a caller does with its answer changes nothing kept
+        assert queries.breakdown("ruins", "discoveries")[0]["n"] > 0
+        run_tournament(service, kind="ruins", players=3, games=1, seed="field-2")
+        assert queries.tendencies("ruins")["games"] == 3  # not projected yet
+        follower.catch_up()
+        assert queries.tendencies("ruins")["games"] == 6
+        assert sum(r["n"] for r in queries.breakdown("ruins", "discoveries")) > before
+    finally:
+        queries.close()
