@@ -231,6 +231,8 @@ def counts(
     """A breakdown of the whole field as counts (with its averaged columns in the hover text), groups without a
     value left out (a game in play has not been won yet)."""
     rows = [r for r in rows if all(r[c] is not None for c in by)]
+    if rows and all(isinstance(r[c], int) for r in rows for c in by):  # rounds, places, ranks: in their order
+        rows = sorted(rows, key=lambda r: tuple(r[c] for c in by))
     fig = go.Figure(
         go.Bar(
             x=[_group_label(r, by, max_rounds) for r in rows],
@@ -248,15 +250,18 @@ def counts(
     return fig
 
 
-def by_dimension(rows: Sequence[Mapping[str, Any]], title: str, dimension: str, rate: bool = True) -> go.Figure:
-    """A metric per value of a dimension, one group of bars per table size (``Queries.by_dimension`` rows)."""
+def by_dimension(
+    rows: Sequence[Mapping[str, Any]], title: str, dimension: str, label: str | None = None, rate: bool = True
+) -> go.Figure:
+    """A metric per value of a dimension (named ``label`` for people), one group of bars per table size
+    (``Queries.by_dimension`` rows)."""
     fig = go.Figure()
     sizes = sorted({int(r["n_players"]) for r in rows})
     for i, n in enumerate(sizes):
         mine = [r for r in rows if int(r["n_players"]) == n]
         fig.add_trace(
             go.Bar(
-                x=[_dimension_value(dimension, r["grp"]) for r in mine],
+                x=[_dimension_value(dimension, r["grp"], label) for r in mine],
                 y=[None if r["value"] is None else (100 * r["value"] if rate else r["value"]) for r in mine],
                 name=f"{n} player{'s' if n != 1 else ''}",
                 marker_color=COLOURS[i % len(COLOURS)],
@@ -272,12 +277,16 @@ def by_dimension(rows: Sequence[Mapping[str, Any]], title: str, dimension: str, 
     return fig
 
 
-def _dimension_value(dimension: str, value: Any) -> str:
+def _dimension_value(dimension: str, value: Any, label: str | None = None) -> str:
+    """A dimension's value as people read it: "Seat 2" (seats count from 1), "led round 1: yes" for a 0/1 fact."""
     if dimension == "seat" and isinstance(value, int):
         return f"Seat {value + 1}"
     if value is None:
         return DASH
-    return f"{dimension.replace('_', ' ')}: {value}"
+    name = label or dimension.replace("_", " ")
+    if value in (0, 1) and not isinstance(value, str):
+        return f"{name}: {'yes' if value else 'no'}"
+    return f"{name}: {value}"
 
 
 def counts_bar(

@@ -146,7 +146,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
                 None,
                 chart(
                     f"agg-by-{name}",
-                    figures.by_dimension(rows, f"Win rate by {d.label} (per player count)", name),
+                    figures.by_dimension(rows, f"Win rate by {d.label} (per player count)", name, d.label),
                     None if rows else NO_GAMES,
                 ),
             )

@@ -302,6 +302,32 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
         assert "choose one of" in text(answer["agg-trend"]["children"])
 
 
+def test_every_game_s_pages_draw_its_catalogue_a_game_without_analytics_the_core_figures(
+    org: Browser, demo: Demo
+) -> None:
+    for kind, games in demo.others.items():
+        out = org.call([("agg-content", "children")], [("agg-kind", "value", kind), ("agg-tournament", "value", None)])
+        charts = graphs(out["agg-content"]["children"])
+        core = {"agg-seats", "agg-score", "agg-length", "agg-rounds"}
+        own = {f"agg-breakdown-{b}" for b in breakdowns(kind)} | {f"agg-round-{m}" for m in metrics(kind, ("round",))}
+        assert core <= set(charts) and {c for c in set(charts) - core if not c.startswith("agg-by-")} == own
+        assert sum(charts["agg-length"]["data"][0]["y"]) == len(games)
+        player = demo.queries.game_row(games[0])["players"][0]["id"]
+        page = org.call(
+            [("players-content", "children")],
+            [
+                ("players-player", "value", player),
+                ("players-other", "value", None),
+                ("players-kind", "value", kind),
+                ("players-size", "value", None),
+            ],
+        )["players-content"]["children"]
+        table = text(by_id(page, "players-table"))
+        mine = demo.queries.tendencies(kind, player)
+        assert mine["games"] > 0 and "games won" in table and "think time per move" in table
+        assert set(mine["metrics"]) >= {"win_rate", "place", "think_ms"}
+
+
 # -- an empty store --------------------------------------------------------------------------------------------
 
 
