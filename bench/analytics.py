@@ -7,7 +7,7 @@
    records right after it (``paired_catch_up``), so that the machine's drift stays out of the ratios.
 2. Replay step: one move forward or back, any perspective (Queries.replay), on the longest games:
    p50/p99 server-side latency (target: at most 100 ms).
-3. A player's tendencies page (player vs field, positions, VP and torches by round, purchases, claims):
+3. A player's tendencies page (player vs field: the catalogue's metrics, per-round metrics and breakdowns):
    server-side latency over the whole store (target: at most 300 ms at 10,000 games).
 
 Run: ``.venv/bin/python -m bench.analytics --backend sqlite --games 10000`` (the store is generated
@@ -42,7 +42,7 @@ from service.application import Digsite
 from service.projections.follower import Follower
 from service.projections.log import LibraryLog, log_for
 from service.projections.tables import TABLES
-from service.queries import Queries
+from service.queries import Queries, metrics, per_player_breakdowns
 from service.settings import Database, Settings
 
 KIND = "ruins"  # the game with the read models' analytics this measures
@@ -205,13 +205,13 @@ def measure_replay(queries: Queries, service: Digsite, steps: int) -> dict[str, 
 
 
 def tendencies_page(queries: Queries, player: str) -> None:
-    queries.tendencies(player, KIND)
-    queries.tendencies(None, KIND)
-    queries.finishing_positions(player)
-    queries.vp_by_round(player)
-    queries.torches_by_round(player)
-    queries.purchases(player)
-    queries.claims(player)
+    """What the players page reads for one player against the field (dashboard/pages/players.py)."""
+    for who in (player, None):
+        queries.tendencies(KIND, who)
+        for metric in metrics(KIND, ("round",)):
+            queries.per_round(KIND, metric, who)
+        for name in per_player_breakdowns(KIND):
+            queries.breakdown(KIND, name, who)
 
 
 def measure_tendencies(queries: Queries, samples: int) -> dict[str, Any]:

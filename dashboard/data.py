@@ -92,31 +92,42 @@ class Data:
             return {"total": 0, "rows": []}
         return self._queries.games(status=status, **filters)
 
-    def tendencies(self, visitor: Visitor, player: str | None, kind: str) -> dict[str, Any]:
-        access.require_lists(visitor)  # tendencies are over finished games for everyone
-        return self._queries.tendencies(player, kind)
+    # Tendencies are over finished games for everyone (``require_lists``); the per-round figures and
+    # breakdowns count an organiser's games in play too, as the lists do (``access.finished_only``).
 
-    def finishing_positions(self, visitor: Visitor, player: str | None) -> list[dict[str, Any]]:
-        return self._queries.finishing_positions(player, finished_only=access.finished_only(visitor))
+    def tendencies(
+        self, visitor: Visitor, kind: str, player: str | None, n_players: int | None = None
+    ) -> dict[str, Any]:
+        access.require_lists(visitor)
+        return self._queries.tendencies(kind, player, n_players=n_players)
 
-    def vp_by_round(self, visitor: Visitor, player: str | None) -> list[dict[str, Any]]:
-        return self._queries.vp_by_round(player, finished_only=access.finished_only(visitor))
-
-    def torches_by_round(self, visitor: Visitor, player: str | None) -> list[dict[str, Any]]:
-        return self._queries.torches_by_round(player, finished_only=access.finished_only(visitor))
-
-    def purchases(
-        self, visitor: Visitor, player: str | None = None, tournament: str | None = None
+    def per_round(
+        self, visitor: Visitor, kind: str, metric: str, player: str | None, n_players: int | None = None
     ) -> list[dict[str, Any]]:
-        return self._queries.purchases(player, tournament, finished_only=access.finished_only(visitor))
+        access.require_lists(visitor)
+        return self._queries.per_round(
+            kind, metric, player, n_players=n_players, finished_only=access.finished_only(visitor)
+        )
 
-    def win_rate_by_seat(self, visitor: Visitor, kind: str, tournament: str | None) -> list[dict[str, Any]]:
-        access.require_lists(visitor)  # finished games only, for everyone
-        return self._queries.win_rate_by_seat(kind, tournament)
+    def breakdown(
+        self,
+        visitor: Visitor,
+        kind: str,
+        name: str,
+        player: str | None = None,
+        tournament: str | None = None,
+        n_players: int | None = None,
+    ) -> list[dict[str, Any]]:
+        access.require_lists(visitor)
+        return self._queries.breakdown(
+            kind, name, player, tournament, n_players, finished_only=access.finished_only(visitor)
+        )
 
-    def win_rate_by_first_leader(self, visitor: Visitor, kind: str) -> list[dict[str, Any]]:
+    def by_dimension(
+        self, visitor: Visitor, kind: str, metric: str, dimension: str, tournament: str | None
+    ) -> list[dict[str, Any]]:
         access.require_lists(visitor)  # finished games only, for everyone
-        return self._queries.win_rate_by_first_leader(kind)
+        return self._queries.by_dimension(kind, metric, dimension, tournament=tournament)
 
     def distributions(self, visitor: Visitor, kind: str, tournament: str | None) -> dict[str, list[dict[str, Any]]]:
         access.require_lists(visitor)  # finished games only, for everyone

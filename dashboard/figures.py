@@ -7,7 +7,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from dashboard.format import DASH, effect_label, is_rate, metric_value, ordinal, round_name
+from dashboard.format import DASH, is_rate, metric_value, ordinal, round_name
 
 COLOURS = ["#2f6db5", "#d1495b", "#edae49", "#00798c", "#66a182", "#8d6a9f"]
 FIELD = "#9aa5b1"
@@ -103,13 +103,17 @@ def vp_timeline(timeline: Mapping[str, Any], version: int, max_rounds: int | Non
     return fig
 
 
-# -- players ----------------------------------------------------------------------------------------------------
+# -- players and aggregates: drawn from a game's catalogue (service.queries), whatever the game --------------
+
+
+def _colour(i: int, who: str) -> str:
+    return COLOURS[0] if i == 0 else FIELD if who == "the field" else COLOURS[1]
 
 
 def tendencies(
     mine: Mapping[str, Any], other: Mapping[str, Any], my_name: str, other_name: str, rates: bool
 ) -> go.Figure:
-    """A player's tendencies beside the field's (or another player's): rates, or per-round/per-game averages."""
+    """A player's tendencies beside the field's (or another player's): rates, or averages."""
     names = [m for m in mine["metrics"] if is_rate(m) == rates and m != "think_ms"]
     labels = [mine["metrics"][m]["label"] for m in names]
     fig = go.Figure()
@@ -130,57 +134,28 @@ def tendencies(
                 hovertemplate="%{y}: %{text}<extra>" + who + "</extra>",
             )
         )
-    title = "Rates (percent, n = opportunities)" if rates else "Averages (n = rounds, leads or games)"
-    _layout(fig, title, height=110 + 48 * len(names), barmode="group")
+    title = "Rates (percent, n = opportunities)" if rates else "Averages (n = what each is averaged over)"
+    _layout(fig, title, height=110 + 48 * max(1, len(names)), barmode="group")
     fig.update_layout(margin={"r": 110})  # room for the value labels outside the longest bar
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(ticksuffix="%" if rates else "", rangemode="tozero")
     return fig
 
 
-def finishing_positions(series: Sequence[tuple[str, Sequence[Mapping[str, Any]]]]) -> go.Figure:
-    """Share of round finishes at each place, per series (player, field or another player)."""
-    fig = go.Figure()
-    for i, (who, rows) in enumerate(series):
-        counts: dict[int, int] = {}
-        for row in rows:
-            if row["place"] is not None:  # a round the game ended before everyone went out
-                counts[int(row["place"])] = counts.get(int(row["place"]), 0) + int(row["n"])
-        total = sum(counts.values()) or 1
-        places = sorted(counts)
-        fig.add_trace(
-            go.Bar(
-                x=[ordinal(p) for p in places],
-                y=[100 * counts[p] / total for p in places],
-                name=f"{who} (n={sum(counts.values())})",
-                marker_color=COLOURS[0] if i == 0 else FIELD if who == "the field" else COLOURS[1],
-                customdata=[counts[p] for p in places],
-                hovertemplate="%{x}: %{y:.0f}% (%{customdata} rounds)<extra>" + who + "</extra>",
-            )
-        )
-    _layout(fig, "Finishing place in a round (share of rounds)", barmode="group")
-    fig.update_yaxes(ticksuffix="%")
-    every = sorted({int(r["place"]) for _, rows in series for r in rows if r["place"] is not None})
-    fig.update_xaxes(
-        title_text="place", type="category", categoryorder="array", categoryarray=[ordinal(p) for p in every]
-    )
-    return fig
-
-
 def by_round(
-    series: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], key: str, title: str, axis: str, max_rounds: int | None
+    series: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], title: str, axis: str, max_rounds: int | None
 ) -> go.Figure:
-    """A per-round average (``key``: 'vp' or 'torches') as lines with markers, one per series."""
+    """A per-round metric (rows of ``{round, value, n}``) as lines with markers, one per series."""
     fig = go.Figure()
     for i, (who, rows) in enumerate(series):
         fig.add_trace(
             go.Scatter(
                 x=[round_name(r["round"], max_rounds) for r in rows],
-                y=[r[key] for r in rows],
+                y=[r["value"] for r in rows],
                 name=who,
                 mode="lines+markers",
                 marker={"size": 8},
-                line={"color": COLOURS[0] if i == 0 else FIELD if who == "the field" else COLOURS[1]},
+                line={"color": _colour(i, who)},
                 customdata=[r["n"] for r in rows],
                 hovertemplate="%{x}: %{y:.2f} (n=%{customdata})<extra>" + who + "</extra>",
             )
@@ -191,58 +166,127 @@ def by_round(
     return fig
 
 
-def purchases(series: Sequence[tuple[str, Sequence[Mapping[str, Any]]]]) -> go.Figure:
-    """Discoveries bought, by effect and sleeve position, as a share of each series' purchases."""
-    keys: list[tuple[str, str]] = []
+def _group_label(row: Mapping[str, Any], by: Sequence[str], max_rounds: int | None) -> str:
+    """A breakdown's group as people read it: "Round 2, 1st" for a round and a place (every game's words), a
+    number with its column's name, any other value as it is stored."""
+    parts = []
+    for column in by:
+        value = row[column]
+        if value is None:
+            parts.append(DASH)
+        elif column == "round":
+            parts.append(round_name(value, max_rounds))
+        elif column == "place":
+            parts.append(ordinal(int(value)))
+        else:
+            parts.append(f"{column.replace('_', ' ')} {value}" if isinstance(value, int) else str(value))
+    return ", ".join(parts)
+
+
+def breakdown(
+    series: Sequence[tuple[str, Sequence[Mapping[str, Any]]]],
+    label: str,
+    by: Sequence[str],
+    max_rounds: int | None = None,
+) -> go.Figure:
+    """A breakdown (rows grouped ``by`` some columns, counted in ``n``) per series as a share of that series'
+    rows, the groups in one order for every series. A group without a value (a round the game ended before
+    the seat went out has no place) is left out."""
+    series = [(who, [r for r in rows if all(r[c] is not None for c in by)]) for who, rows in series]
+    keys: list[tuple[Any, ...]] = []
     for _, rows in series:
         for row in rows:
-            key = (row["effect"], row["position"])
+            key = tuple(row[c] for c in by)
             if key not in keys:
                 keys.append(key)
-    keys.sort(key=lambda k: (["top", "middle", "bottom"].index(k[1]) if k[1] in ("top", "middle", "bottom") else 9, k))
-    labels = [f"{effect_label(e)} ({p})" for e, p in keys]
+    keys.sort(key=lambda k: tuple((v is None, v if not isinstance(v, str) else 0, str(v)) for v in k))
+    names = [_group_label(dict(zip(by, k, strict=True)), by, max_rounds) for k in keys]
     fig = go.Figure()
     for i, (who, rows) in enumerate(series):
-        counts = {(r["effect"], r["position"]): int(r["n"]) for r in rows}
+        counts = {tuple(r[c] for c in by): int(r["n"]) for r in rows}
         total = sum(counts.values()) or 1
         fig.add_trace(
             go.Bar(
-                x=labels,
+                x=names,
                 y=[100 * counts.get(k, 0) / total for k in keys],
                 name=f"{who} (n={sum(counts.values())})",
-                marker_color=COLOURS[0] if i == 0 else FIELD if who == "the field" else COLOURS[1],
+                marker_color=_colour(i, who),
                 customdata=[counts.get(k, 0) for k in keys],
-                hovertemplate="%{x}: %{y:.0f}% (%{customdata} bought)<extra>" + who + "</extra>",
+                hovertemplate="%{x}: %{y:.0f}% (%{customdata})<extra>" + who + "</extra>",
             )
         )
-    _layout(fig, "Discoveries bought, by effect (sleeve position)", barmode="group")
-    fig.update_yaxes(ticksuffix="%", title_text="share of purchases")
+    _layout(fig, f"{label[:1].upper()}{label[1:]} (share)", barmode="group")
+    fig.update_yaxes(ticksuffix="%", title_text="share")
+    fig.update_xaxes(type="category")
     return fig
 
 
-# -- aggregates -------------------------------------------------------------------------------------------------
+def counts(
+    rows: Sequence[Mapping[str, Any]],
+    label: str,
+    by: Sequence[str],
+    averaged: Sequence[str] = (),
+    max_rounds: int | None = None,
+) -> go.Figure:
+    """A breakdown of the whole field as counts (with its averaged columns in the hover text), groups without a
+    value left out (a game in play has not been won yet)."""
+    rows = [r for r in rows if all(r[c] is not None for c in by)]
+    if rows and all(isinstance(r[c], int) for r in rows for c in by):  # rounds, places, ranks: in their order
+        rows = sorted(rows, key=lambda r: tuple(r[c] for c in by))
+    fig = go.Figure(
+        go.Bar(
+            x=[_group_label(r, by, max_rounds) for r in rows],
+            y=[r["n"] for r in rows],
+            marker_color=COLOURS[0],
+            customdata=[[r[c] for c in averaged] for r in rows] if averaged else None,
+            hovertemplate="%{x}: %{y}"
+            + "".join(f", average {c.replace('_', ' ')} %{{customdata[{i}]:.2f}}" for i, c in enumerate(averaged))
+            + "<extra></extra>",
+        )
+    )
+    _layout(fig, f"{label[:1].upper()}{label[1:]}")
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(title_text="count")
+    return fig
 
 
-def win_rate_by_seat(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
+def by_dimension(
+    rows: Sequence[Mapping[str, Any]], title: str, dimension: str, label: str | None = None, rate: bool = True
+) -> go.Figure:
+    """A metric per value of a dimension (named ``label`` for people), one group of bars per table size
+    (``Queries.by_dimension`` rows)."""
     fig = go.Figure()
-    counts = sorted({int(r["n_players"]) for r in rows})
-    for i, n in enumerate(counts):
+    sizes = sorted({int(r["n_players"]) for r in rows})
+    for i, n in enumerate(sizes):
         mine = [r for r in rows if int(r["n_players"]) == n]
         fig.add_trace(
             go.Bar(
-                x=[f"Seat {int(r['seat']) + 1}" for r in mine],
-                y=[100 * r["win_rate"] for r in mine],
-                name=f"{n} players",
+                x=[_dimension_value(dimension, r["grp"], label) for r in mine],
+                y=[None if r["value"] is None else (100 * r["value"] if rate else r["value"]) for r in mine],
+                name=f"{n} player{'s' if n != 1 else ''}",
                 marker_color=COLOURS[i % len(COLOURS)],
-                text=[f"n={r['games']}" for r in mine],
+                text=[f"n={r['n']}" for r in mine],
                 textposition="outside",
                 cliponaxis=False,
-                hovertemplate="%{x}: %{y:.0f}% won (%{text})<extra>" + f"{n} players" + "</extra>",
+                hovertemplate="%{x}: %{y:.0f}" + ("%" if rate else "") + f" (%{{text}})<extra>{n} players</extra>",
             )
         )
-    _layout(fig, "Win rate by seat (per player count)", barmode="group", showlegend=True)
-    fig.update_yaxes(ticksuffix="%", rangemode="tozero")
+    _layout(fig, title, barmode="group", showlegend=True)
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(ticksuffix="%" if rate else "", rangemode="tozero")
     return fig
+
+
+def _dimension_value(dimension: str, value: Any, label: str | None = None) -> str:
+    """A dimension's value as people read it: "Seat 2" (seats count from 1), "led round 1: yes" for a 0/1 fact."""
+    if dimension == "seat" and isinstance(value, int):
+        return f"Seat {value + 1}"
+    if value is None:
+        return DASH
+    name = label or dimension.replace("_", " ")
+    if value in (0, 1) and not isinstance(value, str):
+        return f"{name}: {'yes' if value else 'no'}"
+    return f"{name}: {value}"
 
 
 def counts_bar(
@@ -290,65 +334,6 @@ def histogram(rows: Sequence[Mapping[str, Any]], title: str, axis: str, bins: in
     return fig
 
 
-def rounds(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
-    fig = go.Figure()
-    fig.add_trace(
-        go.Bar(x=[str(r["value"]) for r in rows], y=[r["n"] for r in rows], name="games", marker_color=COLOURS[0])
-    )
-    fig.add_trace(
-        go.Bar(
-            x=[str(r["value"]) for r in rows],
-            y=[r["showdowns"] or 0 for r in rows],
-            name="reached the Showdown",
-            marker_color=COLOURS[2],
-        )
-    )
-    _layout(fig, "Rounds played per game", barmode="group")
-    fig.update_xaxes(title_text="regular rounds played", type="category")
-    fig.update_yaxes(title_text="games")
-    return fig
-
-
-def discovery_popularity(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
-    fig = go.Figure()
-    for i, position in enumerate(("top", "middle", "bottom")):
-        mine = [r for r in rows if r["position"] == position]
-        if not mine:
-            continue
-        fig.add_trace(
-            go.Bar(
-                x=[effect_label(r["effect"]) for r in mine],
-                y=[r["n"] for r in mine],
-                name=f"{position} sleeve",
-                marker_color=COLOURS[i],
-                customdata=[r["price"] for r in mine],
-                hovertemplate="%{x}: bought %{y} times, average price %{customdata:.2f}<extra></extra>",
-            )
-        )
-    _layout(fig, "Discovery popularity (times bought, by sleeve position)", barmode="stack")
-    fig.update_layout(legend={"traceorder": "normal"})
-    fig.update_yaxes(title_text="times bought")
-    return fig
-
-
-def first_leader(rows: Sequence[Mapping[str, Any]]) -> go.Figure:
-    names = {0: "did not lead round 1", 1: "led round 1"}
-    fig = go.Figure(
-        go.Bar(
-            x=[names.get(int(r["led_round1"]), str(r["led_round1"])) for r in rows],
-            y=[100 * r["win_rate"] for r in rows],
-            marker_color=[COLOURS[1] if int(r["led_round1"]) else FIELD for r in rows],
-            text=[f"n={r['games']}" for r in rows],
-            textposition="outside",
-            cliponaxis=False,
-            hovertemplate="%{x}: %{y:.0f}% won (%{text})<extra></extra>",
-        )
-    )
-    _layout(fig, "Win rate by who led round 1")
-    fig.update_yaxes(ticksuffix="%", rangemode="tozero")
-    return fig
-
-
 def trend(rows: Sequence[Mapping[str, Any]], metric: str, label: str, tournament: str) -> go.Figure:
     rate = is_rate(metric)
     fig = go.Figure(
@@ -359,7 +344,7 @@ def trend(rows: Sequence[Mapping[str, Any]], metric: str, label: str, tournament
             marker={"size": 9},
             line={"color": COLOURS[0]},
             customdata=[r["n"] for r in rows],
-            hovertemplate="%{x}: %{y:.2f} (%{customdata} player-games)<extra></extra>",
+            hovertemplate="%{x}: %{y:.2f} (n=%{customdata})<extra></extra>",
         )
     )
     _layout(fig, f"{label[:1].upper()}{label[1:]}, by round of {tournament}")

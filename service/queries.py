@@ -6,12 +6,13 @@ and tendencies come from the rm_* tables, a replay step from the nearest snapsho
 
 from __future__ import annotations
 
+import copy
 import json
-import re
 import sqlite3
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 from uuid import UUID
 
 import psycopg
@@ -19,29 +20,39 @@ from psycopg_pool import PoolTimeout
 
 from domain.games import GAMES
 from domain.games import game as game_of
+from domain.metrics import Breakdown, Dimension
+from service import catalogue
 from service.application import Digsite, Viewer
+from service.projections.facts import game_tables
+from service.projections.tables import PROJECTION_NAME, TRACKING_TABLE
 from service.store import StoreUnavailable
 
+FIELD_CACHE = 256  # the field's figures kept (each a few rows)
 CONNECT_TIMEOUT_SECONDS = 2  # the read models' database is given up after this during an outage
+T = TypeVar("T")
 READ_MODELS_UNREACHABLE = "the read models' database is unreachable; this page works again once it is back"
-IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
-def _sum(columns: tuple[str, ...]) -> str:
-    """SQL for the sum of a product of per-game columns (no columns: one per row, i.e. the row count)."""
-    for column in columns:
-        if not IDENTIFIER.match(column):  # catalogue names reach SQL: only plain column names
-            raise ValueError(f"not a column name: {column!r}")
-    return f"SUM({' * '.join(columns)})" if columns else "COUNT(*)"
+def metrics(kind: str, grains: tuple[str, ...] = ("seat", "game")) -> dict[str, str]:
+    """A game's tendency metrics at these grains (its analytics catalogue), name -> label, in catalogue order.
+    A game without analytics has none."""
+    return {m.name: m.label for m in catalogue.analytics_of(kind)[0] if m.grain in grains}
 
 
-def metrics(kind: str) -> dict[str, tuple[str, str, str]]:
-    """A game's tendency metrics (its analytics catalogue) as name -> (numerator SQL, denominator SQL, label):
-    rates are sums over a player's games. A game without analytics has none."""
-    analytics = game_of(kind).analytics
-    if analytics is None:
-        return {}
-    return {m.name: (_sum(m.numerator), _sum(m.denominator), m.label) for m in analytics.metrics}
+def breakdowns(kind: str) -> dict[str, Breakdown]:
+    """A game's breakdowns (counts of a fact table by some of its columns), by name, in catalogue order."""
+    return {b.name: b for b in catalogue.analytics_of(kind)[1]}
+
+
+def per_player_breakdowns(kind: str) -> set[str]:
+    """The breakdowns that can be asked about one player: over a fact table with a ``seat`` column."""
+    tables = game_tables(kind)
+    return {b.name for b in catalogue.analytics_of(kind)[1] if "seat" in tables[b.table].table.column_names()}
+
+
+def dimensions(kind: str) -> dict[str, Dimension]:
+    """A game's dimensions, by name (the seat and the table size are every game's)."""
+    return {**catalogue.CORE_DIMENSIONS, **{d.name: d for d in catalogue.analytics_of(kind)[2]}}
 
 
 class Queries:
@@ -56,6 +67,12 @@ class Queries:
         self._replay_cache = replay_cache
         self._progress: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
         self.prefix = f'"{self.db.schema}".' if self.db.backend == "postgresql" else ""
+        # The field's figures (no player asked about) read every row of a table, and are the same on every
+        # player's page: kept until the read models move on (their tracked position changes).
+        self._field: OrderedDict[tuple[Any, ...], tuple[int, Any]] = OrderedDict()
+        self._field_lock = threading.Lock()
+        tracking = f"{self.prefix}{TRACKING_TABLE}" if self.db.backend == "postgresql" else "tracking"
+        self._position_sql = f"SELECT notification_id FROM {tracking} WHERE application_name = '{PROJECTION_NAME}'"
 
     def close(self) -> None:
         if self._pool is not None:
@@ -107,6 +124,23 @@ class Queries:
                     conn = None
             if conn is not None:
                 conn.close()
+
+    def _for_the_field(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+        """``compute()``, or its answer from an earlier call with the same ``key`` if the read models have not
+        moved since (one read of their position instead of a scan). A copy: callers may change what they get."""
+        found = self._rows(self._position_sql)
+        position = int(found[0]["notification_id"]) if found else 0
+        with self._field_lock:
+            cached = self._field.get(key)
+            if cached is not None and cached[0] == position:
+                self._field.move_to_end(key)
+                return cast(T, copy.deepcopy(cached[1]))
+        answer = compute()
+        with self._field_lock:
+            self._field[key] = (position, copy.deepcopy(answer))
+            while len(self._field) > FIELD_CACHE:
+                self._field.popitem(last=False)
+        return answer
 
     # -- catalogues ---------------------------------------------------------------------------------------
 
@@ -173,19 +207,37 @@ class Queries:
             f"SELECT g.* FROM {{p}}rm_games g {clause} ORDER BY g.started_at DESC, g.game_id LIMIT ? OFFSET ?",
             [*params, int(limit), int(offset)],
         )
-        for row in rows:
-            row["players"] = json.loads(row["players"])
-            row["showdown"] = bool(row["showdown"])
-        return {"total": total, "rows": rows}
+        return {"total": total, "rows": self._game_rows(rows)}
 
     def game_row(self, game_id: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT * FROM {p}rm_games WHERE game_id = ?", (game_id,))
-        if not rows:
-            return None
-        row = rows[0]
-        row["players"] = json.loads(row["players"])
-        row["showdown"] = bool(row["showdown"])
-        return row
+        return self._game_rows(rows)[0] if rows else None
+
+    def _game_rows(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Core rows with their JSON read, and each game's own per-game facts (its fact tables keyed by the game
+        alone: Ruins' Showdown, how it was won) merged in; a column another game's rows have is None here.
+
+        ``rounds`` (the rounds reached: the core's ``round`` unless the game's facts say otherwise) and
+        ``win_how`` (how the game was won: its result's detail, where it says) are what the games list and the
+        replay's title read."""
+        own: dict[str, dict[str, Any]] = {}
+        for kind in {row["kind"] for row in rows}:
+            ids = [row["game_id"] for row in rows if row["kind"] == kind]
+            for stored in per_game_tables(kind):
+                marks = ", ".join("?" * len(ids))
+                for fact in self._rows(f"SELECT * FROM {{p}}{stored} WHERE game_id IN ({marks})", ids):
+                    own.setdefault(fact.pop("game_id"), {}).update(fact)
+        others = {c for kind in GAMES for c in per_game_columns(kind)}
+        for row in rows:
+            row["players"] = json.loads(row["players"])
+            row["winners"] = json.loads(row["winners"])
+            detail = row["detail"] = json.loads(row["detail"]) if row["detail"] else {}
+            how = detail.get("how")
+            row.update(rounds=row["round"], win_how=how if isinstance(how, str) else None)
+            row.update(own.get(row["game_id"], {}))
+            for column in others:
+                row.setdefault(column, None)
+        return rows
 
     def moves(self, game_id: str) -> list[dict[str, Any]]:
         return self._rows("SELECT * FROM {p}rm_moves WHERE game_id = ? ORDER BY version", (game_id,))
@@ -285,178 +337,312 @@ class Queries:
             starts.setdefault(point["round"], version)
         return starts
 
-    # -- tendencies ---------------------------------------------------------------------------------------
+    # -- tendencies: the game's catalogue as SQL (service.catalogue) ----------------------------------------
 
-    def _metric_sql(self, kind: str) -> str:
-        return "".join(
-            f", CAST({num} AS REAL) / NULLIF({den}, 0) AS {name}, {den} AS {name}_n"
-            for name, (num, den, _) in metrics(kind).items()
-        )
+    # The field's figures are kept until the read models move (``_for_the_field``); a player's are read afresh.
 
-    def tendencies(self, player: str | None, kind: str, tournament: str | None = None) -> dict[str, Any]:
-        """A player's tendencies (or the field's, player None) over finished games, with sample sizes."""
-        where = ["pg.finished = 1", "pg.kind = ?"]
-        params: list[Any] = [kind]
-        if player:
-            where.append("pg.player_id = ?")
-            params.append(player)
-        join = ""
-        if tournament:
-            join = " JOIN {p}rm_games g ON g.game_id = pg.game_id"
-            where.append("g.tournament_id = ?")
-            params.append(tournament)
-        row = self._rows(
-            f"SELECT COUNT(*) AS games{self._metric_sql(kind)} FROM {{p}}rm_player_games pg{join} "
-            f"WHERE {' AND '.join(where)}",
-            params,
-        )[0]
-        found = {
-            name: {"value": row[name], "n": row[f"{name}_n"] or 0, "label": label}
-            for name, (_, _, label) in metrics(kind).items()
-        }
-        return {"player": player, "games": row["games"], "metrics": found}
+    def tendencies(
+        self, kind: str, player: str | None = None, tournament: str | None = None, n_players: int | None = None
+    ) -> dict[str, Any]:
+        """A player's tendencies (or the field's, player None) over finished games of ``kind``: every seat- and
+        game-grain metric of the catalogue with its sample size (the denominator's sum); ``n_players`` keeps
+        games at that table size only (to compare like with like)."""
+        if player is None:
+            key = ("tendencies", kind, tournament, n_players)
+            return self._for_the_field(key, lambda: self._tendencies(kind, None, tournament, n_players))
+        return self._tendencies(kind, player, tournament, n_players)
 
-    def compare(self, player: str, kind: str, other: str | None = None) -> dict[str, Any]:
-        """One player against another (or against the field)."""
-        return {"player": self.tendencies(player, kind), "other": self.tendencies(other, kind)}
-
-    def finishing_positions(self, player: str | None = None, finished_only: bool = False) -> list[dict[str, Any]]:
-        where, params = _rounds_where(player, finished_only)
-        return self._rows(
-            f"SELECT round, place, COUNT(*) AS n FROM {{p}}rm_player_rounds {where} "
-            "GROUP BY round, place ORDER BY round, place",
-            params,
-        )
-
-    def vp_by_round(self, player: str | None = None, finished_only: bool = False) -> list[dict[str, Any]]:
-        where, params = _rounds_where(player, finished_only, "vp_end IS NOT NULL")
-        return self._rows(
-            f"SELECT round, AVG(vp_end) AS vp, COUNT(*) AS n FROM {{p}}rm_player_rounds {where} "
-            "GROUP BY round ORDER BY round",
-            params,
-        )
-
-    def torches_by_round(self, player: str | None = None, finished_only: bool = False) -> list[dict[str, Any]]:
-        where, params = _rounds_where(player, finished_only)
-        return self._rows(
-            f"SELECT round, AVG(torches_spent) AS torches, COUNT(*) AS n FROM {{p}}rm_player_rounds {where} "
-            "GROUP BY round ORDER BY round",
-            params,
-        )
-
-    def purchases(
-        self, player: str | None = None, tournament: str | None = None, finished_only: bool = False
+    def per_round(
+        self,
+        kind: str,
+        metric: str,
+        player: str | None = None,
+        tournament: str | None = None,
+        n_players: int | None = None,
+        finished_only: bool = True,
     ) -> list[dict[str, Any]]:
-        """Discovery popularity: how often each effect was bought, at which position and price."""
-        where: list[str] = [FINISHED_GAME.format(alias="p.")] if finished_only else []
-        params: list[Any] = []
-        if player:
-            where.append("p.player_id = ?")
-            params.append(player)
-        join = ""
-        if tournament:
-            join = " JOIN {p}rm_games g ON g.game_id = p.game_id"
-            where.append("g.tournament_id = ?")
-            params.append(tournament)
-        clause = f"WHERE {' AND '.join(where)}" if where else ""
-        return self._rows(
-            f"SELECT p.effect, p.effect_kind, p.position, COUNT(*) AS n, AVG(p.price) AS price "
-            f"FROM {{p}}rm_purchases p{join} {clause} GROUP BY p.effect, p.effect_kind, p.position ORDER BY n DESC",
-            params,
-        )
+        """A round-grain metric of the catalogue, round by round: [{round, value, n}]. ``finished_only`` False
+        (an organiser) counts the rounds of games in play too."""
+        args = (kind, metric, player, tournament, n_players, finished_only)
+        if player is None:
+            return self._for_the_field(("per_round", *args), lambda: self._per_round(*args))
+        return self._per_round(*args)
 
-    def claims(self, player: str | None = None) -> list[dict[str, Any]]:
-        where, params = ("WHERE player_id = ?", (player,)) if player else ("", ())
-        return self._rows(
-            f"SELECT rank, sleeves, COUNT(*) AS n FROM {{p}}rm_claims {where} "
-            "GROUP BY rank, sleeves ORDER BY rank, sleeves",
-            params,
-        )
+    def breakdown(
+        self,
+        kind: str,
+        name: str,
+        player: str | None = None,
+        tournament: str | None = None,
+        n_players: int | None = None,
+        finished_only: bool = True,
+    ) -> list[dict[str, Any]]:
+        """How often each combination of the breakdown's columns occurs: [{<by columns>, n, <averaged
+        columns>}], most frequent first. A table with a ``seat`` column can be asked about one player."""
+        args = (kind, name, player, tournament, n_players, finished_only)
+        if player is None:
+            return self._for_the_field(("breakdown", *args), lambda: self._breakdown(*args))
+        return self._breakdown(*args)
 
-    # -- aggregates ---------------------------------------------------------------------------------------
+    def by_dimension(
+        self,
+        kind: str,
+        metric: str,
+        dimension: str,
+        player: str | None = None,
+        tournament: str | None = None,
+        n_players: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """A seat- or game-grain metric per value of a dimension, per table size (a rate compares only within
+        one player count): [{n_players, grp, value, n, games}], e.g. win rate by seat per player count."""
+        args = (kind, metric, dimension, player, tournament, n_players)
+        if player is None:
+            return self._for_the_field(("by_dimension", *args), lambda: self._by_dimension(*args))
+        return self._by_dimension(*args)
 
-    def win_rate_by_seat(self, kind: str, tournament: str | None = None) -> list[dict[str, Any]]:
-        where, params = ["pg.finished = 1", "pg.kind = ?"], [kind]
-        join = ""
-        if tournament:
-            join = " JOIN {p}rm_games g ON g.game_id = pg.game_id"
-            where.append("g.tournament_id = ?")
-            params.append(tournament)
-        return self._rows(
-            f"SELECT pg.n_players, pg.seat, COUNT(*) AS games, CAST(SUM(pg.won) AS REAL) / COUNT(*) AS win_rate "
-            f"FROM {{p}}rm_player_games pg{join} WHERE {' AND '.join(where)} GROUP BY pg.n_players, pg.seat "
-            "ORDER BY pg.n_players, pg.seat",
-            params,
-        )
+    def distributions(
+        self, kind: str, tournament: str | None = None, n_players: int | None = None
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Over finished games, from the core alone: places and final scores (one per seat), game lengths in
+        moves and rounds (one per game)."""
+        key = ("distributions", kind, tournament, n_players)
+        return self._for_the_field(key, lambda: self._distributions(kind, tournament, n_players))
 
-    def win_rate_by_first_leader(self, kind: str) -> list[dict[str, Any]]:
-        return self._rows(
-            "SELECT led_round1, COUNT(*) AS games, CAST(SUM(won) AS REAL) / COUNT(*) AS win_rate "
-            "FROM {p}rm_player_games WHERE finished = 1 AND kind = ? GROUP BY led_round1 ORDER BY led_round1",
-            (kind,),
-        )
-
-    def distributions(self, kind: str, tournament: str | None = None) -> dict[str, list[dict[str, Any]]]:
-        """Final scores, game lengths in moves and rounds, and how games were won."""
-        where, params = ["g.status = 'over'", "g.kind = ?"], [kind]
-        if tournament:
-            where.append("g.tournament_id = ?")
-            params.append(tournament)
-        clause = " AND ".join(where)
-        return {
-            "final_vp": self._rows(
-                f"SELECT pg.final_vp AS value, COUNT(*) AS n FROM {{p}}rm_player_games pg JOIN {{p}}rm_games g "
-                f"ON g.game_id = pg.game_id WHERE {clause} GROUP BY pg.final_vp ORDER BY pg.final_vp",
+    def _tendencies(
+        self, kind: str, player: str | None = None, tournament: str | None = None, n_players: int | None = None
+    ) -> dict[str, Any]:
+        """A player's tendencies (or the field's, player None) over finished games of ``kind``: every seat- and
+        game-grain metric of the catalogue with its sample size (the denominator's sum); ``n_players`` keeps
+        games at that table size only (to compare like with like)."""
+        found: dict[str, dict[str, Any]] = {}
+        games = 0
+        for grain in ("seat", "game"):
+            chosen = [m for m in catalogue.analytics_of(kind)[0] if m.grain == grain]
+            plan = catalogue.plan(kind, grain, [c for m in chosen for c in sorted(m.columns())])
+            where, params = _filters(grain, kind, player, tournament, n_players)
+            exprs = []
+            for i, m in enumerate(chosen):
+                value, n = catalogue.ratio(m, plan.qualified)
+                exprs.append(f", {value} AS v{i}, {n} AS n{i}")
+            joins = _tournament_join(grain, tournament)
+            row = self._rows(
+                f"SELECT COUNT(*) AS games{''.join(exprs)} FROM {plan.from_clause('{p}')}{joins} "
+                f"WHERE {' AND '.join(where)}",
                 params,
+            )[0]
+            if grain == "seat":
+                games = int(row["games"])
+            for i, m in enumerate(chosen):
+                value = row[f"v{i}"]
+                found[m.name] = {
+                    "value": None if value is None else float(value),
+                    "n": row[f"n{i}"] or 0,
+                    "label": m.label,
+                    "grain": grain,
+                }
+        ordered = {m.name: found[m.name] for m in catalogue.analytics_of(kind)[0] if m.name in found}
+        return {"player": player, "kind": kind, "n_players": n_players, "games": games, "metrics": ordered}
+
+    def _per_round(
+        self,
+        kind: str,
+        metric: str,
+        player: str | None = None,
+        tournament: str | None = None,
+        n_players: int | None = None,
+        finished_only: bool = True,
+    ) -> list[dict[str, Any]]:
+        """A round-grain metric of the catalogue, round by round: [{round, value, n}]. ``finished_only`` False
+        (an organiser) counts the rounds of games in play too."""
+        m = catalogue.metric(kind, metric)
+        if m.grain != "round":
+            raise catalogue.UnknownName(f"{metric!r} is not a per-round metric of {kind}")
+        if player is None:  # the field: its games picked from rm_games, no join with every seat's row
+            plan = catalogue.plan(kind, "round", sorted(m.columns()))
+            where, params = _field(kind, "r", tournament, n_players, finished_only)
+            joins = ""
+        else:
+            plan = catalogue.plan(kind, "round", sorted(m.columns()), always=("pg",))
+            where, params = _filters("round", kind, player, tournament, n_players, finished_only)
+            joins = _tournament_join("round", tournament)
+        value, n = catalogue.ratio(m, plan.qualified)
+        rows = self._rows(
+            f"SELECT r.round AS round, {value} AS value, {n} AS n FROM {plan.from_clause('{p}')}"
+            f"{joins} WHERE {' AND '.join(where)} GROUP BY r.round ORDER BY r.round",
+            params,
+        )
+        return [r for r in rows if r["n"]]
+
+    def _breakdown(
+        self,
+        kind: str,
+        name: str,
+        player: str | None = None,
+        tournament: str | None = None,
+        n_players: int | None = None,
+        finished_only: bool = True,
+    ) -> list[dict[str, Any]]:
+        """How often each combination of the breakdown's columns occurs: [{<by columns>, n, <averaged
+        columns>}], most frequent first. A table with a ``seat`` column can be asked about one player."""
+        found, table, stored = catalogue.breakdown(kind, name)
+        columns = set(table.column_names())
+        averaged = list(found.average)
+        if not {*found.by, *averaged} <= columns:  # (the table's own columns: plain names the migration created)
+            raise catalogue.UnknownName(f"breakdown {name!r} names columns {stored} does not have")
+        if player is None:  # the field: its games picked from rm_games, no join with every seat's row
+            joins = ""
+            where, params = _field(kind, "b", tournament, n_players, finished_only)
+        elif "seat" in columns:
+            joins = " JOIN {p}rm_player_games pg ON pg.game_id = b.game_id AND pg.seat = b.seat"
+            where, params = _filters("seat", kind, player, tournament, n_players, finished_only)
+            joins += _tournament_join("seat", tournament)
+        else:
+            joins = " JOIN {p}rm_games g ON g.game_id = b.game_id"
+            where, params = _filters("game", kind, player, tournament, n_players, finished_only)
+        groups = ", ".join(f"b.{c}" for c in found.by)
+        means = "".join(f", CAST(AVG(b.{c}) AS DOUBLE PRECISION) AS {c}" for c in averaged)
+        return self._rows(
+            f"SELECT {', '.join(f'b.{c} AS {c}' for c in found.by)}, COUNT(*) AS n{means} "
+            f"FROM {{p}}{stored} b{joins} WHERE {' AND '.join(where)} GROUP BY {groups} ORDER BY n DESC, {groups}",
+            params,
+        )
+
+    def _by_dimension(
+        self,
+        kind: str,
+        metric: str,
+        dimension: str,
+        player: str | None = None,
+        tournament: str | None = None,
+        n_players: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """A seat- or game-grain metric per value of a dimension, per table size (a rate compares only within
+        one player count): [{n_players, group, value, n, games}], e.g. win rate by seat per player count."""
+        m = catalogue.metric(kind, metric)
+        d = catalogue.dimension(kind, dimension)
+        if m.grain == "round":
+            raise catalogue.UnknownName(f"{metric!r} is per round: see per_round")
+        of_game = (dimension,) if d.grain == "game" else ()
+        plan = catalogue.plan(kind, m.grain, [*sorted(m.columns()), "n_players", dimension], of_game=of_game)
+        value, n = catalogue.ratio(m, plan.qualified)
+        group, size = plan.qualified[dimension], plan.qualified["n_players"]
+        where, params = _filters(m.grain, kind, player, tournament, n_players)
+        return self._rows(
+            f"SELECT {size} AS n_players, {group} AS grp, {value} AS value, {n} AS n, COUNT(*) AS games "
+            f"FROM {plan.from_clause('{p}')}{_tournament_join(m.grain, tournament)} WHERE {' AND '.join(where)} "
+            f"GROUP BY {size}, {group} ORDER BY {size}, {group}",
+            params,
+        )
+
+    def _distributions(
+        self, kind: str, tournament: str | None = None, n_players: int | None = None
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Over finished games, from the core alone: places and final scores (one per seat), game lengths in
+        moves and rounds (one per game)."""
+        seat_where, seat_params = _filters("seat", kind, None, tournament, n_players)
+        game_where, game_params = _filters("game", kind, None, tournament, n_players)
+        seats = f"FROM {{p}}rm_player_games pg{_tournament_join('seat', tournament)} WHERE {' AND '.join(seat_where)}"
+        games = f"FROM {{p}}rm_games g WHERE {' AND '.join(game_where)}"
+        return {
+            "place": self._rows(
+                f"SELECT pg.place AS value, COUNT(*) AS n {seats} GROUP BY pg.place ORDER BY pg.place", seat_params
+            ),
+            "score": self._rows(
+                f"SELECT pg.score AS value, COUNT(*) AS n {seats} GROUP BY pg.score ORDER BY pg.score", seat_params
             ),
             "moves": self._rows(
-                f"SELECT g.moves AS value, COUNT(*) AS n FROM {{p}}rm_games g WHERE {clause} "
-                "GROUP BY g.moves ORDER BY g.moves",
-                params,
+                f"SELECT g.moves AS value, COUNT(*) AS n {games} GROUP BY g.moves ORDER BY g.moves", game_params
             ),
             "rounds": self._rows(
-                f"SELECT g.rounds AS value, SUM(g.showdown) AS showdowns, COUNT(*) AS n FROM {{p}}rm_games g "
-                f"WHERE {clause} GROUP BY g.rounds ORDER BY g.rounds",
-                params,
-            ),
-            "win_how": self._rows(
-                f"SELECT g.win_how AS value, COUNT(*) AS n FROM {{p}}rm_games g WHERE {clause} GROUP BY g.win_how",
-                params,
+                f"SELECT g.round AS value, COUNT(*) AS n {games} GROUP BY g.round ORDER BY g.round", game_params
             ),
         }
 
     def trend(self, metric: str, tournament: str, player: str | None = None) -> list[dict[str, Any]]:
-        """A tendency metric of the tournament's game per tournament round (the field's, or one player's)."""
+        """A seat- or game-grain metric of the tournament's game per tournament round (the field's, or one
+        player's): [{round, value, n}]."""
         found = self._rows("SELECT game FROM {p}rm_tournaments WHERE tournament_id = ?", (tournament,))
-        catalogue = metrics(found[0]["game"]) if found and found[0]["game"] in GAMES else {}
-        if metric not in catalogue:
-            raise ValueError(f"unknown metric {metric!r}; choose from {sorted(catalogue)}")
-        num, den, _ = catalogue[metric]
-        where, params = ["pg.finished = 1", "g.tournament_id = ?"], [tournament]
-        if player:
-            where.append("pg.player_id = ?")
-            params.append(player)
+        kind = found[0]["game"] if found and found[0]["game"] in GAMES else None
+        catalogued = metrics(kind) if kind else {}
+        if kind is None or metric not in catalogued:
+            raise ValueError(f"unknown metric {metric!r}; choose from {sorted(catalogued)}")
+        m = catalogue.metric(kind, metric)
+        plan = catalogue.plan(kind, m.grain, sorted(m.columns()))
+        value, n = catalogue.ratio(m, plan.qualified)
+        where, params = _filters(m.grain, kind, player, tournament, None)
+        label = "g.round_label" if m.grain == "game" else "tg.round_label"
         return self._rows(
-            f"SELECT g.round_label AS round, CAST({num} AS REAL) / NULLIF({den}, 0) AS value, COUNT(*) AS n "
-            f"FROM {{p}}rm_player_games pg JOIN {{p}}rm_games g ON g.game_id = pg.game_id "
-            f"WHERE {' AND '.join(where)} GROUP BY g.round_label ORDER BY g.round_label",
+            f"SELECT {label} AS round, {value} AS value, {n} AS n FROM {plan.from_clause('{p}')}"
+            f"{_tournament_join(m.grain, tournament)} WHERE {' AND '.join(where)} GROUP BY {label} ORDER BY {label}",
             params,
         )
 
 
-# Rows of finished games only (a game in play stays out of what spectators see); ``alias``: the table's, with its dot.
-FINISHED_GAME = "{alias}game_id IN (SELECT fg.game_id FROM {{p}}rm_games fg WHERE fg.status = 'over')"
+def per_game_tables(kind: str) -> list[str]:
+    """The stored names of a game's fact tables with one row per game."""
+    return [t.name for t in game_tables(kind).values() if not t.append and not t.table.key]
 
 
-def _rounds_where(player: str | None, finished_only: bool, *extra: str) -> tuple[str, tuple[Any, ...]]:
-    """The WHERE clause of an rm_player_rounds query: one player's rows or everyone's, finished games only or all."""
-    where, params = list(extra), []
-    if player:
-        where.append("player_id = ?")
-        params.append(player)
+def per_game_columns(kind: str) -> list[str]:
+    return [c.name for t in game_tables(kind).values() if not t.append and not t.table.key for c in t.table.columns]
+
+
+def _field(
+    kind: str, alias: str, tournament: str | None, n_players: int | None, finished_only: bool
+) -> tuple[list[str], list[Any]]:
+    """The WHERE condition keeping a fact table's rows (``alias``) of the field's games: a semi-join with the
+    games asked about (a few thousand rows) rather than a join of every fact row with its seat's row."""
+    where, params = _filters("game", kind, None, tournament, n_players, finished_only)
+    inner = " AND ".join(where)
+    return [f"{alias}.game_id IN (SELECT g.game_id FROM {{p}}rm_games g WHERE {inner})"], params
+
+
+def _tournament_join(grain: str, tournament: str | None) -> str:
+    """The join that gives a seat's (or a round's) rows their game's tournament labels (``tg``), when asked
+    about a tournament."""
+    return "" if grain == "game" or not tournament else " JOIN {p}rm_games tg ON tg.game_id = pg.game_id"
+
+
+def _filters(
+    grain: str,
+    kind: str,
+    player: str | None,
+    tournament: str | None,
+    n_players: int | None,
+    finished_only: bool = True,
+) -> tuple[list[str], list[Any]]:
+    """The WHERE conditions of a tendency query at ``grain`` (its rows come with ``pg``, or ``g`` for a game),
+    and their parameters."""
+    if grain == "game":
+        where: list[str] = ["g.kind = ?"]
+        params: list[Any] = [kind]
+        if finished_only:
+            where.append("g.status = 'over'")
+        if player:
+            where.append(
+                "EXISTS (SELECT 1 FROM {p}rm_player_games pp WHERE pp.game_id = g.game_id AND pp.player_id = ?)"
+            )
+            params.append(player)
+        if tournament:
+            where.append("g.tournament_id = ?")
+            params.append(tournament)
+        if n_players is not None:
+            where.append("g.n_players = ?")
+            params.append(int(n_players))
+        return where, params
+    where, params = ["pg.kind = ?"], [kind]
     if finished_only:
-        where.append(FINISHED_GAME.format(alias=""))
-    return (f"WHERE {' AND '.join(where)}" if where else ""), tuple(params)
+        where.append("pg.finished = 1")
+    if player:
+        where.append("pg.player_id = ?")
+        params.append(player)
+    if tournament:
+        where.append("tg.tournament_id = ?")
+        params.append(tournament)
+    if n_players is not None:
+        where.append("pg.n_players = ?")
+        params.append(int(n_players))
+    return where, params
 
 
 def _events_of(record: dict[str, Any]) -> list[dict[str, Any]]:

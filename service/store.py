@@ -1,8 +1,9 @@
 """Where games are kept: the eventsourcing environment for a database URL, and the schema migrations.
 
 Schema changes are explicit: ``digsite db upgrade`` applies the SQL files under ``migrations/<backend>/``
-in order, each once, recorded with a checksum in ``digsite_schema_migrations``. The application itself
-always runs with ``CREATE_TABLE=n``, so workers never race to create tables.
+in order, each once, recorded with a checksum in ``digsite_schema_migrations``; then each registered game's
+own, under ``migrations/<backend>/<kind>/`` (its read models' fact tables), recorded as ``<kind>/NNNN``. The
+application itself always runs with ``CREATE_TABLE=n``, so workers never race to create tables.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from eventsourcing.persistence import PersistenceError
 
+from domain.games import GAMES
 from service.settings import Database
 
 LOCK_TIMEOUT_SECONDS = 5
@@ -149,13 +151,28 @@ class Migration:
     def checksum(self) -> str:
         return hashlib.sha256(self.sql.encode()).hexdigest()
 
+    @property
+    def notes(self) -> list[str]:
+        """What the one applying it must know (its ``-- Note:`` comment lines), said by ``digsite db upgrade``."""
+        return [line.strip()[3:].strip() for line in self.sql.splitlines() if line.strip().startswith("-- Note:")]
+
 
 def migrations(backend: str) -> list[Migration]:
+    """The core's migrations (``migrations/<backend>/NNNN_name.sql``), then each registered game's own
+    (``migrations/<backend>/<kind>/NNNN_name.sql``: its read models' fact tables), numbered and tracked apart:
+    a game's version is ``<kind>/NNNN``. Games come in registry order, each after the whole core."""
     folder = _migrations_folder() / backend
+    found = _folder(folder, "")
+    for kind in GAMES:
+        found.extend(_folder(folder / kind, f"{kind}/"))
+    return found
+
+
+def _folder(folder: Path, prefix: str) -> list[Migration]:
     found = []
     for path in sorted(folder.glob("*.sql")):
         version, _, name = path.stem.partition("_")
-        found.append(Migration(version, name, path.read_text("utf-8")))
+        found.append(Migration(f"{prefix}{version}", name, path.read_text("utf-8")))
     return found
 
 
@@ -206,6 +223,8 @@ def _upgrade_sqlite(db: Database, report: Callable[[str], None]) -> list[str]:
                 report(f"applying {migration.version} {migration.name}")
                 for statement in _statements(migration.sql):
                     conn.execute(statement)
+                for note in migration.notes:
+                    report(f"  {note}")
                 conn.execute(
                     "INSERT INTO digsite_schema_migrations VALUES (?, ?, ?, ?)",
                     (migration.version, migration.name, migration.checksum, _now()),
@@ -236,6 +255,8 @@ def _upgrade_postgres(db: Database, report: Callable[[str], None]) -> list[str]:
             report(f"applying {migration.version} {migration.name}")
             sql = migration.sql.replace("{schema}", db.schema).replace("{lock_timeout}", str(LOCK_TIMEOUT_SECONDS))
             conn.execute(sql.encode())  # several statements: psycopg sends them as one simple query
+            for note in migration.notes:
+                report(f"  {note}")
             conn.execute(
                 f'INSERT INTO "{db.schema}".digsite_schema_migrations VALUES (%s, %s, %s, %s)',
                 (migration.version, migration.name, migration.checksum, _now()),

@@ -1,6 +1,9 @@
-"""One player's tendencies against the field (or against another player), with sample sizes.
+"""One player's tendencies in one game against the field (or against another player), with sample sizes.
 
-For anyone but an organiser every figure is computed from finished games only (``Data`` decides)."""
+Everything drawn comes from the chosen game's analytics catalogue (``domain.metrics``, answered by
+``service.queries``): its seat- and game-grain metrics as bars and a table, each per-round metric as a line,
+each breakdown of a table with a seat as bars; the comparison may keep to one table size. For anyone but an
+organiser every figure is computed from finished games only (``Data`` decides)."""
 
 from __future__ import annotations
 
@@ -16,13 +19,21 @@ from dashboard.context import Context
 from dashboard.format import metric_value, player_labels
 from dashboard.games import analysed_kinds, renderer
 from domain.games import GAMES
-from service.queries import metrics
+from service.queries import breakdowns, metrics, per_player_breakdowns
 
-# The game whose tendencies the page shows: the first registered game with analytics.
-KIND = next(iter(analysed_kinds()), next(iter(GAMES)))
-METRICS = metrics(KIND)
+# The game the page opens on: the first registered game with analytics (any game can be chosen).
+DEFAULT_KIND = next(iter(analysed_kinds()), next(iter(GAMES)))
 
 NO_DATA = "No finished games with this data yet."
+
+
+def game_options() -> list[dict[str, Any]]:
+    return [{"label": g.title, "value": k} for k, g in GAMES.items()]
+
+
+def size_options() -> list[dict[str, Any]]:
+    counts = sorted({n for g in GAMES.values() for n in range(g.schemas.seats.low, g.schemas.seats.high + 1)})
+    return [{"label": f"{n} player{'s' if n != 1 else ''}", "value": n} for n in counts]
 
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str]) -> html.Div:
@@ -33,6 +44,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
     if player is None and everyone:  # start with the most experienced player rather than an empty page
         player = str(max(everyone, key=lambda p: (p["games"], p["wins"]))["player_id"])
     other = params.get("other") if params.get("other") in known else None
+    kind = str(params["game"]) if params.get("game") in GAMES else DEFAULT_KIND
     return html.Div(
         [
             html.H2("Players"),
@@ -40,6 +52,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                 None,
                 html.Div(
                     [
+                        field("Game", dropdown("players-kind", game_options(), kind, clearable=False), "12rem"),
                         field(
                             "Player",
                             dropdown("players-player", options, player, placeholder="Choose a player"),
@@ -50,6 +63,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                             dropdown("players-other", options, other, placeholder="the field (everyone)"),
                             "22rem",
                         ),
+                        field("Table size", dropdown("players-size", size_options(), None), "9rem"),
                     ],
                     className="filters",
                 ),
@@ -61,15 +75,22 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
 
 def register(app: dash.Dash, ctx: Context) -> None:
     @app.callback(
-        Output("players-content", "children"), Input("players-player", "value"), Input("players-other", "value")
+        Output("players-content", "children"),
+        Input("players-player", "value"),
+        Input("players-other", "value"),
+        Input("players-kind", "value"),
+        Input("players-size", "value"),
     )
-    def content(player: str | None, other: str | None) -> Any:
+    def content(player: str | None, other: str | None, kind: str | None, size: int | None) -> Any:
         visitor = ctx.visitor()
         require_lists(visitor)  # before anything, even the sentences: 403 when spectator mode is off
-        return player_page(ctx, visitor, player, other)
+        chosen = kind if kind in GAMES else DEFAULT_KIND
+        return player_page(ctx, visitor, player, other, chosen, size if isinstance(size, int) else None)
 
 
-def player_page(ctx: Context, visitor: Visitor, player: str | None, other: str | None) -> Any:
+def player_page(
+    ctx: Context, visitor: Visitor, player: str | None, other: str | None, kind: str, size: int | None = None
+) -> Any:
     data = ctx.data
     everyone = data.players(visitor)
     if not player:
@@ -81,18 +102,43 @@ def player_page(ctx: Context, visitor: Visitor, player: str | None, other: str |
     other_name = names.get(other, "the other player") if other else "the field"
     if other == player:
         other, other_name = None, "the field"
-    mine = data.tendencies(visitor, player, KIND)
-    theirs = data.tendencies(visitor, other, KIND)
+    title = GAMES[kind].title
+    mine = data.tendencies(visitor, kind, player, size)
+    theirs = data.tendencies(visitor, kind, other, size)
     record = next((p for p in everyone if str(p["player_id"]) == player), None)
-    summary = _summary(record, name, mine, other_name, theirs)
+    summary = _summary(record, name, mine, other_name, theirs, title, size)
     if not mine["games"]:
-        return html.Div([summary, empty(f"{name} has not finished a game yet, so there are no tendencies to show.")])
-    max_rounds = renderer(KIND).max_rounds()
+        where = f"a {title} game" + (f" at a table of {size}" if size else "")
+        return html.Div([summary, empty(f"{name} has not finished {where} yet, so there are no tendencies to show.")])
     series = ((name, player), (other_name, other))
-    places = [(who, data.finishing_positions(visitor, pid)) for who, pid in series]
-    vp = [(who, data.vp_by_round(visitor, pid)) for who, pid in series]
-    torches = [(who, data.torches_by_round(visitor, pid)) for who, pid in series]
-    bought = [(who, data.purchases(visitor, pid)) for who, pid in series]
+    max_rounds = renderer(kind).max_rounds()
+    charts = []
+    for metric, label in metrics(kind, ("round",)).items():
+        rows = [(who, data.per_round(visitor, kind, metric, pid, size)) for who, pid in series]
+        charts.append(
+            card(
+                None,
+                chart(
+                    f"players-round-{metric}",
+                    figures.by_round(rows, f"{label[:1].upper()}{label[1:]}, per round", label, max_rounds),
+                    None if rows[0][1] else NO_DATA,
+                ),
+            )
+        )
+    for name_, spec in breakdowns(kind).items():
+        if name_ not in per_player_breakdowns(kind):
+            continue
+        rows = [(who, data.breakdown(visitor, kind, name_, pid, n_players=size)) for who, pid in series]
+        charts.append(
+            card(
+                None,
+                chart(
+                    f"players-breakdown-{name_}",
+                    figures.breakdown(rows, spec.label, spec.by, max_rounds),
+                    None if rows[0][1] else f"{name} has none of these yet.",
+                ),
+            )
+        )
     return html.Div(
         [
             summary,
@@ -106,56 +152,29 @@ def player_page(ctx: Context, visitor: Visitor, player: str | None, other: str |
                 className="grid-2",
             ),
             card("Tendencies with sample sizes", tendency_table(mine, theirs, name, other_name)),
-            html.Div(
-                [
-                    card(
-                        None,
-                        chart("players-places", figures.finishing_positions(places), None if places[0][1] else NO_DATA),
-                    ),
-                    card(
-                        None,
-                        chart(
-                            "players-vp",
-                            figures.by_round(vp, "vp", "VP at the end of each round (average)", "VP", max_rounds),
-                            None if vp[0][1] else NO_DATA,
-                        ),
-                    ),
-                    card(
-                        None,
-                        chart(
-                            "players-torches",
-                            figures.by_round(
-                                torches, "torches", "Torches spent per round (average)", "torches", max_rounds
-                            ),
-                            None if torches[0][1] else NO_DATA,
-                        ),
-                    ),
-                    card(
-                        None,
-                        chart(
-                            "players-purchases",
-                            figures.purchases(bought),
-                            None if bought[0][1] else f"{name} has not bought a discovery yet.",
-                        ),
-                    ),
-                ],
-                className="grid-2",
-            ),
+            html.Div(charts, className="grid-2"),
         ],
         id="players-loaded",
     )
 
 
 def _summary(
-    record: dict[str, Any] | None, name: str, mine: dict[str, Any], other_name: str, theirs: dict[str, Any]
+    record: dict[str, Any] | None,
+    name: str,
+    mine: dict[str, Any],
+    other_name: str,
+    theirs: dict[str, Any],
+    title: str,
+    size: int | None,
 ) -> html.Div:
     games = mine["games"]
-    wins = mine["metrics"]["win_rate"]["value"]
+    wins = mine["metrics"].get("win_rate", {}).get("value")
+    table = f" at tables of {size}" if size else ""
     lines: list[Any] = [
         html.Strong(name),
-        f": {games} finished game{'s' if games != 1 else ''}",
-        f", won {metric_value('win_rate', wins)}" if games else "",
-        f". Compared with {other_name}: {theirs['games']} player-game{'s' if theirs['games'] != 1 else ''}.",
+        f": {games} finished {title} game{'s' if games != 1 else ''}{table}",
+        f", won {metric_value('win_rate', wins)}" if games and wins is not None else "",
+        f". Compared with {other_name}: {theirs['games']} player-game{'s' if theirs['games'] != 1 else ''}{table}.",
     ]
     bot = record.get("bot") if record else None
     if bot:
@@ -171,8 +190,8 @@ def _summary(
 def tendency_table(mine: dict[str, Any], theirs: dict[str, Any], name: str, other_name: str) -> html.Table:
     head = html.Tr([html.Th("Tendency"), html.Th(name), html.Th("n"), html.Th(other_name), html.Th("n")])
     rows = []
-    for metric in METRICS:
-        a, b = mine["metrics"][metric], theirs["metrics"][metric]
+    for metric, a in mine["metrics"].items():
+        b = theirs["metrics"][metric]
         rows.append(
             html.Tr(
                 [

@@ -1,16 +1,24 @@
-"""What one move says about how its player plays: the raw material of the tendencies read models.
+"""What one move says about how its player plays: Ruins' part of the read models (``domain.metrics``).
 
-Pure: given the state before a move, the action and the events it caused, return plain facts. The
-projections add them up per player and game; nothing here touches storage.
+Pure: given the state before a move, the action and the events it caused, return plain facts and the rows
+they add to Ruins' fact tables (stored as ``rm_ruins_<table>``, created by ``migrations/<dialect>/ruins/``).
+The projection combines the rows per column; nothing here touches storage.
+
+Rounds are counted where they end, for every seat dealt into them, the Showdown included: a regular round ends
+with ``RoundEnded`` (its full finishing order), the round an instant win cuts short and the Showdown end with
+``GameWon`` (the winner went out first; the other participants get no place). So a rate per round (torches,
+purchases, night flips, first outs) is over every round a seat played, and can never exceed what one round
+allows. Whether a game reached the Showdown is a fact of the game (``games`` table, one row per game), not of
+its participants.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.metrics import Dimension, Metric
+from domain.metrics import Breakdown, Column, Dimension, FactRow, FactTable, Metric
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play
 from domain.ruins.codec import action_from_record
@@ -35,6 +43,128 @@ class Claim:
     sleeves: int  # discoveries it carried once claimed
 
 
+def _ints(*names: str) -> tuple[Column, ...]:
+    return tuple(Column(n) for n in names)
+
+
+# Per seat and game: counts a move adds to (all summed).
+SEAT_COLUMNS = (
+    "follow_turns",  # turns on which the seat had a play to follow
+    "follow_turns_able",  # ... and a plain follow was legal
+    "passes",
+    "passes_able",  # passes although a plain follow was legal
+    "plays",
+    "leads",
+    "lead_size_sum",
+    "lead_rank_sum",
+    "skips",
+    "torches_spent",
+    "purchases",
+    "claims",
+    "claim_round_sum",  # the rounds claims were made in, summed: when a seat claims, not only how often
+    "night_flips",
+    "rounds_played",  # every round dealt in and ended, the Showdown included
+    "first_outs",
+    "showdown",  # dealt into the Showdown
+    "showdown_won",
+    "led_round1",
+)
+SEATS = FactTable("seats", key=_ints("seat"), columns=_ints(*SEAT_COLUMNS))
+# Per round and seat: what the seat did in that round, its place and VP when the round ended.
+ROUNDS = FactTable(
+    "rounds",
+    key=_ints("round", "seat"),
+    columns=(
+        Column("played"),  # 1 once the round ended with the seat dealt in
+        Column("first_out"),
+        Column("place", combine="set"),  # None: the game ended before the seat went out
+        Column("vp_end", combine="set"),
+        *_ints("torches_spent", "purchases", "claims", "night_flips"),
+    ),
+)
+# Per game: how far it went and how it was won.
+GAMES = FactTable(
+    "games",
+    key=(),
+    columns=(
+        Column("rounds", combine="set"),  # regular rounds reached (the Showdown is not one of them)
+        Column("showdown", combine="set"),  # 1: the game reached the Showdown
+        Column("first_leader", combine="keep"),  # the seat leading round 1
+        Column("win_how", "text", combine="set"),  # instant | showdown
+    ),
+)
+PURCHASES = FactTable(
+    "purchases",
+    key=(),
+    columns=(
+        Column("seat"),
+        Column("round"),
+        Column("discovery"),
+        Column("effect", "text"),
+        Column("effect_kind", "text"),
+        Column("position", "text"),
+        Column("price"),
+    ),
+    append=True,
+)
+CLAIMS = FactTable(
+    "claims",
+    key=(),
+    columns=_ints("seat", "round", "ruin", "rank", "sleeves"),
+    append=True,
+)
+TABLES: tuple[FactTable, ...] = (SEATS, ROUNDS, GAMES, PURCHASES, CLAIMS)
+
+_SLOT = {name: i for i, name in enumerate(SEAT_COLUMNS)}
+_ZEROS = (0,) * len(SEAT_COLUMNS)
+_PLAY_TAIL = _ZEROS[_SLOT["claim_round_sum"] + 1 :]  # the counts a play or a pass never adds to
+
+
+def _seat_row(seat: int, **counts: int) -> FactRow:
+    row = list(_ZEROS)
+    for name, value in counts.items():
+        row[_SLOT[name]] = value
+    return ("seats", (seat, *row))
+
+
+def _follow_row(
+    seat: int,
+    follow: int,
+    able: int,
+    passes: int,
+    passes_able: int,
+    plays: int = 0,
+    leads: int = 0,
+    size: int = 0,
+    rank: int = 0,
+    skips: int = 0,
+    torches: int = 0,
+    purchases: int = 0,
+    claims: int = 0,
+    claim_rounds: int = 0,
+) -> FactRow:
+    """A play's or a pass's seat row, built positionally (``_seat_row`` by name costs twice as much, and these
+    are most of the moves projected): its columns in ``SEAT_COLUMNS`` order up to ``claim_round_sum``."""
+    head = (seat, follow, able, passes, passes_able, plays, leads, size, rank, skips, torches, purchases, claims)
+    return ("seats", (*head, claim_rounds, *_PLAY_TAIL))
+
+
+def _round_row(
+    round_no: int,
+    seat: int,
+    *,
+    played: int = 0,
+    first_out: int = 0,
+    place: int | None = None,
+    vp_end: int | None = None,
+    torches: int = 0,
+    purchases: int = 0,
+    claims: int = 0,
+    night_flips: int = 0,
+) -> FactRow:
+    return ("rounds", (round_no, seat, played, first_out, place, vp_end, torches, purchases, claims, night_flips))
+
+
 @dataclass
 class MoveFacts:
     """Built for every move a projection reads, and most moves set only the first few fields: the rest
@@ -45,6 +175,7 @@ class MoveFacts:
     kind: str  # play | pass | flip | discard
     round: int
     showdown: bool
+    record: Mapping[str, Any]  # the action as stored (for the summary)
     lead: bool = False
     size: int = 0  # ruins counted in a play
     rank: int = 0
@@ -54,37 +185,105 @@ class MoveFacts:
     purchases: tuple[Purchase, ...] = ()
     claims: tuple[Claim, ...] = ()
     night_flip: bool = False
-    went_out: int | None = None  # place
+    went_out: tuple[int, int, int] | None = None  # (seat, place, vp after)
     round_ended: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None  # (round, order, vp)
-    winner: tuple[int, str] | None = None  # (seat, how)
-    next_round: tuple[int, bool, tuple[int, ...]] | None = None  # (round, showdown, participants)
+    winner: tuple[int, str, tuple[int, ...], tuple[int, ...]] | None = None  # (seat, how, participants, vp)
+    next_round: tuple[int, bool, tuple[int, ...], int] | None = None  # (round, showdown, participants, rounds)
 
-    def counters(self) -> Mapping[str, int]:
-        """What this move adds to its seat's per-game counts (columns of ``rm_player_games``)."""
-        out = {"moves": 1}
-        if self.could_follow is not None:
-            out["follow_turns"] = 1
-            out["follow_turns_able"] = int(self.could_follow)
-        if self.kind == "pass":
-            out["passes"] = 1
-            out["passes_able"] = int(bool(self.could_follow))
-        elif self.kind == "play":
-            out["plays"] = 1
-            if self.lead:
-                out.update(leads=1, lead_size_sum=self.size, lead_rank_sum=self.rank)
-            out["skips"] = int(self.skipped_next)
-            out["torches_spent"] = self.torches_spent
-            out["purchases"] = len(self.purchases)
-            out["claims"] = len(self.claims)
+    @property
+    def summary(self) -> str:
+        action = self.record
+        kind = action.get("type")
+        if kind == "play":
+            text = f"play {','.join(map(str, action.get('ruins', [])))} as {action.get('rank')}"
+            if action.get("purchases"):
+                text += f" +{len(action['purchases'])} discovery"
+            if action.get("claims"):
+                text += " +claim"
+            return text
+        if kind == "flip":
+            return "flip" if action.get("ruin") is not None else "no flip"
+        return str(kind)
+
+    def rows(self) -> Iterable[FactRow]:
+        """The rows of Ruins' tables this move adds to (see the module's docstring for when rounds count).
+        Purchases and claims are append tables: the read models key them by the move and their order in it."""
+        seat, kind, round_no = self.seat, self.kind, self.round
+        could = self.could_follow
+        rows: list[FactRow] = []
+        follow = int(could is not None)
+        able = int(bool(could))
+        if kind == "play":
+            bought, claimed = len(self.purchases), len(self.claims)
+            lead = int(self.lead)
+            torches = self.torches_spent
+            rows.append(
+                _follow_row(
+                    seat,
+                    follow,
+                    able,
+                    0,
+                    0,
+                    1,
+                    lead,
+                    self.size * lead,
+                    self.rank * lead,
+                    int(self.skipped_next),
+                    torches,
+                    bought,
+                    claimed,
+                    claimed * round_no,
+                )
+            )
+            if torches or bought or claimed:
+                rows.append(_round_row(round_no, seat, torches=torches, purchases=bought, claims=claimed))
+            for p in self.purchases:
+                rows.append(("purchases", (seat, round_no, p.discovery, p.effect, p.kind, p.position, p.price)))
+            for c in self.claims:
+                rows.append(("claims", (seat, round_no, c.ruin, c.rank, c.sleeves)))
+        elif kind == "pass":
+            rows.append(_follow_row(seat, follow, able, 1, able))
         elif self.night_flip:
-            out["night_flips"] = 1
-        return out
+            rows.append(_seat_row(seat, night_flips=1))
+            rows.append(_round_row(round_no, seat, night_flips=1))
+        if self.went_out is not None or self.round_ended is not None or self.winner or self.next_round:
+            rows.extend(self._round_rows())
+        return rows
+
+    def _round_rows(self) -> Iterable[FactRow]:
+        """Places, the ends of rounds, the next deal and the winner: the facts only some moves have."""
+        round_no = self.round
+        if self.went_out is not None:
+            out, place, _ = self.went_out
+            first = int(place == 1)
+            yield _round_row(round_no, out, first_out=first, place=place)
+            if first:
+                yield _seat_row(out, first_outs=1)
+        if self.round_ended is not None:
+            ended, order, vp = self.round_ended
+            for place, s in enumerate(order, start=1):
+                yield _round_row(ended, s, played=1, place=place, vp_end=vp[s])
+                yield _seat_row(s, rounds_played=1)
+        if self.winner is not None:  # the round the win ends is played too (an instant win cuts it short)
+            winner, how, participants, vp = self.winner
+            for s in participants:
+                yield _round_row(round_no, s, played=1, vp_end=vp[s])
+                yield _seat_row(s, rounds_played=1, showdown_won=int(how == "showdown" and s == winner))
+            yield ("games", (None, None, None, how))
+        if self.next_round is not None:
+            _, showdown, participants, regular = self.next_round
+            yield ("games", (regular, int(showdown), None, None))
+            if showdown:
+                for s in participants:
+                    yield _seat_row(s, showdown=1)
 
 
-def _facts(seat: int, kind: str, round: int, showdown: bool) -> MoveFacts:
-    """``MoveFacts(seat, kind, round, showdown)`` without the generated ``__init__`` setting all 17 fields:
-    an equal object (equality, repr and every field read the same)."""
-    facts: MoveFacts = with_fields(MoveFacts, {"seat": seat, "kind": kind, "round": round, "showdown": showdown})
+def _facts(seat: int, kind: str, round: int, showdown: bool, record: Mapping[str, Any]) -> MoveFacts:
+    """``MoveFacts(seat, kind, round, showdown, record)`` without the generated ``__init__`` setting every
+    field: an equal object (equality, repr and every field read the same)."""
+    facts: MoveFacts = with_fields(
+        MoveFacts, {"seat": seat, "kind": kind, "round": round, "showdown": showdown, "record": record}
+    )
     return facts
 
 
@@ -94,10 +293,12 @@ QUIET = frozenset({ev.NextTurn, ev.Passed, ev.PileCleared, ev.TorchesRelit, ev.R
                    ev.RuinsDiscarded, ev.NightFlipChosen, ev.NightFlipsRevealed})  # fmt: skip
 
 
-def move_facts(before: GameState, action: Action, events: Sequence[ev.Event]) -> MoveFacts:
+def move_facts(
+    before: GameState, action: Action, events: Sequence[ev.Event], record: Mapping[str, Any] | None = None
+) -> MoveFacts:
     book = before.book
     kind = KINDS[type(action)]
-    facts = _facts(action.seat, kind, before.round, before.showdown)
+    facts = _facts(action.seat, kind, before.round, before.showdown, {} if record is None else record)
     purchases: list[Purchase] = []
     claims: list[Claim] = []
     if (kind == "play" or kind == "pass") and before.top is not None:
@@ -105,6 +306,7 @@ def move_facts(before: GameState, action: Action, events: Sequence[ev.Event]) ->
     elif kind == "flip":
         facts.night_flip = action.ruin is not None  # type: ignore[union-attr]
     ruins = before.ruins
+    went_out_vp: dict[int, int] = {}
     for event in events:
         if type(event) in QUIET:
             continue
@@ -128,13 +330,16 @@ def move_facts(before: GameState, action: Action, events: Sequence[ev.Event]) ->
         elif isinstance(event, ev.PlayerSkipped):
             facts.skipped_next = True
         elif isinstance(event, ev.WentOut):
-            facts.went_out = event.place
+            facts.went_out = (event.seat, event.place, event.vp)
+            went_out_vp[event.seat] = event.vp
         elif isinstance(event, ev.RoundEnded):
             facts.round_ended = (event.round, event.order, event.vp)
         elif isinstance(event, ev.GameWon):
-            facts.winner = (event.seat, event.how)
+            vp = tuple(went_out_vp.get(s, v) for s, v in enumerate(before.vp))
+            facts.winner = (event.seat, event.how, before.participants, vp)
         elif isinstance(event, ev.RoundDealt):
-            facts.next_round = (event.round, event.showdown, event.participants)
+            regular = min(event.round, book.max_rounds)
+            facts.next_round = (event.round, event.showdown, event.participants, regular)
     if purchases:
         facts.purchases = tuple(purchases)
     if claims:
@@ -142,7 +347,7 @@ def move_facts(before: GameState, action: Action, events: Sequence[ev.Event]) ->
     return facts
 
 
-# The tendencies the read models offer for Ruins: each a ratio of sums of per-seat-per-game columns.
+# The tendencies the read models offer for Ruins (see ``domain.metrics`` for the grains).
 METRICS: tuple[Metric, ...] = (
     Metric("pass_rate_when_able", "passes when able to follow", ("passes_able",), ("follow_turns_able",)),
     Metric("pass_rate", "passes per follow turn", ("passes",), ("follow_turns",)),
@@ -152,14 +357,30 @@ METRICS: tuple[Metric, ...] = (
     Metric("torches_per_round", "torches spent per round", ("torches_spent",), ("rounds_played",)),
     Metric("purchases_per_round", "discoveries bought per round", ("purchases",), ("rounds_played",)),
     Metric("claims_per_game", "claims used per game", ("claims",)),
+    Metric("claim_round", "round of a claim (average)", ("claim_round_sum",), ("claims",)),
     Metric("night_flips_per_round", "night flips per round", ("night_flips",), ("rounds_played",)),
     Metric("first_out_rate", "rounds finished first", ("first_outs",), ("rounds_played",)),
     Metric("win_rate", "games won", ("won",)),
     Metric("win_rate_led_round1", "win rate when leading round 1", ("won", "led_round1"), ("led_round1",)),
-    Metric("showdown_rate", "games reaching the Showdown", ("showdown",)),
+    Metric("showdown_rate", "games reaching the Showdown", ("showdown",), grain="game"),
     Metric("showdown_win_rate", "Showdowns won", ("showdown_won",), ("showdown",)),
-    Metric("final_vp", "VP at the end", ("final_vp",)),
+    Metric("final_vp", "VP at the end", ("score",)),
     Metric("think_ms", "think time per move (ms)", ("think_ms",), ("moves",)),
+    # Per round (the Showdown is the round after the last regular one).
+    Metric("vp_by_round", "VP at the end of the round", ("vp_end",), ("played",), grain="round"),
+    Metric("torches_by_round", "torches spent", ("torches_spent",), ("played",), grain="round"),
+    Metric("purchases_by_round", "discoveries bought", ("purchases",), ("played",), grain="round"),
+    Metric("claims_by_round", "claims made", ("claims",), ("played",), grain="round"),
+    Metric("first_out_by_round", "went out first", ("first_out",), ("played",), grain="round"),
+)
+
+BREAKDOWNS: tuple[Breakdown, ...] = (
+    Breakdown("places", "finishing place in a round", "rounds", ("round", "place")),
+    Breakdown("discoveries", "discoveries bought", "purchases", ("effect", "effect_kind", "position"), ("price",)),
+    Breakdown("claims", "claims, by rank and sleeves", "claims", ("rank", "sleeves")),
+    Breakdown("claim_rounds", "claims, by round", "claims", ("round",)),
+    Breakdown("win_how", "how games were won", "games", ("win_how",)),
+    Breakdown("lengths", "rounds played per game", "games", ("rounds", "showdown")),
 )
 
 DIMENSIONS: tuple[Dimension, ...] = (
@@ -168,16 +389,23 @@ DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("led_round1", "led round 1", "seat"),
     Dimension("round", "round", "round"),
     Dimension("win_how", "how the game was won", "game"),
+    Dimension("showdown", "reached the Showdown", "game"),
 )
 
 
 @dataclass(frozen=True)
 class RuinsAnalytics:
+    tables: Sequence[FactTable] = TABLES
     metrics: Sequence[Metric] = METRICS
+    breakdowns: Sequence[Breakdown] = BREAKDOWNS
     dimensions: Sequence[Dimension] = DIMENSIONS
 
+    def opening_rows(self, state: GameState) -> Iterable[FactRow]:
+        """Who leads round 1, and a game that has started its first round without a Showdown yet."""
+        return (("games", (1, 0, state.leader, None)), _seat_row(state.leader, led_round1=1))
+
     def move_facts(self, before: GameState, action: Mapping[str, Any], events: Sequence[ev.Event]) -> MoveFacts:
-        return move_facts(before, action_from_record(action), events)
+        return move_facts(before, action_from_record(action), events, action)
 
 
 ANALYTICS = RuinsAnalytics()

@@ -1,72 +1,39 @@
-"""A batch of read-model changes, built in memory and written in one transaction with its tracking row."""
+"""A batch of read-model changes, built in memory and written in one transaction with its tracking row.
+
+Rows of a game's fact tables with the same key are combined here already, column by column as the upsert
+will combine them with what is stored (``facts.StoredTable.combine``): a batch writes each key once.
+"""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-# Counters of rm_player_games that a move adds to (the row is created when the game is).
-COUNTERS = (
-    "moves",
-    "think_ms",
-    "follow_turns",
-    "follow_turns_able",
-    "passes",
-    "passes_able",
-    "plays",
-    "leads",
-    "lead_size_sum",
-    "lead_rank_sum",
-    "skips",
-    "torches_spent",
-    "purchases",
-    "claims",
-    "night_flips",
-    "rounds_played",
-    "first_outs",
-    "showdown",
-    "showdown_won",
-    "led_round1",
-)
-
-
-# Position of each counter in a batch's per-seat list (the order of COUNTERS, as the write sends them).
-SLOT = {name: i for i, name in enumerate(COUNTERS)}
+# The common per-seat values a move adds to: [player_id, kind, n_players, moves, think time in microseconds].
+# Think time is summed in whole microseconds (exact, whatever the batches) and stored in milliseconds.
+PLAYER, KIND, N_PLAYERS, MOVES, THINK_US = range(5)
 
 
 @dataclass
 class Batch:
     players: list[tuple[Any, ...]] = field(default_factory=list)
     tournaments: list[tuple[Any, ...]] = field(default_factory=list)
-    games: dict[str, dict[str, Any]] = field(default_factory=dict)  # game_id -> full row (upserted)
-    seats: list[tuple[Any, ...]] = field(default_factory=list)  # new rm_player_games rows
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)  # game_id -> full rm_games row (upserted)
+    seats: dict[tuple[str, int], list[Any]] = field(default_factory=dict)  # (game, seat) -> see PLAYER..THINK_US
     moves: list[tuple[Any, ...]] = field(default_factory=list)
-    counters: dict[tuple[str, int], list[int]] = field(default_factory=dict)  # (game, seat) -> deltas, by SLOT
-    round_places: dict[tuple[str, int, int], dict[str, Any]] = field(default_factory=dict)
-    round_torches: dict[tuple[str, int, int], int] = field(default_factory=lambda: defaultdict(int))
-    purchases: list[tuple[Any, ...]] = field(default_factory=list)
-    claims: list[tuple[Any, ...]] = field(default_factory=list)
-    results: list[tuple[Any, ...]] = field(default_factory=list)  # (finished, won, final_vp, game, seat)
+    results: list[tuple[Any, ...]] = field(default_factory=list)  # (finished, won, place, score, game, seat)
+    facts: dict[str, dict[tuple[Any, ...], list[Any]]] = field(default_factory=dict)  # table -> key -> values
+    appended: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)  # append table -> new rows
     events: int = 0
     last_notification_id: int | None = None
-    player_of: dict[tuple[str, int], str] = field(default_factory=dict)
 
-    def seat_counters(self, game_id: str, seat: int) -> list[int]:
-        """The seat's counter deltas in this batch (zeros when new), indexed by ``SLOT``."""
+    def seat(self, game_id: str, seat: int, player: str, kind: str, n_players: int) -> list[Any]:
+        """The seat's common values in this batch (zero moves when new)."""
         key = (game_id, seat)
-        row = self.counters.get(key)
+        row = self.seats.get(key)
         if row is None:
-            row = self.counters[key] = [0] * len(COUNTERS)
+            row = self.seats[key] = [player, kind, n_players, 0, 0]
         return row
-
-    def count(self, game_id: str, seat: int, **deltas: int) -> None:
-        row = self.seat_counters(game_id, seat)
-        for name, value in deltas.items():
-            row[SLOT[name]] += value
-
-    def place(self, game_id: str, round_no: int, seat: int, **values: Any) -> None:
-        self.round_places.setdefault((game_id, round_no, seat), {}).update(values)
 
     def __bool__(self) -> bool:
         return self.last_notification_id is not None

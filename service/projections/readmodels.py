@@ -1,12 +1,19 @@
-"""Stored records -> read-model rows: games, moves, and per-player-per-game facts for tendencies."""
+"""Stored records -> read-model rows: the generic core (games, seats, moves, results, think time) from the
+rules protocol alone, and each game's fact rows from its analytics part (``domain.metrics``).
+
+Nothing here knows a game: ``GameRules.result`` gives who finished where with what score, ``GameRules.progress``
+the round of a game without facts, ``Analytics.move_facts`` a move's kind, round, summary and fact rows, which
+land in the game's tables (``facts.game_tables``) combined per column. A game without an analytics part gets
+the core rows only.
+"""
 
 from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -14,27 +21,21 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
 from domain.games import game as game_of
+from domain.metrics import FactRow
 from domain.protocol import Result
 from service.aggregates import Game, Player, Tournament
 from service.application import DigsiteApplication
-from service.projections.batch import SLOT, Batch
+from service.projections.batch import MOVES, THINK_US, Batch
+from service.projections.facts import StoredTable, game_tables
 from service.projections.tables import ReadModels
 
-# Counter slots a Ruins move adds to (see ``Batch.seat_counters``).
-_MOVES, _THINK_MS = SLOT["moves"], SLOT["think_ms"]
-_FOLLOW_TURNS, _FOLLOW_TURNS_ABLE = SLOT["follow_turns"], SLOT["follow_turns_able"]
-_PASSES, _PASSES_ABLE, _PLAYS = SLOT["passes"], SLOT["passes_able"], SLOT["plays"]
-_LEADS, _LEAD_SIZE_SUM, _LEAD_RANK_SUM = SLOT["leads"], SLOT["lead_size_sum"], SLOT["lead_rank_sum"]
-_SKIPS, _TORCHES_SPENT, _PURCHASES = SLOT["skips"], SLOT["torches_spent"], SLOT["purchases"]
-_CLAIMS, _NIGHT_FLIPS = SLOT["claims"], SLOT["night_flips"]
+MICROSECOND = timedelta(microseconds=1)
 
 
 class _Kind:
-    """A game's functions the projection calls for every move, looked up once per kind. A game without an
-    analytics part (``Game.analytics is None``) gets the common rows only: games, seats, moves (their kind and
-    think time) and results."""
+    """A game's functions the projection calls for every move, and its fact tables, looked up once per kind."""
 
-    __slots__ = ("decode", "move_facts", "replay", "rules")
+    __slots__ = ("decode", "move_facts", "opening_rows", "progress", "replay", "result", "rules", "tables")
 
     def __init__(self, kind: str) -> None:
         found = game_of(kind)
@@ -42,7 +43,14 @@ class _Kind:
         self.decode: Callable[[dict[str, Any]], Any] = self.rules.event_from_dict
         # A move's events applied in one go (``replay`` builds one state for them, not one per event).
         self.replay: Callable[[list[Any], Any], Any] = self.rules.replay
-        self.move_facts: Callable[..., Any] | None = None if found.analytics is None else found.analytics.move_facts
+        self.result: Callable[[Any], Result | None] = self.rules.result
+        self.progress = self.rules.progress
+        analytics = found.analytics
+        self.move_facts: Callable[..., Any] | None = None if analytics is None else analytics.move_facts
+        self.opening_rows: Callable[[Any], Iterable[FactRow]] | None = (
+            None if analytics is None else analytics.opening_rows
+        )
+        self.tables: dict[str, StoredTable] = game_tables(kind)
 
 
 _KINDS: dict[str, _Kind] = {}
@@ -67,7 +75,6 @@ class GameContext:
     last_time: datetime | None  # when the game's last record was made (for think time)
     row: dict[str, Any]
     fns: _Kind
-    batch_no: int = -1  # the last batch whose player_of names this game's seats
 
 
 class ReadModelProjection(Projection[Any]):
@@ -78,16 +85,21 @@ class ReadModelProjection(Projection[Any]):
         super().__init__(read_models)  # the library calls it the projection's view
         self.app = app
         self.batch = Batch()
-        self._batch_no = 0
         self.cache_size = cache_size
         # Keyed by the game id's 128-bit integer (hashing a UUID object runs Python code, twice per record);
         # most recently used last, and ``_last`` is that key (already last: no need to move it).
         self._games: OrderedDict[int, GameContext] = OrderedDict()
         self._last: int | None = None
+        # The games of this batch and their state at its end: their rm_games round is asked once per batch.
+        self._states: dict[str, tuple[_Kind, Any]] = {}
 
     def take_batch(self) -> Batch:
         batch, self.batch = self.batch, Batch()
-        self._batch_no += 1
+        for game_id, (fns, state) in self._states.items():
+            row = batch.games.get(game_id)
+            if row is not None:
+                row["round"] = fns.progress(state).round
+        self._states = {}
         return batch
 
     def forget(self) -> None:
@@ -95,7 +107,7 @@ class ReadModelProjection(Projection[Any]):
         self._games.clear()
         self._last = None
         self.batch = Batch()
-        self._batch_no += 1
+        self._states = {}
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.project(domain_event)
@@ -118,6 +130,7 @@ class ReadModelProjection(Projection[Any]):
             ctx = self._context(uid, domain_event.originator_version - 1)
             ctx.version = ctx.row["last_version"] = domain_event.originator_version
             self.batch.games[ctx.game_id] = ctx.row
+            self._states[ctx.game_id] = (ctx.fns, ctx.state)
             self._games.pop(uid.int, None)  # finished: no further records
             self._last = None
         elif isinstance(domain_event, Player.Created):
@@ -142,10 +155,11 @@ class ReadModelProjection(Projection[Any]):
         uid = event.originator_id
         game_id = str(uid)
         fns = _kind(event.kind)
-        state = fns.rules.replay([fns.decode(e) for e in event.opening])
+        state = fns.replay([fns.decode(e) for e in event.opening], None)
         row = _game_row(
             game_id,
             event.kind,
+            fns,
             event.labels,
             event.players,
             event.names,
@@ -154,7 +168,6 @@ class ReadModelProjection(Projection[Any]):
             moves=0,
             started_at=event.at,
             ended_at=None,
-            first_leader=getattr(state, "leader", None),
         )
         ctx = GameContext(
             game_id, event.kind, event.players, state, event.originator_version, _time(event.at), row, fns
@@ -162,12 +175,12 @@ class ReadModelProjection(Projection[Any]):
         self._remember(uid, ctx)
         batch = self.batch
         batch.games[game_id] = row
+        self._states[game_id] = (fns, state)
+        n_players = len(event.players)
         for seat, player in enumerate(event.players):
-            batch.seats.append((game_id, seat, player, event.kind, len(event.players)))
-            batch.player_of[(game_id, seat)] = player
-        ctx.batch_no = self._batch_no
-        if row["first_leader_seat"] is not None:
-            batch.count(game_id, row["first_leader_seat"], led_round1=1)
+            batch.seat(game_id, seat, player, event.kind, n_players)
+        if fns.opening_rows is not None:
+            self._facts(batch, fns.tables, game_id, event.originator_version, fns.opening_rows(state))
 
     def _move(self, event: Game.MoveRecorded) -> None:
         # This runs for nearly every record projected: lookups are hoisted and the common path is inline.
@@ -187,153 +200,71 @@ class ReadModelProjection(Projection[Any]):
         at = event.at
         now = _time(at)
         last = ctx.last_time
-        think_ms = max(0, int((now - last).total_seconds() * 1000)) if now and last else 0
+        think_us = max(0, (now - last) // MICROSECOND) if now and last else 0
         batch = self.batch
         game_id = ctx.game_id
-        players = ctx.players
-        player = players[event.seat]
-        if ctx.batch_no != self._batch_no:  # the game's first record in this batch: name its seats
-            ctx.batch_no = self._batch_no
-            player_of = batch.player_of
-            for s, p in enumerate(players):
-                player_of[(game_id, s)] = p
+        seat = event.seat
+        player = ctx.players[seat]
         row = ctx.row
         row["moves"] += 1
         row["last_version"] = version
         action = event.action
         move_facts = fns.move_facts
-        facts = move_facts(before, action, domain_events) if move_facts else None
-        if facts is None:
+        if move_facts is None:  # a game without analytics: the kind of action, and the round the rules say
+            kind = str(action.get("type", "?"))
             batch.moves.append(
-                (
-                    game_id,
-                    version,
-                    event.seat,
-                    player,
-                    action.get("type", "?"),
-                    0,
-                    at,
-                    think_ms,
-                    0,
-                    0,
-                    0,
-                    0,
-                    None,
-                    0,
-                    _summary(action),
-                )
+                (game_id, version, seat, player, kind, fns.progress(before).round, at, think_us / 1000, kind)
             )
-            counters = batch.seat_counters(game_id, event.seat)
-            counters[_MOVES] += 1
-            counters[_THINK_MS] += think_ms
-            result = fns.rules.result(state)
-            if result is not None and row["status"] != "over":
+        else:
+            facts = move_facts(before, action, domain_events)
+            seat = facts.seat
+            batch.moves.append(
+                (game_id, version, seat, player, facts.kind, facts.round, at, think_us / 1000, facts.summary)
+            )
+            self._facts(batch, fns.tables, game_id, version, facts.rows())
+        common = batch.seats.get((game_id, seat))
+        if common is None:
+            common = batch.seat(game_id, seat, player, ctx.kind, len(ctx.players))
+        common[MOVES] += 1
+        common[THINK_US] += think_us
+        if row["status"] != "over":
+            result = fns.result(state)
+            if result is not None:
                 row.update(_result_columns(result, ctx.players), ended_at=at)
                 for s in range(len(ctx.players)):
-                    batch.results.append((1, int(s in result.winners), result.scores[s], game_id, s))
-        else:  # the games with move facts (Ruins): the common part here, the rarer facts in _later_facts
-            seat = facts.seat
-            could = facts.could_follow
-            kind = facts.kind
-            torches = facts.torches_spent
-            batch.moves.append(
-                (
-                    game_id,
-                    version,
-                    seat,
-                    player,
-                    kind,
-                    facts.round,
-                    at,
-                    think_ms,
-                    int(facts.lead),
-                    facts.size,
-                    facts.rank,
-                    int(facts.skipped_next),
-                    None if could is None else int(could),
-                    torches,
-                    _summary(action),
-                )
-            )
-            counted = batch.counters.get((game_id, seat))
-            counters = batch.seat_counters(game_id, seat) if counted is None else counted
-            counters[_MOVES] += 1
-            counters[_THINK_MS] += think_ms
-            if could is not None:
-                counters[_FOLLOW_TURNS] += 1
-                if could:
-                    counters[_FOLLOW_TURNS_ABLE] += 1
-            if kind == "pass":
-                counters[_PASSES] += 1
-                if could:
-                    counters[_PASSES_ABLE] += 1
-            elif kind == "play":
-                counters[_PLAYS] += 1
-                if facts.lead:
-                    counters[_LEADS] += 1
-                    counters[_LEAD_SIZE_SUM] += facts.size
-                    counters[_LEAD_RANK_SUM] += facts.rank
-                if facts.skipped_next:
-                    counters[_SKIPS] += 1
-                if torches:
-                    counters[_TORCHES_SPENT] += torches
-                    counters[_PURCHASES] += len(facts.purchases)
-                if facts.claims:
-                    counters[_CLAIMS] += len(facts.claims)
-            elif facts.night_flip:
-                counters[_NIGHT_FLIPS] += 1
-            if (
-                torches
-                or facts.purchases
-                or facts.claims
-                or facts.went_out is not None
-                or facts.round_ended is not None
-                or facts.next_round is not None
-                or facts.winner is not None
-            ):
-                self._later_facts(batch, ctx, facts, version, player, at, state)
+                    won = int(s in result.winners)
+                    batch.results.append((1, won, result.place(s), result.scores[s], game_id, s))
         ctx.state, ctx.version, ctx.last_time = state, version, now
         batch.games[game_id] = row
+        self._states[game_id] = (fns, state)
 
-    def _later_facts(
-        self, batch: Batch, ctx: GameContext, facts: Any, version: int, player: str, at: str, state: Any
+    @staticmethod
+    def _facts(
+        batch: Batch, tables: dict[str, StoredTable], game_id: str, version: int, rows: Iterable[FactRow]
     ) -> None:
-        """Purchases, claims, places, rounds and the winner: the facts only some moves have."""
-        game_id = ctx.game_id
-        seat = facts.seat
-        if facts.torches_spent:
-            batch.round_torches[(game_id, facts.round, seat)] += facts.torches_spent
-        for i, p in enumerate(facts.purchases):
-            batch.purchases.append(
-                (game_id, version, i, seat, player, facts.round, p.discovery, p.effect, p.kind, p.position, p.price)
-            )
-        for i, c in enumerate(facts.claims):
-            batch.claims.append((game_id, version, i, seat, player, c.ruin, c.rank, c.sleeves))
-        if facts.went_out is not None:
-            batch.place(game_id, facts.round, seat, place=facts.went_out)
-        if facts.round_ended is not None:
-            round_no, order, vp = facts.round_ended
-            for place, s in enumerate(order, start=1):
-                batch.place(game_id, round_no, s, place=place, vp_end=vp[s])
-                batch.count(game_id, s, rounds_played=1, first_outs=int(place == 1))
-        game = ctx.row
-        if facts.next_round is not None:
-            round_no, showdown, participants = facts.next_round
-            game["rounds"] = min(round_no, 4) if not showdown else 4
-            if showdown:
-                game["showdown"] = True
-                for s in participants:
-                    batch.count(game_id, s, showdown=1)
-        if facts.winner is not None:
-            winner, how = facts.winner
-            game.update(status="over", winner_seat=winner, winner_player=ctx.players[winner], win_how=how, ended_at=at)
-            if how == "showdown":
-                batch.count(game_id, winner, showdown_won=1)
-            if how == "instant":  # the deciding round ends with the win: record it as played
-                for s in state.participants:
-                    batch.count(game_id, s, rounds_played=1, first_outs=int(s == winner))
-            for s in range(len(ctx.players)):
-                batch.results.append((1, int(s == winner), state.vp[s], game_id, s))
+        """Fold a move's fact rows into the batch: an append table's as new rows keyed by the move (its
+        version and the row's order among the move's rows of that table), the others combined by key."""
+        order: dict[str, int] | None = None  # an append table's rows of this move so far
+        facts = batch.facts
+        for name, values in rows:
+            table = tables[name]
+            stored = table.name
+            if table.append:
+                order = {} if order is None else order
+                idx = order.get(stored, 0)
+                order[stored] = idx + 1
+                batch.appended.setdefault(stored, []).append((game_id, version, idx, *values))
+                continue
+            size = table.key_size
+            key = (game_id, *values[:size]) if size else (game_id,)
+            combined = facts.get(stored)
+            if combined is None:
+                combined = facts[stored] = {}
+            found = combined.get(key)
+            if found is None:
+                combined[key] = list(values[size:])
+            else:
+                table.combine(found, values[size:])
 
     def _context(self, uid: UUID, version: int) -> GameContext:
         ctx = self._games.get(uid.int)
@@ -342,12 +273,12 @@ class ReadModelProjection(Projection[Any]):
             self._last = uid.int
             return ctx
         game: Game = self.app.repository.get(uid, version=version)
-        opened: Game = self.app.repository.get(uid, version=1)
-        first = opened.state  # who led round 1
         game_id = str(uid)
+        fns = _kind(game.kind)
         row = _game_row(
             game_id,
             game.kind,
+            fns,
             game.labels,
             game.players,
             game.names,
@@ -356,11 +287,8 @@ class ReadModelProjection(Projection[Any]):
             moves=game.moves,
             started_at=game.created_at,
             ended_at=game.updated_at,
-            first_leader=getattr(first, "leader", None),
         )
-        ctx = GameContext(
-            game_id, game.kind, game.players, game.state, version, _time(game.updated_at), row, _kind(game.kind)
-        )
+        ctx = GameContext(game_id, game.kind, game.players, game.state, version, _time(game.updated_at), row, fns)
         self._remember(uid, ctx)
         return ctx
 
@@ -375,6 +303,7 @@ class ReadModelProjection(Projection[Any]):
 def _game_row(
     game_id: str,
     kind: str,
+    fns: _Kind,
     labels: dict[str, Any],
     players: list[str],
     names: list[str],
@@ -384,10 +313,9 @@ def _game_row(
     moves: int,
     started_at: str,
     ended_at: str | None,
-    first_leader: int | None,
 ) -> dict[str, Any]:
     """The rm_games row of a game whose rules state is ``state`` at ``version``."""
-    result = game_of(kind).rules.result(state)
+    result = fns.result(state)
     return {
         "game_id": game_id,
         "kind": kind,
@@ -397,10 +325,8 @@ def _game_row(
         "n_players": len(players),
         "players": [{"seat": i, "id": p, "name": n} for i, (p, n) in enumerate(zip(players, names, strict=True))],
         **_result_columns(result, players),
+        "round": fns.progress(state).round,
         "moves": moves,
-        "rounds": min(getattr(state, "round", 1), 4),
-        "showdown": bool(getattr(state, "showdown", False)),
-        "first_leader_seat": first_leader,
         "started_at": started_at,
         "ended_at": None if result is None else ended_at,
         "last_version": version,
@@ -408,17 +334,17 @@ def _game_row(
 
 
 def _result_columns(result: Result | None, players: list[str]) -> dict[str, Any]:
-    """The rm_games columns of a game's result: the first winner (a seat the engine plays, like a solo rival,
-    has no player id), and how it won where the game says (its detail's ``how``)."""
+    """The rm_games columns of a game's result: every winner, and the first of them (a seat the engine plays,
+    like a solo rival, has no player id), and the game's own words about its end (``Result.detail``)."""
     if result is None:
-        return {"status": "playing", "winner_seat": None, "winner_player": None, "win_how": None}
+        return {"status": "playing", "winner_seat": None, "winner_player": None, "winners": [], "detail": None}
     winner = result.winners[0]
-    how = result.detail.get("how")
     return {
         "status": "over",
         "winner_seat": winner,
         "winner_player": players[winner] if winner < len(players) else None,
-        "win_how": how if isinstance(how, str) else None,
+        "winners": list(result.winners),
+        "detail": dict(result.detail),
     }
 
 
@@ -427,17 +353,3 @@ def _time(text: str) -> datetime | None:
         return datetime.fromisoformat(text)
     except ValueError:
         return None
-
-
-def _summary(action: dict[str, Any]) -> str:
-    kind = action.get("type")
-    if kind == "play":
-        text = f"play {','.join(map(str, action.get('ruins', [])))} as {action.get('rank')}"
-        if action.get("purchases"):
-            text += f" +{len(action['purchases'])} discovery"
-        if action.get("claims"):
-            text += " +claim"
-        return text
-    if kind == "flip":
-        return "flip" if action.get("ruin") is not None else "no flip"
-    return str(kind)

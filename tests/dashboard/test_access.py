@@ -81,10 +81,13 @@ def _statistics(queries: Queries, finished_only: bool) -> dict[str, Any]:
     return {
         "players": sorted(str(p["player_id"]) for p in queries.players(finished_only)),
         "tournaments": [(t["tournament_id"], t["games"]) for t in queries.tournaments(finished_only)],
-        "places": queries.finishing_positions(None, finished_only),
-        "vp": queries.vp_by_round(None, finished_only),
-        "torches": queries.torches_by_round(None, finished_only),
-        "purchases": sorted((r["effect"], r["position"], r["n"]) for r in queries.purchases(None, None, finished_only)),
+        "places": queries.breakdown("ruins", "places", finished_only=finished_only),
+        "vp": queries.per_round("ruins", "vp_by_round", finished_only=finished_only),
+        "torches": queries.per_round("ruins", "torches_by_round", finished_only=finished_only),
+        "purchases": sorted(
+            (r["effect"], r["position"], r["n"])
+            for r in queries.breakdown("ruins", "discoveries", finished_only=finished_only)
+        ),
     }
 
 
@@ -252,24 +255,32 @@ def test_spectator_statistics_come_from_finished_games_only(app: Any, venue: Ven
     assert venue.lurker not in {o["value"] for o in options}
     assert "Lurker" not in json.dumps(players)
     player = venue.queries.games(status="over")["rows"][0]["players"][0]["id"]
-    out = anyone.call(
-        [("players-content", "children")], [("players-player", "value", player), ("players-other", "value", None)]
-    )["players-content"]["children"]
-    with_live = organiser(app).call(
-        [("players-content", "children")], [("players-player", "value", player), ("players-other", "value", None)]
-    )["players-content"]["children"]
+    out = anyone.call([("players-content", "children")], _player_inputs(player))["players-content"]["children"]
+    with_live = organiser(app).call([("players-content", "children")], _player_inputs(player))["players-content"][
+        "children"
+    ]
     # The field's torches per round: a spectator's are the finished games' exactly; an organiser's count the
     # live game's rounds too.
-    field = _trace(out, "players-torches", "the field")
-    assert list(field["y"]) == pytest.approx([float(r["torches"]) for r in venue.before["torches"]])
+    field = _trace(out, "players-round-torches_by_round", "the field")
+    assert list(field["y"]) == pytest.approx([float(r["value"]) for r in venue.before["torches"]])
     assert list(field["customdata"]) == [r["n"] for r in venue.before["torches"]]
-    assert sum(_trace(with_live, "players-torches", "the field")["customdata"]) > sum(field["customdata"])
+    live = _trace(with_live, "players-round-torches_by_round", "the field")
+    assert sum(live["customdata"]) > sum(field["customdata"])
     aggregates = anyone.call(
         [("agg-content", "children")], [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)]
     )["agg-content"]["children"]
-    bought = sum(sum(t["y"]) for t in _figure(aggregates, "agg-discoveries")["data"])
+    bought = sum(sum(t["y"]) for t in _figure(aggregates, "agg-breakdown-discoveries")["data"])
     assert bought == sum(n for _, _, n in venue.before["purchases"])
-    assert f"Over {len(venue.finished)} finished games" in text(by_id(aggregates, "agg-summary"))
+    assert f"Over {len(venue.finished)} finished Ruins games" in text(by_id(aggregates, "agg-summary"))
+
+
+def _player_inputs(player: str | None) -> list[tuple[str, str, Any]]:
+    return [
+        ("players-player", "value", player),
+        ("players-other", "value", None),
+        ("players-kind", "value", "ruins"),
+        ("players-size", "value", None),
+    ]
 
 
 def _trace(tree: Any, graph_id: str, name: str) -> dict[str, Any]:
@@ -553,11 +564,7 @@ def test_spectator_mode_off_refuses_finished_games_too(closed: Any, venue: Venue
         _refused(anyone.verification_response(game_id))
     _refused(anyone.games_response())
     _refused(anyone.post_callback([("games-round", "options")], [("games-tournament", "value", None)]))
-    _refused(
-        anyone.post_callback(
-            [("players-content", "children")], [("players-player", "value", None), ("players-other", "value", None)]
-        )
-    )
+    _refused(anyone.post_callback([("players-content", "children")], _player_inputs(None)))
     _refused(
         anyone.post_callback(
             [("agg-content", "children")], [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)]
@@ -566,6 +573,11 @@ def test_spectator_mode_off_refuses_finished_games_too(closed: Any, venue: Venue
     _refused(
         anyone.post_callback(
             [("agg-trend", "children")], [("agg-metric", "value", "win_rate"), ("agg-trend-tournament", "value", None)]
+        )
+    )
+    _refused(
+        anyone.post_callback(
+            [("agg-metric", "options"), ("agg-trend-tournament", "options")], [("agg-kind", "value", "ruins")]
         )
     )
     assert "organisers only" in anyone.get("login").get_data(as_text=True)

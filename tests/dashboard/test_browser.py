@@ -234,11 +234,12 @@ def test_the_player_page_shows_charts_with_data(page: Any, demo: Demo, shots: Sh
     )  # the label the page shows for this player
     choose(page, "players-player", option["label"])
     expect(page.locator("#players-summary")).to_contain_text(player["name"])
-    for graph in ("players-rates", "players-averages", "players-places", "players-vp", "players-torches"):
+    graphs = ("players-rates", "players-averages", "players-breakdown-places")
+    for graph in (*graphs, "players-round-vp_by_round", "players-round-torches_by_round"):
         points = plotted_points(page, graph)
         assert len(points) == 2 and all(n > 0 for n in points), (graph, points)
-    games = demo.queries.tendencies(player["id"], "ruins")["games"]
-    expect(page.locator("#players-summary")).to_contain_text(f"{games} finished game")
+    games = demo.queries.tendencies("ruins", player["id"])["games"]
+    expect(page.locator("#players-summary")).to_contain_text(f"{games} finished Ruins game")
     expect(page.locator("#players-table")).to_contain_text("the field")
     shots.take(page, "field")
 
@@ -257,11 +258,12 @@ def _player_options(demo: Demo) -> list[dict[str, str]]:
 
 def test_the_aggregates_page_renders_its_charts(page: Any, demo: Demo, shots: Shots) -> None:
     page.goto("/aggregates")
-    graphs = ("agg-seats", "agg-leader", "agg-vp", "agg-length", "agg-rounds", "agg-how", "agg-discoveries")
+    graphs = ("agg-seats", "agg-by-led_round1", "agg-score", "agg-length", "agg-rounds", "agg-breakdown-win_how")
+    graphs = (*graphs, "agg-breakdown-discoveries", "agg-round-torches_by_round")
     for graph in graphs:
         points = plotted_points(page, graph)
         assert points and sum(points) > 0, (graph, points)
-    expect(page.locator("#agg-summary")).to_contain_text(f"Over {len(demo.finished)} finished games")
+    expect(page.locator("#agg-summary")).to_contain_text(f"Over {len(demo.finished)} finished Ruins games")
     trend = plotted_points(page, "agg-trend-graph")
     assert trend == [2]  # the demo tournament's two rounds
     shots.take(page, "charts")
@@ -406,7 +408,7 @@ def test_with_spectator_mode_off_only_the_sign_in_page_shows(page: Any, demo: De
     page.fill("#signin-key", "organiser-key")
     page.click("#signin-submit")
     expect(page).to_have_url(re.compile(r"/aggregates$"))
-    expect(page.locator("#agg-summary")).to_contain_text(f"Over {len(demo.finished)} finished games")
+    expect(page.locator("#agg-summary")).to_contain_text(f"Over {len(demo.finished)} finished Ruins games")
 
 
 # -- an Arnak replay ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 from dashboard import create_dashboard, figures
 from service import store
 from service.application import Digsite
-from service.queries import Queries
+from service.queries import Queries, breakdowns, metrics, per_player_breakdowns
 from service.settings import Database, Settings
 from tests.dashboard.client import Browser, by_id, components, graphs, listed, organiser, text
 from tests.dashboard.conftest import Demo, access_settings
@@ -199,31 +199,55 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
     player, other = demo.players[0], demo.players[3]
     out = org.call(
         [("players-content", "children")],
-        [("players-player", "value", player["id"]), ("players-other", "value", None)],
+        [
+            ("players-player", "value", player["id"]),
+            ("players-other", "value", None),
+            ("players-kind", "value", "ruins"),
+            ("players-size", "value", None),
+        ],
     )["players-content"]["children"]
     charts = graphs(out)
-    assert set(charts) == {
-        "players-rates",
-        "players-averages",
-        "players-places",
-        "players-vp",
-        "players-torches",
-        "players-purchases",
-    }
+    # Every chart the catalogue offers per player: its rates and averages, each per-round metric, each breakdown
+    # of a table with a seat.
+    rounds = {f"players-round-{m}" for m in metrics("ruins", ("round",))}
+    parts = {f"players-breakdown-{b}" for b in per_player_breakdowns("ruins")}
+    assert rounds and parts and set(charts) == {"players-rates", "players-averages", *rounds, *parts}
     for name, figure in charts.items():
         assert [t["name"].split(" (n=")[0] for t in figure["data"]] == [player["name"], "the field"], name
         assert any(len(t["x"]) for t in figure["data"]), name
-    mine = demo.queries.tendencies(player["id"], "ruins")
-    assert f"{mine['games']} finished game" in text(by_id(out, "players-summary"))
+    mine = demo.queries.tendencies("ruins", player["id"])
+    assert f"{mine['games']} finished Ruins game" in text(by_id(out, "players-summary"))
     table = text(by_id(out, "players-table"))
     assert str(mine["metrics"]["pass_rate"]["n"]) in table
+    vp = charts["players-round-vp_by_round"]["data"][1]  # the field's
+    assert list(vp["y"]) == pytest.approx([r["value"] for r in demo.queries.per_round("ruins", "vp_by_round")])
 
     versus = org.call(
         [("players-content", "children")],
-        [("players-player", "value", player["id"]), ("players-other", "value", other["id"])],
+        [
+            ("players-player", "value", player["id"]),
+            ("players-other", "value", other["id"]),
+            ("players-kind", "value", "ruins"),
+            ("players-size", "value", None),
+        ],
     )["players-content"]["children"]
     rates = graphs(versus)["players-rates"]
     assert [t["name"] for t in rates["data"]] == [player["name"], other["name"]]
+
+    # At one table size, the field is the games of that size only.
+    sizes = {r["n_players"] for r in demo.queries.by_dimension("ruins", "win_rate", "seat")}
+    size = min(sizes)
+    sized = org.call(
+        [("players-content", "children")],
+        [
+            ("players-player", "value", player["id"]),
+            ("players-other", "value", None),
+            ("players-kind", "value", "ruins"),
+            ("players-size", "value", size),
+        ],
+    )["players-content"]["children"]
+    field = demo.queries.tendencies("ruins", None, n_players=size)
+    assert f"{field['games']} player-game" in text(by_id(sized, "players-summary"))
 
 
 def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> None:
@@ -232,24 +256,24 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
         [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)],
     )
     charts = graphs(out["agg-content"]["children"])
-    assert set(charts) == {
-        "agg-seats",
-        "agg-leader",
-        "agg-vp",
-        "agg-length",
-        "agg-rounds",
-        "agg-how",
-        "agg-discoveries",
-    }
+    expected = {"agg-seats", "agg-by-led_round1", "agg-score", "agg-length", "agg-rounds"}
+    expected |= {f"agg-round-{m}" for m in metrics("ruins", ("round",))}
+    expected |= {f"agg-breakdown-{b}" for b in breakdowns("ruins")}
+    assert set(charts) == expected
     for name, figure in charts.items():
         assert figure["data"] and any(len(t.get("x") or []) for t in figure["data"]), name
-    seats = demo.queries.win_rate_by_seat("ruins")
-    plotted = charts["agg-seats"]["data"][0]
-    assert list(plotted["y"]) == pytest.approx([100 * r["win_rate"] for r in seats])
-    final = sum(int(r["n"]) for r in demo.queries.distributions("ruins")["final_vp"])
-    assert sum(charts["agg-vp"]["data"][0]["y"]) == final
+    seats = demo.queries.by_dimension("ruins", "win_rate", "seat")
+    plotted = [y for t in charts["agg-seats"]["data"] for y in t["y"]]
+    assert plotted == pytest.approx([100 * r["value"] for r in seats])
+    final = sum(int(r["n"]) for r in demo.queries.distributions("ruins")["score"])
+    assert sum(charts["agg-score"]["data"][0]["y"]) == final
     lengths = sum(charts["agg-length"]["data"][0]["y"])
     assert lengths == len(demo.finished)
+    how = charts["agg-breakdown-win_how"]["data"][0]  # an organiser's: the game in play is left out, not won yet
+    assert sum(how["y"]) == len(demo.finished)
+    assert (
+        sum(r["n"] for r in demo.queries.breakdown("ruins", "win_how", finished_only=False)) == len(demo.finished) + 1
+    )
 
     trend = org.call(
         [("agg-trend", "children")],
@@ -275,7 +299,33 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
             [("agg-trend", "children")],
             [("agg-metric", "value", "final_vp"), ("agg-trend-tournament", "value", other)],
         )
-        assert "is not a" in text(answer["agg-trend"]["children"])
+        assert "choose one of" in text(answer["agg-trend"]["children"])
+
+
+def test_every_game_s_pages_draw_its_catalogue_a_game_without_analytics_the_core_figures(
+    org: Browser, demo: Demo
+) -> None:
+    for kind, games in demo.others.items():
+        out = org.call([("agg-content", "children")], [("agg-kind", "value", kind), ("agg-tournament", "value", None)])
+        charts = graphs(out["agg-content"]["children"])
+        core = {"agg-seats", "agg-score", "agg-length", "agg-rounds"}
+        own = {f"agg-breakdown-{b}" for b in breakdowns(kind)} | {f"agg-round-{m}" for m in metrics(kind, ("round",))}
+        assert core <= set(charts) and {c for c in set(charts) - core if not c.startswith("agg-by-")} == own
+        assert sum(charts["agg-length"]["data"][0]["y"]) == len(games)
+        player = demo.queries.game_row(games[0])["players"][0]["id"]
+        page = org.call(
+            [("players-content", "children")],
+            [
+                ("players-player", "value", player),
+                ("players-other", "value", None),
+                ("players-kind", "value", kind),
+                ("players-size", "value", None),
+            ],
+        )["players-content"]["children"]
+        table = text(by_id(page, "players-table"))
+        mine = demo.queries.tendencies(kind, player)
+        assert mine["games"] > 0 and "games won" in table and "think time per move" in table
+        assert set(mine["metrics"]) >= {"win_rate", "place", "think_ms"}
 
 
 # -- an empty store --------------------------------------------------------------------------------------------
@@ -300,13 +350,18 @@ def test_an_empty_store_says_so_in_sentences(empty_app: Any) -> None:
     assert "No finished games yet" in text(Browser(empty_app).games()["games-results"]["children"])
     players = browser.call(
         [("players-content", "children")],
-        [("players-player", "value", None), ("players-other", "value", None)],
+        [
+            ("players-player", "value", None),
+            ("players-other", "value", None),
+            ("players-kind", "value", "ruins"),
+            ("players-size", "value", None),
+        ],
     )
     assert "No players yet" in text(players["players-content"]["children"])
     aggregates = browser.call(
         [("agg-content", "children")], [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)]
     )
-    assert "No finished games" in text(aggregates["agg-content"]["children"])
+    assert "No finished Ruins games" in text(aggregates["agg-content"]["children"])
 
 
 # -- figures ---------------------------------------------------------------------------------------------------
@@ -320,7 +375,10 @@ def test_the_length_histogram_counts_whole_games_in_round_bins() -> None:
     assert len(bars.x) <= 12
 
 
-def test_finishing_places_skip_rounds_without_a_place() -> None:
+def test_a_breakdown_leaves_out_groups_without_a_value() -> None:
+    """A round the game ended before the seat went out has no place: it is no finishing place."""
     rows = [{"round": 1, "place": 1, "n": 2}, {"round": 1, "place": None, "n": 5}, {"round": 2, "place": 2, "n": 2}]
-    fig = figures.finishing_positions([("Ana", rows)])
-    assert list(fig.data[0].x) == ["1st", "2nd"] and list(fig.data[0].y) == [50.0, 50.0]
+    fig = figures.breakdown([("Ana", rows)], "finishing place in a round", ("round", "place"), 4)
+    assert list(fig.data[0].x) == ["Round 1, 1st", "Round 2, 2nd"] and list(fig.data[0].y) == [50.0, 50.0]
+    counted = figures.counts(rows, "finishing place in a round", ("round", "place"))
+    assert list(counted.data[0].x) == ["Round 1, 1st", "Round 2, 2nd"] and list(counted.data[0].y) == [2, 2]

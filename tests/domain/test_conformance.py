@@ -21,7 +21,7 @@ import pytest
 
 from domain.errors import SetupError
 from domain.games import GAMES, Game
-from domain.metrics import COMMON_COLUMNS
+from domain.metrics import COMMON_COLUMNS, ROUND_TABLE
 from domain.play import SeatView, play_game
 from domain.policies import Policy
 from domain.protocol import GameRules
@@ -161,6 +161,67 @@ def test_the_analytics_catalogue_names_plain_columns(kind: str) -> None:
     for metric in analytics.metrics:
         assert metric.numerator and all(c.isidentifier() and c.islower() for c in metric.columns())
     assert {"moves", "think_ms"} <= {c for m in analytics.metrics for c in m.columns()} | set(COMMON_COLUMNS)
+
+
+def _columns_at(analytics: Any, grain: str) -> set[str]:
+    """The columns a metric of this grain may name (as the read models' queries find them: service/catalogue.py)."""
+    tables = [t for t in analytics.tables if not t.append]
+    per_game = {c for t in tables if not t.key for c in t.column_names()}
+    if grain == "seat":
+        per_seat = {c for t in tables if t.key_names() == ("seat",) for c in t.column_names()}
+        return {*COMMON_COLUMNS, "seat", "n_players", *per_seat, *per_game}
+    if grain == "game":
+        return {"moves", "round", "n_players", *per_game}
+    return {c for t in tables if t.name == ROUND_TABLE for c in t.column_names()}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_analytics_catalogue_is_over_the_game_s_own_tables(kind: str) -> None:
+    """Every metric names columns its grain's rows have, every breakdown a table and columns it declares; tables
+    and columns have plain names the read models can store as ``rm_<kind>_<table>``."""
+    analytics = GAMES[kind].analytics
+    if analytics is None:
+        pytest.skip(f"{kind} has no analytics part yet: the read models keep only the common rows")
+    names = [t.name for t in analytics.tables]
+    assert len(set(names)) == len(names)
+    for table in analytics.tables:
+        columns = table.stored_columns()
+        assert len(set(columns)) == len(columns) and all(c.isidentifier() and c.islower() for c in columns)
+        assert table.name.isidentifier() and table.name.islower()
+    for metric in analytics.metrics:
+        assert metric.columns() <= _columns_at(analytics, metric.grain), metric.name
+    by_name = {t.name: t for t in analytics.tables}
+    for breakdown in analytics.breakdowns:
+        assert breakdown.table in by_name, breakdown.name
+        assert {*breakdown.by, *breakdown.average} <= set(by_name[breakdown.table].column_names()), breakdown.name
+    every = {c for t in analytics.tables for c in t.column_names()} | {*COMMON_COLUMNS, "seat", "n_players"}
+    assert all(d.name in every for d in analytics.dimensions)
+
+
+def test_every_move_s_fact_rows_fit_the_tables_the_game_declares(played: list[Played]) -> None:
+    """A move's facts (and a game's opening rows) are rows of declared tables, each as long as its columns."""
+    kind = played[0].kind
+    found = GAMES[kind]
+    analytics = found.analytics
+    if analytics is None:
+        pytest.skip(f"{kind} has no analytics part yet: the read models keep only the common rows")
+    widths = {t.name: len(t.column_names()) for t in analytics.tables}
+    rows_seen: set[str] = set()
+    for game in played:
+        rules = found.rules
+        state = rules.replay(list(game.events[: game.opening]), None)
+        rows = list(analytics.opening_rows(state))
+        for action in game.actions:
+            events, after = rules.step(state, action)
+            facts = analytics.move_facts(state, rules.action_to_dict(action), events)
+            assert facts.kind.isidentifier() and isinstance(facts.round, int) and isinstance(facts.summary, str)
+            assert 0 <= facts.seat < game.players
+            rows.extend(facts.rows())
+            state = after
+        for name, values in rows:
+            assert len(values) == widths[name], name
+            rows_seen.add(name)
+    assert rows_seen == set(widths)  # every table is filled by some game
 
 
 @pytest.mark.parametrize("kind", KINDS)
