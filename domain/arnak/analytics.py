@@ -122,6 +122,8 @@ METRICS: tuple[Metric, ...] = (
     _share("overcome_share", "main actions that overcome a guardian", "overcomes"),
     _share("assistant_share", "main actions taken by an assistant", "assistant_actions"),
     Metric("main_actions_per_round", "main actions per round", ("main_actions",), ("rounds_played",)),
+    Metric("digs_per_round", "digs per round", ("digs",), ("rounds_played",)),
+    Metric("site_actions_per_round", "digs and discoveries per round", ("site_actions",), ("rounds_played",)),
     Metric("cards_played_per_round", "cards played per round", ("cards_played",), ("rounds_played",)),
     # dig vs discover
     Metric("discover_vs_dig", "site actions that discover (rather than dig)", ("discoveries",), ("site_actions",)),
