@@ -56,7 +56,7 @@ TENDENCIES: dict[str, dict[str, float]] = {
     "balanced": {},
     "dig-heavy": {"Dig": 2.0, "Discover": 1.5},
     "research-heavy": {"Research": 2.5, "TempleTile": 2.5},
-    "card-buying": {"Buy": 2.5, "Dig": 1.5},
+    "card-buying": {"Buy": 2.5, "Play": 1.5, "Dig": 1.5},
     "guardian-hunting": {"Overcome": 3.0, "Discover": 1.5},
 }
 
