@@ -330,6 +330,11 @@ def _ended(t: _Tally, e: ev.GameEnded, state: GameState) -> None:
                 t.set(seat, "solo_margin", totals[seat] - totals[rival])
 
 
+def _rival_idols(t: _Tally, e: ev.RivalIdolsTaken, state: GameState) -> None:
+    assert state.rival is not None
+    t.add(state.rival.seat, "idols_taken", len(e.face_up) + len(e.negative))
+
+
 def _count(column: str, n: Callable[[Any], int] = lambda e: 1) -> Handler:
     def handler(t: _Tally, e: Any, state: GameState) -> None:
         t.add(e.seat, column, n(e))
@@ -349,6 +354,7 @@ HANDLERS: dict[type[Any], Handler] = {
     ev.FearGained: _count("fear_taken"),
     ev.CardExiled: _exiled,
     ev.IdolsTaken: _count("idols_taken", lambda e: len(e.idols)),
+    ev.RivalIdolsTaken: _rival_idols,
     ev.IdolPlaced: _count("idols_placed"),
     ev.GuardianOvercome: _overcome,
     ev.BoonUsed: _count("boons_used"),
@@ -359,14 +365,6 @@ HANDLERS: dict[type[Any], Handler] = {
     ev.RoundStarted: _round_started,
     ev.GameEnded: _ended,
 }
-
-
-def _rival_idols(t: _Tally, e: ev.RivalIdolsTaken, state: GameState) -> None:
-    assert state.rival is not None
-    t.add(state.rival.seat, "idols_taken", len(e.face_up) + len(e.negative))
-
-
-HANDLERS[ev.RivalIdolsTaken] = _rival_idols
 
 
 def tally(state: GameState, events: Iterable[ev.Event]) -> _Tally:
