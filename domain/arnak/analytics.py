@@ -143,7 +143,12 @@ METRICS: tuple[Metric, ...] = (
         ("artifact_cost_sum",),
         ("artifacts_bought",),
     ),
-    Metric("starters_exiled_per_game", "other cards exiled per game", ("cards_exiled",), ("finished",)),
+    Metric(
+        "cards_exiled_per_game",
+        "other cards exiled per game (starting cards, items, artifacts)",
+        ("cards_exiled",),
+        ("finished",),
+    ),
     # fear
     Metric("fear_per_game", "fear cards taken per game", ("fear_taken",), ("finished",)),
     Metric("fear_exiled_per_game", "fear cards exiled per game", ("fear_exiled",), ("finished",)),
