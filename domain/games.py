@@ -47,7 +47,7 @@ RUINS: Game[ruins.GameState, ruins.Action, ruins.Event] = Game(
     ruins.GAME, "Ruins", _RUINS_RULES, ruins.GameState, ruins.SCHEMAS, ruins.BOTS, ruins.ANALYTICS
 )
 ARNAK: Game[arnak.GameState, arnak.Action, arnak.Event] = Game(
-    arnak.GAME, "Lost Ruins of Arnak", _ARNAK_RULES, arnak.GameState, arnak.SCHEMAS, arnak.BOTS
+    arnak.GAME, "Lost Ruins of Arnak", _ARNAK_RULES, arnak.GameState, arnak.SCHEMAS, arnak.BOTS, arnak.ANALYTICS
 )
 
 GAMES: dict[str, Game[Any, Any, Any]] = {g.kind: g for g in (RUINS, ARNAK)}

@@ -36,6 +36,7 @@ from domain.arnak.actions import (
     action_from_dict,
     action_to_dict,
 )
+from domain.arnak.analytics import ANALYTICS
 from domain.arnak.bots import BOTS
 from domain.arnak.codec import state_from_dict, state_to_dict
 from domain.arnak.components import Book, book
@@ -54,6 +55,7 @@ from domain.versions import Release, Versions
 GAME = "arnak"
 
 __all__ = [
+    "ANALYTICS",
     "BOTS",
     "GAME",
     "SCHEMAS",

@@ -1,8 +1,8 @@
 """Lost Ruins of Arnak in the dashboard: the replay table, the log in names, and the table's stylesheet.
 
-``draw_table(frame)`` draws one ``Queries.replay`` frame from its ``view`` only; ``log_line`` reads one
-event as ``domain.arnak.describe`` does but with names for every code (``name_codes`` rewrites a line
-``describe`` already wrote); ``CSS`` is the table's stylesheet. With ``max_rounds`` and ``log_text`` it is the
+``draw_table(frame)`` draws one ``Queries.replay`` frame from its ``view`` only; the log is the engine's own
+narration (``domain.arnak.describe`` names every code itself; ``log_line`` reads one event with it); ``CSS`` is
+the table's stylesheet. With ``max_rounds`` and ``log_text`` it is the
 game's ``Renderer`` (``dashboard.games``): the replay page draws an Arnak game with it.
 """
 
@@ -24,5 +24,5 @@ def max_rounds() -> int | None:
 
 
 def log_text(line: str, view: Mapping[str, Any]) -> str:
-    """A ``describe`` line with names for the codes it holds (cards, sites, spaces of the frame's board)."""
-    return name_codes(line, str(view.get("side") or "bird"))
+    """A ``describe`` line as it is: the engine already says names."""
+    return line

@@ -17,9 +17,10 @@ import pytest
 
 from domain.arnak import apply, legal_actions, new_game, to_act, view
 from domain.arnak.actions import Payment
+from domain.arnak.bots import PUBLIC_PARTS
+from domain.arnak.bots import PublicFirstView as SeatView
 from domain.arnak.components import RESOURCES, Resources, book, resources_of, steps_of
 from domain.arnak.effects import cannot_start
-from domain.arnak.simulate import PUBLIC_PARTS, SeatView
 from domain.arnak.state import GameState, changed
 from domain.arnak.travel import payments, pays
 from tests.domain.arnak.helpers import BOOK, game, with_player

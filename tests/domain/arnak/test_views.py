@@ -117,11 +117,33 @@ def test_the_narration_tells_each_event_and_hides_the_others_draws() -> None:
     events = arnak.start(["a", "b"], None, 3)
     drawn = next(e for e in events if type(e).__name__ == "CardsDrawn" and e.seat == 0)  # type: ignore[union-attr]
     assert "Funding" in arnak.describe(drawn, ["a", "b"], 0) or "Exploration" in arnak.describe(drawn, ["a", "b"], 0)
-    assert arnak.describe(drawn, ["a", "b"], 1) == "a draws 5 card(s)"
+    assert arnak.describe(drawn, ["a", "b"], 1) == "a draws 5 cards"
     state = play_to(1, 5, 300, "snake")
     for event in arnak.start(["p0"], {"side": "snake"}, 5):
         line = arnak.describe(event, state.players, None)
         assert line and not line.startswith(type(event).__name__ + "(")
+
+
+def test_the_narration_names_every_code_and_the_camps_read_alike_on_both_boards() -> None:
+    """``describe`` says names, not ids (cards, sites, camps, research spaces, guardians, assistants); it is told no
+    board side, which is right only while the camps give the same on both boards."""
+    import re
+
+    from domain.arnak.components import book
+
+    boards = book().boards
+    assert [(c.id, c.effect) for c in boards["bird"].camps] == [(c.id, c.effect) for c in boards["snake"].camps]
+    codes = re.compile(r"\b(?:L[12]-\d|camp\d[ab]?|r\d+p\d+)\b|\(#\d+\)|\b(?:card|hand|play):\d|guardian \(?\d")
+    for players, side, seed in ((["p0"], "snake", 5), (["p0", "p1", "p2"], "bird", 2)):
+        state = arnak.new_game(players, {"side": side}, seed=seed)
+        bot = RandomBot(0.2)
+        rng = random.Random(seed)
+        lines = []
+        while state.outcome is None:
+            seat = arnak.to_act(state)[0]
+            events, state = arnak.step(state, bot.choose({}, arnak.legal_actions(state, seat), rng))
+            lines += [arnak.describe(e, state.players, reader) for e in events for reader in (None, 0)]
+        assert lines and not [line for line in lines if codes.search(line)]
 
 
 def test_a_choice_among_hidden_cards_stays_hidden_from_the_other_seats() -> None:
