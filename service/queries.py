@@ -153,6 +153,25 @@ class Queries:
             "GROUP BY t.tournament_id, t.name, t.rounds, t.game, t.created_at ORDER BY t.created_at DESC"
         )
 
+    def tournament(self, tournament_id: str) -> dict[str, Any] | None:
+        rows = self._rows(
+            "SELECT tournament_id, name, rounds, game, created_at FROM {p}rm_tournaments WHERE tournament_id = ?",
+            (tournament_id,),
+        )
+        return rows[0] if rows else None
+
+    def tournament_seats(self, tournament_id: str, finished_only: bool = False) -> list[dict[str, Any]]:
+        """Every seat of every game of a tournament (finished games only, with ``finished_only``): the game's
+        round and table labels and status, the seat's player, name, place and score (the standings' input)."""
+        over = " AND g.status = 'over'" if finished_only else ""
+        return self._rows(
+            "SELECT g.game_id, g.round_label, g.table_label, g.status, g.n_players, pg.seat, pg.player_id, "
+            "pg.place, pg.score, p.name FROM {p}rm_games g JOIN {p}rm_player_games pg ON pg.game_id = g.game_id "
+            f"LEFT JOIN {{p}}rm_players p ON p.player_id = pg.player_id WHERE g.tournament_id = ?{over} "
+            "ORDER BY g.round_label, g.table_label, g.game_id, pg.seat",
+            (tournament_id,),
+        )
+
     def players(self, finished_only: bool = False) -> list[dict[str, Any]]:
         """Every player with their finished games and wins (only those with a finished game, ``finished_only``)."""
         having = " HAVING COUNT(pg.game_id) > 0" if finished_only else ""
