@@ -18,6 +18,7 @@ from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from service.checkpoint import checkpoint_coverage
 from service.errors import NotFound
 from service.queries import Queries
+from service.standings import PointsTable, report, to_csv
 
 DETAILS_LATER = "shown to everyone once the game is over"
 
@@ -78,6 +79,28 @@ class Data:
 
     def tournament_names(self, visitor: Visitor) -> dict[str, str]:
         return {str(t["tournament_id"]): t["name"] for t in self.tournaments(visitor)}
+
+    def tournament(self, visitor: Visitor, tournament_id: str) -> dict[str, Any]:
+        """One tournament (``NotFound`` for an id the read models do not hold)."""
+        access.require_lists(visitor)
+        found = self._queries.tournament(tournament_id)
+        if found is None:
+            raise NotFound(f"no tournament with id {tournament_id}", "unknown_tournament")
+        return found
+
+    def standings(self, visitor: Visitor, tournament_id: str, points: str | None) -> dict[str, Any]:
+        """The tournament's standings (``service.standings.report``): an organiser's count every game and show
+        those in play; anyone else's only finished games. ``PointsTableError`` for a points table that cannot
+        be read."""
+        table = PointsTable.parse(points)
+        found = self.tournament(visitor, tournament_id)
+        rows = self._queries.tournament_seats(tournament_id, finished_only=access.finished_only(visitor))
+        return report(found, rows, table)
+
+    def standings_csv(self, visitor: Visitor, tournament_id: str, points: str | None) -> str:
+        table = PointsTable.parse(points)
+        self.tournament(visitor, tournament_id)
+        return to_csv(self._queries.tournament_seats(tournament_id, finished_only=access.finished_only(visitor)), table)
 
     def players(self, visitor: Visitor) -> list[dict[str, Any]]:
         return self._queries.players(finished_only=access.finished_only(visitor))
