@@ -1,0 +1,404 @@
+"""The replay's script: it steps through the frames the server drew once (``dashboard.replay_frames``) with
+no server round trip. Inlined into the page by ``dashboard.static``.
+
+It wakes when the router shows a replay (an element ``#replay-root`` with the game's ``data-*``), fetches
+the perspective's frames in parts (the part holding the asked move first, then the others, then the
+part at the cursor of every other perspective the visitor may take), and from then on every step,
+jump and perspective switch only swaps drawn HTML into the page. Text from the server (names, log
+lines) is set with ``textContent``; the tables are HTML the server wrote with every value escaped
+(``dashboard.html_text``). ``#replay-root`` gets ``data-loaded="all"`` once nothing is left to fetch.
+
+The address follows the move and the perspective: a step replaces the history entry, a jump (Home, End, a
+move in the list, a round, the slider, the chart, a perspective) adds one, so Back returns to where the
+jump started and a copied address reopens the same moment.
+"""
+
+from __future__ import annotations
+
+REPLAY_JS = r"""
+(function () {
+    "use strict";
+    var LOG_MOVES = 40;        // log entries shown up to the cursor (the newest last)
+    var PLAY_MS = 700;         // one move per this many milliseconds while playing
+    var CHART_WAIT_MS = 250;   // the VP chart's cursor follows once the steps pause this long
+    var OWN_KEYS = "input:not(#replay-slider), textarea, select, [contenteditable=true], [role=combobox], " +
+        "[role=listbox], [role=option]";
+    var R = null;              // the open replay, or null
+
+    function $(id) { return document.getElementById(id); }
+
+    function el(tag, cls, text) {
+        var node = document.createElement(tag);
+        if (cls) { node.className = cls; }
+        if (text !== undefined && text !== null) { node.textContent = text; }
+        return node;
+    }
+
+    function seconds(ms) {
+        if (ms === null || ms === undefined) { return ""; }
+        if (ms < 1000) { return ms + " ms"; }
+        if (ms < 60000) { return (ms / 1000).toFixed(1) + " s"; }
+        return Math.floor(ms / 60000) + " min " + Math.round((ms % 60000) / 1000) + " s";
+    }
+
+    // -- data -------------------------------------------------------------------------------------------
+
+    function book(p) {
+        if (!R.books[p]) { R.books[p] = {frames: {}, parts: {}, moves: null, chunks: null}; }
+        return R.books[p];
+    }
+
+    function key(v, k) { return v + ":" + (k === null || k === undefined ? "" : k); }
+
+    function partOf(v) { return Math.floor((v - 1) / R.chunk); }
+
+    function fetchPart(p, part) {
+        var b = book(p);
+        if (b.parts[part]) { return b.parts[part]; }
+        var url = R.framesUrl + "?seat=" + encodeURIComponent(p) + "&part=" + part + "&moves=" + (b.moves ? 0 : 1);
+        var mine = R;
+        b.parts[part] = fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+            .then(function (response) {
+                return response.json().then(function (body) {
+                    if (!response.ok) { throw new Error((body.error && body.error.message) || response.statusText); }
+                    return body;
+                });
+            })
+            .then(function (doc) {
+                if (R !== mine) { return; }
+                b.chunks = doc.chunks;
+                doc.frames.forEach(function (f) { b.frames[key(f.v, f.k)] = {t: f.t, n: f.n, pieces: doc.pieces}; });
+                if (doc.moves && !b.moves) { b.moves = doc.moves; if (p === R.p) { buildMoves(); } }
+            })
+            .catch(function (error) {
+                delete b.parts[part];
+                if (R === mine) { say("Could not load the replay: " + error.message); }
+                throw error;
+            });
+        return b.parts[part];
+    }
+
+    // The part at the cursor first, then the rest of this perspective nearest first, then every other
+    // perspective's part at the cursor (so a switch needs no request either), one request at a time.
+    function backgroundLoad() {
+        var mine = R;
+        var queue = [];
+        var b = book(R.p);
+        var total = b.chunks || 1;
+        var here = partOf(R.v);
+        for (var d = 1; d < total; d++) {
+            if (here + d < total) { queue.push([R.p, here + d]); }
+            if (here - d >= 0) { queue.push([R.p, here - d]); }
+        }
+        R.perspectives.forEach(function (p) { if (p !== R.p) { queue.push([p, here]); } });
+        function next() {
+            if (R !== mine) { return; }
+            var item = queue.shift();
+            if (!item) { R.root.setAttribute("data-loaded", "all"); return; }
+            fetchPart(item[0], item[1]).then(next, next);
+        }
+        R.root.setAttribute("data-loaded", "some");
+        next();
+    }
+
+    // -- drawing ----------------------------------------------------------------------------------------
+
+    function say(text) {
+        var table = $("replay-table");
+        if (table) { table.replaceChildren(el("div", "quiet", text)); }
+    }
+
+    function show(v, k, how) {
+        var b = book(R.p);
+        var frame = b.frames[key(v, k)];
+        R.v = v; R.k = (k === null || k === undefined) ? null : k;
+        if (!frame) {
+            say("Loading move " + v + "…");
+            var mine = R, wanted = R.p;
+            fetchPart(R.p, partOf(v)).then(function () {
+                if (R === mine && R.p === wanted && R.v === v) { show(v, k, null); }
+            }, function () {});
+            return;
+        }
+        var table = $("replay-table");
+        var parts = frame.t, pieces = frame.pieces, html = "";
+        for (var i = 0; i < parts.length; i++) { html += pieces[parts[i]]; }
+        table.innerHTML = html;
+        R.root.setAttribute("data-move", String(v));
+        R.root.setAttribute("data-event", R.k === null ? "" : String(R.k));
+        label(frame);
+        drawLog();
+        markMove();
+        $("replay-prev").disabled = v <= 1 && R.k === null;
+        $("replay-first").disabled = v <= 1 && R.k === null;
+        $("replay-next").disabled = v >= R.latest;
+        $("replay-last").disabled = v >= R.latest && R.k === null;
+        $("replay-next-event").disabled = v >= R.latest && R.k === null;
+        $("replay-prev-event").disabled = v <= 1;
+        if (R.slider) { R.slider.value = String(v); }
+        var here = R.page + "?v=" + v + "&seat=" + encodeURIComponent(R.p);
+        $("replay-permalink").setAttribute("href", here);
+        if (how === "push") { history.pushState({replay: true}, "", here); }
+        else if (how === "replace") { history.replaceState({replay: true}, "", here); }
+        moveChartCursor(v);
+    }
+
+    function label(frame) {
+        var b = book(R.p), move = b.moves ? b.moves[R.v - 1] : null;
+        var box = $("replay-version");
+        var parts = [el("strong", null, "Move " + R.v + " of " + R.latest)];
+        var what = "setup";
+        if (move && move.seat !== null) { what = "by " + R.names[move.seat]; }
+        else if (R.v > 1) { what = "the seed is revealed"; }
+        parts.push(el("span", "quiet", " · " + what));
+        if (move && move.think !== null && move.think !== undefined) {
+            parts.push(el("span", "quiet think", " · thought " + seconds(move.think)));
+        }
+        if (R.k !== null) {
+            var ev = el("span", "quiet", " · event " + R.k + " of " + frame.n);
+            ev.id = "replay-event";
+            parts.push(ev);
+        }
+        box.replaceChildren.apply(box, parts);
+    }
+
+    function drawLog() {
+        var b = book(R.p), box = $("replay-log");
+        if (!b.moves) { box.replaceChildren(el("div", "quiet small", "Loading the log…")); return; }
+        var first = Math.max(1, R.v - LOG_MOVES + 1), nodes = [];
+        for (var v = R.v; v >= first; v--) {       // newest first: the box shows them bottom-up
+            var move = b.moves[v - 1], entry = el("div", v === R.v ? "log-entry log-current" : "log-entry");
+            entry.setAttribute("data-move", String(v));
+            entry.appendChild(el("span", "log-version", String(v)));
+            var lines = el("div");
+            var upto = (v === R.v && R.k !== null) ? R.k : move.lines.length;
+            for (var i = 0; i < upto; i++) {
+                if (move.lines[i] !== null) { lines.appendChild(el("div", null, move.lines[i])); }
+            }
+            if (!lines.childNodes.length) { lines.appendChild(el("div", "quiet", "(no change)")); }
+            entry.appendChild(lines);
+            nodes.push(entry);
+        }
+        if (first > 1) {
+            nodes.push(el("div", "quiet small", (first - 1) + " earlier move(s) not shown: step back to read them."));
+        }
+        box.replaceChildren.apply(box, nodes);
+        box.scrollTop = 0;  // the newest line (shown last: the box is reversed) in view
+    }
+
+    // The compact move list: one row per move (the mover, their think time, what happened first), each a
+    // button to jump there; built once per perspective, the current row marked on every step.
+    function buildMoves() {
+        var b = book(R.p), box = $("replay-moves");
+        if (!box || !b.moves) { return; }
+        var rows = b.moves.map(function (move) {
+            var row = el("button", "move-row");
+            row.type = "button";
+            row.setAttribute("data-move", String(move.v));
+            row.appendChild(el("span", "move-no", String(move.v)));
+            var mover = move.seat === null ? (move.v === 1 ? "setup" : "end") : R.names[move.seat];
+            row.appendChild(el("span", "move-who", mover));
+            var said = move.lines.filter(function (l) { return l !== null; });
+            var what = said[0] || "", who = move.seat === null ? null : R.names[move.seat];
+            if (who && what.indexOf(who + " ") === 0) { what = what.slice(who.length + 1); }  // the name is beside it
+            row.appendChild(el("span", "move-what", what));
+            row.appendChild(el("span", "move-think", seconds(move.think)));
+            row.title = said.join("\n");
+            return row;
+        });
+        box.replaceChildren.apply(box, rows);
+        R.moveRows = rows;
+        R.marked = null;
+        markMove();
+    }
+
+    function markMove() {
+        if (!R.moveRows) { return; }
+        var row = R.moveRows[R.v - 1];
+        if (R.marked === row) { return; }
+        if (R.marked) { R.marked.classList.remove("current"); R.marked.removeAttribute("aria-current"); }
+        if (!row) { return; }
+        row.classList.add("current");
+        row.setAttribute("aria-current", "step");
+        R.marked = row;
+        var box = row.parentNode, top = row.offsetTop - box.offsetTop;  // scroll the list only, never the page
+        if (top < box.scrollTop || top + row.offsetHeight > box.scrollTop + box.clientHeight) {
+            box.scrollTop = top - box.clientHeight / 2;
+        }
+    }
+
+    function chart() {
+        var box = $("replay-vp");
+        return box ? box.querySelector(".js-plotly-plot") : null;
+    }
+
+    function moveChartCursor(v) {
+        var plot = chart();
+        if (!plot || !window.Plotly || !plot.layout) { return; }
+        // Plotly redraws its whole chart for a moved line: wait until the steps pause, never slow one down.
+        if (R.chartTimer) { clearTimeout(R.chartTimer); }
+        R.chartTimer = setTimeout(function () {
+            R.chartTimer = null;
+            window.Plotly.relayout(plot, {"shapes[0].x0": v, "shapes[0].x1": v});
+        }, CHART_WAIT_MS);
+    }
+
+    // -- moving -----------------------------------------------------------------------------------------
+
+    function count(v) {
+        var f = book(R.p).frames[key(v, null)];
+        return f ? f.n : 1;
+    }
+
+    function go(action, value) {
+        var v = R.v, k = R.k;
+        if (action === "first") { show(1, null, "push"); }
+        else if (action === "last") { show(R.latest, null, "push"); }
+        else if (action === "to") { show(Math.max(1, Math.min(R.latest, value)), null, "push"); }
+        else if (action === "next") {
+            if (k !== null) { show(v, null, "replace"); } else if (v < R.latest) { show(v + 1, null, "replace"); }
+        }
+        else if (action === "prev") {
+            if (k !== null || v > 1) { show(Math.max(1, v - 1), null, "replace"); }
+        }
+        else if (action === "next-event") {
+            var shown = k === null ? count(v) : k;
+            if (shown < count(v)) { show(v, shown + 1 < count(v) ? shown + 1 : null, "replace"); }
+            else if (v < R.latest) { show(v + 1, count(v + 1) > 1 ? 1 : null, "replace"); }
+        }
+        else if (action === "prev-event") {
+            var now = k === null ? count(v) : k;
+            if (now > 1) { show(v, now - 1, "replace"); } else if (v > 1) { show(v - 1, null, "replace"); }
+        }
+    }
+
+    function play(on) {
+        if (R.timer) { clearInterval(R.timer); R.timer = null; }
+        if (on) {
+            if (R.v >= R.latest) { show(1, null, "push"); }
+            var mine = R;
+            R.timer = setInterval(function () {
+                if (R !== mine) { return; }
+                if (R.v >= R.latest) { play(false); return; }
+                go("next");
+            }, PLAY_MS);
+        }
+        $("replay-play").textContent = on ? "⏸ Pause" : "▶ Play";
+    }
+
+    function choose(p, how) {
+        if (R.perspectives.indexOf(p) < 0) { return; }
+        R.p = p;
+        R.root.setAttribute("data-seat", p);
+        document.querySelectorAll("#replay-seat .seat-choice").forEach(function (b) {
+            var on = b.getAttribute("data-seat") === p;
+            b.classList.toggle("active", on);
+            b.setAttribute("aria-pressed", on ? "true" : "false");
+        });
+        R.moveRows = null;
+        $("replay-moves").replaceChildren();
+        buildMoves();
+        var mine = R;
+        show(R.v, R.k, how);
+        fetchPart(p, partOf(R.v)).then(function () {
+            if (R === mine && R.p === p) { buildMoves(); show(R.v, R.k, null); backgroundLoad(); }
+        }, function () {});
+    }
+
+    // -- wiring -----------------------------------------------------------------------------------------
+
+    var BUTTONS = {
+        "replay-first": "first", "replay-prev": "prev", "replay-next": "next", "replay-last": "last",
+        "replay-prev-event": "prev-event", "replay-next-event": "next-event"
+    };
+
+    document.addEventListener("click", function (event) {
+        if (!R || !event.target.closest) { return; }
+        var target = event.target.closest("button, a");
+        if (!target || !R.root.contains(target)) { return; }
+        if (BUTTONS[target.id]) { play(false); go(BUTTONS[target.id]); }
+        else if (target.id === "replay-play") { play(!R.timer); }
+        else if (target.classList.contains("move-row") || target.classList.contains("replay-round")) {
+            play(false); go("to", parseInt(target.getAttribute("data-move"), 10));
+        }
+        else if (target.classList.contains("seat-choice")) {
+            choose(target.getAttribute("data-seat"), "push");
+        }
+    });
+
+    document.addEventListener("keydown", function (event) {
+        if (!R || event.altKey || event.ctrlKey || event.metaKey) { return; }
+        var actions = {
+            ArrowLeft: event.shiftKey ? "prev-event" : "prev", ArrowRight: event.shiftKey ? "next-event" : "next",
+            Home: "first", End: "last"
+        };
+        var action = actions[event.key];
+        if (!action) { return; }
+        var target = event.target;
+        if (target && target.closest && target.closest(OWN_KEYS)) { return; }
+        event.preventDefault();
+        play(false);
+        go(action);
+    });
+
+    window.addEventListener("popstate", function () {
+        if (!R || location.pathname !== R.page) { return; }
+        var params = new URLSearchParams(location.search);
+        var v = Math.max(1, Math.min(R.latest, parseInt(params.get("v") || "1", 10) || 1));
+        var p = params.get("seat") || R.p;
+        play(false);
+        if (p !== R.p && R.perspectives.indexOf(p) >= 0) { R.v = v; R.k = null; choose(p, null); }
+        else { show(v, null, null); }
+    });
+
+    function slider() {
+        var box = $("replay-slider-box");
+        var input = document.createElement("input");
+        input.type = "range"; input.id = "replay-slider"; input.min = "1"; input.max = String(R.latest);
+        input.step = "1"; input.value = String(R.v);
+        input.setAttribute("aria-label", "Move");
+        input.addEventListener("input", function () { play(false); show(parseInt(input.value, 10), null, "replace"); });
+        input.addEventListener("change", function () { history.pushState({replay: true}, "", location.href); });
+        box.replaceChildren(input);
+        R.slider = input;
+    }
+
+    function hookChart() {
+        var plot = chart();
+        if (!plot || !plot.on || plot.getAttribute("data-hooked")) { return; }
+        plot.setAttribute("data-hooked", "1");
+        plot.on("plotly_click", function (data) {
+            if (R && data && data.points && data.points.length) { play(false); go("to", Math.round(data.points[0].x)); }
+        });
+        moveChartCursor(R.v);
+    }
+
+    function mount(root) {
+        if (R && R.timer) { clearInterval(R.timer); }
+        var perspectives = Array.prototype.map.call(
+            root.querySelectorAll("#replay-seat .seat-choice"), function (b) { return b.getAttribute("data-seat"); });
+        R = {
+            root: root, game: root.getAttribute("data-game"), latest: parseInt(root.getAttribute("data-latest"), 10),
+            v: parseInt(root.getAttribute("data-move"), 10) || 1, k: null, p: root.getAttribute("data-seat"),
+            framesUrl: root.getAttribute("data-frames"), page: root.getAttribute("data-page"),
+            names: JSON.parse(root.getAttribute("data-names") || "[]"), perspectives: perspectives,
+            chunk: parseInt(root.getAttribute("data-chunk"), 10) || 25, books: {}, timer: null,
+            moveRows: null, marked: null, slider: null
+        };
+        slider();
+        var mine = R;
+        fetchPart(R.p, partOf(R.v)).then(function () {
+            if (R !== mine) { return; }
+            show(R.v, null, null);
+            backgroundLoad();
+        }, function () {});
+    }
+
+    new MutationObserver(function () {
+        var root = $("replay-root");
+        if (!root) { if (R) { play(false); R = null; } return; }
+        if (!R || R.root !== root) { mount(root); }
+        hookChart();
+    }).observe(document.documentElement, {childList: true, subtree: true});
+})();
+"""
