@@ -95,7 +95,7 @@ class Data:
     def __init__(self, queries: Queries) -> None:
         self._queries = queries
         self.verifications = Verifications(queries)
-        self.documents = Kept(size=256)
+        self.documents = Kept(size=512)  # a five-seat game of 300 moves is 72 parts
 
     # -- lists and statistics ---------------------------------------------------------------------------
 
@@ -201,7 +201,13 @@ class Data:
         return self._queries.replay(opened.game_id, version, seat, events=events)
 
     def replay_document(
-        self, visitor: Visitor, game_id: str, perspective: str | None, chunk: int = 0, with_moves: bool = True
+        self,
+        visitor: Visitor,
+        game_id: str,
+        perspective: str | None,
+        chunk: int = 0,
+        with_moves: bool = True,
+        by_event: bool = False,
     ) -> dict[str, Any]:
         """Part ``chunk`` of every frame of the game from ``perspective``, for the browser to step through
         (``dashboard.replay_frames``): Denied unless the visitor may take that perspective; NotFound for a part
@@ -211,14 +217,14 @@ class Data:
             raise Denied("you may not see this game from that perspective")
         if not 0 <= chunk < replay_frames.chunks(opened.latest):
             raise NotFound(f"this game's replay has parts 0 to {replay_frames.chunks(opened.latest) - 1}", "no_part")
-        key = (opened.game_id, opened.latest, perspective, chunk, with_moves)
+        key = (opened.game_id, opened.latest, perspective, chunk, with_moves, by_event)
         found = self.documents.get(key)
         if found is not None:
             return found
         records = self._queries.records(opened.game_id)[: opened.latest]
         think = {int(m["version"]): m["think_ms"] for m in self._queries.moves(opened.game_id)} if with_moves else {}
         seat = None if perspective == REFEREE else int(perspective)
-        built = replay_frames.document(opened.game_id, records, perspective, seat, think, chunk, with_moves)
+        built = replay_frames.document(opened.game_id, records, perspective, seat, think, chunk, with_moves, by_event)
         self.documents.put(key, built)
         return built
 

@@ -7,8 +7,9 @@ A perspective's replay is one JSON document:
 - ``pieces``: HTML fragments (``dashboard.html_text``), each once; a frame's table is the concatenation of
   its pieces, so the parts of the table a move does not change (the market, a hand, the score sheet)
   are sent once for the whole game;
-- ``frames``: one per event where a move has several, then one per move whole, in order: the move
-  (``v``), how many of its events it shows (``k``, null: all of them), its pieces (``t``) and who is to act;
+- ``frames``: one per move whole, or (asked for apart) one per event within the moves that have several:
+  the move (``v``), how many of its events it shows (``k``, null: all of them), how many it has (``n``)
+  and its pieces (``t``);
 - ``moves``: the log, one entry per move: who moved, how long they thought, and one line per event (null for
   a line that only says who acts next), told by the engine for this perspective's reader and named by the
   game's renderer (``Renderer.log_text``).
@@ -45,10 +46,13 @@ def document(
     think_ms: Mapping[int, int | None],
     chunk: int = 0,
     with_moves: bool = True,
+    by_event: bool = False,
 ) -> dict[str, Any]:
     """Part ``chunk`` (moves ``chunk * CHUNK + 1`` on) of the replay of ``records`` from ``perspective``
     ("referee" or a seat number as text; ``seat`` the same as the engine's reader), with the whole log when
-    ``with_moves``; ``think_ms``: the read models' think time per move, by move number."""
+    ``with_moves``; ``think_ms``: the read models' think time per move, by move number. The part holds one
+    frame per move, or with ``by_event`` the frames within the moves instead (after each event of a move
+    with several): most steps are by move, so those come first and the others only when wanted."""
     first = records[0]["body"]
     kind = str(first["kind"])
     drawing = renderer(kind)
@@ -63,6 +67,8 @@ def document(
     frames = []
     views: dict[int, Mapping[str, Any]] = {}
     for step in steps(records, seat, low, high):
+        if step.whole == by_event:
+            continue
         record = records[step.version - 1]
         # The move's events as this reader may read them then (a secret draw stays a count), for the table
         # to mark the latest play.
@@ -88,14 +94,14 @@ def document(
                 shared.append(piece)
             parts.append(found)
         frames.append({"v": step.version, "k": None if step.whole else step.events, "n": step.count, "t": parts})
-        if step.whole:
-            views[step.version] = step.view
+        views[step.version] = step.view
     out: dict[str, Any] = {
         "game": game_id,
         "kind": kind,
         "perspective": perspective,
         "latest": latest,
         "chunk": chunk,
+        "by_event": by_event,
         "chunks": chunks(latest),
         "names": [p["name"] for p in players],
         "pieces": shared,
@@ -103,7 +109,7 @@ def document(
     }
     if with_moves:
         # The log names codes beside a view; a move's own view where this part drew it, else the last one.
-        final = views.get(high) or {}
+        final = views.get(high) or next(iter(views.values()), {})
         out["moves"] = [_move(entry, drawing.log_text, views.get(entry.version, final), think_ms) for entry in log]
     return out
 

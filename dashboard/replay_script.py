@@ -2,8 +2,8 @@
 no server round trip. Inlined into the page by ``dashboard.static``.
 
 It wakes when the router shows a replay (an element ``#replay-root`` with the game's ``data-*``), fetches
-the perspective's frames in parts (the part holding the asked move first, then the others, then the
-part at the cursor of every other perspective the visitor may take), and from then on every step,
+the perspective's frames in parts (the part holding the asked move first, then the others, then every
+other perspective the visitor may take, the same way, one request at a time), and from then on every step,
 jump and perspective switch only swaps drawn HTML into the page. Text from the server (names, log
 lines) is set with ``textContent``; the tables are HTML the server wrote with every value escaped
 (``dashboard.html_text``). ``#replay-root`` gets ``data-loaded="all"`` once nothing is left to fetch.
@@ -52,12 +52,14 @@ REPLAY_JS = r"""
 
     function partOf(v) { return Math.floor((v - 1) / R.chunk); }
 
-    function fetchPart(p, part) {
-        var b = book(p);
-        if (b.parts[part]) { return b.parts[part]; }
-        var url = R.framesUrl + "?seat=" + encodeURIComponent(p) + "&part=" + part + "&moves=" + (b.moves ? 0 : 1);
+    // A part of a perspective: its frames by move, or (byEvent) its frames within moves.
+    function fetchPart(p, part, byEvent) {
+        var b = book(p), slot = (byEvent ? "e" : "m") + part;
+        if (b.parts[slot]) { return b.parts[slot]; }
+        var url = R.framesUrl + "?seat=" + encodeURIComponent(p) + "&part=" + part + "&moves=" + (b.moves ? 0 : 1) +
+            "&events=" + (byEvent ? 1 : 0);
         var mine = R;
-        b.parts[part] = fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+        b.parts[slot] = fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}})
             .then(function (response) {
                 return response.json().then(function (body) {
                     if (!response.ok) { throw new Error((body.error && body.error.message) || response.statusText); }
@@ -71,32 +73,38 @@ REPLAY_JS = r"""
                 if (doc.moves && !b.moves) { b.moves = doc.moves; if (p === R.p) { buildMoves(); } }
             })
             .catch(function (error) {
-                delete b.parts[part];
+                delete b.parts[slot];
                 if (R === mine) { say("Could not load the replay: " + error.message); }
                 throw error;
             });
-        return b.parts[part];
+        return b.parts[slot];
     }
 
     // The part at the cursor first, then the rest of this perspective nearest first, then every other
-    // perspective's part at the cursor (so a switch needs no request either), one request at a time.
+    // perspective the same way (so a switch needs no request either), then this perspective's frames within
+    // moves (for stepping by event), one request at a time.
     function backgroundLoad() {
         var mine = R;
         var queue = [];
-        var b = book(R.p);
-        var total = b.chunks || 1;
+        var total = book(R.p).chunks || 1;
         var here = partOf(R.v);
+        var order = [here];
         for (var d = 1; d < total; d++) {
-            if (here + d < total) { queue.push([R.p, here + d]); }
-            if (here - d >= 0) { queue.push([R.p, here - d]); }
+            if (here + d < total) { order.push(here + d); }
+            if (here - d >= 0) { order.push(here - d); }
         }
-        R.perspectives.forEach(function (p) { if (p !== R.p) { queue.push([p, here]); } });
+        [R.p].concat(R.perspectives.filter(function (p) { return p !== R.p; })).forEach(function (p) {
+            order.forEach(function (part) { queue.push([p, part, false]); });
+        });
+        order.forEach(function (part) { queue.push([R.p, part, true]); });
         function next() {
             if (R !== mine) { return; }
             var item = queue.shift();
             if (!item) { R.root.setAttribute("data-loaded", "all"); return; }
-            fetchPart(item[0], item[1]).then(next, next);
+            fetchPart(item[0], item[1], item[2]).then(next, next);
         }
+        if (R.loading) { return; }  // one queue per replay: it already covers every perspective
+        R.loading = true;
         R.root.setAttribute("data-loaded", "some");
         next();
     }
@@ -109,13 +117,14 @@ REPLAY_JS = r"""
     }
 
     function show(v, k, how) {
+        if (!R || !$("replay-table")) { return; }  // the page has gone
         var b = book(R.p);
         var frame = b.frames[key(v, k)];
         R.v = v; R.k = (k === null || k === undefined) ? null : k;
         if (!frame) {
             say("Loading move " + v + "…");
             var mine = R, wanted = R.p;
-            fetchPart(R.p, partOf(v)).then(function () {
+            fetchPart(R.p, partOf(v), R.k !== null).then(function () {
                 if (R === mine && R.p === wanted && R.v === v) { show(v, k, null); }
             }, function () {});
             return;
@@ -283,7 +292,8 @@ REPLAY_JS = r"""
                 go("next");
             }, PLAY_MS);
         }
-        $("replay-play").textContent = on ? "⏸ Pause" : "▶ Play";
+        var button = $("replay-play");
+        if (button) { button.textContent = on ? "⏸ Pause" : "▶ Play"; }
     }
 
     function choose(p, how) {
@@ -300,8 +310,8 @@ REPLAY_JS = r"""
         buildMoves();
         var mine = R;
         show(R.v, R.k, how);
-        fetchPart(p, partOf(R.v)).then(function () {
-            if (R === mine && R.p === p) { buildMoves(); show(R.v, R.k, null); backgroundLoad(); }
+        fetchPart(p, partOf(R.v), R.k !== null).then(function () {
+            if (R === mine && R.p === p) { buildMoves(); show(R.v, R.k, null); }
         }, function () {});
     }
 
@@ -383,11 +393,11 @@ REPLAY_JS = r"""
             framesUrl: root.getAttribute("data-frames"), page: root.getAttribute("data-page"),
             names: JSON.parse(root.getAttribute("data-names") || "[]"), perspectives: perspectives,
             chunk: parseInt(root.getAttribute("data-chunk"), 10) || 25, books: {}, timer: null,
-            moveRows: null, marked: null, slider: null
+            moveRows: null, marked: null, slider: null, loading: false
         };
         slider();
         var mine = R;
-        fetchPart(R.p, partOf(R.v)).then(function () {
+        fetchPart(R.p, partOf(R.v), false).then(function () {
             if (R !== mine) { return; }
             show(R.v, null, null);
             backgroundLoad();

@@ -46,7 +46,8 @@ CHECK_NAMES = {
     "ledger": "ledger",
 }
 
-FRAMES_PATH = "replay-frames/"  # under the dashboard's prefix: GET <prefix>replay-frames/<game>?seat=&part=&moves=
+# Under the dashboard's prefix: GET <prefix>replay-frames/<game>?seat=&part=&moves=&events= (Data.replay_document).
+FRAMES_PATH = "replay-frames/"
 
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params: dict[str, str]) -> html.Div:
@@ -244,7 +245,12 @@ def frames_response(ctx: Context, game_id: str) -> Response:
         return _error(400, "bad_part", "part must be a whole number from 0")
     try:
         found = ctx.data.replay_document(
-            ctx.visitor(), game_id, seat, int(part_text), with_moves=request.args.get("moves") == "1"
+            ctx.visitor(),
+            game_id,
+            seat,
+            int(part_text),
+            with_moves=request.args.get("moves") == "1",
+            by_event=request.args.get("events") == "1",
         )
     except Denied as refused:
         return _error(403, "denied", refused.reason)

@@ -105,16 +105,24 @@ class Browser:
         return self.route_response(path, search)["page"]["children"]
 
     def frames_response(
-        self, game_id: str, seat: str | None = "referee", part: int = 0, moves: bool = True, **kw: Any
+        self,
+        game_id: str,
+        seat: str | None = "referee",
+        part: int = 0,
+        moves: bool = True,
+        by_event: bool = False,
+        **kw: Any,
     ) -> Any:
         """One part of a perspective's replay (``/replay-frames/<game>``), as the page's script asks for it."""
-        query = {"part": str(part), "moves": "1" if moves else "0"}
+        query = {"part": str(part), "moves": "1" if moves else "0", "events": "1" if by_event else "0"}
         if seat is not None:
             query["seat"] = seat
         return self.get(f"replay-frames/{game_id}", query_string=query, **kw)
 
-    def frames(self, game_id: str, seat: str = "referee", part: int = 0, moves: bool = True) -> dict[str, Any]:
-        response = self.frames_response(game_id, seat, part, moves)
+    def frames(
+        self, game_id: str, seat: str = "referee", part: int = 0, moves: bool = True, by_event: bool = False
+    ) -> dict[str, Any]:
+        response = self.frames_response(game_id, seat, part, moves, by_event)
         assert response.status_code == 200, response.get_data(as_text=True)[:2000]
         return dict(json.loads(response.get_data(as_text=True)))
 
@@ -122,11 +130,11 @@ class Browser:
         self, game_id: str, version: int, seat: str | None = "referee", events: int | None = None
     ) -> Any:
         """The part of the replay holding ``version`` (the browser steps by event within it, without asking)."""
-        return self.frames_response(game_id, seat, (version - 1) // CHUNK)
+        return self.frames_response(game_id, seat, (version - 1) // CHUNK, by_event=events is not None)
 
     def frame(self, game_id: str, version: int, seat: str = "referee", events: int | None = None) -> dict[str, Any]:
         """One frame as the page shows it: its table (HTML) and the log up to it (the lines told so far)."""
-        doc = self.frames(game_id, seat, (version - 1) // CHUNK)
+        doc = self.frames(game_id, seat, (version - 1) // CHUNK, by_event=events is not None)
         found = [f for f in doc["frames"] if f["v"] == version and f["k"] == events]
         assert found, f"no frame for version {version}, events {events}"
         table = "".join(doc["pieces"][i] for i in found[0]["t"])

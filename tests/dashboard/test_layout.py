@@ -12,6 +12,7 @@ import pytest
 
 from dashboard import create_dashboard, figures
 from dashboard.format import log_line
+from dashboard.replay_frames import CHUNK
 from service import store
 from service.application import Digsite
 from service.queries import Queries
@@ -173,9 +174,12 @@ def test_every_frame_is_the_table_the_store_holds_then(org: Browser, demo: Demo)
     game_id = demo.finished[0]
     for perspective, seat in (("referee", None), ("1", 1)):
         doc = org.frames(game_id, perspective, 1)
-        wanted = [f for f in doc["frames"]][:: max(1, len(doc["frames"]) // 12)]
-        for frame in wanted:
-            table = "".join(doc["pieces"][i] for i in frame["t"])
+        within = org.frames(game_id, perspective, 1, by_event=True)
+        assert all(f["k"] is None for f in doc["frames"]) and all(0 < f["k"] < f["n"] for f in within["frames"])
+        assert [f["v"] for f in doc["frames"]] == list(range(CHUNK + 1, 2 * CHUNK + 1))
+        for frame in doc["frames"][::4] + within["frames"][::4]:
+            pieces = doc["pieces"] if frame["k"] is None else within["pieces"]
+            table = "".join(pieces[i] for i in frame["t"])
             expected = demo.queries.replay(game_id, frame["v"], seat, events=frame["k"])
             counts = [int(c) for c in re.findall(r'data-count="(\d+)"', table)]
             assert counts == [h["count"] for h in expected["view"]["hands"]], frame
