@@ -21,6 +21,7 @@ REPLAY_JS = r"""
     var LOG_MOVES = 40;        // log entries shown up to the cursor (the newest last)
     var PLAY_MS = 700;         // one move per this many milliseconds while playing
     var CHART_WAIT_MS = 250;   // the VP chart's cursor follows once the steps pause this long
+    var ADDRESS_WAIT_MS = 150; // and the address this long
     var OWN_KEYS = "input:not(#replay-slider), textarea, select, [contenteditable=true], [role=combobox], " +
         "[role=listbox], [role=option]";
     var R = null;              // the open replay, or null
@@ -147,9 +148,27 @@ REPLAY_JS = r"""
         if (R.slider) { R.slider.value = String(v); }
         var here = R.page + "?v=" + v + "&seat=" + encodeURIComponent(R.p);
         $("replay-permalink").setAttribute("href", here);
-        if (how === "push") { history.pushState({replay: true}, "", here); }
-        else if (how === "replace") { history.replaceState({replay: true}, "", here); }
+        address(here, how);
         moveChartCursor(v);
+    }
+
+    // A jump adds a history entry at once; steps replace the current one once they pause (browsers refuse
+    // to rewrite the address hundreds of times a second, and it costs a step time for nothing).
+    function address(here, how) {
+        if (R.addressTimer) {  // a step not yet written: write it first, so Back returns to it
+            clearTimeout(R.addressTimer);
+            R.addressTimer = null;
+            if (how === "push" && location.pathname === R.page) { history.replaceState({replay: true}, "", R.pending); }
+        }
+        if (how === "push") {
+            history.pushState({replay: true}, "", here);
+        } else if (how === "replace") {
+            R.pending = here;
+            R.addressTimer = setTimeout(function () {
+                R.addressTimer = null;
+                if (location.pathname === R.page) { history.replaceState({replay: true}, "", here); }
+            }, ADDRESS_WAIT_MS);
+        }
     }
 
     function label(frame) {

@@ -25,6 +25,9 @@ expect = pytest.importorskip("playwright.sync_api").expect
 expect.set_options(timeout=TIMEOUT_MS)
 
 LATENCY = ROOT / "artifacts" / "replay-latency.json"
+# Every perspective of a game is drawn once on the server, in the background: on a busy test machine that
+# takes a while for an Arnak game (the waits end as soon as the page says it has everything).
+LOADED_MS = 180_000
 
 # Press a key, then wait for the frame after it to be painted (an animation frame, then a task): the time a
 # player waits for the next move to show.
@@ -45,7 +48,7 @@ async ([key, steps]) => {
 def open_loaded(page: Any, game_id: str, move: int = 1, seat: str = "referee") -> None:
     """Open a replay and wait until every frame it will fetch is in the page."""
     page.goto(f"/replay/{game_id}?v={move}&seat={seat}")
-    expect(page.locator("#replay-root")).to_have_attribute("data-loaded", "all")
+    expect(page.locator("#replay-root")).to_have_attribute("data-loaded", "all", timeout=LOADED_MS)
     version_is(page, move)
 
 
