@@ -124,6 +124,7 @@ REPLAY_JS = r"""
         R.v = v; R.k = (k === null || k === undefined) ? null : k;
         if (!frame) {
             say("Loading move " + v + "…");
+            $("replay-version").replaceChildren(el("span", "quiet", "Loading move " + v + "…"));
             var mine = R, wanted = R.p;
             fetchPart(R.p, partOf(v), R.k !== null).then(function () {
                 if (R === mine && R.p === wanted && R.v === v) { show(v, k, null); }
@@ -174,6 +175,7 @@ REPLAY_JS = r"""
     function label(frame) {
         var b = book(R.p), move = b.moves ? b.moves[R.v - 1] : null;
         var box = $("replay-version");
+        box.className = "version-label";
         var parts = [el("strong", null, "Move " + R.v + " of " + R.latest)];
         var what = "setup";
         if (move && move.seat !== null) { what = "by " + R.names[move.seat]; }

@@ -134,7 +134,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                                 className="btn btn-small",
                                 title="One event on (Shift+→)",
                             ),
-                            html.Span(f"Move {move} of {latest}", id="replay-version", className="version-label"),
+                            html.Span(f"Loading move {move}…", id="replay-version", className="version-label quiet"),
                         ],
                         className="controls",
                     ),

@@ -220,6 +220,11 @@ def test_an_arnak_replay_steps_without_asking_the_server(page: Any, demo: Demo, 
     frame = demo.queries.replay(game_id, 1 + len(times))
     who = ", ".join(frame["view"]["players"][int(s)] for s in frame["to_act"])
     expect(page.locator("#arnak-to-act")).to_contain_text(who)
+    record = demo.queries.records(game_id)[len(times)]  # the move shown: 1 + len(times)
+    if record["type"] == "move":
+        mover = page.locator(f"#arnak-seat-{record['body']['seat']}")
+        expect(mover).to_have_attribute("data-moved-last", "yes")
+        expect(page.locator(".arnak-player[data-moved-last='yes']")).to_have_count(1)
     page.locator("#replay-seat .seat-choice[data-seat='0']").click()
     expect(page.locator(".arnak-table")).to_have_attribute("data-viewer", "0")
     page.keyboard.press("End")
