@@ -54,7 +54,7 @@ class Verifications:
 @dataclass
 class Kept:
     """A small thread-safe LRU of replay parts (a finished game's never change; a live game's are keyed by
-    its latest version, so a new move makes new ones)."""
+    how many moves it has, so a new move makes new ones)."""
 
     size: int
     _found: OrderedDict[tuple[Any, ...], dict[str, Any]] = field(default_factory=OrderedDict)
@@ -174,7 +174,7 @@ class Data:
 
     def replay_page(self, visitor: Visitor, game_id: str) -> dict[str, Any]:
         """What the replay page is built from: the game's first frame (from a perspective the visitor may
-        take), its read-model row, round starts, VP timeline and events per version."""
+        take), its read-model row, round starts and VP timeline (the frames come apart: ``replay_document``)."""
         opened = self.open(visitor, game_id)
         gid = opened.game_id
         seat = None if opened.perspectives[0] == REFEREE else int(opened.perspectives[0])
@@ -184,21 +184,8 @@ class Data:
             "row": self._queries.game_row(gid),
             "starts": self._queries.round_starts(gid),
             "timeline": self._queries.vp_timeline(gid),
-            "events": self._queries.event_counts(gid),
             "tournaments": self.tournament_names(visitor) if visitor.sees_finished else {},
         }
-
-    def frame(
-        self, visitor: Visitor, game_id: str, version: int, perspective: str | None, events: int | None = None
-    ) -> dict[str, Any]:
-        """One replay frame, from ``perspective`` ("referee" or a seat number as text), which the visitor must
-        be allowed for this game: else Denied."""
-        opened = self.open(visitor, game_id)
-        if perspective not in opened.perspectives:
-            raise Denied("you may not see this game from that perspective")
-        version = max(1, min(opened.latest, int(version)))
-        seat = None if perspective == REFEREE else int(perspective)
-        return self._queries.replay(opened.game_id, version, seat, events=events)
 
     def replay_document(
         self,
@@ -211,7 +198,7 @@ class Data:
     ) -> dict[str, Any]:
         """Part ``chunk`` of every frame of the game from ``perspective``, for the browser to step through
         (``dashboard.replay_frames``): Denied unless the visitor may take that perspective; NotFound for a part
-        the game does not have. Drawn once per game version, perspective and part, then kept."""
+        the game does not have. Drawn once per game (as far as it is played), perspective and part, then kept."""
         opened = self.open(visitor, game_id)
         if perspective not in opened.perspectives:
             raise Denied("you may not see this game from that perspective")
