@@ -209,9 +209,9 @@ class Data:
         if found is not None:
             return found
         records = self._queries.records(opened.game_id)[: opened.latest]
-        think = {int(m["version"]): m["think_ms"] for m in self._queries.moves(opened.game_id)} if with_moves else {}
+        read = {int(m["version"]): m for m in self._queries.moves(opened.game_id)} if with_moves else {}
         seat = None if perspective == REFEREE else int(perspective)
-        built = replay_frames.document(opened.game_id, records, perspective, seat, think, chunk, with_moves, by_event)
+        built = replay_frames.document(opened.game_id, records, perspective, seat, read, chunk, with_moves, by_event)
         self.documents.put(key, built)
         return built
 

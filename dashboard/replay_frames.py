@@ -10,9 +10,10 @@ A perspective's replay is one JSON document:
 - ``frames``: one per move whole, or (asked for apart) one per event within the moves that have several:
   the move (``v``), how many of its events it shows (``k``, null: all of them), how many it has (``n``)
   and its pieces (``t``);
-- ``moves``: the log, one entry per move: who moved, how long they thought, and one line per event (null for
-  a line that only says who acts next), told by the engine for this perspective's reader and named by the
-  game's renderer (``Renderer.log_text``).
+- ``moves``: the log, one entry per move: who moved, how long they thought and what kind of move it was
+  (the read models' ``think_ms`` and ``kind``), and one line per event (null for a line that only says who
+  acts next), told by the engine for this perspective's reader and named by the game's renderer
+  (``Renderer.log_text``).
 
 Nothing else is in it: the views are the engine's for this reader (a seat's hides the other hands), so a
 seat's or a spectator's document holds no referee frame. The caller (``Data.replay_document``) has
@@ -43,16 +44,16 @@ def document(
     records: Sequence[dict[str, Any]],
     perspective: str,
     seat: int | None,
-    think_ms: Mapping[int, int | None],
+    read: Mapping[int, Mapping[str, Any]],
     chunk: int = 0,
     with_moves: bool = True,
     by_event: bool = False,
 ) -> dict[str, Any]:
     """Part ``chunk`` (moves ``chunk * CHUNK + 1`` on) of the replay of ``records`` from ``perspective``
     ("referee" or a seat number as text; ``seat`` the same as the engine's reader), with the whole log when
-    ``with_moves``; ``think_ms``: the read models' think time per move, by move number. The part holds one
-    frame per move, or with ``by_event`` the frames within the moves instead (after each event of a move
-    with several): most steps are by move, so those come first and the others only when wanted."""
+    ``with_moves``; ``read``: the read models' rows per move (``think_ms``, ``kind``), by move number. The part
+    holds one frame per move, or with ``by_event`` the frames within the moves instead (after each event of a
+    move with several): most steps are by move, so those come first and the others only when wanted."""
     first = records[0]["body"]
     kind = str(first["kind"])
     drawing = renderer(kind)
@@ -110,14 +111,16 @@ def document(
     if with_moves:
         # The log names codes beside a view; a move's own view where this part drew it, else the last one.
         final = views.get(high) or next(iter(views.values()), {})
-        out["moves"] = [_move(entry, drawing.log_text, views.get(entry.version, final), think_ms) for entry in log]
+        out["moves"] = [_move(entry, drawing.log_text, views.get(entry.version, final), read) for entry in log]
     return out
 
 
-def _move(entry: Entry, told: Any, view: Mapping[str, Any], think_ms: Mapping[int, int | None]) -> dict[str, Any]:
+def _move(entry: Entry, told: Any, view: Mapping[str, Any], read: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
+    row = read.get(entry.version, {}) if entry.seat is not None else {}
     return {
         "v": entry.version,
         "seat": entry.seat,
-        "think": think_ms.get(entry.version) if entry.seat is not None else None,
+        "think": row.get("think_ms"),
+        "kind": row.get("kind"),
         "lines": [None if line is None else log_line(told(line, view)) for line in entry.lines],
     }

@@ -231,6 +231,7 @@ REPLAY_JS = r"""
             var said = move.lines.filter(function (l) { return l !== null; });
             var what = said[0] || "", who = move.seat === null ? null : R.names[move.seat];
             if (who && what.indexOf(who + " ") === 0) { what = what.slice(who.length + 1); }  // the name is beside it
+            if (!what && move.kind) { what = move.kind.replace(/_/g, " "); }  // a move the log tells nothing of
             row.appendChild(el("span", "move-what", what));
             row.appendChild(el("span", "move-think", seconds(move.think)));
             row.title = said.join("\n");
