@@ -70,7 +70,10 @@ REPLAY_JS = r"""
             .then(function (doc) {
                 if (R !== mine) { return; }
                 b.chunks = doc.chunks;
-                doc.frames.forEach(function (f) { b.frames[key(f.v, f.k)] = {t: f.t, n: f.n, pieces: doc.pieces}; });
+                var global = doc.pieces.map(intern);
+                doc.frames.forEach(function (f) {
+                    b.frames[key(f.v, f.k)] = {t: f.t.map(function (i) { return global[i]; }), n: f.n, tree: null};
+                });
                 if (doc.moves && !b.moves) { b.moves = doc.moves; if (p === R.p) { buildMoves(); } }
             })
             .catch(function (error) {
@@ -115,6 +118,78 @@ REPLAY_JS = r"""
     function say(text) {
         var table = $("replay-table");
         if (table) { table.replaceChildren(el("div", "quiet", text)); }
+        if (R) { R.shown = null; }
+    }
+
+    // -- the table: pieces of HTML, patched in place ---------------------------------------------------
+    // Every part's pieces go into one pool (the same piece, the same number), so two frames can be compared
+    // piece by piece. A piece is a whole element or text, or an element's opening or closing tag (an element
+    // cut because it is long). A step replaces only the elements whose pieces changed: the rest of the
+    // table (the market, the board, a hand nobody touched) stays as it is, and the browser redoes less.
+
+    function intern(piece) {
+        var found = R.poolIndex.get(piece);
+        if (found === undefined) { found = R.pool.length; R.pool.push(piece); R.poolIndex.set(piece, found); }
+        return found;
+    }
+
+    var OPENING = /^<[a-zA-Z][^<>]*>$/, VOID = /^<(br|hr|img|wbr)[\s>]/i;
+
+    function tree(frame) {
+        if (frame.tree) { return frame.tree; }
+        var stack = [{children: []}];
+        frame.t.forEach(function (id) {
+            var piece = R.pool[id];
+            if (piece.charAt(0) === "<" && piece.charAt(1) === "/") {
+                var done = stack.pop();
+                done.close = id;
+                stack[stack.length - 1].children.push(done);
+            } else if (OPENING.test(piece) && !VOID.test(piece)) {
+                stack.push({open: id, children: []});
+            } else {
+                stack[stack.length - 1].children.push({leaf: id});
+            }
+        });
+        frame.tree = stack.length === 1 ? stack[0].children : null;  // null: not a tree, drawn whole
+        return frame.tree;
+    }
+
+    function html(nodes) {
+        var out = "";
+        for (var i = 0; i < nodes.length; i++) {
+            var n = nodes[i];
+            out += n.leaf !== undefined ? R.pool[n.leaf] : R.pool[n.open] + html(n.children) + R.pool[n.close];
+        }
+        return out;
+    }
+
+    function patchList(box, before, after) {
+        var kids = Array.prototype.slice.call(box.childNodes);
+        if (kids.length !== before.length || before.length !== after.length) {  // e.g. two texts made one
+            box.innerHTML = html(after);
+            return;
+        }
+        for (var i = 0; i < kids.length; i++) {
+            var a = before[i], b = after[i];
+            if (a.leaf !== undefined && a.leaf === b.leaf) { continue; }
+            if (a.open !== undefined && a.open === b.open && a.close === b.close) {
+                patchList(kids[i], a.children, b.children);
+                continue;
+            }
+            var fresh = document.createElement("template");
+            fresh.innerHTML = html([b]);
+            kids[i].replaceWith(fresh.content);
+        }
+    }
+
+    function drawTable(table, frame) {
+        var after = tree(frame);
+        if (R.shown && after && R.shown !== after && table.isConnected) {
+            try { patchList(table, R.shown, after); R.shown = after; return; } catch (error) { /* drawn whole */ }
+        }
+        if (R.shown !== after || !after) { table.innerHTML = after ? html(after) : frame.t.map(function (i) {
+            return R.pool[i]; }).join(""); }
+        R.shown = after;
     }
 
     function show(v, k, how) {
@@ -132,9 +207,7 @@ REPLAY_JS = r"""
             return;
         }
         var table = $("replay-table");
-        var parts = frame.t, pieces = frame.pieces, html = "";
-        for (var i = 0; i < parts.length; i++) { html += pieces[parts[i]]; }
-        table.innerHTML = html;
+        drawTable(table, frame);
         R.root.setAttribute("data-move", String(v));
         R.root.setAttribute("data-event", R.k === null ? "" : String(R.k));
         label(frame);
@@ -415,7 +488,8 @@ REPLAY_JS = r"""
             framesUrl: root.getAttribute("data-frames"), page: root.getAttribute("data-page"),
             names: JSON.parse(root.getAttribute("data-names") || "[]"), perspectives: perspectives,
             chunk: parseInt(root.getAttribute("data-chunk"), 10) || 25, books: {}, timer: null,
-            moveRows: null, marked: null, slider: null, loading: false
+            moveRows: null, marked: null, slider: null, loading: false,
+            pool: [], poolIndex: new Map(), shown: null
         };
         slider();
         var mine = R;

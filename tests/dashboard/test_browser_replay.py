@@ -3,7 +3,8 @@
 Once a game's frames are in the page (``#replay-root[data-loaded=all]``), stepping, jumping and switching
 perspective must make no request at all: every request the page makes is counted. How long a step takes
 in the page is measured (from the key press to the next frame painted) and written to
-``artifacts/replay-latency.json``, never asserted (speed is measured, not tested). The rest: Home / End,
+``artifacts/replay-latency.json``, never asserted (speed is measured, not tested). A step patches the table
+in place: the table it leaves is checked against the same move's table drawn whole. The rest: Home / End,
 the move list, the back button with the address, the last play and the seat to act marked, the table
 on one screen at 1440x900, and nothing wider than a 390 px phone.
 """
@@ -52,6 +53,10 @@ def open_loaded(page: Any, game_id: str, move: int = 1, seat: str = "referee") -
     version_is(page, move)
 
 
+def table_html(page: Any) -> str:
+    return str(page.eval_on_selector("#replay-table", "t => t.innerHTML"))
+
+
 def requests_of(page: Any) -> list[str]:
     """A list that collects the URL of every request the page makes from now on."""
     seen: list[str] = []
@@ -85,6 +90,7 @@ def test_stepping_jumping_and_switching_perspective_ask_the_server_nothing(page:
     times = page.evaluate(STEP_TIMES_JS, ["ArrowRight", min(60, latest - 1)])
     version_is(page, 1 + len(times))
     record_latency("ruins, 3 seats, referee", times)
+    stepped = table_html(page)
     page.keyboard.press("End")
     version_is(page, latest)
     page.keyboard.press("Home")
@@ -101,6 +107,9 @@ def test_stepping_jumping_and_switching_perspective_ask_the_server_nothing(page:
     version_is(page, demo.queries.round_starts(game_id)[2])
     assert asked == [], f"the replay asked the server while stepping: {asked}"
     shots.take(page, "stepped")
+    # The table patched step by step is the table drawn whole when the page opens at that move.
+    open_loaded(page, game_id, 1 + len(times))
+    assert table_html(page) == stepped
 
 
 def test_home_end_the_move_list_and_the_back_button(page: Any, demo: Demo, shots: Shots) -> None:
@@ -225,12 +234,15 @@ def test_an_arnak_replay_steps_without_asking_the_server(page: Any, demo: Demo, 
         mover = page.locator(f"#arnak-seat-{record['body']['seat']}")
         expect(mover).to_have_attribute("data-moved-last", "yes")
         expect(page.locator(".arnak-player[data-moved-last='yes']")).to_have_count(1)
+    stepped = table_html(page)
     page.locator("#replay-seat .seat-choice[data-seat='0']").click()
     expect(page.locator(".arnak-table")).to_have_attribute("data-viewer", "0")
     page.keyboard.press("End")
     version_is(page, latest)
     assert asked == [], f"the replay asked the server while stepping: {asked}"
     shots.take(page, "arnak")
+    open_loaded(page, game_id, 1 + len(times))
+    assert table_html(page) == stepped, "the table patched step by step is the table drawn whole"
 
 
 def test_the_games_lists_filters_live_in_the_address(page: Any, demo: Demo) -> None:
