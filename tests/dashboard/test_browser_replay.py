@@ -199,11 +199,12 @@ def test_at_1440_by_900_the_table_fits_on_the_screen(page: Any, demo: Demo, shot
     shots.take(page, "1440")
 
 
-@pytest.mark.parametrize("width", [390])
-def test_on_a_phone_nothing_is_wider_than_the_screen(page: Any, demo: Demo, shots: Shots, width: int) -> None:
+@pytest.mark.parametrize("kind", ["ruins", "arnak"])
+def test_on_a_phone_nothing_is_wider_than_the_screen(page: Any, demo: Demo, shots: Shots, kind: str) -> None:
+    width = 390
     page.set_viewport_size({"width": width, "height": 844})
-    game_id = demo.finished[0]
-    open_loaded(page, game_id, demo.queries.round_starts(game_id)[2] + 4)
+    game_id = demo.finished[0] if kind == "ruins" else demo.others[kind][0]
+    open_loaded(page, game_id, demo.queries.game_row(game_id)["last_version"] // 2)
     wide = page.evaluate(
         "w => Array.from(document.querySelectorAll('body *')).filter(e => {"
         " const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 1 && !e.closest('svg'); })"
