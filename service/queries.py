@@ -226,7 +226,25 @@ class Queries:
             f"SELECT g.* FROM {{p}}rm_games g {clause} ORDER BY g.started_at DESC, g.game_id LIMIT ? OFFSET ?",
             [*params, int(limit), int(offset)],
         )
-        return {"total": total, "rows": self._game_rows(rows)}
+        return {"total": total, "rows": self._with_results(self._game_rows(rows))}
+
+    def _with_results(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Each seat's place and score (the game's points) beside its player, for the games list."""
+        if not rows:
+            return rows
+        marks = ", ".join("?" * len(rows))
+        seats = {
+            (r["game_id"], r["seat"]): r
+            for r in self._rows(
+                f"SELECT game_id, seat, place, score FROM {{p}}rm_player_games WHERE game_id IN ({marks})",
+                [row["game_id"] for row in rows],
+            )
+        }
+        for row in rows:
+            for player in row["players"]:
+                found = seats.get((row["game_id"], player["seat"]), {})
+                player.update(place=found.get("place"), score=found.get("score"))
+        return rows
 
     def game_row(self, game_id: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT * FROM {p}rm_games WHERE game_id = ?", (game_id,))

@@ -29,6 +29,14 @@ class Renderer(Protocol):
         """How many regular rounds the game has (a round after them has its own name), or None."""
         ...
 
+    def round_name(self, round_no: int) -> str:
+        """What the game calls its round ``round_no`` ("Round 2"; a game may name a round of its own)."""
+        ...
+
+    def how_won(self, how: str | None) -> str:
+        """A few words for how a game was won, from its result's ``detail["how"]`` ("won" when it says nothing)."""
+        ...
+
     def log_text(self, line: str, view: Mapping[str, Any]) -> str:
         """One line of the engine's narration (``describe``) as the replay's log shows it, beside the frame's
         ``view`` (the game may name the codes the line holds)."""

@@ -17,7 +17,8 @@ from dash import ctx as callback_context
 from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
-from dashboard.format import DASH, HOW, STATUS, player_labels, tournament_label, when
+from dashboard.format import DASH, STATUS, number, ordinal, player_labels, tournament_label, when
+from dashboard.games import renderer
 from domain.games import GAMES
 
 PAGE_SIZE = 25
@@ -269,24 +270,28 @@ def games_table(app: dash.Dash, rows: list[dict[str, Any]], tournaments: dict[st
                 "Tournament",
                 "Round",
                 "Table",
-                "Players",
+                "Players (place, points)",
                 "Status",
                 "Winner",
                 "Moves",
-                "Rounds",
+                "Reached",
                 "",
             )
         ]
     )
     body = []
     for row in rows:
+        part = renderer(row["kind"])
         winner_seat = row.get("winner_seat")
+        over = row["status"] == "over"
         names: list[Any] = []
-        for p in row["players"]:
+        for p in sorted(row["players"], key=lambda p: (p.get("place") or 99, p["seat"]) if over else p["seat"]):
             link = dcc.Link(
                 p["name"], href=app.get_relative_path(f"/players?player={p['id']}"), className="player-link"
             )
-            names.append(html.Strong(link) if p["seat"] == winner_seat else link)
+            names.append(html.Strong(link) if p.get("place") == 1 else link)
+            if over and p.get("place") is not None:  # the result beside the player: "1st 42"
+                names.append(html.Span(f" {ordinal(p['place'])} {number(p.get('score'), 0)}", className="quiet"))
             names.append(", ")
         names = names[:-1]
         winner = DASH
@@ -294,8 +299,7 @@ def games_table(app: dash.Dash, rows: list[dict[str, Any]], tournaments: dict[st
             # A seat no player holds is one the game plays itself (a solo game's rival).
             held = [p["name"] for p in row["players"] if p["seat"] == winner_seat]
             winner = held[0] if held else f"Seat {winner_seat + 1}, played by the game"
-            how = HOW.get(row.get("win_how") or "", "")
-            winner = f"{winner} ({how})" if how else winner
+            winner = f"{winner} ({part.how_won(row.get('win_how'))})"
         href = app.get_relative_path(f"/replay/{row['game_id']}")
         body.append(
             html.Tr(
@@ -308,7 +312,7 @@ def games_table(app: dash.Dash, rows: list[dict[str, Any]], tournaments: dict[st
                     html.Td(STATUS.get(row["status"], row["status"])),
                     html.Td(winner),
                     html.Td(str(row["moves"]), className="num"),
-                    html.Td(str(row["rounds"]) + (" + Showdown" if row["showdown"] else ""), className="nowrap"),
+                    html.Td(part.round_name(int(row["round"])) if row.get("round") else DASH, className="nowrap"),
                     html.Td(dcc.Link("Replay →", href=href, className="btn btn-small open-replay"), className="nowrap"),
                 ],
                 **{"data-game": row["game_id"]},

@@ -30,7 +30,7 @@ from dashboard import figures
 from dashboard.access import REFEREE, Denied, Visitor
 from dashboard.components import GRAPH_CONFIG, card, data_attributes
 from dashboard.context import Context
-from dashboard.format import HOW, STATUS, round_name, when
+from dashboard.format import STATUS, when
 from dashboard.games import renderer
 from dashboard.replay_frames import CHUNK
 from service.errors import NotFound
@@ -77,7 +77,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     result = ""
     if row and row.get("winner_seat") is not None:
         everyone = first["view"]["players"]  # every seat, with any the engine plays (a solo rival)
-        result = f" · {everyone[row['winner_seat']]} {HOW.get(row.get('win_how') or '', 'won')}"
+        result = f" · {everyone[row['winner_seat']]} {renderer(first['kind']).how_won(row.get('win_how'))}"
     perspectives = [
         {"value": p, "label": "Referee" if p == REFEREE else f"Seat {int(p) + 1}: {names[int(p)]}"}
         for p in opened.perspectives
@@ -144,7 +144,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                             html.Span("Jump to", className="field-label"),
                             *[
                                 html.Button(
-                                    round_name(r, max_rounds),
+                                    renderer(first["kind"]).round_name(int(r)),
                                     className="btn btn-small replay-round",
                                     **data_attributes({"data-move": str(v)}),
                                 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from dashboard.format import ordinal
 from tests.dashboard.client import Browser, by_id, organiser, text
 from tests.dashboard.test_access import Venue, app, closed, venue  # noqa: F401  (the door's venue and apps)
 
@@ -94,3 +95,14 @@ def test_an_unknown_tournament_is_not_found_and_the_list_links_each_one(app: Any
     assert "no tournament with id" in text(org.route("/tournaments/nope"))
     listed = json.dumps(org.route("/tournaments"))
     assert f"/tournaments/{venue.tournament}" in listed
+
+
+def test_the_games_list_shows_each_player_s_place_and_points(app: Any, venue: Venue) -> None:
+    org = organiser(app)
+    out = org.games(tournament=venue.tournament, status="over")
+    table = by_id(out["games-results"]["children"], "games-table")
+    shown = " ".join(text(table).split())  # (the text helper spaces out every element)
+    seats = venue.queries.tournament_seats(venue.tournament, finished_only=True)
+    assert {s["game_id"] for s in seats} == set(venue.finished)
+    for seat in seats:
+        assert f"{seat['name']} {ordinal(seat['place'])} {seat['score']}" in shown

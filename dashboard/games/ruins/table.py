@@ -14,7 +14,8 @@ from typing import Any
 from dash import html
 
 from dashboard.components import data_attributes
-from dashboard.format import HOW, PHASES, TIMES, effect_label, ordinal, round_name
+from dashboard.format import TIMES, ordinal, round_name
+from dashboard.games.ruins.words import HOW, PHASES, effect_label
 from domain.ruins import book_of
 
 
