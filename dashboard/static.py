@@ -134,6 +134,10 @@ table.grid.compact td { padding: 0.3rem 0.6rem; }
 .player-link:hover { color: var(--accent); }
 #games-results { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
 #games-results .empty { margin: 0; border: none; }
+/* tournaments: the cross table scrolls inside its card on a phone; each game is a link to its replay */
+.table-scroll { overflow-x: auto; }
+.cross-game { display: block; white-space: nowrap; color: var(--ink); }
+.cross-game.in-play { color: var(--quiet); font-style: italic; }
 .pager { display: flex; gap: 1rem; align-items: center; justify-content: center; margin-top: 0.8rem; }
 
 /* replay: at 1440x900 the controls and the whole table fit on the screen; on a phone nothing overflows */

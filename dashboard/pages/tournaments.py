@@ -38,7 +38,7 @@ def list_layout(app: dash.Dash, ctx: Context, visitor: Visitor) -> html.Div:
     ]
     head = html.Tr([html.Th(h) for h in ("Tournament", "Game", "Rounds", "Games", "Created")])
     return html.Div(
-        [html.H2("Tournaments"), card(None, html.Table([html.Thead(head), html.Tbody(body)], className="table"))],
+        [html.H2("Tournaments"), card(None, html.Table([html.Thead(head), html.Tbody(body)], className="grid"))],
         id="tournaments-list",
     )
 
@@ -138,7 +138,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         return {"content": text, "filename": f"standings-{tournament_id[:8]}.csv", "type": "text/csv"}
 
 
-def _standings_table(lines: list[dict[str, Any]]) -> html.Table:
+def _standings_table(lines: list[dict[str, Any]]) -> html.Div:
     head = html.Tr([html.Th(h) for h in ("#", "Player", "Games", "Wins", "Points", "Game points", "Average place")])
     body = [
         html.Tr(
@@ -149,12 +149,15 @@ def _standings_table(lines: list[dict[str, Any]]) -> html.Table:
                 html.Td(str(line["wins"]), className="num"),
                 html.Td(html.Strong(str(line["points"])), className="num"),
                 html.Td(str(line["score"]), className="num"),
-                html.Td(number(line["average_place"]), className="num"),
+                html.Td(number(line["average_place"], 2), className="num"),
             ]
         )
         for line in lines
     ]
-    return html.Table([html.Thead(head), html.Tbody(body)], className="table", id="standings-table")
+    return html.Div(
+        html.Table([html.Thead(head), html.Tbody(body)], className="grid compact", id="standings-table"),
+        className="table-scroll",
+    )
 
 
 def _cross_table(app: dash.Dash, answer: dict[str, Any]) -> html.Div:
@@ -169,7 +172,7 @@ def _cross_table(app: dash.Dash, answer: dict[str, Any]) -> html.Div:
         points = next((s["points"] for s in answer["standings"] if s["player_id"] == line["player_id"]), 0)
         body.append(html.Tr([html.Td(line["name"]), *cells, html.Td(str(points), className="num")]))
     return html.Div(
-        html.Table([html.Thead(head), html.Tbody(body)], className="table cross", id="standings-cross"),
+        html.Table([html.Thead(head), html.Tbody(body)], className="grid compact cross", id="standings-cross"),
         className="table-scroll",
     )
 
