@@ -201,3 +201,39 @@ LOG_QUERY: list[dict[str, Any]] = [
         "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 1000},
     },
 ]
+
+MAX_WAIT_SECONDS = 30  # under gunicorn's graceful timeout and the read timeout of common proxies (60 s)
+
+UPDATES_QUERY: list[dict[str, Any]] = [
+    {
+        "name": "after",
+        "in": "query",
+        "required": False,
+        "description": "The version you know: only records after it are sent (0: from the start).",
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_INT, "default": 0},
+    },
+    {
+        "name": "wait",
+        "in": "query",
+        "required": False,
+        "description": f"Seconds to wait (0 to {MAX_WAIT_SECONDS}) for what `until` names if it has not happened "
+        "yet; the answer comes as soon as it does. 0: answer at once.",
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WAIT_SECONDS, "default": 0},
+    },
+    {
+        "name": "until",
+        "in": "query",
+        "required": False,
+        "description": "`record`: answer when a record after `after` lands; `turn` (seats only): when your seat "
+        "is to act or the game is over (at once if it already is).",
+        "schema": {"type": "string", "enum": ["record", "turn"], "default": "record"},
+    },
+    {
+        "name": "include",
+        "in": "query",
+        "required": False,
+        "description": "`game`: with `until=turn`, a ready answer also carries the game as your seat sees it "
+        "(what GET /games/{game_id} answers), so you can act without another request.",
+        "schema": {"type": "string", "enum": ["game"]},
+    },
+]
