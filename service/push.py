@@ -47,33 +47,42 @@ class Watch:
     """One request's interest in one game: ``mark`` before reading the game, then ``wait(mark, deadline)``
     returns True as soon as the game changed after the mark (at once if it already has)."""
 
-    def __init__(self, hub: Hub, uid: UUID) -> None:
-        self.hub, self.uid = hub, uid
+    def __init__(self, hub: Hub, uid: UUID, changed: threading.Condition) -> None:
+        self.hub, self.uid, self.changed = hub, uid, changed
 
     def mark(self) -> int:
-        with self.hub.changed:
+        with self.changed:
             return self.hub.counters.get(self.uid, 0)
 
     def wait(self, mark: int, deadline: float) -> bool:
-        changed = self.hub.changed
-        with changed:
+        with self.changed:
             while self.hub.counters.get(self.uid, 0) == mark:
                 left = deadline - time.monotonic()
                 if left <= 0 or self.hub.closed:
                     return False
-                changed.wait(left)
+                self.changed.wait(left)
             return True
+
+    def latest(self) -> int:
+        """The latest version of the game the feed has seen since this watch began (0: none)."""
+        with self.changed:
+            return self.hub.versions.get(self.uid, 0)
 
 
 class Hub:
     """What one process knows about games changing. Made by ``hub_for(service)``; ``watch(game)`` starts the
-    feed if it is not running."""
+    feed if it is not running. The records the feed reads for a watched game also bring that game forward in
+    the service's cache of live games, so a woken request seldom needs the store to know where the game is."""
 
-    def __init__(self, recorder: Any, backend: str) -> None:
-        self.recorder = recorder
-        self.backend = backend
-        self.changed = threading.Condition()
-        self.counters: dict[UUID, int] = {}  # per watched game: how many changes the feed has seen
+    def __init__(self, service: Digsite) -> None:
+        self.recorder: Any = service.app.recorder  # PostgreSQL's or SQLite's (each has what the feed uses)
+        self.mapper = service.app.mapper
+        self.live = service.live
+        self.backend = service.settings.database.backend
+        self.lock = threading.Lock()  # guards what follows; each watched game has a condition on it
+        self.conditions: dict[UUID, threading.Condition] = {}
+        self.counters: dict[UUID, int] = {}  # per watched game: how many records the feed has seen
+        self.versions: dict[UUID, int] = {}  # per watched game: the latest version the feed has seen
         self.watchers: dict[UUID, int] = {}  # per game: requests waiting on it
         self.position: int | None = None  # the last notification id the feed has looked at
         self.feeding = False
@@ -88,20 +97,23 @@ class Hub:
     def watch(self, uid: UUID) -> Iterator[Watch]:
         """Watch a game for as long as the block runs. The feed is running (and knows where the log ends)
         before this returns, so a change made after the caller's next read of the game is never missed."""
-        with self.changed:
+        with self.lock:
             self.watchers[uid] = self.watchers.get(uid, 0) + 1
-            self.counters.setdefault(uid, 0)
+            changed = self.conditions.get(uid)
+            if changed is None:
+                changed = self.conditions[uid] = threading.Condition(self.lock)
+                self.counters[uid] = 0
         try:
             self._ensure_feed()
-            yield Watch(self, uid)
+            yield Watch(self, uid, changed)
         finally:
-            with self.changed:
+            with self.lock:
                 left = self.watchers[uid] - 1
                 if left:
                     self.watchers[uid] = left
                 else:
-                    del self.watchers[uid]
-                    self.counters.pop(uid, None)
+                    del self.watchers[uid], self.conditions[uid], self.counters[uid]
+                    self.versions.pop(uid, None)
                 if not self.watchers:
                     self.idle_since = time.monotonic()
 
@@ -110,15 +122,20 @@ class Hub:
         self._poked.set()
 
     def close(self) -> None:
-        with self.changed:
+        with self.lock:
             self.closed = True
-            self.changed.notify_all()
+        self._wake_all()
         self._poked.set()
+
+    def _wake_all(self) -> None:
+        with self.lock:
+            for changed in self.conditions.values():
+                changed.notify_all()
 
     @property
     def waiting(self) -> int:
         """How many requests wait now (for tests and figures)."""
-        with self.changed:
+        with self.lock:
             return sum(self.watchers.values())
 
     # -- the feed -----------------------------------------------------------------------------------------
@@ -141,18 +158,22 @@ class Hub:
                 try:
                     feed()
                 except Exception as error:  # the store is down or restarting: try again shortly
+                    if not self.waiting:
+                        return  # nobody to feed (the service may be closed): start again with the next watch
                     logger.warning("the push feed lost the store, retrying: %s", error)
-                    with self.changed:
-                        self.changed.notify_all()  # waiting requests read the game again (and meet the outage)
+                    self._wake_all()  # waiting requests read the game again (and meet the outage)
                     time.sleep(RETRY_SECONDS)
         finally:
             self.feeding = False
             # A watcher may have arrived after the last idle check: start again for it.
-            if not self.closed and not self._idle():
-                self._ensure_feed()
+            if not self.closed and self.waiting:
+                try:
+                    self._ensure_feed()
+                except Exception as error:  # its request meets the trouble itself when it reads the game
+                    logger.warning("the push feed could not start again: %s", error)
 
     def _idle(self) -> bool:
-        with self.changed:
+        with self.lock:
             return not self.watchers and time.monotonic() - self.idle_since > LINGER_SECONDS
 
     def catch_up(self) -> None:
@@ -161,15 +182,23 @@ class Hub:
             batch = self.recorder.select_notifications(start=self.position, limit=BATCH, inclusive_of_start=False)
             if not batch:
                 return
-            with self.changed:
-                woken = False
-                for notification in batch:
-                    uid = notification.originator_id
-                    if uid in self.counters:
-                        self.counters[uid] += 1
-                        woken = True
-                if woken:
-                    self.changed.notify_all()
+            with self.lock:
+                watched = [n for n in batch if n.originator_id in self.conditions]
+            by_game: dict[UUID, list[Any]] = {}
+            for notification in watched:
+                by_game.setdefault(UUID(str(notification.originator_id)), []).append(notification)
+            for uid, found in by_game.items():
+                try:
+                    self.live.advance(uid, [self.mapper.to_domain_event(n) for n in found])
+                except Exception:  # a record this process cannot apply: the woken request reads the store
+                    logger.exception("the push feed could not bring game %s forward", uid)
+            with self.lock:
+                for uid, found in by_game.items():
+                    changed = self.conditions.get(uid)
+                    if changed is not None:
+                        self.counters[uid] += len(found)
+                        self.versions[uid] = max(self.versions.get(uid, 0), found[-1].originator_version)
+                        changed.notify_all()
             self.position = batch[-1].id
             if len(batch) < BATCH:
                 return
@@ -205,7 +234,7 @@ def hub_for(service: Digsite) -> Hub:
     with _HUBS_LOCK:
         hub = _HUBS.get(service)
         if hub is None:
-            hub = _HUBS[service] = Hub(service.app.recorder, service.settings.database.backend)
+            hub = _HUBS[service] = Hub(service)
         return hub
 
 
@@ -226,10 +255,13 @@ def updates(
     uid = parse_uuid(game_id, "game")
     deadline = time.monotonic() + wait
     hub = hub_for(service) if wait > 0 else None
+    fresh = False
     with hub.watch(uid) if hub is not None else _no_watch() as watch:
         while True:
             mark = watch.mark() if watch is not None else 0
-            game = service.live.current(uid)
+            game = service.live.load(uid) if fresh else service.live.current(uid)
+            if watch is not None and game.version < watch.latest():
+                game = service.live.current(uid)  # the feed has seen records the cache lacks
             if after > game.version:
                 raise NotFound(f"this game has versions 1 to {game.version}, not {after}", "unknown_version")
             rules = game_of(game.kind).rules
@@ -238,6 +270,8 @@ def updates(
             ready = (over or viewer.seat in to_act) if until == "turn" else game.version > after
             if ready or watch is None or not watch.wait(mark, deadline):
                 break
+            # Woken by the feed: the cache holds what it read (the first read, above, came after the feed began).
+            fresh = True
     records = []
     if game.version > after:  # (records landed since the game was read belong to the next answer)
         records = [r for r in service.log(uid, viewer, after, LOG_LIMIT) if r["version"] <= game.version]
