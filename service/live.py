@@ -64,6 +64,11 @@ class LiveGames:
         self.remember(game)
         return game
 
+    def peek(self, uid: UUID) -> Game | None:
+        """The cached game as it is, or None if it is not cached (nothing is read)."""
+        with self._guard:
+            return self._games.get(uid)
+
     def advance(self, uid: UUID, events: list[Any]) -> None:
         """Bring the cached game forward by records read elsewhere (the push feed has just read them): applied to
         a copy if they follow the cached version, else ignored (the next ``current`` reads the store)."""

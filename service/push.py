@@ -23,12 +23,13 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
 from domain.games import game as game_of
+from service.aggregates import Game
 from service.application import Digsite, Viewer
 from service.errors import NotFound
 from service.inputs import parse_uuid
@@ -43,47 +44,39 @@ BATCH = 500
 LOG_LIMIT = 1000  # records per answer, as the log's largest page
 
 
+Ready = Callable[[Game, list[int]], bool]  # is what a request waits for there, in this game (and its to_act)?
+
+
 class Watch:
-    """One request's interest in one game: ``mark`` before reading the game, then ``wait(mark, deadline)``
-    returns True as soon as the game changed after the mark (at once if it already has)."""
+    """One request waiting on one game for what ``ready`` says. ``arm`` before reading the game, then ``wait``:
+    it returns True as soon as the feed saw a record after which the game may be ready (at once if one landed
+    after ``arm``). The feed judges ``ready`` itself when it could bring the cached game forward, so a request
+    is not woken by every move of its game, only by the one it waits for."""
 
-    def __init__(self, hub: Hub, uid: UUID, changed: threading.Condition) -> None:
-        self.hub, self.uid, self.changed = hub, uid, changed
+    def __init__(self, hub: Hub, uid: UUID, ready: Ready) -> None:
+        self.hub, self.uid, self.ready = hub, uid, ready
+        self.woken = threading.Event()
+        self.latest = 0  # the latest version of the game the feed has seen since this watch began
 
-    def mark(self) -> int:
-        with self.changed:
-            return self.hub.counters.get(self.uid, 0)
+    def arm(self) -> None:
+        self.woken.clear()
 
-    def wait(self, mark: int, deadline: float) -> bool:
-        with self.changed:
-            while self.hub.counters.get(self.uid, 0) == mark:
-                left = deadline - time.monotonic()
-                if left <= 0 or self.hub.closed:
-                    return False
-                self.changed.wait(left)
-            return True
-
-    def latest(self) -> int:
-        """The latest version of the game the feed has seen since this watch began (0: none)."""
-        with self.changed:
-            return self.hub.versions.get(self.uid, 0)
+    def wait(self, deadline: float) -> bool:
+        return self.woken.wait(max(0.0, deadline - time.monotonic())) and not self.hub.closed
 
 
 class Hub:
-    """What one process knows about games changing. Made by ``hub_for(service)``; ``watch(game)`` starts the
-    feed if it is not running. The records the feed reads for a watched game also bring that game forward in
-    the service's cache of live games, so a woken request seldom needs the store to know where the game is."""
+    """What one process knows about games changing. Made by ``hub_for(service)``; ``watch(game, ready)`` starts
+    the feed if it is not running. The records the feed reads for a watched game also bring that game forward
+    in the service's cache of live games, so a woken request seldom needs the store to know where it is."""
 
     def __init__(self, service: Digsite) -> None:
         self.recorder: Any = service.app.recorder  # PostgreSQL's or SQLite's (each has what the feed uses)
         self.mapper = service.app.mapper
         self.live = service.live
         self.backend = service.settings.database.backend
-        self.lock = threading.Lock()  # guards what follows; each watched game has a condition on it
-        self.conditions: dict[UUID, threading.Condition] = {}
-        self.counters: dict[UUID, int] = {}  # per watched game: how many records the feed has seen
-        self.versions: dict[UUID, int] = {}  # per watched game: the latest version the feed has seen
-        self.watchers: dict[UUID, int] = {}  # per game: requests waiting on it
+        self.lock = threading.Lock()  # guards ``watches``
+        self.watches: dict[UUID, list[Watch]] = {}  # per game: the requests waiting on it
         self.position: int | None = None  # the last notification id the feed has looked at
         self.feeding = False
         self.closed = False
@@ -94,27 +87,22 @@ class Hub:
     # -- waiting ------------------------------------------------------------------------------------------
 
     @contextmanager
-    def watch(self, uid: UUID) -> Iterator[Watch]:
+    def watch(self, uid: UUID, ready: Ready) -> Iterator[Watch]:
         """Watch a game for as long as the block runs. The feed is running (and knows where the log ends)
-        before this returns, so a change made after the caller's next read of the game is never missed."""
+        before this returns, so a record landing after the caller's next read of the game is never missed."""
+        watch = Watch(self, uid, ready)
         with self.lock:
-            self.watchers[uid] = self.watchers.get(uid, 0) + 1
-            changed = self.conditions.get(uid)
-            if changed is None:
-                changed = self.conditions[uid] = threading.Condition(self.lock)
-                self.counters[uid] = 0
+            self.watches.setdefault(uid, []).append(watch)
         try:
             self._ensure_feed()
-            yield Watch(self, uid, changed)
+            yield watch
         finally:
             with self.lock:
-                left = self.watchers[uid] - 1
-                if left:
-                    self.watchers[uid] = left
-                else:
-                    del self.watchers[uid], self.conditions[uid], self.counters[uid]
-                    self.versions.pop(uid, None)
-                if not self.watchers:
+                others = self.watches[uid]
+                others.remove(watch)
+                if not others:
+                    del self.watches[uid]
+                if not self.watches:
                     self.idle_since = time.monotonic()
 
     def poke(self) -> None:
@@ -122,21 +110,21 @@ class Hub:
         self._poked.set()
 
     def close(self) -> None:
-        with self.lock:
-            self.closed = True
+        self.closed = True
         self._wake_all()
         self._poked.set()
 
     def _wake_all(self) -> None:
         with self.lock:
-            for changed in self.conditions.values():
-                changed.notify_all()
+            for watches in self.watches.values():
+                for watch in watches:
+                    watch.woken.set()
 
     @property
     def waiting(self) -> int:
         """How many requests wait now (for tests and figures)."""
         with self.lock:
-            return sum(self.watchers.values())
+            return sum(len(w) for w in self.watches.values())
 
     # -- the feed -----------------------------------------------------------------------------------------
 
@@ -174,7 +162,7 @@ class Hub:
 
     def _idle(self) -> bool:
         with self.lock:
-            return not self.watchers and time.monotonic() - self.idle_since > LINGER_SECONDS
+            return not self.watches and time.monotonic() - self.idle_since > LINGER_SECONDS
 
     def catch_up(self) -> None:
         """Read the notifications after ``position`` and wake the requests waiting on the games they name."""
@@ -182,26 +170,37 @@ class Hub:
             batch = self.recorder.select_notifications(start=self.position, limit=BATCH, inclusive_of_start=False)
             if not batch:
                 return
-            with self.lock:
-                watched = [n for n in batch if n.originator_id in self.conditions]
             by_game: dict[UUID, list[Any]] = {}
-            for notification in watched:
-                by_game.setdefault(UUID(str(notification.originator_id)), []).append(notification)
-            for uid, found in by_game.items():
-                try:
-                    self.live.advance(uid, [self.mapper.to_domain_event(n) for n in found])
-                except Exception:  # a record this process cannot apply: the woken request reads the store
-                    logger.exception("the push feed could not bring game %s forward", uid)
             with self.lock:
-                for uid, found in by_game.items():
-                    changed = self.conditions.get(uid)
-                    if changed is not None:
-                        self.counters[uid] += len(found)
-                        self.versions[uid] = max(self.versions.get(uid, 0), found[-1].originator_version)
-                        changed.notify_all()
+                for notification in batch:
+                    uid = UUID(str(notification.originator_id))
+                    if uid in self.watches:
+                        by_game.setdefault(uid, []).append(notification)
+            for uid, found in by_game.items():
+                self._fed(uid, found)
             self.position = batch[-1].id
             if len(batch) < BATCH:
                 return
+
+    def _fed(self, uid: UUID, notifications: list[Any]) -> None:
+        """New records of a watched game: bring the cached game forward, then wake the requests it may be ready
+        for (all of them if the cache could not be brought forward: they read the store themselves)."""
+        latest = notifications[-1].originator_version
+        game: Game | None = None
+        try:
+            self.live.advance(uid, [self.mapper.to_domain_event(n) for n in notifications])
+            game = self.live.peek(uid)
+        except Exception:  # a record this process cannot apply: the woken requests read the store
+            logger.exception("the push feed could not bring game %s forward", uid)
+        to_act: list[int] | None = None
+        if game is not None and game.version >= latest:
+            to_act = game_of(game.kind).rules.to_act(game.state)
+        with self.lock:
+            watches = list(self.watches.get(uid, ()))
+        for watch in watches:
+            watch.latest = max(watch.latest, latest)
+            if game is None or to_act is None or watch.ready(game, to_act):
+                watch.woken.set()
 
     def _poll(self) -> None:
         while not self.closed and not self._idle():
@@ -254,24 +253,30 @@ def updates(
     ``"turn"`` carries the game as the seat sees it (as ``GET /games/<id>`` does), so a client can act on it."""
     uid = parse_uuid(game_id, "game")
     deadline = time.monotonic() + wait
+
+    def ready(game: Game, to_act: list[int]) -> bool:
+        if until == "turn":
+            return game.seed is not None or viewer.seat in to_act
+        return game.version > after
+
     hub = hub_for(service) if wait > 0 else None
-    fresh = False
-    with hub.watch(uid) if hub is not None else _no_watch() as watch:
+    with hub.watch(uid, ready) if hub is not None else _no_watch() as watch:
+        game = service.live.current(uid)  # (read after the feed began: whatever lands later wakes the watch)
         while True:
-            mark = watch.mark() if watch is not None else 0
-            game = service.live.load(uid) if fresh else service.live.current(uid)
-            if watch is not None and game.version < watch.latest():
-                game = service.live.current(uid)  # the feed has seen records the cache lacks
             if after > game.version:
                 raise NotFound(f"this game has versions 1 to {game.version}, not {after}", "unknown_version")
-            rules = game_of(game.kind).rules
-            to_act = rules.to_act(game.state)
-            over = game.seed is not None
-            ready = (over or viewer.seat in to_act) if until == "turn" else game.version > after
-            if ready or watch is None or not watch.wait(mark, deadline):
+            to_act = game_of(game.kind).rules.to_act(game.state)
+            if watch is None or ready(game, to_act):
                 break
-            # Woken by the feed: the cache holds what it read (the first read, above, came after the feed began).
-            fresh = True
+            watch.arm()
+            if watch.latest <= game.version and not watch.wait(deadline):
+                break  # nothing it waits for landed in time
+            # The feed saw newer records (before the watch was armed, or since): it has brought the cached game
+            # forward, unless it could not (then the store is read).
+            game = service.live.load(uid)
+            if game.version < watch.latest:
+                game = service.live.current(uid)
+    over = game.seed is not None
     records = []
     if game.version > after:  # (records landed since the game was read belong to the next answer)
         records = [r for r in service.log(uid, viewer, after, LOG_LIMIT) if r["version"] <= game.version]
@@ -281,9 +286,9 @@ def updates(
         "status": "over" if over else "playing",
         "to_act": to_act,
         "records": records,
-        "ready": ready,
+        "ready": ready(game, to_act),
     }
-    if include_game and ready and until == "turn":
+    if include_game and out["ready"] and until == "turn":
         out["game"] = service.game(uid, viewer)
     return out
 
