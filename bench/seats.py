@@ -71,9 +71,10 @@ class Table:
                 self.moves += 1
 
     def play(self) -> None:
-        organiser = KeepAliveClient(self.port)
         while time.time() < self.window[1]:
+            organiser = KeepAliveClient(self.port)  # (a connection idle for a whole game is closed by the server)
             status, created = organiser.call("POST", "/api/v1/games", {"game": "ruins", "seats": self.players}, API_KEY)
+            organiser.close()
             assert status == 201, created
             self.sent = {}
             seats = [
