@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
-from service import push
+from service import listing, push
 from service.api import schemas
 from service.api.auth import digsite, organiser_only, viewer_for
 from service.api.validation import check, json_body, query_args
@@ -37,6 +37,17 @@ def etag(latest: int, shown: int, viewer: Viewer) -> str:
     another version shown, another seat), and names nothing the viewer could not see in the answer itself."""
     who = "r" if viewer.seat is None else f"s{viewer.seat}"
     return f"{latest}-{shown}-{who}"
+
+
+@bp.get("/games")
+@organiser_only
+def games() -> dict[str, Any]:
+    """Games, newest first, a page at a time (from the read models: a new game is listed a moment later)."""
+    args = query_args(schemas.GAMES_QUERY)
+    rows, following = listing.page(
+        digsite(), listing.GAMES, args, args.get("cursor"), args.get("limit", 50), player=args.get("player")
+    )
+    return {"games": [listing.game_item(row) for row in rows], "next": following}
 
 
 @bp.get("/games/<game_id>")

@@ -237,3 +237,35 @@ UPDATES_QUERY: list[dict[str, Any]] = [
         "schema": {"type": "string", "enum": ["game"]},
     },
 ]
+
+
+def query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "description": description, "schema": schema}
+
+
+QUERY_ID = {"type": "string", "pattern": UUID_PATTERN, "format": "uuid"}
+PAGING: list[dict[str, Any]] = [
+    query(
+        "cursor",
+        {"type": "string", "minLength": 1, "maxLength": 400, "pattern": "^[A-Za-z0-9_-]+$"},
+        "Where the page starts: the `next` of the page before (none: the first page). 400 `invalid_cursor` for "
+        "a cursor no list gave.",
+    ),
+    query("limit", {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}, "At most this many items."),
+]
+GAMES_QUERY: list[dict[str, Any]] = [
+    query("kind", {"type": "string", "enum": GAME_KINDS}, "Only games of this game."),
+    query("tournament", QUERY_ID, "Only this tournament's games."),
+    query("round", {"type": "integer", "minimum": 1, "maximum": 1000}, "Only games of this tournament round."),
+    query("status", {"type": "string", "enum": ["playing", "over"]}, "Only games in play, or only finished ones."),
+    query("player", QUERY_ID, "Only games where this player holds a seat."),
+    *PAGING,
+]
+TOURNAMENTS_QUERY: list[dict[str, Any]] = [
+    query("game", {"type": "string", "enum": GAME_KINDS}, "Only tournaments of this game."),
+    *PAGING,
+]
+PLAYERS_QUERY: list[dict[str, Any]] = [
+    query("kind", {"type": "string", "enum": ["human", "bot"]}, "Only people, or only bots."),
+    *PAGING,
+]
