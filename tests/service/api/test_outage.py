@@ -51,7 +51,6 @@ class QuietHandler(WSGIRequestHandler):
         """No access log line per request."""
 
 
-
 @pytest.fixture
 def service(pg_cluster: Cluster) -> Iterator[Digsite]:
     """A service on a fresh schema of the private cluster; the cluster is left running whatever the test did."""
