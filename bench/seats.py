@@ -103,6 +103,9 @@ class Table:
                     return
                 known, until = answer["version"], "turn"
                 game = answer.get("game")
+                if answer.get("retry_after"):
+                    time.sleep(answer["retry_after"])
+                    continue
                 if game is None or not game["legal_actions"]:
                     if game is not None:  # to act, but nothing to do yet (a choice others must make first)
                         until = "record"
@@ -178,7 +181,12 @@ def idle_subscribers(port: int, subscriptions: list[tuple[str, str]], ready: Any
 
 
 def _start_server(port: int, db_url: str, workers: int, threads: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DIGSITE_DATABASE_URL": db_url, "DIGSITE_API_KEY": API_KEY}
+    env = {
+        **os.environ,
+        "DIGSITE_DATABASE_URL": db_url,
+        "DIGSITE_API_KEY": API_KEY,
+        "DIGSITE_PUSH_MAX_WAITING": str(threads - 8),  # every seat client and idle subscriber may wait
+    }
     server = subprocess.Popen(
         [
             sys.executable,

@@ -127,6 +127,7 @@ class BotClient:
         self.retries = 0  # failed requests retried, over the whole game
         self.jitter = random.Random()  # backoff jitter; kept apart from the bot's (perhaps seeded) choices
         self.push = True  # until the server shows it has no push channel
+        self.busy = 0.0  # seconds the push channel asked to wait before asking again (it held no wait)
         self._seen: tuple[str, dict[str, Any]] | None = None  # the last game read and its ETag
 
     # -- HTTP -----------------------------------------------------------------------------------------------
@@ -188,6 +189,7 @@ class BotClient:
             if (error.status, error.code) in ((404, "not_found"), (405, "method_not_allowed")):
                 raise NoPush(str(error)) from None
             raise
+        self.busy = float(answer.get("retry_after") or 0)  # the server would not hold the wait: ask again later
         game: dict[str, Any] | None = answer.get("game")
         return game
 
@@ -278,6 +280,9 @@ class BotClient:
             try:
                 if waiting_on is not None:
                     turn = self.wait_for_turn(waiting_on, push_wait)
+                    if turn is None and self.busy:
+                        sleep(min(self.busy, max(max_poll, poll)))  # (the version is unchanged: ask again then)
+                        continue
                     waiting_on = None
                     step = self.play_turn(turn) if turn is not None else self.step()
                 else:

@@ -20,6 +20,7 @@ read and redacted by the service (``Digsite.log``), exactly as the log endpoint 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 import weakref
@@ -36,6 +37,11 @@ from service.inputs import parse_uuid
 
 logger = logging.getLogger(__name__)
 
+# Each waiting request holds a server thread (gunicorn gthread: --threads per worker). Past this many waiting in
+# one process, a request is answered at once with ``retry_after`` rather than held, so that waiting clients never
+# take every thread from the moves they wait for. Keep it a few below --threads (docs/api.md).
+MAX_WAITING = int(os.environ.get("DIGSITE_PUSH_MAX_WAITING", "32"))
+BUSY_RETRY_SECONDS = 1
 POLL_SECONDS = 0.02  # SQLite: how often another process's moves are looked for
 LINGER_SECONDS = 5.0  # the feed stops this long after the last waiting request left
 LISTEN_TIMEOUT_SECONDS = 0.5  # PostgreSQL: how often the listener looks up from waiting (to linger, to stop)
@@ -260,6 +266,9 @@ def updates(
         return game.version > after
 
     hub = hub_for(service) if wait > 0 else None
+    busy = hub is not None and hub.waiting >= MAX_WAITING
+    if busy:
+        hub = None  # too many wait in this process already: answer now, and say when to ask again
     with hub.watch(uid, ready) if hub is not None else _no_watch() as watch:
         game = service.live.current(uid)  # (read after the feed began: whatever lands later wakes the watch)
         while True:
@@ -290,6 +299,8 @@ def updates(
     }
     if include_game and out["ready"] and until == "turn":
         out["game"] = service.game(uid, viewer)
+    if busy and not out["ready"]:
+        out["retry_after"] = BUSY_RETRY_SECONDS
     return out
 
 

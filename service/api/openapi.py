@@ -303,6 +303,11 @@ def _component_schemas() -> dict[str, Any]:
                     **ref("schemas", "Game"),
                     "description": "With `until=turn&include=game`, when ready: the game as the seat sees it.",
                 },
+                "retry_after": {
+                    "type": "integer",
+                    "description": "Present when the server is holding as many waiting requests as it may and "
+                    "answered at once instead: ask again after this many seconds.",
+                },
             },
             required=["id", "version", "status", "to_act", "records", "ready"],
         ),

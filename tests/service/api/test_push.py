@@ -241,3 +241,23 @@ def test_a_seat_reads_its_game_conditionally(client: FlaskClient, service: Digsi
     # A refused caller is refused whatever tag it sends.
     stolen = client.get(url, headers={**bearer("not-a-token"), "If-None-Match": tag})
     assert stolen.status_code == 401 and stolen.get_json()["error"]["code"] == "invalid_token"
+
+
+def test_past_the_most_waiting_requests_a_process_holds_one_is_answered_at_once_with_retry_after(
+    client: FlaskClient, service: Digsite, monkeypatch: Any
+) -> None:
+    """Waiting requests hold server threads: past ``DIGSITE_PUSH_MAX_WAITING`` in one process a request is not held
+    (moves must still find a thread), and says when to ask again."""
+    monkeypatch.setattr(push, "MAX_WAITING", 1)
+    created = new_game(client, players=2)
+    game_id = created["id"]
+    thread, out = in_background(lambda: updates(client, game_id, seat_headers(created, 0), after=1, wait=TIMEOUT))
+    wait_until_waiting(service)
+    began = time.monotonic()
+    second = ok(updates(client, game_id, seat_headers(created, 1), after=1, wait=TIMEOUT))
+    assert time.monotonic() - began < TIMEOUT / 2
+    assert second["ready"] is False and second["retry_after"] >= 1 and second["records"] == []
+    ok(act(client, game_id, seat_headers(created, 1), 1, {"type": "flip", "seat": 1, "ruin": None}))
+    thread.join(TIMEOUT)
+    first = ok(out["answer"])
+    assert first["ready"] and first["version"] == 2 and "retry_after" not in first
