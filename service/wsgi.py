@@ -1,9 +1,10 @@
 """The WSGI entry point for production servers, the one module that builds the app when imported:
 
-    gunicorn -w 2 -k gthread --threads 4 --reuse-port -b 127.0.0.1:8000 'service.wsgi:app'
+    gunicorn -w 2 -k gthread --threads 64 --reuse-port -b 127.0.0.1:8000 'service.wsgi:app'
 
-Settings come from the environment (DIGSITE_DATABASE_URL, DIGSITE_API_KEY). Without ``--preload`` each
-worker imports this module after forking, so each has its own database connections.
+Settings come from the environment (DIGSITE_DATABASE_URL, DIGSITE_API_KEY, DIGSITE_PUSH_MAX_WAITING: keep it
+below --threads, since a request waiting on the push channel holds a thread; docs/api.md). Without
+``--preload`` each worker imports this module after forking, so each has its own database connections.
 
 Under gunicorn, the errors gunicorn answers itself, before the app sees the request (a request line longer
 than ``--limit-request-line``, 414; headers too large, 431; a malformed request, 400), are JSON like every
