@@ -19,6 +19,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import selectors
 import socket
 import statistics
@@ -138,9 +139,11 @@ def table_process(port: int, players: list[str], window: tuple[float, float], ou
     table = Table(port, players, window)
     threading.Thread(target=table.play, daemon=True).start()
     time.sleep(max(0.0, window[1] - time.time()) + 0.05)
+    used = resource.getrusage(resource.RUSAGE_SELF)  # (the whole run of this table's process, warm-up included)
     with table.lock:
         out.put(
             {
+                "client_cpu_seconds": used.ru_utime + used.ru_stime,
                 "moves": table.moves,
                 "requests": table.requests,
                 "conflicts": table.conflicts,
@@ -278,6 +281,12 @@ def seats(port: int, pid: int, players: list[str], tables: int, warmup: float, w
         "handover_p50_ms": _percentile(handovers, 0.5),
         "handover_p99_ms": _percentile(handovers, 0.99),
         "handovers": len(handovers),
+        # what the seat clients themselves spent (they share the cores with the server), per move of the window
+        "client_cpu_ms_per_move": 1000
+        * sum(r["client_cpu_seconds"] for r in results)
+        / max(moves, 1)
+        * window
+        / (window + warmup + 1.0),
     }
 
 
