@@ -6,8 +6,10 @@ Load: ``--tables`` games at once (default 8), four seat clients each, every clie
 connection, choosing a random legal action from what the API gave it; when a game ends its table creates the
 next one through the API (closed loop). 3 s warm-up, then a 20 s window. Reported: moves/s, server CPU per move
 (the gunicorn process tree, from /proc), requests per move, p50/p99 of the POST, p50/p99 from sending a move to
-the next mover receiving its turn. With ``--idle`` (default 1000), the seat load runs a second time while that
-many idle subscribers wait on 250 other games, and the server CPU per move of both runs is compared.
+the next mover receiving its turn. With ``--idle`` (default 1000), that many idle subscribers then wait on 250
+other games (25 s long polls, renewed as they end): the CPU they cost per second with nobody playing (against
+the server left alone) is compared with the CPU per second of the seat load, and the seat load runs again
+beside them.
 
 Run: ``.venv/bin/python -m bench.seats`` (PostgreSQL: ``DIGSITE_BENCH_DATABASE_URL``, default the local server).
 """
@@ -290,6 +292,13 @@ def seats(port: int, pid: int, players: list[str], tables: int, warmup: float, w
     }
 
 
+def _cpu_over(pid: int, seconds: float) -> float:
+    """The server's CPU seconds per second over ``seconds`` of wall time."""
+    before = _tree_cpu(pid)
+    time.sleep(seconds)
+    return (_tree_cpu(pid) - before) / seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="postgresql")
@@ -300,6 +309,7 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=20.0)
     parser.add_argument("--idle", type=int, default=1000, help="idle subscribers for the second seat run (0: none)")
     parser.add_argument("--idle-games", type=int, default=250)
+    parser.add_argument("--idle-window", type=float, default=26.0, help="seconds: a whole cycle of 25 s waits")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = fresh_database(args.backend, Path(folder))
@@ -315,6 +325,7 @@ def main() -> None:
                 baseline = scripted(port, server.pid, players, scripts, args.tables)
                 plain = seats(port, server.pid, players, args.tables, args.warmup, args.window)
                 idle: dict[str, Any] | None = None
+                quiet = _cpu_over(server.pid, args.idle_window)  # the server with nobody at all
                 if args.idle:
                     organiser = KeepAliveClient(port)
                     subscriptions = []
@@ -332,6 +343,8 @@ def main() -> None:
                     holder.start()
                     ready.wait(120)
                     time.sleep(2)  # every subscription is waiting on the server
+                    # What holding them costs: the server's CPU over a whole cycle of their waits, nobody playing.
+                    held = _cpu_over(server.pid, args.idle_window)
                     idle = seats(port, server.pid, players, args.tables, args.warmup, args.window)
                     stop.set()
                     holder.join(10)
@@ -356,6 +369,12 @@ def main() -> None:
         report["idle_cpu_per_move_increase"] = round(
             idle["server_cpu_ms_per_move"] / plain["server_cpu_ms_per_move"] - 1, 3
         )
+        # The steadier figure: the CPU the idle subscribers cost per second (held minus quiet), against the CPU
+        # per second the seat load itself costs at its move rate.
+        load = plain["moves_per_second"] * plain["server_cpu_ms_per_move"] / 1000
+        report["idle_subscribers_cpu_seconds_per_second"] = round(held - quiet, 4)
+        report["server_quiet_cpu_seconds_per_second"] = round(quiet, 4)
+        report["idle_subscribers_share_of_seat_load_cpu"] = round((held - quiet) / load, 3)
     print(json.dumps(report, indent=2))
 
 
