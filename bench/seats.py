@@ -7,7 +7,7 @@ connection, choosing a random legal action from what the API gave it; when a gam
 next one through the API (closed loop). 3 s warm-up, then a 20 s window. Reported: moves/s, server CPU per move
 (the gunicorn process tree, from /proc), requests per move, p50/p99 of the POST, p50/p99 from sending a move to
 the next mover receiving its turn. With ``--idle`` (default 1000), that many idle subscribers then wait on 250
-other games (25 s long polls, renewed as they end): the CPU they cost per second with nobody playing (against
+other games (50 s long polls, renewed as they end): the CPU they cost per second with nobody playing (against
 the server left alone) is compared with the CPU per second of the seat load, and the seat load runs again
 beside them.
 
@@ -40,6 +40,7 @@ from service.application import Digsite
 from service.settings import Settings
 
 WAIT = 10  # seconds a seat's long poll waits (an answer comes as soon as it is this seat's turn)
+IDLE_WAIT = 50  # seconds an idle subscriber's long poll waits (nothing happens in its game: it runs out)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -166,7 +167,7 @@ def idle_subscribers(port: int, subscriptions: list[tuple[str, str]], ready: Any
 
     def send(sock: socket.socket, game_id: str, token: str) -> None:
         sock.sendall(
-            f"GET /api/v1/games/{game_id}/updates?after=1&wait=25 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"GET /api/v1/games/{game_id}/updates?after=1&wait={IDLE_WAIT} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             f"Authorization: Bearer {token}\r\n\r\n".encode()
         )
 
@@ -179,9 +180,15 @@ def idle_subscribers(port: int, subscriptions: list[tuple[str, str]], ready: Any
         for key, _ in selector.select(timeout=0.5):
             held: Any = key.fileobj
             data = held.recv(65536)
-            if not data:
-                raise ConnectionError("the server closed an idle subscriber's connection")
-            if data.endswith(b"}"):  # a whole (small) answer: subscribe again
+            if not data:  # the server closed it (it is stopping): subscribe again on a new connection
+                selector.unregister(held)
+                held.close()
+                if stop.is_set():
+                    continue
+                held = socket.create_connection(("127.0.0.1", port))
+                selector.register(held, selectors.EVENT_READ, key.data)
+                send(held, *key.data)
+            elif data.endswith(b"}"):  # a whole (small) answer: subscribe again
                 send(held, *key.data)
 
 
@@ -309,7 +316,7 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=20.0)
     parser.add_argument("--idle", type=int, default=1000, help="idle subscribers for the second seat run (0: none)")
     parser.add_argument("--idle-games", type=int, default=250)
-    parser.add_argument("--idle-window", type=float, default=26.0, help="seconds: a whole cycle of 25 s waits")
+    parser.add_argument("--idle-window", type=float, default=IDLE_WAIT + 1, help="seconds: a whole cycle of waits")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = fresh_database(args.backend, Path(folder))

@@ -202,7 +202,7 @@ LOG_QUERY: list[dict[str, Any]] = [
     },
 ]
 
-MAX_WAIT_SECONDS = 30  # under gunicorn's graceful timeout and the read timeout of common proxies (60 s)
+MAX_WAIT_SECONDS = 55  # under the read timeout of common proxies (nginx: 60 s)
 
 UPDATES_QUERY: list[dict[str, Any]] = [
     {

@@ -158,7 +158,7 @@ def test_who_may_not_read_the_log_may_not_subscribe(client: FlaskClient) -> None
         (updates(client, game_id, bearer("wrong-organiser-key"), wait=5), 401, "invalid_token"),
         (updates(client, game_id, organiser(), until="turn", wait=5), 403, "seat_token_required"),
         (updates(client, game_id, seat_headers(created, 0), after=9, wait=5), 404, "unknown_version"),
-        (updates(client, game_id, seat_headers(created, 0), wait=31), 400, "malformed_request"),
+        (updates(client, game_id, seat_headers(created, 0), wait=56), 400, "malformed_request"),
         (updates(client, game_id, seat_headers(created, 0), until="ever"), 400, "malformed_request"),
         (updates(client, "not-a-game", seat_headers(created, 0)), 404, "unknown_game"),
     ]
