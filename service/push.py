@@ -1,20 +1,21 @@
-"""The push channel's plumbing: one watcher per service process that learns when any game's stream grows, so
-that requests waiting for a game (the long-poll ``GET /api/v1/games/<id>/updates?wait=S``) wake as soon as a
-record lands, whichever process (gunicorn worker) recorded it.
+"""The push channel's plumbing: one feed per service process that learns when any game's stream grows, so
+that requests waiting on a game (the long poll ``GET /api/v1/games/<id>/updates?wait=S``) are answered as soon
+as what they wait for lands, whichever process (gunicorn worker) recorded it.
 
 How a process learns of new records:
 - PostgreSQL: one connection per process ``LISTEN``s on the event table's channel (every append ``NOTIFY``s
-  it: service/pgrecorder.py); on each notification one query reads the notifications after the last one
-  seen (ids and versions only; the records themselves are read by the woken requests, through the log).
+  it: service/pgrecorder.py); on each notification one query reads the notifications after the last one seen.
 - SQLite: a thread polls the store's highest notification id every ``POLL_SECONDS`` (and at once when a
   move lands in this process: ``poke``).
 
-Either way the feed runs only while some request waits (and ``LINGER_SECONDS`` after), so an idle process
-holds no connection and spends nothing. Waiting costs no CPU: a waiting request sleeps on a
-``threading.Condition`` until its game's change counter moves or its deadline passes.
+For a game someone waits on, the feed brings the process's cached game forward with the records it has just
+read (``LiveGames.advance``), judges for each waiting request whether what it waits for has come (its seat's
+turn, or any record) and wakes only those. The feed runs only while some request waits (and
+``LINGER_SECONDS`` after), so an idle process holds no connection and spends nothing; a waiting request
+sleeps on a ``threading.Event`` and costs no CPU. At most ``MAX_WAITING`` requests wait per process.
 
-No record and no hidden fact passes through here: only which game changed. What a woken request answers is
-read and redacted by the service (``Digsite.log``), exactly as the log endpoint does.
+No record leaves through here unredacted: what a woken request answers is read and redacted by the service's
+log (``Digsite.log``), exactly as ``GET /games/<id>/log`` gives it to the same caller.
 """
 
 from __future__ import annotations
