@@ -86,6 +86,7 @@ class Hub:
         self.watches: dict[UUID, list[Watch]] = {}  # per game: the requests waiting on it
         self.position: int | None = None  # the last notification id the feed has looked at
         self.feeding = False
+        self.healthy = True  # False from a failure of the feed until it reads the store again
         self.closed = False
         self.idle_since = time.monotonic()
         self._poked = threading.Event()
@@ -153,10 +154,11 @@ class Hub:
                 try:
                     feed()
                 except Exception as error:  # the store is down or restarting: try again shortly
+                    self.healthy = False
+                    self._wake_all()  # waiting requests read the game from the store (and meet the outage: 503)
                     if not self.waiting:
                         return  # nobody to feed (the service may be closed): start again with the next watch
                     logger.warning("the push feed lost the store, retrying: %s", error)
-                    self._wake_all()  # waiting requests read the game again (and meet the outage)
                     time.sleep(RETRY_SECONDS)
         finally:
             self.feeding = False
@@ -175,6 +177,7 @@ class Hub:
         """Read the notifications after ``position`` and wake the requests waiting on the games they name."""
         while True:
             batch = self.recorder.select_notifications(start=self.position, limit=BATCH, inclusive_of_start=False)
+            self.healthy = True
             if not batch:
                 return
             by_game: dict[UUID, list[Any]] = {}
@@ -284,8 +287,8 @@ def updates(
             # The feed saw newer records (before the watch was armed, or since): it has brought the cached game
             # forward, unless it could not (then the store is read).
             game = service.live.load(uid)
-            if game.version < watch.latest:
-                game = service.live.current(uid)
+            if game.version < watch.latest or not watch.hub.healthy:
+                game = service.live.current(uid)  # (during an outage this is the 503 the caller should get)
     over = game.seed is not None
     records = []
     if game.version > after:  # (records landed since the game was read belong to the next answer)
