@@ -197,7 +197,6 @@ def _start_server(port: int, db_url: str, workers: int, threads: int) -> subproc
         **os.environ,
         "DIGSITE_DATABASE_URL": db_url,
         "DIGSITE_API_KEY": API_KEY,
-        "DIGSITE_PUSH_MAX_WAITING": str(threads - 8),  # every seat client and idle subscriber may wait
     }
     server = subprocess.Popen(
         [
