@@ -103,6 +103,18 @@ def page(
     return rows, following
 
 
+def rows(service: Digsite, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """Rows of a read-model query written with ``{p}`` for the schema's prefix and ``?`` marks, read through the
+    store's own connections (as the lists are)."""
+    postgres = service.settings.database.backend == "postgresql"
+    sql = sql.replace("{p}", f'"{service.settings.database.schema}".' if postgres else "")
+    if postgres:
+        sql = sql.replace("?", "%s")
+    with service.app.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
+        cursor.execute(sql, params)
+        return [dict(row) for row in cursor.fetchall()]
+
+
 def game_item(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": row["game_id"],

@@ -25,6 +25,7 @@ from service import catalogue
 from service.application import Digsite, Viewer
 from service.projections.facts import game_tables
 from service.projections.tables import PROJECTION_NAME, TRACKING_TABLE
+from service.standings import seats_sql
 from service.store import StoreUnavailable
 
 FIELD_CACHE = 256  # the field's figures kept (each a few rows)
@@ -163,14 +164,7 @@ class Queries:
     def tournament_seats(self, tournament_id: str, finished_only: bool = False) -> list[dict[str, Any]]:
         """Every seat of every game of a tournament (finished games only, with ``finished_only``): the game's
         round and table labels and status, the seat's player, name, place and score (the standings' input)."""
-        over = " AND g.status = 'over'" if finished_only else ""
-        return self._rows(
-            "SELECT g.game_id, g.round_label, g.table_label, g.status, g.n_players, pg.seat, pg.player_id, "
-            "pg.place, pg.score, p.name FROM {p}rm_games g JOIN {p}rm_player_games pg ON pg.game_id = g.game_id "
-            f"LEFT JOIN {{p}}rm_players p ON p.player_id = pg.player_id WHERE g.tournament_id = ?{over} "
-            "ORDER BY g.round_label, g.table_label, g.game_id, pg.seat",
-            (tournament_id,),
-        )
+        return self._rows(seats_sql(finished_only), (tournament_id,))
 
     def players(self, finished_only: bool = False) -> list[dict[str, Any]]:
         """Every player with their finished games and wins (only those with a finished game, ``finished_only``)."""

@@ -125,6 +125,25 @@ def operation(
     return out
 
 
+def _standings_operation() -> dict[str, Any]:
+    """Public, like the tournament; the organisers' key (optional) adds the games in play; ``format=csv`` answers
+    a spreadsheet file instead of JSON."""
+    out = operation(
+        "getStandings",
+        "Who is leading: the standings now and after each round, and the round-by-round cross table (public).",
+        tag="organisers",
+        parameters=[schemas.path_id("tournament_id", "tournament"), *schemas.STANDINGS_QUERY],
+        ok=(200, "The standings.", ref("schemas", "Standings")),
+        errors=["BadRequest", "Unauthorized", "NotFound"],
+        description="Finished games only, unless the organisers' key is sent: then the cross table also shows "
+        "the games in play (they count for nothing until they finish). Players rank by tournament points, then "
+        "games won, then the points scored in the games, then the average place (`tie_breaks` says so).",
+    )
+    out["security"] = [{}, {"organiserKey": []}]
+    out["responses"]["200"]["content"]["text/csv"] = {"schema": {"type": "string"}}
+    return out
+
+
 def _health_operation() -> dict[str, Any]:
     """The health check answers its own body when the store is down, not the Error shape."""
     out = operation("health", "Is the API up?", tag="meta", ok=(200, "Up.", ref("schemas", "Health")), errors=[])
@@ -194,6 +213,30 @@ def _component_schemas() -> dict[str, Any]:
                 "kind": {"type": "string", "enum": ["human", "bot"]},
                 "bot": {"type": ["object", "null"]},
                 "created_at": timestamp,
+            }
+        ),
+        "Standing": obj(
+            {
+                "rank": {"type": "integer", "minimum": 1},
+                "player_id": {"type": "string"},
+                "name": {"type": "string"},
+                "games": {"type": "integer"},
+                "wins": {"type": "integer"},
+                "points": {"type": "integer"},
+                "score": {"type": "integer"},
+                "average_place": {"type": ["number", "null"]},
+            }
+        ),
+        "Standings": obj(
+            {
+                "tournament": {"type": "object"},
+                "points_table": {"type": ["array", "null"], "items": {"type": "integer"}},
+                "points_rule": {"type": "string"},
+                "tie_breaks": {"type": "array", "items": {"type": "string"}},
+                "rounds": {"type": "array", "items": {"type": "integer"}},
+                "standings": {"type": "array", "items": ref("schemas", "Standing")},
+                "after_round": {"type": "object", "additionalProperties": {"type": "array"}},
+                "cross_table": {"type": "array", "items": {"type": "object"}},
             }
         ),
         "Tournament": obj(
@@ -418,6 +461,9 @@ def _document() -> dict[str, Any]:
                     ok=(200, "The tournament.", ref("schemas", "Tournament")),
                     errors=["BadRequest", "NotFound"],
                 )
+            },
+            "/api/v1/tournaments/{tournament_id}/standings": {
+                "get": _standings_operation(),
             },
             "/api/v1/games": {
                 "get": operation(

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, url_for
+from flask import Blueprint, Response, request, url_for
 
-from service import listing
+from service import listing, standings
 from service.api import schemas
-from service.api.auth import digsite, organiser_only
+from service.api.auth import digsite, organiser_key_sent, organiser_only
 from service.api.validation import json_body, query_args
+from service.errors import BadRequest
 
 bp = Blueprint("organisers", __name__)
 
@@ -60,3 +61,25 @@ def tournaments() -> dict[str, Any]:
 def tournament(tournament_id: str) -> dict[str, Any]:
     query_args([])
     return digsite().tournament(tournament_id)
+
+
+@bp.get("/tournaments/<tournament_id>/standings")
+def tournament_standings(tournament_id: str) -> Any:
+    """Who is leading (public, as the tournament is): finished games only, unless the organisers' key is sent,
+    which adds the games in play to the cross table. JSON, or CSV with ``format=csv``."""
+    args = query_args(schemas.STANDINGS_QUERY)
+    try:
+        table = standings.PointsTable.parse(args.get("points"))
+    except standings.PointsTableError as error:
+        raise BadRequest(str(error), "invalid_points") from None
+    service = digsite()
+    found = service.tournament(tournament_id)  # 404 unknown_tournament
+    everything = "Authorization" in request.headers and organiser_key_sent()
+    rows = listing.rows(service, standings.seats_sql(finished_only=not everything), (found["id"],))
+    if args.get("format") == "csv":
+        return Response(
+            standings.to_csv(rows, table),
+            mimetype="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="standings-{found["id"][:8]}.csv"'},
+        )
+    return standings.report({"tournament_id": found["id"], **found}, rows, table)

@@ -265,6 +265,15 @@ TOURNAMENTS_QUERY: list[dict[str, Any]] = [
     query("game", {"type": "string", "enum": GAME_KINDS}, "Only tournaments of this game."),
     *PAGING,
 ]
+STANDINGS_QUERY: list[dict[str, Any]] = [
+    query(
+        "points",
+        {"type": "string", "maxLength": 80, "pattern": "^[0-9, ]*$"},
+        "Tournament points by place, best place first (`3,1,0,0`); places past the list score 0. None: N-1 "
+        "points for first at a table of N, down to 0 for last. 400 `invalid_points` for a table that cannot be read.",
+    ),
+    query("format", {"type": "string", "enum": ["json", "csv"]}, "`csv`: the standings as a spreadsheet file."),
+]
 PLAYERS_QUERY: list[dict[str, Any]] = [
     query("kind", {"type": "string", "enum": ["human", "bot"]}, "Only people, or only bots."),
     *PAGING,
