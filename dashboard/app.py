@@ -13,11 +13,12 @@ from urllib.parse import parse_qs
 import dash
 from dash import Input, Output, State, dcc, html
 
+from dashboard import live
 from dashboard.access import HIDDEN_GAME, AccessSettings, Denied, Visitor
 from dashboard.context import Context
 from dashboard.data import Data
 from dashboard.games import stylesheet
-from dashboard.pages import aggregates, games, players, replay, tournaments
+from dashboard.pages import aggregates, games, play, players, replay, tournaments
 from dashboard.session import Gate
 from dashboard.static import INDEX
 from service.errors import ServiceError
@@ -89,7 +90,7 @@ def build(
         params = {k: v[-1] for k, v in parse_qs((search or "").lstrip("?")).items() if k != "token"}
         section = path.split("/", 1)[0] or "games"
         account = _account(app, ctx, visitor, pathname)
-        if not visitor.sees_finished and section != "replay":
+        if not visitor.sees_finished and section not in ("replay", "play"):
             if not visitor.seats:  # spectator mode is off: nothing here but the sign-in page
                 return [], [], account, gate.login_url(_here(pathname, search))
             return games.my_games_page(app, ctx, visitor), [], account, dash.no_update
@@ -99,6 +100,9 @@ def build(
             elif section == "replay" and "/" in path:
                 section = "games"
                 page = replay.layout(app, ctx, visitor, path.split("/", 1)[1], params)
+            elif section == "play" and "/" in path:
+                section = "games"
+                page = play.layout(app, ctx, visitor, path.split("/", 1)[1])
             elif section == "tournaments" and "/" in path:
                 page = tournaments.layout(app, ctx, visitor, path.split("/", 1)[1], params)
             elif section == "tournaments":
@@ -131,6 +135,8 @@ def build(
 
     games.register(app, ctx)
     replay.register(app, ctx)
+    play.register(app, ctx)
+    live.register(app, ctx)
     players.register(app, ctx)
     aggregates.register(app, ctx)
     tournaments.register(app, ctx)

@@ -15,12 +15,19 @@ from typing import Any
 
 from dashboard import access, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
+from domain.games import game as game_of
+from service import push
+from service.application import Viewer
 from service.checkpoint import checkpoint_coverage
 from service.errors import NotFound
 from service.queries import Queries
+from service.replays import entries, events_of
 from service.standings import PointsTable, report, to_csv
 
 DETAILS_LATER = "shown to everyone once the game is over"
+NOT_YOUR_SEAT = "Only a player of this game can play here: open the seat link the organiser gave you."
+MAX_WAIT_SECONDS = 25.0  # a live page's one waiting request answers within this (then the page asks again)
+LOG_MOVES = 30  # the play page's log: the last moves
 
 
 @dataclass
@@ -279,3 +286,81 @@ class Data:
             if not opened.over:
                 mine.append({"game_id": opened.game_id, "seat": seat, "names": opened.names})
         return mine
+
+    # -- live play --------------------------------------------------------------------------------------
+
+    def seat(self, visitor: Visitor, game_id: str) -> tuple[Opened, int]:
+        """The game and the seat this visitor holds in it (from the session: a seat link proved it); Denied
+        for anyone else, an organiser included (moves are a seat's, never the referee's)."""
+        opened = self.open(visitor, game_id)
+        seat = visitor.seat_in(opened.game_id)
+        if seat is None:
+            raise Denied(NOT_YOUR_SEAT)
+        return opened, seat
+
+    def table_now(self, visitor: Visitor, game_id: str) -> dict[str, Any]:
+        """The game now as the visitor's seat sees it: the game (view, who is to act, the seat's legal actions:
+        the engine's, through the service), a replay frame of it for the game's renderer, and the log of the
+        last moves told for that seat (the engine's ``describe``: the other seats' secrets stay secret)."""
+        opened, seat = self.seat(visitor, game_id)
+        now = self._queries.service.game(opened.game_id, Viewer(seat))
+        records = self._queries.records(opened.game_id)[: now["version"]]
+        log = entries(records, seat)
+        over = now["status"] == "over"
+        rules_kind = now["kind"]
+        rules = game_of(rules_kind).rules
+        frame = {
+            "id": opened.game_id,
+            "kind": rules_kind,
+            "version": now["version"],
+            "latest_version": now["version"],
+            "players": [{"seat": p["seat"], "name": p["name"]} for p in now["players"]],
+            "view": now["view"],
+            "to_act": now["to_act"],
+            "events_shown": None,
+            "event_count": None,
+            "last": {
+                "seat": log[-1].seat if log else None,
+                "events": [rules.redact_event(e, seat, over) for e in events_of(records[-1])] if records else [],
+            },
+        }
+        return {"game": now, "seat": seat, "frame": frame, "log": log[-LOG_MOVES:]}
+
+    def play(self, visitor: Visitor, game_id: str, version: Any, action: Any) -> dict[str, Any]:
+        """Submit ``action`` for the visitor's own seat on top of ``version``, as the API does
+        (``Digsite.submit``: the engine decides; a stale version is a Conflict and changes nothing)."""
+        opened, seat = self.seat(visitor, game_id)
+        return self._queries.service.submit(opened.game_id, Viewer(seat), version, action)
+
+    def wait_for_move(self, visitor: Visitor, game_id: str, after: int, wait: float) -> dict[str, Any]:
+        """The game's version, status and who is to act, once it has moved past ``after`` or ``wait`` seconds
+        have passed (the service's push channel: one waiting request per open page). Only what any visitor who
+        may open the game sees anyway: no records, no view."""
+        opened = self.open(visitor, game_id)
+        seat = visitor.seat_in(opened.game_id)
+        viewer = Viewer(None if REFEREE in opened.perspectives or seat is None else seat)
+        found = push.updates(
+            self._queries.service, opened.game_id, viewer, max(0, after), max(0.0, min(wait, MAX_WAIT_SECONDS))
+        )
+        return {key: found[key] for key in ("version", "status", "to_act") if key in found} | (
+            {"retry_after": found["retry_after"]} if "retry_after" in found else {}
+        )
+
+    def in_play(self, visitor: Visitor, game_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """For an organiser's games list: each game in play's seats to act and the time of its last record
+        (from the store, through the service); nothing for anyone else."""
+        if not visitor.organiser:
+            return {}
+        out = {}
+        for game_id in game_ids:
+            found = self._queries.service.game(game_id)
+            if found["status"] != "playing":
+                continue
+            out[game_id] = {
+                "to_act": [
+                    found["players"][s]["name"] if s < len(found["players"]) else str(s) for s in found["to_act"]
+                ],
+                "since": found["updated_at"],
+                "version": found["version"],
+            }
+        return out

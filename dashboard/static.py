@@ -1,8 +1,10 @@
-"""The dashboard's stylesheet and its one script (the replay's, ``dashboard.replay_script``), inlined into the
+"""The dashboard's stylesheet and its scripts (the replay's, ``dashboard.replay_script``, and the live pages',
+``dashboard.live_script``), inlined into the
 page (so a wheel install needs no data files)."""
 
 from __future__ import annotations
 
+from dashboard.live_script import LIVE_JS
 from dashboard.replay_script import REPLAY_JS
 
 CSS = """
@@ -284,6 +286,22 @@ table.scoreboard td.num { text-align: left; }
 .sleeve { font-size: 0.7rem; background: #e6eefb; color: #1d4f91; border-radius: 3px; padding: 0 0.25rem; }
 .chip-night .sleeve { background: #4a5280; color: #fff; }
 .claim { font-size: 0.7rem; background: #fde8ea; color: #a4161a; border-radius: 3px; padding: 0 0.25rem; }
+/* Playing from a seat: the cards to pick look like cards, a picked one stands out. */
+.play-status { font-size: 1rem; margin-top: 0.3rem; }
+.play-cards { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0.3rem 0 0.6rem; }
+.play-cards label { border: 1px solid var(--line); border-radius: 6px; padding: 0.35rem 0.55rem; cursor: pointer;
+    background: var(--day); }
+.play-cards label:has(input:checked) { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent); }
+.play-cards input { margin-right: 0.3rem; }
+.play-groups { display: flex; flex-wrap: wrap; gap: 0.2rem 0.8rem; margin-bottom: 0.5rem; }
+.play-options { display: flex; flex-direction: column; gap: 0.25rem; margin: 0.3rem 0 0.6rem;
+    max-height: 18rem; overflow-y: auto; }
+.play-message { margin-top: 0.5rem; }
+.play-refused { color: var(--warm); font-weight: 600; }
+.play-done { color: var(--ok); }
+.play-cta { margin-left: 0.6rem; }
+tr.idle { background: #fff4e5; }
+.idle-flag { color: var(--warm); font-weight: 600; margin-left: 0.3rem; }
 """
 
 ICON = (
@@ -315,6 +333,9 @@ INDEX = (
         </footer>
         <script>"""
     + REPLAY_JS
+    + """</script>
+        <script>"""
+    + LIVE_JS
     + """</script>
     </body>
 </html>

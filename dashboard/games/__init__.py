@@ -43,6 +43,11 @@ class Renderer(Protocol):
         ...
 
 
+# A game's part may also offer ``picker(view, legal, seat) -> dashboard.picker.Picker``: its legal actions laid
+# out as a person picks a move at the table (the play page, ``dashboard.pages.play``). It is optional (not in
+# the protocol): without one the play page lists every legal action in the engine's words.
+
+
 @cache
 def renderer(kind: str) -> Renderer:
     """The dashboard part of the game ``kind`` (a registered game): its own module, else the plain one."""

@@ -15,13 +15,14 @@ from dash import Input, Output, State, dcc, html
 from dash import ctx as callback_context
 
 from dashboard.access import Visitor
-from dashboard.components import card, dropdown, empty, field
+from dashboard.components import card, data_attributes, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import DASH, STATUS, number, ordinal, player_labels, tournament_label, when
 from dashboard.games import renderer
 from domain.games import GAMES
 
 PAGE_SIZE = 25
+IDLE_MINUTES = 10  # a game in play with no move for this long is flagged in an organiser's list, by default
 FILTERS = ("games-kind", "games-tournament", "games-round", "games-player", "games-status", "games-winner")
 # The address's name for each filter, in the order of FILTERS, then the dates.
 PARAMS = ("kind", "tournament", "round", "player", "status", "winner", "from", "to")
@@ -36,6 +37,8 @@ function (kind, tournament, round, player, status, winner, start, end) {
             parts.push(names[i] + "=" + encodeURIComponent(String(v).slice(0, 100)));
         }
     }
+    var idle = new URLSearchParams(location.search).get("idle");  // the idle limit's (dashboard.live_script)
+    if (idle) { parts.push("idle=" + encodeURIComponent(idle.slice(0, 10))); }
     var search = parts.length ? "?" + parts.join("&") : "";
     if (location.search !== search) { history.replaceState(history.state, "", location.pathname + search); }
     return search;
@@ -128,6 +131,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                     className="filters",
                 ),
             ),
+            *_idle_limit(visitor, params),
             dcc.Store(id="games-offset", data=0),
             dcc.Store(id="games-search"),  # the address's query, as the filters last wrote it
             html.Div(id="games-results"),
@@ -140,6 +144,47 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                 className="pager",
             ),
         ]
+    )
+
+
+def _idle_limit(visitor: Visitor, params: dict[str, str]) -> list[Any]:
+    """An organiser's limit for a quiet table (minutes; in the address as ``idle=``), applied in the page."""
+    if not visitor.organiser:
+        return []
+    text = params.get("idle") or ""
+    try:
+        minutes = float(text) if text else IDLE_MINUTES
+    except ValueError:
+        minutes = IDLE_MINUTES
+    return [
+        html.Div(
+            [
+                html.Label("Flag games in play idle for", htmlFor="games-idle", className="field-label"),
+                dcc.Input(
+                    id="games-idle", type="number", min=1, step=1, value=minutes if minutes > 0 else IDLE_MINUTES
+                ),
+                html.Span(" minutes", className="quiet small"),
+            ],
+            className="idle-limit",
+        )
+    ]
+
+
+def _status_cell(row: dict[str, Any], live: dict[str, Any] | None) -> html.Td:
+    status = STATUS.get(row["status"], row["status"])
+    if live is None:
+        return html.Td(status)
+    acting = ", ".join(live["to_act"]) or DASH
+    return html.Td(
+        [
+            status,
+            html.Br(),
+            html.Span(f"to act: {acting}", className="to-act small"),
+            html.Span(f" · since {when(live['since'])}", className="quiet small"),
+            html.Span(className="idle-flag small", hidden=True),
+        ],
+        className="live-status",
+        **data_attributes({"data-since": str(live["since"])}),
     )
 
 
@@ -243,7 +288,8 @@ def register(app: dash.Dash, ctx: Context) -> None:
         if total and offset >= total:
             offset = (total - 1) // PAGE_SIZE * PAGE_SIZE
         tournaments = ctx.data.tournament_names(visitor)
-        body = games_table(app, rows, tournaments) if rows else _nothing(ctx, visitor)
+        live = ctx.data.in_play(visitor, [r["game_id"] for r in rows if r["status"] == "playing"])
+        body = games_table(app, rows, tournaments, live) if rows else _nothing(ctx, visitor)
         shown = f"{offset + 1}{DASH}{offset + len(rows)} of {total} game{'s' if total != 1 else ''}" if rows else ""
         return body, offset, offset == 0, offset + len(rows) >= total, shown
 
@@ -260,7 +306,14 @@ def _nothing(ctx: Context, visitor: Visitor) -> html.P:
     return empty("No game matches these filters. Clear a filter to see more.", id="games-empty")
 
 
-def games_table(app: dash.Dash, rows: list[dict[str, Any]], tournaments: dict[str, str]) -> html.Table:
+def games_table(
+    app: dash.Dash,
+    rows: list[dict[str, Any]],
+    tournaments: dict[str, str],
+    live: dict[str, dict[str, Any]] | None = None,
+) -> html.Table:
+    """The games as a table; ``live`` (an organiser's, ``Data.in_play``): for each game in play, who is to act
+    and the time of its last record, shown in its status (the page's script flags it when idle too long)."""
     numeric = {"Round", "Table", "Moves"}
     head = html.Tr(
         [
@@ -309,7 +362,7 @@ def games_table(app: dash.Dash, rows: list[dict[str, Any]], tournaments: dict[st
                     html.Td(str(row["round_label"]) if row.get("round_label") is not None else DASH, className="num"),
                     html.Td(str(row["table_label"]) if row.get("table_label") is not None else DASH, className="num"),
                     html.Td(names),
-                    html.Td(STATUS.get(row["status"], row["status"])),
+                    _status_cell(row, (live or {}).get(row["game_id"])),
                     html.Td(winner),
                     html.Td(str(row["moves"]), className="num"),
                     html.Td(part.round_name(int(row["round"])) if row.get("round") else DASH, className="nowrap"),

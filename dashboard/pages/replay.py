@@ -32,6 +32,7 @@ from dashboard.components import GRAPH_CONFIG, card, data_attributes
 from dashboard.context import Context
 from dashboard.format import STATUS, when
 from dashboard.games import renderer
+from dashboard.live import LIVE_PATH
 from dashboard.replay_frames import CHUNK
 from service.errors import NotFound
 
@@ -92,6 +93,21 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
         "data-names": json.dumps(names),
         "data-chunk": str(CHUNK),
     }
+    if not opened.over:  # the page follows the game: one waiting request at a time (dashboard.live)
+        root["data-live"] = app.get_relative_path(f"/{LIVE_PATH}{game_id}")
+    mine = visitor.seat_in(game_id)
+    play_link = (
+        [
+            dcc.Link(
+                "Play from your seat →",
+                href=app.get_relative_path(f"/play/{game_id}"),
+                id="replay-play-link",
+                className="btn btn-primary btn-small play-cta",
+            )
+        ]
+        if mine is not None and not opened.over
+        else []
+    )
     return html.Div(
         [
             dcc.Store(id="replay-meta", data={"game": game_id, "latest": latest}),  # for the verification
@@ -101,6 +117,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                         [
                             dcc.Link("← All games", href=app.get_relative_path("/games"), className="quiet"),
                             html.H2(f"Replay: {' vs '.join(names)}"),
+                            *play_link,
                         ],
                         className="replay-title",
                     ),

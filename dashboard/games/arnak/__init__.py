@@ -3,7 +3,8 @@
 ``draw_table(frame)`` draws one ``Queries.replay`` frame from its ``view`` only; the log is the engine's own
 narration (``domain.arnak.describe`` names every code itself; ``log_line`` reads one event with it); ``CSS`` is
 the table's stylesheet. With ``max_rounds`` and ``log_text`` it is the
-game's ``Renderer`` (``dashboard.games``): the replay page draws an Arnak game with it.
+game's ``Renderer`` (``dashboard.games``): the replay page draws an Arnak game with it. ``picker`` lays out a
+seat's legal actions for the play page (``play.picker``: the kind of action, then its options).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dashboard.games.arnak.log import log_line, log_lines, name_codes
+from dashboard.games.arnak.play import picker
 from dashboard.games.arnak.style import CSS
 from dashboard.games.arnak.table import draw_table
 
@@ -23,6 +25,7 @@ __all__ = [
     "how_won",
     "log_text",
     "max_rounds",
+    "picker",
     "round_name",
     "name_codes",
 ]

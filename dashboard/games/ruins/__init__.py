@@ -1,15 +1,17 @@
-"""Ruins in the dashboard: its table (``table.draw_table``) and its rounds (four, then a Showdown)."""
+"""Ruins in the dashboard: its table (``table.draw_table``), its rounds (four, then a Showdown) and its move
+picker (``play.picker``: pick ruins, then the ways to play them)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from dashboard.games.ruins.play import picker
 from dashboard.games.ruins.table import draw_table
 from dashboard.games.ruins.words import HOW
 from domain.ruins import book_of
 
-__all__ = ["draw_table", "how_won", "log_text", "max_rounds", "round_name"]
+__all__ = ["draw_table", "how_won", "log_text", "max_rounds", "picker", "round_name"]
 
 
 def max_rounds() -> int | None:

@@ -1,0 +1,103 @@
+"""The live pages' script (inlined into the page by ``dashboard.static``): the play page follows its game, and
+the organiser's games list flags idle tables.
+
+- **Play page** (``#play-root``): one waiting request at a time to ``live/<game>?after=V`` (``dashboard.live``),
+  ``V`` the version the page shows (``#play-now[data-version]``). When the game has moved past it, the script
+  presses the hidden ``#play-refresh`` button (the page's Dash callback draws the table again, for the seat)
+  and waits, without asking the server, until the page shows the new version before it asks again. A failed
+  request is retried after a pause, never at once.
+- **Games list** (``#games-table``): each game in play carries the time of its last record
+  (``[data-since]``); a row quiet for longer than the limit in ``#games-idle`` (minutes, kept in the address
+  as ``idle=``) is marked idle. Only the clock moves here: no request.
+"""
+
+from __future__ import annotations
+
+LIVE_JS = r"""
+(function () {
+    "use strict";
+    var WAIT_S = 20, RETRY_MS = 5000, DRAWN_MS = 15000;
+    var P = null;  // the open play page's loop, or null
+
+    function $(id) { return document.getElementById(id); }
+
+    function shown() {
+        var now = $("play-now");
+        return now ? parseInt(now.getAttribute("data-version"), 10) : null;
+    }
+
+    // Wait (in the page only) until the table shows at least version v, then go on.
+    function whenDrawn(mine, v, then) {
+        var until = Date.now() + DRAWN_MS;
+        (function check() {
+            if (P !== mine) { return; }
+            var now = shown();
+            if ((now !== null && now >= v) || Date.now() > until) { then(); } else { setTimeout(check, 100); }
+        })();
+    }
+
+    function follow(root) {
+        var mine = {root: root, url: root.getAttribute("data-live")};
+        P = mine;
+        function next() {
+            if (P !== mine || !root.isConnected) { return; }
+            var v = shown();
+            if (v === null) { whenDrawn(mine, 1, next); return; }
+            fetch(mine.url + "?after=" + v + "&wait=" + WAIT_S,
+                  {credentials: "same-origin", headers: {"Accept": "application/json"}})
+                .then(function (response) { return response.ok ? response.json() : Promise.reject(response.status); })
+                .then(function (body) {
+                    if (P !== mine) { return; }
+                    var now = shown();
+                    if (body.version > now) {
+                        root.setAttribute("data-behind", String(body.version));
+                        $("play-refresh").click();
+                        whenDrawn(mine, body.version, next);
+                    } else if (body.status === "over") {
+                        root.setAttribute("data-followed", "over");  // nothing more will come
+                    } else {
+                        setTimeout(next, body.retry_after ? body.retry_after * 1000 : 0);
+                    }
+                }, function () { if (P === mine) { setTimeout(next, RETRY_MS); } });
+        }
+        root.setAttribute("data-followed", "yes");
+        next();
+    }
+
+    // -- the games list: idle tables ------------------------------------------------------------------
+
+    function idleLimit() {
+        var input = $("games-idle");
+        var minutes = input ? parseFloat(input.value) : NaN;
+        return isFinite(minutes) && minutes > 0 ? minutes : null;
+    }
+
+    function markIdle() {
+        var limit = idleLimit(), now = Date.now();
+        document.querySelectorAll("#games-table [data-since]").forEach(function (cell) {
+            var since = Date.parse(cell.getAttribute("data-since"));
+            var minutes = isFinite(since) ? Math.floor((now - since) / 60000) : 0;
+            var idle = limit !== null && minutes >= limit;
+            var flag = cell.querySelector(".idle-flag");
+            cell.closest("tr").classList.toggle("idle", idle);
+            if (flag) { flag.textContent = idle ? "idle " + minutes + " min" : ""; flag.hidden = !idle; }
+        });
+    }
+
+    document.addEventListener("input", function (event) {
+        if (!event.target || event.target.id !== "games-idle") { return; }
+        var params = new URLSearchParams(location.search), limit = idleLimit();
+        if (limit === null) { params.delete("idle"); } else { params.set("idle", String(limit)); }
+        var search = params.toString();
+        history.replaceState(history.state, "", location.pathname + (search ? "?" + search : ""));
+        markIdle();
+    });
+    setInterval(markIdle, 30000);
+
+    new MutationObserver(function () {
+        var root = $("play-root");
+        if (!root) { P = null; } else if (!P || P.root !== root) { follow(root); }
+        if ($("games-table")) { markIdle(); }
+    }).observe(document.documentElement, {childList: true, subtree: true});
+})();
+"""

@@ -1,0 +1,243 @@
+"""Playing from a seat link: the table from the player's own seat, updated live, the game's log, and a move picker.
+
+A seat link (``/replay/<game>?token=...``) keeps the seat in the session (``dashboard.session``); the replay of a
+game in play then offers **Play**, which opens ``/play/<game>``. Everything on this page is that seat's: the
+table and the log are the engine's for that reader, the options are the engine's legal actions for that seat
+(through the service, laid out by the game's picker: ``dashboard.picker``). A move goes through a Dash callback
+(a POST from the dashboard's own origin, like every other) that asks the session for the seat, never the
+browser, and submits through the service as the API does (``Digsite.submit``, with the version shown): a move
+that went stale (the game moved on) changes nothing and the page says so and shows the table now.
+
+The page follows the game with one waiting request at a time (``live/<game>``, ``dashboard.live_script``):
+when the game moves on, the script presses the hidden refresh button and the callback draws the table again.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import dash
+from dash import Input, Output, State, dcc, html
+from dash import ctx as callback_context
+from dash.exceptions import PreventUpdate
+
+from dashboard.access import Visitor
+from dashboard.components import card, data_attributes
+from dashboard.context import Context
+from dashboard.format import log_line
+from dashboard.games import renderer
+from dashboard.live import LIVE_PATH
+from dashboard.picker import PickerFn, matching, plain_picker
+from service.errors import Conflict, ServiceError
+
+STALE = "The game moved on before your move landed: here is the table now. Nothing was played."
+NOT_YOUR_TURN = "Waiting for {who} to move…"
+YOUR_TURN = "Your move."
+OVER = "The game is over."
+
+OUTPUTS = [
+    Output("play-table", "children"),
+    Output("play-log", "children"),
+    Output("play-status", "children"),
+    Output("play-picker", "data"),
+    Output("play-version", "data"),
+    Output("play-group", "options"),
+    Output("play-group", "value"),
+    Output("play-cards", "options"),
+    Output("play-cards", "value"),
+    Output("play-message", "children"),
+    Output("play-form", "hidden"),
+]
+
+
+def picker_of(kind: str) -> PickerFn:
+    """The game's own picker (``dashboard/games/<kind>/play.py``, offered as its renderer's ``picker``), else one
+    that lists every legal action in the engine's words."""
+    found = getattr(renderer(kind), "picker", None)
+    return found if callable(found) else plain_picker(kind)
+
+
+def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html.Div:
+    """The play page (Denied, as a replay the visitor may not see, for anyone without this game's seat)."""
+    opened, seat = ctx.data.seat(visitor, game_id)
+    root = {
+        "data-game": opened.game_id,
+        "data-seat": str(seat),
+        "data-live": app.get_relative_path(f"/{LIVE_PATH}{opened.game_id}"),
+    }
+    return html.Div(
+        [
+            dcc.Store(id="play-meta", data={"game": opened.game_id}),
+            dcc.Store(id="play-picker"),
+            dcc.Store(id="play-version"),
+            # Pressed by the page's script when the game has moved on (dashboard.live_script): draw it again.
+            html.Button(id="play-refresh", hidden=True, n_clicks=0),
+            html.Div(
+                [
+                    dcc.Link(
+                        "← Replay of this game",
+                        href=app.get_relative_path(f"/replay/{opened.game_id}?seat={seat}"),
+                        className="quiet",
+                    ),
+                    html.H2(f"Playing: seat {seat + 1}, {opened.names[seat]} · {' vs '.join(opened.names)}"),
+                    html.Div("Loading the table…", id="play-status", className="play-status"),
+                ],
+                className="replay-head",
+            ),
+            html.Div(
+                [
+                    html.Div(
+                        html.Div("Drawing the table…", className="quiet"), id="play-table", className="replay-table"
+                    ),
+                    html.Aside(
+                        [
+                            card(
+                                "Your move",
+                                html.Div(
+                                    [
+                                        dcc.RadioItems(
+                                            id="play-group", options=[], className="play-groups", inline=True
+                                        ),
+                                        html.Div("Pick cards", className="field-label", id="play-cards-label"),
+                                        dcc.Checklist(id="play-cards", options=[], value=[], className="play-cards"),
+                                        html.Div("Then", className="field-label"),
+                                        dcc.RadioItems(id="play-option", options=[], className="play-options"),
+                                        html.Button(
+                                            "Play this move", id="play-submit", className="btn btn-primary", n_clicks=0
+                                        ),
+                                    ],
+                                    id="play-form",
+                                    hidden=True,
+                                ),
+                                html.Div(id="play-message", className="play-message", role="status"),
+                                className="play-card",
+                            ),
+                            card("Log", html.Div(id="play-log", className="log"), className="log-card"),
+                        ],
+                        className="replay-side",
+                    ),
+                ],
+                className="replay-grid",
+            ),
+        ],
+        id="play-root",
+        className="replay play",
+        **data_attributes(root),
+    )
+
+
+def register(app: dash.Dash, ctx: Context) -> None:
+    @app.callback(
+        *OUTPUTS,
+        Input("play-meta", "data"),
+        Input("play-refresh", "n_clicks"),
+        Input("play-submit", "n_clicks"),
+        State("play-option", "value"),
+        State("play-version", "data"),
+    )
+    def draw(
+        meta: dict[str, Any] | None, _refresh: Any, _submit: Any, chosen: str | None, shown: Any
+    ) -> tuple[Any, ...]:
+        visitor = ctx.visitor()
+        game_id = str((meta or {}).get("game"))
+        message: Any = ""
+        if callback_context.triggered_id == "play-submit":
+            message = submit(ctx, visitor, game_id, shown, chosen)
+        return drawn(ctx, visitor, game_id, message)
+
+    @app.callback(
+        Output("play-option", "options"),
+        Output("play-option", "value"),
+        Output("play-cards", "style"),
+        Output("play-cards-label", "style"),
+        Input("play-picker", "data"),
+        Input("play-group", "value"),
+        Input("play-cards", "value"),
+    )
+    def options(picker: dict[str, Any] | None, group: str | None, cards: list[str] | None) -> tuple[Any, ...]:
+        ctx.visitor()  # (the picker came from this visitor's own table; nothing is read here)
+        if not picker:
+            raise PreventUpdate
+        offered = matching(picker, group, cards)
+        usable = _cards_in(picker, group)
+        hide = {} if usable else {"display": "none"}
+        return offered, offered[0]["value"] if len(offered) == 1 else None, hide, hide
+
+
+def submit(ctx: Context, visitor: Visitor, game_id: str, shown: Any, chosen: str | None) -> Any:
+    """Play the chosen option for the visitor's own seat; a sentence for the player either way."""
+    if not chosen:
+        return html.Span("Choose a move first.", className="play-refused")
+    try:
+        action = json.loads(chosen)
+    except ValueError:
+        return html.Span("That move could not be read: choose it again.", className="play-refused")
+    try:
+        ctx.data.play(visitor, game_id, shown, action)
+    except Conflict:
+        return html.Span(STALE, className="play-refused", id="play-stale")
+    except ServiceError as refused:  # the engine or the service said no: one sentence, nothing changed
+        return html.Span(refused.message[:1].upper() + refused.message[1:] + ".", className="play-refused")
+    return html.Span("Played.", className="play-done")
+
+
+def drawn(ctx: Context, visitor: Visitor, game_id: str, message: Any) -> tuple[Any, ...]:
+    now = ctx.data.table_now(visitor, game_id)
+    game, seat, frame = now["game"], now["seat"], now["frame"]
+    kind = game["kind"]
+    names = [p["name"] for p in game["players"]]
+    drawing = renderer(kind)
+    table = drawing.draw_table(frame)
+    log = [
+        html.Div(
+            [
+                html.Span(str(entry.version), className="log-version"),
+                html.Div(
+                    [html.Div(log_line(drawing.log_text(line, game["view"]))) for line in entry.lines if line]
+                    or [html.Div("(no change)", className="quiet")]
+                ),
+            ],
+            className="log-entry",
+            **data_attributes({"data-move": str(entry.version)}),
+        )
+        for entry in reversed(now["log"])
+    ]
+    legal = game.get("legal_actions") or []
+    over = game["status"] == "over"
+    if over:
+        status_text = OVER
+    elif legal:
+        status_text = YOUR_TURN
+    else:
+        everyone = game["view"].get("players") or names
+        waiting = ", ".join(str(everyone[s]) if s < len(everyone) else f"seat {s + 1}" for s in game["to_act"])
+        status_text = NOT_YOUR_TURN.format(who=waiting or "the game")
+    status = html.Span(
+        [html.Strong(status_text), html.Span(f" · move {game['version']}", className="quiet")],
+        id="play-now",
+        **data_attributes({"data-version": str(game["version"]), "data-turn": "1" if legal else "0"}),
+    )
+    picker = picker_of(kind)(game["view"], legal, seat).to_dict() if legal and not over else None
+    groups = (picker or {}).get("groups") or []
+    group_options = [{"label": g, "value": g} for g in groups] if len(groups) > 1 else []
+    first_group = groups[0] if groups else None
+    card_options = (picker or {}).get("cards") or []
+    return (
+        table,
+        log,
+        status,
+        picker,
+        game["version"],
+        group_options,
+        first_group,
+        card_options,
+        [],
+        message,
+        picker is None,
+    )
+
+
+def _cards_in(picker: dict[str, Any], group: str | None) -> bool:
+    groups = picker.get("groups") or []
+    return any(c["cards"] is not None and (len(groups) <= 1 or c["group"] == group) for c in picker.get("choices", []))

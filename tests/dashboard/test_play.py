@@ -1,0 +1,215 @@
+"""Playing from a seat link, called as the browser calls it (no browser): the play page's callback draws the
+seat's own table and offers the engine's legal actions through the game's picker; a move is played for the
+session's seat only; a stale move changes nothing and says so; every other visitor is refused with 403 and
+no data. The live route answers when the game moves on, to those who may see the game only."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from dashboard import create_dashboard
+from dashboard.picker import matching
+from domain.games import game
+from service import store
+from service.application import Digsite, Viewer
+from service.projections.follower import Follower
+from service.queries import Queries
+from service.settings import Database, Settings
+from tests.dashboard.client import Browser, components, organiser, text
+from tests.dashboard.conftest import TEST_SECRET, access_settings
+
+RULES = game("ruins").rules
+OUTPUTS = [
+    ("play-table", "children"),
+    ("play-log", "children"),
+    ("play-status", "children"),
+    ("play-picker", "data"),
+    ("play-version", "data"),
+    ("play-group", "options"),
+    ("play-group", "value"),
+    ("play-cards", "options"),
+    ("play-cards", "value"),
+    ("play-message", "children"),
+    ("play-form", "hidden"),
+]
+
+
+@dataclass
+class Table:
+    service: Digsite
+    queries: Queries
+    game_id: str
+    tokens: list[str]
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
+    db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('play') / 'play.sqlite'}")
+    store.upgrade(db)
+    service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
+    queries = Queries(service)
+    players = [service.create_player(name) for name in ("Ada", "Bea", "Cy")]
+    made = service.create_game("ruins", players, seed="play")
+    follower = Follower(service.settings)
+    try:
+        follower.catch_up()  # the games list reads the read models
+    finally:
+        follower.close()
+    try:
+        yield Table(service, queries, made["id"], [t["token"] for t in made["tokens"]])
+    finally:
+        queries.close()
+        service.close()
+
+
+@pytest.fixture(scope="module")
+def app(table: Table) -> Any:
+    return create_dashboard(table.queries, access=access_settings(failures=1000))
+
+
+def seated(app: Any, table: Table, seat: int) -> Browser:
+    player = Browser(app)
+    assert player.get(f"/replay/{table.game_id}?token={table.tokens[seat]}").status_code == 200
+    return player
+
+
+def draw(
+    browser: Browser, table: Table, trigger: str = "play-meta", chosen: str | None = None, shown: Any = None
+) -> Any:
+    """The play page's callback as the browser posts it, fired by ``trigger``."""
+    inputs = [
+        ("play-meta", "data", {"game": table.game_id}),
+        ("play-refresh", "n_clicks", 1 if trigger == "play-refresh" else 0),
+        ("play-submit", "n_clicks", 1 if trigger == "play-submit" else 0),
+    ]
+    body = {
+        "output": ".." + "...".join(f"{i}.{p}" for i, p in OUTPUTS) + "..",
+        "outputs": [{"id": i, "property": p} for i, p in OUTPUTS],
+        "inputs": [{"id": i, "property": p, "value": v} for i, p, v in inputs],
+        "state": [
+            {"id": "play-option", "property": "value", "value": chosen},
+            {"id": "play-version", "property": "data", "value": shown},
+        ],
+        "changedPropIds": [f"{trigger}.{'data' if trigger == 'play-meta' else 'n_clicks'}"],
+    }
+    return browser.post("_dash-update-component", json=body)
+
+
+def drawn(browser: Browser, table: Table, **kw: Any) -> dict[str, Any]:
+    response = draw(browser, table, **kw)
+    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+    return dict(json.loads(response.get_data(as_text=True))["response"])
+
+
+def to_act(table: Table) -> int:
+    return int(table.service.game(table.game_id)["to_act"][0])
+
+
+def test_the_seat_sees_its_own_table_and_the_engines_options(app: Any, table: Table) -> None:
+    seat = to_act(table)
+    player = seated(app, table, seat)
+    page = player.route(f"/play/{table.game_id}")
+    assert any(c["props"].get("id") == "play-root" for c in components(page))
+    out = drawn(player, table)
+    now = table.service.game(table.game_id, Viewer(seat))
+    picker = out["play-picker"]["data"]
+    assert out["play-version"]["data"] == now["version"]
+    # Every option is one of the engine's legal actions for this seat, and every legal action is offered once.
+    offered = sorted(json.loads(c["value"]) == a for c in picker["choices"] for a in now["legal_actions"])
+    assert offered.count(True) == len(now["legal_actions"]) == len(picker["choices"])
+    # The cards to pick are this seat's hand only.
+    hand = next(h for h in now["view"]["hands"] if h["seat"] == seat)["ruins"]
+    assert {int(c["value"]) for c in out["play-cards"]["options"]} <= set(hand)
+    assert "Your move" in text(out["play-status"]["children"])
+    # The other seats' ruins are nowhere in the table drawn for this seat.
+    referee = table.service.game(table.game_id)["view"]
+    others = [r for h in referee["hands"] if h["seat"] != seat for r in h["ruins"]]
+    table_text = json.dumps(out["play-table"]["children"])
+    assert others and not any(f"Ruin #{r}:" in table_text for r in others)
+
+
+def test_a_move_plays_for_the_sessions_seat_and_a_stale_one_changes_nothing(app: Any, table: Table) -> None:
+    seat = to_act(table)
+    player = seated(app, table, seat)
+    out = drawn(player, table)
+    version = out["play-version"]["data"]
+    choice = matching(out["play-picker"]["data"], None, [])[0]  # a move needing no card (pass, keep day)
+    stale = drawn(player, table, trigger="play-submit", chosen=choice["value"], shown=version - 1)
+    assert "moved on" in text(stale["play-message"]["children"])
+    assert table.service.game(table.game_id)["version"] == version  # nothing was played
+    played = drawn(player, table, trigger="play-submit", chosen=choice["value"], shown=version)
+    assert "Played" in text(played["play-message"]["children"])
+    assert table.service.game(table.game_id)["version"] == version + 1
+    assert played["play-version"]["data"] == version + 1
+    # Garbage and an action for another seat: one sentence each, nothing played.
+    for bad in ("{not json", json.dumps({"type": "pass", "seat": (seat + 1) % 3})):
+        refused = drawn(player, table, trigger="play-submit", chosen=bad, shown=version + 1)
+        assert text(refused["play-message"]["children"]).endswith(".")
+        assert table.service.game(table.game_id)["version"] == version + 1
+
+
+def test_the_play_callback_refuses_anyone_without_the_seat(app: Any, table: Table) -> None:
+    seat = to_act(table)
+    before = table.service.game(table.game_id)["version"]
+    action = json.dumps(RULES.action_to_dict(RULES.legal_actions(_state(table), seat)[0]))
+    for visitor in (Browser(app), organiser(app), seated(app, table, (seat + 1) % 3)):
+        if visitor.session_cookie() and "Player" in text(visitor.route_response("/games")["account"]["children"]):
+            # Another seat's player: it sees its own table, but a move for this seat is the engine's refusal.
+            out = drawn(visitor, table, trigger="play-submit", chosen=action, shown=before)
+            assert "seat" in text(out["play-message"]["children"])
+            continue
+        for trigger in ("play-meta", "play-submit"):
+            response = draw(visitor, table, trigger=trigger, chosen=action, shown=before)
+            assert response.status_code == 403
+            assert '"response"' not in response.get_data(as_text=True)
+    # Without the dashboard's Origin (another site posting), refused before any callback runs.
+    player = seated(app, table, seat)
+    player.origin = "http://evil.example"
+    assert draw(player, table, trigger="play-submit", chosen=action, shown=before).status_code == 403
+    assert table.service.game(table.game_id)["version"] == before
+
+
+def test_the_live_route_answers_when_the_game_moves_on(app: Any, table: Table) -> None:
+    seat = to_act(table)
+    watcher = seated(app, table, (seat + 1) % 3)
+    version = table.service.game(table.game_id)["version"]
+    assert Browser(app).get(f"live/{table.game_id}?after={version}&wait=0").status_code == 403
+    assert watcher.get(f"live/{table.game_id}?after=x").status_code == 400
+    quiet = json.loads(watcher.get(f"live/{table.game_id}?after={version}&wait=0").get_data(as_text=True))
+    assert quiet["version"] == version and set(quiet) <= {"version", "status", "to_act", "retry_after"}
+    answer: dict[str, Any] = {}
+
+    def wait() -> None:
+        response = watcher.get(f"live/{table.game_id}?after={version}&wait=20")
+        answer.update(json.loads(response.get_data(as_text=True)))
+
+    waiting = threading.Thread(target=wait)
+    started = time.monotonic()
+    waiting.start()
+    legal = RULES.legal_actions(_state(table), seat)
+    table.service.submit(table.game_id, Viewer(seat), version, RULES.action_to_dict(legal[0]))
+    waiting.join(30)
+    assert answer["version"] == version + 1
+    assert time.monotonic() - started < 20, "the waiting request answered when the move landed, not at its end"
+    org = organiser(app)
+    assert org.get(f"live/{table.game_id}?after=0&wait=0").status_code == 200
+
+
+def test_the_organisers_list_says_who_is_to_act_and_since_when(app: Any, table: Table) -> None:
+    found = organiser(app).games(status="playing")
+    body = json.dumps(found["games-results"]["children"])
+    now = table.service.game(table.game_id)
+    assert f"to act: {now['players'][now['to_act'][0]]['name']}" in body
+    assert now["updated_at"] in body
+    assert "to act:" not in json.dumps(Browser(app).games()["games-results"]["children"])
+
+
+def _state(table: Table) -> Any:
+    return table.service.live.current(__import__("uuid").UUID(table.game_id)).state
