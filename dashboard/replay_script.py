@@ -11,6 +11,10 @@ lines) is set with ``textContent``; the tables are HTML the server wrote with ev
 The address follows the move and the perspective: a step replaces the history entry, a jump (Home, End, a
 move in the list, a round, the slider, the chart, a perspective) adds one, so Back returns to where the
 jump started and a copied address reopens the same moment.
+
+A game in play (``data-live`` on the root) is followed: one waiting request at a time to ``live/<game>``
+(``dashboard.live``); when a move lands, the parts from the last one on are fetched again with the log, and a
+viewer who was at the last move is moved to the new one.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ REPLAY_JS = r"""
     var ADDRESS_WAIT_MS = 150; // and the address this long
     var OWN_KEYS = "input:not(#replay-slider), textarea, select, [contenteditable=true], [role=combobox], " +
         "[role=listbox], [role=option]";
+    var LIVE_WAIT_S = 20;      // a game in play: how long one waiting request waits for a new move
+    var LIVE_RETRY_MS = 5000;  // and the pause after a failed one
     var R = null;              // the open replay, or null
 
     function $(id) { return document.getElementById(id); }
@@ -74,7 +80,10 @@ REPLAY_JS = r"""
                 doc.frames.forEach(function (f) {
                     b.frames[key(f.v, f.k)] = {t: f.t.map(function (i) { return global[i]; }), n: f.n, tree: null};
                 });
-                if (doc.moves && !b.moves) { b.moves = doc.moves; if (p === R.p) { buildMoves(); } }
+                if (doc.moves && (!b.moves || doc.moves.length > b.moves.length)) {  // (a live game's log grows)
+                    b.moves = doc.moves;
+                    if (p === R.p) { buildMoves(); }
+                }
             })
             .catch(function (error) {
                 delete b.parts[slot];
@@ -238,7 +247,9 @@ REPLAY_JS = r"""
             history.pushState({replay: true}, "", here);
         } else if (how === "replace") {
             R.pending = here;
+            var mine = R;
             R.addressTimer = setTimeout(function () {
+                if (R !== mine) { return; }
                 R.addressTimer = null;
                 if (location.pathname === R.page) { history.replaceState({replay: true}, "", here); }
             }, ADDRESS_WAIT_MS);
@@ -341,7 +352,9 @@ REPLAY_JS = r"""
         if (!plot || !window.Plotly || !plot.layout) { return; }
         // Plotly redraws its whole chart for a moved line: wait until the steps pause, never slow one down.
         if (R.chartTimer) { clearTimeout(R.chartTimer); }
+        var mine = R;
         R.chartTimer = setTimeout(function () {
+            if (R !== mine) { return; }  // the page has gone (to another page of the dashboard)
             R.chartTimer = null;
             window.Plotly.relayout(plot, {"shapes[0].x0": v, "shapes[0].x1": v});
         }, CHART_WAIT_MS);
@@ -478,6 +491,51 @@ REPLAY_JS = r"""
         moveChartCursor(R.v);
     }
 
+    // -- a game in play: new moves appear as they land -------------------------------------------------
+    // One waiting request at a time (dashboard.live: it answers when the game has moved past the latest move
+    // shown). The parts from the one that held the old last move on are dropped and fetched again (with the
+    // log); a viewer who was at the last move follows to the new one, anyone else stays where they are.
+
+    function follow() {
+        var mine = R, url = R.root.getAttribute("data-live");
+        if (!url) { return; }
+        R.root.setAttribute("data-followed", "yes");
+        function next() {
+            if (R !== mine || !R.root.isConnected) { return; }
+            fetch(url + "?after=" + R.latest + "&wait=" + LIVE_WAIT_S,
+                  {credentials: "same-origin", headers: {"Accept": "application/json"}})
+                .then(function (response) { return response.ok ? response.json() : Promise.reject(response.status); })
+                .then(function (body) {
+                    if (R !== mine) { return; }
+                    if (body.version > R.latest) { grow(body.version).then(next, next); }
+                    else if (body.status === "over") { R.root.setAttribute("data-followed", "over"); }
+                    else { setTimeout(next, body.retry_after ? body.retry_after * 1000 : 0); }
+                }, function () { if (R === mine) { setTimeout(next, LIVE_RETRY_MS); } });
+        }
+        next();
+    }
+
+    function grow(latest) {
+        var old = R.latest, atEnd = R.v >= old && R.k === null, from = partOf(old), mine = R;
+        Object.keys(R.books).forEach(function (p) {
+            var b = R.books[p];
+            b.moves = null;
+            Object.keys(b.parts).forEach(function (slot) {
+                if (parseInt(slot.slice(1), 10) >= from) { delete b.parts[slot]; }
+            });
+        });
+        R.latest = latest;
+        R.root.setAttribute("data-latest", String(latest));
+        if (R.slider) { R.slider.max = String(latest); }
+        var wanted = [];
+        for (var part = from; part <= partOf(latest); part++) { wanted.push(fetchPart(R.p, part, false)); }
+        return Promise.all(wanted).then(function () {
+            if (R !== mine) { return; }
+            buildMoves();
+            if (atEnd) { show(R.latest, null, "replace"); } else { show(R.v, R.k, null); }
+        });
+    }
+
     function mount(root) {
         if (R && R.timer) { clearInterval(R.timer); }
         var perspectives = Array.prototype.map.call(
@@ -497,6 +555,7 @@ REPLAY_JS = r"""
             if (R !== mine) { return; }
             show(R.v, null, null);
             backgroundLoad();
+            follow();
         }, function () {});
     }
 

@@ -1,0 +1,268 @@
+"""Live play in a real browser (headless Chromium via Playwright): two people play a Ruins game from their seat
+links, each in a browser of their own, against two bots that play through the service's push channel, to the
+end; and an organiser's open replay of a game in play follows new moves without a reload.
+
+The browser seats choose a legal action at random (the engine's, read from the service) and make it through the
+page as a person does: click its ruins, then its option, then *Play this move*. Every wait is on a page state
+with a deadline (the table showing a version, an option appearing), never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from dashboard import create_dashboard
+from domain.games import game
+from service import push, store
+from service.application import Digsite, Viewer
+from service.errors import ServiceError
+from service.queries import Queries
+from service.settings import Database, Settings
+from tests.dashboard.conftest import SCREENSHOTS, TEST_SECRET, TIMEOUT_MS, access_settings
+from tests.dashboard.test_browser import sign_in
+
+pytestmark = pytest.mark.browser
+expect = pytest.importorskip("playwright.sync_api").expect
+expect.set_options(timeout=TIMEOUT_MS)
+
+RUINS = game("ruins")
+GAME_DEADLINE_S = 600  # a whole 4-seat game on a slow shared machine; measured and reported, not asserted tight
+BROWSER_SEATS = (0, 1)
+BOT_SEATS = (2, 3)
+
+
+@dataclass
+class Venue:
+    service: Digsite
+    base_url: str
+
+
+@pytest.fixture(scope="module")
+def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venue]:
+    """A store of its own (the demo's lists must not change), its dashboard served on a free port."""
+    from werkzeug.serving import make_server
+
+    db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('live') / 'live.sqlite'}")
+    store.upgrade(db)
+    service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
+    queries = Queries(service)
+    app = create_dashboard(queries, access=access_settings())
+    server = make_server("127.0.0.1", 0, app.server, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="live-dashboard", daemon=True)
+    thread.start()
+    try:
+        yield Venue(service, f"http://127.0.0.1:{server.port}")
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+        push.hub_for(service).close()
+        queries.close()
+        service.close()
+
+
+def new_game(venue: Venue, names: list[str], seed: str) -> dict[str, Any]:
+    players = [venue.service.create_player(n) for n in names]
+    return venue.service.create_game("ruins", players, seed=seed)
+
+
+class Bots:
+    """Bot seats played through the service as a bot client does: wait on the push channel for the seat's turn,
+    then submit the bot's choice on the version it was shown (a stale one is simply asked again)."""
+
+    def __init__(self, service: Digsite, game_id: str, seats: tuple[int, ...]) -> None:
+        self.service, self.game_id, self.stop = service, game_id, threading.Event()
+        self.errors: list[BaseException] = []
+        self.threads = [threading.Thread(target=self._run, args=(s,), daemon=True) for s in seats]
+
+    def __enter__(self) -> Bots:
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop.set()
+        for t in self.threads:
+            t.join(timeout=15)
+
+    def _run(self, seat: int) -> None:
+        rules, bot, rng = RUINS.rules, RUINS.bots.make(next(iter(RUINS.bots.policies))), random.Random(seat)
+        try:
+            while not self.stop.is_set():
+                found = push.updates(self.service, self.game_id, Viewer(seat), 0, 2.0, until="turn", include_game=True)
+                if found["status"] == "over":
+                    return
+                if not found["ready"] or "game" not in found:
+                    continue
+                seen = found["game"]
+                legal = [rules.action_from_dict(a) for a in seen["legal_actions"]]
+                if not legal:
+                    continue
+                action = bot.choose(seen["view"], legal, rng)
+                try:
+                    self.service.submit(self.game_id, Viewer(seat), seen["version"], rules.action_to_dict(action))
+                except ServiceError:
+                    continue  # another seat moved first (a simultaneous flip): look again
+        except BaseException as error:  # reported by the test, not lost in a thread
+            self.errors.append(error)
+
+
+def open_seat(browser: Any, venue: Venue, game_id: str, token: str, deaf: bool = False) -> tuple[Any, Any, list[str]]:
+    """A person's own browser: a context of its own, opened with the seat link, then *Play*. ``deaf``: its
+    waiting request never answers (the page does not hear of new moves by itself)."""
+    context = browser.new_context(viewport={"width": 1440, "height": 1000}, base_url=venue.base_url)
+    context.set_default_timeout(TIMEOUT_MS)
+    if deaf:
+        context.route("**/live/**", lambda route: None)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"/replay/{game_id}?token={token}")
+    page.click("#replay-play-link")
+    expect(page.locator("#play-root")).to_have_attribute("data-followed", "yes")
+    expect(page.locator("#play-now")).to_be_visible()
+    return context, page, errors
+
+
+def shows_version(page: Any, version: int, turn: bool | None = None) -> None:
+    """Wait until the page shows ``version`` or later (and, if asked, whether it is this seat's turn)."""
+    page.wait_for_function(
+        "([v, turn]) => { const n = document.getElementById('play-now'); return n && "
+        "parseInt(n.dataset.version, 10) >= v && (turn === null || n.dataset.turn === (turn ? '1' : '0')); }",
+        arg=[version, turn],
+        timeout=TIMEOUT_MS * 2,
+    )
+
+
+def make_move(page: Any, action: dict[str, Any]) -> None:
+    """Make ``action`` through the picker: click its ruins, then its option, then submit."""
+    wanted = json.dumps(action, sort_keys=True, separators=(",", ":"))
+    for ruin in action.get("ruins") or ([action["ruin"]] if action.get("ruin") is not None else []):
+        page.locator("#play-cards label").filter(has_text=re.compile(rf"· #{ruin}$")).first.click()
+    page.wait_for_function(
+        "w => Array.from(document.querySelectorAll('#play-option input')).some(i => i.value === w)", arg=wanted
+    )
+    index = page.locator("#play-option input").evaluate_all("(els, w) => els.findIndex(e => e.value === w)", wanted)
+    page.locator("#play-option input").nth(index).check()
+    page.click("#play-submit")
+
+
+def hand_of(service: Digsite, game_id: str, seat: int) -> list[int]:
+    view = service.game(game_id)["view"]
+    return [int(r) for r in next(h for h in view["hands"] if h["seat"] == seat)["ruins"]]
+
+
+def test_two_browser_seats_and_two_bots_finish_a_game(browser: Any, venue: Venue) -> None:
+    made = new_game(venue, ["Ada", "Bea", "Bot Cy", "Bot Di"], seed="browser-play")
+    game_id, tokens = made["id"], [t["token"] for t in made["tokens"]]
+    service, rng = venue.service, random.Random("people")
+    seats = {s: open_seat(browser, venue, game_id, tokens[s]) for s in BROWSER_SEATS}
+    started, moves, hidden_checks = time.monotonic(), 0, 0
+    try:
+        with Bots(service, game_id, BOT_SEATS) as bots:
+            while service.game(game_id)["status"] != "over":
+                assert time.monotonic() - started < GAME_DEADLINE_S, f"the game did not finish ({moves} browser moves)"
+                assert not bots.errors, bots.errors
+                now = service.game(game_id)
+                mine = [s for s in BROWSER_SEATS if s in now["to_act"]]
+                if not mine:  # the bots' turn: wait for the game to move (the push channel, not a sleep)
+                    push.updates(service, game_id, Viewer(BOT_SEATS[0]), now["version"], 5.0)
+                    continue
+                seat = mine[0]
+                page = seats[seat][1]
+                # The page follows the game by itself: it shows this version and the seat's turn, no reload.
+                shows_version(page, now["version"], turn=True)
+                seen = service.game(game_id, Viewer(seat))
+                if seen["version"] != now["version"]:
+                    continue  # a bot moved meanwhile (a simultaneous flip): look again
+                if moves % 15 == 0:  # each page shows its own hand only: no ruin of another hand is named
+                    others = [r for s in range(4) if s != seat for r in hand_of(service, game_id, s)]
+                    table = page.inner_html("#play-table")
+                    assert others and not any(f"Ruin #{r}:" in table for r in others)
+                    assert all(f"Ruin #{r}:" in table for r in hand_of(service, game_id, seat))
+                    hidden_checks += 1
+                action = rng.choice(seen["legal_actions"])
+                make_move(page, action)
+                expect(page.locator("#play-message")).not_to_be_empty()
+                message = page.inner_text("#play-message")
+                assert message.startswith(("Played", "The game moved on")), message
+                moves += 1
+        elapsed = time.monotonic() - started
+        final = service.game(game_id)
+        assert final["status"] == "over" and final["result"] is not None
+        for seat, (_, page, errors) in seats.items():
+            shows_version(page, final["version"] - 1)  # the seed's reveal may come after the last move
+            expect(page.locator("#play-status")).to_contain_text("over")
+            expect(page.locator("#play-log .log-entry").first).to_be_visible()
+            assert page.locator("#play-log .log-entry").count() >= 10
+            page.screenshot(path=str(SCREENSHOTS / f"test_two_browser_seats_and_two_bots_finish_a_game-seat{seat}.png"))
+            assert not errors, errors
+        assert hidden_checks >= 2
+        figures = {"browser_moves": moves, "all_moves": final["version"], "seconds": round(elapsed, 1)}
+        (SCREENSHOTS.parent / "live-play.json").write_text(json.dumps(figures))
+    finally:
+        for context, _, _ in seats.values():
+            context.close()
+
+
+def test_a_stale_move_in_the_browser_says_the_game_moved_on(browser: Any, venue: Venue) -> None:
+    made = new_game(venue, ["Eve", "Fay"], seed="stale")
+    game_id, tokens = made["id"], [t["token"] for t in made["tokens"]]
+    seat = venue.service.game(game_id)["to_act"][0]
+    context, page, errors = open_seat(browser, venue, game_id, tokens[seat], deaf=True)
+    try:
+        seen = venue.service.game(game_id, Viewer(seat))
+        shows_version(page, seen["version"], turn=True)
+        action = seen["legal_actions"][0]
+        venue.service.submit(game_id, Viewer(seat), seen["version"], seen["legal_actions"][-1])  # another device
+        make_move(page, action)
+        expect(page.locator("#play-stale")).to_contain_text("The game moved on")
+        shows_version(page, seen["version"] + 1)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_an_open_replay_follows_a_game_in_play(browser: Any, venue: Venue) -> None:
+    made = new_game(venue, ["Gus", "Hal"], seed="follow")
+    game_id = made["id"]
+    service = venue.service
+    context = browser.new_context(viewport={"width": 1440, "height": 1000}, base_url=venue.base_url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    try:
+        sign_in(page)
+        page.goto(f"/replay/{game_id}?v=1")
+        expect(page.locator("#replay-root")).to_have_attribute("data-followed", "yes")
+        expect(page.locator("#replay-version")).to_contain_text("Move 1 of 1")
+        for expected in (2, 3, 4):
+            seat = service.game(game_id)["to_act"][0]
+            seen = service.game(game_id, Viewer(seat))
+            service.submit(game_id, Viewer(seat), seen["version"], seen["legal_actions"][0])
+            # At the last move, the page follows to the new one: no reload, the log and move list grow.
+            expect(page.locator("#replay-version")).to_contain_text(f"Move {expected} of {expected}")
+            expect(page.locator("#replay-moves .move-row")).to_have_count(expected)
+        # Stepping back, the viewer stays where they are while the game goes on.
+        page.keyboard.press("Home")
+        seat = service.game(game_id)["to_act"][0]
+        seen = service.game(game_id, Viewer(seat))
+        service.submit(game_id, Viewer(seat), seen["version"], seen["legal_actions"][0])
+        expect(page.locator("#replay-root")).to_have_attribute("data-latest", "5")
+        expect(page.locator("#replay-version")).to_contain_text("Move 1 of 5")
+        waiting = [u for u in requests if "/live/" in u]
+        assert len(waiting) <= 8, "one waiting request per move landed (and the first), not a polling storm"
+        page.screenshot(path=str(SCREENSHOTS / "test_an_open_replay_follows_a_game_in_play.png"))
+    finally:
+        context.close()
