@@ -16,7 +16,7 @@ from __future__ import annotations
 LIVE_JS = r"""
 (function () {
     "use strict";
-    var WAIT_S = 20, RETRY_MS = 5000, DRAWN_MS = 15000;
+    var WAIT_S = 20, RETRY_MS = 5000, DRAWN_MS = 15000, SUBMIT_MS = 5000;
     var P = null;  // the open play page's loop, or null
 
     function $(id) { return document.getElementById(id); }
@@ -27,8 +27,8 @@ LIVE_JS = r"""
     }
 
     // Wait (in the page only) until the table shows at least version v, then go on.
-    function whenDrawn(mine, v, then) {
-        var until = Date.now() + DRAWN_MS;
+    function whenDrawn(mine, v, then, ms) {
+        var until = Date.now() + (ms || DRAWN_MS);
         (function check() {
             if (P !== mine) { return; }
             var now = shown();
@@ -37,7 +37,7 @@ LIVE_JS = r"""
     }
 
     function follow(root) {
-        var mine = {root: root, url: root.getAttribute("data-live")};
+        var mine = {root: root, url: root.getAttribute("data-live"), submitted: 0};
         P = mine;
         function next() {
             if (P !== mine || !root.isConnected) { return; }
@@ -49,7 +49,14 @@ LIVE_JS = r"""
                 .then(function (body) {
                     if (P !== mine) { return; }
                     var now = shown();
-                    if (body.version > now) {
+                    if (body.version > now && Date.now() - mine.submitted < SUBMIT_MS) {
+                        // Most likely the player's own move: its answer draws the table (and says "Played");
+                        // a refresh now would make Dash drop that answer. Refresh only if it does not come.
+                        whenDrawn(mine, body.version, function () {
+                            if (shown() < body.version) { $("play-refresh").click(); }
+                            whenDrawn(mine, body.version, next);
+                        }, SUBMIT_MS);
+                    } else if (body.version > now) {
                         root.setAttribute("data-behind", String(body.version));
                         $("play-refresh").click();
                         whenDrawn(mine, body.version, next);
@@ -63,6 +70,10 @@ LIVE_JS = r"""
         root.setAttribute("data-followed", "yes");
         next();
     }
+
+    document.addEventListener("click", function (event) {
+        if (P && event.target && event.target.id === "play-submit") { P.submitted = Date.now(); }
+    }, true);
 
     // -- the games list: idle tables ------------------------------------------------------------------
 
