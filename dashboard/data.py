@@ -19,6 +19,7 @@ from domain.games import game as game_of
 from service import push
 from service.application import Viewer
 from service.checkpoint import checkpoint_coverage
+from service.crafting import crafted
 from service.errors import NotFound
 from service.queries import Queries
 from service.replays import entries, events_of
@@ -331,6 +332,16 @@ class Data:
         (``Digsite.submit``: the engine decides; a stale version is a Conflict and changes nothing)."""
         opened, seat = self.seat(visitor, game_id)
         return self._queries.service.submit(opened.game_id, Viewer(seat), version, action)
+
+    def crafted(self, visitor: Visitor, game_id: str, version: Any, action: Any) -> dict[str, Any]:
+        """The crafted forms of the visitor's own legal move at ``version`` (``service.crafting``: the engine's),
+        with the seat's view to name them; none for a game without crafting or a version gone stale."""
+        opened, seat = self.seat(visitor, game_id)
+        if isinstance(version, bool) or not isinstance(version, int):
+            return {"forms": [], "view": {}, "kind": ""}
+        forms = crafted(self._queries.service, opened.game_id, Viewer(seat), version, action)
+        now = self._queries.service.game(opened.game_id, Viewer(seat)) if forms else {"view": {}, "kind": ""}
+        return {"forms": forms, "view": now["view"], "kind": now["kind"], "seat": seat}
 
     def wait_for_move(self, visitor: Visitor, game_id: str, after: int, wait: float) -> dict[str, Any]:
         """The game's version, status and who is to act, once it has moved past ``after`` or ``wait`` seconds

@@ -64,7 +64,8 @@ class Picker:
 
 def matching(picker: Mapping[str, Any], group: str | None, cards: Sequence[str] | None) -> list[dict[str, str]]:
     """The options offered for a kind of move and the cards picked (from ``Picker.to_dict``): a choice that
-    uses cards only when exactly those are picked, a choice that uses none always."""
+    uses cards only when exactly those are picked, a choice that uses none always. The play page applies the same
+    rule in the browser (``dashboard.pages.play.OPTIONS_JS``), so picking a card needs no request."""
     picked = sorted(str(c) for c in cards or [])
     out = []
     for choice in picker.get("choices", []):

@@ -20,7 +20,6 @@ from typing import Any
 import dash
 from dash import Input, Output, State, dcc, html
 from dash import ctx as callback_context
-from dash.exceptions import PreventUpdate
 
 from dashboard.access import Visitor
 from dashboard.components import card, data_attributes
@@ -28,13 +27,33 @@ from dashboard.context import Context
 from dashboard.format import log_line
 from dashboard.games import renderer
 from dashboard.live import LIVE_PATH
-from dashboard.picker import PickerFn, matching, plain_picker
+from dashboard.picker import PickerFn, plain_picker
 from service.errors import Conflict, ServiceError
 
 STALE = "The game moved on before your move landed: here is the table now. Nothing was played."
 NOT_YOUR_TURN = "Waiting for {who} to move…"
 YOUR_TURN = "Your move."
 OVER = "The game is over."
+
+# The options for the kind of move and the cards picked: the same rule as ``dashboard.picker.matching`` (a choice
+# that uses cards only when exactly those are picked; one that uses none always); the cards are shown only
+# when the kind of move uses some.
+OPTIONS_JS = """
+function (picker, group, cards) {
+    if (!picker) { return [[], null, {display: "none"}, {display: "none"}]; }
+    var groups = picker.groups || [], several = groups.length > 1;
+    var picked = (cards || []).map(String).sort().join(",");
+    var offered = [], usable = false;
+    (picker.choices || []).forEach(function (c) {
+        if (several && c.group !== group) { return; }
+        if (c.cards !== null) { usable = true; }
+        if (c.cards !== null && c.cards.slice().sort().join(",") !== picked) { return; }
+        offered.push({label: c.label, value: c.value});
+    });
+    var hide = usable ? {} : {display: "none"};
+    return [offered, offered.length === 1 ? offered[0].value : null, hide, hide];
+}
+"""
 
 OUTPUTS = [
     Output("play-table", "children"),
@@ -103,6 +122,14 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html
                                         dcc.Checklist(id="play-cards", options=[], value=[], className="play-cards"),
                                         html.Div("Then", className="field-label"),
                                         dcc.RadioItems(id="play-option", options=[], className="play-options"),
+                                        html.Div(
+                                            [
+                                                html.Div("Crafting", className="field-label"),
+                                                dcc.RadioItems(id="play-craft", options=[], className="play-options"),
+                                            ],
+                                            id="play-craft-box",
+                                            hidden=True,
+                                        ),
                                         html.Button(
                                             "Play this move", id="play-submit", className="btn btn-primary", n_clicks=0
                                         ),
@@ -134,19 +161,54 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Input("play-refresh", "n_clicks"),
         Input("play-submit", "n_clicks"),
         State("play-option", "value"),
+        State("play-craft", "value"),
         State("play-version", "data"),
     )
     def draw(
-        meta: dict[str, Any] | None, _refresh: Any, _submit: Any, chosen: str | None, shown: Any
+        meta: dict[str, Any] | None,
+        _refresh: Any,
+        _submit: Any,
+        chosen: str | None,
+        craft: str | None,
+        shown: Any,
     ) -> tuple[Any, ...]:
         visitor = ctx.visitor()
         game_id = str((meta or {}).get("game"))
         message: Any = ""
         if callback_context.triggered_id == "play-submit":
-            message = submit(ctx, visitor, game_id, shown, chosen)
+            message = submit(ctx, visitor, game_id, shown, craft or chosen)
         return drawn(ctx, visitor, game_id, message)
 
     @app.callback(
+        Output("play-craft", "options"),
+        Output("play-craft", "value"),
+        Output("play-craft-box", "hidden"),
+        Input("play-option", "value"),
+        State("play-version", "data"),
+        State("play-meta", "data"),
+    )
+    def crafting(chosen: str | None, shown: Any, meta: dict[str, Any] | None) -> tuple[Any, ...]:
+        """The crafting that applies to the move chosen (the engine's, for the seat's own move), named by the
+        game's picker; hidden when there is none."""
+        visitor = ctx.visitor()
+        if not chosen:
+            return [], "", True
+        try:
+            action = json.loads(chosen)
+        except ValueError:
+            return [], "", True
+        found = ctx.data.crafted(visitor, str((meta or {}).get("game")), shown, action)
+        if not found["forms"]:
+            return [], "", True
+        named = picker_of(found["kind"])(found["view"], found["forms"], found["seat"]).to_dict()["choices"]
+        options = [{"label": "As it is, no crafting", "value": ""}]
+        options += [{"label": c["label"], "value": c["value"]} for c in named]
+        return options, "", False
+
+    # Picking cards and a kind of move only filters what the server sent (the engine's legal actions, laid out by
+    # the game's picker): done in the browser, so a click on a card answers at once, like a card picked up.
+    app.clientside_callback(
+        OPTIONS_JS,
         Output("play-option", "options"),
         Output("play-option", "value"),
         Output("play-cards", "style"),
@@ -155,14 +217,6 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Input("play-group", "value"),
         Input("play-cards", "value"),
     )
-    def options(picker: dict[str, Any] | None, group: str | None, cards: list[str] | None) -> tuple[Any, ...]:
-        ctx.visitor()  # (the picker came from this visitor's own table; nothing is read here)
-        if not picker:
-            raise PreventUpdate
-        offered = matching(picker, group, cards)
-        usable = _cards_in(picker, group)
-        hide = {} if usable else {"display": "none"}
-        return offered, offered[0]["value"] if len(offered) == 1 else None, hide, hide
 
 
 def submit(ctx: Context, visitor: Visitor, game_id: str, shown: Any, chosen: str | None) -> Any:

@@ -2,9 +2,10 @@
 links, each in a browser of their own, against two bots that play through the service's push channel, to the
 end; and an organiser's open replay of a game in play follows new moves without a reload.
 
-The browser seats choose a legal action at random (the engine's, read from the service) and make it through the
-page as a person does: click its ruins, then its option, then *Play this move*. Every wait is on a page state
-with a deadline (the table showing a version, an option appearing), never a fixed sleep.
+The browser seats choose a move as a bot would (from the engine's legal actions, read from the service, with any
+crafting) and make it through the page as a person does: click its ruins, then its option, then its crafting, then
+*Play this move*. Every wait is on a page state with a deadline (the table showing a version, an option
+appearing), never a fixed sleep.
 """
 
 from __future__ import annotations
@@ -144,17 +145,38 @@ def shows_version(page: Any, version: int, turn: bool | None = None) -> None:
     )
 
 
-def make_move(page: Any, action: dict[str, Any]) -> None:
-    """Make ``action`` through the picker: click its ruins, then its option, then submit."""
-    wanted = json.dumps(action, sort_keys=True, separators=(",", ":"))
+def make_move(page: Any, action: dict[str, Any]) -> bool:
+    """Make ``action`` through the picker: click its ruins, then its option, then its crafting (if any), then
+    submit. Whether it was crafted."""
     for ruin in action.get("ruins") or ([action["ruin"]] if action.get("ruin") is not None else []):
         page.locator("#play-cards label").filter(has_text=re.compile(rf"· #{ruin}$")).first.click()
-    page.wait_for_function(
-        "w => Array.from(document.querySelectorAll('#play-option input')).some(i => i.value === w)", arg=wanted
-    )
-    index = page.locator("#play-option input").evaluate_all("(els, w) => els.findIndex(e => e.value === w)", wanted)
-    page.locator("#play-option input").nth(index).check()
+    pick(page, "#play-option", _base(action))
+    crafted = bool(action.get("purchases") or action.get("claims"))
+    if crafted:
+        pick(page, "#play-craft", action)
     page.click("#play-submit")
+    return crafted
+
+
+def pick(page: Any, radios: str, action: dict[str, Any]) -> None:
+    """Check the radio button of ``action`` among ``radios`` once the page offers it."""
+    wanted = json.dumps(action, sort_keys=True, separators=(",", ":"))
+    try:
+        page.wait_for_function(
+            "([r, w]) => Array.from(document.querySelectorAll(r + ' input')).some(i => i.value === w)",
+            arg=[radios, wanted],
+        )
+    except Exception:
+        offered = page.locator(f"{radios} input").evaluate_all("els => els.map(e => e.value)")
+        picked = page.locator("#play-cards input:checked").evaluate_all("els => els.map(e => e.value)")
+        raise AssertionError(f"{wanted} is not offered with {picked} picked: {offered}") from None
+    index = page.locator(f"{radios} input").evaluate_all("(els, w) => els.findIndex(e => e.value === w)", wanted)
+    page.locator(f"{radios} input").nth(index).check()
+
+
+def _base(action: dict[str, Any]) -> dict[str, Any]:
+    """A bot's crafted play without its crafting: the play as the engine lists it among the legal actions."""
+    return {k: v for k, v in action.items() if k not in ("purchases", "claims")}
 
 
 def hand_of(service: Digsite, game_id: str, seat: int) -> list[int]:
@@ -165,9 +187,9 @@ def hand_of(service: Digsite, game_id: str, seat: int) -> list[int]:
 def test_two_browser_seats_and_two_bots_finish_a_game(browser: Any, venue: Venue) -> None:
     made = new_game(venue, ["Ada", "Bea", "Bot Cy", "Bot Di"], seed="browser-play")
     game_id, tokens = made["id"], [t["token"] for t in made["tokens"]]
-    service, rng = venue.service, random.Random("people")
+    service, rng, chooser = venue.service, random.Random("people"), RUINS.bots.make("heuristic")
     seats = {s: open_seat(browser, venue, game_id, tokens[s]) for s in BROWSER_SEATS}
-    started, moves, hidden_checks = time.monotonic(), 0, 0
+    started, moves, hidden_checks, crafts = time.monotonic(), 0, 0, 0
     try:
         with Bots(service, game_id, BOT_SEATS) as bots:
             while service.game(game_id)["status"] != "over":
@@ -188,12 +210,15 @@ def test_two_browser_seats_and_two_bots_finish_a_game(browser: Any, venue: Venue
                 if moves % 15 == 0:  # each page shows its own hand only: the other hands are counts
                     hands = page.eval_on_selector_all(
                         "#play-table .hand",
-                        "hs => hs.map(h => [parseInt(h.dataset.seat, 10), h.querySelectorAll('[title^=\"Ruin #\"]').length])",
+                        "hs => hs.map(h => [parseInt(h.dataset.seat, 10), "
+                        "h.querySelectorAll('[title^=\"Ruin #\"]').length])",
                     )
                     assert dict(hands) == {s: len(hand_of(service, game_id, s)) if s == seat else 0 for s in range(4)}
                     hidden_checks += 1
-                action = rng.choice(seen["legal_actions"])
-                make_move(page, action)
+                # The person's choice (a bot's judgement, so the game ends as a real one does), made through the page.
+                legal = [RUINS.rules.action_from_dict(a) for a in seen["legal_actions"]]
+                action = RUINS.rules.action_to_dict(chooser.choose(seen["view"], legal, rng))
+                crafts += make_move(page, action)
                 shows_version(page, seen["version"] + 1)  # the move's answer, or the game moving on, redraws it
                 expect(page.locator("#play-message")).not_to_be_empty()
                 message = page.inner_text("#play-message")
@@ -210,7 +235,12 @@ def test_two_browser_seats_and_two_bots_finish_a_game(browser: Any, venue: Venue
             page.screenshot(path=str(SCREENSHOTS / f"test_two_browser_seats_and_two_bots_finish_a_game-seat{seat}.png"))
             assert not errors, errors
         assert hidden_checks >= 2
-        figures = {"browser_moves": moves, "all_moves": final["version"], "seconds": round(elapsed, 1)}
+        figures = {
+            "browser_moves": moves,
+            "crafted": crafts,
+            "all_moves": final["version"],
+            "seconds": round(elapsed, 1),
+        }
         (SCREENSHOTS.parent / "live-play.json").write_text(json.dumps(figures))
     finally:
         for context, _, _ in seats.values():

@@ -95,6 +95,7 @@ def draw(
         "inputs": [{"id": i, "property": p, "value": v} for i, p, v in inputs],
         "state": [
             {"id": "play-option", "property": "value", "value": chosen},
+            {"id": "play-craft", "property": "value", "value": None},
             {"id": "play-version", "property": "data", "value": shown},
         ],
         "changedPropIds": [f"{trigger}.{'data' if trigger == 'play-meta' else 'n_clicks'}"],
@@ -213,3 +214,60 @@ def test_the_organisers_list_says_who_is_to_act_and_since_when(app: Any, table: 
 
 def _state(table: Table) -> Any:
     return table.service.live.current(__import__("uuid").UUID(table.game_id)).state
+
+
+def test_crafting_is_offered_for_the_move_chosen_and_plays(app: Any, table: Table) -> None:
+    """Play on until the seat to act has a play that can be crafted (the engine's ``craft_options``); the
+    crafting callback offers exactly its crafted forms, and one of them is played through the page's callback."""
+    from service.crafting import crafted
+
+    service, rng = table.service, __import__("random").Random("craft")
+    for _ in range(300):
+        now = service.game(table.game_id)
+        assert now["status"] == "playing", "no craftable play came up"
+        seat = now["to_act"][0]
+        seen = service.game(table.game_id, Viewer(seat))
+        plays = [a for a in seen["legal_actions"] if a["type"] == "play"]
+        forms = next(
+            ((a, f) for a in plays if (f := crafted(service, table.game_id, Viewer(seat), seen["version"], a))), None
+        )
+        if forms:
+            break
+        service.submit(table.game_id, Viewer(seat), seen["version"], rng.choice(seen["legal_actions"]))
+    assert forms
+    base, found = forms
+    chosen = json.dumps(base, sort_keys=True, separators=(",", ":"))
+    outputs = [("play-craft", "options"), ("play-craft", "value"), ("play-craft-box", "hidden")]
+    inputs = [("play-option", "value", chosen)]
+    state = [("play-version", "data", seen["version"]), ("play-meta", "data", {"game": table.game_id})]
+    for stranger in (Browser(app), organiser(app)):
+        assert stranger.post_callback(outputs, inputs, state).status_code == 403
+    player = seated(app, table, seat)
+    out = player.call(outputs, inputs, state)
+    offered = [json.loads(o["value"]) for o in out["play-craft"]["options"] if o["value"]]
+    assert offered == found and out["play-craft-box"]["hidden"] is False
+    assert all(o["label"] for o in out["play-craft"]["options"])
+    # A stale version offers no crafting (the move itself would be refused as stale).
+    stale = player.call(outputs, inputs, [("play-version", "data", seen["version"] - 1), state[1]])
+    assert stale["play-craft-box"]["hidden"] is True
+    # Played with its crafting: the engine records the crafted play.
+    body = {
+        "output": ".." + "...".join(f"{i}.{p}" for i, p in OUTPUTS) + "..",
+        "outputs": [{"id": i, "property": p} for i, p in OUTPUTS],
+        "inputs": [
+            {"id": "play-meta", "property": "data", "value": {"game": table.game_id}},
+            {"id": "play-refresh", "property": "n_clicks", "value": 0},
+            {"id": "play-submit", "property": "n_clicks", "value": 1},
+        ],
+        "state": [
+            {"id": "play-option", "property": "value", "value": chosen},
+            {"id": "play-craft", "property": "value", "value": out["play-craft"]["options"][1]["value"]},
+            {"id": "play-version", "property": "data", "value": seen["version"]},
+        ],
+        "changedPropIds": ["play-submit.n_clicks"],
+    }
+    response = player.post("_dash-update-component", json=body)
+    assert response.status_code == 200
+    last = service.log(table.game_id, after=seen["version"])[0]
+    played = json.loads(out["play-craft"]["options"][1]["value"])
+    assert last["body"]["action"] == played and (played.get("purchases") or played.get("claims"))
