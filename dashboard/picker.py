@@ -2,7 +2,7 @@
 a move at the table, never a raw list of every combination.
 
 A :class:`Picker` has up to three steps: the **kind** of move (``groups``; a game with one kind skips it), the
-**cards** the move uses (``cards``: the pieces a person picks up, e.g. Ruins' ruins from the hand) and the
+**cards** the move uses (``cards``: the pieces a person picks up, such as cards from the hand) and the
 **option** among the legal actions that use exactly those cards (``choices``). Every choice carries one of the
 engine's legal actions as it gave it: the page submits that action unchanged and the engine decides again
 (``Digsite.submit``), so nothing here re-implements a rule; it only sorts and names what the engine offers.

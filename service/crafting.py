@@ -1,4 +1,4 @@
-"""The ways a seat may build a move up before making it (card crafting: Ruins' discoveries bought and claims
+"""The ways a seat may build a move up before making it (card crafting: upgrades bought and claims
 sleeved with a play), as the engine answers them.
 
 A game's legal actions list its moves without crafting (there would be too many); a game whose moves can be

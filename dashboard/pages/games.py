@@ -205,6 +205,10 @@ def _seat_notes(app: dash.Dash, ctx: Context, visitor: Visitor) -> list[Any]:
                     f"Your seat {game['seat'] + 1} ({game['names'][game['seat']]}) in {' vs '.join(game['names'])}, "
                     "in play: ",
                     dcc.Link("watch it →", href=href, className="my-game"),
+                    " or ",
+                    dcc.Link(
+                        "play it →", href=app.get_relative_path(f"/play/{game['game_id']}"), className="my-game-play"
+                    ),
                 ],
                 className="notice-info",
             )

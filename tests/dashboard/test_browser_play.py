@@ -298,3 +298,34 @@ def test_an_open_replay_follows_a_game_in_play(browser: Any, venue: Venue) -> No
         page.screenshot(path=str(SCREENSHOTS / "test_an_open_replay_follows_a_game_in_play.png"))
     finally:
         context.close()
+
+
+def test_the_organisers_list_flags_a_quiet_game_in_play(browser: Any, venue: Venue) -> None:
+    made = new_game(venue, ["Ivy", "Jo"], seed="quiet")
+    from service.projections.follower import Follower
+
+    follower = Follower(venue.service.settings)
+    try:
+        follower.catch_up()  # the games list reads the read models
+    finally:
+        follower.close()
+    context = browser.new_context(viewport={"width": 1440, "height": 1000}, base_url=venue.base_url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        page.clock.install()  # the page's clock, moved on below instead of waiting for real minutes
+        sign_in(page)
+        page.goto("/games?status=playing&idle=15")
+        row = page.locator(f'#games-table tr[data-game="{made["id"]}"]')
+        expect(row).to_contain_text("to act:")
+        expect(page.locator("#games-idle")).to_have_value("15")
+        expect(row).not_to_have_class("idle")
+        page.clock.fast_forward("20:00")  # 20 minutes without a move (the flag is redrawn every 30 s)
+        expect(row).to_have_class("idle")
+        expect(row.locator(".idle-flag")).to_contain_text("idle 20 min")
+        page.fill("#games-idle", "30")  # a longer limit, kept in the address
+        expect(row).not_to_have_class("idle")
+        assert "idle=30" in page.url
+        page.screenshot(path=str(SCREENSHOTS / "test_the_organisers_list_flags_a_quiet_game_in_play.png"))
+    finally:
+        context.close()
