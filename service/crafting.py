@@ -48,7 +48,7 @@ def crafted(service: Digsite, game_id: str, viewer: Viewer, version: int, action
     for _ in range(MAX_STEPS):
         following = []
         for move in frontier:
-            for more in craft(game.state, move):
+            for more in _crafts(craft, game.state, move):
                 found = rules.action_to_dict(more)
                 key = _key(found)
                 if key in seen:
@@ -60,6 +60,15 @@ def crafted(service: Digsite, game_id: str, viewer: Viewer, version: int, action
                     return out
         frontier = following
     return out
+
+
+def _crafts(craft: Any, state: Any, move: Any) -> list[Any]:
+    """The game's crafting steps for ``move``; a move of a kind that is never crafted (a pass, say) has none: a
+    game's ``craft_options`` may take only the kinds it crafts, and refuse the others as a wrong type."""
+    try:
+        return list(craft(state, move))
+    except (AttributeError, TypeError):
+        return []
 
 
 def _key(action: dict[str, Any]) -> str:

@@ -271,3 +271,14 @@ def test_crafting_is_offered_for_the_move_chosen_and_plays(app: Any, table: Tabl
     last = service.log(table.game_id, after=seen["version"])[0]
     played = json.loads(out["play-craft"]["options"][1]["value"])
     assert last["body"]["action"] == played and (played.get("purchases") or played.get("claims"))
+
+
+def test_a_move_that_is_never_crafted_has_no_crafting(app: Any, table: Table) -> None:
+    from service.crafting import crafted
+
+    now = table.service.game(table.game_id)
+    seat = now["to_act"][0]
+    seen = table.service.game(table.game_id, Viewer(seat))
+    for action in seen["legal_actions"]:
+        if action["type"] != "play":
+            assert crafted(table.service, table.game_id, Viewer(seat), seen["version"], action) == []
