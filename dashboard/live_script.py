@@ -89,9 +89,11 @@ LIVE_JS = r"""
             var since = Date.parse(cell.getAttribute("data-since"));
             var minutes = isFinite(since) ? Math.floor((now - since) / 60000) : 0;
             var idle = limit !== null && minutes >= limit;
-            var flag = cell.querySelector(".idle-flag");
-            cell.closest("tr").classList.toggle("idle", idle);
-            if (flag) { flag.textContent = idle ? "idle " + minutes + " min" : ""; flag.hidden = !idle; }
+            var flag = cell.querySelector(".idle-flag"), row = cell.closest("tr"), said = idle ? "idle " + minutes + " min" : "";
+            // Change the page only where it differs: each change wakes the page's observer, which calls this again.
+            if (row.classList.contains("idle") !== idle) { row.classList.toggle("idle", idle); }
+            if (flag && flag.textContent !== said) { flag.textContent = said; }
+            if (flag && flag.hidden === idle) { flag.hidden = !idle; }
         });
     }
 
