@@ -89,7 +89,8 @@ LIVE_JS = r"""
             var since = Date.parse(cell.getAttribute("data-since"));
             var minutes = isFinite(since) ? Math.floor((now - since) / 60000) : 0;
             var idle = limit !== null && minutes >= limit;
-            var flag = cell.querySelector(".idle-flag"), row = cell.closest("tr"), said = idle ? "idle " + minutes + " min" : "";
+            var flag = cell.querySelector(".idle-flag"), row = cell.closest("tr");
+            var said = idle ? "idle " + minutes + " min" : "";
             // Change the page only where it differs: each change wakes the page's observer, which calls this again.
             if (row.classList.contains("idle") !== idle) { row.classList.toggle("idle", idle); }
             if (flag && flag.textContent !== said) { flag.textContent = said; }
