@@ -8,7 +8,10 @@ started once for the module: about 4 s on the development machine."""
 
 from __future__ import annotations
 
+import os
 import secrets
+import signal
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +24,7 @@ from service.cli import main
 from service.projections.follower import Follower
 from service.settings import Database, Settings
 from service.simulation import run_tournament
+from tests.service.api.test_serve import Server
 from tests.service.conftest import _drop_schema
 from tests.service.projections.test_bad_records import bad_move
 from tests.service.projections.test_follower import snapshot
@@ -179,3 +183,31 @@ def test_the_options_need_postgresql(tmp_path: Any) -> None:
     store.upgrade(db)
     for args, code in ((["projections", "rebuild", "--workers", "2"], 1), (["verify", "--all", "--workers", "2"], 2)):
         one_error_line(cli(db, *args), code, "--cluster and --workers need a PostgreSQL store")
+
+
+def test_a_rebuild_and_a_verify_on_a_scheduler_and_a_worker_started_by_hand(
+    service: Digsite, pg: Database, follower: Follower, tmp_path: Any
+) -> None:
+    """`dask scheduler` and `dask worker ADDRESS` as docs/deploy.md starts them (here on loopback), then
+    `--cluster ADDRESS`: the worker imports the tasks from the package installed beside it."""
+    run_tournament(service, kind="ruins", players=3, games=2, seed="by-hand")
+    follower.rebuild()
+    single = snapshot(follower)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "HOME": str(tmp_path)}
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    scheduler = Server([*dask, "--host", "127.0.0.1", "--port", "0", "--dashboard-address", "127.0.0.1:0"], env)
+    worker = None
+    try:
+        address = scheduler.wait_for(r"Scheduler at:\s+(tcp://127\.0\.0\.1:\d+)").group(1)
+        worker_cli = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "1"]
+        worker = Server([*worker_cli, "--nthreads", "1", "--host", "127.0.0.1"], env)
+        worker.wait_for(r"Registered to:")
+        result = cli(pg, "projections", "rebuild", "--cluster", address, "--batch-size", "200")
+        assert result.exit_code == 0, result.output
+        assert f"rebuilding on {address}: 1 worker(s)" in result.stdout
+        assert snapshot(follower) == single
+        assert cli(pg, "verify", "--all", "--cluster", address).stdout == cli(pg, "verify", "--all").stdout
+    finally:
+        if worker is not None:
+            worker.stop(signal.SIGTERM)
+        scheduler.stop(signal.SIGTERM)
