@@ -35,13 +35,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, Notification, Tracking
+from eventsourcing.persistence import Notification, Tracking
 from eventsourcing.utils import get_topic
 
 from service import bootstrap, library
 from service.audit import GAME_TOPICS, Report, verify_each
 from service.ledger import Entry
-from service.projections.follower import NOT_THE_RECORD
+from service.projections.follower import NOT_THE_RECORD, REFUSED_VALUE
 from service.projections.log import PlainLog, log_for
 from service.projections.readmodels import ReadModelProjection
 from service.projections.tables import PROJECTION_NAME, TABLES, TRACKING_TABLE, ReadModels
@@ -159,6 +159,27 @@ def workers_of(client: Client) -> int:
     return len(client.scheduler_info(n_workers=-1)["workers"])
 
 
+def identity() -> dict[str, Any]:
+    """What must be the same here and on every worker for their rows and reports to agree: Digsite's version and
+    each registered game's rules version."""
+    from importlib.metadata import version
+
+    from domain.games import GAMES
+
+    return {"digsite": version("digsite"), "rules": {kind: GAMES[kind].rules.rules_version() for kind in GAMES}}
+
+
+def check_workers(client: Client) -> None:
+    """Refuse a cluster whose workers run another Digsite or other rules (their read models would differ)."""
+    mine = identity()
+    for worker, theirs in sorted(client.run(identity).items()):
+        if theirs != mine:
+            raise ClusterProblem(
+                f"the Dask worker {worker} runs Digsite {theirs['digsite']} with rules {theirs['rules']}, this "
+                f"command Digsite {mine['digsite']} with rules {mine['rules']}: install the same on every worker"
+            )
+
+
 # -- the rebuild ----------------------------------------------------------------------------------------------
 
 GAME_TOPIC_NAMES = [get_topic(t) for t in GAME_TOPICS]
@@ -201,6 +222,7 @@ def rebuild(
     """Empty the read models and project the log up to its head again, each share of games on a worker (see the
     module docstring); the number of records read. Raises ``ShareFailed`` on a record that cannot be projected."""
     require_postgresql(settings)
+    check_workers(client)
     from distributed import as_completed
 
     app = bootstrap.application(settings)
@@ -312,11 +334,51 @@ def _project_other_records(app: DigsiteApplication, read_models: ReadModels, hea
         "ORDER BY notification_id",
         (head, GAME_TOPIC_NAMES),
     )
+    _write_rows(app, read_models, rows, skip, marker=None)  # (the tracking row is written at the end)
+    return len(rows)
+
+
+def _write_rows(
+    app: DigsiteApplication,
+    read_models: ReadModels,
+    rows: Sequence[tuple[Any, ...]],
+    skip: frozenset[int],
+    marker: Tracking | None,
+) -> None:
+    """Project ``rows`` and write them (with ``marker``, if any) in one transaction. If the store refuses a value
+    (a NUL in a name on PostgreSQL), the record holding it is named (``ShareFailed``), as the follower names it."""
     projection = ReadModelProjection(read_models, app)
     _project_rows(app, projection, rows, skip)
-    with read_models._transaction() as curs:  # (the rows only: the tracking row is written at the end)
-        read_models._write(curs, projection.take_batch())
-    return len(rows)
+    try:
+        with read_models._transaction() as curs:  # (ReadModels.write, less its tracking row: see the docstring)
+            read_models._write(curs, projection.take_batch())
+            if marker is not None:
+                library.insert_tracking(read_models.tracker, curs, marker)
+    except REFUSED_VALUE as error:
+        if isinstance(error, NOT_THE_RECORD):
+            raise
+        if marker is not None and read_models.tracker.max_tracking_id(marker.application_name) is not None:
+            log.warning("%s was written already (its worker was lost after committing)", marker.application_name)
+            return
+        _name_refused(app, read_models, rows, skip)
+        raise
+
+
+def _name_refused(
+    app: DigsiteApplication, read_models: ReadModels, rows: Sequence[tuple[Any, ...]], skip: frozenset[int]
+) -> None:
+    """Write ``rows`` one at a time in a transaction that is rolled back: raise ``ShareFailed`` on the first the
+    store refuses (the follower's ``_one_by_one``, without keeping anything)."""
+    projection = ReadModelProjection(read_models, app)
+    with read_models.tracker.datastore.transaction(commit=False) as curs:
+        for row in rows:
+            _project_rows(app, projection, [row], skip)
+            try:
+                read_models._write(curs, projection.take_batch())
+            except REFUSED_VALUE as error:
+                if isinstance(error, NOT_THE_RECORD):
+                    raise
+                raise ShareFailed(_where(row), f"{type(error).__name__}: {error}".strip()) from None
 
 
 def _project_rows(
@@ -335,10 +397,13 @@ def _project_rows(
         except NOT_THE_RECORD:
             raise
         except Exception as error:
-            where = {"notification_id": row[0], "originator_id": str(row[1]), "version": row[2], "topic": row[3]}
-            raise ShareFailed(where, f"{type(error).__name__}: {error}".strip()) from None
+            raise ShareFailed(_where(row), f"{type(error).__name__}: {error}".strip()) from None
     if rows:
         projection.projected(len(rows), max(row[0] for row in rows))
+
+
+def _where(row: tuple[Any, ...]) -> dict[str, Any]:
+    return {"notification_id": row[0], "originator_id": str(row[1]), "version": row[2], "topic": row[3]}
 
 
 def _notification(row: tuple[Any, ...]) -> Notification:
@@ -360,16 +425,7 @@ def project_share(share: Share, *, settings: Settings, head: int, run: str, skip
             "ORDER BY originator_id, originator_version",
             ([UUID(g) for g in share.games], head),
         )
-        projection = ReadModelProjection(read_models, app)
-        _project_rows(app, projection, rows, skip)
-        try:
-            with read_models._transaction() as curs:
-                read_models._write(curs, projection.take_batch())
-                library.insert_tracking(read_models.tracker, curs, marker)
-        except IntegrityError:
-            if read_models.tracker.max_tracking_id(marker.application_name) is None:
-                raise  # a value the store refused, not a share written already
-            log.warning("share %s was written already (its worker was lost after committing)", share.index)
+        _write_rows(app, read_models, rows, skip, marker)
         return len(rows)
     finally:
         read_models.close()
@@ -383,6 +439,7 @@ def games_verifier(client: Client, settings: Settings) -> Callable[..., list[Rep
     """An ``audit.GamesVerifier`` that verifies shares of games on the cluster's workers (``verify_each`` on
     each, over the worker's own service) and gathers the reports in the order of the ids."""
     require_postgresql(settings)
+    check_workers(client)
 
     def verify_games(
         service: Digsite,

@@ -213,6 +213,10 @@ def _games_verifier(service: Digsite, cluster: str | None, workers: int | None) 
             yield distributed.games_verifier(client, service.settings)
     except distributed.ClusterProblem as error:
         _stop(str(error))
+    except (ServiceError, StoreProblem):
+        raise
+    except Exception as error:  # a worker lost too often, the store gone away...: one line, exit 2
+        _stop(f"the distributed verify could not finish ({type(error).__name__}: {error}): run it again")
 
 
 def _canonical_id(game: str) -> str:

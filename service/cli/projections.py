@@ -14,6 +14,7 @@ from service.cli.problems import ready, settings
 from service.cli.progress import ProgressReporter
 from service.projections.follower import Follower, UnprojectableRecord
 from service.settings import Settings
+from service.store import StoreUnavailable
 
 SKIP_HELP = (
     "Notification id of a record to pass over without projecting it (repeatable): only for a record the "
@@ -139,6 +140,13 @@ def _rebuild_distributed(batch_size: int, skip: frozenset[int], cluster: str | N
         raise click.ClickException(str(error)) from None
     except distributed.ShareFailed as error:
         raise Unprojectable(str(error)) from None
+    except (click.ClickException, StoreUnavailable):
+        raise
+    except Exception as error:  # a worker lost too often, the store gone away...: one line, and what to do
+        raise click.ClickException(
+            f"the distributed rebuild failed ({type(error).__name__}: {error}); the read models are held incomplete "
+            "(no follower writes into them) until a rebuild succeeds: run it again"
+        ) from None
     click.echo(f"rebuilt from {done} record(s)")
 
 

@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from service import distributed, store
+from service.aggregates import Player
 from service.application import Digsite
 from service.cli import main
 from service.projections.follower import Follower
@@ -137,6 +138,25 @@ def test_a_failed_rebuild_holds_the_read_models_until_a_rebuild_succeeds(
     follower.skip = frozenset({bad})
     follower.rebuild()
     assert snapshot(follower) == held and follower.read_models.position() == bad
+
+
+def test_a_value_the_store_refuses_is_named_and_skipped_as_told(
+    service: Digsite, follower: Follower, client: Any
+) -> None:
+    """PostgreSQL text cannot hold NUL: the record holding one is named, as the follower names it."""
+    run_tournament(service, kind="ruins", players=3, games=1, seed="nul")
+    player = Player.create(name="A\x00na", kind="human", bot=None, at="2026-01-01T00:00:00+00:00")
+    service.app.save(player)  # around the service, which refuses such a name
+    bad = service.app.recorder.max_notification_id()
+    with pytest.raises(distributed.ShareFailed) as caught:
+        distributed.rebuild(client, service.settings, batch_size=100)
+    assert caught.value.where["notification_id"] == bad and caught.value.where["originator_id"] == str(player.id)
+    assert "NUL" in caught.value.reason and follower.read_models.position() == distributed.REBUILDING
+    distributed.rebuild(client, service.settings, batch_size=100, skip=frozenset({bad}))
+    held = snapshot(follower)
+    follower.skip = frozenset({bad})
+    follower.rebuild()
+    assert snapshot(follower) == held
 
 
 def cli(database: Database, *args: str) -> Result:
