@@ -10,17 +10,18 @@ for the verify. Why Dask and not Ray, and how to run it: docs/deploy.md.
 The rebuild stays exactly once:
 
 1. The coordinator notes the store's head H and, in ONE transaction, takes the projection's tracking row
-   (set to ``REBUILDING``, past any record: a ``projections run`` follower meanwhile reads nothing and cannot
-   write, its tracking insert is refused) and empties every read model.
+   (set to a ``HELD`` position of the run's own, past any record: a ``projections run`` follower meanwhile reads
+   nothing and cannot write, its tracking insert is refused) and empties every read model.
 2. It projects the records of no game (players, tournaments) itself.
 3. Each share (a Dask task) projects its games' records with ids <= H into one batch and writes it in ONE
    transaction with a marker tracking row of its own: a share whose worker died after committing and is run
-   again by the scheduler finds its marker and writes nothing twice.
+   again by the scheduler finds its marker and writes nothing twice. Every write first checks (and share-locks)
+   the run's hold: once another rebuild has emptied the read models, this run writes nothing more.
 4. The coordinator sets the tracking row to H (and drops the markers) in one transaction and analyses the
    tables. ``projections run`` continues from H; records appended during the rebuild are left to it.
 
 Any failure (a worker lost more often than Dask allows, a record that cannot be projected, the store away) stops
-the rebuild loudly and leaves the tracking row at ``REBUILDING``: the read models are incomplete, no follower
+the rebuild loudly and leaves the tracking row at the run's hold: the read models are incomplete, no follower
 writes into them, and running the rebuild again (distributed or not) starts from scratch and fixes them.
 """
 
@@ -55,13 +56,29 @@ if TYPE_CHECKING:
 log = logging.getLogger("digsite.distributed")
 
 CONNECT_TIMEOUT = 10  # seconds to reach a scheduler, and for it to have a worker
-REBUILDING = 2**63 - 1  # the tracking position held during a distributed rebuild: past any record
+# The tracking position held during a distributed rebuild: past any record, and one of its own per run (the
+# run's number added), so that a run whose read models another rebuild took over can tell.
+HELD = 2**62
 MARKER = f"{PROJECTION_NAME} rebuild"  # + " <run>/<share>": one tracking row per share written
+
+
+def held(position: int) -> bool:
+    """Whether a tracking position is a distributed rebuild's hold (running, or failed: rebuild again)."""
+    return position >= HELD
+
+
 VERIFY_SHARE = 25  # games per verify task: small enough to spread, large enough that a task outweighs its cost
 
 
 class ClusterProblem(Exception):
     """The job cannot run on the cluster asked for (one line, for the command to print)."""
+
+
+class Superseded(RuntimeError):
+    """Another rebuild emptied the read models while this one was writing them."""
+
+    def __init__(self) -> None:
+        super().__init__("another rebuild took the read models over during this one; rebuild again")
 
 
 class ShareFailed(Exception):
@@ -229,9 +246,9 @@ def rebuild(
     read_models = ReadModels(settings.database)
     try:
         head = app.recorder.max_notification_id() or 0
-        run = secrets.token_hex(4)
-        _take_and_clear(read_models)
-        done = _project_other_records(app, read_models, head, skip)
+        run = secrets.randbelow(2**31)
+        _take_and_clear(read_models, run)
+        done = _project_other_records(app, read_models, head, run, skip)
         if progress and done:
             progress(done)
         games = _games(app, head)
@@ -265,34 +282,31 @@ def _tracking(read_models: ReadModels) -> str:
     return f'"{read_models.db.schema}".{TRACKING_TABLE}'
 
 
-def _take_and_clear(read_models: ReadModels) -> None:
-    """In one transaction: hold the tracking row at ``REBUILDING`` (taken first, so a follower's batch in flight
-    either committed before, and its rows are deleted here, or is refused after), drop markers of earlier runs,
-    and empty every read model."""
+def _take_and_clear(read_models: ReadModels, run: int) -> None:
+    """In one transaction: hold the tracking row at the run's ``HELD`` position (taken first, so that a
+    follower's batch, or another run's share, in flight either committed before, and its rows are deleted here,
+    or is refused after), drop markers of earlier runs, and empty every read model."""
     tracking = _tracking(read_models)
     with read_models.tracker.datastore.transaction(commit=True) as curs:
         curs.execute(f"DELETE FROM {tracking} WHERE application_name = %s", (PROJECTION_NAME,))
         curs.execute(f"DELETE FROM {tracking} WHERE application_name LIKE %s", (f"{MARKER} %",))
-        library.insert_tracking(read_models.tracker, curs, Tracking(PROJECTION_NAME, REBUILDING))
+        library.insert_tracking(read_models.tracker, curs, Tracking(PROJECTION_NAME, HELD + run))
         for table in TABLES:
             curs.execute(read_models._q(f"DELETE FROM {{p}}{table}"))
 
 
-def _release(read_models: ReadModels, head: int, run: str) -> None:
-    """In one transaction: the tracking row from ``REBUILDING`` to ``head`` (none for an empty store, as a
+def _release(read_models: ReadModels, head: int, run: int) -> None:
+    """In one transaction: the tracking row from the run's hold to ``head`` (none for an empty store, as a
     single-process rebuild leaves it), and this run's markers dropped."""
     tracking = _tracking(read_models)
     with read_models.tracker.datastore.transaction(commit=True) as curs:
         curs.execute(f"DELETE FROM {tracking} WHERE application_name LIKE %s", (f"{MARKER} {run}/%",))
         curs.execute(
             f"DELETE FROM {tracking} WHERE application_name = %s AND notification_id = %s RETURNING 1",
-            (PROJECTION_NAME, REBUILDING),
+            (PROJECTION_NAME, HELD + run),
         )
         if curs.fetchone() is None:
-            raise RuntimeError(
-                "the projection's tracking row changed during the distributed rebuild (another rebuild ran?): "
-                "rebuild again"
-            )
+            raise Superseded()
         if head:
             library.insert_tracking(read_models.tracker, curs, Tracking(PROJECTION_NAME, head))
 
@@ -326,7 +340,20 @@ def _games(app: DigsiteApplication, head: int) -> list[tuple[str, int]]:
     return [(str(game_id), int(count)) for game_id, count, _ in rows]
 
 
-def _project_other_records(app: DigsiteApplication, read_models: ReadModels, head: int, skip: frozenset[int]) -> int:
+def _still_held(read_models: ReadModels, curs: Any, run: int) -> None:
+    """Within a write's transaction: the tracking row must still be this run's hold, and stays so until the
+    commit (a share lock on it: another rebuild's clear waits for this write, and this write never follows it)."""
+    curs.execute(
+        f"SELECT 1 FROM {_tracking(read_models)} WHERE application_name = %s AND notification_id = %s FOR SHARE",
+        (PROJECTION_NAME, HELD + run),
+    )
+    if curs.fetchone() is None:
+        raise Superseded()
+
+
+def _project_other_records(
+    app: DigsiteApplication, read_models: ReadModels, head: int, run: int, skip: frozenset[int]
+) -> int:
     """Project the records of no game (players, tournaments) up to ``head``, in log order, in one transaction."""
     rows = _select(
         app,
@@ -334,7 +361,7 @@ def _project_other_records(app: DigsiteApplication, read_models: ReadModels, hea
         "ORDER BY notification_id",
         (head, GAME_TOPIC_NAMES),
     )
-    _write_rows(app, read_models, rows, skip, marker=None)  # (the tracking row is written at the end)
+    _write_rows(app, read_models, rows, run, skip, marker=None)  # (the tracking row is written at the end)
     return len(rows)
 
 
@@ -342,6 +369,7 @@ def _write_rows(
     app: DigsiteApplication,
     read_models: ReadModels,
     rows: Sequence[tuple[Any, ...]],
+    run: int,
     skip: frozenset[int],
     marker: Tracking | None,
 ) -> None:
@@ -351,6 +379,7 @@ def _write_rows(
     _project_rows(app, projection, rows, skip)
     try:
         with read_models._transaction() as curs:  # (ReadModels.write, less its tracking row: see the docstring)
+            _still_held(read_models, curs, run)
             read_models._write(curs, projection.take_batch())
             if marker is not None:
                 library.insert_tracking(read_models.tracker, curs, marker)
@@ -412,7 +441,7 @@ def _notification(row: tuple[Any, ...]) -> Notification:
     return Notification(id=notification_id, originator_id=uid, originator_version=version, topic=topic, state=state)
 
 
-def project_share(share: Share, *, settings: Settings, head: int, run: str, skip: frozenset[int]) -> int:
+def project_share(share: Share, *, settings: Settings, head: int, run: int, skip: frozenset[int]) -> int:
     """On a worker: project the share's games' records with ids <= ``head`` and write them, with the share's
     marker, in one transaction; the number of records read (the same if it had been written already)."""
     app = bootstrap.application(settings)
@@ -425,7 +454,7 @@ def project_share(share: Share, *, settings: Settings, head: int, run: str, skip
             "ORDER BY originator_id, originator_version",
             ([UUID(g) for g in share.games], head),
         )
-        _write_rows(app, read_models, rows, skip, marker)
+        _write_rows(app, read_models, rows, run, skip, marker)
         return len(rows)
     finally:
         read_models.close()

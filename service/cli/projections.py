@@ -153,8 +153,16 @@ def _rebuild_distributed(batch_size: int, skip: frozenset[int], cluster: str | N
 @projections.command()
 def status() -> None:
     """Where the projections are, and how far behind the event store."""
+    from service.distributed import held
+
     follower = bootstrap.follower(_ready_settings())
     try:
+        if held(follower.position()):
+            click.echo(
+                "held by a distributed rebuild: running, or it failed and the read models are incomplete "
+                "(then run `digsite projections rebuild` again)"
+            )
+            return
         click.echo(f"position {follower.position()}, {follower.behind()} record(s) behind")
     finally:
         follower.close()

@@ -111,14 +111,30 @@ def test_a_share_run_again_after_its_commit_writes_nothing_twice(service: Digsit
     follower.rebuild()
     single = snapshot(follower)
     head = service.app.recorder.max_notification_id() or 0
-    distributed._take_and_clear(follower.read_models)
-    distributed._project_other_records(service.app, follower.read_models, head, frozenset())
+    distributed._take_and_clear(follower.read_models, 7)
+    distributed._project_other_records(service.app, follower.read_models, head, 7, frozenset())
     (share,) = distributed.shares(distributed._games(service.app, head), 10**6)
-    options: dict[str, Any] = {"settings": service.settings, "head": head, "run": "again", "skip": frozenset()}
+    options: dict[str, Any] = {"settings": service.settings, "head": head, "run": 7, "skip": frozenset()}
     assert distributed.project_share(share, **options) == share.records
     assert distributed.project_share(share, **options) == share.records  # found its marker: wrote nothing
-    distributed._release(follower.read_models, head, "again")
+    distributed._release(follower.read_models, head, 7)
     assert snapshot(follower) == single and follower.read_models.position() == head
+
+
+def test_a_rebuild_whose_read_models_another_rebuild_took_over_writes_nothing_more(
+    service: Digsite, follower: Follower
+) -> None:
+    run_tournament(service, kind="ruins", players=3, games=1, seed="over")
+    head = service.app.recorder.max_notification_id() or 0
+    (share,) = distributed.shares(distributed._games(service.app, head), 10**6)
+    distributed._take_and_clear(follower.read_models, 1)
+    distributed._take_and_clear(follower.read_models, 2)  # a second rebuild starts while the first runs
+    with pytest.raises(distributed.Superseded):
+        distributed.project_share(share, settings=service.settings, head=head, run=1, skip=frozenset())
+    with pytest.raises(distributed.Superseded):
+        distributed._release(follower.read_models, head, 1)
+    assert all(not rows for rows in snapshot(follower).values())
+    assert follower.read_models.position() == distributed.HELD + 2  # still the second run's
 
 
 def test_a_failed_rebuild_holds_the_read_models_until_a_rebuild_succeeds(
@@ -130,7 +146,7 @@ def test_a_failed_rebuild_holds_the_read_models_until_a_rebuild_succeeds(
         distributed.rebuild(client, service.settings, batch_size=100)
     assert caught.value.where["notification_id"] == bad and caught.value.where["originator_id"] == game_id
     assert f"--skip {bad}" in str(caught.value)
-    assert follower.read_models.position() == distributed.REBUILDING
+    assert distributed.held(follower.read_models.position())
     assert follower.step() == 0 and follower.behind() == 0  # a follower meanwhile writes nothing
 
     distributed.rebuild(client, service.settings, batch_size=100, skip=frozenset({bad}))
@@ -151,7 +167,7 @@ def test_a_value_the_store_refuses_is_named_and_skipped_as_told(
     with pytest.raises(distributed.ShareFailed) as caught:
         distributed.rebuild(client, service.settings, batch_size=100)
     assert caught.value.where["notification_id"] == bad and caught.value.where["originator_id"] == str(player.id)
-    assert "NUL" in caught.value.reason and follower.read_models.position() == distributed.REBUILDING
+    assert "NUL" in caught.value.reason and distributed.held(follower.read_models.position())
     distributed.rebuild(client, service.settings, batch_size=100, skip=frozenset({bad}))
     held = snapshot(follower)
     follower.skip = frozenset({bad})
