@@ -115,8 +115,11 @@ def test_a_share_run_again_after_its_commit_writes_nothing_twice(service: Digsit
     distributed._project_other_records(service.app, follower.read_models, head, 7, frozenset())
     (share,) = distributed.shares(distributed._games(service.app, head), 10**6)
     options: dict[str, Any] = {"settings": service.settings, "head": head, "run": 7, "skip": frozenset()}
-    assert distributed.project_share(share, **options) == share.records
-    assert distributed.project_share(share, **options) == share.records  # found its marker: wrote nothing
+    try:
+        assert distributed.project_share(share, **options) == share.records
+        assert distributed.project_share(share, **options) == share.records  # found its marker: wrote nothing
+    finally:
+        assert distributed.release() == 2  # what the "worker" (here, this process) kept: application, read models
     distributed._release(follower.read_models, head, 7)
     assert snapshot(follower) == single and follower.read_models.position() == head
 
@@ -129,8 +132,11 @@ def test_a_rebuild_whose_read_models_another_rebuild_took_over_writes_nothing_mo
     (share,) = distributed.shares(distributed._games(service.app, head), 10**6)
     distributed._take_and_clear(follower.read_models, 1)
     distributed._take_and_clear(follower.read_models, 2)  # a second rebuild starts while the first runs
-    with pytest.raises(distributed.Superseded):
-        distributed.project_share(share, settings=service.settings, head=head, run=1, skip=frozenset())
+    try:
+        with pytest.raises(distributed.Superseded):
+            distributed.project_share(share, settings=service.settings, head=head, run=1, skip=frozenset())
+    finally:
+        distributed.release()
     with pytest.raises(distributed.Superseded):
         distributed._release(follower.read_models, head, 1)
     assert all(not rows for rows in snapshot(follower).values())
