@@ -59,6 +59,9 @@ def main() -> None:
             print(f"store ready in {time.perf_counter() - began:.0f} s", file=sys.stderr)
             follower = bootstrap.follower(settings)
             records = follower.app.recorder.max_notification_id() or 0
+            began = time.perf_counter()
+            games = distributed._games(follower.app, records)  # the coordinator's listing of the games
+            listing = time.perf_counter() - began
             first = single(follower)
             expected = dump_read_models(follower, Path(folder) / "single.txt")
             runs: list[dict[str, Any]] = []
@@ -82,6 +85,8 @@ def main() -> None:
         "cores": cores,
         "single_process_seconds": [round(first, 2), round(last, 2)],
         "single_process_records_per_second": round(records / baseline),
+        "games": len(games),
+        "coordinator_listing_seconds": round(listing, 2),  # one of its two scans of the log (other: players...)
         "distributed": [
             {
                 "workers": r["workers"],
