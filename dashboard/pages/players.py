@@ -7,6 +7,7 @@ organiser every figure is computed from finished games only (``Data`` decides)."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import dash
@@ -16,10 +17,10 @@ from dashboard import figures
 from dashboard.access import Visitor, require_lists
 from dashboard.components import card, chart, dropdown, empty, field
 from dashboard.context import Context
-from dashboard.format import metric_value, player_labels
+from dashboard.format import player_labels
 from dashboard.games import analysed_kinds, renderer
 from domain.games import GAMES
-from service.queries import breakdowns, metrics, per_player_breakdowns
+from service.queries import breakdowns, groups, per_player_breakdowns, stacked
 
 # The game the page opens on: the first registered game with analytics (any game can be chosen).
 DEFAULT_KIND = next(iter(analysed_kinds()), next(iter(GAMES)))
@@ -88,6 +89,15 @@ def register(app: dash.Dash, ctx: Context) -> None:
         return player_page(ctx, visitor, player, other, chosen, size if isinstance(size, int) else None)
 
 
+def slug(text: str) -> str:
+    """A group's name as a component id part: "Action mix per round" -> "action-mix-per-round"."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def sizes_text(sizes: tuple[int, ...]) -> str:
+    return " and ".join(", ".join(str(n) for n in sizes).rsplit(", ", 1))
+
+
 def player_page(
     ctx: Context, visitor: Visitor, player: str | None, other: str | None, kind: str, size: int | None = None
 ) -> Any:
@@ -103,32 +113,74 @@ def player_page(
     if other == player:
         other, other_name = None, "the field"
     title = GAMES[kind].title
+    # Like with like: whoever the player is compared with is counted at the player's own table sizes only
+    # (a win rate at 3 is not one at 5), or at the size chosen.
+    sizes: tuple[int, ...] = (size,) if size else data.table_sizes(visitor, kind, player)
+    compared: int | tuple[int, ...] = size if size else sizes
     mine = data.tendencies(visitor, kind, player, size)
-    theirs = data.tendencies(visitor, kind, other, size)
+    theirs = data.tendencies(visitor, kind, other, compared)
     record = next((p for p in everyone if str(p["player_id"]) == player), None)
-    summary = _summary(record, name, mine, other_name, theirs, title, size)
+    summary = _summary(record, name, mine, other_name, theirs, title, sizes)
     if not mine["games"]:
         where = f"a {title} game" + (f" at a table of {size}" if size else "")
         return html.Div([summary, empty(f"{name} has not finished {where} yet, so there are no tendencies to show.")])
     series = ((name, player), (other_name, other))
     max_rounds = renderer(kind).max_rounds()
-    charts = []
-    for metric, label in metrics(kind, ("round",)).items():
-        rows = [(who, data.per_round(visitor, kind, metric, pid, size)) for who, pid in series]
-        charts.append(
+    sections = []
+    for group, members in groups(kind).items():
+        shown = [m.name for m in members]
+        sections.append(
             card(
                 None,
                 chart(
-                    f"players-round-{metric}",
-                    figures.by_round(rows, f"{label[:1].upper()}{label[1:]}, per round", label, max_rounds),
-                    None if rows[0][1] else NO_DATA,
+                    f"players-group-{slug(group)}",
+                    figures.tendency_group(group, shown, ((name, mine), (other_name, theirs))),
                 ),
             )
         )
+    charts = []
+    for group, members in groups(kind, ("round",)).items():
+        if stacked(members):
+            parts = [
+                (who, [(m.label, data.per_round(visitor, kind, m.name, pid, compared if pid != player else size))
+                       for m in members])
+                for who, pid in series
+            ]  # fmt: skip
+            charts.append(
+                card(
+                    None,
+                    chart(
+                        f"players-stack-{slug(group)}",
+                        figures.stacked_by_round(parts, group, max_rounds),
+                        None if any(rows for _, rows in parts[0][1]) else NO_DATA,
+                    ),
+                )
+            )
+            continue
+        for m in members:
+            rows = [
+                (who, data.per_round(visitor, kind, m.name, pid, compared if pid != player else size))
+                for who, pid in series
+            ]
+            charts.append(
+                card(
+                    None,
+                    chart(
+                        f"players-round-{m.name}",
+                        figures.by_round(
+                            rows, f"{m.label[:1].upper()}{m.label[1:]}, per round", m.label, max_rounds, m.share
+                        ),
+                        None if rows[0][1] else NO_DATA,
+                    ),
+                )
+            )
     for name_, spec in breakdowns(kind).items():
         if name_ not in per_player_breakdowns(kind):
             continue
-        rows = [(who, data.breakdown(visitor, kind, name_, pid, n_players=size)) for who, pid in series]
+        rows = [
+            (who, data.breakdown(visitor, kind, name_, pid, n_players=compared if pid != player else size))
+            for who, pid in series
+        ]
         charts.append(
             card(
                 None,
@@ -142,15 +194,7 @@ def player_page(
     return html.Div(
         [
             summary,
-            html.Div(
-                [
-                    card(None, chart("players-rates", figures.tendencies(mine, theirs, name, other_name, rates=True))),
-                    card(
-                        None, chart("players-averages", figures.tendencies(mine, theirs, name, other_name, rates=False))
-                    ),
-                ],
-                className="grid-2",
-            ),
+            html.Div(sections, className="grid-2"),
             card("Tendencies with sample sizes", tendency_table(mine, theirs, name, other_name)),
             html.Div(charts, className="grid-2"),
         ],
@@ -165,16 +209,23 @@ def _summary(
     other_name: str,
     theirs: dict[str, Any],
     title: str,
-    size: int | None,
+    sizes: tuple[int, ...],
 ) -> html.Div:
     games = mine["games"]
     wins = mine["metrics"].get("win_rate", {}).get("value")
-    table = f" at tables of {size}" if size else ""
+    table = f" at tables of {sizes_text(sizes)}" if sizes else ""
     lines: list[Any] = [
         html.Strong(name),
         f": {games} finished {title} game{'s' if games != 1 else ''}{table}",
-        f", won {metric_value('win_rate', wins)}" if games and wins is not None else "",
+        f", won {figures.tendency_text(wins, True)}" if games and wins is not None else "",
         f". Compared with {other_name}: {theirs['games']} player-game{'s' if theirs['games'] != 1 else ''}{table}.",
+        html.Div(
+            "Like with like: the comparison counts only games at the table sizes this player played"
+            + (f" ({sizes_text(sizes)} players)" if sizes else "")
+            + "; n is what each figure is over.",
+            className="quiet",
+            id="players-like",
+        ),
     ]
     bot = record.get("bot") if record else None
     if bot:
@@ -196,10 +247,10 @@ def tendency_table(mine: dict[str, Any], theirs: dict[str, Any], name: str, othe
             html.Tr(
                 [
                     html.Td(a["label"]),
-                    html.Td(metric_value(metric, a["value"]), className="num strong"),
-                    html.Td(str(a["n"]), className="num quiet"),
-                    html.Td(metric_value(metric, b["value"]), className="num"),
-                    html.Td(str(b["n"]), className="num quiet"),
+                    html.Td(figures.tendency_text(a["value"], a["share"]), className="num strong"),
+                    html.Td(f"{a['n']:g}", className="num quiet"),
+                    html.Td(figures.tendency_text(b["value"], b["share"]), className="num"),
+                    html.Td(f"{b['n']:g}", className="num quiet"),
                 ]
             )
         )

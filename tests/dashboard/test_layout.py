@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from dashboard import create_dashboard, figures
+from dashboard.pages.players import slug
 from service import store
 from service.application import Digsite
-from service.queries import Queries, breakdowns, metrics, per_player_breakdowns
+from service.queries import Queries, breakdowns, groups, metrics, per_player_breakdowns, stacked
 from service.settings import Database, Settings
 from tests.dashboard.client import Browser, by_id, components, graphs, listed, organiser, text
 from tests.dashboard.conftest import Demo, access_settings
@@ -207,13 +208,17 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
         ],
     )["players-content"]["children"]
     charts = graphs(out)
-    # Every chart the catalogue offers per player: its rates and averages, each per-round metric, each breakdown
-    # of a table with a seat.
+    # Every chart the catalogue offers per player: a chart per group of its tendencies, each per-round metric,
+    # each breakdown of a table with a seat.
+    sections = {f"players-group-{slug(g)}" for g in groups("ruins")}
     rounds = {f"players-round-{m}" for m in metrics("ruins", ("round",))}
     parts = {f"players-breakdown-{b}" for b in per_player_breakdowns("ruins")}
-    assert rounds and parts and set(charts) == {"players-rates", "players-averages", *rounds, *parts}
+    assert rounds and parts and set(charts) == {*sections, *rounds, *parts}
     for name, figure in charts.items():
-        assert [t["name"].split(" (n=")[0] for t in figure["data"]] == [player["name"], "the field"], name
+        if name in sections:  # one bar per series for each tendency of the group, the series named on the y axis
+            assert all(list(t["y"]) == [player["name"], "the field"] for t in figure["data"]), name
+        else:
+            assert [t["name"].split(" (n=")[0] for t in figure["data"]] == [player["name"], "the field"], name
         assert any(len(t["x"]) for t in figure["data"]), name
     mine = demo.queries.tendencies("ruins", player["id"])
     assert f"{mine['games']} finished Ruins game" in text(by_id(out, "players-summary"))
@@ -231,8 +236,8 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
             ("players-size", "value", None),
         ],
     )["players-content"]["children"]
-    rates = graphs(versus)["players-rates"]
-    assert [t["name"] for t in rates["data"]] == [player["name"], other["name"]]
+    rates = graphs(versus)["players-group-results"]
+    assert all(list(t["y"]) == [player["name"], other["name"]] for t in rates["data"])
 
     # At one table size, the field is the games of that size only.
     sizes = {r["n_players"] for r in demo.queries.by_dimension("ruins", "win_rate", "seat")}
@@ -309,7 +314,9 @@ def test_every_game_s_pages_draw_its_catalogue_a_game_without_analytics_the_core
         out = org.call([("agg-content", "children")], [("agg-kind", "value", kind), ("agg-tournament", "value", None)])
         charts = graphs(out["agg-content"]["children"])
         core = {"agg-seats", "agg-score", "agg-length", "agg-rounds"}
-        own = {f"agg-breakdown-{b}" for b in breakdowns(kind)} | {f"agg-round-{m}" for m in metrics(kind, ("round",))}
+        own = {f"agg-breakdown-{b}" for b in breakdowns(kind)}
+        for group, members in groups(kind, ("round",)).items():  # the parts of one whole stacked, else a line each
+            own |= {f"agg-stack-{slug(group)}"} if stacked(members) else {f"agg-round-{m.name}" for m in members}
         assert core <= set(charts) and {c for c in set(charts) - core if not c.startswith("agg-by-")} == own
         assert sum(charts["agg-length"]["data"][0]["y"]) == len(games)
         player = demo.queries.game_row(games[0])["players"][0]["id"]
