@@ -389,3 +389,53 @@ def test_a_breakdown_leaves_out_groups_without_a_value() -> None:
     assert list(fig.data[0].x) == ["Round 1, 1st", "Round 2, 2nd"] and list(fig.data[0].y) == [50.0, 50.0]
     counted = figures.counts(rows, "finishing place in a round", ("round", "place"))
     assert list(counted.data[0].x) == ["Round 1, 1st", "Round 2, 2nd"] and list(counted.data[0].y) == [2, 2]
+
+
+def test_the_trend_opens_on_the_newest_tournament_with_finished_games_and_follows_the_filter() -> None:
+    from dashboard.pages.aggregates import trend_tournaments
+
+    newest_first = [
+        {"tournament_id": "t3", "name": "Just begun", "game": "ruins", "games": 2, "finished": 0, "rounds": 3},
+        {"tournament_id": "t2", "name": "Other game", "game": "arnak", "games": 2, "finished": 2, "rounds": 3},
+        {"tournament_id": "t1", "name": "Spring Cup", "game": "ruins", "games": 4, "finished": 4, "rounds": 2},
+    ]
+    options, opened = trend_tournaments(newest_first, "ruins", None)
+    assert [o["value"] for o in options] == ["t3", "t1"] and opened == "t1"
+    options, opened = trend_tournaments(newest_first, "ruins", "t3")  # the page's filter: that tournament only
+    assert [o["value"] for o in options] == ["t3"] and opened == "t3"
+    assert trend_tournaments(newest_first, "ruins", "t2") == ([], None)  # another game's tournament
+
+
+def test_the_trend_offers_no_metric_the_table_size_fixes(org: Browser, demo: Demo) -> None:
+    """Every seat's won (or place) averages 1/N (or (N+1)/2) in every round: a constant line, not offered."""
+    from service.queries import trend_metrics
+
+    for kind in ("ruins", "arnak"):
+        offered = trend_metrics(kind)
+        assert "win_rate" not in offered and "place" not in offered and offered
+    nothing = org.call(
+        [("agg-trend", "children")],
+        [("agg-metric", "value", "showdown_rate"), ("agg-trend-tournament", "value", demo.tournament)],
+    )
+    rows = demo.queries.trend("showdown_rate", demo.tournament)
+    figure = graphs(nothing["agg-trend"]["children"])["agg-trend-graph"]
+    assert list(figure["data"][0]["text"]) == [f"n={r['n']:g}" for r in rows]  # each point's sample size shown
+    assert all(0 <= y <= 100 for y in figure["data"][0]["y"])  # a share, in percent
+
+
+def test_seat_win_rates_carry_the_fair_share_of_each_table_size(org: Browser, demo: Demo) -> None:
+    out = org.call(
+        [("agg-content", "children")],
+        [("agg-kind", "value", "ruins"), ("agg-tournament", "value", demo.tournament)],
+    )
+    charts = graphs(out["agg-content"]["children"])
+    sizes = {
+        int(r["n_players"]) for r in demo.queries.by_dimension("ruins", "win_rate", "seat", tournament=demo.tournament)
+    }
+    for graph in ("agg-seats", "agg-by-led_round1"):  # leading round 1 too: per table size, in the tournament
+        lines = sorted(s["y0"] for s in charts[graph]["layout"]["shapes"])
+        assert lines == pytest.approx(sorted(100 / n for n in sizes)), graph
+        assert {t["name"] for t in charts[graph]["data"]} == {f"{n} players" for n in sizes}
+    led = demo.queries.by_dimension("ruins", "win_rate", "led_round1", tournament=demo.tournament)
+    plotted = [y for t in charts["agg-by-led_round1"]["data"] for y in t["y"]]
+    assert plotted == pytest.approx([100 * r["value"] for r in led])

@@ -15,7 +15,7 @@ import pytest
 from service import store
 from service.application import Digsite
 from service.projections.follower import Follower
-from service.queries import Queries
+from service.queries import Queries, groups
 from service.settings import Database, Settings
 from service.simulation import Tournament, run_tournament
 
@@ -168,3 +168,39 @@ def test_arnak_research_heavy_researches_most_per_round(arnak: tuple[Tournament,
     assert len(mine) == 5
     for row in mine[1:]:  # round 1: nobody has the resources for a bridge yet
         assert row["value"] > field[row["round"]], (row, field)
+
+
+@pytest.mark.parametrize("kind", ["ruins", "arnak"])
+def test_every_share_stays_a_share_for_every_bot(
+    ruins: tuple[Tournament, Queries], arnak: tuple[Tournament, Queries], kind: str
+) -> None:
+    """What the catalogue calls a share is shown as a percentage: for no bot, and not for the field, is it above
+    1 (a part of its denominator), per seat or round by round."""
+    tournament, queries = ruins if kind == "ruins" else arnak
+    for who in [None, *(str(p["id"]) for p in tournament.pool)]:
+        found = queries.tendencies(kind, who, tournament=tournament.id)["metrics"]
+        shares = {name: m["value"] for name, m in found.items() if m["share"] and m["value"] is not None}
+        assert shares and all(0 <= v <= 1 for v in shares.values()), (who, shares)
+    for name in groups(kind, ("round",)):
+        for m in groups(kind, ("round",))[name]:
+            if m.share:
+                rows = queries.per_round(kind, m.name, None, tournament.id)
+                assert rows and all(0 <= r["value"] <= 1 for r in rows), m.name
+
+
+def test_the_field_at_a_player_s_table_sizes(sqlite_service: Digsite, ruins: tuple[Tournament, Queries]) -> None:
+    """Like with like: the field asked at several table sizes counts the games at those sizes only."""
+    _, queries = ruins
+    threes = run_tournament(sqlite_service, kind="ruins", players=3, games=2, seed="known-threes", pool=3)
+    follower = Follower(sqlite_service.settings)
+    try:
+        follower.catch_up()
+    finally:
+        follower.close()
+    player = str(threes.pool[0]["id"])  # a persona is the same player in every tournament: it sat at 4 too
+    assert queries.table_sizes("ruins", player) == (3, 4)
+    assert queries.table_sizes("ruins", player, threes.id) == (3,)
+    counted = {n: queries.tendencies("ruins", None, n_players=n)["games"] for n in (3, 4)}
+    assert counted == {3: 6, 4: 4 * RUINS_GAMES}
+    assert queries.tendencies("ruins", None, n_players=(3, 4))["games"] == sum(counted.values())
+    assert queries.tendencies("ruins", None, n_players=(5,))["games"] == 0
