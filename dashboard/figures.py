@@ -112,8 +112,13 @@ def _colour(i: int, who: str) -> str:
 
 
 def tendency_text(value: float | None, share: bool) -> str:
-    """A tendency's value as people read it: a share as a percentage, anything else as a number."""
-    return percent(value) if share else number(value)
+    """A tendency's value as people read it: a share as a percentage, anything else as a number; a small
+    non-zero number keeps two significant digits (sub-millisecond think time is not 0.00)."""
+    if share:
+        return percent(value)
+    if value is not None and 0 < abs(value) < 0.1:
+        return f"{value:.2g}"
+    return number(value)
 
 
 def tendency_group(

@@ -439,3 +439,10 @@ def test_seat_win_rates_carry_the_fair_share_of_each_table_size(org: Browser, de
     led = demo.queries.by_dimension("ruins", "win_rate", "led_round1", tournament=demo.tournament)
     plotted = [y for t in charts["agg-by-led_round1"]["data"] for y in t["y"]]
     assert plotted == pytest.approx([100 * r["value"] for r in led])
+
+
+def test_a_tendency_reads_as_a_share_or_a_number_never_rounded_to_nothing() -> None:
+    assert figures.tendency_text(0.25, share=True) == "25%"
+    assert figures.tendency_text(0.0042, share=False) == "0.0042"  # sub-millisecond think time
+    assert figures.tendency_text(2.5, share=False) == "2.50"
+    assert figures.tendency_text(None, share=True) == figures.tendency_text(None, share=False)
