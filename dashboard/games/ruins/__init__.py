@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dashboard.games.ruins.style import CSS
 from dashboard.games.ruins.table import draw_table
 from dashboard.games.ruins.words import HOW
 from domain.ruins import book_of
 
-__all__ = ["draw_table", "how_won", "log_text", "max_rounds", "round_name"]
+__all__ = ["CSS", "draw_table", "how_won", "log_text", "max_rounds", "round_name"]
 
 
 def max_rounds() -> int | None:
