@@ -17,14 +17,19 @@ from dashboard.access import HIDDEN_GAME, AccessSettings, Denied, Visitor
 from dashboard.context import Context
 from dashboard.data import Data
 from dashboard.games import stylesheet
-from dashboard.pages import aggregates, games, players, replay
+from dashboard.pages import aggregates, games, players, replay, tournaments
 from dashboard.session import Gate
 from dashboard.static import INDEX
 from service.errors import ServiceError
 from service.queries import Queries
 from service.store import RETRY_AFTER_SECONDS, StoreUnavailable
 
-NAV = (("Games", "/games", "games"), ("Players", "/players", "players"), ("Aggregates", "/aggregates", "aggregates"))
+NAV = (
+    ("Games", "/games", "games"),
+    ("Tournaments", "/tournaments", "tournaments"),
+    ("Players", "/players", "players"),
+    ("Aggregates", "/aggregates", "aggregates"),
+)
 
 
 def build(
@@ -94,6 +99,10 @@ def build(
             elif section == "replay" and "/" in path:
                 section = "games"
                 page = replay.layout(app, ctx, visitor, path.split("/", 1)[1], params)
+            elif section == "tournaments" and "/" in path:
+                page = tournaments.layout(app, ctx, visitor, path.split("/", 1)[1], params)
+            elif section == "tournaments":
+                page = tournaments.list_layout(app, ctx, visitor)
             elif section == "players":
                 page = players.layout(app, ctx, visitor, params)
             elif section == "aggregates":
@@ -124,6 +133,7 @@ def build(
     replay.register(app, ctx)
     players.register(app, ctx)
     aggregates.register(app, ctx)
+    tournaments.register(app, ctx)
     app.digsite = ctx  # type: ignore[attr-defined]
     return app
 

@@ -13,11 +13,12 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from dashboard import access
+from dashboard import access, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from service.checkpoint import checkpoint_coverage
 from service.errors import NotFound
 from service.queries import Queries, Sizes
+from service.standings import PointsTable, report, to_csv
 
 DETAILS_LATER = "shown to everyone once the game is over"
 
@@ -51,6 +52,31 @@ class Verifications:
         return report
 
 
+@dataclass
+class Kept:
+    """A small thread-safe LRU of replay parts (a finished game's never change; a live game's are keyed by
+    how many moves it has, so a new move makes new ones)."""
+
+    size: int
+    _found: OrderedDict[tuple[Any, ...], dict[str, Any]] = field(default_factory=OrderedDict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    built: int = 0  # how many parts were drawn (the tests check the cache holds)
+
+    def get(self, key: tuple[Any, ...]) -> dict[str, Any] | None:
+        with self._lock:
+            found = self._found.get(key)
+            if found is not None:
+                self._found.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[Any, ...], value: dict[str, Any]) -> None:
+        with self._lock:
+            self.built += 1
+            self._found[key] = value
+            while len(self._found) > self.size:
+                self._found.popitem(last=False)
+
+
 @dataclass(frozen=True)
 class Opened:
     """A game as one visitor may open it: its id, whether it is over, and the perspectives allowed."""
@@ -70,6 +96,7 @@ class Data:
     def __init__(self, queries: Queries) -> None:
         self._queries = queries
         self.verifications = Verifications(queries)
+        self.documents = Kept(size=512)  # a five-seat game of 300 moves is 72 parts
 
     # -- lists and statistics ---------------------------------------------------------------------------
 
@@ -78,6 +105,28 @@ class Data:
 
     def tournament_names(self, visitor: Visitor) -> dict[str, str]:
         return {str(t["tournament_id"]): t["name"] for t in self.tournaments(visitor)}
+
+    def tournament(self, visitor: Visitor, tournament_id: str) -> dict[str, Any]:
+        """One tournament (``NotFound`` for an id the read models do not hold)."""
+        access.require_lists(visitor)
+        found = self._queries.tournament(tournament_id)
+        if found is None:
+            raise NotFound(f"no tournament with id {tournament_id}", "unknown_tournament")
+        return found
+
+    def standings(self, visitor: Visitor, tournament_id: str, points: str | None) -> dict[str, Any]:
+        """The tournament's standings (``service.standings.report``): an organiser's count every game and show
+        those in play; anyone else's only finished games. ``PointsTableError`` for a points table that cannot
+        be read."""
+        table = PointsTable.parse(points)
+        found = self.tournament(visitor, tournament_id)
+        rows = self._queries.tournament_seats(tournament_id, finished_only=access.finished_only(visitor))
+        return report(found, rows, table)
+
+    def standings_csv(self, visitor: Visitor, tournament_id: str, points: str | None) -> str:
+        table = PointsTable.parse(points)
+        self.tournament(visitor, tournament_id)
+        return to_csv(self._queries.tournament_seats(tournament_id, finished_only=access.finished_only(visitor)), table)
 
     def players(self, visitor: Visitor) -> list[dict[str, Any]]:
         return self._queries.players(finished_only=access.finished_only(visitor))
@@ -170,7 +219,7 @@ class Data:
 
     def replay_page(self, visitor: Visitor, game_id: str) -> dict[str, Any]:
         """What the replay page is built from: the game's first frame (from a perspective the visitor may
-        take), its read-model row, round starts, VP timeline and events per version."""
+        take), its read-model row, round starts and VP timeline (the frames come apart: ``replay_document``)."""
         opened = self.open(visitor, game_id)
         gid = opened.game_id
         seat = None if opened.perspectives[0] == REFEREE else int(opened.perspectives[0])
@@ -180,21 +229,36 @@ class Data:
             "row": self._queries.game_row(gid),
             "starts": self._queries.round_starts(gid),
             "timeline": self._queries.vp_timeline(gid),
-            "events": self._queries.event_counts(gid),
             "tournaments": self.tournament_names(visitor) if visitor.sees_finished else {},
         }
 
-    def frame(
-        self, visitor: Visitor, game_id: str, version: int, perspective: str | None, events: int | None = None
+    def replay_document(
+        self,
+        visitor: Visitor,
+        game_id: str,
+        perspective: str | None,
+        chunk: int = 0,
+        with_moves: bool = True,
+        by_event: bool = False,
     ) -> dict[str, Any]:
-        """One replay frame, from ``perspective`` ("referee" or a seat number as text), which the visitor must
-        be allowed for this game: else Denied."""
+        """Part ``chunk`` of every frame of the game from ``perspective``, for the browser to step through
+        (``dashboard.replay_frames``): Denied unless the visitor may take that perspective; NotFound for a part
+        the game does not have. Drawn once per game (as far as it is played), perspective and part, then kept."""
         opened = self.open(visitor, game_id)
         if perspective not in opened.perspectives:
             raise Denied("you may not see this game from that perspective")
-        version = max(1, min(opened.latest, int(version)))
+        if not 0 <= chunk < replay_frames.chunks(opened.latest):
+            raise NotFound(f"this game's replay has parts 0 to {replay_frames.chunks(opened.latest) - 1}", "no_part")
+        key = (opened.game_id, opened.latest, perspective, chunk, with_moves, by_event)
+        found = self.documents.get(key)
+        if found is not None:
+            return found
+        records = self._queries.records(opened.game_id)[: opened.latest]
+        read = {int(m["version"]): m for m in self._queries.moves(opened.game_id)} if with_moves else {}
         seat = None if perspective == REFEREE else int(perspective)
-        return self._queries.replay(opened.game_id, version, seat, events=events)
+        built = replay_frames.document(opened.game_id, records, perspective, seat, read, chunk, with_moves, by_event)
+        self.documents.put(key, built)
+        return built
 
     def verification(self, visitor: Visitor, game_id: str) -> dict[str, Any]:
         """The verification report; to a player of a game in play only whether each check holds (the details

@@ -1,4 +1,4 @@
-"""Small formatting helpers shared by the pages: names, dates, numbers, effect labels."""
+"""Small formatting helpers shared by the pages: names, dates, numbers (a game's own words live in its part)."""
 
 from __future__ import annotations
 
@@ -7,31 +7,12 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-EFFECT_LABELS = {
-    "plus1": "+1",
-    "plus2": "+2",
-    "plus3": "+3",
-    "wild": "wild",
-    "twin": "twin",
-    "relight": "relight",
-    "dig": "dig",
-    "burden": "burden",
-}
-
-HOW = {"instant": "instant win", "showdown": "won the Showdown"}
 STATUS = {"over": "finished", "playing": "in play"}
-PHASES = {"flip": "night flips", "play": "playing", "discard": "discarding", "over": "game over"}
 
 DASH = "\u2013"  # an en dash: what a table shows for "no value"
 TIMES = "\u00d7"  # a multiplication sign: "2 x rank 7" as people write it
 
 _LIST = re.compile(r"\[([-\d, ]*)\]")
-
-
-def effect_label(effect: str | None) -> str:
-    if effect is None:
-        return ""
-    return EFFECT_LABELS.get(effect, effect)
 
 
 def when(iso: str | None) -> str:

@@ -1,6 +1,9 @@
-"""The dashboard's stylesheet and its one script, inlined into the page (so a wheel install needs no data files)."""
+"""The dashboard's stylesheet and its one script (the replay's, ``dashboard.replay_script``), inlined into the
+page (so a wheel install needs no data files)."""
 
 from __future__ import annotations
+
+from dashboard.replay_script import REPLAY_JS
 
 CSS = """
 :root {
@@ -131,145 +134,86 @@ table.grid.compact td { padding: 0.3rem 0.6rem; }
 .player-link:hover { color: var(--accent); }
 #games-results { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
 #games-results .empty { margin: 0; border: none; }
+/* tournaments: the cross table scrolls inside its card on a phone; each game is a link to its replay */
+.table-scroll { overflow-x: auto; }
+.cross-game { display: block; white-space: nowrap; color: var(--ink); }
+.cross-game.in-play { color: var(--quiet); font-style: italic; }
 .pager { display: flex; gap: 1rem; align-items: center; justify-content: center; margin-top: 0.8rem; }
 
-/* replay */
-.replay-head { margin-bottom: 0.8rem; }
-.replay-head h2 { margin-top: 0.3rem; margin-bottom: 0.2rem; }
-.controls { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.2rem 0; }
-.version-label { margin-left: 1rem; font-size: 1rem; }
-.slider { padding: 0.6rem 0.4rem 1.4rem; }
-.seats label { margin-right: 0.9rem; cursor: pointer; }
-.seats input { margin-right: 0.3rem; }
+/* replay: at 1440x900 the controls and the whole table fit on the screen; on a phone nothing overflows */
+.replay-head { margin-bottom: 0.5rem; }
+.replay-title { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 1rem; }
+.replay-head h2 { margin: 0.1rem 0; font-size: 1.2rem; overflow-wrap: anywhere; }
+.controls { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin: 0.15rem 0; }
+.replay-controls { padding: 0.5rem 0.8rem; margin-bottom: 0.6rem; }
+.version-label { margin-left: 0.6rem; font-size: 0.95rem; }
+.slider { padding: 0.1rem 0; }
+#replay-slider { width: 100%; accent-color: var(--accent); }
+.seats { display: flex; flex-wrap: wrap; gap: 0.3rem; }
+.seat-choice.active { background: var(--accent); border-color: var(--accent); color: #fff; }
+.seat-choice.active:hover:not(:disabled) { color: #fff; }
 .permalink { margin-left: auto; color: var(--accent); }
-.verify { margin-top: 0.5rem; display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
+.verify { margin-top: 0.3rem; display: flex; flex-wrap: wrap; gap: 0.3rem; align-items: center; }
 .verify details { width: 100%; }
-.badge { display: inline-block; padding: 0.2rem 0.6rem; border-radius: 999px; font-weight: 600; }
-.badge-small { font-weight: 500; font-size: 0.78rem; }
+.badge { display: inline-block; padding: 0.15rem 0.55rem; border-radius: 999px; font-weight: 600; font-size: 0.85rem; }
+.badge-small { font-weight: 500; font-size: 0.75rem; }
 .badge-ok { background: #e3f4ea; color: var(--ok); }
 .badge-bad { background: #fde8ea; color: #a4161a; }
 
-.replay-grid { display: grid; grid-template-columns: minmax(0, 1fr) 380px; gap: 1rem; align-items: start; }
-@media (max-width: 1100px) { .replay-grid { grid-template-columns: 1fr; } }
+.replay-grid { display: grid; grid-template-columns: minmax(0, 1fr) 360px; gap: 0.8rem; align-items: start; }
+@media (max-width: 1100px) { .replay-grid { grid-template-columns: minmax(0, 1fr); } }
+.replay-side .card { padding: 0.5rem 0.7rem; margin-bottom: 0.6rem; }
+.move-list { max-height: 300px; overflow-y: auto; display: flex; flex-direction: column; font-size: 0.8rem; }
+.move-row {
+    display: grid; grid-template-columns: 2.2rem 6.5rem minmax(0, 1fr) auto; gap: 0.4rem; align-items: baseline;
+    text-align: left; font: inherit; color: inherit; background: none; border: 0; border-bottom: 1px solid #f0f2f4;
+    padding: 0.15rem 0.3rem; cursor: pointer; width: 100%;
+}
+.move-row:hover { background: #f0f4f8; }
+.move-row.current { background: #fff4d6; box-shadow: inset 3px 0 0 #edae49; font-weight: 600; }
+.move-no { color: var(--quiet); font-variant-numeric: tabular-nums; text-align: right; }
+.move-who, .move-what { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.move-think { color: var(--quiet); font-variant-numeric: tabular-nums; white-space: nowrap; }
 .log-card { margin-bottom: 1rem; }
 .log {
     display: flex;
     flex-direction: column-reverse;
-    max-height: 640px;
+    max-height: 300px;
     overflow-y: auto;
-    font-size: 0.82rem;
-    line-height: 1.35;
+    font-size: 0.8rem;
+    line-height: 1.3;
 }
-.log-entry { display: flex; gap: 0.5rem; padding: 0.25rem 0.3rem; border-bottom: 1px solid #f0f2f4; }
-.log-version { color: var(--quiet); min-width: 2.6rem; font-variant-numeric: tabular-nums; }
+.log-entry { display: flex; gap: 0.5rem; padding: 0.2rem 0.3rem; border-bottom: 1px solid #f0f2f4; }
+.log-version { color: var(--quiet); min-width: 2rem; font-variant-numeric: tabular-nums; }
 .log-current { background: #fff4d6; border-left: 3px solid #edae49; }
+.vp-card { padding: 0.4rem; }
+@media (max-width: 600px) {
+    .page { padding: 0.6rem 0.5rem 2rem; }
+    .topbar { flex-wrap: wrap; padding: 0.5rem 0.6rem; gap: 0.3rem; }
+    .topbar-right { flex-wrap: wrap; gap: 0.5rem; }
+    .nav-link { margin-left: 0.6rem; }
+    .version-label { margin-left: 0; width: 100%; }
+    .permalink { margin-left: 0; }
+    .move-row { grid-template-columns: 2rem 5rem minmax(0, 1fr) auto; }
+}
 
-.ruins-table {
-    background: var(--paper);
-    border: 1px solid var(--line);
-    border-radius: 8px;
-    padding: 0.8rem 1rem;
-    margin-bottom: 1rem;
-}
-.table-status { display: flex; flex-wrap: wrap; gap: 0.4rem; margin-bottom: 0.8rem; }
-.pill { background: #eef2f7; border-radius: 999px; padding: 0.2rem 0.7rem; font-size: 0.85rem; }
-.pill-round { background: var(--night); color: #fff; font-weight: 600; }
-.pill-turn { background: #fff4d6; }
-.pill-win { background: #e3f4ea; color: var(--ok); font-weight: 600; }
-.pill-quiet { background: transparent; border: 1px solid var(--line); color: var(--quiet); }
-
-.table-centre {
-    display: grid;
-    grid-template-columns: minmax(0, 1fr) minmax(0, 1.3fr);
-    gap: 1rem;
-    margin-bottom: 0.8rem;
-}
-@media (max-width: 800px) { .table-centre { grid-template-columns: 1fr; } }
-.panel { border: 1px solid var(--line); border-radius: 6px; padding: 0.6rem 0.7rem; }
-.to-beat { font-weight: 600; margin-bottom: 0.4rem; }
-.market { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 0.5rem; }
-.market-slot { border: 1px solid var(--line); border-radius: 6px; padding: 0.4rem 0.5rem; background: #fbfcfd; }
-.market-slot.empty { opacity: 0.6; }
-.market-slot .price { font-size: 0.75rem; color: #8a5a00; font-weight: 600; }
-.market-slot .effect { font-size: 1.1rem; font-weight: 700; }
-
-table.scoreboard { width: 100%; border-collapse: collapse; margin-bottom: 0.8rem; }
-table.scoreboard th {
-    font-size: 0.72rem;
-    text-transform: uppercase;
-    letter-spacing: 0.04em;
-    color: var(--quiet);
-    text-align: left;
-    padding: 0.25rem 0.5rem;
-    border-bottom: 1px solid var(--line);
-}
-table.scoreboard td { padding: 0.3rem 0.5rem; border-bottom: 1px solid #f0f2f4; }
-table.scoreboard td.vp { font-size: 1.05rem; font-weight: 700; text-align: left; }
-table.scoreboard td.num { text-align: left; }
-.row-acting { background: #fff8e6; }
-.torch-lit { color: #e07a00; letter-spacing: 1px; }
-.torch-out { color: #cbd2d9; letter-spacing: 1px; }
-
-.hands { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 0.6rem; }
-.hand { border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem 0.6rem; }
-.hand-title { margin-bottom: 0.35rem; }
-.hidden-hand { color: var(--quiet); font-style: italic; padding: 0.4rem 0; }
-.chips { display: flex; flex-wrap: wrap; gap: 0.3rem; }
-.crafted-panel { margin-top: 0.8rem; }
-.crafted-panel summary { cursor: pointer; color: var(--quiet); }
-.crafted {
-    display: grid;
-    grid-template-columns: repeat(auto-fill, minmax(300px, 1fr));
-    gap: 0.3rem 1rem;
-    margin-top: 0.5rem;
-}
-.chip {
-    display: inline-flex;
-    align-items: center;
-    gap: 0.2rem;
-    border-radius: 5px;
-    padding: 0.15rem 0.4rem;
-    border: 1px solid #d9cfa8;
-    background: var(--day);
-    font-size: 0.85rem;
-    cursor: default;
-}
-.chip-night { background: var(--night); color: #f0f2ff; border-color: var(--night); }
-.chip .rank { font-weight: 700; font-size: 0.95rem; }
-.chip .side { opacity: 0.8; }
-.sleeve { font-size: 0.7rem; background: #e6eefb; color: #1d4f91; border-radius: 3px; padding: 0 0.25rem; }
-.chip-night .sleeve { background: #4a5280; color: #fff; }
-.claim { font-size: 0.7rem; background: #fde8ea; color: #a4161a; border-radius: 3px; padding: 0 0.25rem; }
 """
 
-# Replay: the left and right arrow keys step one version back or forward (by pressing the Back / Forward
-# buttons); with Shift they step one event. Keys typed into a control (a text box, the slider, a
-# dropdown, a radio button) stay with it.
-KEYBOARD_JS = """
-(function () {
-    var OWN_KEYS = "input, textarea, select, [role=slider], [role=listbox], [role=option], [role=combobox], " +
-        "[contenteditable=true]";
-    document.addEventListener("keydown", function (event) {
-        if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") { return; }
-        if (event.altKey || event.ctrlKey || event.metaKey) { return; }
-        var target = event.target;
-        if (target && target.closest && target.closest(OWN_KEYS)) { return; }
-        var suffix = event.shiftKey ? "-event" : "";
-        var button = document.getElementById((event.key === "ArrowLeft" ? "replay-prev" : "replay-next") + suffix);
-        if (!button || button.disabled) { return; }
-        event.preventDefault();
-        button.click();
-    });
-})();
-"""
-
+ICON = (
+    "data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 16 16%22%3E"
+    "%3Crect width=%2216%22 height=%2216%22 rx=%223%22 fill=%22%23edae49%22/%3E%3C/svg%3E"
+)
+# The page's icon is inline: the browser asks for a page's icon again whenever the address changes, and the
+# replay changes it on every step, which must not cost a request.
 INDEX = (
     """<!DOCTYPE html>
 <html lang="en">
     <head>
         {%metas%}
         <title>{%title%}</title>
-        {%favicon%}
+        <link rel="icon" href='"""
+    + ICON
+    + """'>
         {%css%}
         <style>"""
     + CSS
@@ -283,7 +227,7 @@ INDEX = (
             {%renderer%}
         </footer>
         <script>"""
-    + KEYBOARD_JS
+    + REPLAY_JS
     + """</script>
     </body>
 </html>

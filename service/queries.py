@@ -25,6 +25,7 @@ from service import catalogue
 from service.application import Digsite, Viewer
 from service.projections.facts import game_tables
 from service.projections.tables import PROJECTION_NAME, TRACKING_TABLE
+from service.standings import seats_sql
 from service.store import StoreUnavailable
 
 # A table size, or several: the field compared with a player is the games at the player's own sizes.
@@ -180,6 +181,18 @@ class Queries:
             "GROUP BY t.tournament_id, t.name, t.rounds, t.game, t.created_at ORDER BY t.created_at DESC"
         )
 
+    def tournament(self, tournament_id: str) -> dict[str, Any] | None:
+        rows = self._rows(
+            "SELECT tournament_id, name, rounds, game, created_at FROM {p}rm_tournaments WHERE tournament_id = ?",
+            (tournament_id,),
+        )
+        return rows[0] if rows else None
+
+    def tournament_seats(self, tournament_id: str, finished_only: bool = False) -> list[dict[str, Any]]:
+        """Every seat of every game of a tournament (finished games only, with ``finished_only``): the game's
+        round and table labels and status, the seat's player, name, place and score (the standings' input)."""
+        return self._rows(seats_sql(finished_only), (tournament_id,))
+
     def players(self, finished_only: bool = False) -> list[dict[str, Any]]:
         """Every player with their finished games and wins (only those with a finished game, ``finished_only``)."""
         having = " HAVING COUNT(pg.game_id) > 0" if finished_only else ""
@@ -234,7 +247,25 @@ class Queries:
             f"SELECT g.* FROM {{p}}rm_games g {clause} ORDER BY g.started_at DESC, g.game_id LIMIT ? OFFSET ?",
             [*params, int(limit), int(offset)],
         )
-        return {"total": total, "rows": self._game_rows(rows)}
+        return {"total": total, "rows": self._with_results(self._game_rows(rows))}
+
+    def _with_results(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Each seat's place and score (the game's points) beside its player, for the games list."""
+        if not rows:
+            return rows
+        marks = ", ".join("?" * len(rows))
+        seats = {
+            (r["game_id"], r["seat"]): r
+            for r in self._rows(
+                f"SELECT game_id, seat, place, score FROM {{p}}rm_player_games WHERE game_id IN ({marks})",
+                [row["game_id"] for row in rows],
+            )
+        }
+        for row in rows:
+            for player in row["players"]:
+                found = seats.get((row["game_id"], player["seat"]), {})
+                player.update(place=found.get("place"), score=found.get("score"))
+        return rows
 
     def game_row(self, game_id: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT * FROM {p}rm_games WHERE game_id = ?", (game_id,))

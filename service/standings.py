@@ -16,6 +16,8 @@ Games still in play (or abandoned) count for nothing until they finish; the cros
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -171,3 +173,117 @@ def rounds_of(seats: Sequence[Seat]) -> list[int]:
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+# Every seat of every game of one tournament, as the standings read it (``{p}``: the schema's prefix; ``?``: the
+# tournament id). The dashboard (``Queries.tournament_seats``) and the API read through this one statement.
+SEATS_SQL = (
+    "SELECT g.game_id, g.round_label, g.table_label, g.status, g.n_players, pg.seat, pg.player_id, pg.place, "
+    "pg.score, p.name FROM {p}rm_games g JOIN {p}rm_player_games pg ON pg.game_id = g.game_id "
+    "LEFT JOIN {p}rm_players p ON p.player_id = pg.player_id WHERE g.tournament_id = ?{finished} "
+    "ORDER BY g.round_label, g.table_label, g.game_id, pg.seat"
+)
+
+
+def seats_sql(finished_only: bool) -> str:
+    return SEATS_SQL.replace("{finished}", " AND g.status = 'over'" if finished_only else "")
+
+
+def seats_from_rows(rows: Iterable[Mapping[str, object]]) -> tuple[list[Seat], dict[str, str]]:
+    """``Seat``s and player names from the read models' rows (``Queries.tournament_seats``)."""
+    seats: list[Seat] = []
+    names: dict[str, str] = {}
+    for row in rows:
+        player = str(row["player_id"])
+        names[player] = str(row.get("name") or player)
+        seats.append(
+            Seat(
+                game_id=str(row["game_id"]),
+                round=_int(row.get("round_label")),
+                table=_int(row.get("table_label")),
+                status=str(row["status"]),
+                player_id=player,
+                n_players=_int(row.get("n_players")) or 0,
+                place=_int(row.get("place")),
+                score=_int(row.get("score")),
+            )
+        )
+    return seats, names
+
+
+def report(
+    tournament: Mapping[str, object], rows: Iterable[Mapping[str, object]], table: PointsTable = PointsTable()
+) -> dict[str, object]:
+    """The whole answer for a tournament: the standings now, after each round, and the cross table (JSON-ready)."""
+    seats, names = seats_from_rows(rows)
+    rounds = rounds_of(seats)
+    final = standings(seats, names, table)
+    return {
+        "tournament": {k: tournament.get(k) for k in ("tournament_id", "name", "game", "rounds")},
+        "points_table": list(table.by_place) if table.by_place is not None else None,
+        "points_rule": table.describe(),
+        "tie_breaks": list(TIE_BREAKS),
+        "rounds": rounds,
+        "standings": [line.to_dict() for line in final],
+        "after_round": {str(r): [line.to_dict() for line in standings(seats, names, table, r)] for r in rounds},
+        "cross_table": [
+            {
+                "player_id": line.player_id,
+                "name": line.name,
+                "rank": line.rank,
+                "rounds": {
+                    str(r): [
+                        {
+                            "game_id": c.game_id,
+                            "table": c.table,
+                            "finished": c.finished,
+                            "place": c.place,
+                            "n_players": c.n_players,
+                            "score": c.score,
+                            "points": c.points,
+                        }
+                        for c in cells
+                    ]
+                    for r, cells in sorted(line.cells.items())
+                },
+            }
+            for line in final
+        ],
+    }
+
+
+CSV_COLUMNS = ("rank", "name", "player_id", "games", "wins", "points", "score", "average_place")
+
+
+def to_csv(rows: Iterable[Mapping[str, object]], table: PointsTable = PointsTable()) -> str:
+    """The standings as CSV (one line per player, best first), then one column per round: the player's place
+    and points in that round's game(s) ("1/4 +3"), for a spreadsheet."""
+    seats, names = seats_from_rows(rows)
+    rounds = rounds_of(seats)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*CSV_COLUMNS, *(f"round {r}" for r in rounds)])
+    for line in standings(seats, names, table):
+        values = line.to_dict()
+        writer.writerow(
+            [
+                *(_csv_safe(values[c]) for c in CSV_COLUMNS),
+                *(" ".join(_cell_text(c) for c in line.cells.get(r, [])) for r in rounds),
+            ]
+        )
+    return out.getvalue()
+
+
+def _cell_text(cell: Cell) -> str:
+    return f"{cell.place}/{cell.n_players} +{cell.points}" if cell.finished else "in play"
+
+
+def _csv_safe(value: object) -> object:
+    """A player's name is typed by people: never let a spreadsheet read it as a formula."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -18,11 +18,23 @@ from domain.games import GAMES
 
 class Renderer(Protocol):
     def draw_table(self, frame: dict[str, Any]) -> html.Div:
-        """The table of one replay frame (``Queries.replay``), from the frame's view only."""
+        """The table of one replay frame, from the frame's view only: ``view`` (the engine's, for the frame's
+        reader), ``players``, ``to_act`` (to highlight), ``version`` and, from the replay, ``last``: who made the
+        move shown (``seat``, None for the setup) and its events so far as that reader may read them
+        (``events``, JSON), to mark the latest play. Only ``dash.html`` components: the replay sends tables
+        to the browser as HTML (``dashboard.html_text``)."""
         ...
 
     def max_rounds(self) -> int | None:
         """How many regular rounds the game has (a round after them has its own name), or None."""
+        ...
+
+    def round_name(self, round_no: int) -> str:
+        """What the game calls its round ``round_no`` ("Round 2"; a game may name a round of its own)."""
+        ...
+
+    def how_won(self, how: str | None) -> str:
+        """A few words for how a game was won, from its result's ``detail["how"]`` ("won" when it says nothing)."""
         ...
 
     def log_text(self, line: str, view: Mapping[str, Any]) -> str:

@@ -23,3 +23,11 @@ def max_rounds() -> int | None:
 
 def log_text(line: str, view: Mapping[str, Any]) -> str:
     return line
+
+
+def round_name(round_no: int) -> str:
+    return f"Round {round_no}"
+
+
+def how_won(how: str | None) -> str:
+    return "won"

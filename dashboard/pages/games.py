@@ -1,9 +1,12 @@
 """The games browser: filter by kind, tournament, round, player, outcome and date; open a game's replay.
 
-An organiser sees every game; anyone else finished games only (``Data.games`` decides, for the visitor)."""
+An organiser sees every game; anyone else finished games only (``Data.games`` decides, for the visitor).
+The filters live in the address (``?kind=&tournament=&round=&player=&status=&winner=&from=&to=``): a copied
+address or the back button from a replay brings the same list back."""
 
 from __future__ import annotations
 
+import json
 from datetime import date, timedelta
 from typing import Any
 
@@ -14,17 +17,54 @@ from dash import ctx as callback_context
 from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
-from dashboard.format import DASH, HOW, STATUS, player_labels, tournament_label, when
+from dashboard.format import DASH, STATUS, number, ordinal, player_labels, tournament_label, when
+from dashboard.games import renderer
 from domain.games import GAMES
 
 PAGE_SIZE = 25
 FILTERS = ("games-kind", "games-tournament", "games-round", "games-player", "games-status", "games-winner")
+# The address's name for each filter, in the order of FILTERS, then the dates.
+PARAMS = ("kind", "tournament", "round", "player", "status", "winner", "from", "to")
+
+# Write the filters into the address as they change (replacing the entry: Back leaves the list, as before).
+URL_JS = """
+function (kind, tournament, round, player, status, winner, start, end) {
+    var names = NAMES, values = [kind, tournament, round, player, status, winner, start, end], parts = [];
+    for (var i = 0; i < names.length; i++) {
+        var v = values[i];
+        if (v !== null && v !== undefined && v !== "") {
+            parts.push(names[i] + "=" + encodeURIComponent(String(v).slice(0, 100)));
+        }
+    }
+    var search = parts.length ? "?" + parts.join("&") : "";
+    if (location.search !== search) { history.replaceState(history.state, "", location.pathname + search); }
+    return search;
+}
+""".replace("NAMES", json.dumps(list(PARAMS)))
+
+
+def _param(params: dict[str, str], name: str, allowed: Any = None) -> Any:
+    """A filter's value from the address, if it is one the list offers (anything else: no filter)."""
+    value = params.get(name)
+    if value is None or allowed is None:
+        return value
+    return value if value in allowed else None
+
+
+def _date(text: str | None) -> str | None:
+    try:
+        return date.fromisoformat(text).isoformat() if text else None
+    except ValueError:
+        return None
 
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str]) -> html.Div:
     tournaments = ctx.data.tournaments(visitor)
     people = player_labels(ctx.data.players(visitor))
     statuses = STATUS if visitor.organiser else {"over": STATUS["over"]}
+    round_text = params.get("round") or ""
+    round_label = int(round_text) if round_text.isdigit() and len(round_text) < 6 else None
+    player_ids = {o["value"] for o in people}
     return html.Div(
         [
             html.H2("Games"),
@@ -34,25 +74,43 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                 html.Div(
                     [
                         field(
-                            "Game", dropdown("games-kind", [{"label": k.title(), "value": k} for k in GAMES]), "9rem"
+                            "Game",
+                            dropdown(
+                                "games-kind",
+                                [{"label": k.title(), "value": k} for k in GAMES],
+                                _param(params, "kind", GAMES),
+                            ),
+                            "9rem",
                         ),
                         field(
                             "Tournament",
                             dropdown(
                                 "games-tournament",
                                 [{"label": tournament_label(t), "value": t["tournament_id"]} for t in tournaments],
-                                params.get("tournament"),
+                                _param(params, "tournament", {t["tournament_id"] for t in tournaments}),
                             ),
                             "22rem",
                         ),
-                        field("Tournament round", dropdown("games-round", _round_options(tournaments, None)), "10rem"),
-                        field("Player", dropdown("games-player", people, params.get("player")), "16rem"),
+                        field(
+                            "Tournament round",
+                            dropdown("games-round", _round_options(tournaments, None), round_label),
+                            "10rem",
+                        ),
+                        field(
+                            "Player", dropdown("games-player", people, _param(params, "player", player_ids)), "16rem"
+                        ),
                         field(
                             "Status",
-                            dropdown("games-status", [{"label": v, "value": k} for k, v in statuses.items()]),
+                            dropdown(
+                                "games-status",
+                                [{"label": v, "value": k} for k, v in statuses.items()],
+                                _param(params, "status", statuses),
+                            ),
                             "9rem",
                         ),
-                        field("Winner", dropdown("games-winner", people), "16rem"),
+                        field(
+                            "Winner", dropdown("games-winner", people, _param(params, "winner", player_ids)), "16rem"
+                        ),
                         field(
                             "Started between",
                             dcc.DatePickerRange(
@@ -61,6 +119,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                                 start_date_placeholder_text="from",
                                 end_date_placeholder_text="to",
                                 clearable=True,
+                                start_date=_date(params.get("from")),
+                                end_date=_date(params.get("to")),
                             ),
                             "17rem",
                         ),
@@ -69,6 +129,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                 ),
             ),
             dcc.Store(id="games-offset", data=0),
+            dcc.Store(id="games-search"),  # the address's query, as the filters last wrote it
             html.Div(id="games-results"),
             html.Div(
                 [
@@ -115,6 +176,14 @@ def my_games_page(app: dash.Dash, ctx: Context, visitor: Visitor) -> html.Div:
 
 
 def register(app: dash.Dash, ctx: Context) -> None:
+    app.clientside_callback(
+        URL_JS,
+        Output("games-search", "data"),
+        *(Input(f, "value") for f in FILTERS),
+        Input("games-dates", "start_date"),
+        Input("games-dates", "end_date"),
+    )
+
     @app.callback(Output("games-round", "options"), Input("games-tournament", "value"))
     def round_options(tournament: str | None) -> list[dict[str, Any]]:
         return _round_options(ctx.data.tournaments(ctx.visitor()), tournament)
@@ -201,24 +270,28 @@ def games_table(app: dash.Dash, rows: list[dict[str, Any]], tournaments: dict[st
                 "Tournament",
                 "Round",
                 "Table",
-                "Players",
+                "Players (place, points)",
                 "Status",
                 "Winner",
                 "Moves",
-                "Rounds",
+                "Reached",
                 "",
             )
         ]
     )
     body = []
     for row in rows:
+        part = renderer(row["kind"])
         winner_seat = row.get("winner_seat")
+        over = row["status"] == "over"
         names: list[Any] = []
-        for p in row["players"]:
+        for p in sorted(row["players"], key=lambda p: (p.get("place") or 99, p["seat"]) if over else p["seat"]):
             link = dcc.Link(
                 p["name"], href=app.get_relative_path(f"/players?player={p['id']}"), className="player-link"
             )
-            names.append(html.Strong(link) if p["seat"] == winner_seat else link)
+            names.append(html.Strong(link) if p.get("place") == 1 else link)
+            if over and p.get("place") is not None:  # the result beside the player: "1st 42"
+                names.append(html.Span(f" {ordinal(p['place'])} {number(p.get('score'), 0)}", className="quiet"))
             names.append(", ")
         names = names[:-1]
         winner = DASH
@@ -226,8 +299,7 @@ def games_table(app: dash.Dash, rows: list[dict[str, Any]], tournaments: dict[st
             # A seat no player holds is one the game plays itself (a solo game's rival).
             held = [p["name"] for p in row["players"] if p["seat"] == winner_seat]
             winner = held[0] if held else f"Seat {winner_seat + 1}, played by the game"
-            how = HOW.get(row.get("win_how") or "", "")
-            winner = f"{winner} ({how})" if how else winner
+            winner = f"{winner} ({part.how_won(row.get('win_how'))})"
         href = app.get_relative_path(f"/replay/{row['game_id']}")
         body.append(
             html.Tr(
@@ -240,7 +312,7 @@ def games_table(app: dash.Dash, rows: list[dict[str, Any]], tournaments: dict[st
                     html.Td(STATUS.get(row["status"], row["status"])),
                     html.Td(winner),
                     html.Td(str(row["moves"]), className="num"),
-                    html.Td(str(row["rounds"]) + (" + Showdown" if row["showdown"] else ""), className="nowrap"),
+                    html.Td(part.round_name(int(row["round"])) if row.get("round") else DASH, className="nowrap"),
                     html.Td(dcc.Link("Replay →", href=href, className="btn btn-small open-replay"), className="nowrap"),
                 ],
                 **{"data-game": row["game_id"]},

@@ -1,31 +1,39 @@
-"""A game's replay: step through versions (buttons, slider, rounds, play/pause, arrow keys), from the
-referee's seat or exactly what one seat could see, with the table, the event log and the VP chart.
+"""A game's replay, stepped in the browser: every move, event and perspective without a round trip.
 
-One step costs one ``Queries.replay`` (nearest snapshot, then ``evolve``): the cursor itself moves in
-the browser (a clientside callback), the server draws the frame, and the chart only moves its cursor
-line (a ``Patch``). The verification report is computed once per game version and cached.
+When a game opens, the page asks the server for its frames (``/replay-frames/<game>``, guarded like every
+callback: the perspectives ``dashboard.access`` allows this visitor, checked again on every request).
+The server draws each frame's table once (``dashboard.replay_frames``: HTML pieces shared between
+frames, sent in parts of a few dozen moves, gzipped), and the page's script
+(``dashboard/replay_script.py``) then steps, jumps, plays and switches perspective by swapping the
+drawn table in place: buttons, ← → (Shift: by event), Home / End, the move list, the slider, the round
+buttons and a click on the VP chart. The address follows the move and the perspective, so the back
+button and a copied link return to the same moment.
 
-The perspectives offered, and the ones the server draws, are those ``dashboard.access`` allows the
-visitor for this game: a game in play shows a player their own seat only, and nobody else anything.
-Whatever the browser sends (game, seat) is checked again on every frame.
+A "move" is one record of the game: move 1 is the setup, then one per move a seat made (and, at the
+end, the seed's reveal). The page uses that one word throughout.
+
+A spectator's or a player's page only ever receives the perspectives it may take: the server never
+draws a referee frame for them. The verification report is computed once per game version and cached.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import gzip
+import json
 from typing import Any
 
 import dash
-from dash import ALL, Input, Output, Patch, State, dcc, html
+from dash import Input, Output, dcc, html
+from flask import Response, request
 
 from dashboard import figures
-from dashboard.access import REFEREE, Visitor
+from dashboard.access import REFEREE, Denied, Visitor
 from dashboard.components import GRAPH_CONFIG, card, data_attributes
 from dashboard.context import Context
-from dashboard.format import HOW, STATUS, log_line, round_name, when
+from dashboard.format import STATUS, when
 from dashboard.games import renderer
-
-LOG_VERSIONS = 40  # log entries shown around the cursor (the log up to the cursor, newest last)
+from dashboard.replay_frames import CHUNK
+from service.errors import NotFound
 
 CHECK_NAMES = {
     "records": "records",
@@ -38,44 +46,8 @@ CHECK_NAMES = {
     "ledger": "ledger",
 }
 
-# Move the cursor in the browser: no round trip, so quick clicks and key presses never race each other.
-CURSOR_JS = """
-function (first, prev, next, last, rounds, ticks, play, click, prevEvent, nextEvent, slider, cursor, paused, meta) {
-    var trig = (window.dash_clientside.callback_context.triggered || []);
-    var id = trig.length ? trig[0].prop_id.slice(0, trig[0].prop_id.lastIndexOf(".")) : "";
-    var latest = meta.latest, counts = meta.events;
-    var v = (cursor && cursor.v) || slider || 1, k = cursor ? cursor.k : null, stop = paused;
-    var shown = (k === null || k === undefined) ? counts[v - 1] : k;
-    if (id === "replay-slider") { v = slider || 1; k = null; }
-    else if (id === "replay-first") { v = 1; k = null; }
-    else if (id === "replay-prev") { v = Math.max(1, v - 1); k = null; }
-    else if (id === "replay-next") { v = Math.min(latest, v + 1); k = null; }
-    else if (id === "replay-last") { v = latest; k = null; }
-    else if (id === "replay-prev-event") {
-        if (shown > 1) { k = shown - 1; } else if (v > 1) { v = v - 1; k = null; }
-    }
-    else if (id === "replay-next-event") {
-        if (shown < counts[v - 1]) { k = shown + 1 < counts[v - 1] ? shown + 1 : null; }
-        else if (v < latest) { v = v + 1; k = counts[v - 1] > 1 ? 1 : null; }
-    }
-    else if (id === "replay-timer") { v = Math.min(latest, v + 1); k = null; if (v >= latest) { stop = true; } }
-    else if (id === "replay-play") {
-        if (paused) { if (v >= latest) { v = 1; } stop = false; } else { stop = true; }
-        k = null;
-    }
-    else if (id === "replay-vp") {
-        if (click && click.points && click.points.length) {
-            v = Math.max(1, Math.min(latest, Math.round(click.points[0].x)));
-            k = null;
-        }
-    }
-    else if (id.charAt(0) === "{") {
-        var start = meta.starts[String(JSON.parse(id).round)];
-        if (start) { v = start; k = null; }
-    }
-    return [v, {v: v, k: k}, stop, stop ? "▶ Play" : "⏸ Pause"];
-}
-"""
+# Under the dashboard's prefix: GET <prefix>replay-frames/<game>?seat=&part=&moves=&events= (Data.replay_document).
+FRAMES_PATH = "replay-frames/"
 
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params: dict[str, str]) -> html.Div:
@@ -88,9 +60,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     names = [p["name"] for p in first["players"]]
     starts = {int(k): int(v) for k, v in found["starts"].items()}
     max_rounds = renderer(first["kind"]).max_rounds()
-    version = _int(params.get("v"), 1, 1, latest)
+    move = _int(params.get("v"), 1, 1, latest)
     seat = opened.choose(params.get("seat", REFEREE))
-    timeline = found["timeline"]
     labels = first.get("labels") or {}
     tournament = found["tournaments"].get(str(labels.get("tournament"))) if labels.get("tournament") else None
     where = " · ".join(
@@ -106,119 +77,142 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     result = ""
     if row and row.get("winner_seat") is not None:
         everyone = first["view"]["players"]  # every seat, with any the engine plays (a solo rival)
-        result = f" · {everyone[row['winner_seat']]} {HOW.get(row.get('win_how') or '', 'won')}"
-    meta = {
-        "game": game_id,
-        "latest": latest,
-        "names": names,
-        "starts": {str(k): v for k, v in starts.items()},
-        "events": found["events"],  # per version: how many events, for stepping by event
+        result = f" · {everyone[row['winner_seat']]} {renderer(first['kind']).how_won(row.get('win_how'))}"
+    perspectives = [
+        {"value": p, "label": "Referee" if p == REFEREE else f"Seat {int(p) + 1}: {names[int(p)]}"}
+        for p in opened.perspectives
+    ]
+    root = {
+        "data-game": game_id,
+        "data-latest": str(latest),
+        "data-move": str(move),
+        "data-seat": seat,
+        "data-frames": app.get_relative_path(f"/{FRAMES_PATH}{game_id}"),
+        "data-page": app.get_relative_path(f"/replay/{game_id}"),
+        "data-names": json.dumps(names),
+        "data-chunk": str(CHUNK),
     }
     return html.Div(
         [
-            dcc.Store(id="replay-meta", data=meta),
-            dcc.Store(id="replay-cursor", data={"v": version, "k": None}),  # k: events shown of version v
-            dcc.Interval(id="replay-timer", interval=700, disabled=True),
+            dcc.Store(id="replay-meta", data={"game": game_id, "latest": latest}),  # for the verification
             html.Div(
                 [
-                    dcc.Link("← All games", href=app.get_relative_path("/games"), className="quiet"),
-                    html.H2(f"Replay: {' vs '.join(names)}"),
+                    html.Div(
+                        [
+                            dcc.Link("← All games", href=app.get_relative_path("/games"), className="quiet"),
+                            html.H2(f"Replay: {' vs '.join(names)}"),
+                        ],
+                        className="replay-title",
+                    ),
                     html.Div(
                         f"{where or 'Friendly game'} · started {when(first.get('created_at'))} · {status}{result} · "
-                        f"{latest} versions",
-                        className="quiet",
+                        f"{latest} moves",
+                        className="quiet small",
                     ),
                     html.Div("Checking the hash chain, seed and rules…", id="replay-verify", className="verify"),
                 ],
                 className="replay-head",
             ),
-            card(
-                None,
-                html.Div(
-                    [
-                        html.Button("« Start", id="replay-first", className="btn", title="First version"),
-                        html.Button("◀ Back", id="replay-prev", className="btn", title="One move back (←)"),
-                        html.Button("▶ Play", id="replay-play", className="btn btn-primary"),
-                        html.Button("Forward ▶", id="replay-next", className="btn", title="One move forward (→)"),
-                        html.Button("End »", id="replay-last", className="btn", title="Last version"),
-                        html.Button(
-                            "◁ Event",
-                            id="replay-prev-event",
-                            className="btn btn-small",
-                            title="One event back (Shift+←)",
-                        ),
-                        html.Button(
-                            "Event ▷", id="replay-next-event", className="btn btn-small", title="One event on (Shift+→)"
-                        ),
-                        html.Span(id="replay-version", className="version-label"),
-                        html.Span("Keys: ← → (Shift: by event)", className="quiet small"),
-                    ],
-                    className="controls",
-                ),
-                html.Div(
-                    dcc.Slider(
-                        id="replay-slider",
-                        min=1,
-                        max=latest,
-                        step=1,
-                        value=version,
-                        marks={v: round_name(r, max_rounds) for r, v in sorted(starts.items())},
-                        updatemode="mouseup",
-                    ),
-                    className="slider",
-                ),
-                html.Div(
-                    [
-                        html.Span("Jump to", className="field-label"),
-                        *[
+            html.Div(
+                [
+                    html.Div(
+                        [
+                            html.Button("«", id="replay-first", className="btn", title="First move (Home)"),
+                            html.Button("◀", id="replay-prev", className="btn", title="One move back (←)"),
+                            html.Button("▶ Play", id="replay-play", className="btn btn-primary"),
+                            html.Button("▶", id="replay-next", className="btn", title="One move on (→)"),
+                            html.Button("»", id="replay-last", className="btn", title="Last move (End)"),
                             html.Button(
-                                round_name(r, max_rounds),
-                                id={"type": "replay-round", "round": r},
+                                "◁ event",
+                                id="replay-prev-event",
                                 className="btn btn-small",
-                            )
-                            for r in sorted(starts)
+                                title="One event back (Shift+←)",
+                            ),
+                            html.Button(
+                                "event ▷",
+                                id="replay-next-event",
+                                className="btn btn-small",
+                                title="One event on (Shift+→)",
+                            ),
+                            html.Span(f"Loading move {move}…", id="replay-version", className="version-label quiet"),
                         ],
-                        html.A("Link to this moment", id="replay-permalink", className="small permalink"),
-                    ],
-                    className="controls",
-                ),
-                html.Div(
-                    [
-                        html.Span("Perspective", className="field-label"),
-                        dcc.RadioItems(
-                            id="replay-seat",
-                            options=[
-                                {"label": "Referee (everything)", "value": REFEREE}
-                                if p == REFEREE
-                                else {"label": f"Seat {int(p) + 1}: {names[int(p)]}", "value": p}
-                                for p in opened.perspectives
+                        className="controls",
+                    ),
+                    html.Div(id="replay-slider-box", className="slider"),
+                    html.Div(
+                        [
+                            html.Span("Jump to", className="field-label"),
+                            *[
+                                html.Button(
+                                    renderer(first["kind"]).round_name(int(r)),
+                                    className="btn btn-small replay-round",
+                                    **data_attributes({"data-move": str(v)}),
+                                )
+                                for r, v in sorted(starts.items())
                             ],
-                            value=seat,
-                            inline=True,
-                            className="seats",
-                        ),
-                    ],
-                    className="controls",
-                ),
+                            html.Span("Perspective", className="field-label gap"),
+                            html.Div(
+                                [
+                                    html.Button(
+                                        p["label"],
+                                        className="btn btn-small seat-choice"
+                                        + (" active" if p["value"] == seat else ""),
+                                        title="See the game as "
+                                        + ("the referee (everything)" if p["value"] == REFEREE else p["label"]),
+                                        **data_attributes({"data-seat": p["value"]}),
+                                    )
+                                    for p in perspectives
+                                ],
+                                id="replay-seat",
+                                className="seats",
+                                role="group",
+                            ),
+                            html.A("Link to this moment", id="replay-permalink", className="small permalink"),
+                        ],
+                        className="controls",
+                    ),
+                ],
+                className="card replay-controls",
             ),
             html.Div(
                 [
-                    html.Div(id="replay-table", className="replay-table"),
-                    card("Event log", html.Div(id="replay-log", className="log"), className="log-card"),
+                    html.Div(
+                        html.Div("Drawing the table…", className="quiet"), id="replay-table", className="replay-table"
+                    ),
+                    html.Aside(
+                        [
+                            card("Moves", html.Div(id="replay-moves", className="move-list"), className="moves-card"),
+                            card("Event log", html.Div(id="replay-log", className="log"), className="log-card"),
+                        ],
+                        className="replay-side",
+                    ),
                 ],
                 className="replay-grid",
             ),
             card(
                 None,
-                dcc.Graph(
-                    id="replay-vp",
-                    figure=figures.vp_timeline(timeline, version, max_rounds),
-                    config=GRAPH_CONFIG,
-                ),
+                dcc.Graph(id="replay-vp", figure=_chart(found["timeline"], move, max_rounds), config=GRAPH_CONFIG),
+                className="vp-card",
             ),
         ],
+        id="replay-root",
         className="replay",
+        **data_attributes(root),
     )
+
+
+def _chart(timeline: dict[str, Any], move: int, max_rounds: int | None) -> Any:
+    """The VP chart, in the replay's words (moves) and with its legend below, so it keeps its width on a phone."""
+    fig = figures.vp_timeline(timeline, move, max_rounds)
+    for trace in fig.data:
+        trace.hovertemplate = f"{trace.name}: %{{y}} VP at move %{{x}}<extra></extra>"
+    fig.update_xaxes(title_text="move")
+    fig.update_layout(
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.25, "yanchor": "top"},
+        margin={"l": 45, "r": 10, "t": 50, "b": 40},
+        height=300,
+    )
+    return fig
 
 
 def _int(text: str | None, default: int, low: int, high: int) -> int:
@@ -230,114 +224,49 @@ def _int(text: str | None, default: int, low: int, high: int) -> int:
 
 
 def register(app: dash.Dash, ctx: Context) -> None:
-    app.clientside_callback(
-        CURSOR_JS,
-        Output("replay-slider", "value"),
-        Output("replay-cursor", "data"),
-        Output("replay-timer", "disabled"),
-        Output("replay-play", "children"),
-        Input("replay-first", "n_clicks"),
-        Input("replay-prev", "n_clicks"),
-        Input("replay-next", "n_clicks"),
-        Input("replay-last", "n_clicks"),
-        Input({"type": "replay-round", "round": ALL}, "n_clicks"),
-        Input("replay-timer", "n_intervals"),
-        Input("replay-play", "n_clicks"),
-        Input("replay-vp", "clickData"),
-        Input("replay-prev-event", "n_clicks"),
-        Input("replay-next-event", "n_clicks"),
-        Input("replay-slider", "value"),  # a drag on the slider moves the cursor too (a circular sync)
-        State("replay-cursor", "data"),
-        State("replay-timer", "disabled"),
-        State("replay-meta", "data"),
-        prevent_initial_call=True,
+    prefix = app.config.routes_pathname_prefix
+    app.server.add_url_rule(
+        f"{prefix}{FRAMES_PATH}<game_id>",
+        f"{prefix.replace('/', '_')}digsite_replay_frames",
+        lambda game_id: frames_response(ctx, game_id),
     )
-
-    @app.callback(
-        Output("replay-version", "children"),
-        Output("replay-table", "children"),
-        Output("replay-log", "children"),
-        Output("replay-vp", "figure"),
-        Output("replay-prev", "disabled"),
-        Output("replay-next", "disabled"),
-        Output("replay-permalink", "href"),
-        Input("replay-cursor", "data"),
-        Input("replay-seat", "value"),
-        State("replay-meta", "data"),
-    )
-    def frame(cursor: dict[str, Any] | None, seat: str | None, meta: dict[str, Any]) -> tuple[Any, ...]:
-        version = _int(str((cursor or {}).get("v") or 1), 1, 1, 1 << 30)
-        events = _int(str((cursor or {}).get("k") or 0), 0, 0, 1 << 30)
-        # The game and the seat come from the browser: Data.frame checks both against the session (403 if not).
-        shown = ctx.data.frame(ctx.visitor(), str((meta or {}).get("game")), version, seat, events or None)
-        version, latest = int(shown["version"]), int(shown["latest_version"])
-        latest = _int(str((meta or {}).get("latest")), latest, version, latest)  # where the page's cursor stops
-        chart = Patch()
-        chart["layout"]["shapes"][0] = figures.cursor_shape(version)
-        permalink = app.get_relative_path(f"/replay/{shown['id']}?v={version}&seat={seat}")
-        return (
-            version_label(shown, version, latest),
-            renderer(shown["kind"]).draw_table(shown),
-            event_log(shown["log"], version, shown["kind"], shown.get("view") or {}),
-            chart,
-            version <= 1,
-            version >= latest,
-            permalink,
-        )
 
     @app.callback(Output("replay-verify", "children"), Input("replay-meta", "data"))
     def verification(meta: dict[str, Any]) -> Any:
         return verification_badges(ctx.data.verification(ctx.visitor(), str((meta or {}).get("game"))))
 
 
-def version_label(shown: dict[str, Any], version: int, latest: int) -> list[Any]:
-    log = shown.get("log") or []
-    last = log[-1] if log else None
-    what = "setup"
-    if last is not None and last["version"] == version:
-        if last["seat"] is not None:
-            what = f"move by {shown['players'][last['seat']]['name']}"
-        elif version > 1:
-            what = "the seed is revealed"
-    label = [html.Strong(f"Version {version} of {latest}"), html.Span(f" · {what}", className="quiet")]
-    if shown.get("events_shown", 0) < shown.get("event_count", 0):
-        label.append(
-            html.Span(
-                f" · event {shown['events_shown']} of {shown['event_count']}", className="quiet", id="replay-event"
-            )
+def frames_response(ctx: Context, game_id: str) -> Response:
+    """One part of a perspective's frames (``Data.replay_document``) as JSON, gzipped when the browser takes
+    it. Refusals answer like the API: a status, a machine-readable code and a sentence."""
+    seat = request.args.get("seat", REFEREE)
+    part_text = request.args.get("part", "0")
+    if not part_text.isdigit() or len(part_text) > 6:
+        return _error(400, "bad_part", "part must be a whole number from 0")
+    try:
+        found = ctx.data.replay_document(
+            ctx.visitor(),
+            game_id,
+            seat,
+            int(part_text),
+            with_moves=request.args.get("moves") == "1",
+            by_event=request.args.get("events") == "1",
         )
-    return label
+    except Denied as refused:
+        return _error(403, "denied", refused.reason)
+    except NotFound as missing:
+        return _error(404, missing.code, missing.message)
+    body = json.dumps(found, separators=(",", ":")).encode()
+    headers = {"Cache-Control": "private, no-cache", "Vary": "Cookie, Accept-Encoding"}
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        body = gzip.compress(body, 6)
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, 200, headers, content_type="application/json")
 
 
-def event_log(
-    log: list[dict[str, Any]], version: int, kind: str | None = None, view: Mapping[str, Any] | None = None
-) -> list[Any]:
-    """The log up to the cursor, newest last; the current version's lines highlighted, each as the game's
-    dashboard part tells it (``Renderer.log_text``: Arnak names the codes of cards and sites)."""
-    told = renderer(kind).log_text if kind is not None else (lambda line, _view: line)
-    seen = view or {}
-    entries = []
-    hidden = max(0, len(log) - LOG_VERSIONS)
-    if hidden:
-        entries.append(
-            html.Div(f"{hidden} earlier version(s) not shown: step back to read them.", className="quiet small")
-        )
-    for entry in log[hidden:]:
-        current = entry["version"] == version
-        entries.append(
-            html.Div(
-                [
-                    html.Span(f"v{entry['version']}", className="log-version"),
-                    html.Div(
-                        [html.Div(log_line(told(line, seen))) for line in entry["lines"]] or [html.Div("(no change)")]
-                    ),
-                ],
-                className="log-entry log-current" if current else "log-entry",
-                **data_attributes({"data-version": str(entry["version"])}),
-            )
-        )
-    # Rendered bottom-up (column-reverse) so the newest lines stay in view without scrolling.
-    return list(reversed(entries))
+def _error(status: int, code: str, message: str) -> Response:
+    body = json.dumps({"error": {"code": code, "message": message}})
+    return Response(body, status, content_type="application/json")
 
 
 def coverage_badge(coverage: dict[str, Any] | None) -> Any:

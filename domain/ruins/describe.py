@@ -1,4 +1,7 @@
-"""One line of plain English per event, for logs, the CLI narration and the replay's event list."""
+"""One line of plain English per event, for logs, the CLI narration and the replay's event list.
+
+A ruin is named as its card reads, day rank then night rank (``7☀/2☾``), an upgrade by its effect and
+sleeve: never by the rule book's numbers, which mean nothing to a reader."""
 
 from __future__ import annotations
 
@@ -9,8 +12,18 @@ from domain.ruins.cards import Book
 from domain.ruins.versions import book_of
 
 
+def ruin_name(book: Book, card: int) -> str:
+    """A ruin as its card reads: day rank, night rank."""
+    ruin = book.ruins[card]
+    return f"{ruin.day_rank}\u2600/{ruin.night_rank}\u263e"
+
+
 def _ruins_of(book: Book, cards: Sequence[int]) -> str:
-    return ", ".join(f"#{c}({book.ruins[c].day_rank}/{book.ruins[c].night_rank})" for c in cards)
+    return ", ".join(ruin_name(book, c) for c in cards)
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -> str:
@@ -48,21 +61,21 @@ def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -
         case ev.DiscoveryBought():
             effect = book.effect_of(event.discovery).name
             return (
-                f"{who(event.seat)} spends {event.price} torch(es) on discovery {event.discovery} ({effect}, "
-                f"{book.discoveries[event.discovery].position}) for ruin #{event.ruin}"
+                f"{who(event.seat)} spends {_plural(event.price, 'torch', 'torches')} on a {effect} upgrade "
+                f"({book.discoveries[event.discovery].position} sleeve) for {_ruins([event.ruin])}"
             )
         case ev.ClaimSleeved():
-            return f"{who(event.seat)} sleeves a claim onto ruin #{event.ruin}"
+            return f"{who(event.seat)} sleeves a claim onto {_ruins([event.ruin])}"
         case ev.RuinsPlayed():
             verb = "leads" if event.lead else "plays"
-            return f"{who(event.seat)} {verb} {event.count} x rank {event.rank}: {_ruins(event.ruins)}"
+            return f"{who(event.seat)} {verb} {event.count} \u00d7 rank {event.rank}: {_ruins(event.ruins)}"
         case ev.TorchesRelit():
-            return f"{who(event.seat)} relights {event.amount} torch(es)"
+            return f"{who(event.seat)} relights {_plural(event.amount, 'torch', 'torches')}"
         case ev.RuinsDrawn():
-            what = _ruins(event.ruins) if sees(event.seat) else f"{len(event.ruins)} ruin(s)"
+            what = _ruins(event.ruins) if sees(event.seat) else _plural(len(event.ruins), "ruin", "ruins")
             return f"{who(event.seat)} draws {what} ({event.reason})"
         case ev.DiscardRequired():
-            return f"{who(event.seat)} must discard {event.count} ruin(s)"
+            return f"{who(event.seat)} must discard {_plural(event.count, 'ruin', 'ruins')}"
         case ev.RuinsDiscarded():
             return f"{who(event.seat)} discards {_ruins(event.ruins)}"
         case ev.Passed():

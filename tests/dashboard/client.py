@@ -9,6 +9,8 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from dashboard.replay_frames import CHUNK
+
 ORIGIN = "http://localhost"  # the test client's own origin (its requests go to http://localhost/)
 KEY = "organiser-key"
 
@@ -102,19 +104,45 @@ class Browser:
         """The page the router draws for ``path`` (a path inside the dashboard)."""
         return self.route_response(path, search)["page"]["children"]
 
-    def frame_response(
-        self, game_id: str, version: int, seat: str = "referee", events: int | None = None, latest: int = 10_000
+    def frames_response(
+        self,
+        game_id: str,
+        seat: str | None = "referee",
+        part: int = 0,
+        moves: bool = True,
+        by_event: bool = False,
+        **kw: Any,
     ) -> Any:
-        return self.post_callback(
-            FRAME_OUTPUTS,
-            [("replay-cursor", "data", {"v": version, "k": events}), ("replay-seat", "value", seat)],
-            [("replay-meta", "data", {"game": game_id, "latest": latest, "names": [], "starts": {}})],
-        )
+        """One part of a perspective's replay (``/replay-frames/<game>``), as the page's script asks for it."""
+        query = {"part": str(part), "moves": "1" if moves else "0", "events": "1" if by_event else "0"}
+        if seat is not None:
+            query["seat"] = seat
+        return self.get(f"replay-frames/{game_id}", query_string=query, **kw)
+
+    def frames(
+        self, game_id: str, seat: str = "referee", part: int = 0, moves: bool = True, by_event: bool = False
+    ) -> dict[str, Any]:
+        response = self.frames_response(game_id, seat, part, moves, by_event)
+        assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+        return dict(json.loads(response.get_data(as_text=True)))
+
+    def frame_response(
+        self, game_id: str, version: int, seat: str | None = "referee", events: int | None = None
+    ) -> Any:
+        """The part of the replay holding ``version`` (the browser steps by event within it, without asking)."""
+        return self.frames_response(game_id, seat, (version - 1) // CHUNK, by_event=events is not None)
 
     def frame(self, game_id: str, version: int, seat: str = "referee", events: int | None = None) -> dict[str, Any]:
-        response = self.frame_response(game_id, version, seat, events)
-        assert response.status_code == 200, response.get_data(as_text=True)[:2000]
-        return dict(json.loads(response.get_data(as_text=True))["response"])
+        """One frame as the page shows it: its table (HTML) and the log up to it (the lines told so far)."""
+        doc = self.frames(game_id, seat, (version - 1) // CHUNK, by_event=events is not None)
+        found = [f for f in doc["frames"] if f["v"] == version and f["k"] == events]
+        assert found, f"no frame for version {version}, events {events}"
+        table = "".join(doc["pieces"][i] for i in found[0]["t"])
+        log = [
+            {**m, "lines": [x for x in m["lines"][: events if m["v"] == version and events else None] if x is not None]}
+            for m in doc["moves"][:version]
+        ]
+        return {"replay-table": table, "replay-log": log, "document": doc}
 
     def verification_response(self, game_id: str) -> Any:
         return self.post_callback(
@@ -134,15 +162,6 @@ class Browser:
         return dict(json.loads(response.get_data(as_text=True))["response"])
 
 
-FRAME_OUTPUTS = [
-    ("replay-version", "children"),
-    ("replay-table", "children"),
-    ("replay-log", "children"),
-    ("replay-vp", "figure"),
-    ("replay-prev", "disabled"),
-    ("replay-next", "disabled"),
-    ("replay-permalink", "href"),
-]
 GAME_INPUTS = ("games-kind", "games-tournament", "games-round", "games-player", "games-status", "games-winner")
 GAME_OUTPUTS = [
     ("games-results", "children"),
@@ -207,9 +226,15 @@ def listed(out: dict[str, Any]) -> list[str]:
 
 
 def hands(frame: dict[str, Any]) -> list[str]:
-    """Each hand's visibility ("shown" / "hidden") in a replay frame's table."""
-    return [
-        c["props"]["data-visible"]
-        for c in components(frame["replay-table"]["children"])
-        if "data-visible" in c["props"]
-    ]
+    """Each hand's visibility ("shown" / "hidden") in a replay frame's table (HTML), in seat order."""
+    return re.findall(r'data-visible="(\w+)"', frame["replay-table"])
+
+
+def perspectives(page: Any) -> list[str]:
+    """The perspectives a replay page offers (its seat buttons), in order."""
+    return [c["props"]["data-seat"] for c in components(page) if "seat-choice" in str(c["props"].get("className", ""))]
+
+
+def replay_root(page: Any) -> dict[str, Any]:
+    """The replay page's root props: the game, move and perspective the script opens it at (``data-*``)."""
+    return dict(by_id(page, "replay-root")["props"])

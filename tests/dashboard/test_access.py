@@ -9,6 +9,7 @@ round to have statistics of its own, with a player who plays no other game), wit
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import secrets
@@ -29,7 +30,8 @@ from service.projections.follower import Follower
 from service.queries import Queries
 from service.settings import Database, Settings
 from service.simulation import run_tournament
-from tests.dashboard.client import ORIGIN, Browser, by_id, components, hands, ids, listed, organiser, text
+from tests.dashboard.client import ORIGIN, Browser, by_id, components, hands, ids, listed, organiser, replay_root, text
+from tests.dashboard.client import perspectives as offered
 from tests.dashboard.conftest import TEST_SECRET, access_settings
 
 RUINS_BOTS = _game("ruins").bots
@@ -163,9 +165,10 @@ def _names(venue: Venue, game_id: str) -> list[str]:
 
 
 def _refused(response: Any) -> None:
-    """A refused callback: HTTP 403, and no data (no Dash response body)."""
+    """A refused callback or replay part: HTTP 403, and no data (no Dash response body, no frame)."""
     assert response.status_code == 403, response.get_data(as_text=True)[:500]
-    assert '"response"' not in response.get_data(as_text=True)
+    body = response.get_data(as_text=True)
+    assert '"response"' not in body and '"frames"' not in body and '"pieces"' not in body
 
 
 def _every_perspective(venue: Venue, game_id: str) -> list[str]:
@@ -323,8 +326,7 @@ def test_a_seat_link_opens_that_seat_and_nothing_else(app: Any, venue: Venue) ->
     game_id, seat = venue.live, 1
     player = _open_seat(app, game_id, venue.tokens[game_id][seat], seat)
     page = player.route(f"/replay/{game_id}", "?v=2&seat=referee")  # asking for the referee gets the seat
-    radio = by_id(page, "replay-seat")["props"]
-    assert [o["value"] for o in radio["options"]] == [str(seat)] and radio["value"] == str(seat)
+    assert offered(page) == [str(seat)] and replay_root(page)["data-seat"] == str(seat)
     version = venue.queries.round_starts(game_id)[2]  # the second round's deal: every hand is full
     mine = player.frame(game_id, version, str(seat))
     assert hands(mine) == ["hidden", "shown"]
@@ -349,6 +351,65 @@ def test_a_seat_link_opens_that_seat_and_nothing_else(app: Any, venue: Venue) ->
     assert f"/replay/{game_id}?seat={seat}" in json.dumps(games)
     assert venue.other not in json.dumps(games)
     assert "Player (1 seat)" in text(player.route_response("/games")["account"]["children"])
+
+
+def test_a_seats_replay_document_never_holds_the_referees_frames(app: Any, venue: Venue) -> None:
+    """The frames a player's page receives are their seat's, in every part: the other hand is hidden in every
+    frame, its ruins are never named, and the log keeps the other seat's secrets as the seat's own log does."""
+    game_id, seat = venue.live, 1
+    player = _open_seat(app, game_id, venue.tokens[game_id][seat], seat)
+    referee = organiser(app).frames(game_id, "referee")
+    for part in range(referee["chunks"]):
+        mine = player.frames(game_id, str(seat), part)
+        assert mine["perspective"] == str(seat)
+        for frame in mine["frames"]:
+            table = "".join(mine["pieces"][i] for i in frame["t"])
+            assert hands({"replay-table": table}) == ["hidden", "shown"], frame
+        theirs = organiser(app).frames(game_id, "referee", part)
+        assert any(
+            "".join(theirs["pieces"][i] for i in f["t"]).count('data-visible="shown"') == 2 for f in theirs["frames"]
+        ), "the referee's frames of the same part show both hands (what the seat's must not)"
+    told = venue.queries.replay(game_id, referee["latest"], seat)["log"]
+    lines = [x for m in mine["moves"] for x in m["lines"] if x is not None]
+    assert sum("in secret" in x for x in lines) == sum("in secret" in x for e in told for x in e["lines"]) > 0
+    assert lines != [x for m in referee["moves"] for x in m["lines"] if x is not None]
+
+
+def test_the_replay_document_answers_bad_requests_with_a_code_and_changes_nothing(app: Any, venue: Venue) -> None:
+    org = organiser(app)
+    game_id = venue.finished[0]
+    for query, status, code in (
+        ({"seat": "referee", "part": "x"}, 400, "bad_part"),
+        ({"seat": "referee", "part": "-1"}, 400, "bad_part"),
+        ({"seat": "referee", "part": "999"}, 404, "no_part"),
+        ({"seat": "7", "part": "0"}, 403, "denied"),
+        ({"seat": "<b>", "part": "0"}, 403, "denied"),
+    ):
+        response = org.get(f"replay-frames/{game_id}", query_string=query)
+        assert response.status_code == status, query
+        body = response.get_json()
+        assert body["error"]["code"] == code and len(body["error"]["message"].split()) >= 4  # a sentence
+        assert "frames" not in body
+    assert org.get("replay-frames/not-a-game", query_string={"seat": "referee"}).status_code == 404
+    # A spectator asking for a game in play hears what a stranger to any game hears.
+    anyone = Browser(app)
+    for game_id in (venue.live, "00000000-0000-4000-8000-000000000000"):
+        response = anyone.frames_response(game_id, "referee")
+        assert response.status_code == 403 and response.get_json()["error"]["message"] == HIDDEN_GAME
+
+
+def test_a_replay_part_is_drawn_once_and_sent_gzipped(app: Any, venue: Venue) -> None:
+    org = organiser(app)
+    game_id = venue.finished[1]
+    kept = app.digsite.data.documents
+    before = kept.built
+    plain = org.frames_response(game_id, "0", 0)
+    zipped = org.frames_response(game_id, "0", 0, headers={"Accept-Encoding": "gzip"})
+    assert kept.built == before + 1, "the second request is answered from what the first drew"
+    assert zipped.headers["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain.headers
+    assert json.loads(gzip.decompress(zipped.get_data())) == plain.get_json()
+    assert len(zipped.get_data()) < len(plain.get_data()) / 4
+    assert "no-cache" in plain.headers["Cache-Control"] and "private" in plain.headers["Cache-Control"]
 
 
 def test_another_games_token_opens_nothing(app: Any, venue: Venue) -> None:
@@ -457,7 +518,7 @@ def test_a_signed_in_organiser_sees_everything(app: Any, venue: Venue) -> None:
     org = organiser(app)
     assert sorted(listed(org.games())) == sorted([*venue.finished, venue.live, venue.other])
     page = org.route(f"/replay/{venue.live}", "?seat=referee")
-    assert [o["value"] for o in by_id(page, "replay-seat")["props"]["options"]] == ["referee", "0", "1"]
+    assert offered(page) == ["referee", "0", "1"]
     version = venue.queries.round_starts(venue.live)[2]
     assert hands(org.frame(venue.live, version)) == ["shown", "shown"]
     for seat in ("0", "1"):

@@ -41,7 +41,7 @@ def sign_in(page: Any, key: str = "organiser-key") -> None:
 
 
 def version_is(page: Any, version: int) -> None:
-    expect(page.locator("#replay-version")).to_contain_text(f"Version {version} of ")
+    expect(page.locator("#replay-version")).to_contain_text(f"Move {version} of ")
 
 
 def open_replay(page: Any, game_id: str, version: int = 1, seat: str = "referee") -> None:
@@ -153,19 +153,24 @@ def test_arrow_keys_move_the_cursor(page: Any, demo: Demo, shots: Shots) -> None
     page.locator("h2").click()  # focus on the page, not on a control
     page.keyboard.press("ArrowRight")
     version_is(page, 11)
-    expect(page.locator("#replay-log .log-current")).to_have_attribute("data-version", "11")
+    expect(page.locator("#replay-log .log-current")).to_have_attribute("data-move", "11")
     page.keyboard.press("ArrowRight")
     version_is(page, 12)
     page.keyboard.press("ArrowLeft")
     version_is(page, 11)
     shots.take(page, "keys")
 
-    # The slider is a Radix slider: focused, its own arrow keys move it one version (and the table).
-    thumb = page.locator("#replay-slider [role=slider]")
-    thumb.focus()
+    # On the slider too the arrow keys step one move (once: the slider does not move a second time).
+    slider = page.locator("#replay-slider")
+    slider.focus()
     page.keyboard.press("ArrowRight")
-    expect(thumb).to_have_attribute("aria-valuenow", "12")
     version_is(page, 12)
+    expect(slider).to_have_value("12")
+    # After choosing a perspective (a button, not a radio group) the arrows still step the game.
+    page.locator("#replay-seat .seat-choice").nth(1).click()
+    page.keyboard.press("ArrowRight")
+    version_is(page, 13)
+    expect(page.locator("#replay-root")).to_have_attribute("data-seat", "0")
 
 
 def test_play_runs_the_replay_and_pause_stops_it(page: Any, demo: Demo) -> None:
@@ -173,12 +178,12 @@ def test_play_runs_the_replay_and_pause_stops_it(page: Any, demo: Demo) -> None:
     open_replay(page, game_id, 1)
     page.click("#replay-play")
     expect(page.locator("#replay-play")).to_contain_text("Pause")
-    expect(page.locator("#replay-version")).not_to_contain_text("Version 1 of ")
-    expect(page.locator("#replay-version")).not_to_contain_text("Version 2 of ")
+    expect(page.locator("#replay-version")).not_to_contain_text("Move 1 of ")
+    expect(page.locator("#replay-version")).not_to_contain_text("Move 2 of ")
     page.click("#replay-play")
     expect(page.locator("#replay-play")).to_contain_text("Play")
     # Stopped: the cursor stays, and stepping by hand moves exactly one version from there.
-    version = int(page.locator("#replay-slider [role=slider]").get_attribute("aria-valuenow"))
+    version = int(page.locator("#replay-root").get_attribute("data-move"))
     version_is(page, version)
     page.click("#replay-next")
     version_is(page, version + 1)
@@ -218,7 +223,7 @@ def test_a_seats_perspective_hides_the_other_hands(page: Any, demo: Demo, shots:
         page.click("#replay-next")
         version_is(page, step + 2)
     expect(page.locator("#replay-log")).to_contain_text("chose a night flip in secret")
-    page.get_by_text("Referee (everything)", exact=True).click()
+    page.get_by_role("button", name="Referee", exact=True).click()
     expect(page.locator("#replay-log")).not_to_contain_text("in secret")
 
 
@@ -347,7 +352,7 @@ def test_a_seat_link_shows_that_seat_only_and_leaves_no_token_behind(page: Any, 
     page.goto(f"/replay/{demo.live}?token={token}")
     expect(page).to_have_url(re.compile(f"/replay/{demo.live}\\?seat={seat}$"))  # the token left the address bar
     expect(page.locator(".ruins-table")).to_be_visible()
-    options = page.locator("#replay-seat input")
+    options = page.locator("#replay-seat .seat-choice")
     expect(options).to_have_count(1)  # their own seat, no referee, no other seat
     expect(page.locator("#replay-seat")).to_contain_text(f"Seat {seat + 1}")
     expect(page.locator(f".hand[data-seat='{seat}']")).to_have_attribute("data-visible", "shown")
@@ -377,7 +382,7 @@ def test_the_seat_token_form_opens_the_seat(page: Any, demo: Demo, shots: Shots)
     page.get_by_role("button", name="Open my seat").click()
     expect(page).to_have_url(re.compile(f"/replay/{demo.live}\\?seat=0$"))
     expect(page.locator(".hand[data-seat='0']")).to_have_attribute("data-visible", "shown")
-    expect(page.locator("#replay-seat input")).to_have_count(1)
+    expect(page.locator("#replay-seat .seat-choice")).to_have_count(1)
 
 
 @pytest.fixture(scope="module")

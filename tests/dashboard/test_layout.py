@@ -4,18 +4,21 @@ demo store. Expectations come from the read side (``Queries``), not from numbers
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from dashboard import create_dashboard, figures
+from dashboard.format import log_line
 from dashboard.pages.players import slug
+from dashboard.replay_frames import CHUNK
 from service import store
 from service.application import Digsite
 from service.queries import Queries, breakdowns, groups, metrics, per_player_breakdowns, stacked
 from service.settings import Database, Settings
-from tests.dashboard.client import Browser, by_id, components, graphs, listed, organiser, text
+from tests.dashboard.client import Browser, by_id, components, graphs, hands, listed, organiser, replay_root, text
 from tests.dashboard.conftest import Demo, access_settings
 
 # -- calling callbacks the way the browser does ----------------------------------------------------------------
@@ -42,8 +45,6 @@ def test_the_app_builds_with_every_page_callback(dashboard_app: Any) -> None:
     for wanted in (
         "page.children",
         "games-results.children",
-        "replay-slider.value",
-        "replay-table.children",
         "replay-verify.children",
         "players-content.children",
         "agg-content.children",
@@ -140,10 +141,11 @@ def test_the_replay_page_draws_the_vp_chart_with_one_line_per_seat(org: Browser,
     for seat, trace in enumerate(chart["data"]):
         assert list(trace["y"]) == [row[seat] for row in timeline["vp"]]
     assert chart["layout"]["shapes"][0]["x0"] == 7  # the cursor
-    assert by_id(page, "replay-slider")["props"]["value"] == 7
-    assert by_id(page, "replay-seat")["props"]["value"] == "1"
+    root = replay_root(page)
+    assert (root["data-move"], root["data-seat"], root["data-game"]) == ("7", "1", game_id)
     starts = demo.queries.round_starts(game_id)
-    assert set(by_id(page, "replay-slider")["props"]["marks"]) == {str(v) for v in starts.values()}
+    rounds = [c["props"]["data-move"] for c in components(page) if "replay-round" in c["props"].get("className", "")]
+    assert rounds == [str(v) for _, v in sorted(starts.items())]
 
 
 def test_a_replay_frame_shows_what_the_perspective_may_see(org: Browser, demo: Demo) -> None:
@@ -151,29 +153,43 @@ def test_a_replay_frame_shows_what_the_perspective_may_see(org: Browser, demo: D
     latest = demo_latest(demo, game_id)
     version = demo.queries.round_starts(game_id)[2] + 2
     referee = org.frame(game_id, version)
-    hands = [c for c in components(referee["replay-table"]["children"]) if "data-visible" in c["props"]]
-    assert [h["props"]["data-visible"] for h in hands] == ["shown"] * len(hands)
-    assert "Version" in text(referee["replay-version"]["children"])
-    assert f"Version {version} of {latest}" in text(referee["replay-version"]["children"])
-    assert referee["replay-vp"]["figure"]["__dash_patch_update"]  # only the cursor moves, by a Patch
-    assert referee["replay-prev"]["disabled"] is False
+    assert hands(referee) == ["shown"] * 3
+    assert referee["document"]["latest"] == latest and referee["document"]["perspective"] == "referee"
 
     seat = org.frame(game_id, version, "2")
     seen = demo.queries.replay(game_id, version, 2)["view"]["hands"]
-    hands = [c for c in components(seat["replay-table"]["children"]) if "data-visible" in c["props"]]
-    assert [h["props"]["data-visible"] for h in hands] == ["hidden", "hidden", "shown"]
-    assert [int(h["props"]["data-count"]) for h in hands] == [h["count"] for h in seen]
-    chips = [c for c in components(hands[2]) if c["props"].get("className", "").startswith("chip ")]
-    assert len(chips) == len(seen[2]["ruins"])
-    assert seat["replay-permalink"]["href"].endswith(f"/replay/{game_id}?v={version}&seat=2")
+    assert hands(seat) == ["hidden", "hidden", "shown"]
+    counts = [int(c) for c in re.findall(r'data-count="(\d+)"', seat["replay-table"])]
+    assert counts == [h["count"] for h in seen]
+    mine = seat["replay-table"].split('data-seat="2"', 1)[1].split('id="table-crafted"', 1)[0]  # the last hand
+    assert mine.count('class="chip ') == len(seen[2]["ruins"])
 
     last = org.frame(game_id, latest)
-    assert last["replay-next"]["disabled"] is True
-    assert "Game over" in text(last["replay-table"]["children"])
-    current = [
-        c for c in components(last["replay-log"]["children"]) if "log-current" in c["props"].get("className", "")
-    ]
-    assert [c["props"]["data-version"] for c in current] == [str(latest)]
+    assert "Game over" in last["replay-table"]
+    assert last["replay-log"][-1]["v"] == latest
+
+
+def test_every_frame_is_the_table_the_store_holds_then(org: Browser, demo: Demo) -> None:
+    """The frames drawn in one pass are the views ``Queries.replay`` reads from snapshots, move by move and
+    event by event, for the referee and a seat; the log is the same, line for line."""
+    game_id = demo.finished[0]
+    for perspective, seat in (("referee", None), ("1", 1)):
+        doc = org.frames(game_id, perspective, 1)
+        within = org.frames(game_id, perspective, 1, by_event=True)
+        assert all(f["k"] is None for f in doc["frames"]) and all(0 < f["k"] < f["n"] for f in within["frames"])
+        assert [f["v"] for f in doc["frames"]] == list(range(CHUNK + 1, 2 * CHUNK + 1))
+        for frame in doc["frames"][::4] + within["frames"][::4]:
+            pieces = doc["pieces"] if frame["k"] is None else within["pieces"]
+            table = "".join(pieces[i] for i in frame["t"])
+            expected = demo.queries.replay(game_id, frame["v"], seat, events=frame["k"])
+            counts = [int(c) for c in re.findall(r'data-count="(\d+)"', table)]
+            assert counts == [h["count"] for h in expected["view"]["hands"]], frame
+            assert f'data-pile="{len(expected["view"].get("pile", []))}"' in table, frame
+        told = demo.queries.replay(game_id, doc["latest"], seat)["log"]
+        assert [m["v"] for m in doc["moves"]] == [e["version"] for e in told]
+        assert [[x for x in m["lines"] if x is not None] for m in doc["moves"]] == [
+            [log_line(x) for x in e["lines"]] for e in told
+        ]
 
 
 def test_verification_runs_once_per_game_not_per_step(demo: Demo) -> None:
@@ -187,6 +203,7 @@ def test_verification_runs_once_per_game_not_per_step(demo: Demo) -> None:
     assert app.digsite.data.verifications.runs == 1
     for version in (2, 3, 4):
         browser.frame(game_id, version)
+    browser.frames(game_id, "0", 1)
     route(browser, f"/replay/{game_id}")
     again = browser.call([("replay-verify", "children")], [("replay-meta", "data", meta)])
     assert again == first

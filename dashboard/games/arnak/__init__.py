@@ -15,7 +15,17 @@ from dashboard.games.arnak.log import log_line, log_lines, name_codes
 from dashboard.games.arnak.style import CSS
 from dashboard.games.arnak.table import draw_table
 
-__all__ = ["CSS", "draw_table", "log_line", "log_lines", "log_text", "max_rounds", "name_codes"]
+__all__ = [
+    "CSS",
+    "draw_table",
+    "log_line",
+    "log_lines",
+    "how_won",
+    "log_text",
+    "max_rounds",
+    "round_name",
+    "name_codes",
+]
 
 
 def max_rounds() -> int | None:
@@ -26,3 +36,11 @@ def max_rounds() -> int | None:
 def log_text(line: str, view: Mapping[str, Any]) -> str:
     """A ``describe`` line as it is: the engine already says names."""
     return line
+
+
+def round_name(round_no: int) -> str:
+    return f"Round {round_no}"
+
+
+def how_won(how: str | None) -> str:
+    return "won"

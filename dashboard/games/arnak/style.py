@@ -132,6 +132,7 @@ CSS = """
 .arnak-phead { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; font-size: 13px; }
 .arnak-tag { font-size: 10px; border-radius: 8px; padding: 0 6px; background: #ece6d6; text-transform: uppercase; }
 .arnak-tag-act { background: #ffd54a; font-weight: 700; }
+.arnak-tag-last { background: #dbe7f6; color: #1d4f91; }
 .arnak-tag-quiet { background: transparent; border: 1px solid var(--a-line); color: var(--a-quiet); }
 .arnak-acting { box-shadow: 0 0 0 3px #ffd54a; }
 .arnak-resources { display: flex; flex-wrap: wrap; gap: 3px; margin-top: 3px; align-items: center; }

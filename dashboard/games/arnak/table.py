@@ -37,6 +37,7 @@ def draw_table(frame: dict[str, Any]) -> html.Div:
     """The whole table of an Arnak replay frame (``Queries.replay``: ``view``, ``to_act``, ``players``...)."""
     view = frame["view"]
     acting = {int(s) for s in frame.get("to_act") or []}
+    mover = (frame.get("last") or {}).get("seat")  # who made the move shown (the replay's latest play)
     viewer = view.get("viewer")
     return html.Div(
         [
@@ -45,7 +46,7 @@ def draw_table(frame: dict[str, Any]) -> html.Div:
                 [html.Div([_board(view), _scores(view)], className="arnak-left"), _centre(view)], className="arnak-main"
             ),
             html.Div(
-                [_player(view, seat, acting) for seat in range(len(view["seats"]))],
+                [_player(view, seat, acting, seat == mover) for seat in range(len(view["seats"]))],
                 className="arnak-players",
                 **data_attributes({"data-count": str(len(view["seats"]))}),
             ),
@@ -451,7 +452,7 @@ def _research(view: dict[str, Any]) -> html.Div:
 # -- each player's board ---------------------------------------------------------------------------------
 
 
-def _player(view: dict[str, Any], seat: int, acting: set[int]) -> html.Div:
+def _player(view: dict[str, Any], seat: int, acting: set[int], moved_last: bool = False) -> html.Div:
     p = view["seats"][seat]
     rival = view.get("rival")
     is_rival = rival is not None and int(rival["seat"]) == seat
@@ -459,6 +460,8 @@ def _player(view: dict[str, Any], seat: int, acting: set[int]) -> html.Div:
     tags: list[Any] = []
     if seat in acting:
         tags.append(html.Span("TO ACT", className="arnak-tag arnak-tag-act"))
+    if moved_last:
+        tags.append(html.Span("moved last", className="arnak-tag arnak-tag-last"))
     if view["first_player"] == seat:
         tags.append(html.Span("first", className="arnak-tag"))
     if p.get("passed"):
@@ -500,7 +503,13 @@ def _player(view: dict[str, Any], seat: int, acting: set[int]) -> html.Div:
         bits,
         className=f"arnak-player arnak-panel arnak-b-{colour}" + (" arnak-acting" if seat in acting else ""),
         id=f"arnak-seat-{seat}",
-        **data_attributes({"data-seat": str(seat), "data-to-act": "yes" if seat in acting else "no"}),
+        **data_attributes(
+            {
+                "data-seat": str(seat),
+                "data-to-act": "yes" if seat in acting else "no",
+                "data-moved-last": "yes" if moved_last else "no",
+            }
+        ),
     )
 
 

@@ -2,7 +2,9 @@
 
 Everything comes from the frame's ``view``: a hand lists its ruins only when the perspective may see
 them (the referee, or that seat), otherwise just its size. Every ruin shows its side, its rank(s), its
-sleeved discoveries and its claim; the market shows prices and effects.
+sleeved discoveries and its claim; the market shows prices and effects. The seat to act is highlighted
+(its scoreboard row and its hand), and so is the latest play: the ruins the move shown put on the pile,
+and the row of the seat that made it (from the frame's ``last``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from typing import Any
 from dash import html
 
 from dashboard.components import data_attributes
-from dashboard.format import HOW, PHASES, TIMES, effect_label, ordinal, round_name
+from dashboard.format import TIMES, ordinal, round_name
+from dashboard.games.ruins.words import HOW, PHASES, effect_label
 from domain.ruins import book_of
 
 
@@ -20,19 +23,28 @@ def draw_table(frame: dict[str, Any]) -> html.Div:
     view = frame["view"]
     names = [p["name"] for p in frame["players"]]
     cards = {r["id"]: r for r in view["ruins"]}
+    acting = set(frame.get("to_act", []))
     return html.Div(
         [
             _status(frame, view, names),
             html.Div(
-                [_pile(view, names, cards), _market(view)],
+                [_pile(view, names, cards, last_played(frame)), _market(view)],
                 className="table-centre",
             ),
-            _scoreboard(frame, view, names),
-            html.Div([_hand(view, names, cards, hand) for hand in view["hands"]], className="hands"),
+            html.Div(_scoreboard(frame, view, names), className="score-wrap"),
+            html.Div(
+                [_hand(view, names, cards, hand, hand["seat"] in acting) for hand in view["hands"]], className="hands"
+            ),
             _crafted(view, names),
         ],
         className="ruins-table",
     )
+
+
+def last_played(frame: dict[str, Any]) -> set[int]:
+    """The ruins the move shown played onto the pile (none if it played none)."""
+    events = (frame.get("last") or {}).get("events") or []
+    return {int(c) for e in events if e.get("type") == "RuinsPlayed" for c in e.get("ruins", [])}
 
 
 # -- pieces -----------------------------------------------------------------------------------------------
@@ -75,6 +87,7 @@ def _status(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -> ht
 def _scoreboard(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -> html.Table:
     book = book_of()
     acting = set(frame.get("to_act", []))
+    mover = (frame.get("last") or {}).get("seat")
     out_place = {seat: i + 1 for i, seat in enumerate(view.get("finish_order", []))}
     responded = set(view.get("passed_or_skipped", []))
     participants = set(view.get("participants", range(len(names))))
@@ -83,6 +96,8 @@ def _scoreboard(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -
         notes = []
         if seat in acting:
             notes.append("to act")
+        if seat == mover:
+            notes.append("moved last")
         if seat in out_place:
             notes.append(f"out {ordinal(out_place[seat])}")
         if seat in responded:
@@ -93,13 +108,13 @@ def _scoreboard(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -
         rows.append(
             html.Tr(
                 [
-                    html.Td(f"Seat {seat + 1}"),
+                    html.Td(("▶ " if seat in acting else "") + f"Seat {seat + 1}"),
                     html.Td(name, className="strong"),
                     html.Td(str(view["vp"][seat]), className="num vp"),
                     html.Td(
                         [
-                            html.Span("●" * torches, className="torch-lit"),
-                            html.Span("○" * max(0, book.torches - torches), className="torch-out"),
+                            html.Span("●" * torches, className="torch-lit torch-glyphs"),
+                            html.Span("○" * max(0, book.torches - torches), className="torch-out torch-glyphs"),
                             html.Span(f" {torches}", className="num"),
                         ],
                         title=f"{torches} torch(es) lit",
@@ -108,7 +123,8 @@ def _scoreboard(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -
                     html.Td(str(view["hands"][seat]["count"]), className="num"),
                     html.Td(", ".join(notes), className="quiet"),
                 ],
-                className="row-acting" if seat in acting else None,
+                className=" ".join(c for c, on in (("row-acting", seat in acting), ("row-last", seat == mover)) if on)
+                or None,
             )
         )
     head = html.Tr(
@@ -117,7 +133,9 @@ def _scoreboard(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -
     return html.Table([html.Thead(head), html.Tbody(rows)], className="scoreboard", id="table-scoreboard")
 
 
-def _hand(view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any]], hand: dict[str, Any]) -> html.Div:
+def _hand(
+    view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any]], hand: dict[str, Any], acting: bool
+) -> html.Div:
     seat = hand["seat"]
     count = hand["count"]
     size = f"{count} ruin{'s' if count != 1 else ''}"
@@ -139,17 +157,21 @@ def _hand(view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any
     return html.Div(
         [
             html.Div(
-                [html.Span(names[seat], className="strong"), html.Span(f" · {caption}", className="quiet")],
+                [
+                    html.Span(names[seat], className="strong"),
+                    html.Span(f" · {caption}", className="quiet"),
+                    html.Span("to act", className="pill pill-turn pill-small") if acting else None,
+                ],
                 className="hand-title",
             ),
             body,
         ],
-        className=f"hand hand-{visible}",
+        className=f"hand hand-{visible}" + (" hand-acting" if acting else ""),
         **data_attributes({"data-seat": str(seat), "data-count": str(count), "data-visible": visible}),
     )
 
 
-def _pile(view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any]]) -> html.Div:
+def _pile(view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any]], latest: set[int]) -> html.Div:
     top = view.get("top")
     if top is None:
         leader = view.get("leader")
@@ -165,7 +187,7 @@ def _pile(view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any
             html.Div(
                 [
                     html.Div(f"On the pile ({len(pile)}), the latest play last:", className="quiet small"),
-                    html.Div([ruin_chip(cards[c], names) for c in pile], className="chips"),
+                    html.Div([ruin_chip(cards[c], names, c in latest) for c in pile], className="chips"),
                 ]
             )
             if pile
@@ -203,8 +225,8 @@ def _market(view: dict[str, Any]) -> html.Div:
                 [
                     html.Div(f"{slot['price']} torch{'es' if slot['price'] != 1 else ''}", className="price"),
                     html.Div(effect_label(slot["effect"]), className="effect"),
-                    html.Div(f"{slot['position']} sleeve · #{slot['discovery']}", className="quiet small"),
-                    html.Div(effect.text, className="small"),
+                    html.Div(f"{slot['position']} sleeve", className="quiet small"),
+                    html.Div(effect.text, className="small effect-text"),
                 ],
                 className="market-slot",
                 title=effect.text,
@@ -239,7 +261,8 @@ def _crafted(view: dict[str, Any], names: list[str]) -> html.Details:
                     [
                         ruin_chip(r, names),
                         html.Span(
-                            f" #{r['id']} · {where.get(r['id'], 'out of sight (another hand or the draw pile)')}"
+                            f" {r['day_rank']}☀/{r['night_rank']}☾ · "
+                            + where.get(r["id"], "out of sight (another hand or the draw pile)")
                         ),
                     ],
                     className="crafted-row small",
@@ -255,8 +278,9 @@ def _crafted(view: dict[str, Any], names: list[str]) -> html.Details:
     )
 
 
-def ruin_chip(card: dict[str, Any], names: list[str]) -> html.Span:
-    """One ruin: its current rank(s) and side, sleeved discoveries, claim, and what it counts as."""
+def ruin_chip(card: dict[str, Any], names: list[str], latest: bool = False) -> html.Span:
+    """One ruin: its current rank(s) and side, sleeved discoveries, claim, and what it counts as; ``latest``:
+    the move shown just played it (marked)."""
     book = book_of()
     night = card["side"] == "night"
     rank = card["night_rank"] if night else card["day_rank"]
@@ -284,4 +308,8 @@ def ruin_chip(card: dict[str, Any], names: list[str]) -> html.Span:
         + (f"; claimed by {names[card['claim']]}" if card.get("claim") is not None else "")
         + (f"; effects: {', '.join(book.effects[e].text for e in card['effects'])}" if card.get("effects") else "")
     )
-    return html.Span(parts, className=f"chip {'chip-night' if night else 'chip-day'}", title=title)
+    return html.Span(
+        parts,
+        className=f"chip {'chip-night' if night else 'chip-day'}" + (" chip-last" if latest else ""),
+        title=title + ("; just played" if latest else ""),
+    )

@@ -19,9 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain import ruins
+from domain.ruins import book_of
 from domain.ruins import events as ev
 from domain.ruins.bots import HeuristicBot, RandomBot, Seen
-from domain.ruins.describe import describe
+from domain.ruins.describe import describe, ruin_name
 from domain.ruins.state import GameState
 
 PLAYERS = ["Ana", "Beto", "Carla", "Diego", "Eva"]
@@ -196,6 +197,20 @@ def test_the_seed_is_shown_once_the_game_is_over() -> None:
 # --------------------------------------------------------------------------- describe()
 
 
+def named(card: int) -> str:
+    """How the log names a ruin: as its card reads."""
+    return ruin_name(book_of(), card)
+
+
+def test_describe_names_ruins_as_their_cards_read_never_by_number() -> None:
+    book = book_of()
+    played = ev.RuinsPlayed(0, (14, 31), book.ruins[14].day_rank, 2, lead=True)
+    text = describe(played, PLAYERS[:3], None)
+    assert named(14) in text and named(31) in text
+    assert named(14) == f"{book.ruins[14].day_rank}\u2600/{book.ruins[14].night_rank}\u263e"
+    assert "#" not in text and "(" not in text, "no card number, no bracketed ranks"
+
+
 def test_describe_keeps_a_drawn_ruin_secret_from_other_readers() -> None:
     """A dig or a burden draws ruins into a hand: only the drawer (and the referee) learn which."""
     dig = ev.RuinsDrawn(1, (14, 31), "dig")
@@ -203,14 +218,14 @@ def test_describe_keeps_a_drawn_ruin_secret_from_other_readers() -> None:
     for reader in (0, 2):
         text = describe(dig, PLAYERS[:3], reader)
         assert text == describe(other, PLAYERS[:3], reader)
-        assert "#14" not in text and "#31" not in text
-        assert "2" in text, "the others do see how many were drawn"
+        assert named(14) not in text and named(31) not in text
+        assert "2 ruins" in text, "the others do see how many were drawn"
     for reader in (1, None):
         text = describe(dig, PLAYERS[:3], reader)
-        assert "#14" in text and "#31" in text
+        assert named(14) in text and named(31) in text
     burden = ev.RuinsDrawn(2, (9,), "burden")
-    assert "#9" not in describe(burden, PLAYERS[:3], 0)
-    assert "#9" in describe(burden, PLAYERS[:3], 2)
+    assert named(9) not in describe(burden, PLAYERS[:3], 0)
+    assert named(9) in describe(burden, PLAYERS[:3], 2)
 
 
 def test_describe_keeps_a_secret_night_flip_from_other_readers() -> None:
@@ -219,9 +234,9 @@ def test_describe_keeps_a_secret_night_flip_from_other_readers() -> None:
     for reader in (0, 1):
         text = describe(chosen, PLAYERS[:3], reader)
         assert text == describe(none, PLAYERS[:3], reader), "flipping or not looks the same to the others"
-        assert "#23" not in text
-    assert "#23" in describe(chosen, PLAYERS[:3], 2)
-    assert "#23" in describe(chosen, PLAYERS[:3], None)
+        assert named(23) not in text
+    assert named(23) in describe(chosen, PLAYERS[:3], 2)
+    assert named(23) in describe(chosen, PLAYERS[:3], None)
 
 
 def hide_in_event(event: ev.Event, reader: int, rng: random.Random) -> ev.Event:

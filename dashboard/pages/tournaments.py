@@ -1,0 +1,186 @@
+"""Tournaments: the list, and one tournament's standings after any round, its cross table and a CSV download.
+
+The standings come from the games' results alone (``service.standings``: places and points as every game's engine
+reports them), so any game's tournament ranks the same way; the page states the points rule and the tie breaks it
+used. An organiser's standings count every finished game and show games in play in the cross table; anyone else
+sees finished games only (``Data`` decides, for the visitor)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dash
+from dash import Input, Output, State, dcc, html
+
+from dashboard.access import Visitor
+from dashboard.components import card, dropdown, empty, field
+from dashboard.context import Context
+from dashboard.format import DASH, number, ordinal, when
+from domain.games import GAMES
+from service.standings import PointsTableError
+
+
+def list_layout(app: dash.Dash, ctx: Context, visitor: Visitor) -> html.Div:
+    rows = ctx.data.tournaments(visitor)
+    if not rows:
+        return html.Div([html.H2("Tournaments"), empty("No tournaments yet.")])
+    body = [
+        html.Tr(
+            [
+                html.Td(dcc.Link(t["name"], href=app.get_relative_path(f"/tournaments/{t['tournament_id']}"))),
+                html.Td(GAMES[t["game"]].title if t["game"] in GAMES else str(t["game"])),
+                html.Td(str(t["rounds"]), className="num"),
+                html.Td(str(t["games"]), className="num"),
+                html.Td(when(t["created_at"])),
+            ]
+        )
+        for t in rows
+    ]
+    head = html.Tr([html.Th(h) for h in ("Tournament", "Game", "Rounds", "Games", "Created")])
+    return html.Div(
+        [html.H2("Tournaments"), card(None, html.Table([html.Thead(head), html.Tbody(body)], className="grid"))],
+        id="tournaments-list",
+    )
+
+
+def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str, params: dict[str, str]) -> html.Div:
+    found = ctx.data.tournament(visitor, tournament_id)  # Denied / ServiceError: the router says so
+    game = GAMES.get(str(found["game"]))
+    return html.Div(
+        [
+            html.H2(found["name"]),
+            html.P(
+                f"{game.title if game else found['game']} · {found['rounds']} rounds planned",
+                className="quiet",
+            ),
+            card(
+                None,
+                html.Div(
+                    [
+                        field(
+                            "Points by place",
+                            dcc.Input(
+                                id="standings-points",
+                                type="text",
+                                value=params.get("points", ""),
+                                placeholder="default: N-1 … 0",
+                                debounce=True,
+                                className="text-input",
+                            ),
+                            "14rem",
+                        ),
+                        field("Standings after", dropdown("standings-round", [], None, placeholder="the last round")),
+                        html.Div(
+                            [
+                                html.Button("Download CSV", id="standings-csv-button", className="btn"),
+                                dcc.Download(id="standings-csv"),
+                            ],
+                            className="field",
+                        ),
+                    ],
+                    className="filters",
+                ),
+            ),
+            dcc.Store(id="standings-tournament", data=tournament_id),
+            html.Div(id="standings-body"),
+        ],
+        id="tournament-page",
+    )
+
+
+def register(app: dash.Dash, ctx: Context) -> None:
+    @app.callback(
+        Output("standings-body", "children"),
+        Output("standings-round", "options"),
+        Input("standings-tournament", "data"),
+        Input("standings-points", "value"),
+        Input("standings-round", "value"),
+    )
+    def show(tournament_id: str, points: str | None, after: int | None) -> tuple[Any, Any]:
+        visitor = ctx.visitor()
+        try:
+            answer = ctx.data.standings(visitor, tournament_id, points)
+        except PointsTableError as error:
+            return empty(f"Points by place: {error}.", id="standings-error"), dash.no_update
+        rounds: list[int] = answer["rounds"]
+        options = [{"label": f"round {r}", "value": r} for r in rounds]
+        if not answer["standings"]:
+            return empty("No games in this tournament yet."), options
+        lines = answer["after_round"][str(after)] if after in rounds else answer["standings"]
+        title = f"Standings after round {after}" if after in rounds else "Standings"
+        return [
+            card(
+                title,
+                _standings_table(lines),
+                html.P(
+                    f"Points: {answer['points_rule']}. Ties are broken by {', then '.join(answer['tie_breaks'][1:])}; "
+                    "players equal on all of them share the rank.",
+                    className="quiet",
+                    id="standings-rules",
+                ),
+            ),
+            card("Round by round", _cross_table(app, answer)),
+        ], options
+
+    @app.callback(
+        Output("standings-csv", "data"),
+        Input("standings-csv-button", "n_clicks"),
+        State("standings-tournament", "data"),
+        State("standings-points", "value"),
+        prevent_initial_call=True,
+    )
+    def download(_: int | None, tournament_id: str, points: str | None) -> Any:
+        visitor = ctx.visitor()
+        try:
+            text = ctx.data.standings_csv(visitor, tournament_id, points)
+        except PointsTableError:
+            return dash.no_update
+        return {"content": text, "filename": f"standings-{tournament_id[:8]}.csv", "type": "text/csv"}
+
+
+def _standings_table(lines: list[dict[str, Any]]) -> html.Div:
+    head = html.Tr([html.Th(h) for h in ("#", "Player", "Games", "Wins", "Points", "Game points", "Average place")])
+    body = [
+        html.Tr(
+            [
+                html.Td(str(line["rank"]), className="num"),
+                html.Td(line["name"]),
+                html.Td(str(line["games"]), className="num"),
+                html.Td(str(line["wins"]), className="num"),
+                html.Td(html.Strong(str(line["points"])), className="num"),
+                html.Td(str(line["score"]), className="num"),
+                html.Td(number(line["average_place"], 2), className="num"),
+            ]
+        )
+        for line in lines
+    ]
+    return html.Div(
+        html.Table([html.Thead(head), html.Tbody(body)], className="grid compact", id="standings-table"),
+        className="table-scroll",
+    )
+
+
+def _cross_table(app: dash.Dash, answer: dict[str, Any]) -> html.Div:
+    rounds: list[int] = answer["rounds"]
+    head = html.Tr([html.Th("Player"), *(html.Th(f"Round {r}") for r in rounds), html.Th("Points")])
+    body = []
+    for line in answer["cross_table"]:
+        cells = []
+        for r in rounds:
+            games = line["rounds"].get(str(r), [])
+            cells.append(html.Td([_cell(app, g) for g in games] or DASH, className="cross-cell"))
+        points = next((s["points"] for s in answer["standings"] if s["player_id"] == line["player_id"]), 0)
+        body.append(html.Tr([html.Td(line["name"]), *cells, html.Td(str(points), className="num")]))
+    return html.Div(
+        html.Table([html.Thead(head), html.Tbody(body)], className="grid compact cross", id="standings-cross"),
+        className="table-scroll",
+    )
+
+
+def _cell(app: dash.Dash, game: dict[str, Any]) -> dcc.Link:
+    href = app.get_relative_path(f"/replay/{game['game_id']}")
+    if not game["finished"]:
+        return dcc.Link("in play", href=href, className="cross-game in-play")
+    text = f"{ordinal(game['place'])}/{game['n_players']} · +{game['points']}"
+    score = f" ({game['score']})" if game["score"] is not None else ""
+    return dcc.Link(text + score, href=href, className="cross-game", title="open the replay")

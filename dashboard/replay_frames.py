@@ -1,0 +1,126 @@
+"""Every frame of a game from one perspective, drawn once and sent to the browser at once, so that the replay
+steps, jumps and switches perspective there with no round trip (``dashboard/pages/replay.py`` serves it,
+``dashboard/replay_script.py`` shows it).
+
+A perspective's replay is one JSON document:
+
+- ``pieces``: HTML fragments (``dashboard.html_text``), each once; a frame's table is the concatenation of
+  its pieces, so the parts of the table a move does not change (the market, a hand, the score sheet)
+  are sent once for the whole game;
+- ``frames``: one per move whole, or (asked for apart) one per event within the moves that have several:
+  the move (``v``), how many of its events it shows (``k``, null: all of them), how many it has (``n``)
+  and its pieces (``t``);
+- ``moves``: the log, one entry per move: who moved, how long they thought and what kind of move it was
+  (the read models' ``think_ms`` and ``kind``), and one line per event (null for a line that only says who
+  acts next), told by the engine for this perspective's reader and named by the game's renderer
+  (``Renderer.log_text``).
+
+Nothing else is in it: the views are the engine's for this reader (a seat's hides the other hands), so a
+seat's or a spectator's document holds no referee frame. The caller (``Data.replay_document``) has
+checked that the visitor may take this perspective.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dashboard.format import log_line
+from dashboard.games import renderer
+from dashboard.html_text import pieces
+from domain.games import game
+from service.replays import Entry, entries, events_of, steps
+
+CHUNK = 25  # moves per part: the first part is drawn in a fraction of a second, the rest follow it
+
+
+def chunks(latest: int) -> int:
+    """How many parts a game of ``latest`` moves is sent in."""
+    return max(1, (latest + CHUNK - 1) // CHUNK)
+
+
+def document(
+    game_id: str,
+    records: Sequence[dict[str, Any]],
+    perspective: str,
+    seat: int | None,
+    read: Mapping[int, Mapping[str, Any]],
+    chunk: int = 0,
+    with_moves: bool = True,
+    by_event: bool = False,
+) -> dict[str, Any]:
+    """Part ``chunk`` (moves ``chunk * CHUNK + 1`` on) of the replay of ``records`` from ``perspective``
+    ("referee" or a seat number as text; ``seat`` the same as the engine's reader), with the whole log when
+    ``with_moves``; ``read``: the read models' rows per move (``think_ms``, ``kind``), by move number. The part
+    holds one frame per move, or with ``by_event`` the frames within the moves instead (after each event of a
+    move with several): most steps are by move, so those come first and the others only when wanted."""
+    first = records[0]["body"]
+    kind = str(first["kind"])
+    drawing = renderer(kind)
+    rules = game(kind).rules
+    players = [{"seat": i, "name": str(n)} for i, n in enumerate(first["names"])]
+    latest = len(records)
+    low, high = chunk * CHUNK + 1, min(latest, (chunk + 1) * CHUNK)
+    log = entries(records, seat)
+    movers = [e.seat for e in log]
+    index: dict[str, int] = {}
+    shared: list[str] = []
+    frames = []
+    views: dict[int, Mapping[str, Any]] = {}
+    for step in steps(records, seat, low, high):
+        if step.whole == by_event:
+            continue
+        record = records[step.version - 1]
+        # The move's events as this reader may read them then (a secret draw stays a count), for the table
+        # to mark the latest play.
+        shown = [rules.redact_event(e, seat, False) for e in events_of(record)[: step.events]]
+        frame = {
+            "id": game_id,
+            "kind": kind,
+            "version": step.version,
+            "latest_version": latest,
+            "players": players,
+            "view": step.view,
+            "to_act": step.to_act,
+            "events_shown": step.events,
+            "event_count": step.count,
+            # What the table marks as the latest play: who made the move shown, and its events so far.
+            "last": {"seat": movers[step.version - 1], "events": shown},
+        }
+        parts = []
+        for piece in pieces(drawing.draw_table(frame)):
+            found = index.get(piece)
+            if found is None:
+                found = index[piece] = len(shared)
+                shared.append(piece)
+            parts.append(found)
+        frames.append({"v": step.version, "k": None if step.whole else step.events, "n": step.count, "t": parts})
+        views[step.version] = step.view
+    out: dict[str, Any] = {
+        "game": game_id,
+        "kind": kind,
+        "perspective": perspective,
+        "latest": latest,
+        "chunk": chunk,
+        "by_event": by_event,
+        "chunks": chunks(latest),
+        "names": [p["name"] for p in players],
+        "pieces": shared,
+        "frames": frames,
+    }
+    if with_moves:
+        # The log names codes beside a view; a move's own view where this part drew it, else the last one.
+        final = views.get(high) or next(iter(views.values()), {})
+        out["moves"] = [_move(entry, drawing.log_text, views.get(entry.version, final), read) for entry in log]
+    return out
+
+
+def _move(entry: Entry, told: Any, view: Mapping[str, Any], read: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
+    row = read.get(entry.version, {}) if entry.seat is not None else {}
+    return {
+        "v": entry.version,
+        "seat": entry.seat,
+        "think": row.get("think_ms"),
+        "kind": row.get("kind"),
+        "lines": [None if line is None else log_line(told(line, view)) for line in entry.lines],
+    }

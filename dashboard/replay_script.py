@@ -1,0 +1,510 @@
+"""The replay's script: it steps through the frames the server drew once (``dashboard.replay_frames``) with
+no server round trip. Inlined into the page by ``dashboard.static``.
+
+It wakes when the router shows a replay (an element ``#replay-root`` with the game's ``data-*``), fetches
+the perspective's frames in parts (the part holding the asked move first, then the others, then every
+other perspective the visitor may take, the same way, one request at a time), and from then on every step,
+jump and perspective switch only swaps drawn HTML into the page. Text from the server (names, log
+lines) is set with ``textContent``; the tables are HTML the server wrote with every value escaped
+(``dashboard.html_text``). ``#replay-root`` gets ``data-loaded="all"`` once nothing is left to fetch.
+
+The address follows the move and the perspective: a step replaces the history entry, a jump (Home, End, a
+move in the list, a round, the slider, the chart, a perspective) adds one, so Back returns to where the
+jump started and a copied address reopens the same moment.
+"""
+
+from __future__ import annotations
+
+REPLAY_JS = r"""
+(function () {
+    "use strict";
+    var LOG_MOVES = 40;        // log entries shown up to the cursor (the newest last)
+    var PLAY_MS = 700;         // one move per this many milliseconds while playing
+    var CHART_WAIT_MS = 250;   // the VP chart's cursor follows once the steps pause this long
+    var ADDRESS_WAIT_MS = 150; // and the address this long
+    var OWN_KEYS = "input:not(#replay-slider), textarea, select, [contenteditable=true], [role=combobox], " +
+        "[role=listbox], [role=option]";
+    var R = null;              // the open replay, or null
+
+    function $(id) { return document.getElementById(id); }
+
+    function el(tag, cls, text) {
+        var node = document.createElement(tag);
+        if (cls) { node.className = cls; }
+        if (text !== undefined && text !== null) { node.textContent = text; }
+        return node;
+    }
+
+    function seconds(ms) {
+        if (ms === null || ms === undefined) { return ""; }
+        if (ms < 1000) { return ms + " ms"; }
+        if (ms < 60000) { return (ms / 1000).toFixed(1) + " s"; }
+        return Math.floor(ms / 60000) + " min " + Math.round((ms % 60000) / 1000) + " s";
+    }
+
+    // -- data -------------------------------------------------------------------------------------------
+
+    function book(p) {
+        if (!R.books[p]) { R.books[p] = {frames: {}, parts: {}, moves: null, chunks: null}; }
+        return R.books[p];
+    }
+
+    function key(v, k) { return v + ":" + (k === null || k === undefined ? "" : k); }
+
+    function partOf(v) { return Math.floor((v - 1) / R.chunk); }
+
+    // A part of a perspective: its frames by move, or (byEvent) its frames within moves.
+    function fetchPart(p, part, byEvent) {
+        var b = book(p), slot = (byEvent ? "e" : "m") + part;
+        if (b.parts[slot]) { return b.parts[slot]; }
+        var url = R.framesUrl + "?seat=" + encodeURIComponent(p) + "&part=" + part + "&moves=" + (b.moves ? 0 : 1) +
+            "&events=" + (byEvent ? 1 : 0);
+        var mine = R;
+        b.parts[slot] = fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+            .then(function (response) {
+                return response.json().then(function (body) {
+                    if (!response.ok) { throw new Error((body.error && body.error.message) || response.statusText); }
+                    return body;
+                });
+            })
+            .then(function (doc) {
+                if (R !== mine) { return; }
+                b.chunks = doc.chunks;
+                var global = doc.pieces.map(intern);
+                doc.frames.forEach(function (f) {
+                    b.frames[key(f.v, f.k)] = {t: f.t.map(function (i) { return global[i]; }), n: f.n, tree: null};
+                });
+                if (doc.moves && !b.moves) { b.moves = doc.moves; if (p === R.p) { buildMoves(); } }
+            })
+            .catch(function (error) {
+                delete b.parts[slot];
+                if (R === mine) { say("Could not load the replay: " + error.message); }
+                throw error;
+            });
+        return b.parts[slot];
+    }
+
+    // The part at the cursor first, then the rest of this perspective nearest first, then every other
+    // perspective the same way (so a switch needs no request either), then this perspective's frames within
+    // moves (for stepping by event), one request at a time.
+    function backgroundLoad() {
+        var mine = R;
+        var queue = [];
+        var total = book(R.p).chunks || 1;
+        var here = partOf(R.v);
+        var order = [here];
+        for (var d = 1; d < total; d++) {
+            if (here + d < total) { order.push(here + d); }
+            if (here - d >= 0) { order.push(here - d); }
+        }
+        [R.p].concat(R.perspectives.filter(function (p) { return p !== R.p; })).forEach(function (p) {
+            order.forEach(function (part) { queue.push([p, part, false]); });
+        });
+        order.forEach(function (part) { queue.push([R.p, part, true]); });
+        function next() {
+            if (R !== mine) { return; }
+            var item = queue.shift();
+            if (!item) { R.root.setAttribute("data-loaded", "all"); return; }
+            fetchPart(item[0], item[1], item[2]).then(next, next);
+        }
+        if (R.loading) { return; }  // one queue per replay: it already covers every perspective
+        R.loading = true;
+        R.root.setAttribute("data-loaded", "some");
+        next();
+    }
+
+    // -- drawing ----------------------------------------------------------------------------------------
+
+    function say(text) {
+        var table = $("replay-table");
+        if (table) { table.replaceChildren(el("div", "quiet", text)); }
+        if (R) { R.shown = null; }
+    }
+
+    // -- the table: pieces of HTML, patched in place ---------------------------------------------------
+    // Every part's pieces go into one pool (the same piece, the same number), so two frames can be compared
+    // piece by piece. A piece is a whole element or text, or an element's opening or closing tag (an element
+    // cut because it is long). A step replaces only the elements whose pieces changed: the rest of the
+    // table (the market, the board, a hand nobody touched) stays as it is, and the browser redoes less.
+
+    function intern(piece) {
+        var found = R.poolIndex.get(piece);
+        if (found === undefined) { found = R.pool.length; R.pool.push(piece); R.poolIndex.set(piece, found); }
+        return found;
+    }
+
+    var OPENING = /^<[a-zA-Z][^<>]*>$/, VOID = /^<(br|hr|img|wbr)[\s>]/i;
+
+    function tree(frame) {
+        if (frame.tree) { return frame.tree; }
+        var stack = [{children: []}];
+        frame.t.forEach(function (id) {
+            var piece = R.pool[id];
+            if (piece.charAt(0) === "<" && piece.charAt(1) === "/") {
+                var done = stack.pop();
+                done.close = id;
+                stack[stack.length - 1].children.push(done);
+            } else if (OPENING.test(piece) && !VOID.test(piece)) {
+                stack.push({open: id, children: []});
+            } else {
+                stack[stack.length - 1].children.push({leaf: id});
+            }
+        });
+        frame.tree = stack.length === 1 ? stack[0].children : null;  // null: not a tree, drawn whole
+        return frame.tree;
+    }
+
+    function html(nodes) {
+        var out = "";
+        for (var i = 0; i < nodes.length; i++) {
+            var n = nodes[i];
+            out += n.leaf !== undefined ? R.pool[n.leaf] : R.pool[n.open] + html(n.children) + R.pool[n.close];
+        }
+        return out;
+    }
+
+    function patchList(box, before, after) {
+        var kids = Array.prototype.slice.call(box.childNodes);
+        if (kids.length !== before.length || before.length !== after.length) {  // e.g. two texts made one
+            box.innerHTML = html(after);
+            return;
+        }
+        for (var i = 0; i < kids.length; i++) {
+            var a = before[i], b = after[i];
+            if (a.leaf !== undefined && a.leaf === b.leaf) { continue; }
+            if (a.open !== undefined && a.open === b.open && a.close === b.close) {
+                patchList(kids[i], a.children, b.children);
+                continue;
+            }
+            var fresh = document.createElement("template");
+            fresh.innerHTML = html([b]);
+            kids[i].replaceWith(fresh.content);
+        }
+    }
+
+    function drawTable(table, frame) {
+        var after = tree(frame);
+        if (R.shown && after && R.shown !== after && table.isConnected) {
+            try { patchList(table, R.shown, after); R.shown = after; return; } catch (error) { /* drawn whole */ }
+        }
+        if (R.shown !== after || !after) { table.innerHTML = after ? html(after) : frame.t.map(function (i) {
+            return R.pool[i]; }).join(""); }
+        R.shown = after;
+    }
+
+    function show(v, k, how) {
+        if (!R || !$("replay-table")) { return; }  // the page has gone
+        var b = book(R.p);
+        var frame = b.frames[key(v, k)];
+        R.v = v; R.k = (k === null || k === undefined) ? null : k;
+        if (!frame) {
+            say("Loading move " + v + "…");
+            $("replay-version").replaceChildren(el("span", "quiet", "Loading move " + v + "…"));
+            var mine = R, wanted = R.p;
+            fetchPart(R.p, partOf(v), R.k !== null).then(function () {
+                if (R === mine && R.p === wanted && R.v === v) { show(v, k, null); }
+            }, function () {});
+            return;
+        }
+        var table = $("replay-table");
+        drawTable(table, frame);
+        R.root.setAttribute("data-move", String(v));
+        R.root.setAttribute("data-event", R.k === null ? "" : String(R.k));
+        label(frame);
+        drawLog();
+        markMove();
+        $("replay-prev").disabled = v <= 1 && R.k === null;
+        $("replay-first").disabled = v <= 1 && R.k === null;
+        $("replay-next").disabled = v >= R.latest;
+        $("replay-last").disabled = v >= R.latest && R.k === null;
+        $("replay-next-event").disabled = v >= R.latest && R.k === null;
+        $("replay-prev-event").disabled = v <= 1;
+        if (R.slider) { R.slider.value = String(v); }
+        var here = R.page + "?v=" + v + "&seat=" + encodeURIComponent(R.p);
+        $("replay-permalink").setAttribute("href", here);
+        address(here, how);
+        moveChartCursor(v);
+    }
+
+    // A jump adds a history entry at once; steps replace the current one once they pause (browsers refuse
+    // to rewrite the address hundreds of times a second, and it costs a step time for nothing).
+    function address(here, how) {
+        if (R.addressTimer) {  // a step not yet written: write it first, so Back returns to it
+            clearTimeout(R.addressTimer);
+            R.addressTimer = null;
+            if (how === "push" && location.pathname === R.page) { history.replaceState({replay: true}, "", R.pending); }
+        }
+        if (how === "push") {
+            history.pushState({replay: true}, "", here);
+        } else if (how === "replace") {
+            R.pending = here;
+            R.addressTimer = setTimeout(function () {
+                R.addressTimer = null;
+                if (location.pathname === R.page) { history.replaceState({replay: true}, "", here); }
+            }, ADDRESS_WAIT_MS);
+        }
+    }
+
+    function label(frame) {
+        var b = book(R.p), move = b.moves ? b.moves[R.v - 1] : null;
+        var box = $("replay-version");
+        box.className = "version-label";
+        var parts = [el("strong", null, "Move " + R.v + " of " + R.latest)];
+        var what = "setup";
+        if (move && move.seat !== null) { what = "by " + R.names[move.seat]; }
+        else if (R.v > 1) { what = "the seed is revealed"; }
+        parts.push(el("span", "quiet", " · " + what));
+        if (move && move.think !== null && move.think !== undefined) {
+            parts.push(el("span", "quiet think", " · thought " + seconds(move.think)));
+        }
+        if (R.k !== null) {
+            var ev = el("span", "quiet", " · event " + R.k + " of " + frame.n);
+            ev.id = "replay-event";
+            parts.push(ev);
+        }
+        box.replaceChildren.apply(box, parts);
+    }
+
+    function drawLog() {
+        var b = book(R.p), box = $("replay-log");
+        if (!b.moves) { box.replaceChildren(el("div", "quiet small", "Loading the log…")); return; }
+        var first = Math.max(1, R.v - LOG_MOVES + 1), nodes = [];
+        for (var v = R.v; v >= first; v--) {       // newest first: the box shows them bottom-up
+            var move = b.moves[v - 1], entry = el("div", v === R.v ? "log-entry log-current" : "log-entry");
+            entry.setAttribute("data-move", String(v));
+            entry.appendChild(el("span", "log-version", String(v)));
+            var lines = el("div");
+            var upto = (v === R.v && R.k !== null) ? R.k : move.lines.length;
+            for (var i = 0; i < upto; i++) {
+                if (move.lines[i] !== null) { lines.appendChild(el("div", null, move.lines[i])); }
+            }
+            if (!lines.childNodes.length) { lines.appendChild(el("div", "quiet", "(no change)")); }
+            entry.appendChild(lines);
+            nodes.push(entry);
+        }
+        if (first > 1) {
+            nodes.push(el("div", "quiet small", (first - 1) + " earlier move(s) not shown: step back to read them."));
+        }
+        box.replaceChildren.apply(box, nodes);
+        box.scrollTop = 0;  // the newest line (shown last: the box is reversed) in view
+    }
+
+    // The compact move list: one row per move (the mover, their think time, what happened first), each a
+    // button to jump there; built once per perspective, the current row marked on every step.
+    function buildMoves() {
+        var b = book(R.p), box = $("replay-moves");
+        if (!box || !b.moves) { return; }
+        var rows = b.moves.map(function (move) {
+            var row = el("button", "move-row");
+            row.type = "button";
+            row.setAttribute("data-move", String(move.v));
+            row.appendChild(el("span", "move-no", String(move.v)));
+            var mover = move.seat === null ? (move.v === 1 ? "setup" : "end") : R.names[move.seat];
+            row.appendChild(el("span", "move-who", mover));
+            var said = move.lines.filter(function (l) { return l !== null; });
+            var what = said[0] || "", who = move.seat === null ? null : R.names[move.seat];
+            if (who && what.indexOf(who + " ") === 0) { what = what.slice(who.length + 1); }  // the name is beside it
+            if (!what && move.kind) { what = move.kind.replace(/_/g, " "); }  // a move the log tells nothing of
+            row.appendChild(el("span", "move-what", what));
+            row.appendChild(el("span", "move-think", seconds(move.think)));
+            row.title = said.join("\n");
+            return row;
+        });
+        box.replaceChildren.apply(box, rows);
+        R.moveRows = rows;
+        R.marked = null;
+        markMove();
+    }
+
+    function markMove() {
+        if (!R.moveRows) { return; }
+        var row = R.moveRows[R.v - 1];
+        if (R.marked === row) { return; }
+        if (R.marked) { R.marked.classList.remove("current"); R.marked.removeAttribute("aria-current"); }
+        if (!row) { return; }
+        row.classList.add("current");
+        row.setAttribute("aria-current", "step");
+        R.marked = row;
+        var box = row.parentNode, top = row.offsetTop - box.offsetTop;  // scroll the list only, never the page
+        if (top < box.scrollTop || top + row.offsetHeight > box.scrollTop + box.clientHeight) {
+            box.scrollTop = top - box.clientHeight / 2;
+        }
+    }
+
+    function chart() {
+        var box = $("replay-vp");
+        return box ? box.querySelector(".js-plotly-plot") : null;
+    }
+
+    function moveChartCursor(v) {
+        var plot = chart();
+        if (!plot || !window.Plotly || !plot.layout) { return; }
+        // Plotly redraws its whole chart for a moved line: wait until the steps pause, never slow one down.
+        if (R.chartTimer) { clearTimeout(R.chartTimer); }
+        R.chartTimer = setTimeout(function () {
+            R.chartTimer = null;
+            window.Plotly.relayout(plot, {"shapes[0].x0": v, "shapes[0].x1": v});
+        }, CHART_WAIT_MS);
+    }
+
+    // -- moving -----------------------------------------------------------------------------------------
+
+    function count(v) {
+        var f = book(R.p).frames[key(v, null)];
+        return f ? f.n : 1;
+    }
+
+    function go(action, value) {
+        var v = R.v, k = R.k;
+        if (action === "first") { show(1, null, "push"); }
+        else if (action === "last") { show(R.latest, null, "push"); }
+        else if (action === "to") { show(Math.max(1, Math.min(R.latest, value)), null, "push"); }
+        else if (action === "next") {
+            if (k !== null) { show(v, null, "replace"); } else if (v < R.latest) { show(v + 1, null, "replace"); }
+        }
+        else if (action === "prev") {
+            if (k !== null || v > 1) { show(Math.max(1, v - 1), null, "replace"); }
+        }
+        else if (action === "next-event") {
+            var shown = k === null ? count(v) : k;
+            if (shown < count(v)) { show(v, shown + 1 < count(v) ? shown + 1 : null, "replace"); }
+            else if (v < R.latest) { show(v + 1, count(v + 1) > 1 ? 1 : null, "replace"); }
+        }
+        else if (action === "prev-event") {
+            var now = k === null ? count(v) : k;
+            if (now > 1) { show(v, now - 1, "replace"); } else if (v > 1) { show(v - 1, null, "replace"); }
+        }
+    }
+
+    function play(on) {
+        if (R.timer) { clearInterval(R.timer); R.timer = null; }
+        if (on) {
+            if (R.v >= R.latest) { show(1, null, "push"); }
+            var mine = R;
+            R.timer = setInterval(function () {
+                if (R !== mine) { return; }
+                if (R.v >= R.latest) { play(false); return; }
+                go("next");
+            }, PLAY_MS);
+        }
+        var button = $("replay-play");
+        if (button) { button.textContent = on ? "⏸ Pause" : "▶ Play"; }
+    }
+
+    function choose(p, how) {
+        if (R.perspectives.indexOf(p) < 0) { return; }
+        R.p = p;
+        R.root.setAttribute("data-seat", p);
+        document.querySelectorAll("#replay-seat .seat-choice").forEach(function (b) {
+            var on = b.getAttribute("data-seat") === p;
+            b.classList.toggle("active", on);
+            b.setAttribute("aria-pressed", on ? "true" : "false");
+        });
+        R.moveRows = null;
+        $("replay-moves").replaceChildren();
+        buildMoves();
+        var mine = R;
+        show(R.v, R.k, how);
+        fetchPart(p, partOf(R.v), R.k !== null).then(function () {
+            if (R === mine && R.p === p) { buildMoves(); show(R.v, R.k, null); }
+        }, function () {});
+    }
+
+    // -- wiring -----------------------------------------------------------------------------------------
+
+    var BUTTONS = {
+        "replay-first": "first", "replay-prev": "prev", "replay-next": "next", "replay-last": "last",
+        "replay-prev-event": "prev-event", "replay-next-event": "next-event"
+    };
+
+    document.addEventListener("click", function (event) {
+        if (!R || !event.target.closest) { return; }
+        var target = event.target.closest("button, a");
+        if (!target || !R.root.contains(target)) { return; }
+        if (BUTTONS[target.id]) { play(false); go(BUTTONS[target.id]); }
+        else if (target.id === "replay-play") { play(!R.timer); }
+        else if (target.classList.contains("move-row") || target.classList.contains("replay-round")) {
+            play(false); go("to", parseInt(target.getAttribute("data-move"), 10));
+        }
+        else if (target.classList.contains("seat-choice")) {
+            choose(target.getAttribute("data-seat"), "push");
+        }
+    });
+
+    document.addEventListener("keydown", function (event) {
+        if (!R || event.altKey || event.ctrlKey || event.metaKey) { return; }
+        var actions = {
+            ArrowLeft: event.shiftKey ? "prev-event" : "prev", ArrowRight: event.shiftKey ? "next-event" : "next",
+            Home: "first", End: "last"
+        };
+        var action = actions[event.key];
+        if (!action) { return; }
+        var target = event.target;
+        if (target && target.closest && target.closest(OWN_KEYS)) { return; }
+        event.preventDefault();
+        play(false);
+        go(action);
+    });
+
+    window.addEventListener("popstate", function () {
+        if (!R || location.pathname !== R.page) { return; }
+        var params = new URLSearchParams(location.search);
+        var v = Math.max(1, Math.min(R.latest, parseInt(params.get("v") || "1", 10) || 1));
+        var p = params.get("seat") || R.p;
+        play(false);
+        if (p !== R.p && R.perspectives.indexOf(p) >= 0) { R.v = v; R.k = null; choose(p, null); }
+        else { show(v, null, null); }
+    });
+
+    function slider() {
+        var box = $("replay-slider-box");
+        var input = document.createElement("input");
+        input.type = "range"; input.id = "replay-slider"; input.min = "1"; input.max = String(R.latest);
+        input.step = "1"; input.value = String(R.v);
+        input.setAttribute("aria-label", "Move");
+        input.addEventListener("input", function () { play(false); show(parseInt(input.value, 10), null, "replace"); });
+        input.addEventListener("change", function () { history.pushState({replay: true}, "", location.href); });
+        box.replaceChildren(input);
+        R.slider = input;
+    }
+
+    function hookChart() {
+        var plot = chart();
+        if (!plot || !plot.on || plot.getAttribute("data-hooked")) { return; }
+        plot.setAttribute("data-hooked", "1");
+        plot.on("plotly_click", function (data) {
+            if (R && data && data.points && data.points.length) { play(false); go("to", Math.round(data.points[0].x)); }
+        });
+        moveChartCursor(R.v);
+    }
+
+    function mount(root) {
+        if (R && R.timer) { clearInterval(R.timer); }
+        var perspectives = Array.prototype.map.call(
+            root.querySelectorAll("#replay-seat .seat-choice"), function (b) { return b.getAttribute("data-seat"); });
+        R = {
+            root: root, game: root.getAttribute("data-game"), latest: parseInt(root.getAttribute("data-latest"), 10),
+            v: parseInt(root.getAttribute("data-move"), 10) || 1, k: null, p: root.getAttribute("data-seat"),
+            framesUrl: root.getAttribute("data-frames"), page: root.getAttribute("data-page"),
+            names: JSON.parse(root.getAttribute("data-names") || "[]"), perspectives: perspectives,
+            chunk: parseInt(root.getAttribute("data-chunk"), 10) || 25, books: {}, timer: null,
+            moveRows: null, marked: null, slider: null, loading: false,
+            pool: [], poolIndex: new Map(), shown: null
+        };
+        slider();
+        var mine = R;
+        fetchPart(R.p, partOf(R.v), false).then(function () {
+            if (R !== mine) { return; }
+            show(R.v, null, null);
+            backgroundLoad();
+        }, function () {});
+    }
+
+    new MutationObserver(function () {
+        var root = $("replay-root");
+        if (!root) { if (R) { play(false); R = null; } return; }
+        if (!R || R.root !== root) { mount(root); }
+        hookChart();
+    }).observe(document.documentElement, {childList: true, subtree: true});
+})();
+"""

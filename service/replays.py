@@ -1,0 +1,102 @@
+"""A whole game's replay from one perspective in a single pass: every frame and every log entry.
+
+``Queries.replay`` answers one frame (nearest snapshot, then ``evolve``): right for one look, too slow
+to prepare a replay that steps in the browser without asking the server again. Here the recorded
+events are evolved once, from the first, and the perspective's view is taken after every event (a
+frame per event, so a replay can step by event too) and every version. The engine decides everything
+through the game protocol (``GameRules``: ``evolve``, ``view``, ``to_act``, ``describe``); nothing here
+knows a game.
+
+The perspective is the referee (``seat`` None) or one seat: views and narration are the engine's for
+that reader, so a seat's replay holds nothing that seat could not see then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.games import game as game_of
+
+SEED_REVEALED = "The seed is revealed."
+
+
+@dataclass(frozen=True)
+class Step:
+    """The table after ``events`` of version ``version``'s events (``events`` = ``count``: the whole version)."""
+
+    version: int
+    events: int
+    count: int
+    view: dict[str, Any]
+    to_act: list[int]
+
+    @property
+    def whole(self) -> bool:
+        return self.events >= self.count
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One version in the log: who moved (None: the setup or the seed's reveal) and one line per event
+    (None where the engine's line only says who acts next: the table shows that)."""
+
+    version: int
+    seat: int | None
+    lines: list[str | None]
+
+
+def events_of(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The domain events a stored record holds (a created game's opening, a move's events; none for the seed)."""
+    if record["type"] == "created":
+        opening: list[dict[str, Any]] = record["body"]["opening"]
+        return opening
+    if record["type"] == "move":
+        moved: list[dict[str, Any]] = record["body"]["events"]
+        return moved
+    return []
+
+
+def steps(
+    records: Sequence[dict[str, Any]], seat: int | None, first: int = 1, last: int | None = None
+) -> Iterator[Step]:
+    """Every frame of the game from ``seat``'s perspective: after each event of a version with several, then
+    the version whole (a version with one event or none has one frame). The setup (version 1) is one frame:
+    its events build the table and mean nothing one by one. Only versions ``first`` to ``last`` are
+    yielded (the ones before are evolved, not viewed: taking views is what costs)."""
+    rules = game_of(records[0]["body"]["kind"]).rules
+    state: Any = None
+    for record in records[: last if last is not None else len(records)]:
+        events = events_of(record)
+        count = max(1, len(events))
+        wanted = record["version"] >= first
+        for k, data in enumerate(events, start=1):
+            state = rules.evolve(state, rules.event_from_dict(data))
+            if wanted and k < count and record["version"] > 1:
+                yield Step(record["version"], k, count, rules.view(state, seat), list(rules.to_act(state)))
+        if wanted:
+            yield Step(record["version"], count, count, rules.view(state, seat), list(rules.to_act(state)))
+
+
+def entries(records: Sequence[dict[str, Any]], seat: int | None) -> list[Entry]:
+    """The game's log as ``seat`` may read it (the engine's ``describe`` for that reader), one entry per version."""
+    rules = game_of(records[0]["body"]["kind"]).rules
+    state: Any = None
+    names: list[str] = []
+    out = []
+    for record in records:
+        if record["type"] == "seed_revealed":
+            out.append(Entry(record["version"], None, [SEED_REVEALED]))
+            continue
+        lines: list[str | None] = []
+        for data in events_of(record):
+            event = rules.event_from_dict(data)
+            state = rules.evolve(state, event)
+            if not names:  # every seat, with any the engine plays (a solo rival), as the view names them
+                names = [str(n) for n in rules.view(state, None)["players"]]
+            line = rules.describe(event, names, seat)
+            lines.append(None if line.endswith(" to act") else line)
+        who = record["body"]["seat"] if record["type"] == "move" else None
+        out.append(Entry(record["version"], who, lines))
+    return out
