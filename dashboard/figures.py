@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dashboard.format import DASH, number, ordinal, percent, round_name
+from dashboard.format import DASH, number, ordinal, percent
+
+RoundName = Callable[[int], str]  # what the game calls a round (``Renderer.round_name``)
+
+
+def plain_round_name(round_no: int) -> str:
+    return f"Round {round_no}"
+
 
 COLOURS = ["#2f6db5", "#d1495b", "#edae49", "#00798c", "#66a182", "#8d6a9f"]
 FIELD = "#9aa5b1"
@@ -47,7 +54,7 @@ def cursor_shape(version: int) -> dict[str, Any]:
     }
 
 
-def vp_timeline(timeline: Mapping[str, Any], version: int, max_rounds: int | None = None) -> go.Figure:
+def vp_timeline(timeline: Mapping[str, Any], version: int, round_name: RoundName = plain_round_name) -> go.Figure:
     """VP of every seat after every version, one step line per seat; the cursor is shape 0."""
     versions = list(range(1, len(timeline["vp"]) + 1))
     fig = go.Figure()
@@ -85,7 +92,7 @@ def vp_timeline(timeline: Mapping[str, Any], version: int, max_rounds: int | Non
                     "y": 1.0,
                     "xref": "x",
                     "yref": "paper",
-                    "text": round_name(round_no, max_rounds),
+                    "text": round_name(int(round_no)),
                     "showarrow": False,
                     "xanchor": "left",
                     "yanchor": "bottom",
@@ -175,7 +182,7 @@ def tendency_group(
 def stacked_by_round(
     series: Sequence[tuple[str, Sequence[tuple[str, Sequence[Mapping[str, Any]]]]]],
     title: str,
-    max_rounds: int | None,
+    round_name: RoundName,
 ) -> go.Figure:
     """Shares of one whole round by round (each series: the parts' labels and ``per_round`` rows), stacked per
     round; one panel per series (the player, the field) on the same 0-100% scale."""
@@ -184,7 +191,7 @@ def stacked_by_round(
         for i, (label, rows) in enumerate(parts):
             fig.add_trace(
                 go.Bar(
-                    x=[round_name(r["round"], max_rounds) for r in rows],
+                    x=[round_name(int(r["round"])) for r in rows],
                     y=[None if r["value"] is None else 100 * r["value"] for r in rows],
                     name=label,
                     legendgroup=label,
@@ -210,7 +217,7 @@ def by_round(
     series: Sequence[tuple[str, Sequence[Mapping[str, Any]]]],
     title: str,
     axis: str,
-    max_rounds: int | None,
+    round_name: RoundName,
     share: bool = False,
 ) -> go.Figure:
     """A per-round metric (rows of ``{round, value, n}``) as lines with markers, one per series; a share in
@@ -219,7 +226,7 @@ def by_round(
     for i, (who, rows) in enumerate(series):
         fig.add_trace(
             go.Scatter(
-                x=[round_name(r["round"], max_rounds) for r in rows],
+                x=[round_name(int(r["round"])) for r in rows],
                 y=[None if r["value"] is None else (100 * r["value"] if share else r["value"]) for r in rows],
                 name=who,
                 mode="lines+markers",
@@ -241,7 +248,7 @@ def by_round(
     return fig
 
 
-def _group_label(row: Mapping[str, Any], by: Sequence[str], max_rounds: int | None) -> str:
+def _group_label(row: Mapping[str, Any], by: Sequence[str], round_name: RoundName) -> str:
     """A breakdown's group as people read it: "Round 2, 1st" for a round and a place (every game's words), a
     number with its column's name, any other value as it is stored."""
     parts = []
@@ -250,7 +257,7 @@ def _group_label(row: Mapping[str, Any], by: Sequence[str], max_rounds: int | No
         if value is None:
             parts.append(DASH)
         elif column == "round":
-            parts.append(round_name(value, max_rounds))
+            parts.append(round_name(int(value)))
         elif column == "place":
             parts.append(ordinal(int(value)))
         else:
@@ -262,7 +269,7 @@ def breakdown(
     series: Sequence[tuple[str, Sequence[Mapping[str, Any]]]],
     label: str,
     by: Sequence[str],
-    max_rounds: int | None = None,
+    round_name: RoundName = plain_round_name,
 ) -> go.Figure:
     """A breakdown (rows grouped ``by`` some columns, counted in ``n``) per series as a share of that series'
     rows, the groups in one order for every series. A group without a value (a round the game ended before
@@ -275,7 +282,7 @@ def breakdown(
             if key not in keys:
                 keys.append(key)
     keys.sort(key=lambda k: tuple((v is None, v if not isinstance(v, str) else 0, str(v)) for v in k))
-    names = [_group_label(dict(zip(by, k, strict=True)), by, max_rounds) for k in keys]
+    names = [_group_label(dict(zip(by, k, strict=True)), by, round_name) for k in keys]
     fig = go.Figure()
     for i, (who, rows) in enumerate(series):
         counts = {tuple(r[c] for c in by): int(r["n"]) for r in rows}
@@ -301,7 +308,7 @@ def counts(
     label: str,
     by: Sequence[str],
     averaged: Sequence[str] = (),
-    max_rounds: int | None = None,
+    round_name: RoundName = plain_round_name,
 ) -> go.Figure:
     """A breakdown of the whole field as counts (with its averaged columns in the hover text), groups without a
     value left out (a game in play has not been won yet)."""
@@ -310,7 +317,7 @@ def counts(
         rows = sorted(rows, key=lambda r: tuple(r[c] for c in by))
     fig = go.Figure(
         go.Bar(
-            x=[_group_label(r, by, max_rounds) for r in rows],
+            x=[_group_label(r, by, round_name) for r in rows],
             y=[r["n"] for r in rows],
             marker_color=COLOURS[0],
             customdata=[[r[c] for c in averaged] for r in rows] if averaged else None,

@@ -147,7 +147,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
 def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str | None) -> Any:
     data = ctx.data
     title = GAMES[kind].title
-    max_rounds = renderer(kind).max_rounds()
+    round_name = renderer(kind).round_name
     seats = data.by_dimension(visitor, kind, WIN_RATE, "seat", tournament)
     spread = data.distributions(visitor, kind, tournament)
     if not seats and not spread["score"]:
@@ -198,7 +198,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
                     None,
                     chart(
                         f"agg-stack-{slug(group)}",
-                        figures.stacked_by_round([("the field", parts)], group, max_rounds),
+                        figures.stacked_by_round([("the field", parts)], group, round_name),
                         None if any(rows for _, rows in parts) else NO_GAMES,
                     ),
                 )
@@ -215,7 +215,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
                             [("the field", rows)],
                             f"{m.label[:1].upper()}{m.label[1:]}, per round",
                             m.label,
-                            max_rounds,
+                            round_name,
                             m.share,
                         ),
                         None if rows else NO_GAMES,
@@ -229,7 +229,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
                 None,
                 chart(
                     f"agg-breakdown-{name}",
-                    figures.counts(rows, spec.label, spec.by, spec.average, max_rounds),
+                    figures.counts(rows, spec.label, spec.by, spec.average, round_name),
                     None if rows else NO_GAMES,
                 ),
             )

@@ -125,7 +125,7 @@ def player_page(
         where = f"a {title} game" + (f" at a table of {size}" if size else "")
         return html.Div([summary, empty(f"{name} has not finished {where} yet, so there are no tendencies to show.")])
     series = ((name, player), (other_name, other))
-    max_rounds = renderer(kind).max_rounds()
+    round_name = renderer(kind).round_name
     sections = []
     for group, members in groups(kind).items():
         shown = [m.name for m in members]
@@ -151,7 +151,7 @@ def player_page(
                     None,
                     chart(
                         f"players-stack-{slug(group)}",
-                        figures.stacked_by_round(parts, group, max_rounds),
+                        figures.stacked_by_round(parts, group, round_name),
                         None if any(rows for _, rows in parts[0][1]) else NO_DATA,
                     ),
                 )
@@ -168,7 +168,7 @@ def player_page(
                     chart(
                         f"players-round-{m.name}",
                         figures.by_round(
-                            rows, f"{m.label[:1].upper()}{m.label[1:]}, per round", m.label, max_rounds, m.share
+                            rows, f"{m.label[:1].upper()}{m.label[1:]}, per round", m.label, round_name, m.share
                         ),
                         None if rows[0][1] else NO_DATA,
                     ),
@@ -186,7 +186,7 @@ def player_page(
                 None,
                 chart(
                     f"players-breakdown-{name_}",
-                    figures.breakdown(rows, spec.label, spec.by, max_rounds),
+                    figures.breakdown(rows, spec.label, spec.by, round_name),
                     None if rows[0][1] else f"{name} has none of these yet.",
                 ),
             )

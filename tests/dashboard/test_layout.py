@@ -402,7 +402,7 @@ def test_the_length_histogram_counts_whole_games_in_round_bins() -> None:
 def test_a_breakdown_leaves_out_groups_without_a_value() -> None:
     """A round the game ended before the seat went out has no place: it is no finishing place."""
     rows = [{"round": 1, "place": 1, "n": 2}, {"round": 1, "place": None, "n": 5}, {"round": 2, "place": 2, "n": 2}]
-    fig = figures.breakdown([("Ana", rows)], "finishing place in a round", ("round", "place"), 4)
+    fig = figures.breakdown([("Ana", rows)], "finishing place in a round", ("round", "place"), figures.plain_round_name)
     assert list(fig.data[0].x) == ["Round 1, 1st", "Round 2, 2nd"] and list(fig.data[0].y) == [50.0, 50.0]
     counted = figures.counts(rows, "finishing place in a round", ("round", "place"))
     assert list(counted.data[0].x) == ["Round 1, 1st", "Round 2, 2nd"] and list(counted.data[0].y) == [2, 2]
