@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import dash
-from dash import Input, Output, html
+from dash import Input, Output, dcc, html
 
 from dashboard import figures
 from dashboard.access import Visitor, require_lists
@@ -46,9 +46,12 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
         player = str(max(everyone, key=lambda p: (p["games"], p["wins"]))["player_id"])
     other = params.get("other") if params.get("other") in known else None
     kind = str(params["game"]) if params.get("game") in GAMES else DEFAULT_KIND
+    sizes = {o["value"] for o in size_options()}
+    size = int(params["size"]) if params.get("size", "").isdigit() and int(params["size"]) in sizes else None
     return html.Div(
         [
             html.H2("Players"),
+            dcc.Store(id="players-search"),
             card(
                 None,
                 html.Div(
@@ -64,7 +67,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                             dropdown("players-other", options, other, placeholder="the field (everyone)"),
                             "22rem",
                         ),
-                        field("Table size", dropdown("players-size", size_options(), None), "9rem"),
+                        field("Table size", dropdown("players-size", size_options(), size), "9rem"),
                     ],
                     className="filters",
                 ),
@@ -74,7 +77,33 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
     )
 
 
+# Write the choices into the address as they change (a copied address or a reload shows the same player).
+URL_JS = """
+function (player, other, kind, size) {
+    var names = ["player", "other", "game", "size"], values = [player, other, kind, size], parts = [];
+    for (var i = 0; i < names.length; i++) {
+        var v = values[i];
+        if (v !== null && v !== undefined && v !== "") {
+            parts.push(names[i] + "=" + encodeURIComponent(String(v).slice(0, 100)));
+        }
+    }
+    var search = parts.length ? "?" + parts.join("&") : "";
+    if (location.search !== search) { history.replaceState(history.state, "", location.pathname + search); }
+    return search;
+}
+"""
+
+
 def register(app: dash.Dash, ctx: Context) -> None:
+    app.clientside_callback(
+        URL_JS,
+        Output("players-search", "data"),
+        Input("players-player", "value"),
+        Input("players-other", "value"),
+        Input("players-kind", "value"),
+        Input("players-size", "value"),
+    )
+
     @app.callback(
         Output("players-content", "children"),
         Input("players-player", "value"),

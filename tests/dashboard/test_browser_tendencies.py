@@ -5,6 +5,7 @@ page. Expectations come from the read side (``Queries``), never written down her
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -122,3 +123,17 @@ def test_the_ruins_players_page_compares_at_the_player_s_table_sizes(page: Any, 
     shots.take(page, "wide")
     page.set_viewport_size({"width": 390, "height": 900})
     shots.take(page, "narrow")
+
+
+def test_the_players_page_keeps_its_choices_in_the_address(page: Any, demo: Demo, shots: Shots) -> None:
+    from dashboard.format import player_labels
+
+    labels = {o["value"]: o["label"] for o in player_labels(demo.queries.players())}
+    player, other = demo.players[2], demo.players[3]
+    page.goto("/players")
+    choose(page, "players-player", labels[player["id"]])
+    choose(page, "players-other", labels[other["id"]])
+    expect(page).to_have_url(re.compile(rf".*player={player['id']}.*other={other['id']}"))
+    page.reload()
+    expect(page.locator("#players-player")).to_contain_text(player["name"])
+    expect(page.locator("#players-other")).to_contain_text(other["name"])
