@@ -22,6 +22,7 @@ from tests.docker.stack import (
     compose_cli,
     get,
     leftovers,
+    quiet,
     running_stack,
     send,
 )
@@ -144,6 +145,22 @@ def test_the_stack_plays_a_game_shows_it_verifies_it_and_goes_away() -> None:
     docker = buildkit_cli()
     compose = compose_cli(docker)
     images: Images = build_images(docker)
+    # The image runs as its own user, and pip's certificate bundle (a build secret) left nothing behind.
+    inside = quiet(
+        [
+            docker,
+            "run",
+            "--rm",
+            "--network",
+            "none",
+            "--entrypoint",
+            "sh",
+            images.app,
+            "-c",
+            "id -u; find / -xdev -name pip_cert 2>/dev/null | wc -l",
+        ]
+    )
+    assert inside.returncode == 0 and inside.stdout.split() == ["10001", "0"], inside.stdout + inside.stderr
     with running_stack(images, compose) as stack:
         check_stack(stack)
         project = stack.project
