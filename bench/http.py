@@ -57,11 +57,16 @@ class KeepAliveClient:
         return sock
 
     def call(self, method: str, path: str, body: Any, token: str) -> tuple[int, Any]:
-        payload = json.dumps(body).encode()
-        head = (
-            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
-        )
+        """Send a request (a JSON body unless ``body`` is None) and read the answer: its status and JSON."""
+        if body is None:
+            payload = b""
+            head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\r\n"
+        else:
+            payload = json.dumps(body).encode()
+            head = (
+                f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
+            )
         if self.sock is None:  # first request, or the server closed the last one (gunicorn's sync workers)
             self.sock = self._connect()
         self.sock.sendall(head.encode() + payload)

@@ -1,9 +1,12 @@
 """A bot that plays one seat over HTTP against the play API, with only the standard library.
 
 It reads its seat's view (``GET /api/v1/games/<id>`` with ``Authorization: Bearer <seat token>``), waits
-for its turn by polling with a bounded backoff, submits its choice (``POST /api/v1/games/<id>/actions``
-with the version it acted on), reloads and retries when the game moved on under it (409), and stops
-when the game is over. The bot sees exactly what the seat's view shows, nothing more.
+for its turn on the push channel (``GET /api/v1/games/<id>/updates?until=turn&include=game``: the server
+answers when the seat is to act, with the view to act on), submits its choice (``POST
+/api/v1/games/<id>/actions`` with the version it acted on), reloads and retries when the game moved on under
+it (409), and stops when the game is over. A server without the push channel (404 ``not_found`` for it) is
+polled instead, conditionally (``If-None-Match``: an unchanged game is a 304 without a body), with a bounded
+backoff. The bot sees exactly what the seat's view shows, nothing more.
 
 Trouble on the way is retried or not by whether it can pass. A server that is down, restarting or
 overloaded (connection refused or reset, a timeout, 5xx such as 503 ``store_unavailable``, 429) is retried
@@ -34,6 +37,7 @@ from domain.policies import Policy
 
 # Answers that no retry can change: the request itself is wrong, or this token may not do it.
 PERMANENT_STATUSES = frozenset({400, 401, 403, 404, 405, 410, 413, 415, 422})
+PUSH_WAIT = 25.0  # seconds a wait on the push channel may last before it is asked again
 PASSING = (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException, json.JSONDecodeError)
 
 
@@ -50,6 +54,10 @@ class ApiError(Exception):
     @property
     def permanent(self) -> bool:
         return self.status in PERMANENT_STATUSES
+
+
+class NoPush(Exception):
+    """The server has no push channel (an older server): the bot polls instead."""
 
 
 class Unreachable(Exception):
@@ -118,6 +126,9 @@ class BotClient:
         self.conflicts = 0
         self.retries = 0  # failed requests retried, over the whole game
         self.jitter = random.Random()  # backoff jitter; kept apart from the bot's (perhaps seeded) choices
+        self.push = True  # until the server shows it has no push channel
+        self.busy = 0.0  # seconds the push channel asked to wait before asking again (it held no wait)
+        self._seen: tuple[str, dict[str, Any]] | None = None  # the last game read and its ETag
 
     # -- HTTP -----------------------------------------------------------------------------------------------
 
@@ -125,18 +136,32 @@ class BotClient:
     def game_url(self) -> str:
         return f"{self.base}/api/v1/games/{urllib.parse.quote(self.game_id, safe='')}"
 
-    def _request(self, method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json"}
+    def _request(
+        self,
+        method: str,
+        url: str,
+        body: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> dict[str, Any]:
+        """The JSON answer; a 304 answers ``{}`` with ``NOT_MODIFIED`` set on the client (see ``fetch``)."""
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json", **(headers or {})}
         data = None
         if body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
         request = urllib.request.Request(url, data=data, headers=headers, method=method)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            with urllib.request.urlopen(request, timeout=timeout or self.timeout) as response:
                 answer: dict[str, Any] = json.loads(response.read() or b"{}")
+                tag = response.headers.get("ETag")
+                if tag and method == "GET" and url == self.game_url:
+                    self._seen = (tag, answer)
                 return answer
         except urllib.error.HTTPError as error:
+            if error.code == 304 and self._seen is not None:
+                error.close()
+                return self._seen[1]
             raise _api_error(error) from None
         except urllib.error.URLError as error:
             reason = error.reason
@@ -148,8 +173,25 @@ class BotClient:
             raise
 
     def fetch(self) -> dict[str, Any]:
-        """The game as this seat sees it: view, version, to_act, status, legal_actions."""
-        return self._request("GET", self.game_url)
+        """The game as this seat sees it: view, version, to_act, status, legal_actions (asked conditionally: if it
+        has not changed since the last read, the server says so in a 304 and the last read is used)."""
+        headers = {"If-None-Match": self._seen[0]} if self._seen is not None else {}
+        return self._request("GET", self.game_url, headers=headers)
+
+    def wait_for_turn(self, version: int, wait: float = PUSH_WAIT) -> dict[str, Any] | None:
+        """The game as this seat sees it once this seat is to act or the game is over, told by the push channel
+        (up to ``wait`` seconds after ``version``); None if the wait ran out. Raises ``NoPush`` if the server has
+        no push channel."""
+        query = urllib.parse.urlencode({"after": version, "wait": int(wait), "until": "turn", "include": "game"})
+        try:
+            answer = self._request("GET", f"{self.game_url}/updates?{query}", timeout=wait + self.timeout)
+        except ApiError as error:
+            if (error.status, error.code) in ((404, "not_found"), (405, "method_not_allowed")):
+                raise NoPush(str(error)) from None
+            raise
+        self.busy = float(answer.get("retry_after") or 0)  # the server would not hold the wait: ask again later
+        game: dict[str, Any] | None = answer.get("game")
+        return game
 
     def submit(self, version: int, action: dict[str, Any]) -> dict[str, Any]:
         return self._request("POST", f"{self.game_url}/actions", {"version": version, "action": action})
@@ -215,22 +257,39 @@ class BotClient:
         max_backoff: float = 5.0,
         on_trouble: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        push: bool = True,
+        push_wait: float = PUSH_WAIT,
     ) -> dict[str, Any]:
         """Play until the game is over; returns the final game as this seat sees it.
 
-        While waiting, polls after ``poll`` seconds, backing off by half each time up to ``max_poll`` (back to
-        ``poll`` whenever the game moved); a 409 reloads at once. A failure that may pass is retried after
+        While waiting, waits on the push channel (``push``; up to ``push_wait`` seconds a call): the server
+        answers as soon as this seat is to act, with the game to act on. Without it (``push=False``, or a server
+        that has none), polls after ``poll`` seconds, backing off by half each time up to ``max_poll`` (back to
+        ``poll`` whenever the game moved). A 409 reloads at once. A failure that may pass is retried after
         ``backoff`` seconds, doubling up to ``max_backoff`` (each delay drawn between half and all of that, and
         at least the server's ``Retry-After``), for up to ``give_up_after`` seconds in a row, then raises
         ``Unreachable``; one that cannot pass (``ApiError.permanent``, ``BadAddress``) is raised at once.
         ``on_trouble`` hears, in one line each, when failures start and when the server answers again."""
+        self.push = self.push and push
         delay = poll
         failures = 0
         trouble_since = 0.0
         last_version: int | None = None
+        waiting_on: int | None = None  # the version to wait after, on the push channel
         while True:
             try:
-                step = self.step()
+                if waiting_on is not None:
+                    turn = self.wait_for_turn(waiting_on, push_wait)
+                    if turn is None and self.busy:
+                        sleep(min(self.busy, max(max_poll, poll)))  # (the version is unchanged: ask again then)
+                        continue
+                    waiting_on = None
+                    step = self.play_turn(turn) if turn is not None else self.step()
+                else:
+                    step = self.step()
+            except NoPush:
+                self.push, waiting_on = False, None  # an older server: poll it
+                continue
             except ApiError as error:
                 if error.permanent:
                     raise
@@ -268,9 +327,15 @@ class BotClient:
                 if on_move is not None:
                     on_move(step.move)
                 delay = poll
+                if self.push:
+                    waiting_on = step.move.new_version
                 continue
             if step.kind == "conflict":
                 continue  # the game moved on: reload and decide again
+            if self.push and self.seat_of(step.game) not in step.game["to_act"]:
+                waiting_on = step.game["version"]  # the server answers when this seat is to act
+                continue
+            # Polling (or to act with nothing to do yet, until others have chosen): look again after a while.
             if step.game["version"] != last_version:
                 delay = poll  # others are playing: keep looking often
             last_version = step.game["version"]

@@ -64,6 +64,26 @@ class LiveGames:
         self.remember(game)
         return game
 
+    def peek(self, uid: UUID) -> Game | None:
+        """The cached game as it is, or None if it is not cached (nothing is read)."""
+        with self._guard:
+            return self._games.get(uid)
+
+    def advance(self, uid: UUID, events: list[Any]) -> None:
+        """Bring the cached game forward by records read elsewhere (the push feed has just read them): applied to
+        a copy if they follow the cached version, else ignored (the next ``current`` reads the store)."""
+        with self._guard:
+            game = self._games.get(uid)
+        if game is None or not events or events[0].originator_version != game.version + 1:
+            return
+        game = library.detached_copy(game)
+        for event in events:
+            event.mutate(game)
+        with self._guard:
+            cached = self._games.get(uid)
+            if cached is not None and cached.version < game.version:  # (else a move of this process got there first)
+                self._games[uid] = game
+
     def remember(self, game: Game) -> None:
         with self._guard:
             self._games[game.id] = game

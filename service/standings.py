@@ -175,6 +175,20 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+# Every seat of every game of one tournament, as the standings read it (``{p}``: the schema's prefix; ``?``: the
+# tournament id). The dashboard (``Queries.tournament_seats``) and the API read through this one statement.
+SEATS_SQL = (
+    "SELECT g.game_id, g.round_label, g.table_label, g.status, g.n_players, pg.seat, pg.player_id, pg.place, "
+    "pg.score, p.name FROM {p}rm_games g JOIN {p}rm_player_games pg ON pg.game_id = g.game_id "
+    "LEFT JOIN {p}rm_players p ON p.player_id = pg.player_id WHERE g.tournament_id = ?{finished} "
+    "ORDER BY g.round_label, g.table_label, g.game_id, pg.seat"
+)
+
+
+def seats_sql(finished_only: bool) -> str:
+    return SEATS_SQL.replace("{finished}", " AND g.status = 'over'" if finished_only else "")
+
+
 def seats_from_rows(rows: Iterable[Mapping[str, object]]) -> tuple[list[Seat], dict[str, str]]:
     """``Seat``s and player names from the read models' rows (``Queries.tournament_seats``)."""
     seats: list[Seat] = []

@@ -36,6 +36,14 @@ def _is_organiser_key(token: str) -> bool:
     return key is not None and secrets.compare_digest(token.encode(), key.encode())
 
 
+def organiser_key_sent() -> bool:
+    """True for the organisers' key; a request that sends another bearer token is refused (401) rather than
+    quietly answered as the public would be, so a mistyped key is noticed."""
+    if _is_organiser_key(bearer_token()):
+        return True
+    raise Unauthorized("this is not the organisers' API key", "invalid_api_key")
+
+
 def organiser_only(route: Callable[P, R]) -> Callable[P, R]:
     """Refuse the request unless it carries the organisers' key."""
 

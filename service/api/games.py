@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 
+from service import listing, push
 from service.api import schemas
 from service.api.auth import digsite, organiser_only, viewer_for
 from service.api.validation import check, json_body, query_args
+from service.application import Viewer
+from service.errors import Forbidden
+from service.inputs import parse_uuid
 
 bp = Blueprint("games", __name__)
 
@@ -28,11 +32,46 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     return created, 201, {"Location": url_for(".game", game_id=created["id"])}
 
 
+def etag(latest: int, shown: int, viewer: Viewer) -> str:
+    """The entity tag of a game as one viewer sees it: it changes whenever that answer could (a new record,
+    another version shown, another seat), and names nothing the viewer could not see in the answer itself."""
+    who = "r" if viewer.seat is None else f"s{viewer.seat}"
+    return f"{latest}-{shown}-{who}"
+
+
+@bp.get("/games")
+@organiser_only
+def games() -> dict[str, Any]:
+    """Games, newest first, a page at a time (from the read models: a new game is listed a moment later)."""
+    args = query_args(schemas.GAMES_QUERY)
+    rows, following = listing.page(
+        digsite(), listing.GAMES, args, args.get("cursor"), args.get("limit", 50), player=args.get("player")
+    )
+    return {"games": [listing.game_item(row) for row in rows], "next": following}
+
+
 @bp.get("/games/<game_id>")
-def game(game_id: str) -> dict[str, Any]:
+def game(game_id: str) -> Response:
+    """The game as the caller sees it, with an ``ETag``: a request whose ``If-None-Match`` holds the tag of the
+    game as it is now is answered 304 from the game's version alone, without building the view."""
     viewer = viewer_for(game_id)
     args = query_args(schemas.GAME_QUERY)
-    return digsite().game(game_id, viewer, args.get("version"))
+    service = digsite()
+    if request.if_none_match:
+        latest = service.live.current(parse_uuid(game_id, "game")).version
+        shown = args.get("version", latest)
+        if 1 <= shown <= latest and request.if_none_match.contains_weak(etag(latest, shown, viewer)):
+            return _conditional(Response(status=304), latest, shown, viewer)
+    found = service.game(game_id, viewer, args.get("version"))
+    return _conditional(jsonify(found), found["latest_version"], found["version"], viewer)
+
+
+def _conditional(response: Response, latest: int, shown: int, viewer: Viewer) -> Response:
+    response.set_etag(etag(latest, shown, viewer))
+    # The answer depends on the token: shared caches must not keep it, and a client revalidates it each time.
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Vary"] = "Authorization"
+    return response
 
 
 @bp.post("/games/<game_id>/actions")
@@ -41,7 +80,9 @@ def act(game_id: str) -> dict[str, Any]:
     body = json_body(schemas.SUBMIT)
     service = digsite()
     action = check(body["action"], schemas.action_of(service.kind_of(game_id)), "action")
-    return service.submit(game_id, viewer, body["version"], action)
+    result = service.submit(game_id, viewer, body["version"], action)
+    push.hub_for(service).poke()  # requests waiting in this process hear of it at once (SQLite polls otherwise)
+    return result
 
 
 @bp.get("/games/<game_id>/log")
@@ -49,3 +90,23 @@ def log(game_id: str) -> dict[str, Any]:
     viewer = viewer_for(game_id)
     args = query_args(schemas.LOG_QUERY)
     return {"records": digsite().log(game_id, viewer, args.get("after", 0), args.get("limit", 1000))}
+
+
+@bp.get("/games/<game_id>/updates")
+def updates(game_id: str) -> dict[str, Any]:
+    """The push channel, as a long poll: the records after ``after`` as the caller may read them, the latest
+    version and who is to act, answered as soon as there is something (up to ``wait`` seconds)."""
+    viewer = viewer_for(game_id)
+    args = query_args(schemas.UPDATES_QUERY)
+    until = args.get("until", "record")
+    if until == "turn" and viewer.referee:
+        raise Forbidden("'until=turn' waits for a seat's turn: use a seat token", "seat_token_required")
+    return push.updates(
+        digsite(),
+        game_id,
+        viewer,
+        args.get("after", 0),
+        args.get("wait", 0),
+        until,
+        include_game=args.get("include") == "game",
+    )

@@ -30,7 +30,7 @@ ERRORS: dict[str, tuple[int, str]] = {
         "numbers out of range, unknown query parameters), `malformed_action` (the action's shape), "
         "`invalid_text` (a string holds a control character, a lone surrogate or a non-character), "
         "`weak_seed` (a seed that is not 32 to 128 hex digits), `invalid_player`, `invalid_tournament`, "
-        "`invalid_setup`.",
+        "`invalid_setup`, `invalid_cursor` (a list's cursor no list gave).",
     ),
     "Unauthorized": (
         401,
@@ -40,7 +40,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "Forbidden": (
         403,
         "`organiser_api_disabled` (no DIGSITE_API_KEY is set), `seat_token_required` (moves are made with a "
-        "seat token), `not_your_seat` (the action names another seat), `not_your_turn`.",
+        "seat token, and only a seat waits for its turn), `not_your_seat` (the action names another seat), "
+        "`not_your_turn`.",
     ),
     "NotFound": (
         404,
@@ -71,10 +72,20 @@ ERRORS: dict[str, tuple[int, str]] = {
     ),
     "Unexpected": (500, "`internal_error`: a bug, logged on the server."),
 }
+NEXT = {
+    "type": ["string", "null"],
+    "description": "The cursor of the next page (pass it as `cursor`); null on the last page. A page may hold fewer "
+    "items than `limit` and still have a next one.",
+}
 RETRY_AFTER = {
     "description": "Seconds to wait before retrying.",
     "schema": {"type": "integer", "minimum": 1},
 }
+
+LISTED = (
+    "From the read models, which follow the store a moment behind (a new item is listed once the projections "
+    "have seen it). Paged by cursor: follow `next` until it is null; a page never repeats or skips an item."
+)
 
 Security = list[dict[str, list[str]]]
 ORGANISER: Security = [{"organiserKey": []}]
@@ -114,10 +125,57 @@ def operation(
     return out
 
 
+def _standings_operation() -> dict[str, Any]:
+    """Public, like the tournament; the organisers' key (optional) adds the games in play; ``format=csv`` answers
+    a spreadsheet file instead of JSON."""
+    out = operation(
+        "getStandings",
+        "Who is leading: the standings now and after each round, and the round-by-round cross table (public).",
+        tag="organisers",
+        parameters=[schemas.path_id("tournament_id", "tournament"), *schemas.STANDINGS_QUERY],
+        ok=(200, "The standings.", ref("schemas", "Standings")),
+        errors=["BadRequest", "Unauthorized", "NotFound"],
+        description="Finished games only, unless the organisers' key is sent: then the cross table also shows "
+        "the games in play (they count for nothing until they finish). Players rank by tournament points, then "
+        "games won, then the points scored in the games, then the average place (`tie_breaks` says so).",
+    )
+    out["security"] = [{}, {"organiserKey": []}]
+    out["responses"]["200"]["content"]["text/csv"] = {"schema": {"type": "string"}}
+    return out
+
+
 def _health_operation() -> dict[str, Any]:
     """The health check answers its own body when the store is down, not the Error shape."""
     out = operation("health", "Is the API up?", tag="meta", ok=(200, "Up.", ref("schemas", "Health")), errors=[])
     out["responses"]["503"] = ref("responses", "HealthDown")
+    return out
+
+
+def _get_game_operation(game_id: dict[str, Any]) -> dict[str, Any]:
+    """Reading a game is conditional: its ``ETag`` changes with the game's version, the version shown and the
+    caller's seat; ``If-None-Match`` with the current tag is answered 304 without a body."""
+    out = operation(
+        "getGame",
+        "The game as the caller may see it (a seat: its view and legal actions; an organiser: all).",
+        tag="games",
+        security=SEAT_OR_ORGANISER,
+        parameters=[
+            game_id,
+            *schemas.GAME_QUERY,
+            {
+                "name": "If-None-Match",
+                "in": "header",
+                "required": False,
+                "description": "The ETag of the game as you last read it: 304 if it has not changed since.",
+                "schema": {"type": "string", "maxLength": 200},
+            },
+        ],
+        ok=(200, "The game.", ref("schemas", "Game")),
+        errors=["BadRequest", "Unauthorized", "NotFound"],
+    )
+    tag = {"description": "The game's tag for `If-None-Match`.", "schema": {"type": "string"}}
+    out["responses"]["200"]["headers"] = {"ETag": tag}
+    out["responses"]["304"] = {"description": "Not changed since the tag sent: no body.", "headers": {"ETag": tag}}
     return out
 
 
@@ -155,6 +213,30 @@ def _component_schemas() -> dict[str, Any]:
                 "kind": {"type": "string", "enum": ["human", "bot"]},
                 "bot": {"type": ["object", "null"]},
                 "created_at": timestamp,
+            }
+        ),
+        "Standing": obj(
+            {
+                "rank": {"type": "integer", "minimum": 1},
+                "player_id": {"type": "string"},
+                "name": {"type": "string"},
+                "games": {"type": "integer"},
+                "wins": {"type": "integer"},
+                "points": {"type": "integer"},
+                "score": {"type": "integer"},
+                "average_place": {"type": ["number", "null"]},
+            }
+        ),
+        "Standings": obj(
+            {
+                "tournament": {"type": "object"},
+                "points_table": {"type": ["array", "null"], "items": {"type": "integer"}},
+                "points_rule": {"type": "string"},
+                "tie_breaks": {"type": "array", "items": {"type": "string"}},
+                "rounds": {"type": "array", "items": {"type": "integer"}},
+                "standings": {"type": "array", "items": ref("schemas", "Standing")},
+                "after_round": {"type": "object", "additionalProperties": {"type": "array"}},
+                "cross_table": {"type": "array", "items": {"type": "object"}},
             }
         ),
         "Tournament": obj(
@@ -244,6 +326,52 @@ def _component_schemas() -> dict[str, Any]:
             "is the hash of the record before it.",
         ),
         "Log": obj({"records": {"type": "array", "items": ref("schemas", "Record")}}),
+        "Updates": obj(
+            {
+                "id": {"type": "string", "format": "uuid"},
+                "version": {"type": "integer", "description": "The game's latest version (`after` for the next call)."},
+                "status": {"type": "string", "enum": ["playing", "over"]},
+                "to_act": {"type": "array", "items": {"type": "integer"}, "description": "Seats that may act now."},
+                "records": {
+                    "type": "array",
+                    "items": ref("schemas", "Record"),
+                    "description": "The records after `after`, up to `version`, exactly as GET /games/{game_id}/log "
+                    "gives them to the caller (redacted for a seat while the game is on); at most 1000.",
+                },
+                "ready": {
+                    "type": "boolean",
+                    "description": "Whether what `until` names has happened (false: the wait ran out first).",
+                },
+                "game": {
+                    **ref("schemas", "Game"),
+                    "description": "With `until=turn&include=game`, when ready: the game as the seat sees it.",
+                },
+                "retry_after": {
+                    "type": "integer",
+                    "description": "Present when the server is holding as many waiting requests as it may and "
+                    "answered at once instead: ask again after this many seconds.",
+                },
+            },
+            required=["id", "version", "status", "to_act", "records", "ready"],
+        ),
+        "GameSummary": obj(
+            {
+                "id": {"type": "string", "format": "uuid"},
+                "kind": {"type": "string"},
+                "tournament": {"type": ["string", "null"]},
+                "round": {"type": ["integer", "null"]},
+                "table": {"type": ["integer", "null"]},
+                "players": {"type": "array", "items": {"type": "object"}, "description": "seat, id, name."},
+                "status": {"type": "string", "enum": ["playing", "over"]},
+                "moves": {"type": "integer"},
+                "version": {"type": "integer"},
+                "started_at": {"type": ["string", "null"]},
+                "ended_at": {"type": ["string", "null"]},
+            }
+        ),
+        "GameList": obj({"games": {"type": "array", "items": ref("schemas", "GameSummary")}, "next": NEXT}),
+        "TournamentList": obj({"tournaments": {"type": "array", "items": ref("schemas", "Tournament")}, "next": NEXT}),
+        "PlayerList": obj({"players": {"type": "array", "items": ref("schemas", "Player")}, "next": NEXT}),
         **schemas.COMPONENTS,
     }
 
@@ -273,6 +401,16 @@ def _document() -> dict[str, Any]:
                 )
             },
             "/api/v1/players": {
+                "get": operation(
+                    "listPlayers",
+                    "Players by name, a page at a time.",
+                    tag="organisers",
+                    security=ORGANISER,
+                    parameters=schemas.PLAYERS_QUERY,
+                    ok=(200, "A page of players.", ref("schemas", "PlayerList")),
+                    errors=["BadRequest", "Unauthorized", "Forbidden"],
+                    description=LISTED,
+                ),
                 "post": operation(
                     "createPlayer",
                     "Register a player (a person or a bot).",
@@ -281,7 +419,7 @@ def _document() -> dict[str, Any]:
                     body="NewPlayer",
                     ok=(201, "Created; the Location header points at the player.", ref("schemas", "Created")),
                     errors=[*BODY_ERRORS, "Unauthorized", "Forbidden"],
-                )
+                ),
             },
             "/api/v1/players/{player_id}": {
                 "get": operation(
@@ -295,6 +433,15 @@ def _document() -> dict[str, Any]:
                 )
             },
             "/api/v1/tournaments": {
+                "get": operation(
+                    "listTournaments",
+                    "Tournaments, newest first, a page at a time (public).",
+                    tag="organisers",
+                    parameters=schemas.TOURNAMENTS_QUERY,
+                    ok=(200, "A page of tournaments.", ref("schemas", "TournamentList")),
+                    errors=["BadRequest"],
+                    description=LISTED,
+                ),
                 "post": operation(
                     "createTournament",
                     "Create a tournament.",
@@ -303,7 +450,7 @@ def _document() -> dict[str, Any]:
                     body="NewTournament",
                     ok=(201, "Created; the Location header points at the tournament.", ref("schemas", "Created")),
                     errors=[*BODY_ERRORS, "Unauthorized", "Forbidden"],
-                )
+                ),
             },
             "/api/v1/tournaments/{tournament_id}": {
                 "get": operation(
@@ -315,7 +462,20 @@ def _document() -> dict[str, Any]:
                     errors=["BadRequest", "NotFound"],
                 )
             },
+            "/api/v1/tournaments/{tournament_id}/standings": {
+                "get": _standings_operation(),
+            },
             "/api/v1/games": {
+                "get": operation(
+                    "listGames",
+                    "Games, newest first, a page at a time, filtered by game, tournament, round, status, player.",
+                    tag="games",
+                    security=ORGANISER,
+                    parameters=schemas.GAMES_QUERY,
+                    ok=(200, "A page of games.", ref("schemas", "GameList")),
+                    errors=["BadRequest", "Unauthorized", "Forbidden"],
+                    description=LISTED,
+                ),
                 "post": operation(
                     "createGame",
                     "Start a game: seats, optional tournament labels and seed.",
@@ -324,19 +484,9 @@ def _document() -> dict[str, Any]:
                     body="NewGame",
                     ok=(201, "Created, with one secret token per seat.", ref("schemas", "GameCreated")),
                     errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound"],
-                )
+                ),
             },
-            "/api/v1/games/{game_id}": {
-                "get": operation(
-                    "getGame",
-                    "The game as the caller may see it (a seat: its view and legal actions; an organiser: all).",
-                    tag="games",
-                    security=SEAT_OR_ORGANISER,
-                    parameters=[game_id, *schemas.GAME_QUERY],
-                    ok=(200, "The game.", ref("schemas", "Game")),
-                    errors=["BadRequest", "Unauthorized", "NotFound"],
-                )
-            },
+            "/api/v1/games/{game_id}": {"get": _get_game_operation(game_id)},
             "/api/v1/games/{game_id}/actions": {
                 "post": operation(
                     "submitAction",
@@ -350,6 +500,22 @@ def _document() -> dict[str, Any]:
                     description="Exactly one action lands per version: if two arrive for the same version, one "
                     "gets 409 and must reload. Simultaneous secret choices (a round-start flip, say) are posted by "
                     "each seat in turn, each on the latest version; the engine reveals them together.",
+                )
+            },
+            "/api/v1/games/{game_id}/updates": {
+                "get": operation(
+                    "getUpdates",
+                    "The push channel (a long poll): new records as you may read them, the version, who is to act.",
+                    tag="games",
+                    security=SEAT_OR_ORGANISER,
+                    parameters=[game_id, *schemas.UPDATES_QUERY],
+                    ok=(200, "What is new since `after` (nothing if the wait ran out).", ref("schemas", "Updates")),
+                    errors=["BadRequest", "Unauthorized", "Forbidden", "NotFound"],
+                    description="Answers at once if there is something after `after` (or, with `until=turn`, if "
+                    "your seat is to act or the game is over); else holds the request up to `wait` seconds and "
+                    "answers as soon as there is, whichever server process recorded the move. Call again with "
+                    "`after` set to the answer's `version`: nothing is missed between calls. Who may read the log "
+                    "may subscribe; records are redacted exactly as the log redacts them for the caller.",
                 )
             },
             "/api/v1/games/{game_id}/log": {

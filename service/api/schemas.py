@@ -201,3 +201,80 @@ LOG_QUERY: list[dict[str, Any]] = [
         "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 1000},
     },
 ]
+
+MAX_WAIT_SECONDS = 55  # under the read timeout of common proxies (nginx: 60 s)
+
+UPDATES_QUERY: list[dict[str, Any]] = [
+    {
+        "name": "after",
+        "in": "query",
+        "required": False,
+        "description": "The version you know: only records after it are sent (0: from the start).",
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_INT, "default": 0},
+    },
+    {
+        "name": "wait",
+        "in": "query",
+        "required": False,
+        "description": f"Seconds to wait (0 to {MAX_WAIT_SECONDS}) for what `until` names if it has not happened "
+        "yet; the answer comes as soon as it does. 0: answer at once.",
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WAIT_SECONDS, "default": 0},
+    },
+    {
+        "name": "until",
+        "in": "query",
+        "required": False,
+        "description": "`record`: answer when a record after `after` lands; `turn` (seats only): when your seat "
+        "is to act or the game is over (at once if it already is).",
+        "schema": {"type": "string", "enum": ["record", "turn"], "default": "record"},
+    },
+    {
+        "name": "include",
+        "in": "query",
+        "required": False,
+        "description": "`game`: with `until=turn`, a ready answer also carries the game as your seat sees it "
+        "(what GET /games/{game_id} answers), so you can act without another request.",
+        "schema": {"type": "string", "enum": ["game"]},
+    },
+]
+
+
+def query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "description": description, "schema": schema}
+
+
+QUERY_ID = {"type": "string", "pattern": UUID_PATTERN, "format": "uuid"}
+PAGING: list[dict[str, Any]] = [
+    query(
+        "cursor",
+        {"type": "string", "minLength": 1, "maxLength": 400, "pattern": "^[A-Za-z0-9_-]+$"},
+        "Where the page starts: the `next` of the page before (none: the first page). 400 `invalid_cursor` for "
+        "a cursor no list gave.",
+    ),
+    query("limit", {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}, "At most this many items."),
+]
+GAMES_QUERY: list[dict[str, Any]] = [
+    query("kind", {"type": "string", "enum": GAME_KINDS}, "Only games of this game."),
+    query("tournament", QUERY_ID, "Only this tournament's games."),
+    query("round", {"type": "integer", "minimum": 1, "maximum": 1000}, "Only games of this tournament round."),
+    query("status", {"type": "string", "enum": ["playing", "over"]}, "Only games in play, or only finished ones."),
+    query("player", QUERY_ID, "Only games where this player holds a seat."),
+    *PAGING,
+]
+TOURNAMENTS_QUERY: list[dict[str, Any]] = [
+    query("game", {"type": "string", "enum": GAME_KINDS}, "Only tournaments of this game."),
+    *PAGING,
+]
+STANDINGS_QUERY: list[dict[str, Any]] = [
+    query(
+        "points",
+        {"type": "string", "maxLength": 80, "pattern": "^[0-9, ]*$"},
+        "Tournament points by place, best place first (`3,1,0,0`); places past the list score 0. None: N-1 "
+        "points for first at a table of N, down to 0 for last. 400 `invalid_points` for a table that cannot be read.",
+    ),
+    query("format", {"type": "string", "enum": ["json", "csv"]}, "`csv`: the standings as a spreadsheet file."),
+]
+PLAYERS_QUERY: list[dict[str, Any]] = [
+    query("kind", {"type": "string", "enum": ["human", "bot"]}, "Only people, or only bots."),
+    *PAGING,
+]

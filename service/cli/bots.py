@@ -90,7 +90,13 @@ def _check_some_game_takes(choice: BotChoice) -> None:
     )
     + ".",
 )
-@click.option("--poll", type=click.FloatRange(min=0.01), default=0.2, show_default=True, help="Seconds between looks.")
+@click.option(
+    "--poll",
+    type=click.FloatRange(min=0.01),
+    default=0.2,
+    show_default=True,
+    help="Seconds between looks, on a server without the push channel (else the server says when it is our turn).",
+)
 @click.option("--max-poll", type=click.FloatRange(min=0.01), default=2.0, show_default=True, help="Backoff ceiling.")
 @click.option(
     "--give-up-after",

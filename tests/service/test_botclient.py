@@ -153,7 +153,7 @@ def test_waiting_backs_off_up_to_the_ceiling_and_starts_again_when_the_game_move
             while opponent.step().kind == "moved":
                 pass
 
-    final = me.run(poll=0.1, max_poll=0.2, sleep=sleep)
+    final = me.run(poll=0.1, max_poll=0.2, sleep=sleep, push=False)  # polling, as a server without push has it
     assert final["status"] == "over" == service.game(created["id"])["status"]
     assert delays and max(delays) == 0.2  # bounded
     assert sorted({round(d, 9) for d in delays}) == [0.1, 0.15, 0.2]  # grows by half while nothing happens ...
@@ -397,3 +397,63 @@ def test_bots_named_by_policy_play_every_seat_of_an_arnak_game_over_http(server:
     assert all(f["status"] == "over" and f["kind"] == "arnak" for f in finals)
     assert [type(c.bot).__name__ for c in bots] == ["HeuristicBot", "RandomBot"]
     assert sum(c.moves for c in bots) == len(stored_move_seats(service, created["id"])) > 0
+
+
+class Counting:
+    """WSGI middleware counting requests by method, route and status; with ``push=False`` the push channel answers
+    404 ``not_found`` as on a server that has none."""
+
+    def __init__(self, app: Any, push: bool = True) -> None:
+        self.app, self.push = app, push
+        self.seen: Counter[tuple[str, str, str]] = Counter()
+        self.lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        path = environ["PATH_INFO"]
+        route = "updates" if path.endswith("/updates") else "actions" if path.endswith("/actions") else "game"
+
+        def counted(status: str, headers: Any, exc_info: Any = None) -> Any:
+            with self.lock:
+                self.seen[(environ["REQUEST_METHOD"], route, status.split()[0])] += 1
+            return start_response(status, headers, exc_info)
+
+        if route == "updates" and not self.push:
+            counted("404 NOT FOUND", [("Content-Type", "application/json")])
+            return [b'{"error": {"code": "not_found", "message": "no such route"}}']
+        return self.app(environ, counted)
+
+
+@pytest.mark.parametrize("push", [True, False])
+def test_bots_wait_on_the_push_channel_or_poll_conditionally_where_there_is_none(service: Digsite, push: bool) -> None:
+    created = new_game(service, players=3, seed=f"push-{push}")
+    counting = Counting(create_app(service=service), push=push)
+    httpd = make_server("127.0.0.1", 0, counting, threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    slept: list[float] = []
+    try:
+        seats = clients(f"http://127.0.0.1:{httpd.server_port}", created)
+
+        def sleep(seconds: float) -> None:
+            slept.append(seconds)
+            time.sleep(seconds)
+
+        errors = in_threads([lambda c=c: c.run(poll=0.005, max_poll=0.02, sleep=sleep) for c in seats])
+    finally:
+        httpd.shutdown()
+        thread.join(timeout=10)
+        httpd.server_close()
+    assert errors == [] and service.game(created["id"])["status"] == "over"
+    seen = counting.seen
+    moves = sum(c.moves for c in seats)
+    assert seen[("POST", "actions", "200")] == moves
+    if push:
+        # Each seat waits on the channel and is answered when it is to act: about one wait per move, few reads.
+        assert all(c.push for c in seats)
+        assert seen[("GET", "updates", "200")] <= 2 * moves + 10
+        assert seen[("GET", "game", "200")] + seen[("GET", "game", "304")] < moves / 2
+        assert len(slept) < moves / 2  # (a seat to act with nothing to do yet looks again after a pause)
+    else:
+        # Each seat found out once that there is no channel, then polled: unchanged games came back as 304s.
+        assert not any(c.push for c in seats) and seen[("GET", "updates", "404")] == len(seats)
+        assert seen[("GET", "game", "304")] > 0 and len(slept) > moves

@@ -217,3 +217,46 @@ def test_limits_answer_in_json_under_gunicorn(env: dict[str, str], database: Dat
         check_limits(base, database)
     finally:
         server.stop(signal.SIGTERM)
+
+
+def test_under_gunicorn_waits_are_woken_across_workers_and_never_take_every_thread(env: dict[str, str]) -> None:
+    """Two workers of 4 threads: each holds at most 2 waiting requests (its threads less two), a further one is
+    answered at once with retry_after; a move posted through either worker wakes the waits held by both."""
+    with socket.socket() as probe:  # (with --reuse-port gunicorn does not say which port 0 became)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = [sys.executable, "-m", "gunicorn", "-w", "2", "-k", "gthread", "--threads", "4", "--reuse-port"]
+    server = Server([*args, "-b", f"127.0.0.1:{port}", "service.wsgi:app"], env)
+    try:
+        base = f"http://127.0.0.1:{port}/api/v1"
+        server.wait_for(r"Booting worker")
+        server.wait_for(r"Booting worker")
+        players = [call(base, "POST", "/players", KEY, {"name": n})[1]["id"] for n in ("Ana", "Beto", "Carla")]
+        created = call(base, "POST", "/games", KEY, {"game": "ruins", "seats": players})[1]
+        path = f"/games/{created['id']}/updates?after=1&wait=50"
+        answers: queue.Queue[tuple[int, Any]] = queue.Queue()
+        waits = [
+            threading.Thread(target=lambda: answers.put(call(base, "GET", path, KEY)), daemon=True) for _ in range(6)
+        ]
+        for thread in waits:
+            thread.start()
+        # Of six waits over two workers holding two each, at least two are answered at once, not held.
+        at_once = [answers.get(timeout=WAIT) for _ in range(2)]
+        assert all(status == 200 and a["retry_after"] >= 1 and not a["ready"] for status, a in at_once), at_once
+        token = created["tokens"][0]["token"]
+        moved = call(
+            base,
+            "POST",
+            f"/games/{created['id']}/actions",
+            token,
+            {"version": 1, "action": {"type": "flip", "seat": 0, "ruin": None}},
+        )
+        assert moved[0] == 200  # the held waits left threads for the move
+        rest = [answers.get(timeout=WAIT) for _ in range(4)]
+        woken = [a for status, a in rest if status == 200 and a["ready"]]
+        refused = [a for status, a in rest if status == 200 and "retry_after" in a]
+        assert len(woken) + len(refused) == 4 and 2 <= len(woken) <= 4
+        assert all(a["version"] == 2 and [r["version"] for r in a["records"]] == [2] for a in woken)
+    finally:
+        code = server.stop(signal.SIGTERM)
+    assert code == 0

@@ -1,0 +1,392 @@
+"""Seat clients under gunicorn: games played by clients that each hold one seat's token and learn the game only
+through the API (the push channel: ``GET /games/<id>/updates?until=turn&include=game``), against the scripted-move
+bench (``bench.http``'s clients) measured on the same server in the same run.
+
+Load: ``--tables`` games at once (default 8), four seat clients each, every client on its own keep-alive
+connection, choosing a random legal action from what the API gave it; when a game ends its table creates the
+next one through the API (closed loop). 3 s warm-up, then a 20 s window. Reported: moves/s, server CPU per move
+(the gunicorn process tree, from /proc), requests per move, p50/p99 of the POST, p50/p99 from sending a move to
+the next mover receiving its turn. With ``--idle`` (default 1000), that many idle subscribers then wait on 250
+other games (50 s long polls, renewed as they end): the CPU they cost per second with nobody playing (against
+the server left alone) is compared with the CPU per second of the seat load, and the seat load runs again
+beside them.
+
+Run: ``.venv/bin/python -m bench.seats`` (PostgreSQL: ``DIGSITE_BENCH_DATABASE_URL``, default the local server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import resource
+import selectors
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.http import API_KEY, KeepAliveClient, _free_port, _tree_cpu, client
+from bench.service import NAMES, drop, fresh_database, scripted_games
+from service import store
+from service.application import Digsite
+from service.settings import Settings
+
+WAIT = 10  # seconds a seat's long poll waits (an answer comes as soon as it is this seat's turn)
+IDLE_WAIT = 50  # seconds an idle subscriber's long poll waits (nothing happens in its game: it runs out)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+class Table:
+    """One table's games, played by four seat threads; what happened inside the window is counted."""
+
+    def __init__(self, port: int, players: list[str], window: tuple[float, float]) -> None:
+        self.port, self.players, self.window = port, players, window
+        self.lock = threading.Lock()
+        self.sent: dict[int, tuple[float, int]] = {}  # version a move made -> (when it was sent, by which seat)
+        self.posts: list[float] = []
+        self.handovers: list[float] = []
+        self.requests = self.moves = self.conflicts = self.games = 0
+
+    def inside(self, at: float) -> bool:
+        return self.window[0] <= at < self.window[1]
+
+    def count(self, at: float, post: float | None = None, moved: bool = False) -> None:
+        if not self.inside(at):
+            return
+        with self.lock:
+            self.requests += 1
+            if post is not None:
+                self.posts.append(post)
+            if moved:
+                self.moves += 1
+
+    def play(self) -> None:
+        while time.time() < self.window[1]:
+            organiser = KeepAliveClient(self.port)  # (a connection idle for a whole game is closed by the server)
+            status, created = organiser.call("POST", "/api/v1/games", {"game": "ruins", "seats": self.players}, API_KEY)
+            organiser.close()
+            assert status == 201, created
+            self.sent = {}
+            seats = [
+                threading.Thread(target=self.seat, args=(created["id"], t["seat"], t["token"]), daemon=True)
+                for t in created["tokens"]
+            ]
+            for thread in seats:
+                thread.start()
+            for thread in seats:
+                thread.join()
+            if self.inside(time.time()):
+                self.games += 1
+
+    def seat(self, game_id: str, seat: int, token: str) -> None:
+        conn = KeepAliveClient(self.port)
+        rng = random.Random(f"{game_id}-{seat}")
+        known, until = 0, "turn"
+        try:
+            while time.time() < self.window[1]:
+                query = f"after={known}&wait={WAIT}&until={until}&include=game"
+                status, answer = conn.call("GET", f"/api/v1/games/{game_id}/updates?{query}", None, token)
+                received = time.time()
+                self.count(received)
+                assert status == 200, answer
+                if answer["status"] == "over":
+                    return
+                known, until = answer["version"], "turn"
+                game = answer.get("game")
+                if answer.get("retry_after"):
+                    time.sleep(answer["retry_after"])
+                    continue
+                if game is None or not game["legal_actions"]:
+                    if game is not None:  # to act, but nothing to do yet (a choice others must make first)
+                        until = "record"
+                    continue
+                version = game["version"]
+                sent = self.sent.get(version)
+                if sent is not None and sent[1] != seat and self.inside(received):
+                    with self.lock:
+                        self.handovers.append((received - sent[0]) * 1000)
+                action = rng.choice(game["legal_actions"])
+                began = time.time()
+                self.sent.setdefault(version + 1, (began, seat))
+                status, result = conn.call(
+                    "POST", f"/api/v1/games/{game_id}/actions", {"version": version, "action": action}, token
+                )
+                done = time.time()
+                if status == 409:
+                    with self.lock:
+                        self.conflicts += 1
+                    self.count(done)
+                    continue
+                assert status == 200, result
+                self.count(done, post=(done - began) * 1000, moved=True)
+                known = result["version"]
+        finally:
+            conn.close()
+
+
+def table_process(port: int, players: list[str], window: tuple[float, float], out: Any) -> None:
+    table = Table(port, players, window)
+    threading.Thread(target=table.play, daemon=True).start()
+    time.sleep(max(0.0, window[1] - time.time()) + 0.05)
+    used = resource.getrusage(resource.RUSAGE_SELF)  # (the whole run of this table's process, warm-up included)
+    with table.lock:
+        out.put(
+            {
+                "client_cpu_seconds": used.ru_utime + used.ru_stime,
+                "moves": table.moves,
+                "requests": table.requests,
+                "conflicts": table.conflicts,
+                "games": table.games,
+                "posts": table.posts,
+                "handovers": table.handovers,
+            }
+        )
+    out.close()
+    out.join_thread()  # the answer is written before leaving
+    os._exit(0)  # the seat threads may be waiting on the server: leave without them
+
+
+def idle_subscribers(port: int, subscriptions: list[tuple[str, str]], ready: Any, stop: Any) -> None:
+    """Hold one long poll per subscription (a game and a seat token), each on its own connection, renewing
+    each as it is answered (after ``wait`` seconds: nothing happens in these games)."""
+    selector = selectors.DefaultSelector()
+
+    def send(sock: socket.socket, game_id: str, token: str) -> None:
+        sock.sendall(
+            f"GET /api/v1/games/{game_id}/updates?after=1&wait={IDLE_WAIT} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Bearer {token}\r\n\r\n".encode()
+        )
+
+    for game_id, token in subscriptions:
+        sock = socket.create_connection(("127.0.0.1", port))
+        send(sock, game_id, token)
+        selector.register(sock, selectors.EVENT_READ, (game_id, token))
+    ready.set()
+    while not stop.is_set():
+        for key, _ in selector.select(timeout=0.5):
+            held: Any = key.fileobj
+            data = held.recv(65536)
+            if not data:  # the server closed it (it is stopping): subscribe again on a new connection
+                selector.unregister(held)
+                held.close()
+                if stop.is_set():
+                    continue
+                held = socket.create_connection(("127.0.0.1", port))
+                selector.register(held, selectors.EVENT_READ, key.data)
+                send(held, *key.data)
+            elif data.endswith(b"}"):  # a whole (small) answer: subscribe again
+                send(held, *key.data)
+
+
+def _start_server(port: int, db_url: str, workers: int, threads: int) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DIGSITE_DATABASE_URL": db_url,
+        "DIGSITE_API_KEY": API_KEY,
+    }
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-w",
+            str(workers),
+            "-k",
+            "gthread",
+            "--threads",
+            str(threads),
+            "--reuse-port",
+            "-b",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            "service.wsgi:app",
+        ],
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    probe = KeepAliveClient(port)
+    while True:
+        try:
+            probe.call("GET", "/api/v1/health", None, "-")
+            probe.close()
+            return server
+        except OSError:
+            probe.close()
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def scripted(port: int, pid: int, players: list[str], scripts: list[Any], clients: int) -> dict[str, float]:
+    """The baseline: ``bench.http``'s scripted clients on the same server; moves/s and server CPU per move."""
+    queue: Any = multiprocessing.Queue()
+    per = len(scripts) // clients
+    processes = [
+        multiprocessing.Process(target=client, args=(port, players, scripts[i * per : (i + 1) * per], queue))
+        for i in range(clients)
+    ]
+    cpu = _tree_cpu(pid)
+    began = time.perf_counter()
+    for p in processes:
+        p.start()
+    results = [queue.get(timeout=900) for _ in processes]
+    elapsed = time.perf_counter() - began
+    cpu = _tree_cpu(pid) - cpu
+    for p in processes:
+        p.join()
+    moves = sum(r["moves"] for r in results)
+    posts = [x for r in results for x in r["latencies"]]
+    return {
+        "moves_per_second": moves / elapsed,
+        "server_cpu_ms_per_move": 1000 * cpu / moves,
+        "post_p50_ms": _percentile(posts, 0.5),
+        "post_p99_ms": _percentile(posts, 0.99),
+    }
+
+
+def seats(port: int, pid: int, players: list[str], tables: int, warmup: float, window: float) -> dict[str, Any]:
+    start = time.time() + 1.0 + warmup  # processes start within the first second
+    span = (start, start + window)
+    queue: Any = multiprocessing.Queue()
+    processes = [
+        multiprocessing.Process(target=table_process, args=(port, players, span, queue)) for _ in range(tables)
+    ]
+    for p in processes:
+        p.start()
+    time.sleep(max(0.0, span[0] - time.time()))
+    cpu = _tree_cpu(pid)
+    time.sleep(max(0.0, span[1] - time.time()))
+    cpu = _tree_cpu(pid) - cpu
+    results = [queue.get(timeout=120) for _ in processes]
+    for p in processes:
+        p.join(10)
+    moves = sum(r["moves"] for r in results)
+    posts = [x for r in results for x in r["posts"]]
+    handovers = [x for r in results for x in r["handovers"]]
+    return {
+        "moves_per_second": moves / window,
+        "server_cpu_ms_per_move": 1000 * cpu / max(moves, 1),
+        "requests_per_move": sum(r["requests"] for r in results) / max(moves, 1),
+        "conflicts_per_move": sum(r["conflicts"] for r in results) / max(moves, 1),
+        "games_finished": sum(r["games"] for r in results),
+        "post_p50_ms": _percentile(posts, 0.5),
+        "post_p99_ms": _percentile(posts, 0.99),
+        "handover_p50_ms": _percentile(handovers, 0.5),
+        "handover_p99_ms": _percentile(handovers, 0.99),
+        "handovers": len(handovers),
+        # what the seat clients themselves spent (they share the cores with the server), per move of the window
+        "client_cpu_ms_per_move": 1000
+        * sum(r["client_cpu_seconds"] for r in results)
+        / max(moves, 1)
+        * window
+        / (window + warmup + 1.0),
+    }
+
+
+def _cpu_over(pid: int, seconds: float) -> float:
+    """The server's CPU seconds per second over ``seconds`` of wall time."""
+    before = _tree_cpu(pid)
+    time.sleep(seconds)
+    return (_tree_cpu(pid) - before) / seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="postgresql")
+    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=640, help="threads per gthread worker (one per waiting poll)")
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--window", type=float, default=20.0)
+    parser.add_argument("--idle", type=int, default=1000, help="idle subscribers for the second seat run (0: none)")
+    parser.add_argument("--idle-games", type=int, default=250)
+    parser.add_argument("--idle-window", type=float, default=IDLE_WAIT + 1, help="seconds: a whole cycle of waits")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        db = fresh_database(args.backend, Path(folder))
+        store.upgrade(db)
+        try:
+            service = Digsite(Settings(database=db))
+            players = [service.create_player(n) for n in NAMES]
+            service.close()
+            scripts = scripted_games(args.tables * 3, "seats")
+            port = _free_port()
+            server = _start_server(port, db.url, args.workers, args.threads)
+            try:
+                baseline = scripted(port, server.pid, players, scripts, args.tables)
+                plain = seats(port, server.pid, players, args.tables, args.warmup, args.window)
+                idle: dict[str, Any] | None = None
+                quiet = _cpu_over(server.pid, args.idle_window)  # the server with nobody at all
+                if args.idle:
+                    organiser = KeepAliveClient(port)
+                    subscriptions = []
+                    for _ in range(args.idle_games):
+                        status, created = organiser.call(
+                            "POST", "/api/v1/games", {"game": "ruins", "seats": players}, API_KEY
+                        )
+                        assert status == 201, created
+                        subscriptions += [(created["id"], t["token"]) for t in created["tokens"]]
+                    organiser.close()
+                    ready, stop = multiprocessing.Event(), multiprocessing.Event()
+                    holder = multiprocessing.Process(
+                        target=idle_subscribers, args=(port, subscriptions[: args.idle], ready, stop)
+                    )
+                    holder.start()
+                    ready.wait(120)
+                    time.sleep(2)  # every subscription is waiting on the server
+                    # What holding them costs: the server's CPU over a whole cycle of their waits, nobody playing.
+                    held = _cpu_over(server.pid, args.idle_window)
+                    idle = seats(port, server.pid, players, args.tables, args.warmup, args.window)
+                    stop.set()
+                    holder.join(10)
+                after = scripted(port, server.pid, players, scripted_games(args.tables * 3, "seats-after"), args.tables)
+            finally:
+                server.terminate()
+                server.wait(60)
+        finally:
+            drop(db)
+    scripted_rate = statistics.mean([baseline["moves_per_second"], after["moves_per_second"]])
+    scripted_cpu = statistics.mean([baseline["server_cpu_ms_per_move"], after["server_cpu_ms_per_move"]])
+    report: dict[str, Any] = {
+        "backend": args.backend,
+        "gunicorn": f"-w {args.workers} -k gthread --threads {args.threads} --reuse-port",
+        "scripted_before_after": [_rounded(baseline), _rounded(after)],
+        "seats": _rounded(plain),
+        "rate_ratio": round(plain["moves_per_second"] / scripted_rate, 3),
+        "cpu_per_move_ratio": round(plain["server_cpu_ms_per_move"] / scripted_cpu, 3),
+    }
+    if idle is not None:
+        report["seats_with_idle_subscribers"] = {"subscribers": args.idle, "games": args.idle_games, **_rounded(idle)}
+        report["idle_cpu_per_move_increase"] = round(
+            idle["server_cpu_ms_per_move"] / plain["server_cpu_ms_per_move"] - 1, 3
+        )
+        # The steadier figure: the CPU the idle subscribers cost per second (held minus quiet), against the CPU
+        # per second the seat load itself costs at its move rate.
+        load = plain["moves_per_second"] * plain["server_cpu_ms_per_move"] / 1000
+        report["idle_subscribers_cpu_seconds_per_second"] = round(held - quiet, 4)
+        report["server_quiet_cpu_seconds_per_second"] = round(quiet, 4)
+        report["idle_subscribers_share_of_seat_load_cpu"] = round((held - quiet) / load, 3)
+    print(json.dumps(report, indent=2))
+
+
+def _rounded(figures: dict[str, Any]) -> dict[str, Any]:
+    return {k: round(v, 3) if isinstance(v, float) else v for k, v in figures.items()}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,313 @@
+"""The push channel's plumbing: one feed per service process that learns when any game's stream grows, so
+that requests waiting on a game (the long poll ``GET /api/v1/games/<id>/updates?wait=S``) are answered as soon
+as what they wait for lands, whichever process (gunicorn worker) recorded it.
+
+How a process learns of new records:
+- PostgreSQL: one connection per process ``LISTEN``s on the event table's channel (every append ``NOTIFY``s
+  it: service/pgrecorder.py); on each notification one query reads the notifications after the last one seen.
+- SQLite: a thread polls the store's highest notification id every ``POLL_SECONDS`` (and at once when a
+  move lands in this process: ``poke``).
+
+For a game someone waits on, the feed brings the process's cached game forward with the records it has just
+read (``LiveGames.advance``), judges for each waiting request whether what it waits for has come (its seat's
+turn, or any record) and wakes only those. The feed runs only while some request waits (and
+``LINGER_SECONDS`` after), so an idle process holds no connection and spends nothing; a waiting request
+sleeps on a ``threading.Event`` and costs no CPU. At most ``MAX_WAITING`` requests wait per process.
+
+No record leaves through here unredacted: what a woken request answers is read and redacted by the service's
+log (``Digsite.log``), exactly as ``GET /games/<id>/log`` gives it to the same caller.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from uuid import UUID
+
+from domain.games import game as game_of
+from service.aggregates import Game
+from service.application import Digsite, Viewer
+from service.errors import NotFound
+from service.inputs import parse_uuid
+
+logger = logging.getLogger(__name__)
+
+# Each waiting request holds a server thread (gunicorn gthread: --threads per worker). Past this many waiting in
+# one process, a request is answered at once with ``retry_after`` rather than held, so that waiting clients never
+# take every thread from the moves they wait for. Keep it a few below --threads (docs/api.md).
+MAX_WAITING = int(os.environ.get("DIGSITE_PUSH_MAX_WAITING", "32"))
+BUSY_RETRY_SECONDS = 1
+POLL_SECONDS = 0.02  # SQLite: how often another process's moves are looked for
+LINGER_SECONDS = 5.0  # the feed stops this long after the last waiting request left
+LISTEN_TIMEOUT_SECONDS = 0.5  # PostgreSQL: how often the listener looks up from waiting (to linger, to stop)
+RETRY_SECONDS = 0.5  # after the store failed the feed
+BATCH = 500
+LOG_LIMIT = 1000  # records per answer, as the log's largest page
+
+
+Ready = Callable[[Game, list[int]], bool]  # is what a request waits for there, in this game (and its to_act)?
+
+
+class Watch:
+    """One request waiting on one game for what ``ready`` says. ``arm`` before reading the game, then ``wait``:
+    it returns True as soon as the feed saw a record after which the game may be ready (at once if one landed
+    after ``arm``). The feed judges ``ready`` itself when it could bring the cached game forward, so a request
+    is not woken by every move of its game, only by the one it waits for."""
+
+    def __init__(self, hub: Hub, uid: UUID, ready: Ready) -> None:
+        self.hub, self.uid, self.ready = hub, uid, ready
+        self.woken = threading.Event()
+        self.latest = 0  # the latest version of the game the feed has seen since this watch began
+
+    def arm(self) -> None:
+        self.woken.clear()
+
+    def wait(self, deadline: float) -> bool:
+        return self.woken.wait(max(0.0, deadline - time.monotonic())) and not self.hub.closed
+
+
+class Hub:
+    """What one process knows about games changing. Made by ``hub_for(service)``; ``watch(game, ready)`` starts
+    the feed if it is not running. The records the feed reads for a watched game also bring that game forward
+    in the service's cache of live games, so a woken request seldom needs the store to know where it is."""
+
+    def __init__(self, service: Digsite) -> None:
+        self.recorder: Any = service.app.recorder  # PostgreSQL's or SQLite's (each has what the feed uses)
+        self.mapper = service.app.mapper
+        self.live = service.live
+        self.backend = service.settings.database.backend
+        self.lock = threading.Lock()  # guards ``watches``
+        self.watches: dict[UUID, list[Watch]] = {}  # per game: the requests waiting on it
+        self.position: int | None = None  # the last notification id the feed has looked at
+        self.feeding = False
+        self.healthy = True  # False from a failure of the feed until it reads the store again
+        self.closed = False
+        self.idle_since = time.monotonic()
+        self._poked = threading.Event()
+        self._start = threading.Lock()  # one thread starts the feed
+
+    # -- waiting ------------------------------------------------------------------------------------------
+
+    @contextmanager
+    def watch(self, uid: UUID, ready: Ready) -> Iterator[Watch]:
+        """Watch a game for as long as the block runs. The feed is running (and knows where the log ends)
+        before this returns, so a record landing after the caller's next read of the game is never missed."""
+        watch = Watch(self, uid, ready)
+        with self.lock:
+            self.watches.setdefault(uid, []).append(watch)
+        try:
+            self._ensure_feed()
+            yield watch
+        finally:
+            with self.lock:
+                others = self.watches[uid]
+                others.remove(watch)
+                if not others:
+                    del self.watches[uid]
+                if not self.watches:
+                    self.idle_since = time.monotonic()
+
+    def poke(self) -> None:
+        """A move landed in this process: look for it now rather than at the next poll (SQLite)."""
+        self._poked.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self._wake_all()
+        self._poked.set()
+
+    def _wake_all(self) -> None:
+        with self.lock:
+            for watches in self.watches.values():
+                for watch in watches:
+                    watch.woken.set()
+
+    @property
+    def waiting(self) -> int:
+        """How many requests wait now (for tests and figures)."""
+        with self.lock:
+            return sum(len(w) for w in self.watches.values())
+
+    # -- the feed -----------------------------------------------------------------------------------------
+
+    def _ensure_feed(self) -> None:
+        if self.feeding:
+            return
+        with self._start:
+            if self.feeding or self.closed:
+                return
+            # Where the log ends now, read before the caller reads its game: whatever lands later is fed.
+            self.position = self.recorder.max_notification_id() or 0
+            self.feeding = True
+            target = self._listen if self.backend == "postgresql" else self._poll
+            threading.Thread(target=self._run, args=(target,), name="digsite-push-feed", daemon=True).start()
+
+    def _run(self, feed: Any) -> None:
+        try:
+            while not self.closed and not self._idle():
+                try:
+                    feed()
+                except Exception as error:  # the store is down or restarting: try again shortly
+                    self.healthy = False
+                    self._wake_all()  # waiting requests read the game from the store (and meet the outage: 503)
+                    if not self.waiting:
+                        return  # nobody to feed (the service may be closed): start again with the next watch
+                    logger.warning("the push feed lost the store, retrying: %s", error)
+                    time.sleep(RETRY_SECONDS)
+        finally:
+            self.feeding = False
+            # A watcher may have arrived after the last idle check: start again for it.
+            if not self.closed and self.waiting:
+                try:
+                    self._ensure_feed()
+                except Exception as error:  # its request meets the trouble itself when it reads the game
+                    logger.warning("the push feed could not start again: %s", error)
+
+    def _idle(self) -> bool:
+        with self.lock:
+            return not self.watches and time.monotonic() - self.idle_since > LINGER_SECONDS
+
+    def catch_up(self) -> None:
+        """Read the notifications after ``position`` and wake the requests waiting on the games they name."""
+        while True:
+            batch = self.recorder.select_notifications(start=self.position, limit=BATCH, inclusive_of_start=False)
+            self.healthy = True
+            if not batch:
+                return
+            by_game: dict[UUID, list[Any]] = {}
+            with self.lock:
+                for notification in batch:
+                    uid = UUID(str(notification.originator_id))
+                    if uid in self.watches:
+                        by_game.setdefault(uid, []).append(notification)
+            for uid, found in by_game.items():
+                self._fed(uid, found)
+            self.position = batch[-1].id
+            if len(batch) < BATCH:
+                return
+
+    def _fed(self, uid: UUID, notifications: list[Any]) -> None:
+        """New records of a watched game: bring the cached game forward, then wake the requests it may be ready
+        for (all of them if the cache could not be brought forward: they read the store themselves)."""
+        latest = notifications[-1].originator_version
+        game: Game | None = None
+        try:
+            self.live.advance(uid, [self.mapper.to_domain_event(n) for n in notifications])
+            game = self.live.peek(uid)
+        except Exception:  # a record this process cannot apply: the woken requests read the store
+            logger.exception("the push feed could not bring game %s forward", uid)
+        to_act: list[int] | None = None
+        if game is not None and game.version >= latest:
+            to_act = game_of(game.kind).rules.to_act(game.state)
+        with self.lock:
+            watches = list(self.watches.get(uid, ()))
+        for watch in watches:
+            watch.latest = max(watch.latest, latest)
+            if game is None or to_act is None or watch.ready(game, to_act):
+                watch.woken.set()
+
+    def _poll(self) -> None:
+        while not self.closed and not self._idle():
+            self._poked.wait(POLL_SECONDS)
+            self._poked.clear()
+            if self.recorder.max_notification_id() != self.position:
+                self.catch_up()
+
+    def _listen(self) -> None:
+        from psycopg.sql import SQL, Identifier
+
+        datastore = self.recorder.datastore
+        with datastore.connect(autocommit=True) as conn:
+            conn.execute(SQL("LISTEN {0}").format(Identifier(self.recorder.channel_name)))
+            self.catch_up()  # what landed between reading the position and listening
+            while not self.closed and not self._idle():
+                heard = False
+                for _ in conn.notifies(timeout=LISTEN_TIMEOUT_SECONDS, stop_after=1):
+                    heard = True
+                if heard:
+                    self.catch_up()
+
+
+_HUBS: weakref.WeakKeyDictionary[Any, Hub] = weakref.WeakKeyDictionary()
+_HUBS_LOCK = threading.Lock()
+
+
+def hub_for(service: Digsite) -> Hub:
+    """The hub of a service: one per service object, made on first use (its feed starts with the first watch)."""
+    with _HUBS_LOCK:
+        hub = _HUBS.get(service)
+        if hub is None:
+            hub = _HUBS[service] = Hub(service)
+        return hub
+
+
+def updates(
+    service: Digsite,
+    game_id: str,
+    viewer: Viewer,
+    after: int,
+    wait: float,
+    until: str = "record",
+    include_game: bool = False,
+) -> dict[str, Any]:
+    """What a viewer learns of a game after version ``after``: the records since (redacted by the service's log,
+    as ``GET /games/<id>/log`` gives them), the latest version, its status and who is to act. If nothing is
+    ready yet, wait up to ``wait`` seconds for it: ``until="record"`` for any new record, ``"turn"`` for the
+    viewer's seat to be among those to act (or the game to end). With ``include_game`` a ready answer for
+    ``"turn"`` carries the game as the seat sees it (as ``GET /games/<id>`` does), so a client can act on it."""
+    uid = parse_uuid(game_id, "game")
+    deadline = time.monotonic() + wait
+
+    def ready(game: Game, to_act: list[int]) -> bool:
+        if until == "turn":
+            return game.seed is not None or viewer.seat in to_act
+        return game.version > after
+
+    hub = hub_for(service) if wait > 0 else None
+    busy = hub is not None and hub.waiting >= MAX_WAITING
+    if busy:
+        hub = None  # too many wait in this process already: answer now, and say when to ask again
+    with hub.watch(uid, ready) if hub is not None else _no_watch() as watch:
+        game = service.live.current(uid)  # (read after the feed began: whatever lands later wakes the watch)
+        while True:
+            if after > game.version:
+                raise NotFound(f"this game has versions 1 to {game.version}, not {after}", "unknown_version")
+            to_act = game_of(game.kind).rules.to_act(game.state)
+            if watch is None or ready(game, to_act):
+                break
+            watch.arm()
+            if watch.latest <= game.version and not watch.wait(deadline):
+                break  # nothing it waits for landed in time
+            # The feed saw newer records (before the watch was armed, or since): it has brought the cached game
+            # forward, unless it could not (then the store is read).
+            game = service.live.load(uid)
+            if game.version < watch.latest or not watch.hub.healthy:
+                game = service.live.current(uid)  # (during an outage this is the 503 the caller should get)
+    over = game.seed is not None
+    records = []
+    if game.version > after:  # (records landed since the game was read belong to the next answer)
+        records = [r for r in service.log(uid, viewer, after, LOG_LIMIT) if r["version"] <= game.version]
+    out: dict[str, Any] = {
+        "id": str(uid),
+        "version": game.version,
+        "status": "over" if over else "playing",
+        "to_act": to_act,
+        "records": records,
+        "ready": ready(game, to_act),
+    }
+    if include_game and out["ready"] and until == "turn":
+        out["game"] = service.game(uid, viewer)
+    if busy and not out["ready"]:
+        out["retry_after"] = BUSY_RETRY_SECONDS
+    return out
+
+
+@contextmanager
+def _no_watch() -> Iterator[None]:
+    yield None

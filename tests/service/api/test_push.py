@@ -1,0 +1,263 @@
+"""The push channel (``GET /games/<id>/updates``, a long poll): a waiting request wakes when a record lands, in
+its own process or another (two services on one store, as two gunicorn workers); what it carries is exactly
+the log as that caller may read it; callers the log refuses are refused here too."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service import push
+from service.api import create_app
+from service.application import Digsite
+from service.settings import Settings
+from tests.service.api.support import (
+    ORGANISER_KEY,
+    act,
+    bearer,
+    look,
+    new_game,
+    new_players,
+    ok,
+    organiser,
+    seat_headers,
+    strong_seed,
+)
+
+TIMEOUT = 30  # seconds; only a hang would reach it
+
+
+def updates(client: FlaskClient, game_id: str, headers: dict[str, str], **query: Any) -> Any:
+    return client.get(f"/api/v1/games/{game_id}/updates", headers=headers, query_string=query)
+
+
+def records(client: FlaskClient, game_id: str, headers: dict[str, str], after: int = 0) -> list[dict[str, Any]]:
+    found = ok(client.get(f"/api/v1/games/{game_id}/log", headers=headers, query_string={"after": after}))
+    return found["records"]  # type: ignore[no-any-return]
+
+
+def in_background(call: Any) -> tuple[threading.Thread, dict[str, Any]]:
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        out["answer"] = call()
+        out["at"] = time.monotonic()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, out
+
+
+def wait_until_waiting(service: Digsite, count: int = 1) -> None:
+    """Until ``count`` requests wait on the service's hub (what the test does next must happen during the wait)."""
+    hub = push.hub_for(service)
+    deadline = time.monotonic() + TIMEOUT
+    while hub.waiting < count:
+        assert time.monotonic() < deadline, "the request never started waiting"
+        time.sleep(0.005)
+
+
+@pytest.fixture(params=["same process", "another process"])
+def other(request: pytest.FixtureRequest, app: Flask, service: Digsite) -> Iterator[tuple[Flask, Digsite]]:
+    """The app (and service) the move is posted through: the waiting one's, or a second one on the same store."""
+    if request.param == "same process":
+        yield app, service
+        return
+    second = Digsite(Settings(database=service.settings.database, api_key=ORGANISER_KEY))
+    try:
+        yield create_app(service=second), second
+    finally:
+        second.close()
+
+
+def test_a_waiting_seat_wakes_when_a_move_lands_and_gets_the_record_as_its_log_has_it(
+    client: FlaskClient, service: Digsite, other: tuple[Flask, Digsite]
+) -> None:
+    created = new_game(client, players=3, seed=strong_seed("push-wakes"))
+    game_id = created["id"]
+    hands = look(client, game_id, organiser())["view"]["hands"]
+    thread, out = in_background(lambda: updates(client, game_id, seat_headers(created, 0), after=1, wait=TIMEOUT))
+    wait_until_waiting(service)
+    moved_at = time.monotonic()
+    flip = {"type": "flip", "seat": 1, "ruin": hands[1]["ruins"][0]}
+    ok(act(other[0].test_client(), game_id, seat_headers(created, 1), 1, flip))
+    thread.join(TIMEOUT)
+    assert not thread.is_alive()
+    answer = ok(out["answer"])
+    assert out["at"] - moved_at < TIMEOUT / 2  # woken by the move, not by the wait running out
+    assert answer["ready"] is True and answer["version"] == 2 and answer["status"] == "playing"
+    assert answer["to_act"] == [0, 2]
+    # The record exactly as seat 0's log has it: seat 1's secret flip is hidden.
+    assert answer["records"] == records(client, game_id, seat_headers(created, 0), after=1)
+    (record,) = answer["records"]
+    assert record["body"]["action"]["ruin"] == "hidden" and "hash" not in record
+    assert str(hands[1]["ruins"][0]) not in json.dumps(record["body"]["events"])
+
+
+def test_waiting_for_a_turn_wakes_only_when_the_seat_is_to_act_and_carries_its_game(
+    client: FlaskClient, service: Digsite
+) -> None:
+    created = new_game(client, players=2, seed=strong_seed("push-turn"))
+    game_id = created["id"]
+    ok(act(client, game_id, seat_headers(created, 0), 1, {"type": "flip", "seat": 0, "ruin": None}))
+    ok(act(client, game_id, seat_headers(created, 1), 2, {"type": "flip", "seat": 1, "ruin": None}))
+    game = look(client, game_id, organiser())
+    (mover,) = game["to_act"]
+    waiter = 1 - mover
+    query = {"after": 3, "wait": TIMEOUT, "until": "turn", "include": "game"}
+    # The mover is to act now: answered at once, with its game to act on.
+    now = ok(updates(client, game_id, seat_headers(created, mover), **query))
+    assert now["ready"] and now["records"] == [] and now["game"] == look(client, game_id, seat_headers(created, mover))
+    # The other seat waits through the mover's play and wakes when its turn comes.
+    thread, out = in_background(lambda: updates(client, game_id, seat_headers(created, waiter), **query))
+    wait_until_waiting(service)
+    legal = now["game"]["legal_actions"]
+    play = next(a for a in legal if a["type"] == "play")
+    ok(act(client, game_id, seat_headers(created, mover), 3, play))
+    thread.join(TIMEOUT)
+    answer = ok(out["answer"])
+    assert answer["ready"] and waiter in answer["to_act"] and answer["version"] == 4
+    assert answer["records"] == records(client, game_id, seat_headers(created, waiter), after=3)
+    assert answer["game"]["seat"] == waiter and answer["game"]["legal_actions"]
+    assert answer["game"] == look(client, game_id, seat_headers(created, waiter))
+
+
+def test_a_wait_with_nothing_new_ends_with_the_state_unchanged(client: FlaskClient) -> None:
+    created = new_game(client, players=2)
+    began = time.monotonic()
+    answer = ok(updates(client, created["id"], seat_headers(created, 0), after=1, wait=1))
+    assert time.monotonic() - began >= 1
+    assert answer == {
+        "id": created["id"],
+        "version": 1,
+        "status": "playing",
+        "to_act": [0, 1],
+        "records": [],
+        "ready": False,
+    }
+    # Without a wait the answer comes at once: everything since `after`.
+    everything = ok(updates(client, created["id"], organiser()))
+    assert everything["records"] == records(client, created["id"], organiser()) and everything["ready"]
+
+
+def test_who_may_not_read_the_log_may_not_subscribe(client: FlaskClient) -> None:
+    created = new_game(client, players=2)
+    another = new_game(client, players=2)
+    game_id = created["id"]
+    refusals = [
+        (updates(client, game_id, {}, wait=5), 401, "missing_token"),
+        (updates(client, game_id, seat_headers(another, 0), wait=5), 401, "invalid_token"),
+        (updates(client, game_id, bearer("not-a-token"), wait=5), 401, "invalid_token"),
+        (updates(client, game_id, bearer("wrong-organiser-key"), wait=5), 401, "invalid_token"),
+        (updates(client, game_id, organiser(), until="turn", wait=5), 403, "seat_token_required"),
+        (updates(client, game_id, seat_headers(created, 0), after=9, wait=5), 404, "unknown_version"),
+        (updates(client, game_id, seat_headers(created, 0), wait=56), 400, "malformed_request"),
+        (updates(client, game_id, seat_headers(created, 0), until="ever"), 400, "malformed_request"),
+        (updates(client, "not-a-game", seat_headers(created, 0)), 404, "unknown_game"),
+    ]
+    for response, status, code in refusals:
+        assert response.status_code == status, response.get_json()
+        body = response.get_json()["error"]
+        assert body["code"] == code and body["message"]
+    assert "records" not in json.dumps([r.get_json() for r, _, _ in refusals])
+
+
+@pytest.mark.parametrize(
+    ("kind", "seats", "options"), [("ruins", 3, None), ("arnak", 2, {"side": "snake"}), ("arnak", 1, None)]
+)
+def test_through_the_channel_each_seat_gets_exactly_its_own_log_and_never_another_seat_s_secrets(
+    client: FlaskClient, kind: str, seats: int, options: dict[str, Any] | None
+) -> None:
+    """Every seat follows a game move by move through the channel while the seats play their first legal action:
+    each gets the records of its own log, never the referee's, for both games."""
+    body: dict[str, Any] = {"game": kind, "seats": new_players(client, seats), "seed": strong_seed(f"push-{kind}")}
+    if options is not None:
+        body["options"] = options
+    created = ok(client.post("/api/v1/games", json=body, headers=organiser()), 201)
+    game_id = created["id"]
+    heard: dict[int, list[dict[str, Any]]] = {seat: [] for seat in range(seats)}
+    known = dict.fromkeys(range(seats), 0)
+    for _ in range(40):
+        for seat in range(seats):
+            answer = ok(updates(client, game_id, seat_headers(created, seat), after=known[seat]))
+            heard[seat] += answer["records"]
+            known[seat] = answer["version"]
+        game = look(client, game_id, organiser())
+        if game["status"] == "over":
+            break
+        mover = game["to_act"][0]
+        seen = look(client, game_id, seat_headers(created, mover))
+        ok(act(client, game_id, seat_headers(created, mover), seen["version"], seen["legal_actions"][0]))
+    referee = records(client, game_id, organiser())
+    over = look(client, game_id, organiser())["status"] == "over"
+    for seat in range(seats):
+        mine = records(client, game_id, seat_headers(created, seat))
+        assert heard[seat] == mine[: len(heard[seat])] and len(heard[seat]) >= 20
+        if not over:
+            assert all("hash" not in r for r in heard[seat])
+            assert "token_hashes" not in heard[seat][0]["body"]
+            assert heard[seat] != referee[: len(heard[seat])]  # something was hidden from this seat
+            if kind == "arnak":  # e.g. the idols of sites not yet explored
+                assert "hidden" in json.dumps(heard[seat])
+    if kind == "ruins" and not over:
+        dealt = next(e for e in heard[0][0]["body"]["opening"] if e["type"] == "RoundDealt")
+        assert dealt["hands"][1] == {"count": 9} and isinstance(dealt["hands"][0], list)
+
+
+def test_a_seat_reads_its_game_conditionally(client: FlaskClient, service: Digsite, monkeypatch: Any) -> None:
+    created = new_game(client, players=2)
+    game_id = created["id"]
+    url = f"/api/v1/games/{game_id}"
+    first = client.get(url, headers=seat_headers(created, 0))
+    tag = first.headers["ETag"]
+    assert first.status_code == 200 and tag and first.headers["Cache-Control"] == "private, no-cache"
+    other_seat = client.get(url, headers=seat_headers(created, 1)).headers["ETag"]
+    referee = client.get(url, headers=organiser()).headers["ETag"]
+    assert len({tag, other_seat, referee}) == 3
+
+    # Unchanged: 304, and the view is not built (the service's game() is not called).
+    built = []
+    real_game = service.game
+    monkeypatch.setattr(service, "game", lambda *a, **k: built.append(a) or real_game(*a, **k))
+    again = client.get(url, headers={**seat_headers(created, 0), "If-None-Match": tag})
+    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == tag and built == []
+    # Another seat's tag does not match this seat's answer; a move changes the tag.
+    assert client.get(url, headers={**seat_headers(created, 0), "If-None-Match": other_seat}).status_code == 200
+    ok(act(client, game_id, seat_headers(created, 1), 1, {"type": "flip", "seat": 1, "ruin": None}))
+    moved = client.get(url, headers={**seat_headers(created, 0), "If-None-Match": tag})
+    assert moved.status_code == 200 and moved.headers["ETag"] != tag and moved.get_json()["version"] == 2
+    # A past version has its own tag, and is 304 while the game does not move.
+    past = client.get(url, headers=seat_headers(created, 0), query_string={"version": 1})
+    assert past.headers["ETag"] not in (tag, moved.headers["ETag"])
+    unchanged = {**seat_headers(created, 0), "If-None-Match": past.headers["ETag"]}
+    assert client.get(url, headers=unchanged, query_string={"version": 1}).status_code == 304
+    # A refused caller is refused whatever tag it sends.
+    stolen = client.get(url, headers={**bearer("not-a-token"), "If-None-Match": tag})
+    assert stolen.status_code == 401 and stolen.get_json()["error"]["code"] == "invalid_token"
+
+
+def test_past_the_most_waiting_requests_a_process_holds_one_is_answered_at_once_with_retry_after(
+    client: FlaskClient, service: Digsite, monkeypatch: Any
+) -> None:
+    """Waiting requests hold server threads: past ``DIGSITE_PUSH_MAX_WAITING`` in one process a request is not held
+    (moves must still find a thread), and says when to ask again."""
+    monkeypatch.setattr(push, "MAX_WAITING", 1)
+    created = new_game(client, players=2)
+    game_id = created["id"]
+    thread, out = in_background(lambda: updates(client, game_id, seat_headers(created, 0), after=1, wait=TIMEOUT))
+    wait_until_waiting(service)
+    began = time.monotonic()
+    second = ok(updates(client, game_id, seat_headers(created, 1), after=1, wait=TIMEOUT))
+    assert time.monotonic() - began < TIMEOUT / 2
+    assert second["ready"] is False and second["retry_after"] >= 1 and second["records"] == []
+    ok(act(client, game_id, seat_headers(created, 1), 1, {"type": "flip", "seat": 1, "ruin": None}))
+    thread.join(TIMEOUT)
+    first = ok(out["answer"])
+    assert first["ready"] and first["version"] == 2 and "retry_after" not in first
