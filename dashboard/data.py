@@ -21,7 +21,7 @@ from service.application import Viewer
 from service.checkpoint import checkpoint_coverage
 from service.crafting import crafted
 from service.errors import NotFound
-from service.queries import Queries
+from service.queries import Queries, Sizes
 from service.replays import entries, events_of
 from service.standings import PointsTable, report, to_csv
 
@@ -153,17 +153,28 @@ class Data:
     # breakdowns count an organiser's games in play too, as the lists do (``access.finished_only``).
 
     def tendencies(
-        self, visitor: Visitor, kind: str, player: str | None, n_players: int | None = None
+        self, visitor: Visitor, kind: str, player: str | None, n_players: Sizes | None = None
     ) -> dict[str, Any]:
         access.require_lists(visitor)
         return self._queries.tendencies(kind, player, n_players=n_players)
 
+    def table_sizes(self, visitor: Visitor, kind: str, player: str) -> tuple[int, ...]:
+        """The table sizes of the player's finished games: the field they are compared with plays at these."""
+        access.require_lists(visitor)
+        return self._queries.table_sizes(kind, player)
+
     def per_round(
-        self, visitor: Visitor, kind: str, metric: str, player: str | None, n_players: int | None = None
+        self,
+        visitor: Visitor,
+        kind: str,
+        metric: str,
+        player: str | None,
+        n_players: Sizes | None = None,
+        tournament: str | None = None,
     ) -> list[dict[str, Any]]:
         access.require_lists(visitor)
         return self._queries.per_round(
-            kind, metric, player, n_players=n_players, finished_only=access.finished_only(visitor)
+            kind, metric, player, tournament, n_players, finished_only=access.finished_only(visitor)
         )
 
     def breakdown(
@@ -173,7 +184,7 @@ class Data:
         name: str,
         player: str | None = None,
         tournament: str | None = None,
-        n_players: int | None = None,
+        n_players: Sizes | None = None,
     ) -> list[dict[str, Any]]:
         access.require_lists(visitor)
         return self._queries.breakdown(

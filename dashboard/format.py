@@ -40,30 +40,11 @@ def percent(value: float | None) -> str:
     return DASH if value is None else f"{100 * value:.0f}%"
 
 
-def metric_value(name: str, value: float | None) -> str:
-    """A tendency value as people read it: rates as percentages, the rest as numbers."""
-    if value is None:
-        return DASH
-    return percent(value) if is_rate(name) else number(value)
-
-
-def is_rate(metric: str) -> bool:
-    return "rate" in metric and metric != "torches_per_round"
-
-
 def ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
         return f"{n}th"
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
-
-
-def round_name(round_no: int | str, max_rounds: int | None = None) -> str:
-    """'Round 2', or 'Showdown' for the round after the last regular one (Ruins plays 4, then a Showdown)."""
-    round_no = int(round_no)
-    if max_rounds is not None and round_no > max_rounds:
-        return "Showdown"
-    return f"Round {round_no}"
 
 
 def log_line(line: str) -> str:

@@ -24,6 +24,12 @@ A ``Metric`` is always a ratio of two sums over rows::
   the game's tables keyed by nothing: what happened in a game is counted once, not once per seat;
 * ``"round"``: the rows of the game's ``rounds`` table (keyed by round and seat), shown per round.
 
+How a metric is shown is the catalogue's word too: a ``share`` is a part of its denominator (a numerator row is
+always a denominator row), shown as a percentage that can never exceed 100%; metrics of one ``group`` are shown
+together, under the group's name, in catalogue order (the action mix, the score sheet, the results). Round-grain
+metrics of one group that are all shares of the same denominator are parts of one whole, round by round (the
+action mix per round): the pages stack them.
+
 A ``Breakdown`` counts the rows of one fact table grouped by some of its columns (what was bought, by kind and
 cost), with the average of some others. A ``Dimension`` is a column rows may be grouped or filtered by. A fact
 table with a ``seat`` column (in its key or not) can be asked about one player. Storage (SQL) belongs to the
@@ -91,6 +97,8 @@ class Metric:
     numerator: tuple[str, ...]
     denominator: tuple[str, ...] = ()
     grain: Literal["seat", "game", "round"] = "seat"
+    share: bool = False  # a part of the denominator (0 to 1): shown as a percentage
+    group: str = ""  # the section it is shown in, with the other metrics of the same group ("" : on its own)
 
     def columns(self) -> set[str]:
         return {*self.numerator, *self.denominator}
@@ -114,6 +122,7 @@ class Dimension:
     name: str
     label: str
     grain: Literal["game", "seat", "round", "move"]
+    flag: bool = False  # a 0/1 fact (led round 1, a solo game), read "yes"/"no"; else its values are shown as they are
 
 
 # One row for one fact table: (table name, the row in ``FactTable.column_names()`` order, without game_id).

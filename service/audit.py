@@ -754,6 +754,14 @@ def verify_all(
     return verify_store(service, progress, game_ids).reports
 
 
+# What verifies the games of a store audit: (service, ids, ledger entries by game, signed entries by game or
+# None, progress) -> one report per id, in the order of ids (``verify_each``, or a distributed one).
+GamesVerifier = Callable[
+    [Digsite, list[str], dict[str, list[Entry]], dict[str, list[Entry]] | None, Callable[[Report], None] | None],
+    list[Report],
+]
+
+
 @dataclass
 class StoreAudit:
     """Every game's report, the ledger's own chain, and (given a checkpoint) the store's ledger against it."""
@@ -778,10 +786,12 @@ def verify_store(
     progress: Callable[[Report], None] | None = None,
     game_ids: Iterable[str] | None = None,
     checkpoint: Checkpoint | None = None,
+    verify_games: GamesVerifier | None = None,
 ) -> StoreAudit:
     """Verify the games (every stored game, then every game only the ledger or the checkpoint names; or the
     ids given), the ledger's chain and, given a checkpoint whose signature was checked, the store's ledger up
-    to it and every game it covers."""
+    to it and every game it covers. ``verify_games`` verifies the games (default ``verify_each``, here, in
+    order); the ledger's and the checkpoint's whole-store checks stay with the caller either way."""
     entries = Ledger(service).entries()
     chain = check_chain(entries)
     ledger_check = Check("ledger", chain.ok, chain.detail, None)
@@ -796,6 +806,21 @@ def verify_store(
         ok, detail, _ = compare_ledger(checkpoint, entries)
         checkpoint_check = Check("checkpoint", ok, detail, None)
     ids = games_to_verify(service, entries, checkpoint) if game_ids is None else [str(UUID(str(g))) for g in game_ids]
+    run = verify_games or verify_each
+    reports = run(service, ids, by_game, signed if checkpoint is not None else None, progress)
+    return StoreAudit(reports, ledger_check, checkpoint_check)
+
+
+def verify_each(
+    service: Digsite,
+    ids: list[str],
+    by_game: dict[str, list[Entry]],
+    signed: dict[str, list[Entry]] | None,
+    progress: Callable[[Report], None] | None = None,
+) -> list[Report]:
+    """Verify the games ``ids`` in order, each against its ledger entries (``by_game``) and, given a checkpoint,
+    the entries it signed for the game (``signed``; None without a checkpoint): the games' part of
+    ``verify_store``, which a distributed verify (``service.distributed``) runs on each worker's share."""
     reports = []
     for game_id in ids:
         try:
@@ -803,11 +828,11 @@ def verify_store(
                 service,
                 game_id,
                 ledger_entries=by_game.get(game_id, []),
-                checkpoint_entries=signed.get(game_id, []) if checkpoint is not None else None,
+                checkpoint_entries=signed.get(game_id, []) if signed is not None else None,
             )
         except NotFound as error:  # deleted between listing and reading
             report = Report(game=game_id, ok=False, checks=[Check("records", False, error.message)], first_bad=None)
         reports.append(report)
         if progress is not None:
             progress(report)
-    return StoreAudit(reports, ledger_check, checkpoint_check)
+    return reports

@@ -20,7 +20,7 @@ from psycopg_pool import PoolTimeout
 
 from domain.games import GAMES
 from domain.games import game as game_of
-from domain.metrics import Breakdown, Dimension
+from domain.metrics import Breakdown, Dimension, Metric
 from service import catalogue
 from service.application import Digsite, Viewer
 from service.projections.facts import game_tables
@@ -28,6 +28,8 @@ from service.projections.tables import PROJECTION_NAME, TRACKING_TABLE
 from service.standings import seats_sql
 from service.store import StoreUnavailable
 
+# A table size, or several: the field compared with a player is the games at the player's own sizes.
+Sizes = int | tuple[int, ...]
 FIELD_CACHE = 256  # the field's figures kept (each a few rows)
 CONNECT_TIMEOUT_SECONDS = 2  # the read models' database is given up after this during an outage
 T = TypeVar("T")
@@ -38,6 +40,29 @@ def metrics(kind: str, grains: tuple[str, ...] = ("seat", "game")) -> dict[str, 
     """A game's tendency metrics at these grains (its analytics catalogue), name -> label, in catalogue order.
     A game without analytics has none."""
     return {m.name: m.label for m in catalogue.analytics_of(kind)[0] if m.grain in grains}
+
+
+def groups(kind: str, grains: tuple[str, ...] = ("seat", "game")) -> dict[str, list[Metric]]:
+    """A game's metrics at these grains by the group they are shown in (``Metric.group``; a metric without one is
+    a group of its own, named by its label), groups in the order their first metric comes in the catalogue."""
+    found: dict[str, list[Metric]] = {}
+    for m in catalogue.analytics_of(kind)[0]:
+        if m.grain in grains:
+            found.setdefault(m.group or f"{m.label[:1].upper()}{m.label[1:]}", []).append(m)
+    return found
+
+
+def stacked(group: list[Metric]) -> bool:
+    """Whether a group of round-grain metrics is the parts of one whole, round by round: all shares of the same
+    denominator (the action mix per round), drawn stacked."""
+    return len(group) > 1 and all(m.share and m.denominator == group[0].denominator for m in group)
+
+
+def trend_metrics(kind: str) -> dict[str, str]:
+    """The metrics worth following over a tournament's rounds: all seat- and game-grain ones but those the table
+    size fixes for the field as a whole (every seat's won, or place, averages 1/N, or (N+1)/2, in every round)."""
+    fixed = {("won",), ("place",)}
+    return {m.name: m.label for m in catalogue.analytics_of(kind)[0] if m.grain != "round" and m.numerator not in fixed}
 
 
 def breakdowns(kind: str) -> dict[str, Breakdown]:
@@ -146,10 +171,12 @@ class Queries:
     # -- catalogues ---------------------------------------------------------------------------------------
 
     def tournaments(self, finished_only: bool = False) -> list[dict[str, Any]]:
-        """Every tournament with its number of games (finished ones only, with ``finished_only``)."""
+        """Every tournament with its number of games (finished ones only, with ``finished_only``) and of finished
+        games (``finished``: what its tendencies are over), newest first."""
         over = " AND g.status = 'over'" if finished_only else ""
         return self._rows(
-            "SELECT t.tournament_id, t.name, t.rounds, t.game, t.created_at, COUNT(g.game_id) AS games "
+            "SELECT t.tournament_id, t.name, t.rounds, t.game, t.created_at, COUNT(g.game_id) AS games, "
+            "COALESCE(SUM(CASE WHEN g.status = 'over' THEN 1 ELSE 0 END), 0) AS finished "
             f"FROM {{p}}rm_tournaments t LEFT JOIN {{p}}rm_games g ON g.tournament_id = t.tournament_id{over} "
             "GROUP BY t.tournament_id, t.name, t.rounds, t.game, t.created_at ORDER BY t.created_at DESC"
         )
@@ -372,8 +399,19 @@ class Queries:
 
     # The field's figures are kept until the read models move (``_for_the_field``); a player's are read afresh.
 
+    def table_sizes(self, kind: str, player: str, tournament: str | None = None) -> tuple[int, ...]:
+        """The table sizes of a player's finished games of ``kind``: the field they are compared with plays at
+        these sizes only (a rate compares only within one player count)."""
+        where, params = _filters("seat", kind, player, tournament, None)
+        rows = self._rows(
+            f"SELECT DISTINCT pg.n_players AS n FROM {{p}}rm_player_games pg{_tournament_join('seat', tournament)} "
+            f"WHERE {' AND '.join(where)} ORDER BY pg.n_players",
+            params,
+        )
+        return tuple(int(r["n"]) for r in rows)
+
     def tendencies(
-        self, kind: str, player: str | None = None, tournament: str | None = None, n_players: int | None = None
+        self, kind: str, player: str | None = None, tournament: str | None = None, n_players: Sizes | None = None
     ) -> dict[str, Any]:
         """A player's tendencies (or the field's, player None) over finished games of ``kind``: every seat- and
         game-grain metric of the catalogue with its sample size (the denominator's sum); ``n_players`` keeps
@@ -389,7 +427,7 @@ class Queries:
         metric: str,
         player: str | None = None,
         tournament: str | None = None,
-        n_players: int | None = None,
+        n_players: Sizes | None = None,
         finished_only: bool = True,
     ) -> list[dict[str, Any]]:
         """A round-grain metric of the catalogue, round by round: [{round, value, n}]. ``finished_only`` False
@@ -405,7 +443,7 @@ class Queries:
         name: str,
         player: str | None = None,
         tournament: str | None = None,
-        n_players: int | None = None,
+        n_players: Sizes | None = None,
         finished_only: bool = True,
     ) -> list[dict[str, Any]]:
         """How often each combination of the breakdown's columns occurs: [{<by columns>, n, <averaged
@@ -422,7 +460,7 @@ class Queries:
         dimension: str,
         player: str | None = None,
         tournament: str | None = None,
-        n_players: int | None = None,
+        n_players: Sizes | None = None,
     ) -> list[dict[str, Any]]:
         """A seat- or game-grain metric per value of a dimension, per table size (a rate compares only within
         one player count): [{n_players, grp, value, n, games}], e.g. win rate by seat per player count."""
@@ -432,7 +470,7 @@ class Queries:
         return self._by_dimension(*args)
 
     def distributions(
-        self, kind: str, tournament: str | None = None, n_players: int | None = None
+        self, kind: str, tournament: str | None = None, n_players: Sizes | None = None
     ) -> dict[str, list[dict[str, Any]]]:
         """Over finished games, from the core alone: places and final scores (one per seat), game lengths in
         moves and rounds (one per game)."""
@@ -440,7 +478,7 @@ class Queries:
         return self._for_the_field(key, lambda: self._distributions(kind, tournament, n_players))
 
     def _tendencies(
-        self, kind: str, player: str | None = None, tournament: str | None = None, n_players: int | None = None
+        self, kind: str, player: str | None = None, tournament: str | None = None, n_players: Sizes | None = None
     ) -> dict[str, Any]:
         """A player's tendencies (or the field's, player None) over finished games of ``kind``: every seat- and
         game-grain metric of the catalogue with its sample size (the denominator's sum); ``n_players`` keeps
@@ -470,6 +508,8 @@ class Queries:
                     "n": row[f"n{i}"] or 0,
                     "label": m.label,
                     "grain": grain,
+                    "share": m.share,
+                    "group": m.group,
                 }
         ordered = {m.name: found[m.name] for m in catalogue.analytics_of(kind)[0] if m.name in found}
         return {"player": player, "kind": kind, "n_players": n_players, "games": games, "metrics": ordered}
@@ -480,7 +520,7 @@ class Queries:
         metric: str,
         player: str | None = None,
         tournament: str | None = None,
-        n_players: int | None = None,
+        n_players: Sizes | None = None,
         finished_only: bool = True,
     ) -> list[dict[str, Any]]:
         """A round-grain metric of the catalogue, round by round: [{round, value, n}]. ``finished_only`` False
@@ -510,7 +550,7 @@ class Queries:
         name: str,
         player: str | None = None,
         tournament: str | None = None,
-        n_players: int | None = None,
+        n_players: Sizes | None = None,
         finished_only: bool = True,
     ) -> list[dict[str, Any]]:
         """How often each combination of the breakdown's columns occurs: [{<by columns>, n, <averaged
@@ -545,7 +585,7 @@ class Queries:
         dimension: str,
         player: str | None = None,
         tournament: str | None = None,
-        n_players: int | None = None,
+        n_players: Sizes | None = None,
     ) -> list[dict[str, Any]]:
         """A seat- or game-grain metric per value of a dimension, per table size (a rate compares only within
         one player count): [{n_players, group, value, n, games}], e.g. win rate by seat per player count."""
@@ -566,7 +606,7 @@ class Queries:
         )
 
     def _distributions(
-        self, kind: str, tournament: str | None = None, n_players: int | None = None
+        self, kind: str, tournament: str | None = None, n_players: Sizes | None = None
     ) -> dict[str, list[dict[str, Any]]]:
         """Over finished games, from the core alone: places and final scores (one per seat), game lengths in
         moves and rounds (one per game)."""
@@ -619,7 +659,7 @@ def per_game_columns(kind: str) -> list[str]:
 
 
 def _field(
-    kind: str, alias: str, tournament: str | None, n_players: int | None, finished_only: bool
+    kind: str, alias: str, tournament: str | None, n_players: Sizes | None, finished_only: bool
 ) -> tuple[list[str], list[Any]]:
     """The WHERE condition keeping a fact table's rows (``alias``) of the field's games: a semi-join with the
     games asked about (a few thousand rows) rather than a join of every fact row with its seat's row."""
@@ -639,7 +679,7 @@ def _filters(
     kind: str,
     player: str | None,
     tournament: str | None,
-    n_players: int | None,
+    n_players: Sizes | None,
     finished_only: bool = True,
 ) -> tuple[list[str], list[Any]]:
     """The WHERE conditions of a tendency query at ``grain`` (its rows come with ``pg``, or ``g`` for a game),
@@ -658,8 +698,9 @@ def _filters(
             where.append("g.tournament_id = ?")
             params.append(tournament)
         if n_players is not None:
-            where.append("g.n_players = ?")
-            params.append(int(n_players))
+            sizes = _sizes(n_players)
+            where.append(f"g.n_players IN ({', '.join('?' * len(sizes))})")
+            params.extend(sizes)
         return where, params
     where, params = ["pg.kind = ?"], [kind]
     if finished_only:
@@ -671,9 +712,16 @@ def _filters(
         where.append("tg.tournament_id = ?")
         params.append(tournament)
     if n_players is not None:
-        where.append("pg.n_players = ?")
-        params.append(int(n_players))
+        sizes = _sizes(n_players)
+        where.append(f"pg.n_players IN ({', '.join('?' * len(sizes))})")
+        params.extend(sizes)
     return where, params
+
+
+def _sizes(n_players: Sizes) -> list[int]:
+    """One table size, or several (a player's own: the field at the sizes they played), as a non-empty list."""
+    sizes = [int(n_players)] if isinstance(n_players, int) else sorted({int(n) for n in n_players})
+    return sizes or [0]  # no size at all keeps no game
 
 
 def _events_of(record: dict[str, Any]) -> list[dict[str, Any]]:

@@ -25,10 +25,6 @@ class Renderer(Protocol):
         to the browser as HTML (``dashboard.html_text``)."""
         ...
 
-    def max_rounds(self) -> int | None:
-        """How many regular rounds the game has (a round after them has its own name), or None."""
-        ...
-
     def round_name(self, round_no: int) -> str:
         """What the game calls its round ``round_no`` ("Round 2"; a game may name a round of its own)."""
         ...

@@ -17,10 +17,6 @@ def draw_table(frame: dict[str, Any]) -> html.Div:
     )  # fmt: skip
 
 
-def max_rounds() -> int | None:
-    return None
-
-
 def log_text(line: str, view: Mapping[str, Any]) -> str:
     return line
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import dash
-from dash import Input, Output, html
+from dash import Input, Output, State, html
 
 from dashboard import figures
 from dashboard.access import Visitor, require_lists
@@ -17,8 +17,9 @@ from dashboard.components import card, chart, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import tournament_label
 from dashboard.games import analysed_kinds, renderer
+from dashboard.pages.players import slug
 from domain.games import GAMES
-from service.queries import breakdowns, dimensions, metrics
+from service.queries import breakdowns, dimensions, groups, stacked, trend_metrics
 
 # The game the page opens on: the first registered game with analytics (any game can be chosen).
 DEFAULT_KIND = next(iter(analysed_kinds()), next(iter(GAMES)))
@@ -28,7 +29,26 @@ NO_GAMES = "No finished games in this selection yet."
 
 
 def _metric_options(kind: str) -> list[dict[str, Any]]:
-    return [{"label": label, "value": m} for m, label in metrics(kind).items()]
+    return [{"label": label, "value": m} for m, label in trend_metrics(kind).items()]
+
+
+def _first_metric(kind: str) -> str | None:
+    return next(iter(trend_metrics(kind)), None)
+
+
+def trend_tournaments(
+    tournaments: list[dict[str, Any]], kind: str, chosen: str | None
+) -> tuple[list[dict[str, Any]], str | None]:
+    """The trend's tournament options and the one it opens on: the chosen game's tournaments (the page's
+    tournament alone when one is chosen), opening on the page's tournament, else the newest with a finished
+    game (the list is newest first), else the newest."""
+    analysed = [t for t in tournaments if t.get("game") == kind]
+    if chosen:
+        analysed = [t for t in analysed if t["tournament_id"] == chosen]
+    options = [{"label": tournament_label(t), "value": t["tournament_id"]} for t in analysed]
+    played = [t for t in analysed if t.get("finished")]
+    opened = next(iter(played or analysed), None)
+    return options, None if opened is None else str(opened["tournament_id"])
 
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str]) -> html.Div:
@@ -36,9 +56,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
     tournaments = ctx.data.tournaments(visitor)
     options = [{"label": tournament_label(t), "value": t["tournament_id"]} for t in tournaments]
     # The trend's metrics are the chosen game's: it offers that game's tournaments only.
-    analysed = [t for t in tournaments if t.get("game") == kind]
-    trend_options = [{"label": tournament_label(t), "value": t["tournament_id"]} for t in analysed]
-    played = [t for t in analysed if t["games"]]
+    trend_options, opened = trend_tournaments(tournaments, kind, None)
     return html.Div(
         [
             html.H2("Aggregates"),
@@ -70,7 +88,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                     [
                         field(
                             "Metric",
-                            dropdown("agg-metric", _metric_options(kind), WIN_RATE, clearable=False),
+                            dropdown("agg-metric", _metric_options(kind), _first_metric(kind), clearable=False),
                             "20rem",
                         ),
                         field(
@@ -78,7 +96,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                             dropdown(
                                 "agg-trend-tournament",
                                 trend_options,
-                                played[0]["tournament_id"] if played else None,
+                                opened,
                                 placeholder="Choose a tournament",
                                 clearable=False,
                             ),
@@ -102,29 +120,34 @@ def register(app: dash.Dash, ctx: Context) -> None:
 
     @app.callback(
         Output("agg-metric", "options"),
+        Output("agg-metric", "value"),
         Output("agg-trend-tournament", "options"),
+        Output("agg-trend-tournament", "value"),
         Input("agg-kind", "value"),
+        Input("agg-tournament", "value"),
+        State("agg-metric", "value"),
+        prevent_initial_call=True,
     )
-    def trend_choices(kind: str | None) -> Any:
+    def trend_choices(kind: str | None, tournament: str | None, metric: str | None) -> Any:
+        """The trend follows the page: the chosen game's metrics and tournaments, the page's tournament."""
         visitor = ctx.visitor()
         require_lists(visitor)
         chosen = kind if kind in GAMES else DEFAULT_KIND
-        tournaments = [t for t in ctx.data.tournaments(visitor) if t.get("game") == chosen]
-        return _metric_options(chosen), [
-            {"label": tournament_label(t), "value": t["tournament_id"]} for t in tournaments
-        ]
+        options, opened = trend_tournaments(ctx.data.tournaments(visitor), chosen, tournament)
+        metric = metric if metric in trend_metrics(chosen) else _first_metric(chosen)
+        return _metric_options(chosen), metric, options, opened
 
     @app.callback(Output("agg-trend", "children"), Input("agg-metric", "value"), Input("agg-trend-tournament", "value"))
     def trend(metric: str | None, tournament: str | None) -> Any:
         visitor = ctx.visitor()
         require_lists(visitor)
-        return trend_chart(ctx, visitor, metric or WIN_RATE, tournament)
+        return trend_chart(ctx, visitor, metric, tournament)
 
 
 def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str | None) -> Any:
     data = ctx.data
     title = GAMES[kind].title
-    max_rounds = renderer(kind).max_rounds()
+    round_name = renderer(kind).round_name
     seats = data.by_dimension(visitor, kind, WIN_RATE, "seat", tournament)
     spread = data.distributions(visitor, kind, tournament)
     if not seats and not spread["score"]:
@@ -135,7 +158,13 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
         )
     games = sum(int(r["n"]) for r in spread["moves"])
     charts: list[Any] = [
-        card(None, chart("agg-seats", figures.by_dimension(seats, "Win rate by seat (per player count)", "seat"))),
+        card(
+            None,
+            chart(
+                "agg-seats",
+                figures.by_dimension(seats, "Win rate by seat (per player count)", "seat", fair_share=True),
+            ),
+        ),
     ]
     for name, d in dimensions(kind).items():
         if d.grain != "seat" or name == "seat":
@@ -146,8 +175,10 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
                 None,
                 chart(
                     f"agg-by-{name}",
-                    figures.by_dimension(rows, f"Win rate by {d.label} (per player count)", name, d.label),
-                    None if rows else NO_GAMES,
+                    figures.by_dimension(
+                        rows, f"Win rate by {d.label} (per player count)", name, d.label, fair_share=True, flag=d.flag
+                    ),
+                    None if any(r["grp"] is not None for r in rows) else NO_GAMES,
                 ),
             )
         )
@@ -159,20 +190,38 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
         card(None, chart("agg-length", figures.histogram(spread["moves"], "Game length", "moves per game"))),
         card(None, chart("agg-rounds", figures.counts_bar(spread["rounds"], "Rounds per game", "last round"))),
     ]
-    for metric, label in metrics(kind, ("round",)).items():
-        rows = data.per_round(visitor, kind, metric, None)
-        charts.append(
-            card(
-                None,
-                chart(
-                    f"agg-round-{metric}",
-                    figures.by_round(
-                        [("the field", rows)], f"{label[:1].upper()}{label[1:]}, per round", label, max_rounds
+    for group, members in groups(kind, ("round",)).items():
+        if stacked(members):
+            parts = [(m.label, data.per_round(visitor, kind, m.name, None, tournament=tournament)) for m in members]
+            charts.append(
+                card(
+                    None,
+                    chart(
+                        f"agg-stack-{slug(group)}",
+                        figures.stacked_by_round([("the field", parts)], group, round_name),
+                        None if any(rows for _, rows in parts) else NO_GAMES,
                     ),
-                    None if rows else NO_GAMES,
-                ),
+                )
             )
-        )
+            continue
+        for m in members:
+            rows = data.per_round(visitor, kind, m.name, None, tournament=tournament)
+            charts.append(
+                card(
+                    None,
+                    chart(
+                        f"agg-round-{m.name}",
+                        figures.by_round(
+                            [("the field", rows)],
+                            f"{m.label[:1].upper()}{m.label[1:]}, per round",
+                            m.label,
+                            round_name,
+                            m.share,
+                        ),
+                        None if rows else NO_GAMES,
+                    ),
+                )
+            )
     for name, spec in breakdowns(kind).items():
         rows = data.breakdown(visitor, kind, name, None, tournament)
         charts.append(
@@ -180,7 +229,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
                 None,
                 chart(
                     f"agg-breakdown-{name}",
-                    figures.counts(rows, spec.label, spec.by, spec.average, max_rounds),
+                    figures.counts(rows, spec.label, spec.by, spec.average, round_name),
                     None if rows else NO_GAMES,
                 ),
             )
@@ -195,17 +244,23 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
     )
 
 
-def trend_chart(ctx: Context, visitor: Visitor, metric: str, tournament: str | None) -> Any:
+def trend_chart(ctx: Context, visitor: Visitor, metric: str | None, tournament: str | None) -> Any:
     if not tournament:
-        return empty("Choose a tournament to see how this metric moved over its rounds.")
+        return empty("Choose a tournament to see how a tendency moved over its rounds.")
     name = ctx.data.tournament_names(visitor).get(tournament, "this tournament")
     kind = next((t.get("game") for t in ctx.data.tournaments(visitor) if t["tournament_id"] == tournament), None)
     if kind not in GAMES:
-        return empty(f"{name} has no finished games yet.")
-    catalogued = metrics(kind)
+        return empty(f"{name}: no finished games yet.", id="agg-trend-empty")
+    catalogued = trend_metrics(kind)
     if metric not in catalogued:  # a metric of another game, chosen before the tournament changed
         return empty(f"{name} is a {GAMES[kind].title} tournament: choose one of {GAMES[kind].title}'s metrics.")
     rows = ctx.data.trend(visitor, metric, tournament)
     if not rows:
-        return empty(f"{name} has no finished games yet.")
-    return chart("agg-trend-graph", figures.trend(rows, metric, catalogued[metric], name))
+        return empty(f"{name}: no finished games yet.", id="agg-trend-empty")
+    share = catalogue_share(kind, metric)
+    return chart("agg-trend-graph", figures.trend(rows, share, catalogued[metric], name))
+
+
+def catalogue_share(kind: str, metric: str) -> bool:
+    """Whether the game's catalogue says the metric is a share (a percentage)."""
+    return any(m.share for members in groups(kind).values() for m in members if m.name == metric)

@@ -7,19 +7,20 @@ organiser every figure is computed from finished games only (``Data`` decides)."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import dash
-from dash import Input, Output, html
+from dash import Input, Output, dcc, html
 
 from dashboard import figures
 from dashboard.access import Visitor, require_lists
 from dashboard.components import card, chart, dropdown, empty, field
 from dashboard.context import Context
-from dashboard.format import metric_value, player_labels
+from dashboard.format import player_labels
 from dashboard.games import analysed_kinds, renderer
 from domain.games import GAMES
-from service.queries import breakdowns, metrics, per_player_breakdowns
+from service.queries import breakdowns, groups, per_player_breakdowns, stacked
 
 # The game the page opens on: the first registered game with analytics (any game can be chosen).
 DEFAULT_KIND = next(iter(analysed_kinds()), next(iter(GAMES)))
@@ -45,9 +46,12 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
         player = str(max(everyone, key=lambda p: (p["games"], p["wins"]))["player_id"])
     other = params.get("other") if params.get("other") in known else None
     kind = str(params["game"]) if params.get("game") in GAMES else DEFAULT_KIND
+    sizes = {o["value"] for o in size_options()}
+    size = int(params["size"]) if params.get("size", "").isdigit() and int(params["size"]) in sizes else None
     return html.Div(
         [
             html.H2("Players"),
+            dcc.Store(id="players-search"),
             card(
                 None,
                 html.Div(
@@ -63,7 +67,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                             dropdown("players-other", options, other, placeholder="the field (everyone)"),
                             "22rem",
                         ),
-                        field("Table size", dropdown("players-size", size_options(), None), "9rem"),
+                        field("Table size", dropdown("players-size", size_options(), size), "9rem"),
                     ],
                     className="filters",
                 ),
@@ -73,7 +77,33 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
     )
 
 
+# Write the choices into the address as they change (a copied address or a reload shows the same player).
+URL_JS = """
+function (player, other, kind, size) {
+    var names = ["player", "other", "game", "size"], values = [player, other, kind, size], parts = [];
+    for (var i = 0; i < names.length; i++) {
+        var v = values[i];
+        if (v !== null && v !== undefined && v !== "") {
+            parts.push(names[i] + "=" + encodeURIComponent(String(v).slice(0, 100)));
+        }
+    }
+    var search = parts.length ? "?" + parts.join("&") : "";
+    if (location.search !== search) { history.replaceState(history.state, "", location.pathname + search); }
+    return search;
+}
+"""
+
+
 def register(app: dash.Dash, ctx: Context) -> None:
+    app.clientside_callback(
+        URL_JS,
+        Output("players-search", "data"),
+        Input("players-player", "value"),
+        Input("players-other", "value"),
+        Input("players-kind", "value"),
+        Input("players-size", "value"),
+    )
+
     @app.callback(
         Output("players-content", "children"),
         Input("players-player", "value"),
@@ -86,6 +116,15 @@ def register(app: dash.Dash, ctx: Context) -> None:
         require_lists(visitor)  # before anything, even the sentences: 403 when spectator mode is off
         chosen = kind if kind in GAMES else DEFAULT_KIND
         return player_page(ctx, visitor, player, other, chosen, size if isinstance(size, int) else None)
+
+
+def slug(text: str) -> str:
+    """A group's name as a component id part: "Action mix per round" -> "action-mix-per-round"."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def sizes_text(sizes: tuple[int, ...]) -> str:
+    return " and ".join(", ".join(str(n) for n in sizes).rsplit(", ", 1))
 
 
 def player_page(
@@ -103,38 +142,80 @@ def player_page(
     if other == player:
         other, other_name = None, "the field"
     title = GAMES[kind].title
+    # Like with like: whoever the player is compared with is counted at the player's own table sizes only
+    # (a win rate at 3 is not one at 5), or at the size chosen.
+    sizes: tuple[int, ...] = (size,) if size else data.table_sizes(visitor, kind, player)
+    compared: int | tuple[int, ...] = size if size else sizes
     mine = data.tendencies(visitor, kind, player, size)
-    theirs = data.tendencies(visitor, kind, other, size)
+    theirs = data.tendencies(visitor, kind, other, compared)
     record = next((p for p in everyone if str(p["player_id"]) == player), None)
-    summary = _summary(record, name, mine, other_name, theirs, title, size)
+    summary = _summary(record, name, mine, other_name, theirs, title, sizes)
     if not mine["games"]:
         where = f"a {title} game" + (f" at a table of {size}" if size else "")
         return html.Div([summary, empty(f"{name} has not finished {where} yet, so there are no tendencies to show.")])
     series = ((name, player), (other_name, other))
-    max_rounds = renderer(kind).max_rounds()
-    charts = []
-    for metric, label in metrics(kind, ("round",)).items():
-        rows = [(who, data.per_round(visitor, kind, metric, pid, size)) for who, pid in series]
-        charts.append(
+    round_name = renderer(kind).round_name
+    sections = []
+    for group, members in groups(kind).items():
+        shown = [m.name for m in members]
+        sections.append(
             card(
                 None,
                 chart(
-                    f"players-round-{metric}",
-                    figures.by_round(rows, f"{label[:1].upper()}{label[1:]}, per round", label, max_rounds),
-                    None if rows[0][1] else NO_DATA,
+                    f"players-group-{slug(group)}",
+                    figures.tendency_group(group, shown, ((name, mine), (other_name, theirs))),
                 ),
             )
         )
+    charts = []
+    for group, members in groups(kind, ("round",)).items():
+        if stacked(members):
+            parts = [
+                (who, [(m.label, data.per_round(visitor, kind, m.name, pid, compared if pid != player else size))
+                       for m in members])
+                for who, pid in series
+            ]  # fmt: skip
+            charts.append(
+                card(
+                    None,
+                    chart(
+                        f"players-stack-{slug(group)}",
+                        figures.stacked_by_round(parts, group, round_name),
+                        None if any(rows for _, rows in parts[0][1]) else NO_DATA,
+                    ),
+                )
+            )
+            continue
+        for m in members:
+            rows = [
+                (who, data.per_round(visitor, kind, m.name, pid, compared if pid != player else size))
+                for who, pid in series
+            ]
+            charts.append(
+                card(
+                    None,
+                    chart(
+                        f"players-round-{m.name}",
+                        figures.by_round(
+                            rows, f"{m.label[:1].upper()}{m.label[1:]}, per round", m.label, round_name, m.share
+                        ),
+                        None if rows[0][1] else NO_DATA,
+                    ),
+                )
+            )
     for name_, spec in breakdowns(kind).items():
         if name_ not in per_player_breakdowns(kind):
             continue
-        rows = [(who, data.breakdown(visitor, kind, name_, pid, n_players=size)) for who, pid in series]
+        rows = [
+            (who, data.breakdown(visitor, kind, name_, pid, n_players=compared if pid != player else size))
+            for who, pid in series
+        ]
         charts.append(
             card(
                 None,
                 chart(
                     f"players-breakdown-{name_}",
-                    figures.breakdown(rows, spec.label, spec.by, max_rounds),
+                    figures.breakdown(rows, spec.label, spec.by, round_name),
                     None if rows[0][1] else f"{name} has none of these yet.",
                 ),
             )
@@ -142,15 +223,7 @@ def player_page(
     return html.Div(
         [
             summary,
-            html.Div(
-                [
-                    card(None, chart("players-rates", figures.tendencies(mine, theirs, name, other_name, rates=True))),
-                    card(
-                        None, chart("players-averages", figures.tendencies(mine, theirs, name, other_name, rates=False))
-                    ),
-                ],
-                className="grid-2",
-            ),
+            html.Div(sections, className="grid-2"),
             card("Tendencies with sample sizes", tendency_table(mine, theirs, name, other_name)),
             html.Div(charts, className="grid-2"),
         ],
@@ -165,16 +238,23 @@ def _summary(
     other_name: str,
     theirs: dict[str, Any],
     title: str,
-    size: int | None,
+    sizes: tuple[int, ...],
 ) -> html.Div:
     games = mine["games"]
     wins = mine["metrics"].get("win_rate", {}).get("value")
-    table = f" at tables of {size}" if size else ""
+    table = f" at tables of {sizes_text(sizes)}" if sizes else ""
     lines: list[Any] = [
         html.Strong(name),
         f": {games} finished {title} game{'s' if games != 1 else ''}{table}",
-        f", won {metric_value('win_rate', wins)}" if games and wins is not None else "",
+        f", won {figures.tendency_text(wins, True)}" if games and wins is not None else "",
         f". Compared with {other_name}: {theirs['games']} player-game{'s' if theirs['games'] != 1 else ''}{table}.",
+        html.Div(
+            "Like with like: the comparison counts only games at the table sizes this player played"
+            + (f" ({sizes_text(sizes)} players)" if sizes else "")
+            + "; n is what each figure is over.",
+            className="quiet",
+            id="players-like",
+        ),
     ]
     bot = record.get("bot") if record else None
     if bot:
@@ -196,10 +276,10 @@ def tendency_table(mine: dict[str, Any], theirs: dict[str, Any], name: str, othe
             html.Tr(
                 [
                     html.Td(a["label"]),
-                    html.Td(metric_value(metric, a["value"]), className="num strong"),
-                    html.Td(str(a["n"]), className="num quiet"),
-                    html.Td(metric_value(metric, b["value"]), className="num"),
-                    html.Td(str(b["n"]), className="num quiet"),
+                    html.Td(figures.tendency_text(a["value"], a["share"]), className="num strong"),
+                    html.Td(f"{a['n']:g}", className="num quiet"),
+                    html.Td(figures.tendency_text(b["value"], b["share"]), className="num"),
+                    html.Td(f"{b['n']:g}", className="num quiet"),
                 ]
             )
         )

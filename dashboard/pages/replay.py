@@ -60,7 +60,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     latest = int(first["latest_version"])
     names = [p["name"] for p in first["players"]]
     starts = {int(k): int(v) for k, v in found["starts"].items()}
-    max_rounds = renderer(first["kind"]).max_rounds()
+    round_name = renderer(first["kind"]).round_name
     move = _int(params.get("v"), 1, 1, latest)
     seat = opened.choose(params.get("seat", REFEREE))
     labels = first.get("labels") or {}
@@ -208,7 +208,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
             ),
             card(
                 None,
-                dcc.Graph(id="replay-vp", figure=_chart(found["timeline"], move, max_rounds), config=GRAPH_CONFIG),
+                dcc.Graph(id="replay-vp", figure=_chart(found["timeline"], move, round_name), config=GRAPH_CONFIG),
                 className="vp-card",
             ),
         ],
@@ -218,9 +218,9 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     )
 
 
-def _chart(timeline: dict[str, Any], move: int, max_rounds: int | None) -> Any:
+def _chart(timeline: dict[str, Any], move: int, round_name: figures.RoundName) -> Any:
     """The VP chart, in the replay's words (moves) and with its legend below, so it keeps its width on a phone."""
-    fig = figures.vp_timeline(timeline, move, max_rounds)
+    fig = figures.vp_timeline(timeline, move, round_name)
     for trace in fig.data:
         trace.hovertemplate = f"{trace.name}: %{{y}} VP at move %{{x}}<extra></extra>"
     fig.update_xaxes(title_text="move")

@@ -22,7 +22,7 @@ Tables (each stored as ``rm_arnak_<name>``; migrations/<dialect>/arnak/):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.arnak import events as ev
@@ -110,7 +110,21 @@ _SET_INDEX = {c.name: i for i, c in enumerate(SEAT_SET)}
 
 
 def _share(name: str, label: str, column: str, grain: str = "seat") -> Metric:
-    return Metric(name, label, (column,), ("main_actions",), "round" if grain == "round" else "seat")
+    """A kind of action's share of the main actions: per seat, or round by round (the mix, stacked per round)."""
+    if grain == "round":
+        return Metric(name, label, (column,), ("main_actions",), "round", share=True, group=MIX_BY_ROUND)
+    return Metric(name, label, (column,), ("main_actions",), "seat", share=True, group=MIX)
+
+
+def _in(group: str, *metrics: Metric) -> tuple[Metric, ...]:
+    return tuple(replace(m, group=group) for m in metrics)
+
+
+def _shown_as_share(metric: Metric) -> Metric:
+    return replace(metric, share=True)
+
+
+MIX, MIX_BY_ROUND = "Action mix", "Action mix per round"
 
 
 METRICS: tuple[Metric, ...] = (
@@ -122,70 +136,119 @@ METRICS: tuple[Metric, ...] = (
     _share("play_share", "main actions that play a card", "card_plays"),
     _share("overcome_share", "main actions that overcome a guardian", "overcomes"),
     _share("assistant_share", "main actions taken by an assistant", "assistant_actions"),
-    Metric("main_actions_per_round", "main actions per round", ("main_actions",), ("rounds_played",)),
-    Metric("digs_per_round", "digs per round", ("digs",), ("rounds_played",)),
-    Metric("site_actions_per_round", "digs and discoveries per round", ("site_actions",), ("rounds_played",)),
-    Metric("cards_played_per_round", "cards played per round", ("cards_played",), ("rounds_played",)),
-    # dig vs discover
-    Metric("discover_vs_dig", "site actions that discover (rather than dig)", ("discoveries",), ("site_actions",)),
-    # research
-    Metric("research_pace", "research steps per round", ("research_steps",), ("rounds_played",)),
-    Metric("notebook_share", "research steps by the notebook", ("notebook_steps",), ("research_steps",)),
-    Metric("temple_rate", "games reaching the Lost Temple", ("reached_temple",), ("finished",)),
-    Metric("temple_tiles_per_game", "temple tiles per game", ("temple_tiles",), ("finished",)),
-    # cards
-    Metric("cards_bought_per_round", "cards gained per round", ("cards_bought",), ("rounds_played",)),
-    Metric("items_per_game", "items gained per game", ("items_bought",), ("finished",)),
-    Metric("artifacts_per_game", "artifacts gained per game", ("artifacts_bought",), ("finished",)),
-    Metric("item_cost", "printed cost of the items gained (coins)", ("item_cost_sum",), ("items_bought",)),
-    Metric(
-        "artifact_cost",
-        "printed cost of the artifacts gained (compasses)",
-        ("artifact_cost_sum",),
-        ("artifacts_bought",),
+    *_in(
+        "Pace",
+        Metric("main_actions_per_round", "main actions per round", ("main_actions",), ("rounds_played",)),
+        Metric("digs_per_round", "digs per round", ("digs",), ("rounds_played",)),
+        Metric("site_actions_per_round", "digs and discoveries per round", ("site_actions",), ("rounds_played",)),
+        Metric("cards_played_per_round", "cards played per round", ("cards_played",), ("rounds_played",)),
     ),
-    Metric(
-        "cards_exiled_per_game",
-        "other cards exiled per game (starting cards, items, artifacts)",
-        ("cards_exiled",),
-        ("finished",),
+    # dig vs discover
+    *_in(
+        "Dig vs discover",
+        _shown_as_share(
+            Metric(
+                "discover_vs_dig", "site actions that discover (rather than dig)", ("discoveries",), ("site_actions",)
+            )
+        ),
+    ),
+    # research
+    *_in(
+        "Research",
+        Metric("research_pace", "research steps per round", ("research_steps",), ("rounds_played",)),
+        _shown_as_share(
+            Metric("notebook_share", "research steps by the notebook", ("notebook_steps",), ("research_steps",))
+        ),
+        _shown_as_share(Metric("temple_rate", "games reaching the Lost Temple", ("reached_temple",), ("finished",))),
+        Metric("temple_tiles_per_game", "temple tiles per game", ("temple_tiles",), ("finished",)),
+    ),
+    # cards
+    *_in(
+        "Cards bought",
+        Metric("cards_bought_per_round", "cards gained per round", ("cards_bought",), ("rounds_played",)),
+        Metric("items_per_game", "items gained per game", ("items_bought",), ("finished",)),
+        Metric("artifacts_per_game", "artifacts gained per game", ("artifacts_bought",), ("finished",)),
+        Metric("item_cost", "printed cost of the items gained (coins)", ("item_cost_sum",), ("items_bought",)),
+        Metric(
+            "artifact_cost",
+            "printed cost of the artifacts gained (compasses)",
+            ("artifact_cost_sum",),
+            ("artifacts_bought",),
+        ),
+        Metric(
+            "cards_exiled_per_game",
+            "other cards exiled per game (starting cards, items, artifacts)",
+            ("cards_exiled",),
+            ("finished",),
+        ),
     ),
     # fear
-    Metric("fear_per_game", "fear cards taken per game", ("fear_taken",), ("finished",)),
-    Metric("fear_exiled_per_game", "fear cards exiled per game", ("fear_exiled",), ("finished",)),
-    Metric("fear_exiled_share", "fear cards exiled per fear card taken", ("fear_exiled",), ("fear_taken",)),
+    *_in(
+        "Fear",
+        Metric("fear_per_game", "fear cards taken per game", ("fear_taken",), ("finished",)),
+        Metric("fear_exiled_per_game", "fear cards exiled per game", ("fear_exiled",), ("finished",)),
+        # not a share: the starting deck's fear cards were never taken but may be exiled, so it may pass 1
+        Metric("fear_exiled_share", "fear cards exiled per fear card taken", ("fear_exiled",), ("fear_taken",)),
+    ),
     # idols
-    Metric("idols_per_game", "idols taken per game", ("idols_taken",), ("finished",)),
-    Metric("idol_slots_per_game", "idols placed in slots per game", ("idols_placed",), ("finished",)),
-    Metric("idol_slot_use", "idols placed in slots per idol taken", ("idols_placed",), ("idols_taken",)),
+    *_in(
+        "Idols",
+        Metric("idols_per_game", "idols taken per game", ("idols_taken",), ("finished",)),
+        Metric("idol_slots_per_game", "idols placed in slots per game", ("idols_placed",), ("finished",)),
+        Metric("idol_slot_use", "idols placed in slots per idol taken", ("idols_placed",), ("idols_taken",)),
+    ),
     # guardians
-    Metric("guardians_per_game", "guardians overcome per game", ("guardians_overcome",), ("finished",)),
-    Metric(
-        "guardian_round", "round a guardian is overcome in (average)", ("guardian_round_sum",), ("guardians_overcome",)
+    *_in(
+        "Guardians",
+        Metric("guardians_per_game", "guardians overcome per game", ("guardians_overcome",), ("finished",)),
+        Metric(
+            "guardian_round",
+            "round a guardian is overcome in (average)",
+            ("guardian_round_sum",),
+            ("guardians_overcome",),
+        ),
+        Metric("boons_per_guardian", "boons used per guardian overcome", ("boons_used",), ("guardians_overcome",)),
     ),
-    Metric("boons_per_guardian", "boons used per guardian overcome", ("boons_used",), ("guardians_overcome",)),
     # assistants
-    Metric("assistants_per_game", "assistants taken per game", ("assistants_taken",), ("finished",)),
-    Metric("assistant_uses_per_round", "assistant uses per round", ("assistants_used",), ("rounds_played",)),
-    # the score sheet, against the field
-    *(
-        Metric(f"score_{part}", f"points from {part.replace('_', ' ')}", (f"score_{part}",), ("finished",))
-        for part in SCORE_PARTS
+    *_in(
+        "Assistants",
+        Metric("assistants_per_game", "assistants taken per game", ("assistants_taken",), ("finished",)),
+        Metric("assistant_uses_per_round", "assistant uses per round", ("assistants_used",), ("rounds_played",)),
     ),
-    Metric("final_score", "points at the end", ("score",), ("finished",)),
-    Metric("win_rate", "games won", ("won",), ("finished",)),
-    Metric("place", "place at the end (1 = first)", ("place",), ("finished",)),
+    # the score sheet, against the field
+    *_in(
+        "Score sheet",
+        *(
+            Metric(f"score_{part}", f"points from {part.replace('_', ' ')}", (f"score_{part}",), ("finished",))
+            for part in SCORE_PARTS
+        ),
+        Metric("final_score", "points at the end", ("score",), ("finished",)),
+    ),
+    *_in(
+        "Results",
+        Metric("win_rate", "games won", ("won",), ("finished",), share=True),
+        Metric("place", "place at the end (1 = first)", ("place",), ("finished",)),
+    ),
     # solo, by difficulty (a dimension)
-    Metric("solo_win_rate", "solo games won against the rival", ("won", "solo", "finished"), ("solo", "finished")),
-    Metric("solo_margin", "points ahead of the rival (solo)", ("solo_margin",), ("solo", "finished")),
-    Metric("think_ms", "think time per move (ms)", ("think_ms",), ("moves",)),
+    *_in(
+        "Solo against the rival",
+        Metric(
+            "solo_win_rate",
+            "solo games won against the rival",
+            ("won", "solo", "finished"),
+            ("solo", "finished"),
+            share=True,
+        ),
+        Metric("solo_margin", "points ahead of the rival (solo)", ("solo_margin",), ("solo", "finished")),
+    ),
+    Metric("think_ms", "think time per move (ms)", ("think_ms",), ("moves",), group="Think time"),
     # per round: how a seat's play changes over the game
-    _share("round_dig_share", "main actions that dig, by round", "digs", "round"),
-    _share("round_discover_share", "main actions that discover, by round", "discoveries", "round"),
-    _share("round_research_share", "main actions that research, by round", "researches", "round"),
-    _share("round_buy_share", "main actions that buy, by round", "buys", "round"),
-    _share("round_play_share", "main actions that play a card, by round", "card_plays", "round"),
-    _share("round_overcome_share", "main actions that overcome a guardian, by round", "overcomes", "round"),
+    _share("round_dig_share", "dig", "digs", "round"),
+    _share("round_discover_share", "discover", "discoveries", "round"),
+    _share("round_research_share", "research", "researches", "round"),
+    _share("round_buy_share", "buy", "buys", "round"),
+    _share("round_play_share", "play a card", "card_plays", "round"),
+    _share("round_overcome_share", "overcome a guardian", "overcomes", "round"),
     Metric("round_main_actions", "main actions in the round", ("main_actions",), (), "round"),
     Metric("round_research_steps", "research steps in the round", ("research_steps",), (), "round"),
     Metric("round_cards_bought", "cards gained in the round", ("cards_bought",), (), "round"),
@@ -206,9 +269,9 @@ DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("n_players", "players at the table", "game"),
     Dimension("side", "board side", "seat"),
     Dimension("seat", "seat", "seat"),
-    Dimension("solo", "solo game against the rival", "seat"),
+    Dimension("solo", "solo game against the rival", "seat", flag=True),
     Dimension("difficulty", "rival's difficulty (solo)", "seat"),
-    Dimension("rival", "the rival's seat", "seat"),
+    Dimension("rival", "the rival's seat", "seat", flag=True),
     Dimension("round", "round", "round"),
 )
 

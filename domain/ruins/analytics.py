@@ -347,31 +347,59 @@ def move_facts(
     return facts
 
 
-# The tendencies the read models offer for Ruins (see ``domain.metrics`` for the grains).
+# The tendencies the read models offer for Ruins (see ``domain.metrics`` for the grains, shares and groups).
+SHOWN_FOLLOW, SHOWN_LEADS, SHOWN_TORCHES, SHOWN_CLAIMS, SHOWN_NIGHT, SHOWN_RESULTS = (
+    "Following and passing",
+    "Leads",
+    "Torches and discoveries",
+    "Claims",
+    "Night flips",
+    "Results",
+)
 METRICS: tuple[Metric, ...] = (
-    Metric("pass_rate_when_able", "passes when able to follow", ("passes_able",), ("follow_turns_able",)),
-    Metric("pass_rate", "passes per follow turn", ("passes",), ("follow_turns",)),
-    Metric("lead_size", "ruins per lead", ("lead_size_sum",), ("leads",)),
-    Metric("lead_rank", "rank of leads", ("lead_rank_sum",), ("leads",)),
-    Metric("skip_rate", "plays that skip the next player", ("skips",), ("plays",)),
-    Metric("torches_per_round", "torches spent per round", ("torches_spent",), ("rounds_played",)),
-    Metric("purchases_per_round", "discoveries bought per round", ("purchases",), ("rounds_played",)),
-    Metric("claims_per_game", "claims used per game", ("claims",)),
-    Metric("claim_round", "round of a claim (average)", ("claim_round_sum",), ("claims",)),
-    Metric("night_flips_per_round", "night flips per round", ("night_flips",), ("rounds_played",)),
-    Metric("first_out_rate", "rounds finished first", ("first_outs",), ("rounds_played",)),
-    Metric("win_rate", "games won", ("won",)),
-    Metric("win_rate_led_round1", "win rate when leading round 1", ("won", "led_round1"), ("led_round1",)),
-    Metric("showdown_rate", "games reaching the Showdown", ("showdown",), grain="game"),
-    Metric("showdown_win_rate", "Showdowns won", ("showdown_won",), ("showdown",)),
-    Metric("final_vp", "VP at the end", ("score",)),
-    Metric("think_ms", "think time per move (ms)", ("think_ms",), ("moves",)),
+    Metric(
+        "pass_rate_when_able",
+        "passes when able to follow",
+        ("passes_able",),
+        ("follow_turns_able",),
+        share=True,
+        group=SHOWN_FOLLOW,
+    ),
+    Metric("pass_rate", "passes per follow turn", ("passes",), ("follow_turns",), share=True, group=SHOWN_FOLLOW),
+    Metric("skip_rate", "plays that skip the next player", ("skips",), ("plays",), share=True, group=SHOWN_FOLLOW),
+    Metric("lead_size", "ruins per lead", ("lead_size_sum",), ("leads",), group=SHOWN_LEADS),
+    Metric("lead_rank", "rank of leads", ("lead_rank_sum",), ("leads",), group=SHOWN_LEADS),
+    Metric("torches_per_round", "torches spent per round", ("torches_spent",), ("rounds_played",), group=SHOWN_TORCHES),
+    Metric(
+        "purchases_per_round", "discoveries bought per round", ("purchases",), ("rounds_played",), group=SHOWN_TORCHES
+    ),
+    Metric("claims_per_game", "claims used per game", ("claims",), group=SHOWN_CLAIMS),
+    Metric("claim_round", "round of a claim (average)", ("claim_round_sum",), ("claims",), group=SHOWN_CLAIMS),
+    Metric("night_flips_per_round", "night flips per round", ("night_flips",), ("rounds_played",), group=SHOWN_NIGHT),
+    Metric(
+        "first_out_rate", "rounds finished first", ("first_outs",), ("rounds_played",), share=True, group=SHOWN_RESULTS
+    ),
+    Metric("win_rate", "games won", ("won",), share=True, group=SHOWN_RESULTS),
+    Metric(
+        "win_rate_led_round1",
+        "win rate when leading round 1",
+        ("won", "led_round1"),
+        ("led_round1",),
+        share=True,
+        group=SHOWN_RESULTS,
+    ),
+    Metric(
+        "showdown_rate", "games reaching the Showdown", ("showdown",), grain="game", share=True, group=SHOWN_RESULTS
+    ),
+    Metric("showdown_win_rate", "Showdowns won", ("showdown_won",), ("showdown",), share=True, group=SHOWN_RESULTS),
+    Metric("final_vp", "VP at the end", ("score",), group=SHOWN_RESULTS),
+    Metric("think_ms", "think time per move (ms)", ("think_ms",), ("moves",), group="Think time"),
     # Per round (the Showdown is the round after the last regular one).
     Metric("vp_by_round", "VP at the end of the round", ("vp_end",), ("played",), grain="round"),
     Metric("torches_by_round", "torches spent", ("torches_spent",), ("played",), grain="round"),
     Metric("purchases_by_round", "discoveries bought", ("purchases",), ("played",), grain="round"),
     Metric("claims_by_round", "claims made", ("claims",), ("played",), grain="round"),
-    Metric("first_out_by_round", "went out first", ("first_out",), ("played",), grain="round"),
+    Metric("first_out_by_round", "went out first", ("first_out",), ("played",), grain="round", share=True),
 )
 
 BREAKDOWNS: tuple[Breakdown, ...] = (
@@ -386,10 +414,10 @@ BREAKDOWNS: tuple[Breakdown, ...] = (
 DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("n_players", "players at the table", "game"),
     Dimension("seat", "seat", "seat"),
-    Dimension("led_round1", "led round 1", "seat"),
+    Dimension("led_round1", "led round 1", "seat", flag=True),
     Dimension("round", "round", "round"),
     Dimension("win_how", "how the game was won", "game"),
-    Dimension("showdown", "reached the Showdown", "game"),
+    Dimension("showdown", "reached the Showdown", "game", flag=True),
 )
 
 

@@ -20,7 +20,7 @@ import click
 
 from service import checkpoint as checkpoints
 from service.application import Digsite
-from service.audit import Report, StoreAudit, games_to_verify, stored_game_ids, verify, verify_store
+from service.audit import GamesVerifier, Report, StoreAudit, games_to_verify, stored_game_ids, verify, verify_store
 from service.bootstrap import build
 from service.cli import main
 from service.cli.problems import StoreProblem, ready, settings
@@ -138,6 +138,18 @@ def _checkpoint_line(checkpoint: checkpoints.Checkpoint, vouched: str) -> str:
     help="The organisers' public key the checkpoint must be signed with (default: $DIGSITE_CHECKPOINT_PUBLIC_KEY; "
     "without it only the key inside the checkpoint is checked).",
 )
+@click.option(
+    "--cluster",
+    metavar="ADDRESS",
+    help="With --all or --tournament: verify the games on the workers of the Dask scheduler at ADDRESS "
+    "(tcp://HOST:8786; PostgreSQL stores only; docs/deploy.md). Same report, same exit codes.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="With --all or --tournament: verify the games on a local Dask cluster of N processes (PostgreSQL only).",
+)
 def verify_command(
     game: str | None,
     every: bool,
@@ -145,6 +157,8 @@ def verify_command(
     as_json: bool,
     checkpoint_path: str | None,
     public_key: str | None,
+    cluster: str | None,
+    workers: int | None,
 ) -> None:
     """Recheck stored games: record order, hash chain, seed commitment, every move re-decided by the rules, every
     snapshot against the records, and each game against the store's ledger (and a signed checkpoint, if given).
@@ -152,6 +166,11 @@ def verify_command(
     Exit code 0 when every check holds, 1 when one fails (naming the first bad record) or the checkpoint is
     refused, 2 when it cannot run."""
     _pick(game, tournament, every)
+    split = cluster is not None or workers is not None
+    if split and game is not None:
+        _stop("--cluster and --workers split many games: use them with --all or --tournament")
+    if cluster is not None and workers is not None:
+        _stop("give --cluster ADDRESS (its workers are used) or --workers N, not both")
     checkpoint, vouched = _load_checkpoint(checkpoint_path, public_key)
     with _service() as service:
         if game is not None:
@@ -165,10 +184,39 @@ def verify_command(
                 _print_report(report)
             raise SystemExit(0 if report.ok else 1)
         ids = _ids(service, None, tournament) if tournament is not None else games_to_verify(service, None, checkpoint)
-        with click.progressbar(length=len(ids), label="verifying", file=sys.stderr) as bar:
-            audit = verify_store(service, progress=lambda _: bar.update(1), game_ids=ids, checkpoint=checkpoint)
+        with (
+            _games_verifier(service, cluster, workers) as verify_games,
+            click.progressbar(length=len(ids), label="verifying", file=sys.stderr) as bar,
+        ):
+            audit = verify_store(
+                service,
+                progress=lambda _: bar.update(1),
+                game_ids=ids,
+                checkpoint=checkpoint,
+                verify_games=verify_games,
+            )
     _print_store(audit, as_json, checkpoint, vouched)
     raise SystemExit(0 if audit.ok else 1)
+
+
+@contextmanager
+def _games_verifier(service: Digsite, cluster: str | None, workers: int | None) -> Iterator[GamesVerifier | None]:
+    """None (the games verified here, one by one) unless --cluster or --workers split them (service/distributed.py)."""
+    if cluster is None and workers is None:
+        yield None
+        return
+    from service import distributed
+
+    try:
+        distributed.require_postgresql(service.settings)
+        with distributed.engine(cluster, workers) as client:
+            yield distributed.games_verifier(client, service.settings)
+    except distributed.ClusterProblem as error:
+        _stop(str(error))
+    except (ServiceError, StoreProblem):
+        raise
+    except Exception as error:  # a worker lost too often, the store gone away...: one line, exit 2
+        _stop(f"the distributed verify could not finish ({type(error).__name__}: {error}): run it again")
 
 
 def _canonical_id(game: str) -> str:

@@ -14,6 +14,7 @@ from service.cli.problems import ready, settings
 from service.cli.progress import ProgressReporter
 from service.projections.follower import Follower, UnprojectableRecord
 from service.settings import Settings
+from service.store import StoreUnavailable
 
 SKIP_HELP = (
     "Notification id of a record to pass over without projecting it (repeatable): only for a record the "
@@ -79,13 +80,31 @@ def run(batch_size: int, skip: tuple[int, ...], progress_every: float) -> None:
     click.echo("projections: stopped")
 
 
+CLUSTER_HELP = (
+    "Split the rebuild by game across the workers of the Dask scheduler at ADDRESS (tcp://HOST:8786; "
+    "PostgreSQL stores only; docs/deploy.md)."
+)
+WORKERS_HELP = "Split the rebuild by game across a local Dask cluster of N processes (PostgreSQL stores only)."
+
+
 @projections.command()
-@click.option("--batch-size", default=Follower.BATCH_SIZE, show_default=True)
+@click.option(
+    "--batch-size",
+    default=Follower.BATCH_SIZE,
+    show_default=True,
+    help="Notifications per transaction (at most); distributed: records per worker task (one transaction each).",
+)
 @click.option("--skip", type=int, multiple=True, metavar="ID", help=SKIP_HELP)
-def rebuild(batch_size: int, skip: tuple[int, ...]) -> None:
+@click.option("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
+@click.option("--workers", type=click.IntRange(min=1), metavar="N", help=WORKERS_HELP)
+def rebuild(batch_size: int, skip: tuple[int, ...], cluster: str | None, workers: int | None) -> None:
     """Empty the read models and project the whole event store again, with progress.
 
-    Stops with exit code 3 at a record it cannot project, once every record before it is projected."""
+    Stops with exit code 3 at a record it cannot project, once every record before it is projected (distributed:
+    the read models stay held and incomplete until a rebuild succeeds)."""
+    if cluster is not None or workers is not None:
+        _rebuild_distributed(batch_size, frozenset(skip), cluster, workers)
+        return
     follower = bootstrap.follower(_ready_settings(), batch_size=batch_size, skip=frozenset(skip))
     try:
         total = follower.app.recorder.max_notification_id() or 0
@@ -98,11 +117,52 @@ def rebuild(batch_size: int, skip: tuple[int, ...]) -> None:
         follower.close()
 
 
+def _rebuild_distributed(batch_size: int, skip: frozenset[int], cluster: str | None, workers: int | None) -> None:
+    """The rebuild split by game on Dask (service/distributed.py)."""
+    from service import distributed
+
+    if cluster is not None and workers is not None:
+        raise click.ClickException("give --cluster ADDRESS (its workers are used) or --workers N, not both")
+    found = _ready_settings()
+    try:
+        distributed.require_postgresql(found)
+        with distributed.engine(cluster, workers) as client:
+            where = cluster or f"a local cluster of {workers} process(es)"
+            click.echo(f"rebuilding on {where}: {distributed.workers_of(client)} worker(s)")
+            app = bootstrap.application(found)
+            try:
+                total = app.recorder.max_notification_id() or 0
+            finally:
+                app.close()
+            with click.progressbar(length=total, label="rebuilding read models") as bar:
+                done = distributed.rebuild(client, found, batch_size=batch_size, skip=skip, progress=bar.update)
+    except distributed.ClusterProblem as error:
+        raise click.ClickException(str(error)) from None
+    except distributed.ShareFailed as error:
+        raise Unprojectable(str(error)) from None
+    except (click.ClickException, StoreUnavailable):
+        raise
+    except Exception as error:  # a worker lost too often, the store gone away...: one line, and what to do
+        raise click.ClickException(
+            f"the distributed rebuild failed ({type(error).__name__}: {error}); the read models are held incomplete "
+            "(no follower writes into them) until a rebuild succeeds: run it again"
+        ) from None
+    click.echo(f"rebuilt from {done} record(s)")
+
+
 @projections.command()
 def status() -> None:
     """Where the projections are, and how far behind the event store."""
+    from service.distributed import held
+
     follower = bootstrap.follower(_ready_settings())
     try:
+        if held(follower.position()):
+            click.echo(
+                "held by a distributed rebuild: running, or it failed and the read models are incomplete "
+                "(then run `digsite projections rebuild` again)"
+            )
+            return
         click.echo(f"position {follower.position()}, {follower.behind()} record(s) behind")
     finally:
         follower.close()

@@ -263,15 +263,22 @@ def test_spectator_statistics_come_from_finished_games_only(app: Any, venue: Ven
         "children"
     ]
     # The field's torches per round: a spectator's are the finished games' exactly; an organiser's count the
-    # live game's rounds too.
+    # live games' rounds too (on the aggregates page: on a player's, the field is at the player's table sizes,
+    # and the live games here are at a smaller table than the finished ones).
     field = _trace(out, "players-round-torches_by_round", "the field")
     assert list(field["y"]) == pytest.approx([float(r["value"]) for r in venue.before["torches"]])
     assert list(field["customdata"]) == [r["n"] for r in venue.before["torches"]]
-    live = _trace(with_live, "players-round-torches_by_round", "the field")
-    assert sum(live["customdata"]) > sum(field["customdata"])
+    alike = _trace(with_live, "players-round-torches_by_round", "the field")
+    assert list(alike["customdata"]) == list(field["customdata"])
     aggregates = anyone.call(
         [("agg-content", "children")], [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)]
     )["agg-content"]["children"]
+    everything = organiser(app).call(
+        [("agg-content", "children")], [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)]
+    )["agg-content"]["children"]
+    finished = _trace(aggregates, "agg-round-torches_by_round", "the field")
+    live = _trace(everything, "agg-round-torches_by_round", "the field")
+    assert sum(live["customdata"]) > sum(finished["customdata"])
     bought = sum(sum(t["y"]) for t in _figure(aggregates, "agg-breakdown-discoveries")["data"])
     assert bought == sum(n for _, _, n in venue.before["purchases"])
     assert f"Over {len(venue.finished)} finished Ruins games" in text(by_id(aggregates, "agg-summary"))
@@ -638,7 +645,14 @@ def test_spectator_mode_off_refuses_finished_games_too(closed: Any, venue: Venue
     )
     _refused(
         anyone.post_callback(
-            [("agg-metric", "options"), ("agg-trend-tournament", "options")], [("agg-kind", "value", "ruins")]
+            [
+                ("agg-metric", "options"),
+                ("agg-metric", "value"),
+                ("agg-trend-tournament", "options"),
+                ("agg-trend-tournament", "value"),
+            ],
+            [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)],
+            [("agg-metric", "value", None)],
         )
     )
     assert "organisers only" in anyone.get("login").get_data(as_text=True)

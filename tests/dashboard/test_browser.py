@@ -239,10 +239,12 @@ def test_the_player_page_shows_charts_with_data(page: Any, demo: Demo, shots: Sh
     )  # the label the page shows for this player
     choose(page, "players-player", option["label"])
     expect(page.locator("#players-summary")).to_contain_text(player["name"])
-    graphs = ("players-rates", "players-averages", "players-breakdown-places")
-    for graph in (*graphs, "players-round-vp_by_round", "players-round-torches_by_round"):
+    graphs = ("players-breakdown-places", "players-round-vp_by_round", "players-round-torches_by_round")
+    for graph in graphs:
         points = plotted_points(page, graph)
         assert len(points) == 2 and all(n > 0 for n in points), (graph, points)
+    leads = plotted_points(page, "players-group-leads")  # each tendency of the group: the player and the field
+    assert leads == [2, 2]
     games = demo.queries.tendencies("ruins", player["id"])["games"]
     expect(page.locator("#players-summary")).to_contain_text(f"{games} finished Ruins game")
     expect(page.locator("#players-table")).to_contain_text("the field")
@@ -251,8 +253,8 @@ def test_the_player_page_shows_charts_with_data(page: Any, demo: Demo, shots: Sh
     other_label = next(o for o in _player_options(demo) if o["value"] == other["id"])["label"]
     choose(page, "players-other", other_label)
     expect(page.locator("#players-table thead")).to_contain_text(other["name"])
-    names = page.eval_on_selector("#players-rates .js-plotly-plot", "g => g.data.map(t => t.name)")
-    assert names == [player["name"], other["name"]]
+    names = page.eval_on_selector("#players-group-leads .js-plotly-plot", "g => g.data.map(t => t.y)")
+    assert names == [[player["name"], other["name"]]] * 2
 
 
 def _player_options(demo: Demo) -> list[dict[str, str]]:
@@ -273,9 +275,9 @@ def test_the_aggregates_page_renders_its_charts(page: Any, demo: Demo, shots: Sh
     assert trend == [2]  # the demo tournament's two rounds
     shots.take(page, "charts")
 
-    choose(page, "agg-metric", "games won")
-    expect(page.locator("#agg-trend-graph")).to_contain_text("Games won, by round of Spring Cup")
-    expected = [100 * r["value"] for r in demo.queries.trend("win_rate", demo.tournament)]
+    choose(page, "agg-metric", "games reaching the Showdown")
+    expect(page.locator("#agg-trend-graph")).to_contain_text("Games reaching the Showdown, by round of Spring Cup")
+    expected = [100 * r["value"] for r in demo.queries.trend("showdown_rate", demo.tournament)]
     plotted = page.eval_on_selector("#agg-trend-graph .js-plotly-plot", "g => Array.from(g.data[0].y)")
     assert plotted == pytest.approx(expected)
 

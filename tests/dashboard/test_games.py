@@ -48,8 +48,8 @@ def arnak_venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Brow
 def test_every_registered_game_has_a_renderer_and_the_analysed_ones_come_first() -> None:
     for kind in GAMES:
         part = renderer(kind)
-        assert callable(part.draw_table) and (part.max_rounds() is None or part.max_rounds() > 0)
-    assert renderer("ruins").max_rounds() == 4 and renderer("arnak").max_rounds() is None
+        assert callable(part.draw_table) and part.round_name(1) == "Round 1" and part.how_won(None) == "won"
+    assert renderer("ruins").round_name(5) == "Showdown" and renderer("arnak").round_name(5) == "Round 5"
     assert analysed_kinds() == [k for k, g in GAMES.items() if g.analytics is not None]
 
 
@@ -67,4 +67,4 @@ def test_arnak_replays_with_its_own_table_and_the_rival_named(arnak_venue: tuple
 def test_a_game_without_a_renderer_has_its_view_drawn_plainly() -> None:
     table = json.dumps(plain.draw_table({"view": {"game": "arnak", "round": 2}}).to_plotly_json(), default=str)
     assert "has no table drawing yet" in table and '\\"game\\": \\"arnak\\"' in table
-    assert plain.max_rounds() is None and plain.log_text("a line", {}) == "a line"
+    assert plain.round_name(3) == "Round 3" and plain.log_text("a line", {}) == "a line"

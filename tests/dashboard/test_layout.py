@@ -12,10 +12,11 @@ import pytest
 
 from dashboard import create_dashboard, figures
 from dashboard.format import log_line
+from dashboard.pages.players import slug
 from dashboard.replay_frames import CHUNK
 from service import store
 from service.application import Digsite
-from service.queries import Queries, breakdowns, metrics, per_player_breakdowns
+from service.queries import Queries, breakdowns, groups, metrics, per_player_breakdowns, stacked
 from service.settings import Database, Settings
 from tests.dashboard.client import Browser, by_id, components, graphs, hands, listed, organiser, replay_root, text
 from tests.dashboard.conftest import Demo, access_settings
@@ -224,13 +225,17 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
         ],
     )["players-content"]["children"]
     charts = graphs(out)
-    # Every chart the catalogue offers per player: its rates and averages, each per-round metric, each breakdown
-    # of a table with a seat.
+    # Every chart the catalogue offers per player: a chart per group of its tendencies, each per-round metric,
+    # each breakdown of a table with a seat.
+    sections = {f"players-group-{slug(g)}" for g in groups("ruins")}
     rounds = {f"players-round-{m}" for m in metrics("ruins", ("round",))}
     parts = {f"players-breakdown-{b}" for b in per_player_breakdowns("ruins")}
-    assert rounds and parts and set(charts) == {"players-rates", "players-averages", *rounds, *parts}
+    assert rounds and parts and set(charts) == {*sections, *rounds, *parts}
     for name, figure in charts.items():
-        assert [t["name"].split(" (n=")[0] for t in figure["data"]] == [player["name"], "the field"], name
+        if name in sections:  # one bar per series for each tendency of the group, the series named on the y axis
+            assert all(list(t["y"]) == [player["name"], "the field"] for t in figure["data"]), name
+        else:
+            assert [t["name"].split(" (n=")[0] for t in figure["data"]] == [player["name"], "the field"], name
         assert any(len(t["x"]) for t in figure["data"]), name
     mine = demo.queries.tendencies("ruins", player["id"])
     assert f"{mine['games']} finished Ruins game" in text(by_id(out, "players-summary"))
@@ -248,8 +253,8 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
             ("players-size", "value", None),
         ],
     )["players-content"]["children"]
-    rates = graphs(versus)["players-rates"]
-    assert [t["name"] for t in rates["data"]] == [player["name"], other["name"]]
+    rates = graphs(versus)["players-group-results"]
+    assert all(list(t["y"]) == [player["name"], other["name"]] for t in rates["data"])
 
     # At one table size, the field is the games of that size only.
     sizes = {r["n_players"] for r in demo.queries.by_dimension("ruins", "win_rate", "seat")}
@@ -326,7 +331,9 @@ def test_every_game_s_pages_draw_its_catalogue_a_game_without_analytics_the_core
         out = org.call([("agg-content", "children")], [("agg-kind", "value", kind), ("agg-tournament", "value", None)])
         charts = graphs(out["agg-content"]["children"])
         core = {"agg-seats", "agg-score", "agg-length", "agg-rounds"}
-        own = {f"agg-breakdown-{b}" for b in breakdowns(kind)} | {f"agg-round-{m}" for m in metrics(kind, ("round",))}
+        own = {f"agg-breakdown-{b}" for b in breakdowns(kind)}
+        for group, members in groups(kind, ("round",)).items():  # the parts of one whole stacked, else a line each
+            own |= {f"agg-stack-{slug(group)}"} if stacked(members) else {f"agg-round-{m.name}" for m in members}
         assert core <= set(charts) and {c for c in set(charts) - core if not c.startswith("agg-by-")} == own
         assert sum(charts["agg-length"]["data"][0]["y"]) == len(games)
         player = demo.queries.game_row(games[0])["players"][0]["id"]
@@ -395,7 +402,64 @@ def test_the_length_histogram_counts_whole_games_in_round_bins() -> None:
 def test_a_breakdown_leaves_out_groups_without_a_value() -> None:
     """A round the game ended before the seat went out has no place: it is no finishing place."""
     rows = [{"round": 1, "place": 1, "n": 2}, {"round": 1, "place": None, "n": 5}, {"round": 2, "place": 2, "n": 2}]
-    fig = figures.breakdown([("Ana", rows)], "finishing place in a round", ("round", "place"), 4)
+    fig = figures.breakdown([("Ana", rows)], "finishing place in a round", ("round", "place"), figures.plain_round_name)
     assert list(fig.data[0].x) == ["Round 1, 1st", "Round 2, 2nd"] and list(fig.data[0].y) == [50.0, 50.0]
     counted = figures.counts(rows, "finishing place in a round", ("round", "place"))
     assert list(counted.data[0].x) == ["Round 1, 1st", "Round 2, 2nd"] and list(counted.data[0].y) == [2, 2]
+
+
+def test_the_trend_opens_on_the_newest_tournament_with_finished_games_and_follows_the_filter() -> None:
+    from dashboard.pages.aggregates import trend_tournaments
+
+    newest_first = [
+        {"tournament_id": "t3", "name": "Just begun", "game": "ruins", "games": 2, "finished": 0, "rounds": 3},
+        {"tournament_id": "t2", "name": "Other game", "game": "arnak", "games": 2, "finished": 2, "rounds": 3},
+        {"tournament_id": "t1", "name": "Spring Cup", "game": "ruins", "games": 4, "finished": 4, "rounds": 2},
+    ]
+    options, opened = trend_tournaments(newest_first, "ruins", None)
+    assert [o["value"] for o in options] == ["t3", "t1"] and opened == "t1"
+    options, opened = trend_tournaments(newest_first, "ruins", "t3")  # the page's filter: that tournament only
+    assert [o["value"] for o in options] == ["t3"] and opened == "t3"
+    assert trend_tournaments(newest_first, "ruins", "t2") == ([], None)  # another game's tournament
+
+
+def test_the_trend_offers_no_metric_the_table_size_fixes(org: Browser, demo: Demo) -> None:
+    """Every seat's won (or place) averages 1/N (or (N+1)/2) in every round: a constant line, not offered."""
+    from service.queries import trend_metrics
+
+    for kind in ("ruins", "arnak"):
+        offered = trend_metrics(kind)
+        assert "win_rate" not in offered and "place" not in offered and offered
+    nothing = org.call(
+        [("agg-trend", "children")],
+        [("agg-metric", "value", "showdown_rate"), ("agg-trend-tournament", "value", demo.tournament)],
+    )
+    rows = demo.queries.trend("showdown_rate", demo.tournament)
+    figure = graphs(nothing["agg-trend"]["children"])["agg-trend-graph"]
+    assert list(figure["data"][0]["text"]) == [f"n={r['n']:g}" for r in rows]  # each point's sample size shown
+    assert all(0 <= y <= 100 for y in figure["data"][0]["y"])  # a share, in percent
+
+
+def test_seat_win_rates_carry_the_fair_share_of_each_table_size(org: Browser, demo: Demo) -> None:
+    out = org.call(
+        [("agg-content", "children")],
+        [("agg-kind", "value", "ruins"), ("agg-tournament", "value", demo.tournament)],
+    )
+    charts = graphs(out["agg-content"]["children"])
+    sizes = {
+        int(r["n_players"]) for r in demo.queries.by_dimension("ruins", "win_rate", "seat", tournament=demo.tournament)
+    }
+    for graph in ("agg-seats", "agg-by-led_round1"):  # leading round 1 too: per table size, in the tournament
+        lines = sorted(s["y0"] for s in charts[graph]["layout"]["shapes"])
+        assert lines == pytest.approx(sorted(100 / n for n in sizes)), graph
+        assert {t["name"] for t in charts[graph]["data"]} == {f"{n} players" for n in sizes}
+    led = demo.queries.by_dimension("ruins", "win_rate", "led_round1", tournament=demo.tournament)
+    plotted = [y for t in charts["agg-by-led_round1"]["data"] for y in t["y"]]
+    assert plotted == pytest.approx([100 * r["value"] for r in led])
+
+
+def test_a_tendency_reads_as_a_share_or_a_number_never_rounded_to_nothing() -> None:
+    assert figures.tendency_text(0.25, share=True) == "25%"
+    assert figures.tendency_text(0.0042, share=False) == "0.0042"  # sub-millisecond think time
+    assert figures.tendency_text(2.5, share=False) == "2.50"
+    assert figures.tendency_text(None, share=True) == figures.tendency_text(None, share=False)

@@ -1,4 +1,4 @@
-"""The container setup, checked by structure: no container engine runs on the development machines.
+"""The container setup, checked by structure (tests/docker/test_stack.py builds and runs it for real).
 
 compose.yaml is parsed with PyYAML when it is installed; otherwise its service blocks are read as text
 (indentation), which is enough for the same checks."""
@@ -60,15 +60,22 @@ def test_compose_declares_postgres_migrate_and_api(parsed: dict[str, Any] | None
         assert set(SERVICES) <= set(parsed["services"])
 
 
-def test_postgres_is_version_16_with_a_healthcheck(parsed: dict[str, Any] | None) -> None:
+def test_postgres_is_built_from_debian_packages_with_a_healthcheck_on_its_port(parsed: dict[str, Any] | None) -> None:
     if parsed is not None:
         postgres = parsed["services"]["postgres"]
-        assert postgres["image"] == "postgres:16"
-        assert "pg_isready" in " ".join(argv(postgres["healthcheck"]["test"]))
+        assert postgres["build"]["context"] == "postgres"
+        assert postgres["build"]["args"]["BASE"] == "${DIGSITE_POSTGRES_BASE:-debian:bookworm-slim}"
+        port = "${DIGSITE_POSTGRES_PORT:-5433}"
+        assert argv(postgres["command"])[:2] == ["-p", port]
+        health = argv(postgres["healthcheck"]["test"])
+        assert "pg_isready" in health and health[health.index("-p") + 1] == port
     else:
         block = text_blocks(COMPOSE.read_text())["postgres"]
-        assert re.search(r"image:\s*postgres:16\s*$", block, re.M)
+        assert "context: postgres" in block
         assert "healthcheck:" in block and "pg_isready" in block
+    dockerfile = (DOCKER / "postgres" / "Dockerfile").read_text()
+    assert "ARG BASE=debian:bookworm-slim" in dockerfile and "apt-get install" in dockerfile
+    assert 'ENTRYPOINT ["digsite-postgres"]' in dockerfile and "USER postgres" in dockerfile
 
 
 def test_migrate_runs_db_upgrade_once_postgres_is_healthy(parsed: dict[str, Any] | None) -> None:
@@ -90,7 +97,8 @@ def test_api_runs_gunicorn_on_service_wsgi_after_the_migration(parsed: dict[str,
         api = parsed["services"]["api"]
         words = argv(api.get("entrypoint")) + argv(api.get("command"))
         assert words[0] == "gunicorn" and words[-1] == "service.wsgi:app"
-        assert words[words.index("-w") + 1] == "4" and words[words.index("-b") + 1] == "0.0.0.0:8000"
+        bind = "${DIGSITE_BIND:-127.0.0.1}:${DIGSITE_API_PORT:-8000}"
+        assert words[words.index("-w") + 1] == "4" and words[words.index("-b") + 1] == bind
         assert api["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
         assert {"DIGSITE_DATABASE_URL", "DIGSITE_API_KEY"} <= set(api["environment"])
     else:
@@ -103,7 +111,8 @@ def test_api_runs_gunicorn_on_service_wsgi_after_the_migration(parsed: dict[str,
 def test_the_dockerfile_installs_the_project_as_a_non_root_digsite_image() -> None:
     lines = [line.strip() for line in DOCKERFILE.read_text().splitlines() if line.strip() and not line.startswith("#")]
     froms = [line.split()[1] for line in lines if line.startswith("FROM ")]
-    assert froms and froms[-1] == "python:3.11-slim"
+    assert lines[0] == "ARG BASE=python:3.11-slim", "the base is a build argument, a public image by default"
+    assert froms and all(base == "${BASE}" for base in froms)
     steps = " ".join(lines)
     assert re.search(r"pip (wheel|install)\b[^&]*\s\.(\s|$)", steps), "the project itself is built/installed"
     assert re.search(r"pip install\b", steps)
@@ -150,3 +159,42 @@ def test_every_digsite_process_shares_the_secret_and_the_organiser_key() -> None
         block = blocks[name]
         assert "<<: *digsite" in block
         assert "environment:" not in block or "<<: *digsite-env" in block, f"{name} replaces the shared environment"
+
+
+def test_every_service_uses_the_hosts_network(parsed: dict[str, Any] | None) -> None:
+    if parsed is None:
+        pytest.skip("needs PyYAML")
+    for name, service in parsed["services"].items():
+        assert service["network_mode"] == "host", name
+        assert "ports" not in service, f"{name}: host networking publishes no ports"
+
+
+def test_the_dask_scheduler_and_worker_share_the_digsite_image_and_store(parsed: dict[str, Any] | None) -> None:
+    if parsed is None:
+        pytest.skip("needs PyYAML")
+    services = parsed["services"]
+    scheduler, worker = services["dask-scheduler"], services["dask-worker"]
+    assert argv(scheduler["entrypoint"]) + argv(scheduler["command"])[:1] == ["dask", "scheduler"]
+    port = "${DIGSITE_DASK_PORT:-8786}"
+    assert argv(scheduler["command"])[argv(scheduler["command"]).index("--port") + 1] == port
+    assert argv(worker["entrypoint"]) + argv(worker["command"])[:2] == ["dask", "worker", f"tcp://127.0.0.1:{port}"]
+    for service in (scheduler, worker):
+        assert service["image"] == services["api"]["image"]
+        assert "DIGSITE_DATABASE_URL" in service["environment"]
+
+
+def test_the_file_is_read_the_same_by_docker_compose_1_29() -> None:
+    """Debian's docker-compose (1.29) runs the stack here: no top-level `name`, no build secrets, and no
+    variable inside another's default, which it would leave half substituted."""
+    text = COMPOSE.read_text()
+    top = {line.split(":")[0] for line in text.splitlines() if re.match(r"^[a-z]", line)}
+    assert top <= {"services", "volumes", "networks", "secrets", "configs"} | {t for t in top if t.startswith("x-")}
+    assert not re.search(r"\$\{[^}]*\$\{", text), "a variable inside another's default"
+    assert "secrets:" not in text
+
+
+def test_pip_gets_the_certificate_bundle_as_a_build_secret_never_a_layer() -> None:
+    text = DOCKERFILE.read_text()
+    steps = [line for line in text.splitlines() if not line.startswith("#")]
+    assert sum("--mount=type=secret,id=pip_cert" in line for line in steps) == 2
+    assert not re.search(r"^(COPY|ADD)\b.*(cert|\.crt|\.pem)", "\n".join(steps), re.M | re.I)

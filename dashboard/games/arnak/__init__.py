@@ -2,7 +2,7 @@
 
 ``draw_table(frame)`` draws one ``Queries.replay`` frame from its ``view`` only; the log is the engine's own
 narration (``domain.arnak.describe`` names every code itself; ``log_line`` reads one event with it); ``CSS`` is
-the table's stylesheet. With ``max_rounds`` and ``log_text`` it is the
+the table's stylesheet. With ``round_name``, ``how_won`` and ``log_text`` it is the
 game's ``Renderer`` (``dashboard.games``): the replay page draws an Arnak game with it. ``picker`` lays out a
 seat's legal actions for the play page (``play.picker``: the kind of action, then its options).
 """
@@ -24,16 +24,10 @@ __all__ = [
     "log_lines",
     "how_won",
     "log_text",
-    "max_rounds",
     "picker",
     "round_name",
     "name_codes",
 ]
-
-
-def max_rounds() -> int | None:
-    """None: every Arnak round is a regular one (no round after them has a name of its own)."""
-    return None
 
 
 def log_text(line: str, view: Mapping[str, Any]) -> str:

@@ -14,8 +14,8 @@ from typing import Any
 from dash import html
 
 from dashboard.components import data_attributes
-from dashboard.format import TIMES, ordinal, round_name
-from dashboard.games.ruins.words import HOW, PHASES, effect_label
+from dashboard.format import TIMES, ordinal
+from dashboard.games.ruins.words import HOW, PHASES, effect_label, round_name
 from domain.ruins import book_of
 
 

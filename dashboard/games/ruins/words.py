@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from domain.ruins import book_of
+
 EFFECT_LABELS = {
     "plus1": "+1",
     "plus2": "+2",
@@ -21,3 +23,8 @@ def effect_label(effect: str | None) -> str:
     if effect is None:
         return ""
     return EFFECT_LABELS.get(effect, effect)
+
+
+def round_name(round_no: int) -> str:
+    """Four regular rounds, then the Showdown."""
+    return "Showdown" if round_no > book_of().max_rounds else f"Round {round_no}"

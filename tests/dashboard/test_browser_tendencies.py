@@ -1,0 +1,139 @@
+"""The tendencies pages in a real browser, for every game with analytics: Arnak's players page (its tendencies
+by group against the field at the same table sizes, the action mix stacked per round) and aggregates page (the
+seat win rates with their fair-share lines, solo results by difficulty), and the trend's choices following the
+page. Expectations come from the read side (``Queries``), never written down here."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from dashboard.format import player_labels, tournament_label
+from dashboard.pages.players import slug
+from service.queries import groups, stacked, trend_metrics
+from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots
+from tests.dashboard.test_browser import choose, plotted_points
+
+pytestmark = pytest.mark.browser
+expect = pytest.importorskip("playwright.sync_api").expect
+expect.set_options(timeout=TIMEOUT_MS)
+
+ARNAK = "Lost Ruins of Arnak"
+
+
+def _arnak_player(demo: Demo) -> dict[str, Any]:
+    """The Arnak player with the most finished games (the one the page compares with the field)."""
+    players = [p for p in demo.queries.players() if demo.queries.tendencies("arnak", str(p["player_id"]))["games"]]
+    return max(players, key=lambda p: demo.queries.tendencies("arnak", str(p["player_id"]))["games"])
+
+
+def test_the_arnak_players_page_compares_a_player_with_the_field_group_by_group(
+    page: Any, demo: Demo, shots: Shots
+) -> None:
+    player = _arnak_player(demo)
+    pid = str(player["player_id"])
+    page.goto(f"/players?game=arnak&player={pid}")
+    expect(page.locator("#players-kind")).to_contain_text(ARNAK)
+    sizes = demo.queries.table_sizes("arnak", pid)
+    mine = demo.queries.tendencies("arnak", pid)
+    field = demo.queries.tendencies("arnak", None, n_players=sizes)
+    expect(page.locator("#players-summary")).to_contain_text(f"{mine['games']} finished {ARNAK} game")
+    expect(page.locator("#players-summary")).to_contain_text(f"the field: {field['games']} player-game")
+    for group, members in groups("arnak").items():
+        points = plotted_points(page, f"players-group-{slug(group)}")
+        # one bar for the player and one for the field per tendency, where each has a value (no idol taken: none)
+        known = [sum(d["metrics"][m.name]["value"] is not None for d in (mine, field)) for m in members]
+        assert points == known and any(known), group
+    score = page.eval_on_selector(
+        "#players-group-score-sheet .js-plotly-plot",
+        "g => g.data.map(t => Array.from(t.x))",
+    )
+    names = [m.name for m in groups("arnak")["Score sheet"]]
+    assert score == [
+        pytest.approx([mine["metrics"][m]["value"], field["metrics"][m]["value"]]) for m in names
+    ]  # the field at the player's own table sizes only
+    mix = next(g for g, members in groups("arnak", ("round",)).items() if stacked(members))
+    stack = plotted_points(page, f"players-stack-{slug(mix)}")
+    assert stack and all(n > 0 for n in stack)
+    shares = page.eval_on_selector(f"#players-stack-{slug(mix)} .js-plotly-plot", "g => g.data.map(t => t.y)")
+    assert all(0 <= y <= 100 for ys in shares for y in ys if y is not None)
+    shots.take(page, "wide")
+    page.set_viewport_size({"width": 390, "height": 900})
+    expect(page.locator(f"#players-group-{slug(mix.replace(' per round', ''))}")).to_be_visible()
+    shots.take(page, "narrow")
+
+
+def test_the_arnak_aggregates_page_draws_its_charts_with_fair_shares(page: Any, demo: Demo, shots: Shots) -> None:
+    page.goto("/aggregates?game=arnak")
+    expect(page.locator("#agg-kind")).to_contain_text(ARNAK)
+    finished = sum(int(r["n"]) for r in demo.queries.distributions("arnak")["moves"])
+    expect(page.locator("#agg-summary")).to_contain_text(f"Over {finished} finished {ARNAK} game")
+    for graph in ("agg-seats", "agg-score", "agg-breakdown-cards_by_kind_cost", "agg-by-difficulty"):
+        points = plotted_points(page, graph)
+        assert points and sum(points) > 0, (graph, points)
+    # a dashed fair-share line for every multiplayer table size, at 1/N
+    sizes = sorted({int(r["n_players"]) for r in demo.queries.by_dimension("arnak", "win_rate", "seat")})
+    lines = page.eval_on_selector(
+        "#agg-seats .js-plotly-plot", "g => (g.layout.shapes || []).map(s => s.y0).sort((a, b) => a - b)"
+    )
+    assert lines == pytest.approx(sorted(100 / n for n in sizes if n > 1))
+    shots.take(page, "wide")
+    page.set_viewport_size({"width": 390, "height": 900})
+    expect(page.locator("#agg-seats")).to_be_visible()
+    shots.take(page, "narrow")
+
+
+def test_the_trend_follows_the_page_s_game_and_tournament(page: Any, demo: Demo, shots: Shots) -> None:
+    page.goto("/aggregates")
+    assert plotted_points(page, "agg-trend-graph")  # the newest Ruins tournament with finished games, drawn
+    offered = page.eval_on_selector("#agg-trend-graph .js-plotly-plot", "g => g.layout.title.text")
+    first = next(iter(trend_metrics("ruins").values()))
+    assert offered.startswith(first[:1].upper() + first[1:])
+    choose(page, "agg-kind", ARNAK)
+    cup = next(t for t in demo.queries.tournaments() if t["game"] == "arnak" and t["finished"])
+    choose(page, "agg-tournament", tournament_label(cup))
+    expect(page.locator("#agg-trend-tournament")).to_contain_text(tournament_label(cup))
+    page.click("#agg-metric")
+    options = page.get_by_role("option").all_inner_texts()
+    assert set(options) == set(trend_metrics("arnak").values())  # no "games won": constant for the field
+    page.keyboard.press("Escape")
+    metric = next(iter(trend_metrics("arnak")))
+    rows = demo.queries.trend(metric, str(cup["tournament_id"]))
+    assert plotted_points(page, "agg-trend-graph") == [len(rows)]
+    plotted = page.eval_on_selector("#agg-trend-graph .js-plotly-plot", "g => Array.from(g.data[0].text)")
+    assert plotted == [f"n={r['n']:g}" for r in rows]
+    shots.take(page)
+
+
+def test_the_ruins_players_page_compares_at_the_player_s_table_sizes(page: Any, demo: Demo, shots: Shots) -> None:
+    player = demo.players[0]
+    label = next(o for o in player_labels(demo.queries.players()) if o["value"] == player["id"])["label"]
+    page.goto("/players")
+    choose(page, "players-player", label)
+    sizes = demo.queries.table_sizes("ruins", player["id"])
+    expect(page.locator("#players-like")).to_contain_text(" and ".join(str(n) for n in sizes) + " players")
+    points = plotted_points(page, "players-group-results")
+    assert points and all(n == 2 for n in points)
+    rates = page.eval_on_selector(
+        "#players-group-following-and-passing .js-plotly-plot", "g => g.data.flatMap(t => Array.from(t.x))"
+    )
+    assert all(0 <= x <= 100 for x in rates if x is not None)  # shares, in percent
+    shots.take(page, "wide")
+    page.set_viewport_size({"width": 390, "height": 900})
+    shots.take(page, "narrow")
+
+
+def test_the_players_page_keeps_its_choices_in_the_address(page: Any, demo: Demo, shots: Shots) -> None:
+    from dashboard.format import player_labels
+
+    labels = {o["value"]: o["label"] for o in player_labels(demo.queries.players())}
+    player, other = demo.players[2], demo.players[3]
+    page.goto("/players")
+    choose(page, "players-player", labels[player["id"]])
+    choose(page, "players-other", labels[other["id"]])
+    expect(page).to_have_url(re.compile(rf".*player={player['id']}.*other={other['id']}"))
+    page.reload()
+    expect(page.locator("#players-player")).to_contain_text(player["name"])
+    expect(page.locator("#players-other")).to_contain_text(other["name"])
