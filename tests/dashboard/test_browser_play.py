@@ -153,7 +153,13 @@ def make_move(page: Any, action: dict[str, Any]) -> bool:
     pick(page, "#play-option", _base(action))
     crafted = bool(action.get("purchases") or action.get("claims"))
     if crafted:
-        pick(page, "#play-craft", action)
+        # The page offers a move's crafted forms up to service.crafting's cap (MAX_FORMS); past it, as it is.
+        page.wait_for_function("() => !document.getElementById('play-craft-box').hidden")
+        wanted = json.dumps(action, sort_keys=True, separators=(",", ":"))
+        offered = page.locator("#play-craft input").evaluate_all("els => els.map(e => e.value)")
+        crafted = wanted in offered
+        if crafted:
+            pick(page, "#play-craft", action)
     page.click("#play-submit")
     return crafted
 
