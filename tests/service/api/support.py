@@ -50,3 +50,14 @@ def look(client: FlaskClient, game_id: str, headers: dict[str, str], **query: An
 
 def act(client: FlaskClient, game_id: str, headers: dict[str, str], version: int, action: dict[str, Any]) -> Any:
     return client.post(f"/api/v1/games/{game_id}/actions", json={"version": version, "action": action}, headers=headers)
+
+
+def project(service: Any) -> None:
+    """Bring the read models up to date (the lists and the standings read them)."""
+    from service import bootstrap
+
+    follower = bootstrap.follower(service.settings)
+    try:
+        follower.catch_up()
+    finally:
+        follower.close()

@@ -7,17 +7,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from service import bootstrap
 from service.application import Digsite
-from tests.service.api.support import act, new_players, ok, organiser, seat_headers
-
-
-def project(service: Digsite) -> None:
-    follower = bootstrap.follower(service.settings)
-    try:
-        follower.catch_up()
-    finally:
-        follower.close()
+from tests.service.api.support import act, new_players, ok, organiser, project, seat_headers
 
 
 def every_page(client: FlaskClient, path: str, key: str, headers: dict[str, str], **query: Any) -> list[list[Any]]:

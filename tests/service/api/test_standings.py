@@ -8,18 +8,9 @@ import io
 
 from flask.testing import FlaskClient
 
-from service import bootstrap
 from service.application import Digsite
 from service.simulation import run_tournament
-from tests.service.api.support import ok, organiser
-
-
-def project(service: Digsite) -> None:
-    follower = bootstrap.follower(service.settings)
-    try:
-        follower.catch_up()
-    finally:
-        follower.close()
+from tests.service.api.support import ok, organiser, project
 
 
 def test_standings_are_public_and_the_organiser_also_sees_games_in_play(client: FlaskClient, service: Digsite) -> None:
