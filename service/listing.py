@@ -70,21 +70,19 @@ def page(
 ) -> tuple[list[dict[str, Any]], str | None]:
     """Up to ``limit`` rows matching every filter, after the row ``cursor`` names, and the cursor of the page
     after (None on the last page). ``player`` (games only) keeps the games that player holds a seat in."""
-    postgres = service.settings.database.backend == "postgresql"
-    mark = "%s" if postgres else "?"
-    table = f'"{service.settings.database.schema}".{listing.table}' if postgres else listing.table
+    table = "{p}" + listing.table
     sort, ident = listing.key
     where, params = [], []
     for name, column in listing.filters.items():
         if filters.get(name) is not None:
-            where.append(f"{column} = {mark}")
+            where.append(f"{column} = ?")
             params.append(filters[name])
     if player is not None:
-        where.append(f"players LIKE {mark}")
+        where.append("players LIKE ?")
         params.append(f'%"{player}"%')  # narrowed exactly below (a name could hold the id too)
     if cursor is not None:
         after = decode_cursor(cursor)
-        where.append(f"(COALESCE({sort}, ''), {ident}) {'<' if listing.descending else '>'} ({mark}, {mark})")
+        where.append(f"(COALESCE({sort}, ''), {ident}) {'<' if listing.descending else '>'} (?, ?)")
         params += after
     order = "DESC" if listing.descending else "ASC"
     columns = GAME_COLUMNS if listing is GAMES else "*"
@@ -92,9 +90,7 @@ def page(
         f"SELECT {columns} FROM {table}{' WHERE ' + ' AND '.join(where) if where else ''} "
         f"ORDER BY COALESCE({sort}, '') {order}, {ident} {order} LIMIT {int(limit) + 1}"
     )
-    with service.app.recorder.datastore.transaction(commit=False) as cursor_:  # type: ignore[attr-defined]
-        cursor_.execute(sql, params)
-        rows = [dict(row) for row in cursor_.fetchall()]
+    rows = read_rows(service, sql, tuple(params))
     more = len(rows) > limit
     rows = rows[:limit]
     following = encode_cursor([rows[-1][sort] or "", rows[-1][ident]]) if more else None
@@ -103,7 +99,7 @@ def page(
     return rows, following
 
 
-def rows(service: Digsite, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+def read_rows(service: Digsite, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
     """Rows of a read-model query written with ``{p}`` for the schema's prefix and ``?`` marks, read through the
     store's own connections (as the lists are)."""
     postgres = service.settings.database.backend == "postgresql"

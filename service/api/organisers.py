@@ -75,7 +75,7 @@ def tournament_standings(tournament_id: str) -> Any:
     service = digsite()
     found = service.tournament(tournament_id)  # 404 unknown_tournament
     everything = "Authorization" in request.headers and organiser_key_sent()
-    rows = listing.rows(service, standings.seats_sql(finished_only=not everything), (found["id"],))
+    rows = listing.read_rows(service, standings.seats_sql(finished_only=not everything), (found["id"],))
     if args.get("format") == "csv":
         return Response(
             standings.to_csv(rows, table),
