@@ -151,6 +151,13 @@ class Digsite:
             app_factory = application
         self.app = app_factory(self.settings)
         self.live = LiveGames(self.app.repository, self.settings.cache_size)
+        # What must stop before the store closes (a push feed's thread reading it: service/push.py). Python's
+        # sqlite3 may crash the process when a connection is closed under a thread that is using it.
+        self._on_close: list[Callable[[], None]] = []
+
+    def on_close(self, stop: Callable[[], None]) -> None:
+        """Run ``stop`` when the service closes, before its store does."""
+        self._on_close.append(stop)
 
     def store_health(self) -> store.Health:
         """A bounded check of the store (for /health): ``ok``, ``down`` or ``read_only``."""
@@ -160,6 +167,8 @@ class Digsite:
         return store.sqlite_health(self.settings.database)
 
     def close(self) -> None:
+        for stop in self._on_close:
+            stop()
         close_appenders = getattr(self.app.recorder, "close_append_connections", None)
         if close_appenders is not None:  # PostgreSQL's append connections (service/pgrecorder.py)
             close_appenders()

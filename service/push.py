@@ -47,6 +47,7 @@ POLL_SECONDS = 0.02  # SQLite: how often another process's moves are looked for
 LINGER_SECONDS = 5.0  # the feed stops this long after the last waiting request left
 LISTEN_TIMEOUT_SECONDS = 0.5  # PostgreSQL: how often the listener looks up from waiting (to linger, to stop)
 RETRY_SECONDS = 0.5  # after the store failed the feed
+CLOSE_SECONDS = 10.0  # the longest a closing service waits for its feed to leave the store
 BATCH = 500
 LOG_LIMIT = 1000  # records per answer, as the log's largest page
 
@@ -91,6 +92,7 @@ class Hub:
         self.idle_since = time.monotonic()
         self._poked = threading.Event()
         self._start = threading.Lock()  # one thread starts the feed
+        self._thread: threading.Thread | None = None
 
     # -- waiting ------------------------------------------------------------------------------------------
 
@@ -117,10 +119,18 @@ class Hub:
         """A move landed in this process: look for it now rather than at the next poll (SQLite)."""
         self._poked.set()
 
-    def close(self) -> None:
+    def close(self, timeout: float = CLOSE_SECONDS) -> None:
+        """Stop the feed: wake every waiting request, and wait (up to ``timeout``) for the feed's thread to
+        leave the store, which its service is about to close (``Digsite.close`` calls this)."""
         self.closed = True
         self._wake_all()
         self._poked.set()
+        with self._start:  # (no feed starts after this: ``_ensure_feed`` checks ``closed`` under this lock)
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+            if thread.is_alive():
+                logger.warning("the push feed did not stop within %s s of its service closing", timeout)
 
     def _wake_all(self) -> None:
         with self.lock:
@@ -146,7 +156,8 @@ class Hub:
             self.position = self.recorder.max_notification_id() or 0
             self.feeding = True
             target = self._listen if self.backend == "postgresql" else self._poll
-            threading.Thread(target=self._run, args=(target,), name="digsite-push-feed", daemon=True).start()
+            self._thread = threading.Thread(target=self._run, args=(target,), name="digsite-push-feed", daemon=True)
+            self._thread.start()
 
     def _run(self, feed: Any) -> None:
         try:
@@ -244,6 +255,7 @@ def hub_for(service: Digsite) -> Hub:
         hub = _HUBS.get(service)
         if hub is None:
             hub = _HUBS[service] = Hub(service)
+            service.on_close(hub.close)
         return hub
 
 

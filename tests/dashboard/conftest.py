@@ -127,23 +127,8 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
             others=others,
         )
     finally:
-        stop_push(service)
         queries.close()
         service.close()
-
-
-def stop_push(service: Digsite, deadline_s: float = 10.0) -> None:
-    """Stop the service's push feed and wait (with a deadline) for its thread to leave the store: a live page
-    (dashboard.live) may have started it, and a store closed under a polling SQLite feed can crash the process."""
-    import time
-
-    from service import push
-
-    hub = push.hub_for(service)
-    hub.close()
-    until = time.monotonic() + deadline_s
-    while hub.feeding and time.monotonic() < until:
-        time.sleep(0.02)
 
 
 def access_settings(**overrides: Any) -> Any:

@@ -28,7 +28,7 @@ from service.application import Digsite, Viewer
 from service.errors import ServiceError
 from service.queries import Queries
 from service.settings import Database, Settings
-from tests.dashboard.conftest import SCREENSHOTS, TEST_SECRET, TIMEOUT_MS, access_settings, stop_push
+from tests.dashboard.conftest import SCREENSHOTS, TEST_SECRET, TIMEOUT_MS, access_settings
 from tests.dashboard.test_browser import sign_in
 
 pytestmark = pytest.mark.browser
@@ -66,7 +66,6 @@ def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venue]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
-        stop_push(service)
         queries.close()
         service.close()
 

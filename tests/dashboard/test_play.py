@@ -23,7 +23,7 @@ from service.projections.follower import Follower
 from service.queries import Queries
 from service.settings import Database, Settings
 from tests.dashboard.client import Browser, components, organiser, text
-from tests.dashboard.conftest import TEST_SECRET, access_settings, stop_push
+from tests.dashboard.conftest import TEST_SECRET, access_settings
 
 RULES = game("ruins").rules
 OUTPUTS = [
@@ -65,7 +65,6 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     try:
         yield Table(service, queries, made["id"], [t["token"] for t in made["tokens"]])
     finally:
-        stop_push(service)
         queries.close()
         service.close()
 

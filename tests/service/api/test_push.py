@@ -261,3 +261,23 @@ def test_past_the_most_waiting_requests_a_process_holds_one_is_answered_at_once_
     thread.join(TIMEOUT)
     first = ok(out["answer"])
     assert first["ready"] and first["version"] == 2 and "retry_after" not in first
+
+
+def test_closing_the_service_stops_its_feed_before_the_store_closes(database: Any) -> None:
+    """A feed still reading a store that closes under it crashed the process (SQLite): closing a service stops
+    its feed, wakes whoever waits, and returns only once the feed's thread has left the store."""
+    service = Digsite(Settings(database=database, api_key=ORGANISER_KEY))
+    client = create_app(service=service).test_client()
+    made = new_game(client, players=2, seed=strong_seed("push-closes"))
+    headers = seat_headers(made, 0)
+    thread, out = in_background(lambda: updates(client, made["id"], headers, after=1, wait=TIMEOUT))
+    wait_until_waiting(service)
+    hub = push.hub_for(service)
+    deadline = time.monotonic() + TIMEOUT
+    while not hub.feeding:  # (the request waits from just before its feed starts)
+        assert time.monotonic() < deadline, "the feed never started"
+        time.sleep(0.005)
+    service.close()
+    assert not hub.feeding  # (it lingers LINGER_SECONDS after the last request if nobody stops it)
+    thread.join(TIMEOUT)
+    assert not thread.is_alive() and "answer" in out  # the waiting request was answered, not left hanging
