@@ -4,12 +4,14 @@ bench (``bench.http``'s clients) measured on the same server in the same run.
 
 Load: ``--tables`` games at once (default 8), four seat clients each, every client on its own keep-alive
 connection, choosing a random legal action from what the API gave it; when a game ends its table creates the
-next one through the API (closed loop). 3 s warm-up, then a 20 s window. Reported: moves/s, server CPU per move
-(the gunicorn process tree, from /proc), requests per move, p50/p99 of the POST, p50/p99 from sending a move to
-the next mover receiving its turn. With ``--idle`` (default 1000), that many idle subscribers then wait on 250
-other games (50 s long polls, renewed as they end): the CPU they cost per second with nobody playing (against
-the server left alone) is compared with the CPU per second of the seat load, and the seat load runs again
-beside them.
+next one through the API (closed loop). 3 s warm-up, then a 20 s window. Each client posts its move with
+``?wait`` (the answer carries its next turn: one request a move); a second run has the same clients wait
+(``GET /updates``) and post separately (two requests a move, the POST's own latency seen). Reported: moves/s,
+server CPU per move (the gunicorn process tree, from /proc), requests per move, p50/p99 of the POST (second
+run), p50/p99 from sending a move to the next mover receiving its turn. With ``--idle`` (default 1000), that
+many idle subscribers then wait on 250 other games (50 s long polls, renewed as they end): the CPU they cost per
+second with nobody playing (against the server left alone) is compared with the CPU per second of the seat
+load, and the seat load runs again beside them.
 
 Run: ``.venv/bin/python -m bench.seats`` (PostgreSQL: ``DIGSITE_BENCH_DATABASE_URL``, default the local server).
 """
@@ -53,8 +55,8 @@ def _percentile(values: list[float], q: float) -> float:
 class Table:
     """One table's games, played by four seat threads; what happened inside the window is counted."""
 
-    def __init__(self, port: int, players: list[str], window: tuple[float, float]) -> None:
-        self.port, self.players, self.window = port, players, window
+    def __init__(self, port: int, players: list[str], window: tuple[float, float], combined: bool) -> None:
+        self.port, self.players, self.window, self.combined = port, players, window, combined
         self.lock = threading.Lock()
         self.sent: dict[int, tuple[float, int]] = {}  # version a move made -> (when it was sent, by which seat)
         self.posts: list[float] = []
@@ -93,23 +95,32 @@ class Table:
                 self.games += 1
 
     def seat(self, game_id: str, seat: int, token: str) -> None:
+        """Play one seat: wait for the seat's turn on the push channel, post a random legal move. Combined (the
+        default), the move is posted with ``?wait`` and its answer carries the next turn (one request a move);
+        else each turn is a wait (``GET /updates``) and a plain POST."""
         conn = KeepAliveClient(self.port)
         rng = random.Random(f"{game_id}-{seat}")
         known, until = 0, "turn"
+        answer: dict[str, Any] | None = None  # the push channel's latest answer, if the seat has not acted on it
+        post = f"/api/v1/games/{game_id}/actions" + (f"?wait={WAIT}" if self.combined else "")
         try:
             while time.time() < self.window[1]:
-                query = f"after={known}&wait={WAIT}&until={until}&include=game"
-                status, answer = conn.call("GET", f"/api/v1/games/{game_id}/updates?{query}", None, token)
+                if answer is None:
+                    query = f"after={known}&wait={WAIT}&until={until}&include=game"
+                    status, answer = conn.call("GET", f"/api/v1/games/{game_id}/updates?{query}", None, token)
+                    self.count(time.time())
+                    assert status == 200, answer
                 received = time.time()
-                self.count(received)
-                assert status == 200, answer
+                assert answer is not None
                 if answer["status"] == "over":
                     return
                 known, until = answer["version"], "turn"
                 game = answer.get("game")
                 if answer.get("retry_after"):
                     time.sleep(answer["retry_after"])
+                    answer = None
                     continue
+                answer = None
                 if game is None or not game["legal_actions"]:
                     if game is not None:  # to act, but nothing to do yet (a choice others must make first)
                         until = "record"
@@ -122,9 +133,7 @@ class Table:
                 action = rng.choice(game["legal_actions"])
                 began = time.time()
                 self.sent.setdefault(version + 1, (began, seat))
-                status, result = conn.call(
-                    "POST", f"/api/v1/games/{game_id}/actions", {"version": version, "action": action}, token
-                )
+                status, result = conn.call("POST", post, {"version": version, "action": action}, token)
                 done = time.time()
                 if status == 409:
                     with self.lock:
@@ -132,14 +141,16 @@ class Table:
                     self.count(done)
                     continue
                 assert status == 200, result
-                self.count(done, post=(done - began) * 1000, moved=True)
+                # (combined, the answer came with the seat's next turn: the POST's own latency is not seen)
+                self.count(done, post=None if self.combined else (done - began) * 1000, moved=True)
                 known = result["version"]
+                answer = result.get("next")
         finally:
             conn.close()
 
 
-def table_process(port: int, players: list[str], window: tuple[float, float], out: Any) -> None:
-    table = Table(port, players, window)
+def table_process(port: int, players: list[str], window: tuple[float, float], combined: bool, out: Any) -> None:
+    table = Table(port, players, window, combined)
     threading.Thread(target=table.play, daemon=True).start()
     time.sleep(max(0.0, window[1] - time.time()) + 0.05)
     used = resource.getrusage(resource.RUSAGE_SELF)  # (the whole run of this table's process, warm-up included)
@@ -259,12 +270,15 @@ def scripted(port: int, pid: int, players: list[str], scripts: list[Any], client
     }
 
 
-def seats(port: int, pid: int, players: list[str], tables: int, warmup: float, window: float) -> dict[str, Any]:
+def seats(
+    port: int, pid: int, players: list[str], tables: int, warmup: float, window: float, combined: bool = True
+) -> dict[str, Any]:
     start = time.time() + 1.0 + warmup  # processes start within the first second
     span = (start, start + window)
     queue: Any = multiprocessing.Queue()
     processes = [
-        multiprocessing.Process(target=table_process, args=(port, players, span, queue)) for _ in range(tables)
+        multiprocessing.Process(target=table_process, args=(port, players, span, combined, queue))
+        for _ in range(tables)
     ]
     for p in processes:
         p.start()
@@ -330,6 +344,7 @@ def main() -> None:
             try:
                 baseline = scripted(port, server.pid, players, scripts, args.tables)
                 plain = seats(port, server.pid, players, args.tables, args.warmup, args.window)
+                separate = seats(port, server.pid, players, args.tables, args.warmup, args.window, combined=False)
                 idle: dict[str, Any] | None = None
                 quiet = _cpu_over(server.pid, args.idle_window)  # the server with nobody at all
                 if args.idle:
@@ -369,6 +384,10 @@ def main() -> None:
         "seats": _rounded(plain),
         "rate_ratio": round(plain["moves_per_second"] / scripted_rate, 3),
         "cpu_per_move_ratio": round(plain["server_cpu_ms_per_move"] / scripted_cpu, 3),
+        # The same clients making two requests a move (a wait, then a plain POST, whose latency is seen).
+        "seats_wait_then_post": _rounded(separate),
+        "wait_then_post_rate_ratio": round(separate["moves_per_second"] / scripted_rate, 3),
+        "wait_then_post_cpu_per_move_ratio": round(separate["server_cpu_ms_per_move"] / scripted_cpu, 3),
     }
     if idle is not None:
         report["seats_with_idle_subscribers"] = {"subscribers": args.idle, "games": args.idle_games, **_rounded(idle)}

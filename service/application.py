@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid5
@@ -443,6 +443,13 @@ class Digsite:
             if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= game.version:
                 raise NotFound(f"this game has versions 1 to {game.version}, not {version}", "unknown_version")
             game = self.app.repository.get(uid, version=version)
+        return self.game_as_seen(game, viewer, latest)
+
+    def game_as_seen(self, game: Game, viewer: Viewer, latest: int | None = None) -> dict[str, Any]:
+        """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
+        ``viewer`` sees it: what ``game`` answers, for a caller that already holds the game (the push channel)."""
+        latest = game.version if latest is None else latest
+        version = game.version
         rules = _rules(game.kind)
         state = game.state
         result = rules.result(state)
@@ -470,9 +477,7 @@ class Digsite:
         if viewer.referee:
             out["last_hash"] = game.last_hash
         if viewer.seat is not None:
-            legal = (
-                rules.legal_actions(state, viewer.seat) if version is None or version == out["latest_version"] else []
-            )
+            legal = rules.legal_actions(state, viewer.seat) if version == latest else []
             out["seat"] = viewer.seat
             out["legal_actions"] = [rules.action_to_dict(a) for a in legal]
         return out
@@ -483,10 +488,15 @@ class Digsite:
         """The game's records after version ``after``, redacted for a seat until the game is over."""
         uid = parse_uuid(game_id, "game")
         game = self.live.load(uid)
+        return self.records_as_seen(game, self.app.repository.event_store.get(uid, gt=after, limit=limit), viewer)
+
+    def records_as_seen(self, game: Game, events: Iterable[Any], viewer: Viewer) -> list[dict[str, Any]]:
+        """``events`` (stored records of ``game``) as ``viewer`` may read them: redacted for a seat until the
+        game is over (as ``game`` says it is)."""
         rules = _rules(game.kind)
         over = game.seed is not None
         records = []
-        for event in self.app.repository.event_store.get(uid, gt=after, limit=limit):
+        for event in events:
             record = record_of(event)
             if not viewer.referee and not over:
                 record = redact_record(record, rules, viewer.seat)

@@ -3,7 +3,8 @@
 It reads its seat's view (``GET /api/v1/games/<id>`` with ``Authorization: Bearer <seat token>``), waits
 for its turn on the push channel (``GET /api/v1/games/<id>/updates?until=turn&include=game``: the server
 answers when the seat is to act, with the view to act on), submits its choice (``POST
-/api/v1/games/<id>/actions`` with the version it acted on), reloads and retries when the game moved on under
+/api/v1/games/<id>/actions?wait=S`` with the version it acted on: the answer comes once the seat is to act
+again, with that turn, so a game costs one request a move), reloads and retries when the game moved on under
 it (409), and stops when the game is over. A server without the push channel (404 ``not_found`` for it) is
 polled instead, conditionally (``If-None-Match``: an unchanged game is a 304 without a body), with a bounded
 backoff. The bot sees exactly what the seat's view shows, nothing more.
@@ -88,6 +89,7 @@ class Step:
     kind: str
     game: dict[str, Any]
     move: Move | None = None
+    following: dict[str, Any] | None = None  # with a move posted with a wait: the push channel's next answer
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,7 @@ class BotClient:
         self.jitter = random.Random()  # backoff jitter; kept apart from the bot's (perhaps seeded) choices
         self.push = True  # until the server shows it has no push channel
         self.busy = 0.0  # seconds the push channel asked to wait before asking again (it held no wait)
+        self.move_wait = 0.0  # seconds a posted move waits for this seat's next turn (``run`` sets it)
         self._seen: tuple[str, dict[str, Any]] | None = None  # the last game read and its ETag
 
     # -- HTTP -----------------------------------------------------------------------------------------------
@@ -193,8 +196,19 @@ class BotClient:
         game: dict[str, Any] | None = answer.get("game")
         return game
 
-    def submit(self, version: int, action: dict[str, Any]) -> dict[str, Any]:
-        return self._request("POST", f"{self.game_url}/actions", {"version": version, "action": action})
+    def submit(self, version: int, action: dict[str, Any], wait: float = 0) -> dict[str, Any]:
+        """Post a move; with ``wait``, the answer comes with this seat's next turn as ``next`` (the push channel's
+        answer), one request a move instead of two."""
+        body = {"version": version, "action": action}
+        if not wait:
+            return self._request("POST", f"{self.game_url}/actions", body)
+        try:
+            return self._request("POST", f"{self.game_url}/actions?wait={int(wait)}", body, timeout=wait + self.timeout)
+        except ApiError as error:
+            if (error.status, error.code) != (400, "malformed_request") or "wait" not in error.message:
+                raise
+        self.move_wait = 0  # a server that does not take the wait (nothing was played): post, then wait apart
+        return self._request("POST", f"{self.game_url}/actions", body)
 
     # -- playing --------------------------------------------------------------------------------------------
 
@@ -223,7 +237,7 @@ class BotClient:
             return Step("waiting", game)
         action = self.choose(game)
         try:
-            result = self.submit(game["version"], action)
+            result = self.submit(game["version"], action, self.move_wait)
         except ApiError as error:
             if error.status == 409:
                 self.conflicts += 1
@@ -240,7 +254,7 @@ class BotClient:
             new_version=result["version"],
             status=result["status"],
         )
-        return Step("moved", game, move)
+        return Step("moved", game, move, result.get("next"))
 
     def step(self) -> Step:
         """Look once and act if it is this seat's turn."""
@@ -271,14 +285,18 @@ class BotClient:
         ``Unreachable``; one that cannot pass (``ApiError.permanent``, ``BadAddress``) is raised at once.
         ``on_trouble`` hears, in one line each, when failures start and when the server answers again."""
         self.push = self.push and push
+        self.move_wait = push_wait if self.push else 0
         delay = poll
         failures = 0
         trouble_since = 0.0
         last_version: int | None = None
         waiting_on: int | None = None  # the version to wait after, on the push channel
+        turn: dict[str, Any] | None = None  # the game to act on, as the answer to the last move brought it
         while True:
             try:
-                if waiting_on is not None:
+                if turn is not None:
+                    step, turn = self.play_turn(turn), None
+                elif waiting_on is not None:
                     turn = self.wait_for_turn(waiting_on, push_wait)
                     if turn is None and self.busy:
                         sleep(min(self.busy, max(max_poll, poll)))  # (the version is unchanged: ask again then)
@@ -327,7 +345,14 @@ class BotClient:
                 if on_move is not None:
                     on_move(step.move)
                 delay = poll
-                if self.push:
+                if step.following is not None:  # the move's answer waited for this seat's next turn
+                    self.busy = float(step.following.get("retry_after") or 0)
+                    turn = step.following.get("game")
+                    if turn is None:  # the wait ran out (or the server would not hold it): wait again
+                        waiting_on = step.following["version"]
+                        if self.busy:
+                            sleep(min(self.busy, max(max_poll, poll)))
+                elif self.push:
                     waiting_on = step.move.new_version
                 continue
             if step.kind == "conflict":

@@ -14,8 +14,10 @@ turn, or any record) and wakes only those. The feed runs only while some request
 ``LINGER_SECONDS`` after), so an idle process holds no connection and spends nothing; a waiting request
 sleeps on a ``threading.Event`` and costs no CPU. At most ``MAX_WAITING`` requests wait per process.
 
-No record leaves through here unredacted: what a woken request answers is read and redacted by the service's
-log (``Digsite.log``), exactly as ``GET /games/<id>/log`` gives it to the same caller.
+No record leaves through here unredacted: what a woken request answers is redacted by the service
+(``Digsite.records_as_seen``), exactly as ``GET /games/<id>/log`` gives the records to the same caller. The
+records themselves come from what the feed has just read for the game (``Hub.recent``) when it read them all,
+else from the store.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
@@ -50,6 +52,7 @@ RETRY_SECONDS = 0.5  # after the store failed the feed
 CLOSE_SECONDS = 10.0  # the longest a closing service waits for its feed to leave the store
 BATCH = 500
 LOG_LIMIT = 1000  # records per answer, as the log's largest page
+RECENT = 64  # records kept per watched game for the answers the feed wakes (a few turns of a game)
 
 
 Ready = Callable[[Game, list[int]], bool]  # is what a request waits for there, in this game (and its to_act)?
@@ -85,6 +88,9 @@ class Hub:
         self.backend = service.settings.database.backend
         self.lock = threading.Lock()  # guards ``watches``
         self.watches: dict[UUID, list[Watch]] = {}  # per game: the requests waiting on it
+        # Per watched game, the latest records the feed read (consecutive versions, at most RECENT): a woken
+        # request answers its records from here instead of reading them again (``recent``).
+        self.latest_records: dict[UUID, list[Any]] = {}
         self.position: int | None = None  # the last notification id the feed has looked at
         self.feeding = False
         self.healthy = True  # False from a failure of the feed until it reads the store again
@@ -112,6 +118,7 @@ class Hub:
                 others.remove(watch)
                 if not others:
                     del self.watches[uid]
+                    self.latest_records.pop(uid, None)
                 if not self.watches:
                     self.idle_since = time.monotonic()
 
@@ -137,6 +144,15 @@ class Hub:
             for watches in self.watches.values():
                 for watch in watches:
                     watch.woken.set()
+
+    def recent(self, uid: UUID, after: int, until: int) -> list[Any] | None:
+        """The records of a watched game with versions ``after + 1`` to ``until``, if the feed read them all
+        (records never change, so whoever read them, they are the ones stored); else None."""
+        with self.lock:
+            held = self.latest_records.get(uid)
+            if not held or held[0].originator_version > after + 1 or held[-1].originator_version < until:
+                return None
+            return [e for e in held if after < e.originator_version <= until]
 
     @property
     def waiting(self) -> int:
@@ -209,7 +225,9 @@ class Hub:
         latest = notifications[-1].originator_version
         game: Game | None = None
         try:
-            self.live.advance(uid, [self.mapper.to_domain_event(n) for n in notifications])
+            events = [self.mapper.to_domain_event(n) for n in notifications]
+            self._keep(uid, events)
+            self.live.advance(uid, events)
             game = self.live.peek(uid)
         except Exception:  # a record this process cannot apply: the woken requests read the store
             logger.exception("the push feed could not bring game %s forward", uid)
@@ -222,6 +240,15 @@ class Hub:
             watch.latest = max(watch.latest, latest)
             if game is None or to_act is None or watch.ready(game, to_act):
                 watch.woken.set()
+
+    def _keep(self, uid: UUID, events: list[Any]) -> None:
+        with self.lock:
+            if uid not in self.watches:
+                return
+            held = self.latest_records.get(uid, [])
+            if not held or held[-1].originator_version + 1 != events[0].originator_version:
+                held = []  # (a gap: keep only what follows it)
+            self.latest_records[uid] = (held + events)[-RECENT:]
 
     def _poll(self) -> None:
         while not self.closed and not self._idle():
@@ -268,11 +295,11 @@ def updates(
     until: str = "record",
     include_game: bool = False,
 ) -> dict[str, Any]:
-    """What a viewer learns of a game after version ``after``: the records since (redacted by the service's log,
-    as ``GET /games/<id>/log`` gives them), the latest version, its status and who is to act. If nothing is
-    ready yet, wait up to ``wait`` seconds for it: ``until="record"`` for any new record, ``"turn"`` for the
-    viewer's seat to be among those to act (or the game to end). With ``include_game`` a ready answer for
-    ``"turn"`` carries the game as the seat sees it (as ``GET /games/<id>`` does), so a client can act on it."""
+    """What a viewer learns of a game after version ``after``: the records since (redacted as ``GET
+    /games/<id>/log`` gives them), the latest version, its status and who is to act. If nothing is ready yet,
+    wait up to ``wait`` seconds for it: ``until="record"`` for any new record, ``"turn"`` for the viewer's seat
+    to be among those to act (or the game to end). With ``include_game`` a ready answer for ``"turn"`` carries
+    the game as the seat sees it (as ``GET /games/<id>`` does, at the answer's version), so a client can act."""
     uid = parse_uuid(game_id, "game")
     deadline = time.monotonic() + wait
 
@@ -285,6 +312,7 @@ def updates(
     busy = hub is not None and hub.waiting >= MAX_WAITING
     if busy:
         hub = None  # too many wait in this process already: answer now, and say when to ask again
+    found: Iterable[Any] | None = None
     with hub.watch(uid, ready) if hub is not None else _no_watch() as watch:
         game = service.live.current(uid)  # (read after the feed began: whatever lands later wakes the watch)
         while True:
@@ -301,10 +329,14 @@ def updates(
             game = service.live.load(uid)
             if game.version < watch.latest or not watch.hub.healthy:
                 game = service.live.current(uid)  # (during an outage this is the 503 the caller should get)
+        # The records the feed has read for this game, taken while the watch still keeps them.
+        found = watch.hub.recent(uid, after, game.version) if watch is not None and game.version > after else None
     over = game.seed is not None
     records = []
     if game.version > after:  # (records landed since the game was read belong to the next answer)
-        records = [r for r in service.log(uid, viewer, after, LOG_LIMIT) if r["version"] <= game.version]
+        if found is None:
+            found = service.app.repository.event_store.get(uid, gt=after, lte=game.version, limit=LOG_LIMIT)
+        records = service.records_as_seen(game, found, viewer)
     out: dict[str, Any] = {
         "id": str(uid),
         "version": game.version,
@@ -314,7 +346,7 @@ def updates(
         "ready": ready(game, to_act),
     }
     if include_game and out["ready"] and until == "turn":
-        out["game"] = service.game(uid, viewer)
+        out["game"] = service.game_as_seen(game, viewer)  # (the very version the answer reports)
     if busy and not out["ready"]:
         out["retry_after"] = BUSY_RETRY_SECONDS
     return out

@@ -76,12 +76,17 @@ def _conditional(response: Response, latest: int, shown: int, viewer: Viewer) ->
 
 @bp.post("/games/<game_id>/actions")
 def act(game_id: str) -> dict[str, Any]:
+    """Play a move; with ``?wait=S``, then wait for the seat's next turn and answer it as ``next`` (the push
+    channel's answer), so that a client playing a game makes one request a move instead of two."""
     viewer = viewer_for(game_id)
+    wait = query_args(schemas.SUBMIT_QUERY).get("wait", 0)
     body = json_body(schemas.SUBMIT)
     service = digsite()
     action = check(body["action"], schemas.action_of(service.kind_of(game_id)), "action")
     result = service.submit(game_id, viewer, body["version"], action)
     push.hub_for(service).poke()  # requests waiting in this process hear of it at once (SQLite polls otherwise)
+    if wait:
+        result["next"] = push.updates(service, game_id, viewer, result["version"], wait, "turn", include_game=True)
     return result
 
 

@@ -310,7 +310,13 @@ def _component_schemas() -> dict[str, Any]:
                 "events": {"type": "array", "items": {"type": "object"}, "description": "As the seat may see them."},
                 "status": {"type": "string", "enum": ["playing", "over"]},
                 "to_act": {"type": "array", "items": {"type": "integer"}, "description": "Seats that may act now."},
-            }
+                "next": {
+                    **ref("schemas", "Updates"),
+                    "description": "With `?wait=S`: your seat's next turn (or the game's end), as GET "
+                    "/games/{game_id}/updates?after=<version>&until=turn&include=game answers it.",
+                },
+            },
+            required=["version", "events", "status", "to_act"],
         ),
         "Record": obj(
             {
@@ -493,7 +499,7 @@ def _document() -> dict[str, Any]:
                     "Play one action for your seat on top of the version you saw.",
                     tag="games",
                     security=[{"seatToken": []}],
-                    parameters=[game_id],
+                    parameters=[game_id, *schemas.SUBMIT_QUERY],
                     body="Submit",
                     ok=(200, "The move is recorded.", ref("schemas", "MoveResult")),
                     errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound", "Conflict", "RuleRejected"],

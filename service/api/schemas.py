@@ -239,6 +239,20 @@ UPDATES_QUERY: list[dict[str, Any]] = [
 ]
 
 
+SUBMIT_QUERY: list[dict[str, Any]] = [
+    {
+        "name": "wait",
+        "in": "query",
+        "required": False,
+        "description": f"Seconds (0 to {MAX_WAIT_SECONDS}) to wait, once the move is recorded, for your seat's next "
+        "turn or the game's end: the answer then also carries `next`, what GET "
+        "/games/{game_id}/updates?after=<new version>&until=turn&include=game would answer (one request a move "
+        "for a client that plays a whole game). A refused move is answered at once. 0: no `next`.",
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WAIT_SECONDS, "default": 0},
+    },
+]
+
+
 def query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"name": name, "in": "query", "required": False, "description": description, "schema": schema}
 

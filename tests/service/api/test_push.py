@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from typing import Any
+from uuid import UUID
 
 import pytest
 from flask import Flask
@@ -281,3 +282,88 @@ def test_closing_the_service_stops_its_feed_before_the_store_closes(database: An
     assert not hub.feeding  # (it lingers LINGER_SECONDS after the last request if nobody stops it)
     thread.join(TIMEOUT)
     assert not thread.is_alive() and "answer" in out  # the waiting request was answered, not left hanging
+
+
+def test_a_move_posted_with_wait_is_answered_with_the_seat_s_next_turn(
+    client: FlaskClient, service: Digsite, other: tuple[Flask, Digsite]
+) -> None:
+    """``POST /actions?wait=S``: the move, then (as ``next``) what the push channel answers for the seat's next
+    turn, so a client makes one request a move; the other seats' moves may land in another process."""
+    created = new_game(client, players=2, seed=strong_seed("push-post-wait"))
+    game_id = created["id"]
+    ok(act(client, game_id, seat_headers(created, 0), 1, {"type": "flip", "seat": 0, "ruin": None}))
+    ok(act(client, game_id, seat_headers(created, 1), 2, {"type": "flip", "seat": 1, "ruin": None}))
+    (mover,) = look(client, game_id, organiser())["to_act"]
+    mine = seat_headers(created, mover)
+    play = next(a for a in look(client, game_id, mine)["legal_actions"] if a["type"] == "play")
+    url = f"/api/v1/games/{game_id}/actions"
+    thread, out = in_background(
+        lambda: client.post(url, json={"version": 3, "action": play}, headers=mine, query_string={"wait": TIMEOUT})
+    )
+    wait_until_waiting(service)
+    elsewhere = other[0].test_client()
+    while True:  # the other seat plays until the mover is to act again (or the game ends)
+        now = look(client, game_id, organiser())
+        if mover in now["to_act"] or now["status"] == "over":
+            break
+        (seat,) = now["to_act"]
+        theirs = seat_headers(created, seat)
+        ok(act(elsewhere, game_id, theirs, now["version"], look(client, game_id, theirs)["legal_actions"][0]))
+    thread.join(TIMEOUT)
+    answer = ok(out["answer"])
+    assert answer["version"] == 4 and answer["status"] == "playing"  # the move itself, as without a wait
+    following = answer["next"]
+    assert following["ready"] and following["version"] == now["version"] and mover in following["to_act"]
+    assert following["records"] == records(client, game_id, mine, after=4)  # as the mover's log has them
+    assert following["game"] == look(client, game_id, mine)
+
+
+def test_a_refused_move_posted_with_wait_is_answered_at_once_and_a_bad_wait_is_refused(client: FlaskClient) -> None:
+    created = new_game(client, players=2)
+    url = f"/api/v1/games/{created['id']}/actions"
+    flip = {"type": "flip", "seat": 0, "ruin": None}
+    began = time.monotonic()
+    stale = client.post(
+        url, json={"version": 7, "action": flip}, headers=seat_headers(created, 0), query_string={"wait": TIMEOUT}
+    )
+    assert stale.status_code == 409 and time.monotonic() - began < TIMEOUT / 2
+    for bad in (-1, 56, "soon"):
+        refused = client.post(
+            url, json={"version": 1, "action": flip}, headers=seat_headers(created, 0), query_string={"wait": bad}
+        )
+        assert refused.status_code == 400 and refused.get_json()["error"]["code"] == "malformed_request"
+    assert look(client, created["id"], organiser())["version"] == 1  # nothing was played
+
+
+def test_the_feed_keeps_a_watched_game_s_latest_records_only_while_it_is_watched(
+    client: FlaskClient, service: Digsite
+) -> None:
+    """What a woken request answers from memory (``Hub.recent``): every record the feed read for the game, in
+    order, only for a range it read whole, and nothing once nobody watches the game."""
+    created = new_game(client, players=2, seed=strong_seed("push-recent"))
+    uid = UUID(created["id"])
+    hub = push.hub_for(service)
+    with hub.watch(uid, lambda game, to_act: False):
+        assert hub.recent(uid, 1, 1) is None  # nothing read yet
+        for seat, version in ((0, 1), (1, 2)):
+            ok(
+                act(
+                    client,
+                    created["id"],
+                    seat_headers(created, seat),
+                    version,
+                    {"type": "flip", "seat": seat, "ruin": None},
+                )
+            )
+        deadline = time.monotonic() + TIMEOUT
+        while (held := hub.recent(uid, 1, 3)) is None:
+            assert time.monotonic() < deadline, "the feed never read the moves"
+            time.sleep(0.005)
+        stored = list(service.app.repository.event_store.get(uid, gt=1))
+        assert [e.originator_version for e in held] == [2, 3] and [e.__dict__ for e in held] == [
+            e.__dict__ for e in stored
+        ]
+        assert [e.originator_version for e in hub.recent(uid, 2, 3) or []] == [3]
+        assert hub.recent(uid, 0, 3) is None  # record 1 was never read by the feed: the store must be asked
+        assert hub.recent(uid, 1, 4) is None  # nor a record it has not read yet
+    assert hub.recent(uid, 1, 3) is None
