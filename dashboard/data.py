@@ -265,6 +265,12 @@ class Data:
         read = {int(m["version"]): m for m in self._queries.moves(opened.game_id)} if with_moves else {}
         seat = None if perspective == REFEREE else int(perspective)
         built = replay_frames.document(opened.game_id, records, perspective, seat, read, chunk, with_moves, by_event)
+        # The VP chart's points for this part's moves (the page's chart shows them all already): a page that
+        # follows a game in play extends its chart with them as moves land.
+        low = chunk * replay_frames.CHUNK + 1
+        high = min(opened.latest, low + replay_frames.CHUNK - 1)
+        points = self._queries.progress(opened.game_id)["points"][low - 1 : high]
+        built["points"] = [{"v": low + i, "vp": p["scores"], "round": p["round"]} for i, p in enumerate(points)]
         self.documents.put(key, built)
         return built
 

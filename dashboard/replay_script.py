@@ -51,7 +51,7 @@ REPLAY_JS = r"""
     // -- data -------------------------------------------------------------------------------------------
 
     function book(p) {
-        if (!R.books[p]) { R.books[p] = {frames: {}, parts: {}, moves: null, chunks: null}; }
+        if (!R.books[p]) { R.books[p] = {frames: {}, parts: {}, moves: null, chunks: null, points: {}}; }
         return R.books[p];
     }
 
@@ -80,6 +80,7 @@ REPLAY_JS = r"""
                 doc.frames.forEach(function (f) {
                     b.frames[key(f.v, f.k)] = {t: f.t.map(function (i) { return global[i]; }), n: f.n, tree: null};
                 });
+                (doc.points || []).forEach(function (point) { b.points[point.v] = point; });
                 if (doc.moves && (!b.moves || doc.moves.length > b.moves.length)) {  // (a live game's log grows)
                     b.moves = doc.moves;
                     if (p === R.p) { buildMoves(); }
@@ -531,9 +532,36 @@ REPLAY_JS = r"""
         for (var part = from; part <= partOf(latest); part++) { wanted.push(fetchPart(R.p, part, false)); }
         return Promise.all(wanted).then(function () {
             if (R !== mine) { return; }
+            growChart(old, latest);
             buildMoves();
             if (atEnd) { show(R.latest, null, "replace"); } else { show(R.v, R.k, null); }
         });
+    }
+
+    // The VP chart gains the new moves' points (each seat's line, in trace order), and a dotted line where a
+    // new round starts, as the server draws them (dashboard.figures.vp_timeline).
+    function growChart(old, latest) {
+        var plot = chart(), points = book(R.p).points;
+        if (!plot || !window.Plotly || !plot.data) { return; }
+        var seats = plot.data.length, xs = [], ys = [], lines = [], before = points[old];
+        for (var s = 0; s < seats; s++) { ys.push([]); }
+        for (var v = old + 1; v <= latest; v++) {
+            var point = points[v];
+            if (!point) { return; }  // (not fetched: the chart stays as it was rather than draw a gap)
+            xs.push(v);
+            for (s = 0; s < seats; s++) { ys[s].push(point.vp[s]); }
+            if (before && point.round !== before.round) {
+                lines.push({type: "line", xref: "x", yref: "paper", x0: v, x1: v, y0: 0, y1: 1,
+                            line: {color: "#bbc", width: 1, dash: "dot"}});
+            }
+            before = point;
+        }
+        if (!xs.length) { return; }
+        var indices = ys.map(function (_, i) { return i; });
+        window.Plotly.extendTraces(plot, {x: ys.map(function () { return xs.slice(); }), y: ys}, indices);
+        if (lines.length) {
+            window.Plotly.relayout(plot, {shapes: (plot.layout.shapes || []).concat(lines)});
+        }
     }
 
     function mount(root) {

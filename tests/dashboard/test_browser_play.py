@@ -29,7 +29,7 @@ from service.errors import ServiceError
 from service.queries import Queries
 from service.settings import Database, Settings
 from tests.dashboard.conftest import SCREENSHOTS, TEST_SECRET, TIMEOUT_MS, access_settings
-from tests.dashboard.test_browser import sign_in
+from tests.dashboard.test_browser import plotted_points, sign_in
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -45,6 +45,7 @@ BOT_SEATS = (2, 3)
 class Venue:
     service: Digsite
     base_url: str
+    queries: Queries
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +62,7 @@ def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venue]:
     thread = threading.Thread(target=server.serve_forever, name="live-dashboard", daemon=True)
     thread.start()
     try:
-        yield Venue(service, f"http://127.0.0.1:{server.port}")
+        yield Venue(service, f"http://127.0.0.1:{server.port}", queries)
     finally:
         server.shutdown()
         server.server_close()
@@ -284,13 +285,22 @@ def test_an_open_replay_follows_a_game_in_play(browser: Any, venue: Venue) -> No
         page.goto(f"/replay/{game_id}?v=1")
         expect(page.locator("#replay-root")).to_have_attribute("data-followed", "yes")
         expect(page.locator("#replay-version")).to_contain_text("Move 1 of 1")
+        assert plotted_points(page, "replay-vp") == [1, 1]
         for expected in (2, 3, 4):
             seat = service.game(game_id)["to_act"][0]
             seen = service.game(game_id, Viewer(seat))
             service.submit(game_id, Viewer(seat), seen["version"], seen["legal_actions"][0])
-            # At the last move, the page follows to the new one: no reload, the log and move list grow.
+            # At the last move, the page follows to the new one: no reload, the log and move list grow, and
+            # so does the VP chart, a point a move for every seat.
             expect(page.locator("#replay-version")).to_contain_text(f"Move {expected} of {expected}")
             expect(page.locator("#replay-moves .move-row")).to_have_count(expected)
+            page.wait_for_function(
+                "n => document.querySelector('#replay-vp .js-plotly-plot').data.every(t => t.x.length === n)",
+                arg=expected,
+            )
+        timeline = venue.queries.vp_timeline(game_id)["vp"]
+        drawn = page.eval_on_selector("#replay-vp .js-plotly-plot", "g => g.data.map(t => Array.from(t.y))")
+        assert drawn == [[row[s] for row in timeline[:4]] for s in range(2)]  # the points the server counts
         # Stepping back, the viewer stays where they are while the game goes on.
         page.keyboard.press("Home")
         seat = service.game(game_id)["to_act"][0]
