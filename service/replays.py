@@ -40,7 +40,8 @@ class Step:
 @dataclass(frozen=True)
 class Entry:
     """One version in the log: who moved (None: the setup or the seed's reveal) and one line per event
-    (None where the engine's line only says who acts next: the table shows that)."""
+    (None where the engine's line only says who acts next, which the table shows, unless that is all the move
+    did)."""
 
     version: int
     seat: int | None
@@ -97,6 +98,9 @@ def entries(records: Sequence[dict[str, Any]], seat: int | None) -> list[Entry]:
                 names = [str(n) for n in rules.view(state, None)["players"]]
             line = rules.describe(event, names, seat)
             lines.append(None if line.endswith(" to act") else line)
+        if lines and all(line is None for line in lines):
+            # A move that only hands the turn on (Arnak's end of a turn): say so, rather than seem to do nothing.
+            lines[-1] = rules.describe(rules.event_from_dict(events_of(record)[-1]), names, seat)
         who = record["body"]["seat"] if record["type"] == "move" else None
         out.append(Entry(record["version"], who, lines))
     return out

@@ -71,6 +71,9 @@ def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venue]:
         service.close()
 
 
+ARNAK_MOVES = 12  # browser moves of an Arnak game: every kind of turn of the first rounds, in under a minute
+
+
 def new_game(venue: Venue, names: list[str], seed: str) -> dict[str, Any]:
     players = [venue.service.create_player(n) for n in names]
     return venue.service.create_game("ruins", players, seed=seed)
@@ -80,8 +83,8 @@ class Bots:
     """Bot seats played through the service as a bot client does: wait on the push channel for the seat's turn,
     then submit the bot's choice on the version it was shown (a stale one is simply asked again)."""
 
-    def __init__(self, service: Digsite, game_id: str, seats: tuple[int, ...]) -> None:
-        self.service, self.game_id, self.stop = service, game_id, threading.Event()
+    def __init__(self, service: Digsite, game_id: str, seats: tuple[int, ...], kind: str = "ruins") -> None:
+        self.service, self.game_id, self.stop, self.played = service, game_id, threading.Event(), game(kind)
         self.errors: list[BaseException] = []
         self.threads = [threading.Thread(target=self._run, args=(s,), daemon=True) for s in seats]
 
@@ -96,7 +99,8 @@ class Bots:
             t.join(timeout=15)
 
     def _run(self, seat: int) -> None:
-        rules, bot, rng = RUINS.rules, RUINS.bots.make(next(iter(RUINS.bots.policies))), random.Random(seat)
+        played = self.played
+        rules, bot, rng = played.rules, played.bots.make(next(iter(played.bots.policies))), random.Random(seat)
         try:
             while not self.stop.is_set():
                 found = push.updates(self.service, self.game_id, Viewer(seat), 0, 2.0, until="turn", include_game=True)
@@ -342,5 +346,57 @@ def test_the_organisers_list_flags_a_quiet_game_in_play(browser: Any, venue: Ven
         expect(row).not_to_have_class("idle")
         assert "idle=30" in page.url
         page.screenshot(path=str(SCREENSHOTS / "test_the_organisers_list_flags_a_quiet_game_in_play.png"))
+    finally:
+        context.close()
+
+
+def test_a_person_plays_arnak_through_its_picker(browser: Any, venue: Venue) -> None:
+    """Another game's table and picker on the same page: the kinds of move and their options are the game's own
+    names for exactly the engine's legal actions, and a move picked kind first, then option, lands."""
+    from dashboard.pages.play import picker_of
+
+    arnak = game("arnak")
+    players = [venue.service.create_player(n) for n in ("Kit", "Bot Lu")]
+    made = venue.service.create_game("arnak", players, seed="browser-arnak")
+    game_id, token = made["id"], made["tokens"][0]["token"]
+    service, rng, chooser = venue.service, random.Random("arnak-person"), arnak.bots.make("heuristic")
+    context, page, errors = open_seat(browser, venue, game_id, token)
+    moves, started = 0, time.monotonic()
+    try:
+        with Bots(service, game_id, (1,), kind="arnak") as bots:
+            while moves < ARNAK_MOVES and service.game(game_id)["status"] != "over":
+                assert time.monotonic() - started < GAME_DEADLINE_S, f"only {moves} moves were made"
+                assert not bots.errors, bots.errors
+                now = service.game(game_id)
+                if 0 not in now["to_act"]:  # the bot's turn: wait for the game to move (the push channel)
+                    push.updates(service, game_id, Viewer(1), now["version"], 5.0)
+                    continue
+                shows_version(page, now["version"], turn=True)
+                seen = service.game(game_id, Viewer(0))
+                offered = picker_of("arnak")(seen["view"], seen["legal_actions"], 0)
+                # The page offers the kinds of move the engine allows now, in the picker's words.
+                page.wait_for_function(
+                    "n => document.querySelectorAll('#play-group input').length === n || n === 1",
+                    arg=len(offered.groups),
+                )
+                if len(offered.groups) > 1:
+                    shown = page.locator("#play-group input").evaluate_all("els => els.map(e => e.value)")
+                    assert sorted(shown) == sorted(offered.groups)
+                legal = [arnak.rules.action_from_dict(a) for a in seen["legal_actions"]]
+                action = arnak.rules.action_to_dict(chooser.choose(seen["view"], legal, rng))
+                (choice,) = [c for c in offered.choices if dict(c.action) == action]
+                if len(offered.groups) > 1:
+                    page.locator("#play-group input").nth(offered.groups.index(choice.group)).check()
+                pick(page, "#play-option", action)
+                page.click("#play-submit")
+                shows_version(page, seen["version"] + 1)
+                expect(page.locator("#play-message")).not_to_be_empty()
+                assert page.inner_text("#play-message").startswith("Played"), page.inner_text("#play-message")
+                moves += 1
+        assert moves == ARNAK_MOVES or service.game(game_id)["status"] == "over"
+        record = service.log(game_id, Viewer(0))
+        assert sum(1 for r in record if r["type"] == "move" and r["body"]["seat"] == 0) >= moves
+        page.screenshot(path=str(SCREENSHOTS / "test_a_person_plays_arnak_through_its_picker.png"))
+        assert not errors, errors
     finally:
         context.close()

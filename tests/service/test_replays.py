@@ -1,0 +1,36 @@
+"""The log a replay and the play page show (``service.replays.entries``): one entry per version, in the engine's
+words for its reader."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.games import game
+from domain.play import play_game
+from service.application import Digsite
+from service.replays import entries
+
+
+@pytest.mark.parametrize("kind", ["ruins", "arnak"])
+def test_every_move_says_what_it_did_even_one_that_only_hands_the_turn_on(service: Digsite, kind: str) -> None:
+    """A line that only says who acts next is left to the table, unless it is all a move did (Arnak's end of a
+    turn): an entry that showed nothing read as a move that changed nothing."""
+    played = game(kind)
+    names = ["Ana", "Beto"]
+    seats = [service.create_player(n) for n in names]
+    result = play_game(played.rules, names, [played.bots.make("heuristic")] * 2, seed=f"log-{kind}")
+    actions = [played.rules.action_to_dict(a) for a in result.actions]
+    game_id = service.store_scripted_game(kind, seats, actions, seed=f"log-{kind}")
+    records = service.stored_records(game_id)
+    for reader in (None, 0, 1):
+        log = entries(records, reader)
+        assert [e.version for e in log] == [r["version"] for r in records]
+        moves = [e for e in log if e.seat is not None]
+        assert len(moves) == len(actions)
+        for entry in moves:
+            assert any(line for line in entry.lines), entry
+        # Ending a turn is a move of its own in Arnak: its entry says whose turn it is now.
+        only_turn = [
+            e for e in moves if [x for x in e.lines if x] == [e.lines[-1]] and str(e.lines[-1]).endswith(" to act")
+        ]
+        assert bool(only_turn) == (kind == "arnak")
