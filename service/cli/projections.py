@@ -131,7 +131,7 @@ def _rebuild_distributed(batch_size: int, skip: frozenset[int], cluster: str | N
         with distributed.engine(cluster, workers) as client:
             where = cluster or f"a local cluster of {workers} process(es)"
             click.echo(f"rebuilding on {where}: {distributed.workers_of(client)} worker(s)")
-            app = bootstrap.application(found)
+            app = bootstrap.application(found.log_settings())
             try:
                 total = app.recorder.max_notification_id() or 0
             finally:

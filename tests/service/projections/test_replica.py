@@ -6,6 +6,10 @@ the primary: the same rows as a follower reading the primary, incrementally as g
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -15,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from domain.games import GAMES
-from service import bootstrap, store
+from service import bootstrap, distributed, store
 from service.application import Digsite
 from service.cli import main
 from service.projections.follower import Follower, _Waiter
@@ -144,6 +148,46 @@ def test_a_follower_reading_the_standby_writes_the_rows_of_one_reading_the_prima
         on_the_primary.close()
 
 
+def test_a_distributed_rebuild_reads_the_standby_to_its_head_and_the_follower_goes_on_from_there(
+    pg_replica: tuple[Cluster, Cluster],
+    dbs: tuple[Database, Database],
+    service: Digsite,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    primary, standby = pg_replica
+    on_primary, on_standby = dbs
+    settings = Settings(database=on_primary, log_database=on_standby, secret_key="replica-test")
+    play_some(service, "distributed")
+    standby.replayed(primary)
+    follower = bootstrap.follower(settings, batch_size=53)
+    try:
+        standby.pause_replay()
+        try:
+            head = follower.app.recorder.max_notification_id() or 0  # what the standby holds, and keeps
+            play_some(service, "while-paused")
+            assert (service.app.recorder.max_notification_id() or 0) > head
+            with distributed.engine(None, 1) as client:
+                assert distributed.rebuild(client, settings, batch_size=150) == head
+            assert follower.read_models.position() == head  # the standby's head, not the primary's
+            # A worker whose replica does not reach the head stops rather than read a log missing records.
+            monkeypatch.setattr(distributed, "REPLICA_WAIT_SECONDS", 0.2)
+            with pytest.raises(RuntimeError, match=f"holds records up to {head}, not the rebuild's head {head + 1}"):
+                distributed._replayed_to(follower.app, head + 1)
+        finally:
+            standby.resume_replay()
+        standby.replayed(primary)
+        assert follower.catch_up() == (service.app.recorder.max_notification_id() or 0) - head
+        continued = snapshot(follower)
+    finally:
+        follower.close()
+    on_the_primary = Follower(Settings(database=on_primary, secret_key="replica-test"), batch_size=53)
+    try:
+        on_the_primary.rebuild()
+        assert snapshot(on_the_primary) == continued
+    finally:
+        on_the_primary.close()
+
+
 def test_the_follower_polls_a_standby_and_listens_to_a_primary(dbs: tuple[Database, Database]) -> None:
     on_primary, on_standby = dbs
     stop = threading.Event()
@@ -157,6 +201,35 @@ def test_the_follower_polls_a_standby_and_listens_to_a_primary(dbs: tuple[Databa
         finally:
             waiter.close()
             follower.close()
+
+
+def test_projections_run_follows_the_standby_into_the_primary_until_stopped(
+    pg_replica: tuple[Cluster, Cluster], dbs: tuple[Database, Database], service: Digsite
+) -> None:
+    primary, standby = pg_replica
+    on_primary, on_standby = dbs
+    env = {**os.environ, "DIGSITE_DATABASE_URL": on_primary.url, "DIGSITE_LOG_DATABASE_URL": on_standby.url}
+    env["DIGSITE_SECRET_KEY"] = "replica-test"
+    in_play = play_some(service, "cli")
+    probe = ReadModels(on_primary)
+    command = [sys.executable, "-m", "service.cli", "projections", "run"]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        standby.replayed(primary)
+        head = service.app.recorder.max_notification_id()
+        wait_until(lambda: probe.position() == head, f"the read models reach record {head} (there at start)")
+        play(service, in_play[0], moves=3, seed=5)  # moves made while it follows
+        standby.replayed(primary)
+        later = service.app.recorder.max_notification_id()
+        wait_until(lambda: probe.position() == later, f"the read models reach record {later} (made later)")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        output, _ = process.communicate(timeout=WAIT)
+        probe.close()
+    assert process.returncode == 0, output
+    assert f"following the log of {on_standby.display()} into {on_primary.display()}" in output
+    assert "projections: stopped" in output
+    assert "failed" not in output  # no step failed (a LISTEN on the standby would)
 
 
 def run_cli(env: dict[str, str], *args: str) -> Any:
