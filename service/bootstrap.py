@@ -34,11 +34,12 @@ def build(settings: Settings | None = None, *, check_schema: bool = True) -> Dig
 
 
 def follower(settings: Settings | None = None, **options: Any) -> Follower:
-    """The projections' follower over its own application (it reads the notification log in its own process)."""
+    """The projections' follower over its own application (it reads the notification log in its own process), on
+    the log's database when the settings name one (a replica: ``Settings.log_database``)."""
     from service.projections.follower import Follower
 
     settings = settings or Settings.from_env()
-    return Follower(settings, app=application(settings), **options)
+    return Follower(settings, app=application(settings.log_settings()), **options)
 
 
 def queries(service: Digsite, **options: Any) -> Queries:

@@ -20,6 +20,10 @@ The rebuild stays exactly once:
 4. The coordinator sets the tracking row to H (and drops the markers) in one transaction and analyses the
    tables. ``projections run`` continues from H; records appended during the rebuild are left to it.
 
+With a log database in the settings (DIGSITE_LOG_DATABASE_URL, a streaming replica) the coordinator notes H and
+reads the records there, and so does every share (after waiting, within bounds, for its replica to hold H); the
+read models, markers and tracking row are written to the store (the primary) as ever.
+
 Any failure (a worker lost more often than Dask allows, a record that cannot be projected, the store away) stops
 the rebuild loudly and leaves the tracking row at the run's hold: the read models are incomplete, no follower
 writes into them, and running the rebuild again (distributed or not) starts from scratch and fixes them.
@@ -31,6 +35,7 @@ import logging
 import secrets
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -43,7 +48,7 @@ from eventsourcing.utils import get_topic
 from service import bootstrap, library
 from service.audit import GAME_TOPICS, Report, verify_each
 from service.ledger import Entry
-from service.projections.follower import NOT_THE_RECORD, REFUSED_VALUE, _Collector
+from service.projections.follower import NOT_THE_RECORD, REFUSED_VALUE, STANDBY_POLL_SECONDS, _Collector
 from service.projections.log import PlainLog, log_for
 from service.projections.readmodels import ReadModelProjection
 from service.projections.tables import PROJECTION_NAME, TABLES, TRACKING_TABLE, ReadModels
@@ -62,6 +67,9 @@ CONNECT_TIMEOUT = 10  # seconds to reach a scheduler, and for it to have a worke
 # run's number added), so that a run whose read models another rebuild took over can tell.
 HELD = 2**62
 MARKER = f"{PROJECTION_NAME} rebuild"  # + " <run>/<share>": one tracking row per share written
+# How long a share waits for the replica it reads the log from (DIGSITE_LOG_DATABASE_URL) to replay up to the
+# rebuild's head: ordinary replication lag is well under a second; a replica far behind stops the rebuild instead.
+REPLICA_WAIT_SECONDS = 30
 
 
 def held(position: int) -> bool:
@@ -244,7 +252,7 @@ def rebuild(
     check_workers(client)
     from distributed import as_completed
 
-    app = bootstrap.application(settings)
+    app = bootstrap.application(settings.log_settings())  # the log's database: a replica, when the settings name one
     read_models = ReadModels(settings.database)
     try:
         head = app.recorder.max_notification_id() or 0
@@ -448,9 +456,11 @@ def _notification(row: tuple[Any, ...]) -> Notification:
 def project_share(share: Share, *, settings: Settings, head: int, run: int, skip: frozenset[int]) -> int:
     """On a worker: project the share's games' records with ids <= ``head`` and write them, with the share's
     marker, in one transaction; the number of records read (the same if it had been written already)."""
-    app = _kept("application", settings, lambda: bootstrap.application(settings))
+    app = _kept("application", settings, lambda: bootstrap.application(settings.log_settings()))
     read_models = _kept("read models", settings, lambda: ReadModels(settings.database))
     marker = Tracking(f"{MARKER} {run}/{share.index}", head or 1)
+    if settings.log_database is not None:
+        _replayed_to(app, head)
     with _COLLECTOR.paused():  # as the follower's steps run (see its _Collector: a third of the time otherwise)
         rows = _select(
             app,
@@ -460,6 +470,21 @@ def project_share(share: Share, *, settings: Settings, head: int, run: int, skip
         )
         _write_rows(app, read_models, rows, run, skip, marker)
     return len(rows)
+
+
+def _replayed_to(app: DigsiteApplication, head: int) -> None:
+    """Return once the replica a worker reads the log from holds every record up to ``head``, the head the
+    coordinator noted on a replica too (a worker's may be another one, or lag behind); stop the share past
+    ``REPLICA_WAIT_SECONDS``, before it reads a log that would miss records."""
+    deadline = time.monotonic() + REPLICA_WAIT_SECONDS
+    while (found := app.recorder.max_notification_id() or 0) < head:
+        if time.monotonic() > deadline:
+            raise RuntimeError(
+                f"the log's database (DIGSITE_LOG_DATABASE_URL) holds records up to {found}, not the rebuild's head "
+                f"{head}, after {REPLICA_WAIT_SECONDS} s: is it a replica of DIGSITE_DATABASE_URL's database, and "
+                "replaying?"
+            )
+        time.sleep(STANDBY_POLL_SECONDS)
 
 
 # -- what a worker keeps between the tasks of a job -------------------------------------------------------------

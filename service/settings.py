@@ -3,6 +3,10 @@
 ``DIGSITE_DATABASE_URL`` picks the store: ``postgresql://user:pass@host:port/db[?schema=name]`` or
 ``sqlite:///path/to/file.sqlite`` (the embedded default: a file in Digsite's data directory).
 
+``DIGSITE_LOG_DATABASE_URL`` (optional, PostgreSQL only) is where the projections read the log from: a streaming
+replica of the database ``DIGSITE_DATABASE_URL`` names, same schema. The projections still write their read models
+and tracking row to ``DIGSITE_DATABASE_URL`` (docs/deploy.md, "PostgreSQL with a read replica").
+
 ``DIGSITE_HOME`` is Digsite's data directory: the embedded store, the server's secret-key file and the organiser
 key ``digsite up`` makes are kept there (default: the user's data directory, like ``~/.local/share/digsite``).
 """
@@ -11,7 +15,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -33,7 +37,8 @@ def default_database_url() -> str:
 
 
 class MalformedDatabaseURL(ValueError):
-    """DIGSITE_DATABASE_URL cannot be read; the message never holds the URL's password."""
+    """DIGSITE_DATABASE_URL (or DIGSITE_LOG_DATABASE_URL) cannot be read or used; the message never holds the URL's
+    password."""
 
 
 def redacted(url: str) -> str:
@@ -61,14 +66,15 @@ class Database:
     schema: str = "public"
 
     @classmethod
-    def from_url(cls, url: str) -> Database:
-        """The database a URL names; ``MalformedDatabaseURL`` (a ``ValueError``) says what is wrong with it."""
+    def from_url(cls, url: str, variable: str = "DIGSITE_DATABASE_URL") -> Database:
+        """The database a URL names; ``MalformedDatabaseURL`` (a ``ValueError``) says what is wrong with it, naming
+        ``variable``, the setting the URL came from."""
         try:
             parsed = urlparse(url)
             port = parsed.port
         except ValueError as error:  # a port that is not a number from 0 to 65535, a bad IPv6 address
             raise MalformedDatabaseURL(
-                f"malformed DIGSITE_DATABASE_URL {redacted(url)!r}: {error} "
+                f"malformed {variable} {redacted(url)!r}: {error} "
                 "(expected postgresql://USER:PASSWORD@HOST:PORT/DATABASE or sqlite:///PATH)"
             ) from None
         if parsed.scheme in ("postgresql", "postgres", "postgresql+psycopg"):
@@ -87,12 +93,12 @@ class Database:
             path = unquote(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else ""
             if not path:
                 raise MalformedDatabaseURL(
-                    f"malformed DIGSITE_DATABASE_URL {url!r}: a SQLite URL needs a file path, like "
+                    f"malformed {variable} {url!r}: a SQLite URL needs a file path, like "
                     "sqlite:///games.sqlite (relative) or sqlite:////srv/digsite/games.sqlite (absolute)"
                 )
             return cls(url=url, backend="sqlite", path=path)
         raise MalformedDatabaseURL(
-            f"malformed DIGSITE_DATABASE_URL {redacted(url)!r}: it must start with postgresql:// or sqlite:///"
+            f"malformed {variable} {redacted(url)!r}: it must start with postgresql:// or sqlite:///"
         )
 
     def psycopg_conninfo(self) -> str:
@@ -108,6 +114,8 @@ class Database:
 @dataclass(frozen=True)
 class Settings:
     database: Database
+    # Where the projections read the log (DIGSITE_LOG_DATABASE_URL): a replica of ``database``; None: ``database``.
+    log_database: Database | None = None
     api_key: str | None = None  # organisers' key; None = organiser endpoints closed
     # The server's own secret (DIGSITE_SECRET_KEY, else a file kept beside the embedded store, made on first use):
     # it signs what the server hands out or keeps and must trust later (dashboard sessions, snapshots). It is never
@@ -120,13 +128,22 @@ class Settings:
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
         url = os.environ.get("DIGSITE_DATABASE_URL") or default_database_url()
+        database = Database.from_url(url)
+        log_url = os.environ.get("DIGSITE_LOG_DATABASE_URL")
         values: dict[str, object] = {
-            "database": Database.from_url(url),
+            "database": database,
+            "log_database": _log_database(log_url, database) if log_url else None,
             "api_key": os.environ.get("DIGSITE_API_KEY") or None,
             "secret_key": os.environ.get("DIGSITE_SECRET_KEY") or None,
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
+
+    def log_settings(self) -> Settings:
+        """These settings with the log's database as the store: what the projections read the log through."""
+        if self.log_database is None:
+            return self
+        return replace(self, database=self.log_database, log_database=None)
 
     def server_secret(self) -> bytes:
         """The server's secret as bytes: the configured one, else the one in the secret-key file (created, readable
@@ -146,3 +163,19 @@ class Settings:
         except FileExistsError:  # another process made it first: use theirs
             pass
         return path.read_bytes().strip()
+
+
+def _log_database(url: str, database: Database) -> Database:
+    """The database DIGSITE_LOG_DATABASE_URL names, once it is known to make sense beside ``database``."""
+    log_database = Database.from_url(url, "DIGSITE_LOG_DATABASE_URL")
+    if log_database.backend != "postgresql" or database.backend != "postgresql":
+        raise MalformedDatabaseURL(
+            f"DIGSITE_LOG_DATABASE_URL {redacted(url)!r} is for PostgreSQL stores only: it names a streaming replica "
+            "of the PostgreSQL database DIGSITE_DATABASE_URL names (unset it to read the log from the store itself)"
+        )
+    if log_database.schema != database.schema:  # a replica holds the store's tables under the same schema
+        raise MalformedDatabaseURL(
+            f"DIGSITE_LOG_DATABASE_URL names schema {log_database.schema} but DIGSITE_DATABASE_URL schema "
+            f"{database.schema}: give the replica's URL the same ?schema={database.schema}"
+        )
+    return log_database

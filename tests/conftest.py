@@ -42,3 +42,20 @@ def pg_cluster() -> Iterator[Any]:
         yield started
     finally:
         started.destroy()
+
+
+@pytest.fixture(scope="module")
+def pg_replica() -> Iterator[Any]:
+    """A private primary and a hot standby streaming from it, of this module's own (tests/service/pgcluster.py):
+    ``(primary, standby)``, both destroyed after the module's tests."""
+    from tests.service.pgcluster import private_cluster, private_standby
+
+    primary = private_cluster()
+    try:
+        standby = private_standby(primary)
+        try:
+            yield primary, standby
+        finally:
+            standby.destroy()
+    finally:
+        primary.destroy()

@@ -53,6 +53,31 @@ def ready(db: Database) -> None:
         )
 
 
+def log_ready(found: Settings) -> None:
+    """Stop with one line unless the log's database (DIGSITE_LOG_DATABASE_URL), when the settings name one, answers
+    and holds every migration: a replica of the store, as far as one can tell from here."""
+    log_db = found.log_database
+    if log_db is None:
+        return
+    try:
+        store.reach(log_db)
+        missing = store.pending(log_db)
+    except store.StoreMissing:
+        raise StoreProblem(
+            f"there is no database {log_db.dbname} at {log_db.host}:{log_db.port}, which DIGSITE_LOG_DATABASE_URL "
+            "names: it must name a replica of the database DIGSITE_DATABASE_URL names"
+        ) from None
+    except store.StoreUnavailable as error:
+        message = error.message.replace("DIGSITE_DATABASE_URL", "DIGSITE_LOG_DATABASE_URL")
+        raise StoreProblem(f"the log's database (DIGSITE_LOG_DATABASE_URL): {message}") from None
+    if missing:
+        raise StoreProblem(
+            f"the log's database {log_db.display()} (DIGSITE_LOG_DATABASE_URL) lacks migrations {', '.join(missing)}: "
+            "it must name a replica of the database DIGSITE_DATABASE_URL names, with the same schema (a replica "
+            "that has not yet replayed `digsite db upgrade` catches up by itself)"
+        )
+
+
 def as_line(error: BaseException) -> click.ClickException | None:
     """The one-line error for a store failure that reached a command's top (the safety net of ``digsite``);
     None for anything else (a bug, which keeps its traceback)."""

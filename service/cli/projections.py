@@ -10,7 +10,7 @@ import click
 
 from service import bootstrap
 from service.cli import main
-from service.cli.problems import ready, settings
+from service.cli.problems import log_ready, ready, settings
 from service.cli.progress import ProgressReporter
 from service.projections.follower import Follower, UnprojectableRecord
 from service.settings import Settings
@@ -34,9 +34,11 @@ def projections() -> None:
 
 
 def _ready_settings() -> Settings:
-    """The settings, once the store is known to exist, answer and be upgraded (else one line and exit 2)."""
+    """The settings, once the store (and the log's database, if set) is known to exist, answer and be upgraded
+    (else one line and exit 2)."""
     found = settings()
     ready(found.database)
+    log_ready(found)
     return found
 
 
@@ -64,10 +66,10 @@ def run(batch_size: int, skip: tuple[int, ...], progress_every: float) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     start = follower.position()
-    click.echo(
-        f"projections: following {follower.settings.database.display()} from position {start}, "
-        f"{follower.behind()} record(s) behind"
-    )
+    where = follower.settings.database.display()
+    if follower.settings.log_database is not None:
+        where = f"the log of {follower.settings.log_database.display()} into {where}"
+    click.echo(f"projections: following {where} from position {start}, {follower.behind()} record(s) behind")
     progress = ProgressReporter(follower, start, every=progress_every, say=click.echo)
     progress.start()
     try:
@@ -129,7 +131,7 @@ def _rebuild_distributed(batch_size: int, skip: frozenset[int], cluster: str | N
         with distributed.engine(cluster, workers) as client:
             where = cluster or f"a local cluster of {workers} process(es)"
             click.echo(f"rebuilding on {where}: {distributed.workers_of(client)} worker(s)")
-            app = bootstrap.application(found)
+            app = bootstrap.application(found.log_settings())
             try:
                 total = app.recorder.max_notification_id() or 0
             finally:

@@ -97,13 +97,15 @@ class Follower:
         app: DigsiteApplication | None = None,
     ) -> None:
         """``app``: the application to read the log through (``service.bootstrap.follower`` builds it; without
-        one, the composition root's ``application`` is asked for one)."""
+        one, the composition root's ``application`` is asked for one). The log is read from the settings' log
+        database (a replica) when they name one; the read models and their tracking row are always written to the
+        settings' database, in one transaction per batch."""
         self.settings = settings or Settings.from_env()
         db = self.settings.database
         if app is None:
             from service.bootstrap import application
 
-            app = application(self.settings)
+            app = application(self.settings.log_settings())
         self.app = app
         self.read_models = ReadModels(db)
         self.projection = ReadModelProjection(self.read_models, self.app)
@@ -283,29 +285,55 @@ class _Collector:
             gc.enable()
 
 
+# How long the follower waits between looks at a log it cannot LISTEN to: a hot standby refuses LISTEN (and is sent
+# no NOTIFY: they are not replicated), so new records there are found by reading the log again. Each look is one
+# index probe past the tracked position; half a second adds at most that to the replica's own lag in the dashboard,
+# for two cheap queries a second on the standby.
+STANDBY_POLL_SECONDS = 0.5
+
+
 class _Waiter:
-    """Wait for new records: LISTEN on PostgreSQL (woken by the append's NOTIFY), a timed wait on SQLite."""
+    """Wait for new records: LISTEN on PostgreSQL (woken by the append's NOTIFY), a timed wait on SQLite and on a
+    hot standby (``STANDBY_POLL_SECONDS``), which serves no LISTEN.
+
+    Whether the log's server is a standby is asked (``pg_is_in_recovery()``) when the first wait connects, and again
+    after any failure (the follower resets the waiter). A standby promoted meanwhile is polled until then, which
+    still finds every record."""
 
     def __init__(self, follower: Follower) -> None:
         self.follower = follower
         self.conn: Any = None
+        self.polling = False  # the log's server is a standby: poll, do not LISTEN
 
     def wait(self, stop: threading.Event, timeout: float) -> None:
-        db = self.follower.settings.database
+        db = self.follower.settings.log_settings().database
         if db.backend != "postgresql":
             stop.wait(timeout)
             return
-        if self.conn is None:
+        if self.conn is None and not self.polling:
             import psycopg
 
-            self.conn = psycopg.connect(db.psycopg_conninfo(), autocommit=True)
-            self.conn.execute(f'LISTEN "{self.follower.app.recorder.channel_name}"')  # type: ignore[attr-defined]
+            conn: Any = psycopg.connect(db.psycopg_conninfo(), autocommit=True)
+            try:
+                row = conn.execute("SELECT pg_is_in_recovery()").fetchone()
+                if row is not None and row[0]:
+                    self.polling = True
+                else:
+                    conn.execute(f'LISTEN "{self.follower.app.recorder.channel_name}"')  # type: ignore[attr-defined]
+                    self.conn, conn = conn, None
+            finally:
+                if conn is not None:
+                    conn.close()
+        if self.polling:
+            stop.wait(min(timeout, STANDBY_POLL_SECONDS))
+            return
         deadline = time.monotonic() + timeout
         for _ in self.conn.notifies(timeout=max(0.01, deadline - time.monotonic()), stop_after=1):
             break
 
     def reset(self) -> None:
         self.close()
+        self.polling = False  # asked again with the next connection
 
     def close(self) -> None:
         if self.conn is not None:

@@ -4,7 +4,8 @@ directory, on a free loopback port. initdb refuses to run as root, so as root th
 ``postgres`` system user (``runuser``).
 
 ``private_cluster(required)`` is what the fixtures call: under ``DIGSITE_REQUIRE_POSTGRES=1`` a cluster that
-cannot be started fails the test; elsewhere it skips it with the reason."""
+cannot be started fails the test; elsewhere it skips it with the reason. ``private_standby(primary)`` adds a hot
+standby streaming from a private primary (``pg_basebackup -R``), on a port of its own, the same way."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -75,6 +77,16 @@ class Cluster:
             str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"
         )
 
+    def base_backup(self, primary: Cluster) -> None:
+        """Make this cluster's data a copy of ``primary``'s, set up to stream from it as a hot standby (``-R``
+        writes ``standby.signal`` and the primary's address); the primary's defaults allow it (``wal_level``
+        replica, WAL senders, initdb's trusted replication lines for the loopback)."""
+        self._checked(
+            str(self.bin / "pg_basebackup"),
+            *("-h", "127.0.0.1", "-p", str(primary.port), "-U", "postgres", "-D", str(self.data)),
+            *("-R", "-X", "stream", "--checkpoint=fast", "--no-sync"),
+        )
+
     def start(self) -> None:
         options = (
             f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} "
@@ -98,6 +110,39 @@ class Cluster:
             for statement in statements:
                 conn.execute(statement.encode())
 
+    def replayed(self, primary: Cluster, timeout: float = WAIT) -> None:
+        """Return once this standby has replayed everything ``primary`` has written so far (its WAL insert
+        position: with ``synchronous_commit=off`` a commit may not be flushed yet); AssertionError past ``timeout``."""
+        import psycopg
+
+        with psycopg.connect(primary.url, autocommit=True, connect_timeout=5) as conn:
+            row = conn.execute("SELECT pg_current_wal_insert_lsn()").fetchone()
+        assert row is not None
+        target = row[0]
+        deadline = time.monotonic() + timeout
+        with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+            while True:
+                done = conn.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", (target,)).fetchone()
+                if done is not None and done[0]:
+                    return
+                assert time.monotonic() < deadline, f"the standby has not replayed up to {target} in {timeout} s"
+                time.sleep(0.02)
+
+    def pause_replay(self, timeout: float = WAIT) -> None:
+        """A standby: stop applying the WAL it receives (what it shows stays as it is) until ``resume_replay``.
+        Returns once replay has paused (the request is served at the next record replayed)."""
+        import psycopg
+
+        self.execute("SELECT pg_wal_replay_pause()")
+        deadline = time.monotonic() + timeout
+        with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+            while (conn.execute("SELECT pg_get_wal_replay_pause_state()").fetchone() or ("",))[0] != "paused":
+                assert time.monotonic() < deadline, f"the standby's replay has not paused in {timeout} s"
+                time.sleep(0.02)
+
+    def resume_replay(self) -> None:
+        self.execute("SELECT pg_wal_replay_resume()")
+
     def destroy(self) -> None:
         try:
             if self.data.exists() and self.running:
@@ -108,17 +153,27 @@ class Cluster:
 
 def private_cluster() -> Cluster:
     """A started private cluster; a failure is a test failure under DIGSITE_REQUIRE_POSTGRES=1, else a skip."""
+    return _started(Cluster.init, "a private PostgreSQL cluster")
+
+
+def private_standby(primary: Cluster) -> Cluster:
+    """A started hot standby streaming from ``primary`` (a private cluster); failing to start it is a test failure
+    under DIGSITE_REQUIRE_POSTGRES=1, else a skip."""
+    return _started(lambda standby: standby.base_backup(primary), "a private PostgreSQL standby")
+
+
+def _started(make: Callable[[Cluster], None], what: str) -> Cluster:
     required = bool(os.environ.get("DIGSITE_REQUIRE_POSTGRES"))
     psycopg = __import__("psycopg") if required else pytest.importorskip("psycopg")
     bin_dir = _binaries()
     if bin_dir is None:
-        reason = "no PostgreSQL server binaries (initdb, pg_ctl) to start a private cluster"
+        reason = f"no PostgreSQL server binaries (initdb, pg_ctl) to start {what}"
         if required:
             pytest.fail(reason)
         pytest.skip(reason)
     cluster = Cluster(bin_dir)
     try:
-        cluster.init()
+        make(cluster)
         cluster.start()
         deadline = time.monotonic() + WAIT
         while True:  # pg_ctl -w has waited for the server; make sure it takes connections on the port too
@@ -132,6 +187,6 @@ def private_cluster() -> Cluster:
     except Exception as error:
         cluster.destroy()
         if required:
-            pytest.fail(f"a private PostgreSQL cluster could not be started: {error}")
-        pytest.skip(f"a private PostgreSQL cluster could not be started: {error}")
+            pytest.fail(f"{what} could not be started: {error}")
+        pytest.skip(f"{what} could not be started: {error}")
     return cluster
