@@ -6,7 +6,8 @@ How a process learns of new records:
 - PostgreSQL: one connection per process ``LISTEN``s on the event table's channel (every append ``NOTIFY``s
   it: service/pgrecorder.py); on each notification one query reads the notifications after the last one seen.
 - SQLite: a thread polls the store's highest notification id every ``POLL_SECONDS`` (and at once when a
-  move lands in this process: ``poke``).
+  move lands in this process: ``poke``); so does a PostgreSQL hot standby, which serves no ``LISTEN``, every
+  ``STANDBY_POLL_SECONDS``.
 
 For a game someone waits on, the feed brings the process's cached game forward with the records it has just
 read (``LiveGames.advance``), judges for each waiting request whether what it waits for has come (its seat's
@@ -46,6 +47,9 @@ logger = logging.getLogger(__name__)
 MAX_WAITING = int(os.environ.get("DIGSITE_PUSH_MAX_WAITING", "32"))
 BUSY_RETRY_SECONDS = 1
 POLL_SECONDS = 0.02  # SQLite: how often another process's moves are looked for
+# A PostgreSQL hot standby (a dashboard on a read replica) serves no LISTEN: the feed polls it, less often, since
+# what it shows already lags by the replication (spectators' pages, not seats waiting to act).
+STANDBY_POLL_SECONDS = 0.2
 LINGER_SECONDS = 5.0  # the feed stops this long after the last waiting request left
 LISTEN_TIMEOUT_SECONDS = 0.5  # PostgreSQL: how often the listener looks up from waiting (to linger, to stop)
 RETRY_SECONDS = 0.5  # after the store failed the feed
@@ -99,6 +103,7 @@ class Hub:
         self._poked = threading.Event()
         self._start = threading.Lock()  # one thread starts the feed
         self._thread: threading.Thread | None = None
+        self.poll_seconds = POLL_SECONDS
 
     # -- waiting ------------------------------------------------------------------------------------------
 
@@ -171,7 +176,7 @@ class Hub:
             # Where the log ends now, read before the caller reads its game: whatever lands later is fed.
             self.position = self.recorder.max_notification_id() or 0
             self.feeding = True
-            target = self._listen if self.backend == "postgresql" else self._poll
+            target = self._listen if self.backend == "postgresql" and not self._standby() else self._poll
             self._thread = threading.Thread(target=self._run, args=(target,), name="digsite-push-feed", daemon=True)
             self._thread.start()
 
@@ -250,9 +255,16 @@ class Hub:
                 held = []  # (a gap: keep only what follows it)
             self.latest_records[uid] = (held + events)[-RECENT:]
 
+    def _standby(self) -> bool:
+        """Whether the PostgreSQL server is a hot standby (asked each time the feed starts: one may be promoted)."""
+        with self.recorder.datastore.get_connection() as conn:
+            row = conn.execute("SELECT pg_is_in_recovery() AS standby").fetchone()
+        self.poll_seconds = STANDBY_POLL_SECONDS if row and row["standby"] else POLL_SECONDS
+        return self.poll_seconds == STANDBY_POLL_SECONDS
+
     def _poll(self) -> None:
         while not self.closed and not self._idle():
-            self._poked.wait(POLL_SECONDS)
+            self._poked.wait(self.poll_seconds)
             self._poked.clear()
             if self.recorder.max_notification_id() != self.position:
                 self.catch_up()
