@@ -30,7 +30,9 @@ PostgreSQL: ``DIGSITE_BENCH_DATABASE_URL`` (default the local server); a fresh s
 from __future__ import annotations
 
 import argparse
+import html
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -52,7 +54,7 @@ from domain.play import play_game
 from service import bootstrap, store
 from service.application import Digsite, Viewer
 from service.audit import stored_game_ids, verify_store
-from service.queries import Queries
+from service.queries import Queries, metrics, per_player_breakdowns
 from service.settings import Database, Settings
 
 BLOCK = 1000  # games per block
@@ -265,18 +267,38 @@ def measure_tendencies(queries: Queries, players: list[str], samples: int) -> di
     return summary(timings)
 
 
+def player_page_reads(data: Data, visitor: Visitor, player: str) -> None:
+    """The reads ``player_page`` makes for one player against the field, without building its charts."""
+    data.players(visitor)
+    sizes = data.table_sizes(visitor, KIND, player)
+    data.tendencies(visitor, KIND, player)
+    data.tendencies(visitor, KIND, None, sizes)
+    for who, n_players in ((player, None), (None, sizes)):
+        for metric in metrics(KIND, ("round",)):
+            data.per_round(visitor, KIND, metric, who, n_players)
+        for name in per_player_breakdowns(KIND):
+            data.breakdown(visitor, KIND, name, who, n_players=n_players)
+
+
 def measure_player_page(queries: Queries, players: list[str], samples: int) -> dict[str, Any]:
     """The dashboard's players page for one player against the field, as a spectator asks for it (the player
-    list, the player's figures, the field's as kept since the read models last moved, the charts)."""
+    list, the player's figures, the field's as kept since the read models last moved): its reads alone, the
+    whole page (reads and charts), and the list of players alone (one of its reads, over every player)."""
     ctx = Context(data=Data(queries), gate=cast(Any, None))  # (the page reads only ``data``)
     visitor = Visitor()
     player_page(ctx, visitor, players[0], None, KIND)  # the field's figures, kept from here on
-    timings = []
+    timings: dict[str, list[float]] = {"reads": [], "page": [], "player_list": []}
     for i in range(samples):
-        began = time.perf_counter()
-        player_page(ctx, visitor, players[i % len(players)], None, KIND)
-        timings.append((time.perf_counter() - began) * 1000)
-    return summary(timings)
+        player = players[i % len(players)]
+        for name, read in (
+            ("reads", lambda player=player: player_page_reads(ctx.data, visitor, player)),
+            ("page", lambda player=player: player_page(ctx, visitor, player, None, KIND)),
+            ("player_list", lambda player=player: ctx.data.players(visitor)),
+        ):
+            began = time.perf_counter()
+            read()
+            timings[name].append((time.perf_counter() - began) * 1000)
+    return {name: summary(found) for name, found in timings.items()}
 
 
 def measure_verify(service: Digsite, sample: int | None, rng: random.Random) -> dict[str, Any]:
@@ -380,6 +402,107 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     return results
 
 
+# -- the table and the plot for docs/performance.md ------------------------------------------------------------
+
+# (label, path into a size's figures, kind): "flat" figures should stay flat, "linear" ones (whole-store jobs,
+# totals) grow at most linearly; "info" ones are context (baselines, machine).
+ROWS: list[tuple[str, tuple[str, ...], str]] = [
+    ("move through submit, p50 (ms)", ("move", "p50_ms"), "flat"),
+    ("move through submit, p99 (ms)", ("move", "p99_ms"), "flat"),
+    ("baseline: plain one-row commit, p50 (ms)", ("move", "baseline", "p50_ms"), "info"),
+    ("state at move N, p50 (ms)", ("state_at_move", "p50_ms"), "flat"),
+    ("state at move N, p99 (ms)", ("state_at_move", "p99_ms"), "flat"),
+    ("replay step, p50 (ms)", ("replay_step", "p50_ms"), "flat"),
+    ("replay step, p99 (ms)", ("replay_step", "p99_ms"), "flat"),
+    ("tendencies page, field afresh, p50 (ms)", ("tendencies_page", "p50_ms"), "linear"),
+    ("player page, its reads, p50 (ms)", ("player_page", "reads", "p50_ms"), "flat"),
+    ("player page, its reads, p99 (ms)", ("player_page", "reads", "p99_ms"), "flat"),
+    ("player page with its charts, p50 (ms)", ("player_page", "page", "p50_ms"), "flat"),
+    ("list of players (one of its reads), p50 (ms)", ("player_page", "player_list", "p50_ms"), "info"),
+    ("catch-up per record (µs)", ("catch_up", "us_per_record"), "flat"),
+    ("full rebuild (s)", ("rebuild", "seconds"), "linear"),
+    ("full rebuild per game (ms)", ("rebuild", "ms_per_game"), "flat"),
+    ("verify per game (ms)", ("verify", "ms_per_game"), "flat"),
+    ("verify: listing the stored games (s)", ("verify", "listing_seconds"), "linear"),
+    ("calibration loop (million ops/s)", ("calibration_ops_per_second",), "info"),
+]
+
+
+def figure(found: dict[str, Any], path: tuple[str, ...]) -> float:
+    value: Any = found
+    for key in path:
+        value = value[key]
+    return float(value) / (1e6 if path == ("calibration_ops_per_second",) else 1)
+
+
+def table(results: dict[str, Any]) -> str:
+    sizes = results["sizes"]
+    first = sizes[0]
+    head = [
+        "figure",
+        *(f"{s['games']:,} games" for s in sizes),
+        *(f"{s['size'] // first['size']}x / 1x" for s in sizes[1:]),
+    ]
+    lines = ["| " + " | ".join(head) + " |", "| --- |" + " ---: |" * (len(head) - 1)]
+    for label, path, _ in ROWS:
+        values = [figure(s, path) for s in sizes]
+        ratios = [f"{v / values[0]:.2f}" if values[0] else "" for v in values[1:]]
+        lines.append("| " + " | ".join([label, *(f"{v:,.4g}" for v in values), *ratios]) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def svg(results: dict[str, Any], width: int = 760, height: int = 440) -> str:
+    """Each figure divided by its value at the first size, against the store's size, both on log scales,
+    beside the lines "flat" and "linear" (hand-written SVG: the project has no static image export)."""
+    sizes = results["sizes"]
+    xs = [float(s["games"]) for s in sizes]
+    left, right, top, bottom = 60, 250, 20, 50
+    lo_x, hi_x = math.log10(xs[0]), math.log10(xs[-1])
+    lo_y, hi_y = -0.5, max(0.5, math.log10(xs[-1] / xs[0]) + 0.25)
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        px = left + (math.log10(x) - lo_x) / (hi_x - lo_x) * (width - left - right)
+        py = top + (hi_y - max(lo_y, min(hi_y, math.log10(y)))) / (hi_y - lo_y) * (height - top - bottom)
+        return round(px, 1), round(py, 1)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
+        'font-size="12">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+    ]
+    for exponent in range(math.ceil(lo_y), math.floor(hi_y) + 1):
+        _, py = at(xs[0], 10.0**exponent)
+        parts.append(f'<line x1="{left}" y1="{py}" x2="{width - right}" y2="{py}" stroke="#ddd"/>')
+        parts.append(f'<text x="{left - 6}" y="{py + 4}" text-anchor="end">{10.0**exponent:g}x</text>')
+    for x in xs:
+        px, _ = at(x, 1.0)
+        parts.append(f'<line x1="{px}" y1="{top}" x2="{px}" y2="{height - bottom}" stroke="#ddd"/>')
+        parts.append(f'<text x="{px}" y="{height - bottom + 16}" text-anchor="middle">{int(x):,}</text>')
+    parts.append(
+        f'<text x="{(width - right + left) / 2}" y="{height - 12}" text-anchor="middle">stored games</text>'
+        f'<text x="14" y="{(height - bottom) / 2}" transform="rotate(-90 14 {(height - bottom) / 2})" '
+        'text-anchor="middle">figure ÷ figure at the smallest store</text>'
+    )
+    guides = [("linear", [x / xs[0] for x in xs], "#999", "6 4"), ("flat", [1.0] * len(xs), "#999", "2 3")]
+    colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
+    shown = [(label, path) for label, path, kind in ROWS if kind != "info" and "p99" not in label]
+    lines = [
+        (label, [figure(s, path) / figure(sizes[0], path) for s in sizes], colours[i % len(colours)], "")
+        for i, (label, path) in enumerate(shown)
+    ]
+    for n, (label, ratios, colour, dash) in enumerate(guides + lines):
+        points = " ".join(f"{px},{py}" for px, py in (at(x, r) for x, r in zip(xs, ratios, strict=True)))
+        stroke = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"{stroke}/>')
+        ly = top + 10 + n * 18
+        parts.append(
+            f'<line x1="{width - right + 12}" y1="{ly}" x2="{width - right + 36}" y2="{ly}" stroke="{colour}" '
+            f'stroke-width="2"{stroke}/><text x="{width - right + 42}" y="{ly + 4}">{html.escape(label)}</text>'
+        )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -397,8 +520,16 @@ def main() -> None:
     take.add_argument("--verify-sample", type=int, help="verify this many random games instead of all")
     take.add_argument("--out", type=Path, help="write the figures here as they come (JSON)")
     take.add_argument("--keep", action="store_true", help="keep the schema (its name is in the output)")
+    show = commands.add_parser("report", help="the Markdown table of a measure's JSON, and its plot as SVG")
+    show.add_argument("results", type=Path, help="the JSON that measure wrote (--out)")
+    show.add_argument("--svg", type=Path, help="write the plot here")
     args = parser.parse_args()
-    if args.command == "measure":
+    if args.command == "report":
+        results = json.loads(args.results.read_text())
+        print(table(results), end="")
+        if args.svg:
+            args.svg.write_text(svg(results))
+    elif args.command == "measure":
         print(json.dumps(measure(args), indent=2))
     elif args.command == "generate":
         seconds = generate(args.blocks, args.count, args.workers)
