@@ -166,6 +166,17 @@ def grow(db: Database, folder: Path, have: int, want: int) -> float:
     return time.perf_counter() - began
 
 
+def tournaments(db: Database) -> int:
+    """The blocks a kept store holds (one tournament each; a block is copied in one transaction)."""
+    import psycopg
+
+    with psycopg.connect(db.psycopg_conninfo()) as pg:
+        row = pg.execute(
+            f'SELECT COUNT(*) FROM "{db.schema}".digsite_events WHERE topic LIKE %s', ("%Tournament.Created",)
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
 def disk_bytes(db: Database) -> dict[str, int]:
     """The schema's tables with their indexes and TOAST, on disk: the event store's and the read models'."""
     import psycopg
@@ -382,10 +393,13 @@ def measure_size(db: Database, settings: Settings, args: argparse.Namespace, siz
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     db = fresh_database("postgresql", Path("."))
+    have = 0
+    if args.schema:  # a store kept by an earlier run (--keep), grown on from its blocks
+        db = Database.from_url(f"{db.url.rpartition('schema=')[0]}schema={args.schema}")
+        have = tournaments(db)
     store.upgrade(db)
     settings = Settings(database=db, secret_key=SECRET)
     results: dict[str, Any] = {"schema": db.schema, "sizes": []}
-    have = 0
     try:
         for size in args.sizes:
             print(f"size {size}:", file=sys.stderr)
@@ -520,6 +534,7 @@ def main() -> None:
     take.add_argument("--verify-sample", type=int, help="verify this many random games instead of all")
     take.add_argument("--out", type=Path, help="write the figures here as they come (JSON)")
     take.add_argument("--keep", action="store_true", help="keep the schema (its name is in the output)")
+    take.add_argument("--schema", help="grow on the schema an earlier run kept (--keep) instead of a fresh one")
     show = commands.add_parser("report", help="the Markdown table of a measure's JSON, and its plot as SVG")
     show.add_argument("results", type=Path, help="the JSON that measure wrote (--out)")
     show.add_argument("--svg", type=Path, help="write the plot here")
