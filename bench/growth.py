@@ -1,15 +1,16 @@
-"""How the service's figures grow with the store: each measured at 1x, 10x and 100x stored games.
+"""How the service's figures grow with the store: each measured at several sizes of one growing store
+(docs/performance.md, section 7).
 
 The store grows in blocks of 1,000 four-player Ruins games (``generate``), and the same PostgreSQL schema is
-grown block by block to each size (``measure``), so a block is generated and loaded once. At each size:
+grown block by block to each size (``measure --sizes``), so a block is generated and loaded once. At each size:
 
 - a move through the service's submit path, p50/p99 over fresh games played move by move, beside the
   baseline of ``bench.service`` (one plain single-row commit of the same bytes) in the same run;
 - the state of a stored game at a random move (random games of the whole store, a fresh service);
 - a replay step (``Queries.replay``, one move forward or back, any perspective) on random games;
 - the tendencies page cold (the field's figures computed afresh, as after the read models move) and a
-  player's page (the dashboard's players page for one player: the player list, the player's figures and
-  the field's, kept since the read models last moved);
+  player's page (the dashboard's players page for one player: the players shown, the player's figures and
+  the field's, kept since the read models last moved), its reads alone and with its charts;
 - incremental catch-up per record: the projection catching up on fresh games appended after the rebuild;
 - a full rebuild (``Follower.rebuild``), total and per game;
 - ``verify --all`` (``service.audit.verify_store``, what the CLI runs), total and per game, or a fixed
@@ -278,9 +279,10 @@ def measure_tendencies(queries: Queries, players: list[str], samples: int) -> di
     return summary(timings)
 
 
-def player_page_reads(data: Data, visitor: Visitor, player: str) -> None:
-    """The reads ``player_page`` makes for one player against the field, without building its charts."""
-    data.players(visitor)
+def player_page_reads(data: Data, visitor: Visitor, player: str, every: bool = False) -> None:
+    """The reads ``player_page`` makes for one player against the field, without building its charts; with
+    ``every``, as the page did before it read only the players shown (the list of every player)."""
+    data.players(visitor, None if every else [player])
     sizes = data.table_sizes(visitor, KIND, player)
     data.tendencies(visitor, KIND, player)
     data.tendencies(visitor, KIND, None, sizes)
@@ -298,11 +300,12 @@ def measure_player_page(queries: Queries, players: list[str], samples: int) -> d
     ctx = Context(data=Data(queries), gate=cast(Any, None))  # (the page reads only ``data``)
     visitor = Visitor()
     player_page(ctx, visitor, players[0], None, KIND)  # the field's figures, kept from here on
-    timings: dict[str, list[float]] = {"reads": [], "page": [], "player_list": []}
+    timings: dict[str, list[float]] = {"reads": [], "reads_every_player": [], "page": [], "player_list": []}
     for i in range(samples):
         player = players[i % len(players)]
         for name, read in (
             ("reads", lambda player=player: player_page_reads(ctx.data, visitor, player)),
+            ("reads_every_player", lambda player=player: player_page_reads(ctx.data, visitor, player, every=True)),
             ("page", lambda player=player: player_page(ctx, visitor, player, None, KIND)),
             ("player_list", lambda player=player: ctx.data.players(visitor)),
         ):
@@ -431,6 +434,7 @@ ROWS: list[tuple[str, tuple[str, ...], str]] = [
     ("tendencies page, field afresh, p50 (ms)", ("tendencies_page", "p50_ms"), "linear"),
     ("player page, its reads, p50 (ms)", ("player_page", "reads", "p50_ms"), "flat"),
     ("player page, its reads, p99 (ms)", ("player_page", "reads", "p99_ms"), "flat"),
+    ("player page as it was (every player read), p50 (ms)", ("player_page", "reads_every_player", "p50_ms"), "info"),
     ("player page with its charts, p50 (ms)", ("player_page", "page", "p50_ms"), "flat"),
     ("list of players (one of its reads), p50 (ms)", ("player_page", "player_list", "p50_ms"), "info"),
     ("catch-up per record (µs)", ("catch_up", "us_per_record"), "flat"),
@@ -442,9 +446,12 @@ ROWS: list[tuple[str, tuple[str, ...], str]] = [
 ]
 
 
-def figure(found: dict[str, Any], path: tuple[str, ...]) -> float:
+def figure(found: dict[str, Any], path: tuple[str, ...]) -> float | None:
+    """The figure at ``path``, or None if that run did not measure it."""
     value: Any = found
     for key in path:
+        if key not in value:
+            return None
         value = value[key]
     return float(value) / (1e6 if path == ("calibration_ops_per_second",) else 1)
 
@@ -460,8 +467,10 @@ def table(results: dict[str, Any]) -> str:
     lines = ["| " + " | ".join(head) + " |", "| --- |" + " ---: |" * (len(head) - 1)]
     for label, path, _ in ROWS:
         values = [figure(s, path) for s in sizes]
-        ratios = [f"{v / values[0]:.2f}" if values[0] else "" for v in values[1:]]
-        lines.append("| " + " | ".join([label, *(f"{v:,.4g}" for v in values), *ratios]) + " |")
+        first_value = values[0]
+        ratios = ["" if v is None or not first_value else f"{v / first_value:.2f}" for v in values[1:]]
+        shown = ["" if v is None else f"{v:,.4g}" for v in values]
+        lines.append("| " + " | ".join([label, *shown, *ratios]) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -500,10 +509,12 @@ def svg(results: dict[str, Any], width: int = 760, height: int = 440) -> str:
     guides = [("linear", [x / xs[0] for x in xs], "#999", "6 4"), ("flat", [1.0] * len(xs), "#999", "2 3")]
     colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
     shown = [(label, path) for label, path, kind in ROWS if kind != "info" and "p99" not in label]
-    lines = [
-        (label, [figure(s, path) / figure(sizes[0], path) for s in sizes], colours[i % len(colours)], "")
-        for i, (label, path) in enumerate(shown)
-    ]
+    lines = []
+    for i, (label, path) in enumerate(shown):
+        values = [figure(s, path) for s in sizes]
+        first_value = values[0]
+        if first_value and all(v for v in values):  # (a figure some run did not measure is left out)
+            lines.append((label, [v / first_value for v in values if v], colours[i % len(colours)], ""))
     for n, (label, ratios, colour, dash) in enumerate(guides + lines):
         points = " ".join(f"{px},{py}" for px, py in (at(x, r) for x, r in zip(xs, ratios, strict=True)))
         stroke = f' stroke-dasharray="{dash}"' if dash else ""
@@ -536,11 +547,12 @@ def main() -> None:
     take.add_argument("--keep", action="store_true", help="keep the schema (its name is in the output)")
     take.add_argument("--schema", help="grow on the schema an earlier run kept (--keep) instead of a fresh one")
     show = commands.add_parser("report", help="the Markdown table of a measure's JSON, and its plot as SVG")
-    show.add_argument("results", type=Path, help="the JSON that measure wrote (--out)")
+    show.add_argument("results", type=Path, nargs="+", help="the JSON that measure wrote (--out), in order of size")
     show.add_argument("--svg", type=Path, help="write the plot here")
     args = parser.parse_args()
     if args.command == "report":
-        results = json.loads(args.results.read_text())
+        runs = [json.loads(path.read_text()) for path in args.results]  # (a store grown on with --schema)
+        results = {"sizes": [size for run in runs for size in run["sizes"]]}
         print(table(results), end="")
         if args.svg:
             args.svg.write_text(svg(results))
