@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,8 +137,9 @@ class Data:
         self.tournament(visitor, tournament_id)
         return to_csv(self._queries.tournament_seats(tournament_id, finished_only=access.finished_only(visitor)), table)
 
-    def players(self, visitor: Visitor) -> list[dict[str, Any]]:
-        return self._queries.players(finished_only=access.finished_only(visitor))
+    def players(self, visitor: Visitor, ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """Every player the visitor may see (or only those of ``ids``)."""
+        return self._queries.players(finished_only=access.finished_only(visitor), ids=ids)
 
     def player_names(self, visitor: Visitor) -> dict[str, str]:
         return {str(p["player_id"]): p["name"] for p in self.players(visitor)}

@@ -11,7 +11,7 @@ import json
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 from uuid import UUID
 
@@ -193,13 +193,19 @@ class Queries:
         round and table labels and status, the seat's player, name, place and score (the standings' input)."""
         return self._rows(seats_sql(finished_only), (tournament_id,))
 
-    def players(self, finished_only: bool = False) -> list[dict[str, Any]]:
-        """Every player with their finished games and wins (only those with a finished game, ``finished_only``)."""
+    def players(self, finished_only: bool = False, ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """Every player with their finished games and wins (only those with a finished game, ``finished_only``);
+        with ``ids``, only those players: a page about one or two players then reads their rows alone, not
+        every player's games (which grow with the store)."""
         having = " HAVING COUNT(pg.game_id) > 0" if finished_only else ""
+        where, params = "", list(ids or ())
+        if ids is not None:
+            where = f" WHERE p.player_id IN ({', '.join('?' * len(params))})" if params else " WHERE 1 = 0"
         rows = self._rows(
             "SELECT p.player_id, p.name, p.kind, p.bot, COUNT(pg.game_id) AS games, COALESCE(SUM(pg.won), 0) AS wins "
-            "FROM {p}rm_players p LEFT JOIN {p}rm_player_games pg ON pg.player_id = p.player_id AND pg.finished = 1 "
-            f"GROUP BY p.player_id, p.name, p.kind, p.bot{having} ORDER BY p.name"
+            "FROM {p}rm_players p LEFT JOIN {p}rm_player_games pg ON pg.player_id = p.player_id AND pg.finished = 1"
+            f"{where} GROUP BY p.player_id, p.name, p.kind, p.bot{having} ORDER BY p.name",
+            params,
         )
         for row in rows:
             row["bot"] = json.loads(row["bot"]) if row["bot"] else None

@@ -131,12 +131,13 @@ def player_page(
     ctx: Context, visitor: Visitor, player: str | None, other: str | None, kind: str, size: int | None = None
 ) -> Any:
     data = ctx.data
-    everyone = data.players(visitor)
     if not player:
-        if not everyone:
+        if not data.players(visitor):
             return empty("No players yet: players appear here once games are played and projected.")
         return empty("Choose a player to see their tendencies against the field, or compare two players.")
-    names = {str(p["player_id"]): p["name"] for p in everyone}
+    # Only the players shown: the list of every player grows with the store (the dropdowns have it already).
+    asked = data.players(visitor, ids=[p for p in (player, other) if p])
+    names = {str(p["player_id"]): p["name"] for p in asked}
     name = names.get(player, "this player")
     other_name = names.get(other, "the other player") if other else "the field"
     if other == player:
@@ -148,7 +149,7 @@ def player_page(
     compared: int | tuple[int, ...] = size if size else sizes
     mine = data.tendencies(visitor, kind, player, size)
     theirs = data.tendencies(visitor, kind, other, compared)
-    record = next((p for p in everyone if str(p["player_id"]) == player), None)
+    record = next((p for p in asked if str(p["player_id"]) == player), None)
     summary = _summary(record, name, mine, other_name, theirs, title, sizes)
     if not mine["games"]:
         where = f"a {title} game" + (f" at a table of {size}" if size else "")

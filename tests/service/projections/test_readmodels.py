@@ -243,3 +243,19 @@ def test_the_field_s_figures_are_kept_only_until_the_read_models_move(service: D
         assert sum(r["n"] for r in queries.breakdown("ruins", "discoveries")) > before
     finally:
         queries.close()
+
+
+def test_the_players_asked_for_have_the_rows_the_list_of_every_player_gives_them(
+    service: Digsite, follower: Follower, played: Queries
+) -> None:
+    """A page about one or two players reads only theirs (``ids``), with the same games and wins as the full list;
+    a player with no finished game is left out of the finished-only answer, as from the full list."""
+    newcomer = service.create_player("Newcomer")
+    follower.catch_up()
+    every = {p["player_id"]: p for p in played.players()}
+    assert every[newcomer]["games"] == 0
+    some = sorted(p for p in every if p != newcomer)[:2]
+    assert {p["player_id"]: p for p in played.players(ids=some)} == {p: every[p] for p in some}
+    finished = {p["player_id"]: p for p in played.players(finished_only=True)}
+    assert played.players(finished_only=True, ids=[some[0], newcomer]) == [finished[some[0]]]
+    assert played.players(ids=[]) == []
