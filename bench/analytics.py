@@ -184,17 +184,24 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(len(values) * q))]
 
 
-def measure_replay(queries: Queries, service: Digsite, steps: int) -> dict[str, Any]:
-    rows = queries._rows("SELECT game_id, last_version, n_players FROM {p}rm_games ORDER BY last_version DESC LIMIT 20")
+def replay_steps(queries: Queries, games: list[dict[str, Any]], steps: int) -> list[float]:
+    """Milliseconds of ``steps`` replay steps (one move forward or back, any perspective, as the replay page
+    steps) on games drawn from ``games`` (rows of ``rm_games``: game_id, last_version, n_players)."""
     rng = random.Random(3)
     timings = []
     for _ in range(steps):
-        row = rng.choice(rows)
+        row = rng.choice(games)
         version = rng.randint(2, row["last_version"] - 1)
         seat = rng.choice([None, *range(row["n_players"])])
         began = time.perf_counter()
         queries.replay(row["game_id"], version + rng.choice([-1, 1]), seat)
         timings.append((time.perf_counter() - began) * 1000)
+    return timings
+
+
+def measure_replay(queries: Queries, service: Digsite, steps: int) -> dict[str, Any]:
+    rows = queries._rows("SELECT game_id, last_version, n_players FROM {p}rm_games ORDER BY last_version DESC LIMIT 20")
+    timings = replay_steps(queries, rows, steps)
     return {
         "games": len(rows),
         "longest_game_versions": rows[0]["last_version"],

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, cast
 from uuid import UUID
 
-from bench.analytics import KIND, RUINS, STYLES, percentile, tendencies_page
+from bench.analytics import KIND, RUINS, STYLES, percentile, replay_steps, tendencies_page
 from bench.engine import calibration_ops_per_second
 from bench.service import NAMES, RawTable, drop, fresh_database, scripted_games
 from dashboard.access import Visitor
@@ -254,16 +254,7 @@ def measure_state_at(settings: Settings, games: list[dict[str, Any]], samples: i
 
 def measure_replay(queries: Queries, games: list[dict[str, Any]], steps: int) -> dict[str, Any]:
     """One move forward or back, any perspective, on the games given (as the replay page steps)."""
-    rng = random.Random(3)
-    timings = []
-    for _ in range(steps):
-        row = rng.choice(games)
-        version = rng.randint(2, row["last_version"] - 1)
-        seat = rng.choice([None, *range(row["n_players"])])
-        began = time.perf_counter()
-        queries.replay(row["game_id"], version + rng.choice([-1, 1]), seat)
-        timings.append((time.perf_counter() - began) * 1000)
-    return summary(timings)
+    return summary(replay_steps(queries, games, steps))
 
 
 def measure_tendencies(queries: Queries, players: list[str], samples: int) -> dict[str, Any]:
