@@ -169,7 +169,8 @@ def make_move(page: Any, action: dict[str, Any]) -> bool:
 
 
 def pick(page: Any, radios: str, action: dict[str, Any]) -> None:
-    """Check the radio button of ``action`` among ``radios`` once the page offers it."""
+    """Check the radio button of ``action`` among ``radios`` once the page offers it. Found by its value, not its
+    place, and clicked again if a redraw (another seat's move landing) cleared it before it took."""
     wanted = json.dumps(action, sort_keys=True, separators=(",", ":"))
     try:
         page.wait_for_function(
@@ -180,8 +181,22 @@ def pick(page: Any, radios: str, action: dict[str, Any]) -> None:
         offered = page.locator(f"{radios} input").evaluate_all("els => els.map(e => e.value)")
         picked = page.locator("#play-cards input:checked").evaluate_all("els => els.map(e => e.value)")
         raise AssertionError(f"{wanted} is not offered with {picked} picked: {offered}") from None
-    index = page.locator(f"{radios} input").evaluate_all("(els, w) => els.findIndex(e => e.value === w)", wanted)
-    page.locator(f"{radios} input").nth(index).check()
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while True:
+        page.evaluate(
+            "([r, w]) => { const i = Array.from(document.querySelectorAll(r + ' input')).find(x => x.value === w);"
+            " if (i && !i.checked) { i.click(); } }",
+            [radios, wanted],
+        )
+        try:
+            page.wait_for_function(
+                "([r, w]) => Array.from(document.querySelectorAll(r + ' input')).some(i => i.value === w && i.checked)",
+                arg=[radios, wanted],
+                timeout=2000,
+            )
+            return
+        except Exception:
+            assert time.monotonic() < deadline, f"{wanted} could not be picked"
 
 
 def _base(action: dict[str, Any]) -> dict[str, Any]:
