@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -27,7 +28,13 @@ def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
         store.upgrade(db)
         yield db
         return
-    base = request.getfixturevalue("postgres_url")
+    with fresh_schema(request.getfixturevalue("postgres_url")) as db:
+        yield db
+
+
+@contextmanager
+def fresh_schema(base: str) -> Iterator[Database]:
+    """A new, migrated schema on the PostgreSQL server ``base`` names, dropped afterwards."""
     schema = f"digsite_test_{secrets.token_hex(6)}"
     separator = "&" if "?" in base else "?"
     db = Database.from_url(f"{base}{separator}schema={schema}")
@@ -36,6 +43,13 @@ def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
         yield db
     finally:
         _drop_schema(base, schema)
+
+
+@pytest.fixture
+def pg(postgres_url: str) -> Iterator[Database]:
+    """A migrated, empty store on the test PostgreSQL server only (for what SQLite cannot do)."""
+    with fresh_schema(postgres_url) as db:
+        yield db
 
 
 @pytest.fixture

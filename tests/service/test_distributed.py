@@ -9,7 +9,6 @@ started once for the module: about 4 s on the development machine."""
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 import sys
 from collections.abc import Iterator
@@ -26,7 +25,6 @@ from service.projections.follower import Follower
 from service.settings import Database, Settings
 from service.simulation import run_tournament
 from tests.service.api.test_serve import Server
-from tests.service.conftest import _drop_schema
 from tests.service.projections.test_bad_records import bad_move
 from tests.service.projections.test_follower import snapshot
 from tests.service.test_audit import bump_rank, edit_row, finished_game, first_play, new_game, play
@@ -38,17 +36,6 @@ pytestmark = pytest.mark.postgres
 def client() -> Iterator[Any]:
     with distributed.engine(None, 2) as found:
         yield found
-
-
-@pytest.fixture
-def pg(postgres_url: str) -> Iterator[Database]:
-    schema = f"digsite_test_{secrets.token_hex(6)}"
-    db = Database.from_url(f"{postgres_url}{'&' if '?' in postgres_url else '?'}schema={schema}")
-    store.upgrade(db)
-    try:
-        yield db
-    finally:
-        _drop_schema(postgres_url, schema)
 
 
 @pytest.fixture

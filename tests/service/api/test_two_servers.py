@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import random
-import secrets
 import signal
 import sys
 import threading
@@ -20,26 +19,13 @@ import pytest
 
 from domain import ruins
 from domain.ruins.bots import RandomBot, Seen
-from service import store
 from service.application import Digsite
 from service.audit import verify
 from service.settings import Database, Settings
 from tests.service.api.test_serve import KEY, Server, call
-from tests.service.conftest import _drop_schema
 
 pytestmark = pytest.mark.postgres
 TIMEOUT = 30
-
-
-@pytest.fixture
-def pg(postgres_url: str) -> Iterator[Database]:
-    schema = f"digsite_test_{secrets.token_hex(6)}"
-    db = Database.from_url(f"{postgres_url}{'&' if '?' in postgres_url else '?'}schema={schema}")
-    store.upgrade(db)
-    try:
-        yield db
-    finally:
-        _drop_schema(postgres_url, schema)
 
 
 @pytest.fixture
