@@ -32,6 +32,7 @@ from service.store import StoreUnavailable
 # A table size, or several: the field compared with a player is the games at the player's own sizes.
 Sizes = int | tuple[int, ...]
 FIELD_CACHE = 256  # the field's figures kept (each a few rows)
+PLAYERS_FOUND = 30  # players a name search offers at most (type more of the name to narrow it)
 CONNECT_TIMEOUT_SECONDS = 2  # the read models' database is given up after this during an outage
 T = TypeVar("T")
 READ_MODELS_UNREACHABLE = "the read models' database is unreachable; this page works again once it is back"
@@ -211,6 +212,25 @@ class Queries:
         for row in rows:
             row["bot"] = json.loads(row["bot"]) if row["bot"] else None
         return rows
+
+    def find_players(self, text: str, finished_only: bool = False, limit: int = PLAYERS_FOUND) -> list[dict[str, Any]]:
+        """The players whose name contains ``text`` (in any case; ASCII's only on SQLite), the first ``limit``
+        by name, with their finished games and wins (only those with a finished game, ``finished_only``): what a
+        player picker offers as a name is typed. It reads the players' names, not their games: the list of every
+        player with their games grew with the store (95 ms at 30,000 games); a page's pickers must not."""
+        pattern = "%" + "".join(f"\\{c}" if c in "\\%_" else c for c in text.strip()) + "%"
+        like = "ILIKE" if self.db.backend == "postgresql" else "LIKE"  # (SQLite's LIKE ignores ASCII case)
+        finished = (
+            " AND EXISTS (SELECT 1 FROM {p}rm_player_games f WHERE f.player_id = p.player_id AND f.finished = 1)"
+            if finished_only
+            else ""
+        )
+        found = self._rows(
+            f"SELECT p.player_id FROM {{p}}rm_players p WHERE p.name {like} ? ESCAPE '\\'"
+            f"{finished} ORDER BY p.name, p.player_id LIMIT ?",
+            (pattern, int(limit)),
+        )
+        return self.players(finished_only, ids=[str(r["player_id"]) for r in found]) if found else []
 
     def games(
         self,
