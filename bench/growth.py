@@ -298,11 +298,19 @@ def player_page_reads(data: Data, visitor: Visitor, player: str, every: bool = F
 def measure_player_page(queries: Queries, players: list[str], samples: int) -> dict[str, Any]:
     """The dashboard's players page for one player against the field, as a spectator asks for it (the player
     list, the player's figures, the field's as kept since the read models last moved): its reads alone, the
-    whole page (reads and charts), and the list of players alone (one of its reads, over every player)."""
+    whole page (reads and charts), the list of players alone (one of its reads before its pickers searched),
+    and a picker's search for the first three letters of the player's name."""
     ctx = Context(data=Data(queries), gate=cast(Any, None))  # (the page reads only ``data``)
     visitor = Visitor()
     player_page(ctx, visitor, players[0], None, KIND)  # the field's figures, kept from here on
-    timings: dict[str, list[float]] = {"reads": [], "reads_every_player": [], "page": [], "player_list": []}
+    timings: dict[str, list[float]] = {
+        "reads": [],
+        "reads_every_player": [],
+        "page": [],
+        "player_list": [],
+        "player_search": [],
+    }
+    names = {str(p["player_id"]): p["name"] for p in queries.players(ids=players)}
     for i in range(samples):
         player = players[i % len(players)]
         for name, read in (
@@ -310,6 +318,7 @@ def measure_player_page(queries: Queries, players: list[str], samples: int) -> d
             ("reads_every_player", lambda player=player: player_page_reads(ctx.data, visitor, player, every=True)),
             ("page", lambda player=player: player_page(ctx, visitor, player, None, KIND)),
             ("player_list", lambda player=player: ctx.data.players(visitor)),
+            ("player_search", lambda player=player: ctx.data.find_players(visitor, names[player][:3])),
         ):
             began = time.perf_counter()
             read()
@@ -336,6 +345,22 @@ def measure_verify(service: Digsite, sample: int | None, rng: random.Random) -> 
         "ms_per_game": round(seconds / games * 1000, 2),
         "listing_seconds": round(listing, 2),
     }
+
+
+def timed(owner: Any, name: str) -> list[float]:
+    """Wrap the method ``name`` of ``owner`` to add up the seconds its calls take (in the list returned)."""
+    spent = [0.0]
+    method = getattr(owner, name)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        began = time.perf_counter()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            spent[0] += time.perf_counter() - began
+
+    setattr(owner, name, wrapper)
+    return spent
 
 
 def measure_size(db: Database, settings: Settings, args: argparse.Namespace, size: int) -> dict[str, Any]:
@@ -378,12 +403,18 @@ def measure_size(db: Database, settings: Settings, args: argparse.Namespace, siz
         seed, actions = script(SCRIPTS + g)
         service.store_scripted_game(KIND, fresh, actions, None, seed)
     follower = bootstrap.follower(settings)
+    follower.read_models.complete_field()  # (checked once a follower starts: not part of the catch-up)
+    keeping = timed(follower.read_models.field, "keep")  # the share of the catch-up spent on the field's sums
     began = time.perf_counter()
     caught = follower.catch_up()
     seconds = time.perf_counter() - began
     follower.read_models.analyze()
     follower.close()
-    result["catch_up"] = {"records": caught, "us_per_record": round(seconds / caught * 1e6, 1)}
+    result["catch_up"] = {
+        "records": caught,
+        "us_per_record": round(seconds / caught * 1e6, 1),
+        "field_sums_us_per_record": round(keeping[0] / caught * 1e6, 1),
+    }
     print(f"  caught up {caught} records in {seconds:.1f} s", file=sys.stderr)
     games = random_games(queries, 40, rng)
     if "replay" not in args.skip:
@@ -450,8 +481,10 @@ ROWS: list[tuple[str, tuple[str, ...], str]] = [
     ("player page, its reads, p99 (ms)", ("player_page", "reads", "p99_ms"), "flat"),
     ("player page as it was (every player read), p50 (ms)", ("player_page", "reads_every_player", "p50_ms"), "flat"),
     ("player page with its charts, p50 (ms)", ("player_page", "page", "p50_ms"), "flat"),
-    ("list of every player (the page read it), p50 (ms)", ("player_page", "player_list", "p50_ms"), "flat"),
+    ("list of every player (the page read it), p50 (ms)", ("player_page", "player_list", "p50_ms"), "linear"),
+    ("player search, three letters typed, p50 (ms)", ("player_page", "player_search", "p50_ms"), "flat"),
     ("catch-up per record (µs)", ("catch_up", "us_per_record"), "flat"),
+    ("of which keeping the field's sums (µs)", ("catch_up", "field_sums_us_per_record"), "flat"),
     ("full rebuild (s)", ("rebuild", "seconds"), "linear"),
     ("full rebuild per game (ms)", ("rebuild", "ms_per_game"), "info"),
     ("verify per game (ms)", ("verify", "ms_per_game"), "flat"),
