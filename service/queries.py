@@ -576,17 +576,8 @@ class Queries:
                 games = int(totals.get("rows", 0))
             for m in catalogue.analytics_of(kind)[0]:
                 if m.grain == grain:
-                    value, n = _ratio(totals, m.name)
-                    found[m.name] = {
-                        "value": value,
-                        "n": n or 0,
-                        "label": m.label,
-                        "grain": grain,
-                        "share": m.share,
-                        "group": m.group,
-                    }
-        ordered = {m.name: found[m.name] for m in catalogue.analytics_of(kind)[0] if m.name in found}
-        return {"player": None, "kind": kind, "n_players": n_players, "games": games, "metrics": ordered}
+                    found[m.name] = _tendency(m, *_ratio(totals, m.name))
+        return _tendencies_answer(kind, None, n_players, games, found)
 
     def _field_per_round(
         self,
@@ -703,16 +694,8 @@ class Queries:
                 games = int(row["games"])
             for i, m in enumerate(chosen):
                 value = row[f"v{i}"]
-                found[m.name] = {
-                    "value": None if value is None else float(value),
-                    "n": row[f"n{i}"] or 0,
-                    "label": m.label,
-                    "grain": grain,
-                    "share": m.share,
-                    "group": m.group,
-                }
-        ordered = {m.name: found[m.name] for m in catalogue.analytics_of(kind)[0] if m.name in found}
-        return {"player": player, "kind": kind, "n_players": n_players, "games": games, "metrics": ordered}
+                found[m.name] = _tendency(m, None if value is None else float(value), row[f"n{i}"])
+        return _tendencies_answer(kind, player, n_players, games, found)
 
     def _per_round(
         self,
@@ -916,6 +899,18 @@ def _filters(
         where.append(f"pg.n_players IN ({', '.join('?' * len(sizes))})")
         params.extend(sizes)
     return where, params
+
+
+def _tendency(m: Metric, value: float | None, n: Any) -> dict[str, Any]:
+    """One metric's tendency as the pages read it: its value, sample size (0 when none) and how it is shown."""
+    return {"value": value, "n": n or 0, "label": m.label, "grain": m.grain, "share": m.share, "group": m.group}
+
+
+def _tendencies_answer(
+    kind: str, player: str | None, n_players: Sizes | None, games: int, found: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    ordered = {m.name: found[m.name] for m in catalogue.analytics_of(kind)[0] if m.name in found}
+    return {"player": player, "kind": kind, "n_players": n_players, "games": games, "metrics": ordered}
 
 
 def _ratio(totals: dict[str, float], metric: str) -> tuple[float | None, int | float | None]:

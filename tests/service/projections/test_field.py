@@ -104,6 +104,11 @@ def assert_the_field_s_figures_are_those_of_every_row(queries: Queries, kind: st
     return compared
 
 
+def lose_the_sums(follower: Follower) -> None:
+    with follower.read_models.tracker.datastore.transaction(commit=True) as curs:
+        curs.execute(follower.read_models._q(f"DELETE FROM {{p}}{field.TABLE}"))
+
+
 def test_every_figure_of_the_field_kept_as_sums_is_the_one_every_row_gives(
     service: Digsite, follower: Follower, queries: Queries
 ) -> None:
@@ -146,8 +151,7 @@ def test_sums_not_yet_complete_are_not_read_and_the_next_batch_fills_them_from_e
     follower.catch_up()
     kind = next(iter(GAMES))
     before = queries._field_tendencies(kind, None, None)
-    with follower.read_models.tracker.datastore.transaction(commit=True) as curs:
-        curs.execute(follower.read_models._q(f"DELETE FROM {{p}}{field.TABLE}"))
+    lose_the_sums(follower)
     assert not field.complete(queries._rows)
     assert same(queries._field_tendencies(kind, None, None), before)  # computed afresh
     run_tournament(service, kind=kind, players=2, games=1, seed="field-after")
@@ -164,8 +168,7 @@ def test_a_store_upgraded_from_before_the_sums_has_them_once_the_projection_star
     a_season(service)
     follower.catch_up()
     kind = next(iter(GAMES))
-    with follower.read_models.tracker.datastore.transaction(commit=True) as curs:
-        curs.execute(follower.read_models._q(f"DELETE FROM {{p}}{field.TABLE}"))  # as the migration leaves it
+    lose_the_sums(follower)  # as the migration leaves them
     started = Follower(service.settings)  # `digsite projections run`
     try:
         assert started.catch_up() == 0
