@@ -13,12 +13,14 @@ and one tournament's are a handful of rows; ``grp`` is the figure's group as JSO
 a breakdown's columns; ``[]`` for none); ``measure`` names one sum (a metric's numerator ``<metric>:num`` and
 denominator ``<metric>:den``, a count ``rows``, a breakdown's ``sum:<column>`` and ``count:<column>``).
 
-When a batch of records finishes games, ``add`` runs each figure's own query over those games' rows alone (the
-same SQL as the field's query, restricted to them and grouped by tournament and table size) and adds the results
-in the batch's transaction: exactly once, with the tracking row. A marker row (figure ``complete``) says the sums
-cover every finished game: a batch that finds no marker (a new store, a store from before this table, a
-rebuild's first batch, the end of a distributed rebuild) first ``fill``s them from every finished game, once.
-A reader that finds no marker computes the figure afresh, as before.
+When a batch of records finishes games, ``FieldSums.keep`` runs each figure's own query over those games' rows
+alone (the same SQL as the field's query, restricted to them and grouped by tournament and table size) and adds
+the results in the batch's transaction: exactly once, with the tracking row. A marker row (figure ``complete``)
+says the sums cover every finished game: a batch that finds no marker (a new store, a rebuild's first batch) and
+a follower starting on a store without it (upgraded from before this table) ``refill`` them from every finished
+game, once; so does the end of a distributed rebuild, whose shares leave them alone. One writer of the sums at a
+time (a table lock on PostgreSQL), so that no game is counted twice. A reader that finds no marker computes the
+figure afresh, as before.
 
 Sums of real columns (think time, in ms to the microsecond) are rounded to 6 decimals as they are added, so that
 a rebuild in one batch, in many, or split across workers stores the same totals.
@@ -151,13 +153,6 @@ DISTRIBUTIONS = (
     ("moves", "rm_games", "g", "moves"),
     ("rounds", "rm_games", "g", "round"),
 )
-
-
-def figure(kind: str, name: str) -> Figure:
-    found = next((f for f in figures(kind) if f.name == name), None)
-    if found is None:
-        raise catalogue.UnknownName(f"{kind} keeps no field figure {name!r}")
-    return found
 
 
 # -- the sums of some games -------------------------------------------------------------------------------------
