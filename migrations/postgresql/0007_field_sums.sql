@@ -1,3 +1,5 @@
+-- The field's figures kept as sums, and players in name order for the pickers' search.
+--
 -- The field's figures kept as sums (service/projections/field.py): per game kind, scope (a tournament's id, ''
 -- for games of none, '*' for every game), figure, table size and group, each sum of the figure's rows over the
 -- finished games. Filled by the projection: its next batch finds the table without its "complete" marker and
@@ -14,3 +16,7 @@ CREATE TABLE "{schema}".rm_field_sums (
     total DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (kind, scope, figure, n_players, grp, measure)
 );
+
+-- A picker's search (service/queries.py, find_players) reads names in order and stops at its first matches,
+-- rather than reading every player.
+CREATE INDEX rm_players_name ON "{schema}".rm_players (name, player_id);
