@@ -33,11 +33,20 @@ def choose(page: Any, dropdown_id: str, option: str) -> None:
 
 
 def choose_player(page: Any, dropdown_id: str, name: str, label: str) -> None:
-    """Pick a player in a player dropdown: it offers players as their name is typed (``dashboard.player_search``)."""
-    page.click(f"#{dropdown_id}")
-    page.keyboard.type(name)
-    page.get_by_role("option", name=label, exact=True).click()
-    expect(page.locator(f"#{dropdown_id}")).to_contain_text(label)
+    """Pick a player in a player dropdown: it offers players as their name is typed (``dashboard.player_search``).
+    Tried again (a few times) if the option did not come: on a busy machine the list may still be opening when
+    the name is typed, or be redrawn by an earlier keystroke's answer, as a person would retype."""
+    option = page.get_by_role("option", name=label, exact=True)
+    for _ in range(3):
+        page.click(f"#{dropdown_id}")
+        try:
+            page.keyboard.type(name)
+            option.click(timeout=TIMEOUT_MS // 3)
+            expect(page.locator(f"#{dropdown_id}")).to_contain_text(label, timeout=TIMEOUT_MS // 3)
+            return
+        except Exception:  # (a timeout or an option detached by a redraw: close the list and type again)
+            page.keyboard.press("Escape")
+    raise AssertionError(f"{label!r} was not offered in #{dropdown_id} once {name!r} was typed")
 
 
 def sign_in(page: Any, key: str = "organiser-key") -> None:
