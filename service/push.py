@@ -236,10 +236,14 @@ class Hub:
         with self.lock:
             return not self.watches and time.monotonic() - self.idle_since > LINGER_SECONDS
 
-    def catch_up(self) -> None:
-        """Read the notifications after ``position`` and wake the requests waiting on the games they name."""
+    def catch_up(self, read: Callable[[int], list[Any]] | None = None) -> None:
+        """Read the notifications after ``position`` (with ``read``, else the recorder's query) and wake the requests
+        waiting on the games they name."""
         while True:
-            batch = self.recorder.select_notifications(start=self.position, limit=BATCH, inclusive_of_start=False)
+            if read is not None:
+                batch = read(self.position or 0)
+            else:
+                batch = self.recorder.select_notifications(start=self.position, limit=BATCH, inclusive_of_start=False)
             self.healthy = True
             if not batch:
                 return
@@ -311,13 +315,47 @@ class Hub:
         datastore = self.recorder.datastore
         with datastore.connect(autocommit=True) as conn:
             conn.execute(SQL("LISTEN {0}").format(Identifier(self.recorder.channel_name)))
-            self.catch_up()  # what landed between reading the position and listening
+            read = self._reader(conn)
+            self.catch_up(read)  # what landed between reading the position and listening
             while not self.closed and not self._idle():
                 heard = False
                 for _ in conn.notifies(timeout=LISTEN_TIMEOUT_SECONDS, stop_after=1):
                     heard = True
                 if heard:
-                    self.catch_up()
+                    # Every notification already here is for records the next read finds too (a NOTIFY is heard
+                    # once its transaction has committed): one read for them all, not one each. Under bench.seats
+                    # 24 % of the reads found nothing before, 9 % after (2026-12-02).
+                    for _ in conn.notifies(timeout=0):
+                        pass
+                    self.catch_up(read)
+
+    def _reader(self, conn: Any) -> Callable[[int], list[Any]]:
+        """The new records, read on the feed's own connection (``conn``, the one listening) with one statement
+        rendered once: the recorder's query renders its SQL and takes a pooled connection each time, which cost
+        more than the query: 250 us of CPU a read of two records against 140 us (2026-12-02). A read happens about
+        once a move in each worker."""
+        from eventsourcing.persistence import Notification
+        from psycopg.rows import tuple_row
+        from psycopg.sql import SQL, Identifier
+
+        statement = (
+            SQL(
+                "SELECT notification_id, originator_id, originator_version, topic, state FROM {0}.{1} "
+                "WHERE notification_id > %s ORDER BY notification_id LIMIT %s"
+            )
+            .format(Identifier(self.recorder.datastore.schema), Identifier(self.recorder.events_table_name))
+            .as_bytes(conn)
+        )
+
+        def read(position: int) -> list[Any]:
+            with conn.cursor(row_factory=tuple_row) as curs:
+                curs.execute(statement, (position, BATCH), prepare=True)
+                return [
+                    Notification(id=i, originator_id=o, originator_version=v, topic=t, state=bytes(b))
+                    for i, o, v, t, b in curs.fetchall()
+                ]
+
+        return read
 
 
 _HUBS: weakref.WeakKeyDictionary[Any, Hub] = weakref.WeakKeyDictionary()
