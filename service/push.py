@@ -57,7 +57,7 @@ CLOSE_SECONDS = 10.0  # the longest a closing service waits for its feed to leav
 BATCH = 500
 LOG_LIMIT = 1000  # records per answer, as the log's largest page
 RECENT = 64  # records kept per watched game for the answers the feed wakes (a few turns of a game)
-HEARD_LIMIT = 100_000  # games whose latest version the feed remembers (emptied past this: see ``Hub.heard``)
+HEARD_LIMIT = 100_000  # games whose latest version the feed remembers (past this, a new epoch: ``Hub.covers``)
 
 
 Ready = Callable[[Game, list[int]], bool]  # is what a request waits for there, in this game (and its to_act)?
@@ -97,11 +97,9 @@ class Hub:
         # request answers its records from here instead of reading them again (``recent``).
         self.latest_records: dict[UUID, list[Any]] = {}
         self.position: int | None = None  # the last notification id the feed has looked at
-        # Per game (every game, watched or not), the latest version the feed has read, and the feed's epoch: a
-        # count of its starts, failures and forgettings of ``heard``. Within one epoch the feed has read, in order,
-        # every record landed since the epoch began; so a request that took ``mark()`` before its own move, and
-        # finds the same epoch once it watches the game, knows that every later record of the game is either in
-        # ``heard`` already or yet to be fed to its watch (``covers``).
+        # The feed's epoch: a count of its starts, failures and forgettings. Within one epoch the feed has read, in
+        # order, every record landed since the epoch began; ``heard`` holds, per game (watched or not), the latest
+        # version it has read in this epoch. What a request watching a game may conclude from them: ``covers``.
         self.heard: dict[UUID, int] = {}
         self.epoch = 0
         self.feeding = False
@@ -171,20 +169,24 @@ class Hub:
         """The feed's epoch if it is running and healthy (else None): taken before a move, for ``covers``."""
         return self.epoch if self.feeding and self.healthy and not self.closed else None
 
-    def covers(self, uid: UUID, version: int, mark: int | None) -> bool:
-        """Whether a cached game at ``version``, made by a move stored after ``mark`` was taken, is the game as
-        stored for a request now watching it: the feed has run without a break since the mark (so it has read or
-        will read every record of the game after that move), and none it has read is newer than ``version`` (so
-        any newer one is yet to come, and will be fed to the watch). Call it while watching the game."""
+    def covers(self, uid: UUID, version: int, mark: int | None = None) -> bool:
+        """Whether a game cached at ``version`` is the game as stored, for a request now watching it (call it only
+        then). So when every record after ``version`` lands in this epoch (then the feed reads it: has read it, and
+        ``heard`` says so, or will read it and feed it to the watch) and none the feed has read is newer. A record
+        after ``version`` lands in this epoch if one at or before ``version`` did: the feed heard one of the game in
+        this epoch, or the game's ``version`` was made by a move stored after ``mark`` was taken in this epoch."""
         with self.lock:
-            return (
-                mark is not None
-                and mark == self.epoch
-                and self.feeding
-                and self.healthy
-                and uid in self.watches
-                and self.heard.get(uid, 0) <= version
-            )
+            if not (self.feeding and self.healthy) or uid not in self.watches:
+                return False
+            heard = self.heard.get(uid)
+            if heard is not None:
+                return heard <= version
+            return mark is not None and mark == self.epoch
+
+    def _new_epoch(self) -> None:
+        """(Holding ``lock``.) What the feed heard no longer tells what it will hear: after a start or a failure."""
+        self.epoch += 1
+        self.heard.clear()
 
     @property
     def waiting(self) -> int:
@@ -203,7 +205,7 @@ class Hub:
             # Where the log ends now, read before the caller reads its game: whatever lands later is fed.
             self.position = self.recorder.max_notification_id() or 0
             with self.lock:
-                self.epoch += 1  # (what landed before this position was never heard)
+                self._new_epoch()  # (what landed before this position was never heard)
             self.feeding = True
             target = self._listen if self.backend == "postgresql" and not self._standby() else self._poll
             self._thread = threading.Thread(target=self._run, args=(target,), name="digsite-push-feed", daemon=True)
@@ -217,7 +219,7 @@ class Hub:
                 except Exception as error:  # the store is down or restarting: try again shortly
                     with self.lock:
                         self.healthy = False
-                        self.epoch += 1
+                        self._new_epoch()
                     self._wake_all()  # waiting requests read the game from the store (and meet the outage: 503)
                     if not self.waiting:
                         return  # nobody to feed (the service may be closed): start again with the next watch
@@ -251,13 +253,14 @@ class Hub:
             with self.lock:  # (``heard`` and the watches are looked at together: see ``covers``)
                 heard = self.heard
                 for notification in batch:
-                    uid = UUID(str(notification.originator_id))
+                    uid = notification.originator_id  # (PostgreSQL's are UUIDs already: parsing again was 0.8 %)
+                    if type(uid) is not UUID:
+                        uid = UUID(str(uid))
                     heard[uid] = notification.originator_version
                     if uid in self.watches:
                         by_game.setdefault(uid, []).append(notification)
                 if len(heard) > HEARD_LIMIT:
-                    heard.clear()
-                    self.epoch += 1  # (forgotten: no mark taken before now covers anything)
+                    self._new_epoch()  # (forgotten: no mark taken before now covers anything)
             for uid, found in by_game.items():
                 self._fed(uid, found)
             self.position = batch[-1].id
@@ -388,12 +391,13 @@ def updates(
     to be among those to act (or the game to end). With ``include_game`` a ready answer for ``"turn"`` carries
     the game as the seat sees it (as ``GET /games/<id>`` does, at the answer's version), so a client can act.
 
-    ``mark``: the hub's ``mark()``, taken before the caller's own move made version ``after`` (``POST
-    /actions?wait``). The game this process cached with that move is then answered from without reading the store
-    when the feed covers it (``Hub.covers``): the store read cost 4 % of the server's CPU per move of seat clients
-    (``bench.seats``, 2026-12-01). Cached games are what the store holds: moves made here, records the feed read
-    from the store (decoded as the store read does), games loaded through the verifying repository; the mark adds
-    only the knowledge that nothing newer has landed unheard."""
+    A waiting request answers from the game this process has cached, without reading the store, when the feed
+    covers it (``Hub.covers``): the store read was 2 to 4 % of the server's CPU per move of seat clients
+    (``bench.seats``, py-spy). ``mark``: the hub's ``mark()`` taken before the caller's own move made version
+    ``after`` (``POST /actions?wait``), which lets it cover a game whose records the feed has not heard yet. Cached
+    games hold only what the store holds: moves made here once stored, records the feed read from the store
+    (decoded as any read of the store decodes them), games loaded through the verifying repository; what the feed
+    adds is only the knowledge that nothing newer has landed unheard."""
     uid = parse_uuid(game_id, "game")
     deadline = time.monotonic() + wait
 
@@ -447,9 +451,9 @@ def updates(
 
 
 def _known(service: Digsite, uid: UUID, watch: Watch | None, after: int, mark: int | None) -> Game:
-    """The game as stored now: the cached one if the feed covers it since ``mark`` (see ``updates``), else the
-    cached one brought up to date from the store."""
-    if watch is not None and mark is not None:
+    """The game as stored now: the cached one if the feed covers it (see ``updates``), else the cached one brought
+    up to date from the store."""
+    if watch is not None:
         cached = service.live.peek(uid)
         if cached is not None and cached.version >= after and watch.hub.covers(uid, cached.version, mark):
             return cached

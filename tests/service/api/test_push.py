@@ -382,13 +382,14 @@ def _heard(hub: push.Hub, uid: UUID, version: int) -> None:
         time.sleep(0.005)
 
 
-def test_after_its_own_move_a_wait_trusts_the_game_the_feed_covers_and_only_that(
+def test_a_wait_trusts_the_cached_game_the_feed_covers_and_only_that(
     client: FlaskClient, service: Digsite, monkeypatch: Any
 ) -> None:
-    """``POST /actions?wait`` answers from the game its move left cached, without reading the store, when the
-    feed has run since before the move and heard nothing newer of the game (``Hub.covers``); a record it heard
-    (from another process, landed before the wait began watching) or a break of the feed sends it to the store,
-    so no turn is missed and no answer is older than the store."""
+    """A wait answers from the game this process cached, without reading the store, when the feed covers it
+    (``Hub.covers``): it has run since before the move that made the cached version (``POST /actions?wait``'s
+    mark), or has heard the game in this epoch, and has heard nothing newer. A record it heard (from another
+    process, landed before the wait began watching) or a break of the feed sends it to the store, so no turn is
+    missed and no answer is older than the store."""
     second = Digsite(Settings(database=service.settings.database, api_key=ORGANISER_KEY))
     try:
         created = new_game(client, players=2, seed=strong_seed("push-trust"))
@@ -417,14 +418,23 @@ def test_after_its_own_move_a_wait_trusts_the_game_the_feed_covers_and_only_that
             answer = push.updates(service, game_id, Viewer(leader), made, TIMEOUT, "turn", include_game=True, mark=mark)
             assert reads == [uid] and answer["ready"] and answer["version"] == theirs
             assert answer["game"] == service.game(game_id, Viewer(leader))
-            # A mark taken before a break of the feed covers nothing.
-            mark = hub.mark()
-            with hub.lock:
-                hub.epoch += 1  # (as a failure of the feed, or a restart, does)
+            # A break of the feed (a failure, a restart) after the move: neither the mark nor what it heard before
+            # covers the game, until the feed hears it again.
             seat = service.game(game_id)["to_act"][0]
+            mark = hub.mark()
             made = _play_seat(service, game_id, seat)
+            _heard(hub, uid, made)
+            with hub.lock:
+                hub._new_epoch()
             reads.clear()
             push.updates(service, game_id, Viewer(seat), made, 0.01, "turn", include_game=True, mark=mark)
             assert reads == [uid]
+            # A wait with no move of its own (GET /updates) trusts the game once the feed has heard it in this epoch.
+            seat = service.game(game_id)["to_act"][0]
+            made = _play_seat(service, game_id, seat)
+            _heard(hub, uid, made)
+            reads.clear()
+            answer = push.updates(service, game_id, Viewer(seat), made, 0.01, "record")
+            assert reads == [] and answer["version"] == made and not answer["ready"]
     finally:
         second.close()
