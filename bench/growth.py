@@ -8,7 +8,8 @@ grown block by block to each size (``measure --sizes``), so a block is generated
   baseline of ``bench.service`` (one plain single-row commit of the same bytes) in the same run;
 - the state of a stored game at a random move (random games of the whole store, a fresh service);
 - a replay step (``Queries.replay``, one move forward or back, any perspective) on random games;
-- the tendencies page cold (the field's figures computed afresh, as after the read models move) and a
+- the tendencies page cold (the field's figures asked anew, as after the read models move: read from the
+  projection's sums, and computed from every row as before them, in the same run) and a
   player's page (the dashboard's players page for one player: the players shown, the player's figures and
   the field's, kept since the read models last moved), its reads alone and with its charts;
 - incremental catch-up per record: the projection catching up on fresh games appended after the rebuild;
@@ -257,17 +258,27 @@ def measure_replay(queries: Queries, games: list[dict[str, Any]], steps: int) ->
     return summary(replay_steps(queries, games, steps))
 
 
-def measure_tendencies(queries: Queries, players: list[str], samples: int) -> dict[str, Any]:
+class EveryRow(Queries):
+    """The queries as they were before the projection kept the field's sums: every figure of the field computed
+    from every row of the finished games (what the pages fall back to while the sums are not complete)."""
+
+    def _summed(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def measure_tendencies(queries: Queries, every_row: Queries, players: list[str], samples: int) -> dict[str, Any]:
     """A player's tendencies against the field (``bench.analytics.tendencies_page``) with the field's figures
-    computed afresh each time, as on the first page after the read models move (a live store moves on with
-    every game played)."""
-    timings = []
+    asked anew each time, as on the first page after the read models move (a live store moves on with every game
+    played): read from the projection's sums (``page``), and, in the same run, computed from every row
+    (``every_row``: as before the sums)."""
+    timings: dict[str, list[float]] = {"page": [], "every_row": []}
     for i in range(samples):
-        queries._field.clear()
-        began = time.perf_counter()
-        tendencies_page(queries, players[i % len(players)])
-        timings.append((time.perf_counter() - began) * 1000)
-    return summary(timings)
+        for name, found in (("page", queries), ("every_row", every_row)):
+            found._field.clear()
+            began = time.perf_counter()
+            tendencies_page(found, players[i % len(players)])
+            timings[name].append((time.perf_counter() - began) * 1000)
+    return {**summary(timings["page"]), "every_row": summary(timings["every_row"])}
 
 
 def player_page_reads(data: Data, visitor: Visitor, player: str, every: bool = False) -> None:
@@ -287,11 +298,19 @@ def player_page_reads(data: Data, visitor: Visitor, player: str, every: bool = F
 def measure_player_page(queries: Queries, players: list[str], samples: int) -> dict[str, Any]:
     """The dashboard's players page for one player against the field, as a spectator asks for it (the player
     list, the player's figures, the field's as kept since the read models last moved): its reads alone, the
-    whole page (reads and charts), and the list of players alone (one of its reads, over every player)."""
+    whole page (reads and charts), the list of players alone (one of its reads before its pickers searched),
+    and a picker's search for the first three letters of the player's name."""
     ctx = Context(data=Data(queries), gate=cast(Any, None))  # (the page reads only ``data``)
     visitor = Visitor()
     player_page(ctx, visitor, players[0], None, KIND)  # the field's figures, kept from here on
-    timings: dict[str, list[float]] = {"reads": [], "reads_every_player": [], "page": [], "player_list": []}
+    timings: dict[str, list[float]] = {
+        "reads": [],
+        "reads_every_player": [],
+        "page": [],
+        "player_list": [],
+        "player_search": [],
+    }
+    names = {str(p["player_id"]): p["name"] for p in queries.players(ids=players)}
     for i in range(samples):
         player = players[i % len(players)]
         for name, read in (
@@ -299,6 +318,7 @@ def measure_player_page(queries: Queries, players: list[str], samples: int) -> d
             ("reads_every_player", lambda player=player: player_page_reads(ctx.data, visitor, player, every=True)),
             ("page", lambda player=player: player_page(ctx, visitor, player, None, KIND)),
             ("player_list", lambda player=player: ctx.data.players(visitor)),
+            ("player_search", lambda player=player: ctx.data.find_players(visitor, names[player][:3])),
         ):
             began = time.perf_counter()
             read()
@@ -327,6 +347,22 @@ def measure_verify(service: Digsite, sample: int | None, rng: random.Random) -> 
     }
 
 
+def timed(owner: Any, name: str) -> list[float]:
+    """Wrap the method ``name`` of ``owner`` to add up the seconds its calls take (in the list returned)."""
+    spent = [0.0]
+    method = getattr(owner, name)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        began = time.perf_counter()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            spent[0] += time.perf_counter() - began
+
+    setattr(owner, name, wrapper)
+    return spent
+
+
 def measure_size(db: Database, settings: Settings, args: argparse.Namespace, size: int) -> dict[str, Any]:
     rng = random.Random(size)
     result: dict[str, Any] = {
@@ -344,7 +380,11 @@ def measure_size(db: Database, settings: Settings, args: argparse.Namespace, siz
             done[1] = done[0]
             print(f"  rebuilt {done[0]} records ({time.perf_counter() - began:.0f} s)", file=sys.stderr)
 
-    records = follower.rebuild(progress)
+    if "rebuild" in args.skip:  # the blocks just copied are projected as a follower would (not timed)
+        records = follower.catch_up(progress)
+        follower.read_models.analyze()
+    else:
+        records = follower.rebuild(progress)
     seconds = time.perf_counter() - began
     follower.close()
     service = bootstrap.build(settings)
@@ -352,33 +392,45 @@ def measure_size(db: Database, settings: Settings, args: argparse.Namespace, siz
     stored = queries._rows("SELECT COUNT(*) AS n FROM {p}rm_games")[0]["n"]
     result["games"] = stored
     result["records"] = records
-    result["rebuild"] = {"seconds": round(seconds, 1), "ms_per_game": round(seconds / stored * 1000, 2)}
-    print(f"  rebuilt {stored} games in {seconds:.0f} s", file=sys.stderr)
+    if "rebuild" not in args.skip:
+        result["rebuild"] = {"seconds": round(seconds, 1), "ms_per_game": round(seconds / stored * 1000, 2)}
+    print(f"  projected {stored} games in {seconds:.0f} s", file=sys.stderr)
     # Fresh records after the rebuild: games played move by move (the move's latency), and games stored whole.
-    result["move"] = measure_moves(settings, args.move_games, f"growth-moves-{size}")
+    if "move" not in args.skip:
+        result["move"] = measure_moves(settings, args.move_games, f"growth-moves-{size}")
     fresh = [service.create_player(f"Fresh {size}-{i}") for i in range(4)]
     for g in range(args.fresh_games):
         seed, actions = script(SCRIPTS + g)
         service.store_scripted_game(KIND, fresh, actions, None, seed)
     follower = bootstrap.follower(settings)
+    follower.read_models.complete_field()  # (checked once a follower starts: not part of the catch-up)
+    keeping = timed(follower.read_models.field, "keep")  # the share of the catch-up spent on the field's sums
     began = time.perf_counter()
     caught = follower.catch_up()
     seconds = time.perf_counter() - began
     follower.read_models.analyze()
     follower.close()
-    result["catch_up"] = {"records": caught, "us_per_record": round(seconds / caught * 1e6, 1)}
+    result["catch_up"] = {
+        "records": caught,
+        "us_per_record": round(seconds / caught * 1e6, 1),
+        "field_sums_us_per_record": round(keeping[0] / caught * 1e6, 1),
+    }
     print(f"  caught up {caught} records in {seconds:.1f} s", file=sys.stderr)
     games = random_games(queries, 40, rng)
-    result["state_at_move"] = measure_state_at(settings, games, args.samples)
-    result["replay_step"] = measure_replay(queries, games[:20], args.samples)
+    if "replay" not in args.skip:
+        result["state_at_move"] = measure_state_at(settings, games, args.samples)
+        result["replay_step"] = measure_replay(queries, games[:20], args.samples)
     players = [p["player_id"] for p in queries.players(finished_only=True)]
     chosen = rng.sample(players, min(len(players), 20))
-    result["tendencies_page"] = measure_tendencies(queries, chosen, args.page_samples)
+    every_row = EveryRow(service)
+    result["tendencies_page"] = measure_tendencies(queries, every_row, chosen, args.page_samples)
+    every_row.close()
     result["player_page"] = measure_player_page(queries, chosen, args.page_samples)
     print("  pages measured", file=sys.stderr)
-    sample = args.verify_sample if args.verify_sample and stored > args.verify_sample else None
-    result["verify"] = measure_verify(service, sample, rng)
-    print(f"  verified {result['verify']['games']} games", file=sys.stderr)
+    if "verify" not in args.skip:
+        sample = args.verify_sample if args.verify_sample and stored > args.verify_sample else None
+        result["verify"] = measure_verify(service, sample, rng)
+        print(f"  verified {result['verify']['games']} games", file=sys.stderr)
     result["disk_bytes"] = disk_bytes(db)
     queries.close()
     service.close()
@@ -423,13 +475,16 @@ ROWS: list[tuple[str, tuple[str, ...], str]] = [
     ("state at move N, p99 (ms)", ("state_at_move", "p99_ms"), "flat"),
     ("replay step, p50 (ms)", ("replay_step", "p50_ms"), "flat"),
     ("replay step, p99 (ms)", ("replay_step", "p99_ms"), "flat"),
-    ("tendencies page, field afresh, p50 (ms)", ("tendencies_page", "p50_ms"), "linear"),
+    ("tendencies page, field from the sums, p50 (ms)", ("tendencies_page", "p50_ms"), "flat"),
+    ("tendencies page, field from every row, p50 (ms)", ("tendencies_page", "every_row", "p50_ms"), "linear"),
     ("player page, its reads, p50 (ms)", ("player_page", "reads", "p50_ms"), "flat"),
     ("player page, its reads, p99 (ms)", ("player_page", "reads", "p99_ms"), "flat"),
     ("player page as it was (every player read), p50 (ms)", ("player_page", "reads_every_player", "p50_ms"), "flat"),
     ("player page with its charts, p50 (ms)", ("player_page", "page", "p50_ms"), "flat"),
-    ("list of every player (the page read it), p50 (ms)", ("player_page", "player_list", "p50_ms"), "flat"),
+    ("list of every player (the page read it), p50 (ms)", ("player_page", "player_list", "p50_ms"), "linear"),
+    ("player search, three letters typed, p50 (ms)", ("player_page", "player_search", "p50_ms"), "flat"),
     ("catch-up per record (µs)", ("catch_up", "us_per_record"), "flat"),
+    ("of which keeping the field's sums (µs)", ("catch_up", "field_sums_us_per_record"), "flat"),
     ("full rebuild (s)", ("rebuild", "seconds"), "linear"),
     ("full rebuild per game (ms)", ("rebuild", "ms_per_game"), "info"),
     ("verify per game (ms)", ("verify", "ms_per_game"), "flat"),
@@ -539,6 +594,12 @@ def main() -> None:
     take.add_argument("--out", type=Path, help="write the figures here as they come (JSON)")
     take.add_argument("--keep", action="store_true", help="keep the schema (its name is in the output)")
     take.add_argument("--schema", help="grow on the schema an earlier run kept (--keep) instead of a fresh one")
+    take.add_argument(
+        "--skip",
+        type=lambda text: set(text.split(",")),
+        default=set(),
+        help="figures not measured, of rebuild (the blocks are then caught up on, untimed), move, replay, verify",
+    )
     show = commands.add_parser("report", help="the Markdown table of a measure's JSON, and its plot as SVG")
     show.add_argument("results", type=Path, nargs="+", help="the JSON that measure wrote (--out), in order of size")
     show.add_argument("--svg", type=Path, help="write the plot here")

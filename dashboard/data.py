@@ -141,6 +141,10 @@ class Data:
         """Every player the visitor may see (or only those of ``ids``)."""
         return self._queries.players(finished_only=access.finished_only(visitor), ids=ids)
 
+    def find_players(self, visitor: Visitor, text: str) -> list[dict[str, Any]]:
+        """The players the visitor may see whose name contains ``text`` (a picker's search)."""
+        return self._queries.find_players(text, finished_only=access.finished_only(visitor))
+
     def player_names(self, visitor: Visitor) -> dict[str, str]:
         return {str(p["player_id"]): p["name"] for p in self.players(visitor)}
 

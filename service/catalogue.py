@@ -121,15 +121,20 @@ def plan(
     return Plan(sources, [s for s in sources if s.alias in used], qualified)
 
 
-def ratio(metric: Metric, qualified: dict[str, str]) -> tuple[str, str]:
-    """SQL of the metric's value and of its sample size (the denominator's sum)."""
+def sums(metric: Metric, qualified: dict[str, str]) -> tuple[str, str]:
+    """SQL of the metric's numerator's sum and of its denominator's (its sample size)."""
 
     def total(columns: tuple[str, ...]) -> str:
         return f"SUM({' * '.join(qualified[c] for c in columns)})" if columns else "COUNT(*)"
 
-    den = total(metric.denominator)
+    return total(metric.numerator), total(metric.denominator)
+
+
+def ratio(metric: Metric, qualified: dict[str, str]) -> tuple[str, str]:
+    """SQL of the metric's value and of its sample size (the denominator's sum)."""
+    num, den = sums(metric, qualified)
     # DOUBLE PRECISION: PostgreSQL's REAL is a 4-byte float; SQLite reads either as its REAL.
-    return f"CAST({total(metric.numerator)} AS DOUBLE PRECISION) / NULLIF({den}, 0)", den
+    return f"CAST({num} AS DOUBLE PRECISION) / NULLIF({den}, 0)", den
 
 
 # What every game's common columns tell, offered for every game (a game's own metric of the same name, or of
@@ -177,3 +182,8 @@ def dimension(kind: str, name: str) -> Dimension:
     if found is None:
         raise UnknownName(f"{kind} has no dimension {name!r}")
     return found
+
+
+def dimensions_of(kind: str) -> dict[str, Dimension]:
+    """A game's dimensions, by name (the seat and the table size are every game's)."""
+    return {**CORE_DIMENSIONS, **{d.name: d for d in analytics_of(kind)[2]}}

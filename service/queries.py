@@ -10,7 +10,7 @@ import copy
 import json
 import sqlite3
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 from uuid import UUID
@@ -23,6 +23,7 @@ from domain.games import game as game_of
 from domain.metrics import Breakdown, Dimension, Metric
 from service import catalogue
 from service.application import Digsite, Viewer
+from service.projections import field
 from service.projections.facts import game_tables
 from service.projections.tables import PROJECTION_NAME, TRACKING_TABLE
 from service.standings import seats_sql
@@ -31,6 +32,7 @@ from service.store import StoreUnavailable
 # A table size, or several: the field compared with a player is the games at the player's own sizes.
 Sizes = int | tuple[int, ...]
 FIELD_CACHE = 256  # the field's figures kept (each a few rows)
+PLAYERS_FOUND = 30  # players a name search offers at most (type more of the name to narrow it)
 CONNECT_TIMEOUT_SECONDS = 2  # the read models' database is given up after this during an outage
 T = TypeVar("T")
 READ_MODELS_UNREACHABLE = "the read models' database is unreachable; this page works again once it is back"
@@ -78,7 +80,7 @@ def per_player_breakdowns(kind: str) -> set[str]:
 
 def dimensions(kind: str) -> dict[str, Dimension]:
     """A game's dimensions, by name (the seat and the table size are every game's)."""
-    return {**catalogue.CORE_DIMENSIONS, **{d.name: d for d in catalogue.analytics_of(kind)[2]}}
+    return catalogue.dimensions_of(kind)
 
 
 class Queries:
@@ -110,7 +112,7 @@ class Queries:
 
     # -- plumbing -----------------------------------------------------------------------------------------
 
-    def _rows(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[dict[str, Any]]:
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         sql = sql.replace("{p}", self.prefix)
         if self.db.backend == "postgresql":
             if self._pool is None:
@@ -210,6 +212,25 @@ class Queries:
         for row in rows:
             row["bot"] = json.loads(row["bot"]) if row["bot"] else None
         return rows
+
+    def find_players(self, text: str, finished_only: bool = False, limit: int = PLAYERS_FOUND) -> list[dict[str, Any]]:
+        """The players whose name contains ``text`` (in any case; ASCII's only on SQLite), the first ``limit``
+        by name, with their finished games and wins (only those with a finished game, ``finished_only``): what a
+        player picker offers as a name is typed. It reads the players' names, not their games: the list of every
+        player with their games grew with the store (95 ms at 30,000 games); a page's pickers must not."""
+        pattern = "%" + "".join(f"\\{c}" if c in "\\%_" else c for c in text.strip()) + "%"
+        like = "ILIKE" if self.db.backend == "postgresql" else "LIKE"  # (SQLite's LIKE ignores ASCII case)
+        finished = (
+            " AND EXISTS (SELECT 1 FROM {p}rm_player_games f WHERE f.player_id = p.player_id AND f.finished = 1)"
+            if finished_only
+            else ""
+        )
+        found = self._rows(
+            f"SELECT p.player_id FROM {{p}}rm_players p WHERE p.name {like} ? ESCAPE '\\'"
+            f"{finished} ORDER BY p.name, p.player_id LIMIT ?",
+            (pattern, int(limit)),
+        )
+        return self.players(finished_only, ids=[str(r["player_id"]) for r in found]) if found else []
 
     def games(
         self,
@@ -403,7 +424,8 @@ class Queries:
 
     # -- tendencies: the game's catalogue as SQL (service.catalogue) ----------------------------------------
 
-    # The field's figures are kept until the read models move (``_for_the_field``); a player's are read afresh.
+    # The field's figures come from the sums the projection keeps (``projections.field``: a few rows, whatever the
+    # store's size), and are kept until the read models move (``_for_the_field``); a player's are read afresh.
 
     def table_sizes(self, kind: str, player: str, tournament: str | None = None) -> tuple[int, ...]:
         """The table sizes of a player's finished games of ``kind``: the field they are compared with plays at
@@ -424,7 +446,7 @@ class Queries:
         games at that table size only (to compare like with like)."""
         if player is None:
             key = ("tendencies", kind, tournament, n_players)
-            return self._for_the_field(key, lambda: self._tendencies(kind, None, tournament, n_players))
+            return self._for_the_field(key, lambda: self._field_tendencies(kind, tournament, n_players))
         return self._tendencies(kind, player, tournament, n_players)
 
     def per_round(
@@ -440,7 +462,7 @@ class Queries:
         (an organiser) counts the rounds of games in play too."""
         args = (kind, metric, player, tournament, n_players, finished_only)
         if player is None:
-            return self._for_the_field(("per_round", *args), lambda: self._per_round(*args))
+            return self._for_the_field(("per_round", *args), lambda: self._field_per_round(*args))
         return self._per_round(*args)
 
     def breakdown(
@@ -456,7 +478,7 @@ class Queries:
         columns>}], most frequent first. A table with a ``seat`` column can be asked about one player."""
         args = (kind, name, player, tournament, n_players, finished_only)
         if player is None:
-            return self._for_the_field(("breakdown", *args), lambda: self._breakdown(*args))
+            return self._for_the_field(("breakdown", *args), lambda: self._field_breakdown(*args))
         return self._breakdown(*args)
 
     def by_dimension(
@@ -472,7 +494,7 @@ class Queries:
         one player count): [{n_players, grp, value, n, games}], e.g. win rate by seat per player count."""
         args = (kind, metric, dimension, player, tournament, n_players)
         if player is None:
-            return self._for_the_field(("by_dimension", *args), lambda: self._by_dimension(*args))
+            return self._for_the_field(("by_dimension", *args), lambda: self._field_by_dimension(*args))
         return self._by_dimension(*args)
 
     def distributions(
@@ -481,7 +503,170 @@ class Queries:
         """Over finished games, from the core alone: places and final scores (one per seat), game lengths in
         moves and rounds (one per game)."""
         key = ("distributions", kind, tournament, n_players)
-        return self._for_the_field(key, lambda: self._distributions(kind, tournament, n_players))
+        return self._for_the_field(key, lambda: self._field_distributions(kind, tournament, n_players))
+
+    # -- the field's figures from the projection's sums (each falls back to computing afresh until they are kept)
+
+    def _summed(
+        self, kind: str, name: str, tournament: str | None, n_players: Sizes | None, in_play: bool = False
+    ) -> dict[tuple[int, str], dict[str, float]] | None:
+        """The field's sums of the figure ``name``: {(table size, group as JSON): {measure: total}} over the
+        finished games (of the tournament, at those table sizes), with ``in_play`` the games in play added
+        (read afresh: they are few); None while the projection has not made them complete."""
+        fig = next((f for f in field.figures(kind) if f.name == name), None)
+        if fig is None or not field.complete(self._rows):
+            return None
+        where = ["kind = ?", "scope = ?", "figure = ?"]
+        params: list[Any] = [kind, tournament or field.EVERY_GAME, name]
+        games, in_params = ["cg.status <> 'over'"], list[Any]()
+        if tournament:
+            games.append("cg.tournament_id = ?")
+            in_params.append(tournament)
+        if n_players is not None:
+            sizes = _sizes(n_players)
+            where.append(f"n_players IN ({', '.join('?' * len(sizes))})")
+            params.extend(sizes)
+            games.append(f"cg.n_players IN ({', '.join('?' * len(sizes))})")
+            in_params.extend(sizes)
+        found: dict[tuple[int, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        sql = f"SELECT n_players, grp, measure, total FROM {{p}}{field.TABLE} WHERE {' AND '.join(where)}"
+        for row in self._rows(sql, params):
+            found[(int(row["n_players"]), row["grp"])][row["measure"]] += float(row["total"])
+        if in_play:
+            for _, size, grp, sums in field.sums_of(self._rows, kind, fig, " AND ".join(games), in_params):
+                for measure, total in sums.items():
+                    found[(size, grp)][measure] += total
+        return found
+
+    @staticmethod
+    def _merged(summed: dict[tuple[int, str], dict[str, float]], by_size: bool = False) -> dict[Any, dict[str, float]]:
+        """The sums per group (and table size, ``by_size``), the other keys added up."""
+        found: dict[Any, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        for (size, grp), sums in summed.items():
+            key = (size, grp) if by_size else grp
+            for measure, total in sums.items():
+                found[key][measure] += total
+        return found
+
+    def _ordered(
+        self, rows: list[dict[str, Any]], keys: Sequence[str], descending: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Rows in the order the afresh query's ORDER BY gives: ``descending`` first, then ``keys`` ascending, a
+        NULL where the database puts it (PostgreSQL last, SQLite first)."""
+        nulls_first = self.db.backend == "sqlite"
+
+        def key(row: dict[str, Any]) -> tuple[Any, ...]:
+            parts: list[Any] = [-row[descending]] if descending else []
+            for k in keys:
+                v = row[k]
+                parts.append(((0 if nulls_first else 2), 0) if v is None else (1, v))
+            return tuple(parts)
+
+        return sorted(rows, key=key)
+
+    def _field_tendencies(self, kind: str, tournament: str | None, n_players: Sizes | None) -> dict[str, Any]:
+        found: dict[str, dict[str, Any]] = {}
+        games = 0
+        for grain in ("seat", "game"):
+            summed = self._summed(kind, field.tendencies_name(grain), tournament, n_players)
+            if summed is None:
+                return self._tendencies(kind, None, tournament, n_players)
+            totals = self._merged(summed).get("[]", {})
+            if grain == "seat":
+                games = int(totals.get("rows", 0))
+            for m in catalogue.analytics_of(kind)[0]:
+                if m.grain == grain:
+                    found[m.name] = _tendency(m, *_ratio(totals, m.name))
+        return _tendencies_answer(kind, None, n_players, games, found)
+
+    def _field_per_round(
+        self,
+        kind: str,
+        metric: str,
+        player: str | None,
+        tournament: str | None,
+        n_players: Sizes | None,
+        finished_only: bool,
+    ) -> list[dict[str, Any]]:
+        m = catalogue.metric(kind, metric)
+        summed = (
+            None
+            if m.grain != "round"
+            else self._summed(kind, field.per_round_name(), tournament, n_players, not finished_only)
+        )
+        if summed is None:
+            return self._per_round(kind, metric, None, tournament, n_players, finished_only)
+        rows = []
+        for grp, totals in self._merged(summed).items():
+            value, n = _ratio(totals, m.name)
+            if n:
+                rows.append({"round": json.loads(grp)[0], "value": value, "n": n})
+        return self._ordered(rows, ["round"])
+
+    def _field_breakdown(
+        self,
+        kind: str,
+        name: str,
+        player: str | None,
+        tournament: str | None,
+        n_players: Sizes | None,
+        finished_only: bool,
+    ) -> list[dict[str, Any]]:
+        summed = self._summed(kind, field.breakdown_name(name), tournament, n_players, not finished_only)
+        if summed is None:
+            return self._breakdown(kind, name, None, tournament, n_players, finished_only)
+        found = catalogue.breakdown(kind, name)[0]
+        rows = []
+        for grp, totals in self._merged(summed).items():
+            if not totals.get("rows"):
+                continue
+            row: dict[str, Any] = dict(zip(found.by, json.loads(grp), strict=True))
+            row["n"] = int(totals["rows"])
+            for c in found.average:
+                count = totals.get(f"count:{c}")
+                row[c] = totals.get(f"sum:{c}", 0.0) / count if count else None
+            rows.append(row)
+        return self._ordered(rows, list(found.by), descending="n")
+
+    def _field_by_dimension(
+        self,
+        kind: str,
+        metric: str,
+        dimension: str,
+        player: str | None,
+        tournament: str | None,
+        n_players: Sizes | None,
+    ) -> list[dict[str, Any]]:
+        m = catalogue.metric(kind, metric)
+        summed = None
+        if m.grain != "round":
+            summed = self._summed(kind, field.by_dimension_name(m.grain, dimension), tournament, n_players)
+        if summed is None:  # (also a dimension not recorded at the metric's grain: the afresh query says so)
+            return self._by_dimension(kind, metric, dimension, None, tournament, n_players)
+        rows = []
+        for (size, grp), totals in self._merged(summed, by_size=True).items():
+            if totals.get("rows"):
+                value, n = _ratio(totals, m.name)
+                rows.append(
+                    {"n_players": size, "grp": json.loads(grp)[0], "value": value, "n": n, "games": int(totals["rows"])}
+                )
+        return self._ordered(rows, ["n_players", "grp"])
+
+    def _field_distributions(
+        self, kind: str, tournament: str | None, n_players: Sizes | None
+    ) -> dict[str, list[dict[str, Any]]]:
+        found: dict[str, list[dict[str, Any]]] = {}
+        for what in ("place", "score", "moves", "rounds"):
+            summed = self._summed(kind, field.distribution_name(what), tournament, n_players)
+            if summed is None:
+                return self._distributions(kind, tournament, n_players)
+            rows = [
+                {"value": json.loads(grp)[0], "n": int(totals["rows"])}
+                for grp, totals in self._merged(summed).items()
+                if totals.get("rows")
+            ]
+            found[what] = self._ordered(rows, ["value"])
+        return found
 
     def _tendencies(
         self, kind: str, player: str | None = None, tournament: str | None = None, n_players: Sizes | None = None
@@ -509,16 +694,8 @@ class Queries:
                 games = int(row["games"])
             for i, m in enumerate(chosen):
                 value = row[f"v{i}"]
-                found[m.name] = {
-                    "value": None if value is None else float(value),
-                    "n": row[f"n{i}"] or 0,
-                    "label": m.label,
-                    "grain": grain,
-                    "share": m.share,
-                    "group": m.group,
-                }
-        ordered = {m.name: found[m.name] for m in catalogue.analytics_of(kind)[0] if m.name in found}
-        return {"player": player, "kind": kind, "n_players": n_players, "games": games, "metrics": ordered}
+                found[m.name] = _tendency(m, None if value is None else float(value), row[f"n{i}"])
+        return _tendencies_answer(kind, player, n_players, games, found)
 
     def _per_round(
         self,
@@ -722,6 +899,30 @@ def _filters(
         where.append(f"pg.n_players IN ({', '.join('?' * len(sizes))})")
         params.extend(sizes)
     return where, params
+
+
+def _tendency(m: Metric, value: float | None, n: Any) -> dict[str, Any]:
+    """One metric's tendency as the pages read it: its value, sample size (0 when none) and how it is shown."""
+    return {"value": value, "n": n or 0, "label": m.label, "grain": m.grain, "share": m.share, "group": m.group}
+
+
+def _tendencies_answer(
+    kind: str, player: str | None, n_players: Sizes | None, games: int, found: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    ordered = {m.name: found[m.name] for m in catalogue.analytics_of(kind)[0] if m.name in found}
+    return {"player": player, "kind": kind, "n_players": n_players, "games": games, "metrics": ordered}
+
+
+def _ratio(totals: dict[str, float], metric: str) -> tuple[float | None, int | float | None]:
+    """A metric's value and sample size from its sums, as the afresh query gives them: no value without a
+    numerator or with a denominator of 0; whole numbers as integers."""
+    num, den = totals.get(f"{metric}:num"), totals.get(f"{metric}:den")
+    value = None if num is None or not den else num / den
+    return value, None if den is None else _whole(den)
+
+
+def _whole(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else x
 
 
 def _sizes(n_players: Sizes) -> list[int]:

@@ -14,10 +14,11 @@ import dash
 from dash import Input, Output, State, dcc, html
 from dash import ctx as callback_context
 
+from dashboard import player_search
 from dashboard.access import Visitor
 from dashboard.components import card, data_attributes, dropdown, empty, field
 from dashboard.context import Context
-from dashboard.format import DASH, STATUS, number, ordinal, player_labels, tournament_label, when
+from dashboard.format import DASH, STATUS, number, ordinal, tournament_label, when
 from dashboard.games import renderer
 from domain.games import GAMES
 
@@ -63,7 +64,8 @@ def _date(text: str | None) -> str | None:
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str]) -> html.Div:
     tournaments = ctx.data.tournaments(visitor)
-    people = player_labels(ctx.data.players(visitor))
+    # The players in the address only: the dropdowns find others as a name is typed (``player_search``).
+    people = player_search.shown(ctx, visitor, (params.get("player"), params.get("winner")))
     statuses = STATUS if visitor.organiser else {"over": STATUS["over"]}
     round_text = params.get("round") or ""
     round_label = int(round_text) if round_text.isdigit() and len(round_text) < 6 else None
@@ -100,7 +102,14 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                             "10rem",
                         ),
                         field(
-                            "Player", dropdown("games-player", people, _param(params, "player", player_ids)), "16rem"
+                            "Player",
+                            dropdown(
+                                "games-player",
+                                people,
+                                _param(params, "player", player_ids),
+                                placeholder=f"Any ({player_search.PROMPT.lower()})",
+                            ),
+                            "16rem",
                         ),
                         field(
                             "Status",
@@ -112,7 +121,14 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                             "9rem",
                         ),
                         field(
-                            "Winner", dropdown("games-winner", people, _param(params, "winner", player_ids)), "16rem"
+                            "Winner",
+                            dropdown(
+                                "games-winner",
+                                people,
+                                _param(params, "winner", player_ids),
+                                placeholder=f"Any ({player_search.PROMPT.lower()})",
+                            ),
+                            "16rem",
                         ),
                         field(
                             "Started between",
@@ -225,6 +241,8 @@ def my_games_page(app: dash.Dash, ctx: Context, visitor: Visitor) -> html.Div:
 
 
 def register(app: dash.Dash, ctx: Context) -> None:
+    for picker in ("games-player", "games-winner"):
+        player_search.register(app, ctx, picker)
     app.clientside_callback(
         URL_JS,
         Output("games-search", "data"),

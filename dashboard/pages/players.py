@@ -13,11 +13,10 @@ from typing import Any
 import dash
 from dash import Input, Output, dcc, html
 
-from dashboard import figures
+from dashboard import figures, player_search
 from dashboard.access import Visitor, require_lists
 from dashboard.components import card, chart, dropdown, empty, field
 from dashboard.context import Context
-from dashboard.format import player_labels
 from dashboard.games import analysed_kinds, renderer
 from domain.games import GAMES
 from service.queries import breakdowns, groups, per_player_breakdowns, stacked
@@ -38,12 +37,10 @@ def size_options() -> list[dict[str, Any]]:
 
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str]) -> html.Div:
-    everyone = ctx.data.players(visitor)
-    options = player_labels(everyone)
+    # The players in the address only: the dropdowns find others as a name is typed (``player_search``).
+    options = player_search.shown(ctx, visitor, (params.get("player"), params.get("other")))
     known = {o["value"] for o in options}
     player = params.get("player") if params.get("player") in known else None
-    if player is None and everyone:  # start with the most experienced player rather than an empty page
-        player = str(max(everyone, key=lambda p: (p["games"], p["wins"]))["player_id"])
     other = params.get("other") if params.get("other") in known else None
     kind = str(params["game"]) if params.get("game") in GAMES else DEFAULT_KIND
     sizes = {o["value"] for o in size_options()}
@@ -59,7 +56,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                         field("Game", dropdown("players-kind", game_options(), kind, clearable=False), "12rem"),
                         field(
                             "Player",
-                            dropdown("players-player", options, player, placeholder="Choose a player"),
+                            dropdown("players-player", options, player, placeholder=player_search.PROMPT),
                             "22rem",
                         ),
                         field(
@@ -95,6 +92,8 @@ function (player, other, kind, size) {
 
 
 def register(app: dash.Dash, ctx: Context) -> None:
+    for picker in ("players-player", "players-other"):
+        player_search.register(app, ctx, picker)
     app.clientside_callback(
         URL_JS,
         Output("players-search", "data"),
@@ -132,10 +131,12 @@ def player_page(
 ) -> Any:
     data = ctx.data
     if not player:
-        if not data.players(visitor):
+        if not data.find_players(visitor, ""):
             return empty("No players yet: players appear here once games are played and projected.")
-        return empty("Choose a player to see their tendencies against the field, or compare two players.")
-    # Only the players shown: the list of every player grows with the store (the dropdowns have it already).
+        return empty(
+            "Type a player's name under Player to see their tendencies against the field, or compare two players."
+        )
+    # Only the players shown: the list of every player grows with the store.
     asked = data.players(visitor, ids=[p for p in (player, other) if p])
     names = {str(p["player_id"]): p["name"] for p in asked}
     name = names.get(player, "this player")

@@ -17,8 +17,9 @@ from typing import Any
 from domain.games import GAMES
 from domain.metrics import FactTable
 
-# The generic core every game has, in the order a clear empties them (the read models' own tables).
-CORE_TABLES = ("rm_player_games", "rm_moves", "rm_games", "rm_tournaments", "rm_players")
+# The generic core every game has, in the order a clear empties them (the read models' own tables; the field's
+# sums: service/projections/field.py).
+CORE_TABLES = ("rm_field_sums", "rm_player_games", "rm_moves", "rm_games", "rm_tournaments", "rm_players")
 
 
 def stored_name(kind: str, table: str) -> str:

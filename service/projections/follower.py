@@ -115,6 +115,7 @@ class Follower:
         self._position: int | None = None
         self._collector = _Collector()
         self.written: int | None = None  # the position of the last batch this follower wrote
+        self._field_checked = False  # whether the field's sums were found complete (or made so)
 
     def close(self) -> None:
         self.read_models.close()
@@ -208,6 +209,9 @@ class Follower:
     def catch_up(self, progress: Callable[[int], None] | None = None, stop: threading.Event | None = None) -> int:
         """Project and write batches until the log is read to its end (or ``stop`` is set); the number of
         records written. ``progress`` is told each batch's count once it is committed."""
+        if not self._field_checked:  # (once: afterwards each batch keeps the sums, or sums them anew)
+            self.read_models.complete_field()
+            self._field_checked = True
         done = 0
         while not (stop is not None and stop.is_set()) and (n := self.step()):
             done += n

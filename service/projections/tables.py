@@ -14,6 +14,7 @@ from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from service import library
 from service.projections.batch import KIND, MOVES, N_PLAYERS, PLAYER, THINK_US, Batch
 from service.projections.facts import StoredTable, all_tables, every_game_table
+from service.projections.field import FieldSums
 from service.settings import Database
 
 PROJECTION_NAME = "Digsite"  # the tracking row is keyed by the application followed
@@ -80,6 +81,7 @@ class ReadModels:
         self._facts = {t.name: (self._q(upsert_sql(self.prefix, t)), t) for t in every_game_table()}
         appended = [("rm_moves", "rm_moves"), *((t.name, t.name) for t in every_game_table() if t.append)]
         self._copy = {name: f"COPY {self.prefix}{table} FROM STDIN" for name, table in appended}
+        self.field = FieldSums(self._q, db.backend)
 
     def close(self) -> None:
         self.tracker.datastore.close()
@@ -127,7 +129,15 @@ class ReadModels:
         assert batch.last_notification_id is not None
         with self._transaction() as curs:
             self._write(curs, batch)
+            self.field.keep(curs, {row[4] for row in batch.results})  # (the games the batch finished)
             library.insert_tracking(self.tracker, curs, Tracking(PROJECTION_NAME, batch.last_notification_id))
+
+    def complete_field(self) -> None:
+        """Sum the field's figures over every finished game if they are not complete (a store upgraded from
+        before the sums, or whose sums were lost): the pages read them from then on, even with no new record."""
+        with self._transaction() as curs:
+            if not self.field.complete(curs):
+                self.field.refill(curs)
 
     @contextmanager
     def _transaction(self) -> Iterator[Any]:

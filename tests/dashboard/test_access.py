@@ -171,6 +171,18 @@ def _refused(response: Any) -> None:
     assert '"response"' not in body and '"frames"' not in body and '"pieces"' not in body
 
 
+def _found(browser: Browser, picker: str, typed: str) -> set[str] | None:
+    """The players a player dropdown offers once ``typed`` is typed in it (None: the options stay as they were)."""
+    response = browser.post_callback(
+        [(picker, "options")], [(picker, "search_value", typed)], [(picker, "value", None)]
+    )
+    if response.status_code == 204:  # (Dash's answer to PreventUpdate)
+        return None
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    options = json.loads(response.get_data(as_text=True))["response"][picker]["options"]
+    return {o["value"] for o in options}
+
+
 def _every_perspective(venue: Venue, game_id: str) -> list[str]:
     return ["referee", *(str(s) for s in range(len(_names(venue, game_id))))]
 
@@ -254,10 +266,14 @@ def test_spectator_statistics_come_from_finished_games_only(app: Any, venue: Ven
     assert _statistics(venue.queries, finished_only=True) == venue.before
     anyone = Browser(app)
     players = anyone.route("/players")
-    options = by_id(players, "players-player")["props"]["options"]
-    assert venue.lurker not in {o["value"] for o in options}
+    assert by_id(players, "players-player")["props"]["options"] == []  # (found as a name is typed)
     assert "Lurker" not in json.dumps(players)
-    player = venue.queries.games(status="over")["rows"][0]["players"][0]["id"]
+    for picker in ("players-player", "players-other", "games-player", "games-winner"):
+        assert venue.lurker not in _found(anyone, picker, "lurk")  # no finished game: not the spectators'
+        assert _found(anyone, picker, " ") is None  # (nothing typed: the options stay)
+    seated = venue.queries.games(status="over")["rows"][0]["players"][0]
+    player = seated["id"]
+    assert player in (_found(anyone, "players-player", seated["name"].upper()) or ())
     out = anyone.call([("players-content", "children")], _player_inputs(player))["players-content"]["children"]
     with_live = organiser(app).call([("players-content", "children")], _player_inputs(player))["players-content"][
         "children"
@@ -525,8 +541,10 @@ def test_a_signed_in_organiser_sees_everything(app: Any, venue: Venue) -> None:
         assert hands(org.frame(venue.live, version, seat)).count("hidden") == 1
     checks = json.dumps(org.call([("replay-verify", "children")], [("replay-meta", "data", {"game": venue.live})]))
     assert "What was checked" in checks
-    players = org.route("/players")
-    assert venue.lurker in {o["value"] for o in by_id(players, "players-player")["props"]["options"]}
+    for picker in ("players-player", "players-other", "games-player", "games-winner"):
+        assert venue.lurker in _found(org, picker, "LURK")
+    page = org.route("/players", f"?player={venue.lurker}")  # a player in the address is offered
+    assert venue.lurker in {o["value"] for o in by_id(page, "players-player")["props"]["options"]}
     assert "Organiser" in text(org.route_response("/")["account"]["children"])
 
 
@@ -633,6 +651,10 @@ def test_spectator_mode_off_refuses_finished_games_too(closed: Any, venue: Venue
     _refused(anyone.games_response())
     _refused(anyone.post_callback([("games-round", "options")], [("games-tournament", "value", None)]))
     _refused(anyone.post_callback([("players-content", "children")], _player_inputs(None)))
+    for picker in ("players-player", "players-other", "games-player", "games-winner"):
+        _refused(
+            anyone.post_callback([(picker, "options")], [(picker, "search_value", "a")], [(picker, "value", None)])
+        )
     _refused(
         anyone.post_callback(
             [("agg-content", "children")], [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)]

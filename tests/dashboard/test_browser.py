@@ -32,6 +32,14 @@ def choose(page: Any, dropdown_id: str, option: str) -> None:
     expect(page.locator(f"#{dropdown_id}")).to_contain_text(option)
 
 
+def choose_player(page: Any, dropdown_id: str, name: str, label: str) -> None:
+    """Pick a player in a player dropdown: it offers players as their name is typed (``dashboard.player_search``)."""
+    page.click(f"#{dropdown_id}")
+    page.keyboard.type(name)
+    page.get_by_role("option", name=label, exact=True).click()
+    expect(page.locator(f"#{dropdown_id}")).to_contain_text(label)
+
+
 def sign_in(page: Any, key: str = "organiser-key") -> None:
     """Sign in through the sign-in page, as an organiser does; back on the games page, signed in."""
     page.goto("/login")
@@ -237,7 +245,7 @@ def test_the_player_page_shows_charts_with_data(page: Any, demo: Demo, shots: Sh
     option = next(
         o for o in _player_options(demo) if o["value"] == player["id"]
     )  # the label the page shows for this player
-    choose(page, "players-player", option["label"])
+    choose_player(page, "players-player", player["name"], option["label"])
     expect(page.locator("#players-summary")).to_contain_text(player["name"])
     graphs = ("players-breakdown-places", "players-round-vp_by_round", "players-round-torches_by_round")
     for graph in graphs:
@@ -251,7 +259,7 @@ def test_the_player_page_shows_charts_with_data(page: Any, demo: Demo, shots: Sh
     shots.take(page, "field")
 
     other_label = next(o for o in _player_options(demo) if o["value"] == other["id"])["label"]
-    choose(page, "players-other", other_label)
+    choose_player(page, "players-other", other["name"], other_label)
     expect(page.locator("#players-table thead")).to_contain_text(other["name"])
     names = page.eval_on_selector("#players-group-leads .js-plotly-plot", "g => g.data.map(t => t.y)")
     assert names == [[player["name"], other["name"]]] * 2

@@ -14,7 +14,7 @@ from dashboard.format import player_labels, tournament_label
 from dashboard.pages.players import slug
 from service.queries import groups, stacked, trend_metrics
 from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots
-from tests.dashboard.test_browser import choose, plotted_points
+from tests.dashboard.test_browser import choose, choose_player, plotted_points
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -111,7 +111,7 @@ def test_the_ruins_players_page_compares_at_the_player_s_table_sizes(page: Any, 
     player = demo.players[0]
     label = next(o for o in player_labels(demo.queries.players()) if o["value"] == player["id"])["label"]
     page.goto("/players")
-    choose(page, "players-player", label)
+    choose_player(page, "players-player", player["name"], label)
     sizes = demo.queries.table_sizes("ruins", player["id"])
     expect(page.locator("#players-like")).to_contain_text(" and ".join(str(n) for n in sizes) + " players")
     points = plotted_points(page, "players-group-results")
@@ -131,8 +131,8 @@ def test_the_players_page_keeps_its_choices_in_the_address(page: Any, demo: Demo
     labels = {o["value"]: o["label"] for o in player_labels(demo.queries.players())}
     player, other = demo.players[2], demo.players[3]
     page.goto("/players")
-    choose(page, "players-player", labels[player["id"]])
-    choose(page, "players-other", labels[other["id"]])
+    choose_player(page, "players-player", player["name"], labels[player["id"]])
+    choose_player(page, "players-other", other["name"], labels[other["id"]])
     expect(page).to_have_url(re.compile(rf".*player={player['id']}.*other={other['id']}"))
     page.reload()
     expect(page.locator("#players-player")).to_contain_text(player["name"])

@@ -141,7 +141,8 @@ def test_claims_are_recorded_with_the_round_they_were_made_in(follower: Follower
 
 def test_think_time_keeps_fractions_of_a_millisecond(follower: Follower, played: Queries) -> None:
     moves = _sql(follower, "SELECT game_id, seat, think_ms FROM {p}rm_moves")
-    assert any(0 < t < 1 for _, _, t in moves) and any(t != int(t) for _, _, t in moves)
+    # (Not "some move under a millisecond": how fast the bots' moves follow each other depends on the machine's load.)
+    assert all(t >= 0 for _, _, t in moves) and any(t != int(t) for _, _, t in moves)
     totals: dict[tuple[str, int], float] = {}
     for game_id, seat, think in moves:
         totals[(game_id, seat)] = totals.get((game_id, seat), 0.0) + think
