@@ -21,7 +21,7 @@ bool where an int belongs is built afresh, never shared (the ``type(...) is int`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from domain.ruins.actions import Flip, Pass, Play, new_play
 from domain.ruins.cards import Book
@@ -63,6 +63,34 @@ def profile(book: Book, card: int, ruin: Ruin) -> Profile:
     if found is None:
         found = keep(PROFILES, PROFILES_LIMIT, key, compute_profile(book, card, ruin))
     return found
+
+
+# A ruin card as a view draws it (``domain.ruins.view.ruin_card``: its JSON-ready dict) by (version, card,
+# night, sleeves, claim, set aside). Every view draws all 50 ruins, and few change from one move to the next:
+# building them took 185 us of a seat's 211 us view (four players, mid-game), 5.6 % of the server's CPU per move
+# under ``bench.seats`` (2026-12-02). The dicts are shared between views, so the API can also keep each one's
+# JSON text (service/api/encoding.py): read them, never change them. A sleeve or claim that is not exactly an int
+# (or None) is drawn afresh, never shared (``True == 1``).
+CARDS: dict[tuple[str, int, bool, tuple[int | None, ...], int | None, bool], dict[str, Any]] = {}
+CARDS_LIMIT = 20_000
+
+
+def card_form(book: Book, card: int, ruin: Ruin, set_aside: bool) -> dict[str, Any] | None:
+    """The shared dict of ``card`` in state ``ruin`` if one is kept, else None (draw it, then ``keep_card``)."""
+    sleeves, claim = ruin.sleeves, ruin.claim
+    if (claim is not None and type(claim) is not int) or (
+        sleeves != NO_SLEEVES and not all(s is None or type(s) is int for s in sleeves)
+    ):
+        return None  # (never kept: see above)
+    return CARDS.get((book.version, card, ruin.night, sleeves, claim, set_aside))
+
+
+def keep_card(book: Book, card: int, ruin: Ruin, set_aside: bool, form: dict[str, Any]) -> dict[str, Any]:
+    """Keep ``form`` as the shared dict of ``card`` in state ``ruin`` (unless it may not be shared)."""
+    claim = ruin.claim
+    if (claim is None or type(claim) is int) and all(s is None or type(s) is int for s in ruin.sleeves):
+        keep(CARDS, CARDS_LIMIT, (book.version, card, ruin.night, ruin.sleeves, claim, set_aside), form)
+    return form
 
 
 # The analysis of a hand (domain.ruins.legal.HandAnalysis) by (hand, identity of the state's profiles):

@@ -11,16 +11,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.ruins.caches import profile
+from domain.ruins.caches import card_form, keep_card, profile
 from domain.ruins.state import GameState
 
 
 def ruin_card(state: GameState, card: int) -> dict[str, Any]:
+    """``card`` as views draw it. Shared between views (``caches.card_form``): read it, never change it."""
     book = state.book
-    printed = book.ruins[card]
     ruin = state.ruins[card]
+    set_aside = card in state.set_aside
+    found = card_form(book, card, ruin, set_aside)
+    if found is not None:
+        return found
+    printed = book.ruins[card]
     prof = profile(book, card, ruin)
-    return {
+    form = {
         "id": card,
         "side": "night" if ruin.night else "day",
         "day_rank": printed.day_rank,
@@ -30,8 +35,9 @@ def ruin_card(state: GameState, card: int) -> dict[str, Any]:
         "sleeves": {pos: ruin.sleeves[i] for i, pos in enumerate(book.positions)},
         "claim": ruin.claim,
         "effects": [e.name for e in prof.effects],
-        "set_aside": card in state.set_aside,
+        "set_aside": set_aside,
     }
+    return keep_card(book, card, ruin, set_aside, form)
 
 
 def view(state: GameState, seat: int | None = None) -> dict[str, Any]:

@@ -83,10 +83,14 @@ def act(game_id: str) -> dict[str, Any]:
     body = json_body(schemas.SUBMIT)
     service = digsite()
     action = check(body["action"], schemas.action_of(service.kind_of(game_id)), "action")
+    hub = push.hub_for(service)
+    mark = hub.mark()  # (before the move: lets the wait trust the game this move leaves cached; push.updates)
     result = service.submit(game_id, viewer, body["version"], action)
-    push.hub_for(service).poke()  # requests waiting in this process hear of it at once (SQLite polls otherwise)
+    hub.poke()  # requests waiting in this process hear of it at once (SQLite polls otherwise)
     if wait:
-        result["next"] = push.updates(service, game_id, viewer, result["version"], wait, "turn", include_game=True)
+        result["next"] = push.updates(
+            service, game_id, viewer, result["version"], wait, "turn", include_game=True, mark=mark
+        )
     return result
 
 

@@ -6,12 +6,16 @@ reference over many positions from bot games."""
 
 from __future__ import annotations
 
+import json
 import random
+from dataclasses import replace
 from itertools import combinations
+from typing import Any
 
 import pytest
 
 from domain import ruins
+from domain.ruins import caches
 from domain.ruins import events as ev
 from domain.ruins.actions import Action, Flip, Pass, Play, Purchase, new_play, with_claim, with_purchase
 from domain.ruins.bots import HeuristicBot, RandomBot, Seen
@@ -20,7 +24,7 @@ from domain.ruins.legal import LegalPlays, _nth_combination, can_follow, plays
 from domain.ruins.profiles import twins
 from domain.ruins.setup import shuffle
 from domain.ruins.simulate import play_game
-from domain.ruins.state import BARE, GameState, Ruin
+from domain.ruins.state import BARE, NO_SLEEVES, GameState, Ruin
 
 BOOK = ruins.book_of()
 
@@ -214,3 +218,41 @@ def test_the_evolve_draft_has_exactly_the_fields_of_a_state() -> None:
     from domain.ruins.draft import Draft
 
     assert list(Draft.__annotations__) == [f.name for f in fields(GameState)]
+
+
+def reference_card(state: GameState, card: int) -> dict[str, Any]:
+    """A ruin card as views drew it before they were shared (``caches.card_form``)."""
+    book, ruin_state = state.book, state.ruins[card]
+    prof = profile(book, card, ruin_state)
+    return {
+        "id": card,
+        "side": "night" if ruin_state.night else "day",
+        "day_rank": book.ruins[card].day_rank,
+        "night_rank": book.ruins[card].night_rank,
+        "ranks": sorted(prof.ranks),
+        "counts_as": prof.weight,
+        "sleeves": {pos: ruin_state.sleeves[i] for i, pos in enumerate(book.positions)},
+        "claim": ruin_state.claim,
+        "effects": [e.name for e in prof.effects],
+        "set_aside": card in state.set_aside,
+    }
+
+
+def test_views_draw_shared_cards_exactly_as_fresh_ones(positions: list[GameState], monkeypatch: Any) -> None:
+    monkeypatch.setattr(caches, "CARDS_LIMIT", 200)  # emptied many times over
+    for state in positions:
+        drawn = ruins.view(state, 0)["ruins"]
+        expected = [reference_card(state, c) for c in range(len(state.ruins))]
+        assert json.dumps(drawn) == json.dumps(expected)
+
+
+def test_a_card_with_a_bool_claim_or_sleeve_is_never_shared() -> None:
+    state = ruins.new_game(["A", "B", "C"], seed="cards-bools")
+    assert ruins.view(state, 0)["ruins"][5] is ruins.view(state, 1)["ruins"][5]
+    odd = (Ruin(False, NO_SLEEVES, True), Ruin(False, (None, True, None), None))  # type: ignore[arg-type]
+    for bad, good in zip(odd, (Ruin(False, NO_SLEEVES, 1), Ruin(False, (None, 1, None), None)), strict=True):
+        plain = replace(state, ruins=(good, *state.ruins[1:]))
+        twisted = replace(state, ruins=(bad, *state.ruins[1:]))
+        assert ruins.view(plain, 0)["ruins"][0] is ruins.view(plain, 1)["ruins"][0]
+        assert json.dumps(ruins.view(twisted, 0)["ruins"][0]) == json.dumps(reference_card(twisted, 0))
+        assert json.dumps(ruins.view(plain, 0)["ruins"][0]) == json.dumps(reference_card(plain, 0))

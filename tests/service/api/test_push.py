@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 from service import push
 from service.api import create_app
-from service.application import Digsite
+from service.application import Digsite, Viewer
 from service.settings import Settings
 from tests.service.api.support import (
     ORGANISER_KEY,
@@ -367,3 +367,74 @@ def test_the_feed_keeps_a_watched_game_s_latest_records_only_while_it_is_watched
         assert hub.recent(uid, 0, 3) is None  # record 1 was never read by the feed: the store must be asked
         assert hub.recent(uid, 1, 4) is None  # nor a record it has not read yet
     assert hub.recent(uid, 1, 3) is None
+
+
+def _play_seat(service: Digsite, game_id: str, seat: int) -> int:
+    """Play seat ``seat``'s first legal action through ``service``; the version it made."""
+    now = service.game(game_id, Viewer(seat))
+    return int(service.submit(game_id, Viewer(seat), now["version"], now["legal_actions"][0])["version"])
+
+
+def _heard(hub: push.Hub, uid: UUID, version: int) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while hub.heard.get(uid, 0) < version:
+        assert time.monotonic() < deadline, "the feed never read the move"
+        time.sleep(0.005)
+
+
+def test_a_wait_trusts_the_cached_game_the_feed_covers_and_only_that(
+    client: FlaskClient, service: Digsite, monkeypatch: Any
+) -> None:
+    """A wait answers from the game this process cached, without reading the store, when the feed covers it
+    (``Hub.covers``): it has run since before the move that made the cached version (``POST /actions?wait``'s
+    mark), or has heard the game in this epoch, and has heard nothing newer. A record it heard (from another
+    process, landed before the wait began watching) or a break of the feed sends it to the store, so no turn is
+    missed and no answer is older than the store."""
+    second = Digsite(Settings(database=service.settings.database, api_key=ORGANISER_KEY))
+    try:
+        created = new_game(client, players=2, seed=strong_seed("push-trust"))
+        game_id, uid = created["id"], UUID(created["id"])
+        hub = push.hub_for(service)
+        reads: list[UUID] = []
+        current = service.live.current
+        monkeypatch.setattr(service.live, "current", lambda u: reads.append(u) or current(u))
+        with hub.watch(UUID(new_game(client, players=2)["id"]), lambda game, to_act: False):  # the feed runs
+            # Nothing newer: the cached game is the answer, and the store is not read.
+            mark = hub.mark()
+            assert mark is not None
+            made = _play_seat(service, game_id, 0)
+            reads.clear()
+            answer = push.updates(service, game_id, Viewer(0), made, 0.2, "turn", include_game=True, mark=mark)
+            assert not answer["ready"] and answer["version"] == made and reads == []
+            # Another process moves the game before this one watches it: the feed heard it, so the store is read.
+            _play_seat(service, game_id, 1)  # (the second night flip)
+            (leader,) = service.game(game_id)["to_act"]
+            mark = hub.mark()
+            made = _play_seat(service, game_id, leader)
+            theirs = _play_seat(second, game_id, 1 - leader)
+            assert leader in second.game(game_id)["to_act"], "this seed's game changed: pick one where the lead returns"
+            _heard(hub, uid, theirs)
+            reads.clear()
+            answer = push.updates(service, game_id, Viewer(leader), made, TIMEOUT, "turn", include_game=True, mark=mark)
+            assert reads == [uid] and answer["ready"] and answer["version"] == theirs
+            assert answer["game"] == service.game(game_id, Viewer(leader))
+            # A break of the feed (a failure, a restart) after the move: neither the mark nor what it heard before
+            # covers the game, until the feed hears it again.
+            seat = service.game(game_id)["to_act"][0]
+            mark = hub.mark()
+            made = _play_seat(service, game_id, seat)
+            _heard(hub, uid, made)
+            with hub.lock:
+                hub._new_epoch()
+            reads.clear()
+            push.updates(service, game_id, Viewer(seat), made, 0.01, "turn", include_game=True, mark=mark)
+            assert reads == [uid]
+            # A wait with no move of its own (GET /updates) trusts the game once the feed has heard it in this epoch.
+            seat = service.game(game_id)["to_act"][0]
+            made = _play_seat(service, game_id, seat)
+            _heard(hub, uid, made)
+            reads.clear()
+            answer = push.updates(service, game_id, Viewer(seat), made, 0.01, "record")
+            assert reads == [] and answer["version"] == made and not answer["ready"]
+    finally:
+        second.close()
