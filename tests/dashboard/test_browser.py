@@ -40,9 +40,9 @@ def choose_player(page: Any, dropdown_id: str, name: str, label: str) -> None:
     for _ in range(3):
         page.click(f"#{dropdown_id}")
         try:
-            page.keyboard.type(name)
-            option.click(timeout=TIMEOUT_MS // 3)
-            expect(page.locator(f"#{dropdown_id}")).to_contain_text(label, timeout=TIMEOUT_MS // 3)
+            page.locator("input.dash-dropdown-search").fill(name)  # (the open list's search box; replaces a retry's)
+            option.click()
+            expect(page.locator(f"#{dropdown_id}")).to_contain_text(label)
             return
         except Exception:  # (a timeout or an option detached by a redraw: close the list and type again)
             page.keyboard.press("Escape")
