@@ -518,22 +518,18 @@ class Queries:
             return None
         where = ["kind = ?", "scope = ?", "figure = ?"]
         params: list[Any] = [kind, tournament or field.EVERY_GAME, name]
-        games, in_params = ["cg.status <> 'over'"], list[Any]()
-        if tournament:
-            games.append("cg.tournament_id = ?")
-            in_params.append(tournament)
         if n_players is not None:
             sizes = _sizes(n_players)
             where.append(f"n_players IN ({', '.join('?' * len(sizes))})")
             params.extend(sizes)
-            games.append(f"cg.n_players IN ({', '.join('?' * len(sizes))})")
-            in_params.extend(sizes)
         found: dict[tuple[int, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
         sql = f"SELECT n_players, grp, measure, total FROM {{p}}{field.TABLE} WHERE {' AND '.join(where)}"
         for row in self._rows(sql, params):
             found[(int(row["n_players"]), row["grp"])][row["measure"]] += float(row["total"])
-        if in_play:
-            for _, size, grp, sums in field.sums_of(self._rows, kind, fig, " AND ".join(games), in_params):
+        if in_play:  # the field's games (as its queries pick them) that are not over
+            games, in_params = _field(kind, "cg", tournament, n_players, finished_only=False)
+            in_play_games = " AND ".join([*games, "cg.status <> 'over'"])
+            for _, size, grp, sums in field.sums_of(self._rows, kind, fig, in_play_games, in_params):
                 for measure, total in sums.items():
                     found[(size, grp)][measure] += total
         return found
