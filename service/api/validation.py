@@ -171,7 +171,7 @@ def _check_alternatives(value: Any, schema: dict[str, Any], path: str) -> Any:
     one = "oneOf" in schema
     alternatives: list[dict[str, Any]] = schema["oneOf" if one else "anyOf"]
     fits, refusals = [], []
-    for alternative in alternatives:
+    for alternative in _named_alike(value, alternatives):
         try:
             fits.append(check(value, alternative, path))
         except BadRequest as error:
@@ -188,12 +188,30 @@ def _check_alternatives(value: Any, schema: dict[str, Any], path: str) -> Any:
     for alternative, refusal in refusals:
         if named is not None and _same(named, _type_const(alternative)):
             raise refusal
-    if len(refusals) == 1:
+    if len(alternatives) == 1:
         raise refusals[0][1]
-    names = [_type_const(a) for a, _ in refusals]
+    names = [_type_const(a) for a in alternatives]
     if all(isinstance(n, str) for n in names):
         raise BadRequest(f"{where} must be an object whose 'type' is one of {', '.join(names)}")
     raise BadRequest(f"{where} fits none of its possible forms")
+
+
+def _named_alike(value: Any, alternatives: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The alternatives a value could fit, judged by its ``type`` field alone: where every alternative requires
+    a ``type`` of one constant (a game's actions), only those whose constant the value names (the others would
+    refuse it on that field), none if it names none. So an action is checked against its own form only, instead
+    of raising a refusal for each of the others; what is accepted, and each refusal, is as if all were tried."""
+    if len(alternatives) < 2 or not isinstance(value, dict) or "type" not in value:
+        return alternatives
+    if not all(_requires_type(a) for a in alternatives):
+        return alternatives
+    return [a for a in alternatives if _same(value["type"], _type_const(a))]
+
+
+def _requires_type(schema: dict[str, Any]) -> bool:
+    if "$ref" in schema:
+        schema = _resolve(schema["$ref"])
+    return "type" in schema.get("required", ()) and "const" in schema.get("properties", {}).get("type", {})
 
 
 def _type_const(schema: dict[str, Any]) -> Any:
