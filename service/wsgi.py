@@ -33,30 +33,36 @@ def _json_errors_from_gunicorn() -> None:
     util.write_error = write_error  # type: ignore[attr-defined]
 
 
-def _gunicorn_threads() -> int | None:
-    """The threads of the gunicorn worker importing this module (its ``--threads``), or None if not under gunicorn.
+def _gunicorn_capacity() -> int | None:
+    """How many requests the gunicorn worker importing this module serves at once (its ``--threads``; an
+    asynchronous worker's, gevent's, ``--worker-connections``), or None if not under gunicorn.
 
     Read from the worker itself, which is importing this module now (up the call stack), so that a command-line
     option, ``GUNICORN_CMD_ARGS`` and a configuration file are all seen as gunicorn saw them."""
     if "gunicorn.workers.base" not in sys.modules:
         return None
     base = sys.modules["gunicorn.workers.base"]
+    asynchronous = sys.modules.get("gunicorn.workers.base_async")
     frame: FrameType | None = sys._getframe()
     while frame is not None:
         worker = frame.f_locals.get("self")
         if isinstance(worker, base.Worker):
-            threads = getattr(worker.cfg, "threads", None)
-            return threads if isinstance(threads, int) else None
+            if asynchronous is not None and isinstance(worker, asynchronous.AsyncWorker):
+                capacity = getattr(worker.cfg, "worker_connections", None)
+            else:
+                capacity = getattr(worker.cfg, "threads", None)
+            return capacity if isinstance(capacity, int) else None
         frame = frame.f_back
     return None
 
 
 def _hold_fewer_waits_than_threads() -> None:
-    """A request waiting on the push channel holds one of the worker's threads: unless DIGSITE_PUSH_MAX_WAITING says
-    otherwise, keep two threads of each worker for everything else (a sync worker, one thread, holds no wait)."""
-    threads = _gunicorn_threads()
-    if threads is not None and not os.environ.get("DIGSITE_PUSH_MAX_WAITING"):
-        push.MAX_WAITING = max(0, threads - 2)
+    """A request waiting on the push channel holds one of the worker's threads (or connections): unless
+    DIGSITE_PUSH_MAX_WAITING says otherwise, keep two of each worker's for everything else (a sync worker, one
+    thread, holds no wait)."""
+    capacity = _gunicorn_capacity()
+    if capacity is not None and not os.environ.get("DIGSITE_PUSH_MAX_WAITING"):
+        push.MAX_WAITING = max(0, capacity - 2)
 
 
 _json_errors_from_gunicorn()

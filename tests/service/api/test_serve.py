@@ -219,13 +219,17 @@ def test_limits_answer_in_json_under_gunicorn(env: dict[str, str], database: Dat
         server.stop(signal.SIGTERM)
 
 
-def test_under_gunicorn_waits_are_woken_across_workers_and_never_take_every_thread(env: dict[str, str]) -> None:
-    """Two workers of 4 threads: each holds at most 2 waiting requests (its threads less two), a further one is
-    answered at once with retry_after; a move posted through either worker wakes the waits held by both."""
+@pytest.mark.parametrize("worker", [["-k", "gthread", "--threads", "4"], ["-k", "gevent", "--worker-connections", "4"]])
+def test_under_gunicorn_waits_are_woken_across_workers_and_never_take_every_thread(
+    env: dict[str, str], worker: list[str]
+) -> None:
+    """Two workers of 4 threads (or, gevent's, 4 connections): each holds at most 2 waiting requests (its threads
+    less two), a further one is answered at once with retry_after; a move posted through either worker wakes the
+    waits held by both."""
     with socket.socket() as probe:  # (with --reuse-port gunicorn does not say which port 0 became)
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    args = [sys.executable, "-m", "gunicorn", "-w", "2", "-k", "gthread", "--threads", "4", "--reuse-port"]
+    args = [sys.executable, "-m", "gunicorn", "-w", "2", *worker, "--reuse-port"]
     server = Server([*args, "-b", f"127.0.0.1:{port}", "service.wsgi:app"], env)
     try:
         base = f"http://127.0.0.1:{port}/api/v1"
