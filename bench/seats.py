@@ -13,7 +13,8 @@ many idle subscribers then wait on 250 other games (50 s long polls, renewed as 
 second with nobody playing (against the server left alone) is compared with the CPU per second of the seat
 load, and the seat load runs again beside them.
 
-Run: ``.venv/bin/python -m bench.seats`` (PostgreSQL: ``DIGSITE_BENCH_DATABASE_URL``, default the local server).
+Run: ``.venv/bin/python -m bench.seats`` (PostgreSQL: ``DIGSITE_BENCH_DATABASE_URL``, default the local server);
+``--worker-class gevent`` runs the same server with gevent workers (``--threads`` is then its connections).
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ def idle_subscribers(port: int, subscriptions: list[tuple[str, str]], ready: Any
                 send(held, *key.data)
 
 
-def _start_server(port: int, db_url: str, workers: int, threads: int) -> subprocess.Popen[bytes]:
+def _start_server(port: int, db_url: str, workers: int, threads: int, kind: str) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "DIGSITE_DATABASE_URL": db_url,
@@ -217,9 +218,8 @@ def _start_server(port: int, db_url: str, workers: int, threads: int) -> subproc
             "-w",
             str(workers),
             "-k",
-            "gthread",
-            "--threads",
-            str(threads),
+            kind,
+            *(["--threads", str(threads)] if kind == "gthread" else ["--worker-connections", str(threads)]),
             "--reuse-port",
             "-b",
             f"127.0.0.1:{port}",
@@ -324,7 +324,10 @@ def main() -> None:
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="postgresql")
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=640, help="threads per gthread worker (one per waiting poll)")
+    parser.add_argument("--worker-class", default="gthread", choices=["gthread", "gevent"])
+    parser.add_argument(
+        "--threads", type=int, default=640, help="threads per gthread worker, or a gevent worker's connections"
+    )
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--window", type=float, default=20.0)
     parser.add_argument("--idle", type=int, default=1000, help="idle subscribers for the second seat run (0: none)")
@@ -340,7 +343,7 @@ def main() -> None:
             service.close()
             scripts = scripted_games(args.tables * 3, "seats")
             port = _free_port()
-            server = _start_server(port, db.url, args.workers, args.threads)
+            server = _start_server(port, db.url, args.workers, args.threads, args.worker_class)
             try:
                 baseline = scripted(port, server.pid, players, scripts, args.tables)
                 plain = seats(port, server.pid, players, args.tables, args.warmup, args.window)
@@ -379,7 +382,7 @@ def main() -> None:
     scripted_cpu = statistics.mean([baseline["server_cpu_ms_per_move"], after["server_cpu_ms_per_move"]])
     report: dict[str, Any] = {
         "backend": args.backend,
-        "gunicorn": f"-w {args.workers} -k gthread --threads {args.threads} --reuse-port",
+        "gunicorn": f"-w {args.workers} -k {args.worker_class} ({args.threads} threads or connections) --reuse-port",
         "scripted_before_after": [_rounded(baseline), _rounded(after)],
         "seats": _rounded(plain),
         "rate_ratio": round(plain["moves_per_second"] / scripted_rate, 3),
