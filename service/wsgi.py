@@ -3,7 +3,8 @@
     gunicorn -w 2 -k gthread --threads 64 --reuse-port -b 127.0.0.1:8000 'service.wsgi:app'
 
 Settings come from the environment (DIGSITE_DATABASE_URL, DIGSITE_API_KEY; DIGSITE_PUSH_MAX_WAITING, by default
-the worker's --threads less two, since a request waiting on the push channel holds a thread: docs/api.md).
+the worker's --threads (a gevent worker's --worker-connections) less two, since a request waiting on the push
+channel holds a thread: docs/api.md).
 Without ``--preload`` each worker imports this module after forking, so each has its own database connections.
 
 Under gunicorn, the errors gunicorn answers itself, before the app sees the request (a request line longer
