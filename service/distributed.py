@@ -17,7 +17,8 @@ The rebuild stays exactly once:
    transaction with a marker tracking row of its own: a share whose worker died after committing and is run
    again by the scheduler finds its marker and writes nothing twice. Every write first checks (and share-locks)
    the run's hold: once another rebuild has emptied the read models, this run writes nothing more.
-4. The coordinator sums the field's figures over every finished game (``projections.field``), sets the
+4. The coordinator sums the field's figures over every finished game (``projections.field``) and counts every
+   player's finished games and wins (``ReadModels.count_totals``: the shares left both alone), sets the
    tracking row to H (and drops the markers) in one transaction and analyses the tables. ``projections run``
    continues from H; records appended during the rebuild are left to it.
 
@@ -322,6 +323,7 @@ def _release(read_models: ReadModels, head: int, run: int) -> None:
             raise Superseded()
         if head:
             read_models.field.refill(curs)  # (the shares left the field's sums alone: summed once, here)
+            read_models.count_totals(curs)  # (and the players' totals)
             library.insert_tracking(read_models.tracker, curs, Tracking(PROJECTION_NAME, head))
 
 

@@ -197,40 +197,35 @@ class Queries:
 
     def players(self, finished_only: bool = False, ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """Every player with their finished games and wins (only those with a finished game, ``finished_only``);
-        with ``ids``, only those players: a page about one or two players then reads their rows alone, not
-        every player's games (which grow with the store)."""
-        having = " HAVING COUNT(pg.game_id) > 0" if finished_only else ""
-        where, params = "", list(ids or ())
+        with ``ids``, only those players. The totals are kept on each player's row by the projection
+        (``rm_players.games``, ``wins``): a page about one or two players reads their rows by key, however many
+        games they and the store hold."""
+        where, params = [], list(ids or ())
         if ids is not None:
-            where = f" WHERE p.player_id IN ({', '.join('?' * len(params))})" if params else " WHERE 1 = 0"
+            where.append(f"player_id IN ({', '.join('?' * len(params))})" if params else "1 = 0")
+        if finished_only:
+            where.append("games > 0")
         rows = self._rows(
-            "SELECT p.player_id, p.name, p.kind, p.bot, COUNT(pg.game_id) AS games, COALESCE(SUM(pg.won), 0) AS wins "
-            "FROM {p}rm_players p LEFT JOIN {p}rm_player_games pg ON pg.player_id = p.player_id AND pg.finished = 1"
-            f"{where} GROUP BY p.player_id, p.name, p.kind, p.bot{having} ORDER BY p.name",
+            "SELECT player_id, name, kind, bot, games, wins FROM {p}rm_players"
+            f"{' WHERE ' + ' AND '.join(where) if where else ''} ORDER BY name",
             params,
         )
-        for row in rows:
-            row["bot"] = json.loads(row["bot"]) if row["bot"] else None
-        return rows
+        return _with_bots(rows)
 
     def find_players(self, text: str, finished_only: bool = False, limit: int = PLAYERS_FOUND) -> list[dict[str, Any]]:
         """The players whose name contains ``text`` (in any case; ASCII's only on SQLite), the first ``limit``
         by name, with their finished games and wins (only those with a finished game, ``finished_only``): what a
-        player picker offers as a name is typed. It reads the players' names, not their games: the list of every
-        player with their games grew with the store (95 ms at 30,000 games); a page's pickers must not."""
+        player picker offers as a name is typed. It reads the players' names in order (an index) and stops at the
+        ``limit``-th match, and each match's totals from its own row: the list of every player grew with the store
+        (95 ms at 30,000 games), and so did counting each match's games; a page's pickers must not."""
         pattern = "%" + "".join(f"\\{c}" if c in "\\%_" else c for c in text.strip()) + "%"
         like = "ILIKE" if self.db.backend == "postgresql" else "LIKE"  # (SQLite's LIKE ignores ASCII case)
-        finished = (
-            " AND EXISTS (SELECT 1 FROM {p}rm_player_games f WHERE f.player_id = p.player_id AND f.finished = 1)"
-            if finished_only
-            else ""
-        )
-        found = self._rows(
-            f"SELECT p.player_id FROM {{p}}rm_players p WHERE p.name {like} ? ESCAPE '\\'"
-            f"{finished} ORDER BY p.name, p.player_id LIMIT ?",
+        rows = self._rows(
+            f"SELECT player_id, name, kind, bot, games, wins FROM {{p}}rm_players WHERE name {like} ? ESCAPE '\\'"
+            f"{' AND games > 0' if finished_only else ''} ORDER BY name, player_id LIMIT ?",
             (pattern, int(limit)),
         )
-        return self.players(finished_only, ids=[str(r["player_id"]) for r in found]) if found else []
+        return _with_bots(rows)
 
     def games(
         self,
@@ -939,3 +934,10 @@ def _events_of(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _event_count(record: dict[str, Any]) -> int:
     return max(1, len(_events_of(record)))
+
+
+def _with_bots(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Player rows with their bot's settings decoded (None for a person)."""
+    for row in players:
+        row["bot"] = json.loads(row["bot"]) if row["bot"] else None
+    return players

@@ -22,6 +22,7 @@ class Batch:
     seats: dict[tuple[str, int], list[Any]] = field(default_factory=dict)  # (game, seat) -> see PLAYER..THINK_US
     moves: list[tuple[Any, ...]] = field(default_factory=list)
     results: list[tuple[Any, ...]] = field(default_factory=list)  # (finished, won, place, score, game, seat)
+    totals: dict[str, list[int]] = field(default_factory=dict)  # player -> [finished games, wins] the batch adds
     facts: dict[str, dict[tuple[Any, ...], list[Any]]] = field(default_factory=dict)  # table -> key -> values
     appended: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)  # append table -> new rows
     events: int = 0
@@ -34,6 +35,15 @@ class Batch:
         if row is None:
             row = self.seats[key] = [player, kind, n_players, 0, 0]
         return row
+
+    def finished(self, player: str, won: int) -> None:
+        """A seat of a finished game: one more finished game for its player, and a win if ``won``."""
+        totals = self.totals.get(player)
+        if totals is None:
+            self.totals[player] = [1, won]
+        else:
+            totals[0] += 1
+            totals[1] += won
 
     def __bool__(self) -> bool:
         return self.last_notification_id is not None

@@ -231,9 +231,10 @@ class ReadModelProjection(Projection[Any]):
             result = fns.result(state)
             if result is not None:
                 row.update(_result_columns(result, ctx.players), ended_at=at)
-                for s in range(len(ctx.players)):
+                for s, seated in enumerate(ctx.players):
                     won = int(s in result.winners)
                     batch.results.append((1, won, result.place(s), result.scores[s], game_id, s))
+                    batch.finished(seated, won)
         ctx.state, ctx.version, ctx.last_time = state, version, now
         batch.games[game_id] = row
         self._states[game_id] = (fns, state)

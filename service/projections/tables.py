@@ -97,7 +97,11 @@ class ReadModels:
     def _statements(self) -> dict[str, str]:
         game_updates = ", ".join(f"{c} = excluded.{c}" for c in GAME_COLUMNS[1:])
         return {
-            "player": self._q("INSERT INTO {p}rm_players VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id) DO NOTHING"),
+            "player": self._q(
+                "INSERT INTO {p}rm_players (player_id, name, kind, bot, created_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (player_id) DO NOTHING"
+            ),
+            "totals": self._q("UPDATE {p}rm_players SET games = games + ?, wins = wins + ? WHERE player_id = ?"),
             "tournament": self._q(
                 "INSERT INTO {p}rm_tournaments VALUES (?, ?, ?, ?, ?) ON CONFLICT (tournament_id) DO NOTHING"
             ),
@@ -130,7 +134,32 @@ class ReadModels:
         with self._transaction() as curs:
             self._write(curs, batch)
             self.field.keep(curs, {row[4] for row in batch.results})  # (the games the batch finished)
+            self._add_totals(curs, batch.totals)
             library.insert_tracking(self.tracker, curs, Tracking(PROJECTION_NAME, batch.last_notification_id))
+
+    def _add_totals(self, curs: Any, totals: dict[str, list[int]]) -> None:
+        """Add the batch's finished games and wins to its players' rows (``rm_players.games``, ``wins``): a page
+        naming players reads their totals by key instead of counting their games, which grow with the store.
+        Here and not in ``_write``: a distributed rebuild's shares would add to the same players' rows side by
+        side (waiting on each other's row locks, or deadlocking); it counts every player's once at its end
+        (``count_totals``). In player order, so that two writers could never take two rows in opposite orders."""
+        if totals:
+            curs.executemany(self._sql["totals"], [(*totals[p], p) for p in sorted(totals)])
+
+    def count_totals(self, curs: Any) -> None:
+        """Every player's finished games and wins counted afresh from their seats (``rm_player_games``): what the
+        batches add up to, in one statement (the end of a distributed rebuild)."""
+        counted = (
+            "SELECT player_id, COUNT(*) AS games, SUM(won) AS wins FROM {p}rm_player_games WHERE finished = 1 "
+            "GROUP BY player_id"
+        )
+        curs.execute(self._q("UPDATE {p}rm_players SET games = 0, wins = 0 WHERE games <> 0 OR wins <> 0"))
+        curs.execute(
+            self._q(
+                f"UPDATE {{p}}rm_players SET games = t.games, wins = t.wins FROM ({counted}) AS t "
+                "WHERE t.player_id = rm_players.player_id"
+            )
+        )
 
     def complete_field(self) -> None:
         """Sum the field's figures over every finished game if they are not complete (a store upgraded from
