@@ -209,15 +209,17 @@ def _named_alike(value: Any, alternatives: list[dict[str, Any]]) -> list[dict[st
 
 
 def _requires_type(schema: dict[str, Any]) -> bool:
-    if "$ref" in schema:
-        schema = _resolve(schema["$ref"])
-    return "type" in schema.get("required", ()) and "const" in schema.get("properties", {}).get("type", {})
+    form = _referred(schema)
+    return "type" in form.get("required", ()) and "const" in form.get("properties", {}).get("type", {})
 
 
 def _type_const(schema: dict[str, Any]) -> Any:
-    if "$ref" in schema:
-        schema = _resolve(schema["$ref"])
-    return schema.get("properties", {}).get("type", {}).get("const")
+    return _referred(schema).get("properties", {}).get("type", {}).get("const")
+
+
+def _referred(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema itself, or the one its ``$ref`` names."""
+    return _resolve(schema["$ref"]) if "$ref" in schema else schema
 
 
 def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> dict[str, Any]:
