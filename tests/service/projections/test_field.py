@@ -42,15 +42,6 @@ def both(kept: Callable[[], Any], afresh: Callable[[], Any]) -> tuple[Any, Any]:
 
 
 @pytest.fixture
-def follower(service: Digsite) -> Iterator[Follower]:
-    found = Follower(service.settings, batch_size=41)  # games finish in many batches, some two in one
-    try:
-        yield found
-    finally:
-        found.close()
-
-
-@pytest.fixture
 def queries(service: Digsite) -> Iterator[Queries]:
     found = Queries(service)
     try:

@@ -4,10 +4,7 @@ players' queries instead of counting their games; on both backends."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from domain.games import GAMES
 from service import store
@@ -16,15 +13,6 @@ from service.projections.follower import Follower
 from service.queries import Queries
 from service.simulation import run_tournament
 from tests.service.test_audit import new_game, play
-
-
-@pytest.fixture
-def follower(service: Digsite) -> Iterator[Follower]:
-    made = Follower(service.settings, batch_size=41)  # games finish in many batches, some two in one
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 def _rows(follower: Follower, sql: str) -> list[tuple[Any, ...]]:

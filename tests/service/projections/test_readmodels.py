@@ -47,15 +47,6 @@ def _tables(follower: Follower, prefix: str) -> set[str]:
         return {r["name"] if isinstance(r, dict) else r[0] for r in curs.fetchall()}
 
 
-@pytest.fixture
-def follower(service: Digsite) -> Iterator[Follower]:
-    made = Follower(service.settings, batch_size=41)
-    try:
-        yield made
-    finally:
-        made.close()
-
-
 @pytest.mark.parametrize("kind", sorted(GAMES))
 def test_a_game_s_migrations_create_exactly_the_fact_tables_its_analytics_declares(
     follower: Follower, kind: str
