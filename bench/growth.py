@@ -4,8 +4,9 @@
 The store grows in blocks of 1,000 four-player Ruins games (``generate``), and the same PostgreSQL schema is
 grown block by block to each size (``measure --sizes``), so a block is generated and loaded once. At each size:
 
-- a move through the service's submit path, p50/p99 over fresh games played move by move, beside the
-  baseline of ``bench.service`` (one plain single-row commit of the same bytes) in the same run;
+- a move through the service's submit path and through the HTTP API with a seat's token, p50/p99 over fresh
+  games played move by move, beside the baseline of ``bench.service`` (one plain single-row commit of the same
+  bytes) in the same run;
 - the state of a stored game at a random move (random games of the whole store, a fresh service);
 - a replay step (``Queries.replay``, one move forward or back, any perspective) on random games;
 - the tendencies page cold (the field's figures asked anew, as after the read models move: read from the
@@ -206,13 +207,19 @@ def summary(timings_ms: list[float]) -> dict[str, Any]:
 
 
 def measure_moves(settings: Settings, games: int, seed: str) -> dict[str, Any]:
-    """Fresh games played move by move through the service's submit path, each move timed; the baseline
-    commits the very bytes each move stored as one plain row (``bench.service.RawTable``), timed alike,
-    right after each game (both sides see the same machine)."""
+    """Fresh games played move by move, each move timed, twice: through the service's submit path, and through
+    the HTTP API as a seat plays (``POST /games/<id>/actions`` with the seat's token, the API app in this process:
+    routing, the token, the body's check, the move, the JSON answer; no network). The baseline commits the very
+    bytes each move stored as one plain row (``bench.service.RawTable``), timed alike, right after each game
+    (both sides see the same machine)."""
+    from service.api import create_app
+
     service = bootstrap.build(settings)
+    client = create_app(service=service).test_client()
     raw = RawTable(settings.database)
     players = [service.create_player(n) for n in NAMES]
     ours: list[float] = []
+    http: list[float] = []
     theirs: list[float] = []
     for game_seed, actions in scripted_games(games, seed):
         created = service.create_game(KIND, players, seed=game_seed)
@@ -221,6 +228,15 @@ def measure_moves(settings: Settings, games: int, seed: str) -> dict[str, Any]:
             began = time.perf_counter()
             version = service.submit(created["id"], Viewer(action["seat"]), version, action)["version"]
             ours.append((time.perf_counter() - began) * 1000)
+        played = service.create_game(KIND, players, seed=game_seed)  # the same game again, over HTTP
+        version, path = played["version"], f"/api/v1/games/{played['id']}/actions"
+        tokens = [{"Authorization": f"Bearer {t['token']}"} for t in played["tokens"]]
+        for action in actions:
+            began = time.perf_counter()
+            answer = client.post(path, json={"version": version, "action": action}, headers=tokens[action["seat"]])
+            http.append((time.perf_counter() - began) * 1000)
+            assert answer.status_code == 200, answer.get_json()
+            version = answer.get_json()["version"]
         stored = service.app.recorder.select_events(UUID(created["id"]))
         for version, event in enumerate(stored[1:]):
             began = time.perf_counter()
@@ -228,8 +244,14 @@ def measure_moves(settings: Settings, games: int, seed: str) -> dict[str, Any]:
             theirs.append((time.perf_counter() - began) * 1000)
     raw.conn.close()
     service.close()
-    move, baseline = summary(ours), summary(theirs)
-    return {**move, "baseline": baseline, "ratio_p50": round(move["p50_ms"] / baseline["p50_ms"], 2)}
+    move, through_http, baseline = summary(ours), summary(http), summary(theirs)
+    through_http["ratio_p50"] = round(through_http["p50_ms"] / baseline["p50_ms"], 2)
+    return {
+        **move,
+        "http": through_http,
+        "baseline": baseline,
+        "ratio_p50": round(move["p50_ms"] / baseline["p50_ms"], 2),
+    }
 
 
 def random_games(queries: Queries, count: int, rng: random.Random) -> list[dict[str, Any]]:
@@ -471,6 +493,9 @@ ROWS: list[tuple[str, tuple[str, ...], str]] = [
     ("move through submit, p99 (ms)", ("move", "p99_ms"), "info"),
     ("baseline: plain one-row commit, p50 (ms)", ("move", "baseline", "p50_ms"), "info"),
     ("move ÷ baseline, p50", ("move", "ratio_p50"), "flat"),
+    ("move through the HTTP API (seat token), p50 (ms)", ("move", "http", "p50_ms"), "info"),
+    ("move through the HTTP API (seat token), p99 (ms)", ("move", "http", "p99_ms"), "info"),
+    ("HTTP move ÷ baseline, p50", ("move", "http", "ratio_p50"), "flat"),
     ("state at move N, p50 (ms)", ("state_at_move", "p50_ms"), "flat"),
     ("state at move N, p99 (ms)", ("state_at_move", "p99_ms"), "flat"),
     ("replay step, p50 (ms)", ("replay_step", "p50_ms"), "flat"),
