@@ -473,7 +473,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             print(f"size {size}:", file=sys.stderr)
             loaded = grow(db, args.blocks, have, size // BLOCK)
             have = size // BLOCK
-            found = {"size": size, "load_seconds": round(loaded, 1), **measure_size(db, settings, args, size)}
+            if args.moves_only:  # (a move reads and writes the events alone: no read models needed)
+                moves = measure_moves(settings, args.move_games, f"growth-moves-{size}")
+                figures = {"games": have * BLOCK, "move": moves}
+            else:
+                figures = measure_size(db, settings, args, size)
+            found = {"size": size, "load_seconds": round(loaded, 1), **figures}
             results["sizes"].append(found)
             print(json.dumps(found), file=sys.stderr)
             if args.out:
@@ -617,6 +622,9 @@ def main() -> None:
     take.add_argument("--fresh-games", type=int, default=100, help="games stored whole before the catch-up")
     take.add_argument("--verify-sample", type=int, help="verify this many random games instead of all")
     take.add_argument("--out", type=Path, help="write the figures here as they come (JSON)")
+    take.add_argument(
+        "--moves-only", action="store_true", help="measure only the moves (the read models are left unprojected)"
+    )
     take.add_argument("--keep", action="store_true", help="keep the schema (its name is in the output)")
     take.add_argument("--schema", help="grow on the schema an earlier run kept (--keep) instead of a fresh one")
     take.add_argument(
