@@ -4,32 +4,24 @@ players' queries instead of counting their games; on both backends."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.games import GAMES
 from service import store
 from service.application import Digsite
 from service.projections.follower import Follower
 from service.queries import Queries
 from service.simulation import run_tournament
+from tests.service.projections.support import rows
 from tests.service.test_audit import new_game, play
 
 
-def _rows(follower: Follower, sql: str) -> list[tuple[Any, ...]]:
-    models = follower.read_models
-    with models.tracker.datastore.transaction(commit=False) as curs:
-        curs.execute(models._q(sql))
-        return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in curs.fetchall()]
-
-
 def kept(follower: Follower) -> dict[str, tuple[int, int]]:
-    return {p: (g, w) for p, g, w in _rows(follower, "SELECT player_id, games, wins FROM {p}rm_players")}
+    return {p: (g, w) for p, g, w in rows(follower, "SELECT player_id, games, wins FROM {p}rm_players")}
 
 
 def counted(follower: Follower) -> dict[str, tuple[int, int]]:
     """Each player's finished seats and wins counted from ``rm_player_games`` (zero for a player with none)."""
-    totals = {p: (0, 0) for p, *_ in _rows(follower, "SELECT player_id FROM {p}rm_players")}
-    for player, games, wins in _rows(
+    totals = {p: (0, 0) for p, *_ in rows(follower, "SELECT player_id FROM {p}rm_players")}
+    for player, games, wins in rows(
         follower,
         "SELECT player_id, COUNT(*), SUM(won) FROM {p}rm_player_games WHERE finished = 1 GROUP BY player_id",
     ):

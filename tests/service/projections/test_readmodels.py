@@ -17,6 +17,7 @@ from service.projections.follower import Follower
 from service.queries import Queries
 from service.settings import Database
 from service.simulation import run_tournament
+from tests.service.projections.support import rows
 
 
 def _columns(follower: Follower, table: str) -> list[str]:
@@ -57,13 +58,6 @@ def test_a_game_s_migrations_create_exactly_the_fact_tables_its_analytics_declar
         assert _columns(follower, table) == list(columns), table
 
 
-def _sql(follower: Follower, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    view = follower.read_models
-    with view.tracker.datastore.transaction(commit=False) as curs:
-        curs.execute(view._q(sql), params)
-        return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in curs.fetchall()]
-
-
 @pytest.fixture
 def played(service: Digsite, follower: Follower) -> Iterator[Queries]:
     """Sixteen finished four-player Ruins games (many reach the Showdown, some end on an instant win)."""
@@ -81,13 +75,13 @@ def test_every_round_a_game_played_has_one_first_out_the_showdown_included(follo
     games = played.games(kind="ruins", status="over", limit=100)["rows"]
     assert {g["win_how"] for g in games} == {"showdown", "instant"}  # both endings are covered
     for game in games:
-        [(first_outs, rounds_played)] = _sql(
+        [(first_outs, rounds_played)] = rows(
             follower,
             "SELECT SUM(first_outs) AS f, SUM(rounds_played) AS r FROM {p}rm_ruins_seats WHERE game_id = ?",
             (game["game_id"],),
         )
         assert first_outs == game["round"], game  # one per round: 5 in a game that reached the Showdown
-        [(played_rows, deals)] = _sql(
+        [(played_rows, deals)] = rows(
             follower,
             "SELECT SUM(played) AS p, COUNT(DISTINCT round) AS d FROM {p}rm_ruins_rounds WHERE game_id = ?",
             (game["game_id"],),
@@ -117,7 +111,7 @@ def test_games_reaching_the_showdown_are_counted_per_game_not_per_participant(pl
 
 
 def test_claims_are_recorded_with_the_round_they_were_made_in(follower: Follower, played: Queries) -> None:
-    claims = _sql(
+    claims = rows(
         follower,
         "SELECT c.round AS c_round, m.round AS m_round, m.seat AS m_seat, c.seat AS c_seat FROM {p}rm_ruins_claims c "
         "JOIN {p}rm_moves m ON m.game_id = c.game_id AND m.version = c.version",
@@ -131,13 +125,13 @@ def test_claims_are_recorded_with_the_round_they_were_made_in(follower: Follower
 
 
 def test_think_time_keeps_fractions_of_a_millisecond(follower: Follower, played: Queries) -> None:
-    moves = _sql(follower, "SELECT game_id, seat, think_ms FROM {p}rm_moves")
+    moves = rows(follower, "SELECT game_id, seat, think_ms FROM {p}rm_moves")
     # (Not "some move under a millisecond": how fast the bots' moves follow each other depends on the machine's load.)
     assert all(t >= 0 for _, _, t in moves) and any(t != int(t) for _, _, t in moves)
     totals: dict[tuple[str, int], float] = {}
     for game_id, seat, think in moves:
         totals[(game_id, seat)] = totals.get((game_id, seat), 0.0) + think
-    for game_id, seat, think in _sql(follower, "SELECT game_id, seat, think_ms FROM {p}rm_player_games"):
+    for game_id, seat, think in rows(follower, "SELECT game_id, seat, think_ms FROM {p}rm_player_games"):
         assert think == pytest.approx(totals.get((game_id, seat), 0.0), abs=1e-6)
 
 
@@ -182,7 +176,7 @@ def test_a_store_with_the_old_read_models_upgrades_and_rebuilds_them(
 def _snapshot(follower: Follower) -> dict[str, list[tuple[Any, ...]]]:
     from service.projections.tables import TABLES
 
-    return {t: sorted(_sql(follower, f"SELECT * FROM {{p}}{t}"), key=repr) for t in TABLES}
+    return {t: sorted(rows(follower, f"SELECT * FROM {{p}}{t}"), key=repr) for t in TABLES}
 
 
 def test_every_game_s_core_rows_are_its_engine_s_result_and_a_rebuild_gives_the_same_rows(
@@ -194,12 +188,12 @@ def test_every_game_s_core_rows_are_its_engine_s_result_and_a_rebuild_gives_the_
         run_tournament(service, kind=kind, players=2, games=2, seed=f"core-{kind}", pool=3)
     follower.catch_up()
     incremental = _snapshot(follower)
-    for game_id, kind, winners, last_round in _sql(follower, "SELECT game_id, kind, winners, round FROM {p}rm_games"):
+    for game_id, kind, winners, last_round in rows(follower, "SELECT game_id, kind, winners, round FROM {p}rm_games"):
         state = service.app.repository.get(UUID(game_id)).state
         rules = GAMES[kind].rules
         result = rules.result(state)
         assert result is not None and last_round == rules.progress(state).round
-        seats = _sql(
+        seats = rows(
             follower,
             "SELECT seat, finished, won, place, score FROM {p}rm_player_games WHERE game_id = ? ORDER BY seat",
             (game_id,),
