@@ -38,9 +38,6 @@ class Game(Generic[State, Action, Event]):
     schemas: Schemas
     bots: Bots[Action]
     analytics: Analytics[State, Event] | None = None  # None: the read models keep only the common rows
-    # Keys of a seat's view whose lists hold dicts the engine shares between views and never changes (Ruins' 50
-    # ruin cards): the API may keep each one's JSON text (service/api/encoding.py). Empty: every view is new.
-    shared_view_lists: tuple[str, ...] = ()
 
 
 _RUINS_RULES: GameRules[ruins.GameState, ruins.Action, ruins.Event] = ruins
@@ -54,7 +51,6 @@ RUINS: Game[ruins.GameState, ruins.Action, ruins.Event] = Game(
     ruins.SCHEMAS,
     ruins.BOTS,
     ruins.ANALYTICS,
-    shared_view_lists=("ruins",),  # (domain/ruins/caches.py card_form)
 )
 ARNAK: Game[arnak.GameState, arnak.Action, arnak.Event] = Game(
     arnak.GAME, "Lost Ruins of Arnak", _ARNAK_RULES, arnak.GameState, arnak.SCHEMAS, arnak.BOTS, arnak.ANALYTICS

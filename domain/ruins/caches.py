@@ -68,9 +68,8 @@ def profile(book: Book, card: int, ruin: Ruin) -> Profile:
 # A ruin card as a view draws it (``domain.ruins.view.ruin_card``: its JSON-ready dict) by (version, card,
 # night, sleeves, claim, set aside). Every view draws all 50 ruins, and few change from one move to the next:
 # building them took 185 us of a seat's 211 us view (four players, mid-game), 5.6 % of the server's CPU per move
-# under ``bench.seats`` (2026-12-02). The dicts are shared between views, so the API can also keep each one's
-# JSON text (service/api/encoding.py): read them, never change them. A sleeve or claim that is not exactly an int
-# (or None) is drawn afresh, never shared (``True == 1``).
+# under ``bench.seats`` (2026-12-02). The dicts are shared between views: read them, never change them. A sleeve
+# or claim that is not exactly an int (or None) is drawn afresh, never shared (``True == 1``).
 CARDS: dict[tuple[str, int, bool, tuple[int | None, ...], int | None, bool], dict[str, Any]] = {}
 CARDS_LIMIT = 20_000
 

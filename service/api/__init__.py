@@ -98,7 +98,7 @@ def create_app(settings: Settings | None = None, service: Digsite | None = None)
     """The API app around ``service`` (or a service built from ``settings``, or from the environment)."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
-    app.json = AnswerJSON(app)  # keys unsorted, seats' cards from kept texts: service/api/encoding.py
+    app.json = AnswerJSON(app)  # orjson, keys unsorted: service/api/encoding.py
     app.wsgi_app = StreamedBodyLimit(app.wsgi_app, MAX_BODY_BYTES)  # type: ignore[method-assign]
     app.extensions["digsite"] = service if service is not None else build(settings)
     for blueprint in (meta.bp, organisers.bp, games.bp):

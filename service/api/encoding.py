@@ -1,96 +1,48 @@
-"""The API's JSON: Flask's own encoder, with two speed tricks for the answers every seat gets at each turn.
+"""The API's JSON: Flask's provider, writing compact answers with orjson, keys in the order the service built them.
 
-- Keys keep the order the service built them in, not sorted: sorting halved the speed of encoding a seat's game
-  (12 KB: 0.53 ms sorted, 0.26 ms not), which a seat's every turn pays (docs/performance.md, seat clients).
-- A game may say that some lists of its seat views hold dicts its engine shares between views and never changes
-  (``Game.shared_view_lists``: Ruins draws all 50 ruin cards in every view, and most are the very dicts the last
-  view drew). The text of each such dict is kept here, by the dict's identity, and the list is written from those
-  texts: encoding Ruins' cards was 150-250 us of a seat's 11 KB game (200-280 us in all), 8 to 10 % of the
-  server's CPU per move under ``bench.seats`` (2026-12-02).
+Why: a seat's every turn is an answer carrying its game (about 12 KB, Ruins drawing all 50 ruin cards), and its
+encoding was the largest part of that answer the scripted move never pays. Encoding a move's answer with its next
+turn (11.8 KB): ``json.dumps`` 175 us, with keys unsorted and the ruin cards written from texts kept by identity
+(this module until 2026-12-04) 75 us, orjson 13 us (timeit, quiet machine; docs/performance.md, seat clients).
 
-The bytes are exactly what ``json.dumps`` writes for the same answer: compact JSON is written piece by piece (a
-list is ``[`` + its items' texts joined by ``,`` + ``]``), so a dict's text is the same wherever it stands. The
-list is swapped for a marker (a string no answer holds: random for each process, and looked for exactly once)
-in copies of the dicts above it, the answer is encoded, and the marker's text is replaced by the list's. Only
-compact answers take this path (``indent`` would indent a dict by its depth): Flask's debug mode writes plainly.
-The kept texts hold their dicts, so an identity is never reused while its text is kept; the shared dicts are
-never changed (the game's promise; a test checks the bytes against ``json.dumps`` all the same).
+What is written is the same JSON as before, read back: keys keep their order (never sorted), non-string keys are
+written as strings, and what orjson leaves to Flask (dates and times, dataclasses, anything else it does not know)
+goes through Flask's own ``default``, so a date is written as Flask writes it. Two differences in the bytes, not in
+what a client reads: text outside ASCII is written as UTF-8 rather than as ``\\u`` escapes, and there are no
+spaces after separators. An answer orjson cannot write is written by ``json.dumps`` as before (compact, every
+character outside ASCII escaped): an integer past 64 bits, or a lone surrogate (a refusal quoting the text it
+refuses); so is an indented answer (Flask's debug mode), and whatever Flask writes with ``dumps``.
 """
 
 from __future__ import annotations
 
-import json
-import secrets
 from typing import Any
 
+import orjson
+from flask import Response
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.sansio.response import Response as BaseResponse
 
-from domain.games import GAMES
-
-COMPACT = (",", ":")
-TEXTS_LIMIT = 20_000  # dict texts kept (Ruins keeps as many shared cards: domain/ruins/caches.py CARDS_LIMIT)
-# Where a seat's game sits in an answer: the game itself (GET /games/<id>), ``game`` (the push channel's answer)
-# or ``next`` then ``game`` (a move's answer with ``?wait``); the view names its game (``game``).
-PATHS = (("view",), ("game", "view"), ("next", "game", "view"))
+OPTIONS = (
+    orjson.OPT_NON_STR_KEYS  # (json.dumps writes an int key as a string: so does this)
+    | orjson.OPT_PASSTHROUGH_DATETIME  # (to Flask's default: an HTTP date, as Flask writes one)
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_APPEND_NEWLINE  # (Flask ends an answer with a newline)
+)
 
 
 class AnswerJSON(DefaultJSONProvider):
     sort_keys = False
 
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
-        self._texts: dict[int, tuple[dict[str, Any], str]] = {}
-        self._marker = f"digsite-shared-{secrets.token_hex(16)}"
+    def response(self, *args: Any, **kwargs: Any) -> BaseResponse:
+        if (self.compact is None and self._app.debug) or self.compact is False:
+            return super().response(*args, **kwargs)  # (indented: json.dumps)
+        body = self.written(self._prepare_response_obj(args, kwargs))
+        return Response(body, mimetype=self.mimetype)
 
-    def dumps(self, obj: Any, **kwargs: Any) -> str:
-        kwargs.setdefault("default", self.default)
-        kwargs.setdefault("ensure_ascii", self.ensure_ascii)
-        kwargs.setdefault("sort_keys", self.sort_keys)
-        if kwargs.get("separators") != COMPACT or kwargs.get("indent") is not None or not isinstance(obj, dict):
-            return json.dumps(obj, **kwargs)
-        for path in PATHS:
-            swapped = _swap(obj, path, self._marker)
-            if swapped is not None:
-                answer, shared = swapped
-                break
-        else:
-            return json.dumps(obj, **kwargs)
-        text = json.dumps(answer, **kwargs)
-        parts = text.split(json.dumps(self._marker))
-        if len(parts) != 2:  # (the marker elsewhere too: no answer holds it, but never guess)
-            return json.dumps(obj, **kwargs)
-        return parts[0] + "[" + ",".join([self._text(item, kwargs) for item in shared]) + "]" + parts[1]
-
-    def _text(self, item: dict[str, Any], kwargs: dict[str, Any]) -> str:
-        kept = self._texts.get(id(item))
-        if kept is not None and kept[0] is item:
-            return kept[1]
-        text = json.dumps(item, **kwargs)
-        if len(self._texts) >= TEXTS_LIMIT:
-            self._texts.clear()
-        self._texts[id(item)] = (item, text)
-        return text
-
-
-def _swap(obj: dict[str, Any], path: tuple[str, ...], marker: str) -> tuple[dict[str, Any], list[Any]] | None:
-    """A copy of ``obj`` whose view at ``path`` has the marker for the list of shared dicts its game declares, and
-    that list; None if there is no such view there (only the dicts on the path are copied)."""
-    chain = [obj]
-    for key in path:
-        inner = chain[-1].get(key)
-        if not isinstance(inner, dict):
-            return None
-        chain.append(inner)
-    view = chain[-1]
-    kind = view.get("game")
-    found = GAMES.get(kind) if isinstance(kind, str) else None
-    if found is None or len(found.shared_view_lists) != 1:  # (one list a view: what the marker stands for)
-        return None
-    key = found.shared_view_lists[0]
-    shared = view.get(key)
-    if not isinstance(shared, list) or not all(type(c) is dict for c in shared):
-        return None
-    out: dict[str, Any] = {**view, key: marker}
-    for step, holder in zip(reversed(path), reversed(chain[:-1]), strict=True):
-        out = {**holder, step: out}
-    return out, shared
+    def written(self, obj: Any) -> bytes:
+        """``obj`` as a compact answer (ending with a newline): orjson's bytes, else ``json.dumps``'s."""
+        try:
+            return orjson.dumps(obj, default=self.default, option=OPTIONS)
+        except orjson.JSONEncodeError:  # (an int past 64 bits; a lone surrogate quoted in a refusal's message)
+            return (self.dumps(obj, separators=(",", ":")) + "\n").encode()  # (escaped: ASCII)

@@ -1,30 +1,25 @@
-"""The API's JSON (service/api/encoding.py) writes exactly the bytes ``json.dumps`` writes for the same answer,
-although it writes a Ruins view's cards from texts it keeps."""
+"""The API's JSON (service/api/encoding.py): orjson writes the answers, and a client reads back exactly what
+``json.dumps`` would have written: keys in the service's order, Flask's dates, the rest by ``json.dumps``."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from flask import Flask
 
 from domain import ruins
-from domain.ruins import caches
-from service.api import create_app, encoding
-from service.api.encoding import AnswerJSON
+from service.api import create_app
 from service.application import Digsite
 
 
 @pytest.fixture
 def app(service: Digsite) -> Flask:
     return create_app(service=service)
-
-
-def plain(obj: Any) -> str:
-    """What Flask's own provider writes (compact, keys unsorted)."""
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=True, sort_keys=False)
 
 
 def game_states(seed: int, players: int = 4) -> list[Any]:
@@ -45,42 +40,52 @@ def answers(state: Any, seat: int | None) -> list[dict[str, Any]]:
     return [game, following, {"version": 8, "events": [], "next": following}]
 
 
-def test_answers_are_written_byte_for_byte_as_json_dumps_writes_them(app: Flask, monkeypatch: Any) -> None:
-    monkeypatch.setattr(encoding, "TEXTS_LIMIT", 300)  # the kept texts are emptied many times over
-    monkeypatch.setattr(caches, "CARDS_LIMIT", 500)  # and so are the shared cards
-    provider = app.json
-    assert isinstance(provider, AnswerJSON)
+def written(app: Flask, answer: Any) -> bytes:
     with app.app_context():
-        for seed in (1, 2):
-            for state in game_states(seed)[::3]:
-                for seat in (None, 0, 1):
-                    for answer in answers(state, seat):
-                        text = provider.response(answer).get_data(as_text=True)
-                        assert text == plain(answer) + "\n"
-    assert provider._texts  # (the cards were written from kept texts)
+        return app.json.response(answer).get_data()
 
 
-def test_the_cards_are_shared_between_views_and_never_changed_by_writing_them(app: Flask) -> None:
-    states = game_states(3)
-    first, later = ruins.view(states[40], 0), ruins.view(states[41], 1)
-    assert sum(a is b for a, b in zip(first["ruins"], later["ruins"], strict=True)) > 40  # most are the same dicts
-    before = json.dumps(first)
-    with app.app_context():
-        app.json.response(answers(states[40], 0)[2])
-    assert json.dumps(first) == before
+def read(text: bytes) -> Any:
+    """What a client reads, keeping the order of keys as written."""
+    return json.loads(text, object_pairs_hook=lambda pairs: pairs)
 
 
-def test_an_answer_holding_the_marker_or_written_indented_is_written_plainly(app: Flask) -> None:
-    provider = app.json
-    assert isinstance(provider, AnswerJSON)
-    answer = answers(game_states(4)[10], 2)[1]
-    answer["game"]["labels"] = {"round": provider._marker}
-    with app.app_context():
-        assert provider.response(answer).get_data(as_text=True) == plain(answer) + "\n"
-        assert provider.dumps(answer, indent=2) == json.dumps(answer, indent=2, sort_keys=False)
+def test_a_client_reads_back_what_json_dumps_would_have_written_keys_in_the_same_order(app: Flask) -> None:
+    for seed in (1, 2):
+        for state in game_states(seed)[::5]:
+            for seat in (None, 0, 1):
+                for answer in answers(state, seat):
+                    text = written(app, answer)
+                    assert text.endswith(b"\n")
+                    assert read(text) == read(json.dumps(answer).encode())
 
 
-def test_what_is_not_a_ruins_view_is_written_plainly(app: Flask) -> None:
-    odd = {"view": {"game": "ruins", "ruins": [1, {"id": 2}]}, "game": {"view": {"game": "arnak", "ruins": [{}]}}}
-    with app.app_context():
-        assert app.json.response(odd).get_data(as_text=True) == plain(odd) + "\n"
+def test_text_outside_ascii_is_written_as_utf8_and_int_keys_as_strings(app: Flask) -> None:
+    text = written(app, {"name": "Zoë ☃", 3: "three"})
+    assert text == '{"name":"Zoë ☃","3":"three"}\n'.encode()
+
+
+def test_dates_and_dataclasses_are_written_as_flask_writes_them(app: Flask) -> None:
+    @dataclasses.dataclass
+    class Pair:
+        left: int
+        right: str
+
+    at = datetime(2026, 12, 4, 9, 30, tzinfo=UTC)
+    assert json.loads(written(app, {"at": at, "pair": Pair(1, "x")})) == {
+        "at": "Fri, 04 Dec 2026 09:30:00 GMT",
+        "pair": {"left": 1, "right": "x"},
+    }
+
+
+def test_what_orjson_cannot_write_is_written_by_json_dumps(app: Flask) -> None:
+    huge = {"big": 2**70, "list": [1, 2]}
+    assert written(app, huge) == b'{"big":1180591620717411303424,"list":[1,2]}\n'
+    quoted = {"error": {"message": "'a\ud800b' holds a lone surrogate"}}
+    assert written(app, quoted) == b'{"error":{"message":"\'a\\ud800b\' holds a lone surrogate"}}\n'
+
+
+def test_an_indented_answer_debug_mode_is_written_by_json_dumps(app: Flask) -> None:
+    app.json.compact = False  # type: ignore[attr-defined]
+    answer = {"b": 1, "a": ["ü"]}
+    assert written(app, answer) == (json.dumps(answer, indent=2) + "\n").encode()
