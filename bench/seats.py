@@ -5,8 +5,11 @@ bench (``bench.http``'s clients) measured on the same server in the same run.
 Load: ``--tables`` games at once (default 8), four seat clients each, every client on its own keep-alive
 connection, choosing a random legal action from what the API gave it; when a game ends its table creates the
 next one through the API (closed loop). 3 s warm-up, then a 20 s window. Each client posts its move with
-``?wait`` (the answer carries its next turn: one request a move); a second run has the same clients wait
-(``GET /updates``) and post separately (two requests a move, the POST's own latency seen). Reported: moves/s,
+``?wait`` (the answer carries its next turn: one request a move). ``--rounds`` (default 3) pairs a scripted run
+with a seat run right after it, so many times, each round's ratios against its own scripted run (the machine's
+noise moves a scripted run's CPU a move by half between runs minutes apart), and the median of the rounds. Then
+the same clients wait (``GET /updates``) and post separately (two requests a move, the POST's own latency seen),
+against a scripted run of their own. Reported: moves/s,
 server CPU per move (the gunicorn process tree, from /proc), requests per move, p50/p99 of the POST (second
 run), p50/p99 from sending a move to the next mover receiving its turn. With ``--idle`` (default 1000), that
 many idle subscribers then wait on 250 other games (50 s long polls, renewed as they end): the CPU they cost per
@@ -38,12 +41,16 @@ from typing import Any
 
 from bench.http import API_KEY, KeepAliveClient, _free_port, _tree_cpu, client
 from bench.service import NAMES, drop, fresh_database, scripted_games
-from service import store
+from service import push, store
 from service.application import Digsite
 from service.settings import Settings
 
 WAIT = 10  # seconds a seat's long poll waits (an answer comes as soon as it is this seat's turn)
 IDLE_WAIT = 50  # seconds an idle subscriber's long poll waits (nothing happens in its game: it runs out)
+# Games each scripted client plays (about 12 s at 8 clients, beside the seats' 20 s window). With 3 a run lasted
+# about 4 s, its clients ending one by one: the server's CPU a move was 1.1 to 1.9 ms across runs, with 12 it is
+# 1.11 to 1.26 ms (four runs in a row, quiet machine, 2026-12-04).
+SCRIPTED_GAMES = 12
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -312,6 +319,14 @@ def seats(
     }
 
 
+def _settle() -> None:
+    """Let the server forget the seat runs before the next phase: the seat clients leave with their last waits
+    still held (each ends within WAIT seconds), and a process's push feed reads every new record until
+    LINGER_SECONDS after its last wait ended. Without this the scripted run that follows paid for that feed:
+    1.83 ms of CPU a move against 1.18 ms in the run before the seats (2026-12-04)."""
+    time.sleep(WAIT + push.LINGER_SECONDS + 1)
+
+
 def _cpu_over(pid: int, seconds: float) -> float:
     """The server's CPU seconds per second over ``seconds`` of wall time."""
     before = _tree_cpu(pid)
@@ -333,7 +348,11 @@ def main() -> None:
     parser.add_argument("--idle", type=int, default=1000, help="idle subscribers for the second seat run (0: none)")
     parser.add_argument("--idle-games", type=int, default=250)
     parser.add_argument("--idle-window", type=float, default=IDLE_WAIT + 1, help="seconds: a whole cycle of waits")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="scripted, then seat runs, alternated this many times (ratios per round)"
+    )
     args = parser.parse_args()
+    rounds: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:
         db = fresh_database(args.backend, Path(folder))
         store.upgrade(db)
@@ -341,13 +360,28 @@ def main() -> None:
             service = Digsite(Settings(database=db))
             players = [service.create_player(n) for n in NAMES]
             service.close()
-            scripts = scripted_games(args.tables * 3, "seats")
             port = _free_port()
             server = _start_server(port, db.url, args.workers, args.threads, args.worker_class)
             try:
-                baseline = scripted(port, server.pid, players, scripts, args.tables)
-                plain = seats(port, server.pid, players, args.tables, args.warmup, args.window)
-                separate = seats(port, server.pid, players, args.tables, args.warmup, args.window, combined=False)
+                # The server's CPU a scripted move moved from 1.20 to 1.86 ms between back-to-back runs of a quiet
+                # hour (2026-12-04): each round pairs one scripted run with the seat run right after it.
+                for number in range(args.rounds):
+                    if number:
+                        _settle()
+                    games = scripted_games(args.tables * SCRIPTED_GAMES, f"seats-{number}")
+                    baseline = scripted(port, server.pid, players, games, args.tables)
+                    plain = seats(port, server.pid, players, args.tables, args.warmup, args.window)
+                    rounds.append(_round(baseline, plain))
+                # The same clients making two requests a move (a wait, then a plain POST, whose latency is seen),
+                # against a scripted run of their own.
+                _settle()
+                baseline = scripted(
+                    port, server.pid, players, scripted_games(args.tables * SCRIPTED_GAMES, "separate"), args.tables
+                )
+                separate = _round(
+                    baseline, seats(port, server.pid, players, args.tables, args.warmup, args.window, combined=False)
+                )
+                _settle()
                 idle: dict[str, Any] | None = None
                 quiet = _cpu_over(server.pid, args.idle_window)  # the server with nobody at all
                 if args.idle:
@@ -372,38 +406,46 @@ def main() -> None:
                     idle = seats(port, server.pid, players, args.tables, args.warmup, args.window)
                     stop.set()
                     holder.join(10)
-                after = scripted(port, server.pid, players, scripted_games(args.tables * 3, "seats-after"), args.tables)
             finally:
                 server.terminate()
                 server.wait(60)
         finally:
             drop(db)
-    scripted_rate = statistics.mean([baseline["moves_per_second"], after["moves_per_second"]])
-    scripted_cpu = statistics.mean([baseline["server_cpu_ms_per_move"], after["server_cpu_ms_per_move"]])
     report: dict[str, Any] = {
         "backend": args.backend,
         "gunicorn": f"-w {args.workers} -k {args.worker_class} ({args.threads} threads or connections) --reuse-port",
-        "scripted_before_after": [_rounded(baseline), _rounded(after)],
-        "seats": _rounded(plain),
-        "rate_ratio": round(plain["moves_per_second"] / scripted_rate, 3),
-        "cpu_per_move_ratio": round(plain["server_cpu_ms_per_move"] / scripted_cpu, 3),
-        # The same clients making two requests a move (a wait, then a plain POST, whose latency is seen).
-        "seats_wait_then_post": _rounded(separate),
-        "wait_then_post_rate_ratio": round(separate["moves_per_second"] / scripted_rate, 3),
-        "wait_then_post_cpu_per_move_ratio": round(separate["server_cpu_ms_per_move"] / scripted_cpu, 3),
+        "rounds": rounds,
+        "median": {
+            key: round(statistics.median(r[key] for r in rounds), 3)
+            for key in ("rate_ratio", "cpu_per_move_ratio", "handover_p50_ms", "handover_p99_ms")
+        },
+        "wait_then_post": separate,
     }
     if idle is not None:
+        plain = rounds[-1]["seats"]
         report["seats_with_idle_subscribers"] = {"subscribers": args.idle, "games": args.idle_games, **_rounded(idle)}
         report["idle_cpu_per_move_increase"] = round(
             idle["server_cpu_ms_per_move"] / plain["server_cpu_ms_per_move"] - 1, 3
         )
         # The steadier figure: the CPU the idle subscribers cost per second (held minus quiet), against the CPU
-        # per second the seat load itself costs at its move rate.
+        # per second the seat load itself costs at its move rate (the last round's).
         load = plain["moves_per_second"] * plain["server_cpu_ms_per_move"] / 1000
         report["idle_subscribers_cpu_seconds_per_second"] = round(held - quiet, 4)
         report["server_quiet_cpu_seconds_per_second"] = round(quiet, 4)
         report["idle_subscribers_share_of_seat_load_cpu"] = round((held - quiet) / load, 3)
     print(json.dumps(report, indent=2))
+
+
+def _round(baseline: dict[str, Any], load: dict[str, Any]) -> dict[str, Any]:
+    """A seat run against the scripted run just before it on the same server."""
+    return {
+        "scripted": _rounded(baseline),
+        "seats": _rounded(load),
+        "rate_ratio": round(load["moves_per_second"] / baseline["moves_per_second"], 3),
+        "cpu_per_move_ratio": round(load["server_cpu_ms_per_move"] / baseline["server_cpu_ms_per_move"], 3),
+        "handover_p50_ms": round(load["handover_p50_ms"], 1),
+        "handover_p99_ms": round(load["handover_p99_ms"], 1),
+    }
 
 
 def _rounded(figures: dict[str, Any]) -> dict[str, Any]:
