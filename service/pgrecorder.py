@@ -10,7 +10,9 @@ transaction: all of it commits, or none of it.
 A move appends exactly one row, and for that case the same three steps live in a function
 (``digsite_append_one``, migration 0003) called as one prepared statement with binary parameters: the
 server parses and plans it once per connection, which measured about 40% cheaper than the
-multi-statement query (which is still used for several rows at once, e.g. a new game).
+multi-statement query (which is still used for several rows at once). Since migration 0009 its
+notification carries the new record, so that the push feeds of the other processes need not read it
+(service/push.py); the multi-statement query's stays bare.
 
 Outages. Every connection this process uses (appends, and the library's reads and snapshot writes through
 ``DigsiteDatastore``) goes through one ``StoreGuard``. When a connection is lost, the guard probes the server
