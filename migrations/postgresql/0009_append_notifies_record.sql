@@ -5,6 +5,7 @@
 --   r1 <schema> <notification id> <game id> <version> <topic> <state, base64>
 -- The schema is named since every schema of a database notifies on the same channel. Notifications are delivered
 -- in the order their transactions commit, which the table lock makes the order of the notification ids.
+-- Either release runs beside either function: an older feed ignores payloads, a newer one reads a bare notification.
 -- {schema} and {lock_timeout} are filled in by `digsite db upgrade`.
 
 CREATE OR REPLACE FUNCTION "{schema}"."digsite_append_one"(
