@@ -97,6 +97,7 @@ class Hub:
         self.backend = service.settings.database.backend
         self.lock = threading.Lock()  # guards ``watches``
         self.watches: dict[UUID, list[Watch]] = {}  # per game: the requests waiting on it
+        self._waiting = 0  # how many watches there are in all (``waiting``)
         # Per watched game, the latest records the feed read (consecutive versions, at most RECENT): a woken
         # request answers its records from here instead of reading them again (``recent``).
         self.latest_records: dict[UUID, list[Any]] = {}
@@ -124,11 +125,13 @@ class Hub:
         watch = Watch(self, uid, ready)
         with self.lock:
             self.watches.setdefault(uid, []).append(watch)
+            self._waiting += 1
         try:
             self._ensure_feed()
             yield watch
         finally:
             with self.lock:
+                self._waiting -= 1
                 others = self.watches[uid]
                 others.remove(watch)
                 if not others:
@@ -194,9 +197,8 @@ class Hub:
 
     @property
     def waiting(self) -> int:
-        """How many requests wait now (for tests and figures)."""
-        with self.lock:
-            return sum(len(w) for w in self.watches.values())
+        """How many requests wait now (asked by every waiting request: a count, not a sum over the games)."""
+        return self._waiting
 
     # -- the feed -----------------------------------------------------------------------------------------
 
