@@ -26,12 +26,9 @@ TIMEOUT = 30  # seconds; only a hang would reach it
 
 
 @pytest.fixture
-def service(pg: Database) -> Iterator[Digsite]:
-    svc = Digsite(Settings(database=pg, api_key="key"))
-    try:
-        yield svc
-    finally:
-        svc.close()
+def database(pg: Database) -> Database:
+    """PostgreSQL only (the shared ``service`` fixture is built on this store)."""
+    return pg
 
 
 @pytest.fixture
