@@ -322,8 +322,8 @@ def seats(
 def _settle() -> None:
     """Let the server forget the seat runs before the next phase: the seat clients leave with their last waits
     still held (each ends within WAIT seconds), and a process's push feed reads every new record until
-    LINGER_SECONDS after its last wait ended. Without this the scripted run that follows paid for that feed:
-    1.83 ms of CPU a move against 1.18 ms in the run before the seats (2026-12-04)."""
+    LINGER_SECONDS after its last wait ended: a scripted run started sooner would pay for that feed's reads,
+    which the scripted shape alone never makes."""
     time.sleep(WAIT + push.LINGER_SECONDS + 1)
 
 

@@ -37,6 +37,8 @@ from functools import partial
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.persistence import Notification
+
 from domain.games import game as game_of
 from service.aggregates import Game
 from service.application import Digsite, Viewer
@@ -344,8 +346,6 @@ class Hub:
         they were stored; None if one of this store's came bare (several records at once, or one too long for a
         notification: the feed reads the store). Another schema's records (its notifications share the channel) are
         left out. A payload: ``r1 <schema> <notification id> <game id> <version> <topic> <state, base64>``."""
-        from eventsourcing.persistence import Notification
-
         schema = self.recorder.datastore.schema
         out = []
         for payload in payloads:
@@ -371,7 +371,6 @@ class Hub:
         rendered once: the recorder's query renders its SQL and takes a pooled connection each time, which cost
         more than the query: 250 us of CPU a read of two records against 140 us (2026-12-02). A read happens when
         a notification came without its record (``_carried``)."""
-        from eventsourcing.persistence import Notification
         from psycopg.rows import tuple_row
         from psycopg.sql import SQL, Identifier
 

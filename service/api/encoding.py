@@ -16,10 +16,9 @@ refuses); so is an indented answer (Flask's debug mode), and whatever Flask writ
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import orjson
-from flask import Response
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.sansio.response import Response as BaseResponse
 
@@ -38,7 +37,7 @@ class AnswerJSON(DefaultJSONProvider):
         if (self.compact is None and self._app.debug) or self.compact is False:
             return super().response(*args, **kwargs)  # (indented: json.dumps)
         body = self.written(self._prepare_response_obj(args, kwargs))
-        return Response(body, mimetype=self.mimetype)
+        return self._app.response_class(cast(str, body), mimetype=self.mimetype)  # (bytes are a body too)
 
     def written(self, obj: Any) -> bytes:
         """``obj`` as a compact answer (ending with a newline): orjson's bytes, else ``json.dumps``'s."""
