@@ -154,10 +154,17 @@ class Digsite:
         # What must stop before the store closes (a push feed's thread reading it: service/push.py). Python's
         # sqlite3 may crash the process when a connection is closed under a thread that is using it.
         self._on_close: list[Callable[[], None]] = []
+        # Who hears of a move as soon as this process has stored it (the push channel's waits in this process:
+        # service/push.py), with the game as stored and the records the move appended.
+        self._on_landed: list[Callable[[Game, list[Any]], None]] = []
 
     def on_close(self, stop: Callable[[], None]) -> None:
         """Run ``stop`` when the service closes, before its store does."""
         self._on_close.append(stop)
+
+    def on_landed(self, hear: Callable[[Game, list[Any]], None]) -> None:
+        """Call ``hear(game, records)`` after each move this service stores (the game as it is once stored)."""
+        self._on_landed.append(hear)
 
     def store_health(self) -> store.Health:
         """A bounded check of the store (for /health): ``ok``, ``down`` or ``read_only``."""
@@ -400,7 +407,7 @@ class Digsite:
             game = library.detached_copy(game)  # the move is made on a copy: readers keep the cached game, whole
             body, over = record_move(game, rules, parsed, events, after)
             try:
-                self._append(game)
+                records = self._append(game)
             except IntegrityError:
                 self.live.forget(uid)
                 raise Conflict("another move on this game landed first; reload and retry", "conflict") from None
@@ -408,6 +415,8 @@ class Digsite:
                 self.live.forget(uid)
                 raise
             self.live.remember(game)
+            for hear in self._on_landed:
+                hear(game, records)
             self._snapshot_if_due(game, version)
             return {
                 "version": game.version,
@@ -416,12 +425,14 @@ class Digsite:
                 "to_act": rules.to_act(after),
             }
 
-    def _append(self, game: Game) -> None:
-        """Store the game's new records: the library's mapper and recorder, without the generic
+    def _append(self, game: Game) -> list[Any]:
+        """Store the game's new records (and return them): the library's mapper and recorder, without the generic
         ``Application.save`` bookkeeping (protocol checks, processing events) that cost as much as the
         append on this path."""
         mapper = self.app.mapper
-        self.app.recorder.insert_events([mapper.to_stored_event(e) for e in game.collect_events()])
+        records = game.collect_events()
+        self.app.recorder.insert_events([mapper.to_stored_event(e) for e in records])
+        return records
 
     def _snapshot_if_due(self, game: Game, before: int) -> None:
         interval = self.settings.snapshot_interval

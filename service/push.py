@@ -7,8 +7,11 @@ How a process learns of new records:
   it: service/pgrecorder.py). A record appended alone (a move, a new game) comes with its notification (migration
   0009), so nothing is read; after a bare notification (several records appended at once, or one too long to
   carry) one query reads the records after the last one seen.
+- A move stored by this process itself is heard at once (``Digsite.on_landed`` calls ``Hub.landed``): the
+  requests waiting here on its game are judged and woken with the game and records the move left, before any
+  notification; the feed, hearing of the move later, finds both already here and decodes nothing.
 - SQLite: a thread polls the store's highest notification id every ``POLL_SECONDS`` (and at once when a
-  move lands in this process: ``poke``); so does a PostgreSQL hot standby, which serves no ``LISTEN``, every
+  move lands in this process); so does a PostgreSQL hot standby, which serves no ``LISTEN``, every
   ``STANDBY_POLL_SECONDS``.
 
 For a game someone waits on, the feed brings the process's cached game forward with the records it has just
@@ -19,8 +22,8 @@ sleeps on a ``threading.Event`` and costs no CPU. At most ``MAX_WAITING`` reques
 
 No record leaves through here unredacted: what a woken request answers is redacted by the service
 (``Digsite.records_as_seen``), exactly as ``GET /games/<id>/log`` gives the records to the same caller. The
-records themselves come from what the feed has just read for the game (``Hub.recent``) when it read them all,
-else from the store.
+records themselves come from what the feed has just read, or the process has just stored, for the game
+(``Hub.recent``) when it holds them all, else from the store.
 """
 
 from __future__ import annotations
@@ -141,10 +144,6 @@ class Hub:
                     self.latest_records.pop(uid, None)
                 if not self.watches:
                     self.idle_since = time.monotonic()
-
-    def poke(self) -> None:
-        """A move landed in this process: look for it now rather than at the next poll (SQLite)."""
-        self._poked.set()
 
     def close(self, timeout: float = CLOSE_SECONDS) -> None:
         """Stop the feed: wake every waiting request, and wait (up to ``timeout``) for the feed's thread to
@@ -278,8 +277,13 @@ class Hub:
     def _fed(self, uid: UUID, notifications: list[Any]) -> None:
         """New records of a watched game: bring the cached game forward, then wake the requests it may be ready
         for (all of them if the cache could not be brought forward: they read the store themselves)."""
-        latest = notifications[-1].originator_version
-        game: Game | None = None
+        first, latest = notifications[0].originator_version, notifications[-1].originator_version
+        game = self.live.peek(uid)
+        if game is not None and game.version >= latest and self._holds(uid, first, latest):
+            # This process stored them (``landed``): its waiting requests were judged then; only those watching
+            # since are judged now, on the game as cached (the records need no decoding).
+            self._wake(uid, game, latest)
+            return
         try:
             events = [self.mapper.to_domain_event(n) for n in notifications]
             self._keep(uid, events)
@@ -287,9 +291,29 @@ class Hub:
             game = self.live.peek(uid)
         except Exception:  # a record this process cannot apply: the woken requests read the store
             logger.exception("the push feed could not bring game %s forward", uid)
-        to_act: list[int] | None = None
-        if game is not None and game.version >= latest:
-            to_act = game_of(game.kind).rules.to_act(game.state)
+            game = None
+        self._wake(uid, game if game is not None and game.version >= latest else None, latest)
+
+    def landed(self, game: Game, records: list[Any]) -> None:
+        """A move this process has just stored (``Digsite.on_landed``): wake the requests waiting here on its game
+        now, rather than when the feed hears of it through the store (a hand-over within one worker then waits
+        for no notification, and the feed, hearing of it later, finds the game and its records already here)."""
+        uid = game.id
+        with self.lock:
+            if uid not in self.watches:
+                self._poked.set()
+                return
+        try:
+            self._keep(uid, records)
+            self._wake(uid, game, game.version)
+        except Exception:  # (the move is stored whatever happens here: the feed will wake them)
+            logger.exception("waking the requests waiting on game %s", uid)
+        self._poked.set()  # (SQLite: the feed looks for it now, for the other processes' sake... and this one's)
+
+    def _wake(self, uid: UUID, game: Game | None, latest: int) -> None:
+        """Wake the requests waiting on ``uid`` that ``game`` (at version ``latest`` or later) is ready for; all of
+        them if there is no such game (they read the store themselves)."""
+        to_act = game_of(game.kind).rules.to_act(game.state) if game is not None else None
         with self.lock:
             watches = list(self.watches.get(uid, ()))
         for watch in watches:
@@ -297,14 +321,26 @@ class Hub:
             if game is None or to_act is None or watch.ready(game, to_act):
                 watch.woken.set()
 
+    def _holds(self, uid: UUID, first: int, last: int) -> bool:
+        """Whether the records of versions ``first`` to ``last`` of ``uid`` are kept (``recent``)."""
+        with self.lock:
+            held = self.latest_records.get(uid)
+            return bool(held) and held[0].originator_version <= first and held[-1].originator_version >= last
+
     def _keep(self, uid: UUID, events: list[Any]) -> None:
+        """Keep a watched game's new records for ``recent``: the latest run of consecutive versions, at most RECENT.
+        They may come out of order (a move stored here is kept when it lands, one stored by another process when
+        the feed hears of it, which can be later)."""
         with self.lock:
             if uid not in self.watches:
                 return
-            held = self.latest_records.get(uid, [])
-            if not held or held[-1].originator_version + 1 != events[0].originator_version:
-                held = []  # (a gap: keep only what follows it)
-            self.latest_records[uid] = (held + events)[-RECENT:]
+            by_version = {e.originator_version: e for e in self.latest_records.get(uid, ())}
+            by_version.update((e.originator_version, e) for e in events)
+            versions = sorted(by_version)
+            first = len(versions) - 1
+            while first > 0 and versions[first - 1] == versions[first] - 1 and len(versions) - first < RECENT:
+                first -= 1
+            self.latest_records[uid] = [by_version[v] for v in versions[first:]]
 
     def _standby(self) -> bool:
         """Whether the PostgreSQL server is a hot standby (asked each time the feed starts: one may be promoted)."""
@@ -409,6 +445,7 @@ def hub_for(service: Digsite) -> Hub:
         if hub is None:
             hub = _HUBS[service] = Hub(service)
             service.on_close(hub.close)
+            service.on_landed(hub.landed)
         return hub
 
 

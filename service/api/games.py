@@ -85,8 +85,7 @@ def act(game_id: str) -> dict[str, Any]:
     action = check(body["action"], schemas.action_of(service.kind_of(game_id)), "action")
     hub = push.hub_for(service)
     mark = hub.mark()  # (before the move: lets the wait trust the game this move leaves cached; push.updates)
-    result = service.submit(game_id, viewer, body["version"], action)
-    hub.poke()  # requests waiting in this process hear of it at once (SQLite polls otherwise)
+    result = service.submit(game_id, viewer, body["version"], action)  # (waits here hear of it: ``Hub.landed``)
     if wait:
         result["next"] = push.updates(
             service, game_id, viewer, result["version"], wait, "turn", include_game=True, mark=mark

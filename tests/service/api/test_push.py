@@ -438,3 +438,55 @@ def test_a_wait_trusts_the_cached_game_the_feed_covers_and_only_that(
             assert reads == [] and answer["version"] == made and not answer["ready"]
     finally:
         second.close()
+
+
+def test_a_move_stored_in_the_waiting_request_s_own_process_wakes_it_without_the_feed(
+    client: FlaskClient, service: Digsite, monkeypatch: Any
+) -> None:
+    """``Hub.landed``: the process that stores a move wakes the requests it holds on that game at once, with the
+    move's records, rather than when its feed hears of the move through the store (here it never does)."""
+    created = new_game(client, players=2, seed=strong_seed("push-landed"))
+    game_id = created["id"]
+    monkeypatch.setattr(push.Hub, "catch_up", lambda hub, read=None: None)  # the feed hears nothing
+    answers_read: list[threading.Thread] = []  # who read a range of records from the store (the answer's records)
+    store = service.app.repository.event_store
+    get = store.get
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        if "lte" in kwargs:
+            answers_read.append(threading.current_thread())
+        return get(*args, **kwargs)
+
+    monkeypatch.setattr(store, "get", counted)
+    waiting, out = in_background(lambda: push.updates(service, game_id, Viewer(1), 1, TIMEOUT, "record"))
+    wait_until_waiting(service)
+    made = ok(act(client, game_id, seat_headers(created, 0), 1, {"type": "flip", "seat": 0, "ruin": None}))
+    waiting.join(TIMEOUT)
+    assert not waiting.is_alive()
+    answer = out["answer"]
+    assert answer["ready"] and answer["version"] == made["version"] == 2
+    assert waiting not in answers_read  # its records came with the move, not from the store
+    assert answer["records"] == records(client, game_id, seat_headers(created, 1), after=1)
+
+
+def test_records_kept_out_of_order_are_answered_only_as_a_run_without_gaps(service: Digsite) -> None:
+    """A move stored here is kept when it lands, one stored by another process when the feed hears of it, which
+    may be later: ``Hub.recent`` answers only from consecutive versions, in order."""
+
+    class Record:
+        def __init__(self, version: int) -> None:
+            self.originator_version = version
+
+    hub = push.hub_for(service)
+    uid = UUID(int=7)
+    with hub.watch(uid, lambda game, to_act: False):
+        hub._keep(uid, [Record(2), Record(3)])
+        hub._keep(uid, [Record(5)])  # stored here before the feed heard of 4
+        assert hub.recent(uid, 1, 3) is None  # (a gap after them: only the latest run is kept)
+        assert [r.originator_version for r in hub.recent(uid, 4, 5) or []] == [5]
+        assert hub.recent(uid, 3, 5) is None
+        hub._keep(uid, [Record(4)])
+        assert [r.originator_version for r in hub.recent(uid, 3, 5) or []] == [4, 5]
+        hub._keep(uid, [Record(v) for v in range(6, 6 + push.RECENT)])
+        kept = hub.recent(uid, 5, 5 + push.RECENT)
+        assert kept is not None and len(kept) == push.RECENT
