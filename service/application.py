@@ -430,7 +430,7 @@ class Digsite:
         ``Application.save`` bookkeeping (protocol checks, processing events) that cost as much as the
         append on this path."""
         mapper = self.app.mapper
-        records = game.collect_events()
+        records = list(game.collect_events())
         self.app.recorder.insert_events([mapper.to_stored_event(e) for e in records])
         return records
 

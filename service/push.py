@@ -325,7 +325,9 @@ class Hub:
         """Whether the records of versions ``first`` to ``last`` of ``uid`` are kept (``recent``)."""
         with self.lock:
             held = self.latest_records.get(uid)
-            return bool(held) and held[0].originator_version <= first and held[-1].originator_version >= last
+            if not held:
+                return False
+            return bool(held[0].originator_version <= first and held[-1].originator_version >= last)
 
     def _keep(self, uid: UUID, events: list[Any]) -> None:
         """Keep a watched game's new records for ``recent``: the latest run of consecutive versions, at most RECENT.
