@@ -279,7 +279,7 @@ class Hub:
         for (all of them if the cache could not be brought forward: they read the store themselves)."""
         first, latest = notifications[0].originator_version, notifications[-1].originator_version
         game = self.live.peek(uid)
-        if game is not None and game.version >= latest and self._holds(uid, first, latest):
+        if game is not None and game.version >= latest and self.recent(uid, first - 1, latest) is not None:
             # This process stored them (``landed``): its waiting requests were judged then; only those watching
             # since are judged now, on the game as cached (the records need no decoding).
             self._wake(uid, game, latest)
@@ -298,17 +298,16 @@ class Hub:
         """A move this process has just stored (``Digsite.on_landed``): wake the requests waiting here on its game
         now, rather than when the feed hears of it through the store (a hand-over within one worker then waits
         for no notification, and the feed, hearing of it later, finds the game and its records already here)."""
+        self._poked.set()  # (SQLite: the feed looks for the move now rather than at its next poll)
         uid = game.id
         with self.lock:
             if uid not in self.watches:
-                self._poked.set()
                 return
         try:
             self._keep(uid, records)
             self._wake(uid, game, game.version)
         except Exception:  # (the move is stored whatever happens here: the feed will wake them)
             logger.exception("waking the requests waiting on game %s", uid)
-        self._poked.set()  # (SQLite: the feed looks for it now, for the other processes' sake... and this one's)
 
     def _wake(self, uid: UUID, game: Game | None, latest: int) -> None:
         """Wake the requests waiting on ``uid`` that ``game`` (at version ``latest`` or later) is ready for; all of
@@ -320,14 +319,6 @@ class Hub:
             watch.latest = max(watch.latest, latest)
             if game is None or to_act is None or watch.ready(game, to_act):
                 watch.woken.set()
-
-    def _holds(self, uid: UUID, first: int, last: int) -> bool:
-        """Whether the records of versions ``first`` to ``last`` of ``uid`` are kept (``recent``)."""
-        with self.lock:
-            held = self.latest_records.get(uid)
-            if not held:
-                return False
-            return bool(held[0].originator_version <= first and held[-1].originator_version >= last)
 
     def _keep(self, uid: UUID, events: list[Any]) -> None:
         """Keep a watched game's new records for ``recent``: the latest run of consecutive versions, at most RECENT.
