@@ -14,6 +14,7 @@ other answer of the API: its error writer is replaced by one that writes ``servi
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from types import FrameType
@@ -66,6 +67,18 @@ def _hold_fewer_waits_than_threads() -> None:
         push.MAX_WAITING = max(0, capacity - 2)
 
 
+def _keep_startup_objects_out_of_collections() -> None:
+    """Move what is alive once the app is built (modules, classes, functions: about 56,000 objects, which live as
+    long as the process) to the collector's permanent generation, so that a full collection no longer walks them.
+
+    Measured in both workers under the seat bench (docs/performance.md, section 5): a full collection took 37 to 57
+    ms at the median and up to 99 ms, holding the GIL (every request of that worker stalls meanwhile); with them
+    frozen, 4 to 10 ms and at most 35 ms. The garbage of starting up is collected first: nothing frozen is freed."""
+    gc.collect()
+    gc.freeze()
+
+
 _json_errors_from_gunicorn()
 _hold_fewer_waits_than_threads()
 app = create_app()
+_keep_startup_objects_out_of_collections()

@@ -127,6 +127,21 @@ def test_digsite_serve_answers_on_the_port_it_prints(env: dict[str, str]) -> Non
     assert code == 0 and server.wait_for("stopped")
 
 
+def test_the_wsgi_module_keeps_the_built_app_out_of_full_collections(env: dict[str, str]) -> None:
+    """Each gunicorn worker imports service.wsgi after forking; what is alive once the app is built lives as long as
+    the worker and is frozen (gc.freeze), so that a full collection walks only what requests made since."""
+    script = (
+        "import gc, json, service.wsgi as w; "
+        "print(json.dumps([gc.get_freeze_count(), any(o is w.app for o in gc.get_objects())]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=2 * WAIT
+    )
+    assert done.returncode == 0, done.stderr
+    frozen, app_still_collected = json.loads(done.stdout.splitlines()[-1])
+    assert frozen > 10_000 and not app_still_collected
+
+
 def test_gunicorn_serves_the_wsgi_app_with_several_workers(env: dict[str, str]) -> None:
     args = [sys.executable, "-m", "gunicorn", "-w", "2", "-b", "127.0.0.1:0", "service.wsgi:app"]
     server = Server(args, env)
