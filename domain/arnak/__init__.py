@@ -44,7 +44,7 @@ from domain.arnak.decide import decide, step
 from domain.arnak.describe import describe
 from domain.arnak.events import Event, event_from_dict, event_to_dict
 from domain.arnak.evolve import evolve, replay
-from domain.arnak.legal import legal_actions, to_act
+from domain.arnak.legal import legal_actions, to_act, unaffected
 from domain.arnak.plain import to_plain
 from domain.arnak.setup import start as _start
 from domain.arnak.state import GameState, Outcome
@@ -103,6 +103,7 @@ __all__ = [
     "state_from_dict",
     "state_to_dict",
     "to_act",
+    "unaffected",
     "view",
 ]
 

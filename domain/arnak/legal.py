@@ -7,6 +7,8 @@ action listed here is accepted by ``decide`` as it stands, and a bot can pick on
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from domain.arnak.actions import (
     Action,
     Buy,
@@ -26,6 +28,7 @@ from domain.arnak.actions import (
 )
 from domain.arnak.components import book
 from domain.arnak.effects import bridge_payable, can_pay, cannot_start, start_needs, supported
+from domain.arnak.events import Event
 from domain.arnak.state import GameState
 from domain.arnak.travel import payments, travel_icons
 
@@ -39,6 +42,12 @@ def to_act(state: GameState) -> list[int]:
     if state.phase == "play":
         return [state.turn]
     return []
+
+
+def unaffected(events: Sequence[Event], seat: int) -> bool:
+    """Whether a move ``seat`` chose before ``events`` (other seats' moves since) still stands: never in Arnak,
+    where one seat acts at a time (``to_act``), so any move made since changed the game the seat chose on."""
+    return False
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:

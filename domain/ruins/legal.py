@@ -16,6 +16,7 @@ from typing import overload
 from domain.errors import DomainError
 from domain.ruins.actions import Action, Discard, Play, Purchase, new_play, with_claim, with_purchase
 from domain.ruins.caches import HANDS, HANDS_LIMIT, flip_of, pass_of, single
+from domain.ruins.events import Event, NightFlipChosen
 from domain.ruins.state import GameState, Profile
 
 
@@ -390,3 +391,11 @@ def to_act(state: GameState) -> list[int]:
     if phase == "discard":
         return [] if state.discarder is None else [state.discarder]
     return [] if state.turn is None else [state.turn]
+
+
+def unaffected(events: Sequence[Event], seat: int) -> bool:
+    """Whether a move ``seat`` chose before ``events`` (other seats' moves since) still stands: true when they are
+    all other seats' secret night flips. The flip is chosen by every seat at once, each from its own hand, and a
+    flip stays hidden until the last one is chosen (when it is revealed in that same move), so those moves change
+    nothing the seat could see or choose: its choice was not made on a game that has since changed."""
+    return bool(events) and all(isinstance(e, NightFlipChosen) and e.seat != seat for e in events)

@@ -298,6 +298,22 @@ def test_only_the_seats_to_act_have_legal_actions(played: list[Played]) -> None:
         assert rules.to_act(state) == [] or rules.result(state) is not None
 
 
+def test_a_move_said_to_stand_after_another_seat_s_faces_the_same_choice(played: list[Played]) -> None:
+    """``unaffected(events, seat)``: the service plays a move the seat chose before another seat's move as if it
+    were chosen after it. Sound only if the seat's legal actions are the same after that move, and never for the
+    seat's own move (a repeat, not a choice made at the same time)."""
+    for game in played:
+        rules = GAMES[game.kind].rules
+        state = rules.replay(list(game.events[: game.opening]))
+        for action in game.actions:
+            events, after = rules.step(state, action)
+            assert not rules.unaffected(events, action.seat)
+            for seat in rules.to_act(state):
+                if seat != action.seat and rules.unaffected(events, seat):
+                    assert rules.legal_actions(after, seat) == rules.legal_actions(state, seat), (game.kind, seat)
+            state = after
+
+
 def test_a_seat_cannot_tell_apart_positions_that_differ_only_in_what_it_may_not_know(played: list[Played]) -> None:
     rng = random.Random(0)
     for game in played:

@@ -303,6 +303,27 @@ def test_flips_are_chosen_simultaneously_in_any_order(order: tuple[int, ...]) ->
     assert state.turn == 1 and state.phase == "play"
 
 
+def test_a_flip_chosen_while_others_chose_theirs_still_stands() -> None:
+    """ "Each player may secretly flip" — a simultaneous choice, so another seat's secret choice made meanwhile
+    changes nothing a seat could see or choose: its own choice still stands (``unaffected``; the service then
+    plays it on the newer version). A seat's own move, or the reveal, or any other move, does not leave it so."""
+    state = flipping(FLIP_HANDS, leader=1)
+    before = {seat: ruins.legal_actions(state, seat) for seat in (0, 2)}
+    state, first = act(state, Flip(1, None))
+    assert ruins.unaffected(first, 0) and ruins.unaffected(first, 2)
+    assert {seat: ruins.legal_actions(state, seat) for seat in (0, 2)} == before
+    assert not ruins.unaffected(first, 1)  # (its own choice: a second one is a repeat, not a simultaneous choice)
+    state, second = act(state, Flip(2, rid(8, 0)))
+    assert ruins.unaffected(first + second, 0)
+    state, last = act(state, Flip(0, rid(6, 0)))
+    assert any(isinstance(e, ev.NightFlipsRevealed) for e in last)
+    assert not ruins.unaffected(last, 1) and not ruins.unaffected(first + second + last, 1)
+    assert not ruins.unaffected([], 0)
+    assert state.phase == "play" and state.turn == 1
+    played = act(state, Play(1, (rid(3, 0),), 3))[1]  # (a lead: the next seat answers what it sees)
+    assert not ruins.unaffected(played, 2)
+
+
 # --- 2. Lead -------------------------------------------------------------------------------------------------------
 
 
