@@ -152,6 +152,8 @@ class Table:
                 # (combined, the answer came with the seat's next turn: the POST's own latency is not seen)
                 self.count(done, post=None if self.combined else (done - began) * 1000, moved=True)
                 known = result["version"]
+                if known != version + 1:  # (a secret choice landed after others made at the same time)
+                    self.sent.setdefault(known, (began, seat))
                 answer = result.get("next")
         finally:
             conn.close()

@@ -51,6 +51,10 @@ from service.settings import Settings
 from service.snapshots import SealingMapper, VerifyingRepository
 from service.text import check_text
 
+# Tries of one move that lose the race to the store to a move of another process (each such move is another
+# seat's, made at the same time, or the try is refused as stale): bounded, since a game has at most a few seats.
+MOVE_ATTEMPTS = 5
+
 logger = logging.getLogger(__name__)
 
 
@@ -388,42 +392,69 @@ class Digsite:
             raise BadRequest("'version' must be the integer version you acted on", "malformed_request")
         uid = parse_uuid(game_id, "game")
         with self.live.lock(uid):
-            game = self.live.load(uid)
-            if game.version < version:
-                game = self.live.fast_forward(game)  # another process (API worker) has moved the game on
-            if game.version != version:
-                raise Conflict(
-                    f"the game is at version {game.version} but you acted on version {version}; reload and retry",
-                    "stale_version",
-                )
-            rules = _rules(game.kind)
-            try:
-                parsed = rules.action_from_dict(action)
-                if parsed.seat != viewer.seat:
-                    raise Forbidden(f"you hold seat {viewer.seat}, not seat {parsed.seat}", "not_your_seat")
-                events, after = rules.step(game.state, parsed)
-            except DomainError as error:
-                raise from_domain(error) from None
-            game = library.detached_copy(game)  # the move is made on a copy: readers keep the cached game, whole
-            body, over = record_move(game, rules, parsed, events, after)
-            try:
-                records = self._append(game)
-            except IntegrityError:
-                self.live.forget(uid)
-                raise Conflict("another move on this game landed first; reload and retry", "conflict") from None
-            except BaseException:
-                self.live.forget(uid)
-                raise
-            self.live.remember(game)
-            for hear in self._on_landed:
-                hear(game, records)
-            self._snapshot_if_due(game, version)
-            return {
-                "version": game.version,
-                "events": [rules.redact_event(e, viewer.seat, over) for e in body["events"]],
-                "status": "over" if over else "playing",
-                "to_act": rules.to_act(after),
-            }
+            # A move of another process may land between our read and our append: the store refuses ours, and
+            # it is tried again on the game as it now is, where it still stands only if that move was a secret
+            # choice made at the same time (``_still_stands``); otherwise the retry refuses it as stale.
+            for attempt in range(MOVE_ATTEMPTS):
+                try:
+                    return self._play(uid, viewer, version, action, reread=attempt > 0)
+                except IntegrityError:
+                    continue
+            self.live.forget(uid)
+            raise Conflict("another move on this game landed first; reload and retry", "conflict")
+
+    def _play(self, uid: UUID, viewer: Viewer, version: int, action: Any, reread: bool) -> dict[str, Any]:
+        """One try at a move (under the game's lock): decided on the cached game (brought up to date if the
+        client acted on a newer version, or if a try before lost the race), appended to the store."""
+        game = self.live.load(uid)
+        if reread or game.version < version:
+            game = self.live.fast_forward(game)  # another process (API worker) has moved the game on
+        rules = _rules(game.kind)
+        if game.version != version and not self._still_stands(game, rules, version, viewer.seat):
+            raise Conflict(
+                f"the game is at version {game.version} but you acted on version {version}; reload and retry",
+                "stale_version",
+            )
+        try:
+            parsed = rules.action_from_dict(action)
+            if parsed.seat != viewer.seat:
+                raise Forbidden(f"you hold seat {viewer.seat}, not seat {parsed.seat}", "not_your_seat")
+            events, after = rules.step(game.state, parsed)
+        except DomainError as error:
+            raise from_domain(error) from None
+        before = game.version  # (the client's version, or a later one its move still stands on)
+        game = library.detached_copy(game)  # the move is made on a copy: readers keep the cached game, whole
+        body, over = record_move(game, rules, parsed, events, after)
+        try:
+            records = self._append(game)
+        except IntegrityError:
+            raise  # (the cached game stays: the next try brings it up to date)
+        except BaseException:
+            self.live.forget(uid)
+            raise
+        self.live.remember(game)
+        for hear in self._on_landed:
+            hear(game, records)
+        self._snapshot_if_due(game, before)
+        return {
+            "version": game.version,
+            "events": [rules.redact_event(e, viewer.seat, over) for e in body["events"]],
+            "status": "over" if over else "playing",
+            "to_act": rules.to_act(after),
+        }
+
+    def _still_stands(self, game: Game, rules: AnyRules, version: int, seat: int | None) -> bool:
+        """Whether a move the seat chose on ``version``, which the game has since passed, may be played on the game
+        as it is: only if every move since was another seat's and the game says they change nothing this seat
+        could see or choose (the game's ``unaffected``: secret choices made at the same time). A
+        move of the seat's own since means this one is a repeat (its answer lost, say), refused as before."""
+        if seat is None or not 0 < version < game.version:
+            return False
+        since = list(self.app.repository.event_store.get(game.id, gt=version, lte=game.version))
+        moves = [r for r in since if isinstance(r, Game.MoveRecorded)]
+        if len(moves) != len(since) or any(r.seat == seat for r in moves):
+            return False
+        return rules.unaffected([rules.event_from_dict(e) for r in moves for e in r.events], seat)
 
     def _append(self, game: Game) -> list[Any]:
         """Store the game's new records (and return them): the library's mapper and recorder, without the generic

@@ -119,20 +119,33 @@ def test_bots_in_threads_wait_for_their_turns_and_stop_at_the_end(service: Digsi
     assert Counter(stored_move_seats(service, created["id"])) == {s: c.moves for s, c in enumerate(seats)}
 
 
-def test_a_stale_version_is_refused_with_409_then_reloaded_and_played(service: Digsite, server: str) -> None:
+def test_a_stale_version_is_refused_with_409_then_reloaded(service: Digsite, server: str) -> None:
     created = new_game(service, players=2, seed="stale")
     mine = clients(server, created)[0]
     seen = mine.fetch()
     assert seen["status"] == "playing" and 0 in seen["to_act"]  # the night flip: both seats choose
-    # Seat 1 moves first, through the service: what seat 0 read is now one version behind.
-    other = service.game(created["id"], Viewer(1))
-    service.submit(created["id"], Viewer(1), other["version"], other["legal_actions"][0])
+    # Seat 0 moves first from another device, through the service: what the bot read is now one version behind.
+    other = service.game(created["id"], Viewer(0))
+    service.submit(created["id"], Viewer(0), other["version"], other["legal_actions"][0])
     step = mine.play_turn(seen)
     assert step.kind == "conflict" and mine.conflicts == 1 and mine.moves == 0
     assert service.game(created["id"])["version"] == seen["version"] + 1  # the refused move changed nothing
-    retried = mine.step()  # reload and decide again
-    assert retried.kind == "moved" and retried.move is not None
-    assert retried.move.version == seen["version"] + 1
+    reloaded = mine.step()  # reload: the seat has chosen, and waits for the other
+    assert reloaded.kind == "waiting" and reloaded.game["version"] == seen["version"] + 1
+    assert stored_move_seats(service, created["id"]) == [0]
+
+
+def test_a_secret_choice_is_played_though_another_seat_s_landed_since(service: Digsite, server: str) -> None:
+    created = new_game(service, players=3, seed="stale")
+    mine = clients(server, created)[0]
+    seen = mine.fetch()
+    assert seen["status"] == "playing" and 0 in seen["to_act"]  # the night flip: every seat chooses, in secret
+    # Seat 1 chooses first, through the service: the bot's choice, on the version before, still stands.
+    other = service.game(created["id"], Viewer(1))
+    service.submit(created["id"], Viewer(1), other["version"], other["legal_actions"][0])
+    step = mine.play_turn(seen)
+    assert step.kind == "moved" and step.move is not None and mine.conflicts == 0
+    assert (step.move.version, step.move.new_version) == (seen["version"], seen["version"] + 2)
     assert stored_move_seats(service, created["id"]) == [1, 0]
 
 

@@ -1,6 +1,7 @@
-"""Two moves on the same version at the same moment: exactly one lands, the other gets 409, and the game's
-stream grows by exactly one record. Run within one process (one service) and across two (two services on
-the same store, as two gunicorn workers would be)."""
+"""Two moves on the same version at the same moment: of one seat's (two devices), exactly one lands, the other gets
+409, and the game's stream grows by exactly one record; two seats' secret choices made at once (the night flip)
+both land, one after the other. Run within one process (one service) and across two (two services on the same
+store, as two gunicorn workers would be)."""
 
 from __future__ import annotations
 
@@ -36,21 +37,21 @@ def apps(request: pytest.FixtureRequest, app: Flask, service: Digsite) -> Iterat
         other.close()
 
 
-def flip_at_once(apps: tuple[Flask, Flask], created: dict[str, Any]) -> dict[int, Any]:
-    """Seat 0 (through the first app) and seat 1 (through the second) flip on the same version at once."""
+def flip_at_once(apps: tuple[Flask, Flask], created: dict[str, Any], seats: tuple[int, int]) -> list[Any]:
+    """``seats[i]`` flips (no ruin) through ``apps[i]``, both on the game's first version, at once."""
     barrier = threading.Barrier(len(apps), timeout=TIMEOUT)
-    answers: dict[int, Any] = {}
+    answers: list[Any] = [None] * len(apps)
 
-    def flip(seat: int, app: Flask) -> None:
-        client = app.test_client()
+    def flip(i: int) -> None:
+        client = apps[i].test_client()
         barrier.wait()
-        answers[seat] = client.post(
+        answers[i] = client.post(
             f"/api/v1/games/{created['id']}/actions",
-            json={"version": created["version"], "action": {"type": "flip", "seat": seat, "ruin": None}},
-            headers=seat_headers(created, seat),
+            json={"version": created["version"], "action": {"type": "flip", "seat": seats[i], "ruin": None}},
+            headers=seat_headers(created, seats[i]),
         )
 
-    threads = [threading.Thread(target=flip, args=(seat, app)) for seat, app in enumerate(apps)]
+    threads = [threading.Thread(target=flip, args=(i,)) for i in range(len(apps))]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -59,19 +60,33 @@ def flip_at_once(apps: tuple[Flask, Flask], created: dict[str, Any]) -> dict[int
     return answers
 
 
-def test_two_moves_on_one_version_land_exactly_once(apps: tuple[Flask, Flask], service: Digsite) -> None:
+def test_two_moves_of_one_seat_on_one_version_land_exactly_once(apps: tuple[Flask, Flask], service: Digsite) -> None:
+    """The same seat from two devices (or a move sent again when its answer was lost): one lands, never both."""
     for _ in range(RUNS):
         created = new_game(apps[0].test_client(), players=3)
         before = service.stored_records(created["id"])
-        answers = flip_at_once(apps, created)
-        statuses = sorted(answer.status_code for answer in answers.values())
-        assert statuses == [200, 409], {s: a.get_json() for s, a in answers.items()}
-        (winner,) = [seat for seat, answer in answers.items() if answer.status_code == 200]
-        (loser,) = [answer for answer in answers.values() if answer.status_code == 409]
+        answers = flip_at_once(apps, created, (0, 0))
+        statuses = sorted(answer.status_code for answer in answers)
+        assert statuses == [200, 409], [a.get_json() for a in answers]
+        (loser,) = [answer for answer in answers if answer.status_code == 409]
         assert loser.get_json()["error"]["code"] in {"stale_version", "conflict"}
         after = service.stored_records(created["id"])
         assert after[: len(before)] == before and len(after) == len(before) + 1
-        assert after[-1]["body"]["seat"] == winner
+        assert after[-1]["body"]["seat"] == 0
+
+
+def test_two_seats_secret_choices_made_at_once_both_land(apps: tuple[Flask, Flask], service: Digsite) -> None:
+    """Two seats choose their night flip on the same version at once: each choice is secret and changes nothing
+    the other could see or choose, so neither is stale; both land, one version after the other."""
+    for _ in range(RUNS):
+        created = new_game(apps[0].test_client(), players=3)
+        before = service.stored_records(created["id"])
+        answers = flip_at_once(apps, created, (0, 1))
+        assert [a.status_code for a in answers] == [200, 200], [a.get_json() for a in answers]
+        assert sorted(a.get_json()["version"] for a in answers) == [created["version"] + 1, created["version"] + 2]
+        after = service.stored_records(created["id"])
+        assert after[: len(before)] == before and len(after) == len(before) + 2
+        assert sorted(r["body"]["seat"] for r in after[-2:]) == [0, 1]
 
 
 def test_a_worker_reads_the_moves_another_worker_recorded(service: Digsite) -> None:

@@ -120,7 +120,8 @@ MOVES = [
     Case("out of turn", 403, "not_your_turn", body=move({"type": "pass", "seat": 0})),
     Case("huge seat", 403, "not_your_seat", body=flip(seat=10**30)),
     Case("wrong seat", 403, "not_your_seat", body=flip(seat=1)),
-    Case("stale version", 409, "stale_version", body=flip(version=1)),
+    # (seat 0 on version 1 stands: only seat 2's secret flip came since; seat 2's own flip makes its version 1 stale)
+    Case("stale version", 409, "stale_version", auth="seat2", body=flip(seat=2, version=1)),
     Case("future version", 409, "stale_version", body=flip(version=3)),
     Case("organiser key used to move", 403, "seat_token_required", auth="organiser", body=flip()),
     Case("no token", 401, "missing_token", auth="none", body=flip()),

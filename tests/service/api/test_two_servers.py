@@ -79,8 +79,10 @@ def test_a_stale_cache_on_one_server_cannot_record_a_stale_move_nor_lose_one(ser
     game_id = created["id"]
     assert ok(call(b, "GET", f"/games/{game_id}", token(created, 0)))["version"] == 1  # b caches version 1
     assert ok(flip(a, created, 0, 1))["version"] == 2  # a moves the game on; b's cache is now stale
-    status, refused = flip(b, created, 0, 1)  # seat 0 again on version 1, through b: its cache agrees, the store not
-    assert (status, refused["error"]["code"]) == (409, "conflict")
+    # Seat 0 again on version 1, through b: its cache agrees, the store refuses the append, and on the game as it
+    # now is the move is stale (seat 0's own flip came since): refused, never played twice.
+    status, refused = flip(b, created, 0, 1)
+    assert (status, refused["error"]["code"]) == (409, "stale_version")
     assert ok(flip(b, created, 1, 2))["version"] == 3  # b catches up and records the next move
     assert ok(flip(a, created, 2, 3))["version"] == 4  # a, a move behind in its cache, too
     service = Digsite(Settings(database=pg, secret_key="two-hosts-one-secret"))
@@ -92,16 +94,16 @@ def test_a_stale_cache_on_one_server_cannot_record_a_stale_move_nor_lose_one(ser
         service.close()
 
 
-def at_once(servers: list[str], created: dict[str, Any]) -> dict[int, tuple[int, Any]]:
-    """Seat 0 through the first server and seat 1 through the second flip on version 1 at the same moment."""
+def at_once(servers: list[str], created: dict[str, Any], seats: tuple[int, int]) -> list[tuple[int, Any]]:
+    """``seats[i]`` flips on version 1 through ``servers[i]``, both at the same moment."""
     barrier = threading.Barrier(2, timeout=TIMEOUT)
-    answers: dict[int, tuple[int, Any]] = {}
+    answers: list[tuple[int, Any]] = [(0, None), (0, None)]
 
-    def move(seat: int) -> None:
+    def move(i: int) -> None:
         barrier.wait()
-        answers[seat] = flip(servers[seat], created, seat, 1)
+        answers[i] = flip(servers[i], created, seats[i], 1)
 
-    threads = [threading.Thread(target=move, args=(seat,)) for seat in (0, 1)]
+    threads = [threading.Thread(target=move, args=(i,)) for i in (0, 1)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -110,15 +112,27 @@ def at_once(servers: list[str], created: dict[str, Any]) -> dict[int, tuple[int,
     return answers
 
 
-def test_two_moves_on_one_version_through_two_servers_land_exactly_once(servers: list[str]) -> None:
+def test_two_moves_of_one_seat_on_one_version_through_two_servers_land_exactly_once(servers: list[str]) -> None:
     for _ in range(3):
         created = new_game(servers[0], 3)
-        answers = at_once(servers, created)
-        assert sorted(status for status, _ in answers.values()) == [200, 409], answers
-        (loser,) = [body for status, body in answers.values() if status == 409]
+        answers = at_once(servers, created, (0, 0))
+        assert sorted(status for status, _ in answers) == [200, 409], answers
+        (loser,) = [body for status, body in answers if status == 409]
         assert loser["error"]["code"] in {"stale_version", "conflict"}
         for base in servers:
             assert ok(call(base, "GET", f"/games/{created['id']}", KEY))["version"] == 2
+
+
+def test_two_seats_secret_choices_through_two_servers_at_once_both_land(servers: list[str]) -> None:
+    """Seats 0 and 1 choose their night flip on version 1 at once, through two servers: both land (a secret choice
+    made at the same time as another does not go stale), each once."""
+    for _ in range(3):
+        created = new_game(servers[0], 3)
+        answers = at_once(servers, created, (0, 1))
+        assert sorted(ok(answer)["version"] for answer in answers) == [2, 3], answers
+        records = ok(call(servers[1], "GET", f"/games/{created['id']}/log", KEY))
+        moves = [r for r in records["records"] if r["type"] == "move"]
+        assert sorted(r["body"]["seat"] for r in moves) == [0, 1]
 
 
 def test_a_game_played_alternating_between_two_servers_ends_whole_and_verifies(
