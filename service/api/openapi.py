@@ -504,10 +504,10 @@ def _document() -> dict[str, Any]:
                     ok=(200, "The move is recorded.", ref("schemas", "MoveResult")),
                     errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound", "Conflict", "RuleRejected"],
                     description="Exactly one action lands per version: if two arrive for the same version, one "
-                    "gets 409 and must reload, and a seat's own move since always makes its version stale. A secret "
-                    "choice made at the same time as other seats' (a round-start flip, say) still lands after theirs, "
-                    "on the latest version its answer names: those moves change nothing it could see or choose. The "
-                    "engine reveals the choices together.",
+                    "gets 409 and must reload, unless it is a secret choice made at the same time as other seats' "
+                    "(a round-start flip, say), which lands after theirs, on the latest version its answer names: "
+                    "those moves change nothing it could see or choose. A seat's own move since always makes its "
+                    "version stale. The engine reveals the choices together.",
                 )
             },
             "/api/v1/games/{game_id}/updates": {
