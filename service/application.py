@@ -448,7 +448,9 @@ class Digsite:
         as it is: only if every move since was another seat's and the game says they change nothing this seat
         could see or choose (the game's ``unaffected``: secret choices made at the same time). A
         move of the seat's own since means this one is a repeat (its answer lost, say), refused as before."""
-        if seat is None or not 0 < version < game.version:
+        # (each other seat moves at most once in a choice made at once: a version further back is stale without
+        # reading anything, so an old version posted again and again costs no more than before)
+        if seat is None or not 0 < version < game.version or game.version - version >= len(game.players):
             return False
         since = list(self.app.repository.event_store.get(game.id, gt=version, lte=game.version))
         moves = [r for r in since if isinstance(r, Game.MoveRecorded)]
