@@ -73,7 +73,7 @@ def _keep_startup_objects_out_of_collections() -> None:
 
     Measured in both workers under the seat bench (docs/performance.md, section 5): a full collection took 37 to 57
     ms at the median and up to 99 ms, holding the GIL (every request of that worker stalls meanwhile); with them
-    frozen, 4 to 10 ms and at most 35 ms. The garbage of starting up is collected first: nothing frozen is freed."""
+    frozen, 2.5 to 9.6 ms and at most 50 ms. The garbage of starting up is collected first: nothing frozen is freed."""
     gc.collect()
     gc.freeze()
 

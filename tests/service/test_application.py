@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from domain import ruins
 from domain.ruins.bots import RandomBot, Seen
 from service.application import Digsite, Viewer
+from service.errors import Conflict
 from service.settings import Settings
 
 
@@ -69,3 +72,22 @@ def test_settings_the_store_could_not_read_back_are_refused(service: Digsite) ->
     with pytest.raises(BadRequest):
         service.create_game("ruins", players, labels={"table": {"_data_": 1}})
     assert service.player(players[0])["name"] == "Ana"
+
+
+def test_a_version_further_back_than_a_choice_made_at_once_is_stale_without_reading_the_moves_since(
+    service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    players = [service.create_player(name) for name in ("Ana", "Beto")]
+    game = service.create_game("ruins", players, seed="far-back")["id"]
+    for seat in (0, 1):  # both flip: the round's choices revealed, version 3
+        service.submit(game, Viewer(seat), 1 + seat, {"type": "flip", "seat": seat, "ruin": None})
+    store = service.app.repository.event_store
+    reads: list[object] = []
+    real = store.get
+    monkeypatch.setattr(store, "get", lambda *a, **k: reads.append(a) or real(*a, **k))
+    with pytest.raises(Conflict) as refused:
+        service.submit(game, Viewer(1), 1, {"type": "flip", "seat": 1, "ruin": None})
+    assert refused.value.code == "stale_version" and reads == []
+    with pytest.raises(Conflict):  # one version back is within reach: the moves since are read (and it is stale)
+        service.submit(game, Viewer(1), 2, {"type": "flip", "seat": 1, "ruin": None})
+    assert reads
