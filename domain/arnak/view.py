@@ -76,7 +76,7 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     pending = state.pending
     out: dict[str, Any] = {
         "game": "arnak",
-        "rules_version": book().version,
+        "rules_version": state.rules_version,
         "viewer": "referee" if referee else seat,
         "side": state.side,
         "players": list(state.players),
