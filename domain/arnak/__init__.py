@@ -13,7 +13,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from importlib import resources
 from typing import Any
 
 from domain.arnak import schema
@@ -39,7 +38,7 @@ from domain.arnak.actions import (
 from domain.arnak.analytics import ANALYTICS
 from domain.arnak.bots import BOTS
 from domain.arnak.codec import state_from_dict, state_to_dict
-from domain.arnak.components import Book, book
+from domain.arnak.components import book
 from domain.arnak.decide import decide, step
 from domain.arnak.describe import describe
 from domain.arnak.events import Event, event_from_dict, event_to_dict
@@ -48,9 +47,9 @@ from domain.arnak.legal import legal_actions, to_act, unaffected
 from domain.arnak.plain import to_plain
 from domain.arnak.setup import start as _start
 from domain.arnak.state import GameState, Outcome
+from domain.arnak.versions import VERSIONS
 from domain.arnak.view import HIDDEN_CHOICES, redact_event, view
 from domain.protocol import Progress, Result, Schemas
-from domain.versions import Release, Versions
 
 GAME = "arnak"
 
@@ -108,34 +107,16 @@ __all__ = [
 ]
 
 
-# -- rules versions (domain.versions): Arnak has released one; its data files are pinned as released --------
-VERSIONS: Versions[Book] = Versions(
-    "arnak",
-    resources.files("domain.arnak") / "data",
-    lambda name, data: book(),  # one version: the engine's own book (components.book) is that version's
-    [
-        Release(
-            "arnak-0",
-            {
-                "components": ("components.json", "607f5dd20f45ab801dd237f2bb25c9ff1535cf58e74b39164e19ac4726ad1a26"),
-                "board": ("board.json", "15f33ca36d7349168ff6ab107345a59dffb24c6aea787c5f1be8739182e41dd7"),
-                "cards": ("cards.json", "761c6b7665287a570945737d3b377e3b5d7a720f005fe705c1e1b7f4b71d9aec"),
-                "rival": ("rival.json", "c48f98d390eeb866b42353955933206b9a6720e9eb20d234c5e187658da892f7"),
-            },
-        ),
-    ],
-)
-
-
+# -- rules versions (domain.versions): the release record is domain/arnak/versions.py --------------------------
 def start(
     players: Iterable[str],
     options: Mapping[str, Any] | None = None,
     seed: str | int = 0,
     rules_version: str | None = None,
 ) -> list[Event]:
-    """The opening events of a new game under ``rules_version`` (``None``: the current, and only, version)."""
-    VERSIONS.book(rules_version)  # refuses, by name, a version Arnak never released
-    return _start(players, options, seed)
+    """The opening events of a new game under ``rules_version`` (``None``: the current version); a version Arnak
+    never released is refused by name."""
+    return _start(players, options, seed, rules_version)
 
 
 # -- end of rules versions -------------------------------------------------------------------------------------
@@ -203,7 +184,8 @@ SCHEMAS = Schemas(action=schema.ACTION, options=schema.OPTIONS, view=schema.VIEW
 
 
 def rules_version() -> str:
-    return book().version
+    """The current version: new games are created under it."""
+    return VERSIONS.current
 
 
 def new_seed() -> str:

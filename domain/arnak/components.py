@@ -9,6 +9,7 @@ its canonical JSON text (``Steps``), so it is immutable, hashable and can be wri
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -181,6 +182,30 @@ class Board:
 
 
 @dataclass(frozen=True, slots=True)
+class Conduct:
+    """How a rules version plays where the code, not a number, changed (docs/versions.md, "Code"). Each default is
+    the first version's (``arnak-0``) behaviour, which its data never states; a later version's ``rules.json``
+    sets the field (docs/rules/arnak.md, section 1, says which seed sentence each one follows)."""
+
+    # "resolve its effect without paying the activation cost. Then refill the row": False refilled the row as the
+    # artifact left it, before its effect.
+    refill_after_artifact_effect: bool = False
+    # "discovers sites appropriate to the round (doing nothing on round 5)": True let a discover tile whose
+    # round-5 entry names a level (the reference's red tile) discover in round 5.
+    rival_discovers_in_round_5: bool = True
+    # "it digs the topmost site with a matching resource": the rows of the board, topmost first (each a row's
+    # camps or sites, left to right); empty: the highest level first, then the arrow across the whole level.
+    rival_dig_rows: tuple[tuple[str, ...], ...] = ()
+    # "Ties go to whoever reached the temple first; if nobody did, to the player furthest along the research
+    # track": True compares the tokens' places (the glass's row, then the notebook's); False compared research
+    # scores (the reference's "highest research score").
+    ties_by_track_position: bool = False
+    # "Score yourself normally and compare": True breaks a solo tie as any other (the tie breaks above); False gave
+    # every tie to the rival (the reference's "the human wins only with a strictly higher score").
+    solo_ties_by_the_tie_breaks: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Book:
     version: str
     cards: dict[int, Card]
@@ -212,6 +237,7 @@ class Book:
     guardian_vp: int
     assistant_spots: int
     artifact_play_tablets: int
+    conduct: Conduct = Conduct()
 
     def card(self, card_id: int) -> Card:
         return self.cards[card_id]
@@ -280,13 +306,35 @@ def _board(side: str, data: dict[str, Any]) -> Board:
 
 @cache
 def book() -> Book:
-    """The Arnak rule book; loaded once, immutable."""
-    comp = _read("components.json")
-    board = _read("board.json")
+    """The printed components (``components.json``, ``board.json``, ``cards.json``), loaded once, immutable: every
+    released rules version so far reads these same files (``tests/domain/arnak/test_versions.py`` holds them to
+    it), so the engine reads numbers here and a game's behaviour from its own version's book (``state.book``)."""
+    return load_book({role: _read(f"{role}.json") for role in ("components", "board", "cards")})
+
+
+def _conduct(rules: dict[str, Any] | None) -> Conduct:
+    if rules is None:
+        return Conduct()
+    given = rules["conduct"]
+    return Conduct(
+        refill_after_artifact_effect=given.get("refill_after_artifact_effect", False),
+        rival_discovers_in_round_5=given.get("rival_discovers_in_round_5", True),
+        rival_dig_rows=tuple(tuple(row) for row in given.get("rival_dig_rows", ())),
+        ties_by_track_position=given.get("ties_by_track_position", False),
+        solo_ties_by_the_tie_breaks=given.get("solo_ties_by_the_tie_breaks", False),
+    )
+
+
+def load_book(files: Mapping[str, Any]) -> Book:
+    """A rule book from a version's parsed data files, by role: ``components``, ``board``, ``cards``, and from the
+    second version on ``rules`` (its name and its ``Conduct``)."""
+    comp = files["components"]
+    board = files["board"]
+    rules = files.get("rules")
     cards: dict[int, Card] = {}
     fear_ids: tuple[int, ...] = ()
     starters: dict[str, list[int]] = {}
-    for data in _read("cards.json")["cards"]:
+    for data in files["cards"]["cards"]:
         if data["kind"] == "fear":
             fear_ids = tuple(range(data["id"], data["id"] + data["copies"]))
             for card_id in fear_ids:
@@ -296,7 +344,7 @@ def book() -> Book:
         if data["kind"] == "starter":
             starters.setdefault(data["colour"], []).append(data["id"])
     return Book(
-        version=comp["version"],
+        version=comp["version"] if rules is None else rules["version"],
         cards=cards,
         fear_ids=fear_ids,
         starter_ids={colour: tuple(ids) for colour, ids in starters.items()},
@@ -352,4 +400,5 @@ def book() -> Book:
         guardian_vp=comp["guardian_vp"],
         assistant_spots=comp["assistant_spots"],
         artifact_play_tablets=comp["artifact_play_tablets"],
+        conduct=_conduct(rules),
     )

@@ -636,18 +636,29 @@ def _rescue_chosen(t: Turn, pending: Pending, option: str, then: list[Step]) -> 
 
 def buy_card(t: Turn, seat: int, card_id: int, price: int, from_row: bool = True) -> list[Step]:
     """Pay ``price`` and take ``card_id`` from the row: an item to the bottom of the deck, an artifact to the play
-    area; the row is refilled; an artifact then resolves free of its tablet (its own costs paid, or skipped when
-    they cannot be). Returns the steps still to run."""
+    area, where it resolves free of its tablet (its own costs paid, or skipped when they cannot be). "Then refill
+    the row": after the artifact's effect (its last step, so a decision inside the effect comes first), or, under
+    a version whose ``Conduct`` says so, as the card leaves the row. Returns the steps still to run."""
     card = book().card(card_id)
     item = card.kind == "item"
     if price:
         t.emit(ev.ResourcesChanged(seat, resources_of({"coin" if item else "compass": -price}), "buy"))
     t.emit(ev.CardBought(seat, card_id, price, "deck_bottom" if item else "play_area"))
-    if from_row:
-        deck = t.state.item_deck if item else t.state.artifact_deck
-        t.emit(ev.RowRefilled(card.kind, deck[0] if deck else None))
-    if not item and supported(card.effect) and cannot_start(t.state, seat, card.effect) is None:
-        return list(steps_of(card.effect))
+    runs = not item and supported(card.effect) and cannot_start(t.state, seat, card.effect) is None
+    effect = steps_of(card.effect) if runs else ()
+    refill: list[Step] = [{"op": "_refill_row", "kind": card.kind}] if from_row else []
+    if not t.state.book.conduct.refill_after_artifact_effect:
+        run(t, seat, refill)  # arnak-0: the row refilled before the artifact resolved
+        return list(effect)
+    return [*effect, *refill]
+
+
+@_op("_refill_row")
+def _refill_row(t: Turn, seat: int, step: Step, rest: list[Step], card: int | None) -> list[Step] | None:
+    """Buying, then: "refill the row by sliding the cards toward the moon staff and adding a new card from the deck
+    to the empty space"."""
+    deck = t.state.item_deck if step["kind"] == "item" else t.state.artifact_deck
+    t.emit(ev.RowRefilled(step["kind"], deck[0] if deck else None))
     return []
 
 

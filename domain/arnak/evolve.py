@@ -62,6 +62,7 @@ def _player(state: GameState, seat: int, **changes: Any) -> GameState:
 
 def _started(event: ev.GameStarted) -> GameState:
     return GameState(
+        rules_version=event.rules_version,
         players=event.players,
         options=event.options,
         seed=event.seed,

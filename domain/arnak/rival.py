@@ -105,6 +105,8 @@ def rival_turn(t: Turn) -> None:
     t.emit(ev.RivalTileRevealed(tile.id))
     if state.round == book().rounds and not tile.round_5:
         return
+    if state.round == book().rounds and tile.kind == "discover" and not state.book.conduct.rival_discovers_in_round_5:
+        return  # "discovers sites appropriate to the round (doing nothing on round 5)": whatever its colour
     if tile.kind == "dig":
         _dig(t, tile)
     elif tile.kind == "discover":
@@ -132,18 +134,28 @@ def _effect_text(state: GameState, location: str) -> str | None:
     return None if site is None or site.tile is None else book().site_tiles[site.tile].effect
 
 
-def _dig(t: Turn, tile: RivalTile) -> None:
-    """'it digs the topmost site with a matching resource' (the highest level first, then the arrow)."""
-    state = t.state
+def _dig_rows(state: GameState) -> list[list[str]]:
+    """The rows the rival's dig looks through, topmost first, each left to right: the board's rows (``Conduct``),
+    or under ``arnak-0`` each level taken as one row (Level I's two rows together)."""
+    rows = state.book.conduct.rival_dig_rows
+    if rows:
+        return [list(row) for row in rows]
     board = book().boards[state.side]
-    for level in (2, 1, 0):
+    return [[loc.id for loc in board.locations if loc.level == level] for level in (2, 1, 0)]
+
+
+def _dig(t: Turn, tile: RivalTile) -> None:
+    """'it digs the topmost site with a matching resource': the topmost row with a free space at a site whose
+    effect gains the tile's resource, then the arrow within that row."""
+    state = t.state
+    for row in _dig_rows(state):
         candidates = []
-        for loc in board.locations:
-            effect = _effect_text(state, loc.id)
-            if loc.level != level or effect is None or not _free_spaces(state, loc.id):
+        for location in row:
+            effect = _effect_text(state, location)
+            if effect is None or not _free_spaces(state, location):
                 continue
             if any(s["op"] == "gain" and tile.resource in s["res"] for s in steps_of(effect)):
-                candidates.append(loc.id)
+                candidates.append(location)
         if candidates:
             location = _pick(candidates, tile.arrow)
             t.emit(ev.ArchaeologistPlaced(state.rival.seat, _pick(_free_spaces(state, location), tile.arrow)))  # type: ignore[union-attr]

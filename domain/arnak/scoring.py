@@ -3,7 +3,9 @@
 "Score up: the value of each research token where it sits; temple tiles; idols (3 each) and uncovered
 idol slots; guardians overcome (5 each); items and artifacts; minus points for fear cards. Most points
 wins. Ties go to whoever reached the temple first; if nobody did, to the player furthest along the
-research track." Digsite reads "furthest along the research track" as the higher research score.
+research track." From ``arnak-1`` "furthest along the research track" is where the tokens are: the
+magnifying glass's row (it is never behind the notebook), then the notebook's; ``arnak-0`` compared research
+scores (the reference's reading), and gave a solo tie to the rival (``Conduct``).
 """
 
 from __future__ import annotations
@@ -59,14 +61,19 @@ def score(state: GameState, seat: int) -> Score:
     return Score(seat, research, temple, idols, slots, guardians, printed, fear, total)
 
 
-def _key(state: GameState, s: Score) -> tuple[int, int, int]:
-    place = state.seats[s.seat].temple_place
-    return (-s.total, place if place is not None else len(state.seats), -s.research)
+def _key(state: GameState, s: Score) -> tuple[int, ...]:
+    p = state.seats[s.seat]
+    temple = p.temple_place if p.temple_place is not None else len(state.seats)
+    if not state.book.conduct.ties_by_track_position:
+        return (-s.total, temple, -s.research)
+    track = book().boards[state.side].track
+    return (-s.total, temple, -track.row(p.glass), -track.row(p.notebook))
 
 
 def outcome_of(state: GameState) -> Outcome:
     scores = tuple(score(state, seat) for seat in range(state.n_players))
-    if state.rival is not None:  # "The human wins only with a strictly higher score" (reference A9)
+    if state.rival is not None and not state.book.conduct.solo_ties_by_the_tie_breaks:
+        # arnak-0: "The human wins only with a strictly higher score" (reference A9)
         human, rival = (s for s in scores if s.seat != state.rival.seat), scores[state.rival.seat]
         me = next(human)
         first = me.seat if me.total > rival.total else rival.seat

@@ -11,6 +11,7 @@ from domain.arnak import events as ev
 from domain.arnak.components import book
 from domain.arnak.rival import rival_book, tiles_for
 from domain.arnak.state import Player, Rival, Site
+from domain.arnak.versions import VERSIONS
 from domain.errors import SetupError
 
 SUPPORTED_OPTIONS: frozenset[str] = frozenset({"side", "difficulty"})
@@ -52,15 +53,21 @@ def _check_options(options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], 
     return tuple(sorted(chosen.items()))
 
 
-def start(players: Iterable[str], options: Mapping[str, Any] | None = None, seed: str | int = 0) -> list[ev.Event]:
-    """The opening events of a new game: the setup, then round 1 (its first player and every opening hand).
+def start(
+    players: Iterable[str],
+    options: Mapping[str, Any] | None = None,
+    seed: str | int = 0,
+    rules_version: str | None = None,
+) -> list[ev.Event]:
+    """The opening events of a new game under ``rules_version`` (``None``: the current one): the setup, then round
+    1 (its first player and every opening hand).
 
     The seat order is the turn order, and seat 0 starts ("whoever most recently visited somewhere they had
     never been": the table decides, and lists that player first)."""
+    b = VERSIONS.book(rules_version)  # refuses, by name, a version Arnak never released
     names = _check_players(players)
     opts = _check_options(options)
     side = dict(opts)["side"]
-    b = book()
     board = b.boards[side]
     seed = str(seed)
     # Solo: "Set up a two-player game": the human at seat 0 goes second, the rival (seat 1) always starts.

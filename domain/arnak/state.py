@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from domain.arnak.components import NONE, Resources, Steps
+from domain.arnak.components import NONE, Book, Resources, Steps
+from domain.arnak.versions import FIRST, VERSIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +143,13 @@ class GameState:
     pending: Pending | None = None
     outcome: Outcome | None = None
     rival: Rival | None = None  # solo mode only
+    rules_version: str = FIRST  # the version the game is played under, to its end (its GameStarted names it)
+
+    @property
+    def book(self) -> Book:
+        """The rule book of this game's version: its behaviour (``book.conduct``) is read here, never from the
+        current version (docs/versions.md)."""
+        return VERSIONS.book(self.rules_version)
 
     def is_rival(self, seat: int) -> bool:
         return self.rival is not None and self.rival.seat == seat

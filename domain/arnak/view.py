@@ -1,11 +1,12 @@
 """What one seat may see, or the referee (seat ``None``): the only way hidden information leaves the engine.
 
 Hidden from a seat, as at the table: the other hands (their sizes show), every deck's order and contents
-(sizes only: the seat's own deck too, face down), the face-down idols (on Level II sites and in every
-supply), the site-tile, guardian, item, artifact and fear stacks, the assistants under each stack's top,
-the face-down temple bonus tiles, another seat's pending options, and the seed until the game is over.
-Public: play areas, resources, archaeologists, the card row and exile piles, discovered sites and their
-guardians, research tokens and face-up bonus tiles, assistants, guardians overcome, idol slots, scores.
+(sizes only: the seat's own deck too, face down), the face-down idols on Level II sites, which idols another
+seat holds (its supply and its idol slots lie face down on its board: their sizes show), the site-tile,
+guardian, item, artifact and fear stacks, the assistants under each stack's top, the face-down temple bonus
+tiles, another seat's pending options, and the seed until the game is over. Public: play areas, resources,
+archaeologists, the card row and exile piles, discovered sites and their guardians, research tokens and
+face-up bonus tiles, assistants, guardians overcome, idol slots used, scores.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 from domain.arnak.components import RESOURCES, book
 from domain.arnak.plain import to_plain
 from domain.arnak.state import GameState, Player
+
+HIDDEN = "hidden"  # what a seat reads in place of a fact hidden from it
 
 
 def _card(card_id: int) -> dict[str, Any]:
@@ -31,8 +34,10 @@ def _player(state: GameState, seat: int, p: Player, sees_all: bool) -> dict[str,
         "deck": {"count": len(p.deck)},
         "play_area": [_card(c) for c in p.play_area],
         "resources": dict(zip(RESOURCES, p.resources, strict=True)),
+        # Idols sit face down on a player board (seed): only their holder knows which, a face-down idol of a
+        # Level II site included (its identity never mattered to play); the others see how many and where.
         "idols": {"count": len(p.idols)},
-        "idol_slots": list(p.slots),
+        "idol_slots": list(p.slots) if sees_all else [HIDDEN] * len(p.slots),
         "guardians": [{"id": g, "boon_used": g in p.boons_used} for g in p.guardians],
         "assistants": [to_plain(a) for a in p.assistants],
         "glass": p.glass,
@@ -46,6 +51,7 @@ def _player(state: GameState, seat: int, p: Player, sees_all: bool) -> dict[str,
     }
     if sees_all:
         out["hand"]["cards"] = [_card(c) for c in p.hand]
+        out["idols"]["ids"] = list(p.idols)
     return out
 
 
@@ -70,7 +76,7 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     pending = state.pending
     out: dict[str, Any] = {
         "game": "arnak",
-        "rules_version": book().version,
+        "rules_version": state.rules_version,
         "viewer": "referee" if referee else seat,
         "side": state.side,
         "players": list(state.players),
@@ -142,6 +148,10 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     return out
 
 
+# An idol leaving or entering a player board, where it lies face down: which one is its holder's secret (a
+# face-down idol of a Level II site is never shown; naming only the face-up ones would tell which is which).
+IDOL_FROM_A_BOARD = frozenset({"IdolPlaced", "IdolUnslotted", "IdolDiscarded"})
+
 # Decisions among cards only their seat has seen (drawn by Obsidian or Crystal Earring): the choice stays secret.
 HIDDEN_CHOICES = frozenset({"keep_one", "put_back"})
 
@@ -179,8 +189,10 @@ def redact_event(data: dict[str, Any], seat: int | None, game_over: bool) -> dic
         data = {**data, "negative": ["hidden"] * len(data["negative"])}
     elif kind == "DeckRebuilt":
         data = {**data, "order": _count(data["order"])}
-    elif kind == "IdolsTaken":
-        data = {**data, "idols": [*data["idols"][:1], *(["hidden"] * len(data["idols"][1:]))]}
+    elif kind == "IdolsTaken" and data["seat"] != seat:
+        data = {**data, "idols": [*data["idols"][:1], *([HIDDEN] * len(data["idols"][1:]))]}
+    elif kind in IDOL_FROM_A_BOARD and data["seat"] != seat:
+        data = {**data, "idol": HIDDEN}
     elif kind == "DecisionPending" and data["pending"]["seat"] != seat:
         # Only who decides what: the options and the steps still to run may name cards in that seat's hand.
         pending = data["pending"]

@@ -545,9 +545,11 @@ def _idols_line(view: dict[str, Any], p: dict[str, Any], seat: int, is_rival: bo
         cells = []
         for i, vp in enumerate(vps):
             if i < len(slots):
+                # Another seat's slotted idols lie face down: the engine's view says only that one is there.
+                kind = names.idol_kind(slots[i]) if isinstance(slots[i], int) else "idol"
                 cells.append(
                     html.Span(
-                        f"{names.idol_kind(slots[i])}",
+                        kind,
                         className="arnak-slot arnak-slot-full",
                         title=f"Slot {i + 1}: idol placed (its {vp} VP covered)",
                     )

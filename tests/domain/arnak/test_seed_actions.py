@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from domain.arnak import events as ev
-from domain.arnak.actions import Buy, Dig, Discover, EndTurn, Overcome, Pass, Payment, Play, Research
+from domain.arnak.actions import Buy, Choose, Dig, Discover, EndTurn, Overcome, Pass, Payment, Play, Research
 from domain.arnak.legal import legal_actions
 from domain.arnak.state import GameState
 from domain.errors import NotYourTurn
@@ -289,6 +289,25 @@ def test_buying_refills_the_row_sliding_toward_the_moon_staff() -> None:
     bought = row[1]
     state = run(state, Buy(0, bought))
     assert state.item_row == (row[0], *row[2:], top)
+
+
+def test_buy_an_artifact_resolve_its_effect_then_refill_the_row() -> None:
+    """'...then move it straight to your play area and resolve its effect without paying the activation cost. Then
+    refill the row': the events run bought, the effect (a decision inside it first), then the refill."""
+    dagger = card_named("Ritual Dagger")  # 4 compasses: you may exile a card; gain 1 arrowhead
+    state = with_player(opening(), 0, resources={"compass": 4}, hand=(FEAR_A, FUND_CAR))
+    state = replace(state, artifact_row=(dagger,), artifact_deck=tuple(c for c in state.artifact_deck if c != dagger))
+    top = state.artifact_deck[0]
+    state, bought = act(state, Buy(0, dagger))
+    assert kinds(bought)[-2:] == ["CardBought", "DecisionPending"] and state.artifact_row == (), "not refilled yet"
+    state, resolved = act(state, Choose(0, f"hand:{FEAR_A}"))
+    assert kinds(resolved)[-3:] == ["CardExiled", "ResourcesChanged", "RowRefilled"]
+    assert state.artifact_row == (top,) and state.seats[0].resources == res(arrowhead=1)
+    jar = card_named("Stone Jar")  # an effect without a decision: the same order within one move
+    state = with_player(opening(), 0, resources={"compass": 2}, deck=(FEAR_B,))
+    state = replace(state, artifact_row=(jar,), artifact_deck=tuple(c for c in state.artifact_deck if c != jar))
+    _, events = act(state, Buy(0, jar))
+    assert kinds(events)[-3:] == ["CardBought", "CardsDrawn", "RowRefilled"]
 
 
 # --- play a card ------------------------------------------------------------------------------------------------------

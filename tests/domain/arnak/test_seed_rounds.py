@@ -170,7 +170,7 @@ def test_ties_go_to_whoever_reached_the_temple_first() -> None:
 
 
 def test_ties_without_the_temple_go_to_the_player_furthest_along_the_research_track() -> None:
-    """'if nobody did, to the player furthest along the research track.' design: the higher research score."""
+    """'if nobody did, to the player furthest along the research track.'"""
     base = game(2)
     brush = card_named("Brush")
     state = with_player(base, 0, glass="r2p0")
@@ -180,6 +180,21 @@ def test_ties_without_the_temple_go_to_the_player_furthest_along_the_research_tr
     assert outcome_of(state).winners == (0,)
     even = with_player(base, 1, deck=base.seats[1].deck)
     assert outcome_of(even).winners == (0, 1), "every tie break even: a shared win"
+
+
+def test_furthest_along_the_research_track_is_where_the_tokens_are_not_the_research_score() -> None:
+    """'...to the player furthest along the research track': the seed's words, not the reference's "highest research
+    score". Seat 0's glass is a row further up, seat 1 scores more research points with its notebook: seat 0 wins
+    the tie; with the glasses level, the notebook further along decides."""
+    base = game(2)
+    state = with_player(base, 0, glass="r4p0", deck=(*base.seats[0].deck, card_named("Dog")))  # 9 + 1 VP
+    state = with_player(state, 1, glass="r3p0", notebook="r3p1")  # 6 + 4
+    a, b = score(state, 0), score(state, 1)
+    assert (a.research, b.research) == (9, 10) and a.total == b.total
+    assert outcome_of(state).winners == (0,)
+    level = with_player(base, 0, glass="r3p1", notebook="r2p0")  # 6 + 2
+    level = with_player(level, 1, glass="r3p2", notebook="r1p0", deck=(*base.seats[1].deck, card_named("Dog")))
+    assert score(level, 0).total == score(level, 1).total and outcome_of(level).winners == (0,)
 
 
 # --- common mistakes --------------------------------------------------------------------------------------------------

@@ -97,6 +97,32 @@ def test_the_rival_digs_the_topmost_site_with_a_matching_resource() -> None:
     assert state.occupant("camp5a") == RIVAL
 
 
+def test_the_rival_digs_the_topmost_site_the_upper_row_of_level_1_before_the_lower() -> None:
+    """'it digs the topmost site with a matching resource': a coin site open in both rows of Level I, and the tile's
+    arrow pointing left (where the lower row's site lies in the board's order): the rival digs the upper row's."""
+    state = replace(solo(), occupants=())
+    for location in ("L1-1", "L1-5"):  # the lower row's first site, the upper row's first
+        site = state.site(location)
+        assert site is not None
+        state = state.with_site(replace(site, tile=1, idols=()))  # 1 coin + 2 tablets
+    assert rival_book().tiles[1].arrow == "left"
+    after, _ = rival_plays(state, 1)  # coin
+    assert after.occupant("L1-5") == RIVAL and after.occupant("L1-1") is None
+    after, _ = rival_plays(replace(state, occupants=(("L1-5", 0),)), 1)
+    assert after.occupant("L1-1") == RIVAL, "the upper row full: the next row down"
+
+
+@pytest.mark.parametrize("tile", [6, 7])
+def test_the_rival_discovers_nothing_on_round_5_whatever_the_tile(tile: int) -> None:
+    """'discovers sites appropriate to the round (doing nothing on round 5)': the seed overrides the reference's red
+    tile, which discovers a Level II site in round 5."""
+    state = replace(solo(difficulty=1), round=5, occupants=())
+    assert tile == 6 or rival_book().tiles[tile].rounds[4] is not None, "the reference's table has it discover"
+    after, events = rival_plays(state, tile)
+    assert {type(e).__name__ for e in events} <= {"RivalTileRevealed", "NextTurn"}
+    assert after.sites == state.sites and after.occupants == state.occupants
+
+
 @pytest.mark.parametrize(
     ("tile", "round_no", "level", "guardian"), [(6, 1, 1, True), (6, 2, 1, False), (7, 4, 2, True)]
 )
@@ -184,10 +210,10 @@ def test_at_end_of_round_the_rival_returns_its_archaeologists_but_never_gains_fe
     assert arnak.replay(events[: returned + 1], before).occupants == ()
 
 
-def test_the_rival_scores_and_you_compare_winning_only_with_a_strictly_higher_score() -> None:
+def test_the_rival_scores_and_you_compare() -> None:
     """'The rival scores for its magnifying glass position, temple tiles, guardians overcome and cards purchased, plus
     3 points per unique face-up idol and 2 points for each idol in its negative stack. Score yourself normally and
-    compare.' (reference A9: the human wins only with a strictly higher score)"""
+    compare.'"""
     state = solo()
     assert state.rival is not None
     brush = next(c.id for c in BOOK.cards.values() if c.name == "Brush")  # 3 VP
@@ -197,9 +223,34 @@ def test_the_rival_scores_and_you_compare_winning_only_with_a_strictly_higher_sc
     assert (s.research, s.temple_tiles, s.guardians, s.cards, s.idols) == (4, 2, 5, 3, 3 * 2 + 2 * 1)
     human = score(state, 0).total
     level = with_player(state, 0, temple_tiles=tuple([0] * ((s.total - human) // 2)))
-    assert score(level, 0).total == s.total and outcome_of(level).winners == (RIVAL,), "a tie goes to the rival"
+    assert score(level, 0).total == s.total and outcome_of(level).winners == (RIVAL,), "its glass is further along"
     ahead = with_player(level, 0, guardians=(9,))
     assert outcome_of(ahead).winners == (0,)
+
+
+def test_a_solo_tie_goes_by_the_tie_breaks_as_any_other() -> None:
+    """'Score yourself normally and compare' with 'Ties go to whoever reached the temple first; if nobody did, to the
+    player furthest along the research track': the seed's tie breaks, not the reference's 'the human wins only with
+    a strictly higher score' (A9)."""
+    state = with_player(solo(), 0, glass="r3p0")  # 6 research points, 10 for the open idol slots, -2 fear
+    tied = with_player(state, RIVAL, glass="r2p0", guardians=(1, 2))  # 4 + 10
+    assert score(tied, 0).total == score(tied, RIVAL).total == 14
+    assert outcome_of(tied).winners == (0,), "the human's glass is a row further along"
+    assert tied.rival is not None
+    brush = next(c.id for c in BOOK.cards.values() if c.name == "Brush")  # 3 VP
+    even = replace(with_player(tied, 0, glass="r2p0"), rival=replace(tied.rival, cards=(brush,)))
+    even = with_player(even, RIVAL, guardians=(1,))  # 4 + 5 + 3
+    assert score(even, 0).total == score(even, RIVAL).total == 12
+    assert outcome_of(even).winners == (0, RIVAL), "every tie break even: a shared win"
+
+
+def test_the_rival_buys_the_highest_or_lowest_value_card_as_its_arrow_dictates() -> None:
+    """'buys the highest or lowest value card as its arrow dictates': the arrow, not the colour (the reference's
+    reading), says which. The printed arrows are unknown (docs/rules/arnak.md, choice 20); in ``rival.json`` every
+    buy tile's value follows its arrow, one way for all four: left the highest, right the lowest."""
+    buys = [t for t in rival_book().tiles.values() if t.kind in ("buy_item", "buy_artifact")]
+    assert len(buys) == 4 and {t.arrow for t in buys} == {"left", "right"}
+    assert all(t.value == {"left": "highest", "right": "lowest"}[t.arrow] for t in buys)
 
 
 def test_difficulty_is_the_number_of_red_tiles() -> None:

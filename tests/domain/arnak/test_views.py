@@ -14,9 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain import arnak
+from domain.arnak.actions import Choose
 from domain.arnak.bots import RandomBot
 from domain.arnak.state import GameState
-from tests.domain.arnak.helpers import game
+from tests.domain.arnak.helpers import game, with_player
 
 
 def play_to(n: int, seed: int, steps: int, side: str = "bird") -> GameState:
@@ -38,7 +39,20 @@ def _shuffled(rng: random.Random, cards: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def hide_differently(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A position ``seat`` cannot tell apart from ``state``."""
+    """A position ``seat`` cannot tell apart from ``state``. The idols it has not seen (the face-down ones on the
+    sites, in the rival's negative stack, and in the other seats' supplies and slots) are dealt anew among those
+    places, so a twin's face-down idols differ in kind, not only in order."""
+    others = [s for s in range(len(state.seats)) if s != seat]
+    rival = state.rival
+    unseen = [i for site in state.sites for i in site.idols[1:]]
+    unseen += [i for s in others for i in (*state.seats[s].idols, *state.seats[s].slots)]
+    unseen += [] if rival is None else list(rival.negative_idols)
+    idols = iter(_shuffled(rng, tuple(unseen)))
+
+    def deal(count: int) -> tuple[int, ...]:
+        return tuple(next(idols) for _ in range(count))
+
+    sites = tuple(replace(s, idols=s.idols[:1] + deal(len(s.idols[1:]))) for s in state.sites)
     seats = []
     for s, p in enumerate(state.seats):
         if s == seat:
@@ -46,8 +60,16 @@ def hide_differently(state: GameState, seat: int, rng: random.Random) -> GameSta
         else:  # another seat's hand and deck dealt anew from the same cards, same sizes
             mixed = _shuffled(rng, (*p.hand, *p.deck))
             seats.append(
-                replace(p, hand=mixed[: len(p.hand)], deck=mixed[len(p.hand) :], idols=_shuffled(rng, p.idols))
+                replace(
+                    p,
+                    hand=mixed[: len(p.hand)],
+                    deck=mixed[len(p.hand) :],
+                    idols=deal(len(p.idols)),
+                    slots=deal(len(p.slots)),
+                )
             )
+    if rival is not None:
+        rival = replace(rival, stack=_shuffled(rng, rival.stack), negative_idols=deal(len(rival.negative_idols)))
     pending = state.pending
     if pending is not None and pending.seat != seat:
         pending = replace(pending, options=tuple(reversed(pending.options)))
@@ -62,10 +84,10 @@ def hide_differently(state: GameState, seat: int, rng: random.Random) -> GameSta
         fear_deck=_shuffled(rng, state.fear_deck),
         temple_bonus=_shuffled(rng, state.temple_bonus),
         assistant_stacks=tuple(s[:1] + _shuffled(rng, s[1:]) for s in state.assistant_stacks),
-        sites=tuple(replace(s, idols=s.idols[:1] + tuple(reversed(s.idols[1:]))) for s in state.sites),
+        sites=sites,
         pending=pending,
         rescue=_shuffled(rng, state.rescue),
-        rival=None if state.rival is None else replace(state.rival, stack=_shuffled(rng, state.rival.stack)),
+        rival=rival,
     )
 
 
@@ -194,3 +216,76 @@ def test_a_seat_reads_in_the_log_only_what_redaction_leaves_it() -> None:
                         f"{redacted}"
                     )
     assert hidden_choices, "no game reached a hidden choice: play more games"
+
+
+# --- "one face up, one face down": the face-down idol is its holder's secret ------------------------------------------
+
+
+def _idol_at(state: GameState, site_id: str, place: int, idol: int) -> GameState:
+    """``state`` with ``idol`` at ``place`` (0 face up, 1 face down) of site ``site_id``: the idol it replaces takes
+    the place ``idol`` had, so both deals hold the same idols."""
+    site = state.site(site_id)
+    assert site is not None
+    old = site.idols[place]
+    swapped = {idol: old, old: idol}
+    return replace(state, sites=tuple(replace(s, idols=tuple(swapped.get(i, i) for i in s.idols)) for s in state.sites))
+
+
+def _logs_and_views(state: GameState, actions: list[arnak.Action], readers: range) -> dict[int, list[str]]:
+    """Per reader: after each action, its view and the action's events as redacted and narrated for it."""
+    seen: dict[int, list[str]] = {r: [] for r in readers}
+    for action in actions:
+        events = arnak.decide(state, action)
+        state = arnak.replay(events, state)
+        while state.pending is not None:  # a site tile's choice: the same answer in both games
+            choice = Choose(state.pending.seat, state.pending.options[0])
+            more = arnak.decide(state, choice)
+            events, state = [*events, *more], arnak.replay(more, state)
+        for reader in readers:
+            log = [arnak.redact_event(arnak.event_to_dict(e), reader, False) for e in events]
+            lines = [arnak.describe(e, state.players, reader) for e in events]
+            seen[reader].append(json.dumps([log, lines, arnak.view(state, reader)], sort_keys=True))
+    return seen
+
+
+def test_one_face_up_one_face_down_the_face_down_idol_stays_hidden_from_every_seat_but_its_holder() -> None:
+    """'2 idol tiles — one face up, one face down — on each level 2 dig site' and 'Idols ... sit face down on your
+    board': two games alike but for the face-down idol of the site seat 0 discovers. Seat 0 takes both idols, then
+    places both in slots (the second is the face-down one). Seats 1 and 2 read the same views, log events and lines
+    in both games; seat 0, the holder, reads which idol it holds, so its differ."""
+    from domain.arnak.actions import Discover, Payment, PlaceIdol
+
+    state = with_player(game(3), 0, resources=(0, 6, 0, 0, 0), hand=(1, 3), deck=())  # red's two car cards
+    up = 1  # a coin idol face up: it resolves without a choice
+    state = _idol_at(state, "L2-1", 0, up)
+    down_a, down_b = (s.idols[1] for s in state.sites if s.id in ("L2-1", "L2-2"))  # game B: the two swapped
+    moves: list[arnak.Action] = [Discover(0, "L2-1", Payment((1, 3))), PlaceIdol(0, "tablets"), PlaceIdol(0, "draw")]
+    game_a = _logs_and_views(state, moves, range(3))
+    game_b = _logs_and_views(_idol_at(state, "L2-1", 1, down_b), moves, range(3))
+    for other in (1, 2):
+        for i, (a, b) in enumerate(zip(game_a[other], game_b[other], strict=True)):
+            assert a == b, f"seat {other} tells the two games apart after move {i + 1}"
+    assert [a != b for a, b in zip(game_a[0], game_b[0], strict=True)] == [True, True, True], "the holder knows"
+    placed = json.loads(game_a[1][2])[0][0]
+    assert placed["type"] == "IdolPlaced" and placed["idol"] == "hidden"
+    taken = json.loads(game_a[1][0])[0]
+    assert {"type": "IdolsTaken", "seat": 0, "site": "L2-1", "idols": [up, "hidden"]} in taken, "the face-up one shows"
+    mine = json.loads(game_a[0][2])[2]["seats"][0]
+    assert mine["idol_slots"] == [up, down_a] and mine["idols"] == {"count": 0, "ids": []}
+    assert json.loads(game_a[1][2])[2]["seats"][0]["idol_slots"] == ["hidden", "hidden"]
+
+
+def test_the_idol_discarded_at_the_rescue_space_stays_its_holders_secret() -> None:
+    """'where you discard an idol from your supply to move your magnifying glass up': two snake games alike but for
+    the idol in seat 0's supply (the face-down one of a Level II site); the other seats cannot tell them apart."""
+    from domain.arnak.actions import Research
+
+    base = arnak.new_game(["Ana", "Beto", "Carla"], {"side": "snake"}, seed="test")
+    games = [
+        _logs_and_views(with_player(base, 0, glass="r2p0", idols=(idol,)), [Research(0, "glass", "r3p0")], range(3))
+        for idol in (7, 13)
+    ]
+    assert games[0][1] == games[1][1] and games[0][2] == games[1][2]
+    assert games[0][0] != games[1][0]
+    discarded = [e for e in json.loads(games[0][1][0])[0] if e["type"] == "IdolDiscarded"]
+    assert discarded == [{"type": "IdolDiscarded", "seat": 0, "idol": "hidden"}]

@@ -259,3 +259,17 @@ def test_the_css_is_scoped_to_the_table() -> None:
     for selector in rules:
         for part in selector.split(","):
             assert part.strip().startswith(".arnak-"), part
+
+
+def test_another_seats_slotted_idols_are_drawn_face_down() -> None:
+    """Two tables alike but for which idols seat 0 placed in its slots: seat 1's drawing (a replay frame's) is the
+    same for both, seat 0's and the referee's name the idols."""
+    from dataclasses import replace
+
+    from domain.arnak import new_game
+
+    start = new_game(["Ana", "Beto"], seed=3)
+    tables = [start.with_seat(0, replace(start.seats[0], slots=slots)) for slots in ((1, 7), (1, 13))]
+    assert str(draw_table(frame(tables[0], 1))) == str(draw_table(frame(tables[1], 1)))
+    assert str(draw_table(frame(tables[0], 0))) != str(draw_table(frame(tables[1], 0)))
+    assert str(draw_table(frame(tables[0], None))) != str(draw_table(frame(tables[1], None)))
