@@ -140,8 +140,10 @@ class AccessSettings:
     - ``secure_cookie``: "auto" (Secure when the request came over HTTPS, directly or as the proxy's
       X-Forwarded-Proto says), "always" or "never" (DIGSITE_DASHBOARD_SECURE_COOKIE: auto, 1 or 0);
     - ``session_hours``: how long a sign-in or a seat lasts (DIGSITE_DASHBOARD_SESSION_HOURS, default 12);
-    - ``failures``, ``window``, ``delay``: at most ``failures`` wrong keys per client address in ``window``
-      seconds, each answered after ``delay`` seconds.
+    - ``failures``, ``window``, ``delay``: at most ``failures`` wrong organiser keys per client address in
+      ``window`` seconds, and as many wrong seat tokens per address and game, each answered after ``delay``
+      seconds; ``seat_failures_across_games``: wrong seat tokens per address over every game
+      (``service.throttle``).
     """
 
     api_key: str | None
@@ -152,6 +154,7 @@ class AccessSettings:
     failures: int = 5
     window: float = 300.0
     delay: float = 0.5
+    seat_failures_across_games: int | None = None  # None: ten times ``failures``
 
     def __post_init__(self) -> None:
         if self.secure_cookie not in ("auto", "always", "never"):
