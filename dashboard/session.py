@@ -61,7 +61,9 @@ class Gate:
         self.routes_prefix = routes_prefix or prefix  # where the server routes it
         self.serializer = URLSafeTimedSerializer(settings.secret, salt="digsite.dashboard.session")
         # Wrong keys and seat tokens, counted apart (service.throttle, the API's throttle too).
-        self.throttle = Throttle(settings.failures, settings.window, settings.seat_failures_across_games)
+        self.throttle = Throttle(
+            settings.failures, settings.window, settings.seat_failures_across_games, proxies=settings.trusted_proxies
+        )
         self._revoked: dict[str, float] = {}
         self._lock = threading.Lock()
 
@@ -218,7 +220,7 @@ class Gate:
             return self.sign_in_form(target, "The form had expired. Enter the key again.", 403)
         if not self.settings.api_key:
             return self.sign_in_form(target, status=403)
-        who = request.remote_addr or "?"
+        who = self.throttle.who(request.remote_addr, request.headers.get("X-Forwarded-For"))
         wait = self.throttle.wait(ORGANISER_KEY, who)
         if wait > 0:
             shut = refusal(ORGANISER_KEY, wait)
@@ -312,7 +314,7 @@ class Gate:
         game): a player behind a venue's NAT who mistypes their link shuts their own game's door only. A game
         that does not exist counts as a wrong token does, so that the lockout tells nothing about which games
         exist."""
-        who = request.remote_addr or "?"
+        who = self.throttle.who(request.remote_addr, request.headers.get("X-Forwarded-For"))
         game_id = canonical_id(game)
         if game_id is None or not token or len(token) > MAX_TOKEN_LENGTH:
             return None

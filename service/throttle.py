@@ -27,6 +27,7 @@ for itself: docs/api.md says what that allows.
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -41,6 +42,7 @@ KINDS = (ORGANISER_KEY, SEAT_TOKEN)
 ACROSS_GAMES = 10  # by default an address may fail on seat tokens ten times as often over every game as on one
 
 Key = tuple[str, ...]
+PROXIES_VARIABLE = "DIGSITE_TRUSTED_PROXIES"
 
 
 class Throttled(ServiceError):
@@ -64,6 +66,7 @@ class Throttle:
         across_games: int | None = None,
         timer: Callable[[], float] = time.monotonic,
         size: int = 10_000,
+        proxies: int = 0,
     ) -> None:
         across_games = ACROSS_GAMES * failures if across_games is None else across_games
         if failures < 1 or across_games < failures or window <= 0:
@@ -72,6 +75,18 @@ class Throttle:
         self._timer = timer
         self._seen: TTLCache[Key, tuple[float, ...]] = TTLCache(maxsize=size, ttl=window, timer=timer)
         self._lock = threading.Lock()
+        self.proxies = proxies  # reverse proxies in front, each adding to X-Forwarded-For (see ``who``)
+
+    def who(self, remote_addr: str | None, forwarded_for: str | None) -> str:
+        """The address a failure counts against: the peer's, or, behind ``proxies`` trusted reverse proxies, the
+        address the outermost of them got the request from (the ``proxies``-th from the right of
+        X-Forwarded-For; what a client wrote further left is its own say and is ignored). Without trusted
+        proxies the header is ignored: anyone may send one."""
+        if self.proxies and forwarded_for:
+            hops = [hop.strip() for hop in forwarded_for.split(",")]
+            if len(hops) >= self.proxies and hops[-self.proxies]:
+                return hops[-self.proxies]
+        return remote_addr or "?"
 
     def wait(self, kind: str, address: str, game: str | None = None) -> float:
         """Seconds until this address may try a secret of this kind (of this game) again; 0: now."""
@@ -128,3 +143,12 @@ def refusal(kind: str, left: float, per_game: bool = False) -> Throttled:
         seconds,
         per_game,
     )
+
+
+def trusted_proxies() -> int:
+    """How many reverse proxies in front of this server add to X-Forwarded-For (DIGSITE_TRUSTED_PROXIES, default
+    0): behind one, every client would otherwise count as the proxy's one address."""
+    raw = os.environ.get(PROXIES_VARIABLE, "").strip() or "0"
+    if not raw.isdigit() or int(raw) > 10:
+        raise ValueError(f"{PROXIES_VARIABLE} must be a whole number of proxies from 0 to 10 (got {raw!r})")
+    return int(raw)

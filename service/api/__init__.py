@@ -17,7 +17,7 @@ from service.api.validation import check_url_length
 from service.application import Digsite
 from service.bootstrap import build
 from service.settings import Settings
-from service.throttle import Throttle
+from service.throttle import Throttle, trusted_proxies
 
 PREFIX = "/api/v1"
 MAX_BODY_BYTES = 64 * 1024
@@ -105,7 +105,7 @@ def create_app(
     app.json = AnswerJSON(app)  # orjson, keys unsorted: service/api/encoding.py
     app.wsgi_app = StreamedBodyLimit(app.wsgi_app, MAX_BODY_BYTES)  # type: ignore[method-assign]
     app.extensions["digsite"] = service if service is not None else build(settings)
-    app.extensions["digsite_throttle"] = throttle if throttle is not None else Throttle()
+    app.extensions["digsite_throttle"] = throttle if throttle is not None else Throttle(proxies=trusted_proxies())
     for blueprint in (meta.bp, organisers.bp, games.bp):
         app.register_blueprint(blueprint, url_prefix=PREFIX)
     app.before_request(lambda: check_url_length(MAX_URL_BYTES))

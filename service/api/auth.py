@@ -35,7 +35,8 @@ def throttle() -> Throttle:
 
 
 def client_address() -> str:
-    return request.remote_addr or "?"
+    """Whom a wrong secret counts against (behind trusted proxies, the client they name: ``Throttle.who``)."""
+    return throttle().who(request.remote_addr, request.headers.get("X-Forwarded-For"))
 
 
 def bearer_token() -> str:

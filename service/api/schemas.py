@@ -185,7 +185,7 @@ GAME_QUERY: list[dict[str, Any]] = [
     }
 ]
 
-# A game's tag is about 20 characters ("57-57-s1"): the limit leaves room for a list of a few, and is enforced.
+# A game's tag is about 10 characters ("57-57-s1"): the limit leaves room for a list of a few, and is enforced.
 IF_NONE_MATCH: dict[str, Any] = {
     "name": "If-None-Match",
     "in": "header",

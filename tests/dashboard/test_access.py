@@ -22,7 +22,7 @@ import pytest
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 
 from dashboard import create_dashboard
-from dashboard.access import HIDDEN_GAME, ORGANISER, SPECTATOR, Visitor, perspectives
+from dashboard.access import HIDDEN_GAME, ORGANISER, SPECTATOR, AccessSettings, Visitor, perspectives
 from domain.games import game as _game
 from service import store
 from service.application import Digsite, Viewer
@@ -610,6 +610,25 @@ def test_wrong_keys_do_not_shut_seat_links(venue: Venue) -> None:
         guesser.sign_in(f"guess-{n}")
     assert guesser.sign_in().status_code == 429
     _open_seat(app, venue.live, venue.tokens[venue.live][1], 1)
+
+
+def test_behind_a_trusted_proxy_the_client_it_names_is_counted(venue: Venue) -> None:
+    app = create_dashboard(venue.queries, access=access_settings(failures=3, window=60, trusted_proxies=1))
+    guesser, organiser_there = Browser(app), Browser(app)
+    guesser.client.environ_base["HTTP_X_FORWARDED_FOR"] = "203.0.113.7"
+    organiser_there.client.environ_base["HTTP_X_FORWARDED_FOR"] = "198.51.100.9"
+    for n in range(3):
+        guesser.sign_in(f"guess-{n}")
+    assert guesser.sign_in().status_code == 429
+    assert organiser_there.sign_in().status_code == 303  # same proxy, another client
+
+
+def test_the_trusted_proxies_come_from_the_environment(venue: Venue, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DIGSITE_TRUSTED_PROXIES", "1")
+    assert AccessSettings.from_env(venue.service.settings).trusted_proxies == 1
+    monkeypatch.setenv("DIGSITE_TRUSTED_PROXIES", "a few")
+    with pytest.raises(ValueError, match="DIGSITE_TRUSTED_PROXIES"):
+        AccessSettings.from_env(venue.service.settings)
 
 
 def test_the_sign_in_page_and_its_cookie_flags(app: Any, venue: Venue) -> None:

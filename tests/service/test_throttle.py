@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle, Throttled
+from service.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle, Throttled, trusted_proxies
 
 HERE, THERE = "203.0.113.7", "198.51.100.9"
 GAME, OTHER, THIRD = "game-a", "game-b", "game-c"
@@ -93,3 +93,24 @@ def test_impossible_limits_are_refused() -> None:
         Throttle(failures=5, across_games=4)
     with pytest.raises(ValueError):
         Throttle().wait(SEAT_TOKEN, HERE)  # a seat token is tried on a game
+
+
+def test_behind_trusted_proxies_the_client_they_name_is_counted() -> None:
+    plain, proxied, twice = Throttle(), Throttle(proxies=1), Throttle(proxies=2)
+    assert plain.who("10.0.0.1", "203.0.113.7") == "10.0.0.1"  # no proxy trusted: anyone may write the header
+    assert proxied.who("10.0.0.1", "203.0.113.7") == "203.0.113.7"
+    assert proxied.who("10.0.0.1", "1.2.3.4, 203.0.113.7") == "203.0.113.7"  # what the client wrote is ignored
+    assert twice.who("10.0.0.1", "1.2.3.4, 203.0.113.7, 10.0.0.2") == "203.0.113.7"
+    assert twice.who("10.0.0.1", "203.0.113.7") == "10.0.0.1"  # not through both proxies: the peer
+    assert proxied.who("10.0.0.1", None) == "10.0.0.1" and proxied.who(None, None) == "?"
+
+
+def test_the_number_of_trusted_proxies_is_read_strictly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DIGSITE_TRUSTED_PROXIES", raising=False)
+    assert trusted_proxies() == 0
+    monkeypatch.setenv("DIGSITE_TRUSTED_PROXIES", "2")
+    assert trusted_proxies() == 2
+    for wrong in ("-1", "one", "1.5", "99"):
+        monkeypatch.setenv("DIGSITE_TRUSTED_PROXIES", wrong)
+        with pytest.raises(ValueError, match="DIGSITE_TRUSTED_PROXIES"):
+            trusted_proxies()

@@ -179,3 +179,22 @@ def test_if_none_match_is_held_to_its_published_limit(client: FlaskClient) -> No
     over = client.get(url, headers={**headers, "If-None-Match": listed + "x"})
     assert _error(over) == (400, "malformed_request")
     assert "'If-None-Match' must be 0 to 200 characters long" in over.get_json()["error"]["message"]
+
+
+def test_behind_a_trusted_proxy_each_client_is_counted_apart(service: Digsite, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Behind a reverse proxy every request comes from the proxy's address: with DIGSITE_TRUSTED_PROXIES=1 the
+    client it names is counted, so one guesser does not shut the key out for every organiser."""
+    monkeypatch.setenv("DIGSITE_TRUSTED_PROXIES", "1")
+    client = create_app(service=service).test_client()
+    guesser, organiser_there = {"X-Forwarded-For": "203.0.113.7"}, {"X-Forwarded-For": "198.51.100.9"}
+    for n in range(5):
+        client.get("/api/v1/players", headers={**bearer(f"guess-{n}"), **guesser})
+    assert _error(client.get("/api/v1/players", headers={**organiser(), **guesser})) == (429, "too_many_wrong_keys")
+    forged = {"X-Forwarded-For": "192.0.2.1, 203.0.113.7"}  # a client's own entry is not believed
+    assert _error(client.get("/api/v1/players", headers={**organiser(), **forged}))[0] == 429
+    ok(client.get("/api/v1/players", headers={**organiser(), **organiser_there}))
+    monkeypatch.delenv("DIGSITE_TRUSTED_PROXIES")
+    direct = create_app(service=service).test_client()  # no proxy trusted: the header changes nothing
+    for n in range(5):
+        direct.get("/api/v1/players", headers={**bearer(f"guess-{n}"), "X-Forwarded-For": f"192.0.2.{n}"})
+    assert _error(direct.get("/api/v1/players", headers={**organiser(), **organiser_there}))[0] == 429
