@@ -122,7 +122,7 @@ class Throttle:
         with self._lock:
             held = [(self._seen.get(key, ()), limit) for key, limit in counts]
         if all(len(recent) < limit for recent, limit in held):
-            return [0.0] * len(held)  # (the usual case: no clock read)
+            return [0.0] * len(held)  # the usual case
         now = self._timer()
         return [max(0.0, recent[-limit] + self.window - now) if len(recent) >= limit else 0.0 for recent, limit in held]
 
