@@ -33,7 +33,7 @@ from werkzeug.wrappers import Response as BaseResponse  # what redirect() makes
 from dashboard.access import AccessSettings, Visitor, canonical_id
 from dashboard.static import CSS
 from service.errors import ServiceError
-from service.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle, Throttled, refusal
+from service.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle, Throttled
 
 SESSION_COOKIE = "digsite_session"
 CSRF_COOKIE = "digsite_csrf"
@@ -221,9 +221,9 @@ class Gate:
         if not self.settings.api_key:
             return self.sign_in_form(target, status=403)
         who = self.throttle.who(request.remote_addr, request.headers.get("X-Forwarded-For"))
-        wait = self.throttle.wait(ORGANISER_KEY, who)
-        if wait > 0:
-            shut = refusal(ORGANISER_KEY, wait)
+        try:
+            self.throttle.check(ORGANISER_KEY, who)
+        except Throttled as shut:
             refused = self.sign_in_form(
                 target,
                 f"Too many tries with a wrong organiser key from your network: wait {shut.retry_after} s, then "

@@ -38,7 +38,6 @@ from service.errors import ServiceError
 
 ORGANISER_KEY = "organiser_key"
 SEAT_TOKEN = "seat_token"
-KINDS = (ORGANISER_KEY, SEAT_TOKEN)
 ACROSS_GAMES = 10  # by default an address may fail on seat tokens ten times as often over every game as on one
 
 Key = tuple[str, ...]
@@ -96,7 +95,7 @@ class Throttle:
         """Raise :class:`Throttled` while the door is shut for this address."""
         waits = self._waits(kind, address, game)
         if max(waits) > 0:
-            raise refusal(kind, max(waits), per_game=game is not None and waits[0] > 0)
+            raise _refusal(kind, max(waits), per_game=game is not None and waits[0] > 0)
 
     def failed(self, kind: str, address: str, game: str | None = None) -> None:
         """One more wrong secret of this kind from this address (for this game)."""
@@ -127,7 +126,7 @@ class Throttle:
         return [max(0.0, recent[-limit] + self.window - now) if len(recent) >= limit else 0.0 for recent, limit in held]
 
 
-def refusal(kind: str, left: float, per_game: bool = False) -> Throttled:
+def _refusal(kind: str, left: float, per_game: bool = False) -> Throttled:
     """The answer of a shut door: which secret, and the whole seconds to wait (at least 1)."""
     seconds = max(1, math.ceil(left))
     if kind == ORGANISER_KEY:
