@@ -26,6 +26,8 @@ from uuid import UUID
 
 from werkzeug.exceptions import Forbidden
 
+from service.throttle import trusted_proxies
+
 REFEREE = "referee"
 
 # One answer for "no such game" and "a game you may not see": a visitor who may not see a game in play
@@ -140,8 +142,12 @@ class AccessSettings:
     - ``secure_cookie``: "auto" (Secure when the request came over HTTPS, directly or as the proxy's
       X-Forwarded-Proto says), "always" or "never" (DIGSITE_DASHBOARD_SECURE_COOKIE: auto, 1 or 0);
     - ``session_hours``: how long a sign-in or a seat lasts (DIGSITE_DASHBOARD_SESSION_HOURS, default 12);
-    - ``failures``, ``window``, ``delay``: at most ``failures`` wrong keys per client address in ``window``
-      seconds, each answered after ``delay`` seconds.
+    - ``failures``, ``window``, ``delay``: at most ``failures`` wrong organiser keys per client address in
+      ``window`` seconds, and as many wrong seat tokens per address and game, each answered after ``delay``
+      seconds; ``seat_failures_across_games``: wrong seat tokens per address over every game
+      (``service.throttle``);
+    - ``trusted_proxies``: reverse proxies in front that add to X-Forwarded-For, whose client is then the
+      address counted (DIGSITE_TRUSTED_PROXIES, default 0: the header is ignored).
     """
 
     api_key: str | None
@@ -152,6 +158,8 @@ class AccessSettings:
     failures: int = 5
     window: float = 300.0
     delay: float = 0.5
+    seat_failures_across_games: int | None = None  # None: ten times ``failures``
+    trusted_proxies: int = 0
 
     def __post_init__(self) -> None:
         if self.secure_cookie not in ("auto", "always", "never"):
@@ -181,6 +189,7 @@ class AccessSettings:
             "spectators": _flag("DIGSITE_DASHBOARD_SPECTATORS", True),
             "secure_cookie": secure,
             "session_hours": hours,
+            "trusted_proxies": trusted_proxies(),
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]

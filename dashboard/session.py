@@ -22,7 +22,6 @@ import html
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -34,6 +33,7 @@ from werkzeug.wrappers import Response as BaseResponse  # what redirect() makes
 from dashboard.access import AccessSettings, Visitor, canonical_id
 from dashboard.static import CSS
 from service.errors import ServiceError
+from service.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle, Throttled
 
 SESSION_COOKIE = "digsite_session"
 CSRF_COOKIE = "digsite_csrf"
@@ -41,41 +41,6 @@ MAX_TOKEN_LENGTH = 512
 MAX_SEATS = 16  # seats remembered per session (the oldest go first)
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-class Throttle:
-    """Wrong organiser keys (and seat tokens) per client address: each failure waits ``delay`` seconds, and
-    after ``failures`` in ``window`` seconds the address must wait until the oldest ages out."""
-
-    def __init__(self, failures: int, window: float, delay: float) -> None:
-        self.failures, self.window, self.delay = failures, window, delay
-        self._seen: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def wait_left(self, who: str) -> float:
-        now = time.monotonic()
-        with self._lock:
-            seen = self._seen.get(who)
-            if not seen:
-                return 0.0
-            while seen and now - seen[0] > self.window:
-                seen.popleft()
-            if len(seen) < self.failures:
-                return 0.0
-            return self.window - (now - seen[0])
-
-    def failed(self, who: str) -> None:
-        with self._lock:
-            self._seen.setdefault(who, deque()).append(time.monotonic())
-            if len(self._seen) > 10_000:  # forget the quietest addresses rather than grow without bound
-                for key in list(self._seen)[:5_000]:
-                    del self._seen[key]
-        if self.delay:
-            time.sleep(self.delay)
-
-    def succeeded(self, who: str) -> None:
-        with self._lock:
-            self._seen.pop(who, None)
 
 
 class Gate:
@@ -95,7 +60,10 @@ class Gate:
         self.prefix = prefix  # where the browser reaches the dashboard (links)
         self.routes_prefix = routes_prefix or prefix  # where the server routes it
         self.serializer = URLSafeTimedSerializer(settings.secret, salt="digsite.dashboard.session")
-        self.throttle = Throttle(settings.failures, settings.window, settings.delay)
+        # Wrong keys and seat tokens, counted apart (service.throttle, the API's throttle too).
+        self.throttle = Throttle(
+            settings.failures, settings.window, settings.seat_failures_across_games, proxies=settings.trusted_proxies
+        )
         self._revoked: dict[str, float] = {}
         self._lock = threading.Lock()
 
@@ -252,19 +220,24 @@ class Gate:
             return self.sign_in_form(target, "The form had expired. Enter the key again.", 403)
         if not self.settings.api_key:
             return self.sign_in_form(target, status=403)
-        who = request.remote_addr or "?"
-        wait = self.throttle.wait_left(who)
-        if wait > 0:
-            return self.sign_in_form(
-                target, f"Too many wrong keys from here. Try again in {int(wait) + 1} seconds.", 429
+        who = self.throttle.who(request.remote_addr, request.headers.get("X-Forwarded-For"))
+        try:
+            self.throttle.check(ORGANISER_KEY, who)
+        except Throttled as shut:
+            refused = self.sign_in_form(
+                target,
+                f"Too many tries with a wrong organiser key from your network: wait {shut.retry_after} s, then "
+                "try again.",
+                429,
             )
+            refused.headers["Retry-After"] = str(shut.retry_after)
+            return refused
         sent = request.form.get("key", "").encode()
         wanted = self.settings.api_key.encode()
         # Compare digests, so the time taken says nothing about the key's length or prefix.
         if not hmac.compare_digest(hashlib.sha256(sent).digest(), hashlib.sha256(wanted).digest()):
-            self.throttle.failed(who)
+            self._failed(ORGANISER_KEY, who)
             return self.sign_in_form(target, "That is not the organiser key.", 401)
-        self.throttle.succeeded(who)
         payload = self._payload()
         payload = {
             "sid": secrets.token_urlsafe(16),  # a new session id at each sign-in
@@ -295,7 +268,10 @@ class Gate:
         path = request.path[len(self.routes_prefix) :]
         game = path.removeprefix("replay/") if path.startswith("replay/") else ""
         token = request.args.get("token", "")
-        found = self._check_seat(game, token)
+        try:
+            found = self._check_seat(game, token)
+        except Throttled as shut:
+            return self._too_many_seat_tries(shut, "open your seat link again")
         if found is None:
             return self.page(
                 "Seat link not valid",
@@ -316,7 +292,10 @@ class Gate:
         game = request.form.get("game", "")
         if not self._csrf_ok():
             return self.page("Refused", "<p>The form had expired: reload the page and try again.</p>", 403)
-        found = self._check_seat(game, request.form.get("token", "").strip())
+        try:
+            found = self._check_seat(game, request.form.get("token", "").strip())
+        except Throttled as shut:
+            return self._too_many_seat_tries(shut, "enter your seat token again")
         if found is None:
             return self.page(
                 "Seat token not valid",
@@ -328,16 +307,47 @@ class Gate:
         return self._remember_seat(game, seat, f"{self.prefix}replay/{game}?seat={seat}")
 
     def _check_seat(self, game: str, token: str) -> tuple[str, int] | None:
-        """(the game's id, the seat) when ``token`` holds a seat of ``game``; None otherwise."""
-        who = request.remote_addr or "?"
+        """(the game's id, the seat) when ``token`` holds a seat of ``game``; None otherwise. Raises
+        :class:`Throttled` while this address may not try tokens of this game (a right token included).
+
+        A failure counts for this address and game (and, with a higher ceiling, for the address across every
+        game): a player behind a venue's NAT who mistypes their link shuts their own game's door only. A game
+        that does not exist counts as a wrong token does, so that the lockout tells nothing about which games
+        exist."""
+        who = self.throttle.who(request.remote_addr, request.headers.get("X-Forwarded-For"))
         game_id = canonical_id(game)
-        if game_id is None or not token or len(token) > MAX_TOKEN_LENGTH or self.throttle.wait_left(who):
+        if game_id is None or not token or len(token) > MAX_TOKEN_LENGTH:
             return None
+        self.throttle.check(SEAT_TOKEN, who, game_id)
         try:
             return game_id, int(self.find_seat(game_id, token))
         except ServiceError:
-            self.throttle.failed(who)
+            self._failed(SEAT_TOKEN, who, game_id)
             return None
+
+    def _failed(self, kind: str, who: str, game: str | None = None) -> None:
+        """Count a wrong secret, then answer it only after ``delay`` seconds (a person does not notice)."""
+        self.throttle.failed(kind, who, game)
+        if self.settings.delay:
+            time.sleep(self.settings.delay)
+
+    def _too_many_seat_tries(self, shut: Throttled, then: str) -> Response:
+        """The answer while this address may not try seat tokens of this game: how long to wait, not "wrong"."""
+        where = "for this game " if shut.per_game else ""
+        still = (
+            "Seat links of other games, and organiser sign-in, still work."
+            if shut.per_game
+            else ("Organiser sign-in still works.")
+        )
+        response = self.page(
+            "Too many tries",
+            f"<p>Too many tries with a wrong seat token {where}from your network: wait {shut.retry_after} s, "
+            f"then {then}. {still}</p>",
+            429,
+        )
+        response.headers["Retry-After"] = str(shut.retry_after)
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     def _remember_seat(self, game: str, seat: int, target: str) -> Response:
         payload = self._payload() or {"sid": secrets.token_urlsafe(16)}

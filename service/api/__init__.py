@@ -17,6 +17,7 @@ from service.api.validation import check_url_length
 from service.application import Digsite
 from service.bootstrap import build
 from service.settings import Settings
+from service.throttle import Throttle, trusted_proxies
 
 PREFIX = "/api/v1"
 MAX_BODY_BYTES = 64 * 1024
@@ -94,13 +95,17 @@ def raw_error(status: int, reason: str, message: str) -> bytes:
     return head.encode("latin-1") + body
 
 
-def create_app(settings: Settings | None = None, service: Digsite | None = None) -> Flask:
-    """The API app around ``service`` (or a service built from ``settings``, or from the environment)."""
+def create_app(
+    settings: Settings | None = None, service: Digsite | None = None, throttle: Throttle | None = None
+) -> Flask:
+    """The API app around ``service`` (or a service built from ``settings``, or from the environment), counting
+    wrong secrets with ``throttle`` (by default 5 per address in 5 minutes per kind: ``service.throttle``)."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json = AnswerJSON(app)  # orjson, keys unsorted: service/api/encoding.py
     app.wsgi_app = StreamedBodyLimit(app.wsgi_app, MAX_BODY_BYTES)  # type: ignore[method-assign]
     app.extensions["digsite"] = service if service is not None else build(settings)
+    app.extensions["digsite_throttle"] = throttle if throttle is not None else Throttle(proxies=trusted_proxies())
     for blueprint in (meta.bp, organisers.bp, games.bp):
         app.register_blueprint(blueprint, url_prefix=PREFIX)
     app.before_request(lambda: check_url_length(MAX_URL_BYTES))

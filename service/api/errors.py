@@ -4,7 +4,8 @@ A ``ServiceError`` answers with its own status and code; an HTTP error raised by
 wrong method, body too large) with its status and a code named after it; a store that cannot be reached,
 is read-only, or whose SQLite file cannot be read with 503 "store_unavailable" (at once: see
 service/pgrecorder.py); anything else is a bug: it is logged with its traceback and answered 500
-"internal_error" without details. Every 503 carries ``Retry-After``.
+"internal_error" without details. Every 503 carries ``Retry-After``, and so does a 429 of the throttle of
+wrong secrets (``service.throttle``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from service.errors import ServiceError, Unauthorized
 from service.store import RETRY_AFTER_SECONDS, StoreUnavailable
+from service.throttle import Throttled
 
 UNREACHABLE = "the game store is unreachable; try again shortly"
 
@@ -57,6 +59,8 @@ def handle(error: Exception) -> Response:
         response = error_response(error.status, error.code, error.message)
         if isinstance(error, Unauthorized):
             response.headers["WWW-Authenticate"] = 'Bearer realm="digsite"'
+        if isinstance(error, Throttled):
+            response.headers["Retry-After"] = str(error.retry_after)
         return response
     if isinstance(error, HTTPException) and error.code is not None and error.code < 500:
         code = HTTP_CODES.get(error.code, (error.name or "error").lower().replace(" ", "_"))

@@ -56,6 +56,9 @@ def game(game_id: str) -> Response:
     game as it is now is answered 304 from the game's version alone, without building the view."""
     viewer = viewer_for(game_id)
     args = query_args(schemas.GAME_QUERY)
+    sent_tags = request.headers.get("If-None-Match")
+    if sent_tags is not None:
+        check(sent_tags, schemas.IF_NONE_MATCH["schema"], "If-None-Match")
     service = digsite()
     if request.if_none_match:
         latest = service.live.current(parse_uuid(game_id, "game")).version

@@ -34,7 +34,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     ),
     "Unauthorized": (
         401,
-        "`missing_token` (no `Authorization: Bearer ...` header), `invalid_api_key` (not the organisers' key), "
+        "`missing_token` (no `Authorization: Bearer ...` header), `invalid_api_key` (not the organisers' key; a "
+        "tournament endpoint anyone may read takes no token or that key, and refuses a seat token), "
         "`invalid_token` (not a seat token of this game).",
     ),
     "Forbidden": (
@@ -71,7 +72,14 @@ ERRORS: dict[str, tuple[int, str]] = {
         "`digsite db upgrade`.",
     ),
     "Unexpected": (500, "`internal_error`: a bug, logged on the server."),
+    "TooManyWrongSecrets": (
+        429,
+        "`too_many_wrong_keys` (too many wrong organiser keys from your address) or `too_many_wrong_tokens` (too "
+        "many wrong tokens for this game, or for any game, from your address): every key or token of that kind "
+        "is refused, the right one too, until `Retry-After` seconds have passed. Nothing was compared or done.",
+    ),
 }
+WITH_RETRY_AFTER = (429, 503)
 NEXT = {
     "type": ["string", "null"],
     "description": "The cursor of the next page (pass it as `cursor`); null on the last page. A page may hold fewer "
@@ -114,7 +122,7 @@ def operation(
         "parameters": copy.deepcopy(parameters or []),
         "responses": {
             str(status): {"description": what, "content": {JSON: {"schema": schema}}},
-            **{str(ERRORS[name][0]): ref("responses", name) for name in [*errors, "UriTooLong", "Unavailable"]},
+            **{str(ERRORS[name][0]): ref("responses", name) for name in [*errors, *_throttled(errors), *ALWAYS]},
             "default": ref("responses", "Unexpected"),
         },
     }
@@ -123,6 +131,14 @@ def operation(
     if body is not None:
         out["requestBody"] = {"required": True, "content": {JSON: {"schema": ref("schemas", body)}}}
     return out
+
+
+ALWAYS = ("UriTooLong", "Unavailable")
+
+
+def _throttled(errors: list[str]) -> list[str]:
+    """Wherever a key or token can be refused, too many wrong ones can be (service.throttle)."""
+    return ["TooManyWrongSecrets"] if "Unauthorized" in errors else []
 
 
 def _standings_operation() -> dict[str, Any]:
@@ -139,8 +155,14 @@ def _standings_operation() -> dict[str, Any]:
         "the games in play (they count for nothing until they finish). Players rank by tournament points, then "
         "games won, then the points scored in the games, then the average place (`tie_breaks` says so).",
     )
-    out["security"] = [{}, {"organiserKey": []}]
     out["responses"]["200"]["content"]["text/csv"] = {"schema": {"type": "string"}}
+    return _public(out)
+
+
+def _public(out: dict[str, Any]) -> dict[str, Any]:
+    """A tournament endpoint anyone may read: no token, or the organisers' key; any other token is 401
+    `invalid_api_key` (a seat token too), so that a mistyped key is noticed rather than answered as the public."""
+    out["security"] = [{}, {"organiserKey": []}]
     return out
 
 
@@ -162,13 +184,7 @@ def _get_game_operation(game_id: dict[str, Any]) -> dict[str, Any]:
         parameters=[
             game_id,
             *schemas.GAME_QUERY,
-            {
-                "name": "If-None-Match",
-                "in": "header",
-                "required": False,
-                "description": "The ETag of the game as you last read it: 304 if it has not changed since.",
-                "schema": {"type": "string", "maxLength": 200},
-            },
+            schemas.IF_NONE_MATCH,
         ],
         ok=(200, "The game.", ref("schemas", "Game")),
         errors=["BadRequest", "Unauthorized", "NotFound"],
@@ -439,14 +455,16 @@ def _document() -> dict[str, Any]:
                 )
             },
             "/api/v1/tournaments": {
-                "get": operation(
-                    "listTournaments",
-                    "Tournaments, newest first, a page at a time (public).",
-                    tag="organisers",
-                    parameters=schemas.TOURNAMENTS_QUERY,
-                    ok=(200, "A page of tournaments.", ref("schemas", "TournamentList")),
-                    errors=["BadRequest"],
-                    description=LISTED,
+                "get": _public(
+                    operation(
+                        "listTournaments",
+                        "Tournaments, newest first, a page at a time (public).",
+                        tag="organisers",
+                        parameters=schemas.TOURNAMENTS_QUERY,
+                        ok=(200, "A page of tournaments.", ref("schemas", "TournamentList")),
+                        errors=["BadRequest", "Unauthorized"],
+                        description=LISTED,
+                    )
                 ),
                 "post": operation(
                     "createTournament",
@@ -459,13 +477,15 @@ def _document() -> dict[str, Any]:
                 ),
             },
             "/api/v1/tournaments/{tournament_id}": {
-                "get": operation(
-                    "getTournament",
-                    "A tournament (public).",
-                    tag="organisers",
-                    parameters=[schemas.path_id("tournament_id", "tournament")],
-                    ok=(200, "The tournament.", ref("schemas", "Tournament")),
-                    errors=["BadRequest", "NotFound"],
+                "get": _public(
+                    operation(
+                        "getTournament",
+                        "A tournament (public).",
+                        tag="organisers",
+                        parameters=[schemas.path_id("tournament_id", "tournament")],
+                        ok=(200, "The tournament.", ref("schemas", "Tournament")),
+                        errors=["BadRequest", "Unauthorized", "NotFound"],
+                    )
                 )
             },
             "/api/v1/tournaments/{tournament_id}/standings": {
@@ -556,7 +576,7 @@ def _document() -> dict[str, Any]:
                 name: {
                     "description": text,
                     "content": {JSON: {"schema": ref("schemas", "Error")}},
-                    **({"headers": {"Retry-After": RETRY_AFTER}} if status == 503 else {}),
+                    **({"headers": {"Retry-After": RETRY_AFTER}} if status in WITH_RETRY_AFTER else {}),
                 }
                 for name, (status, text) in ERRORS.items()
             }

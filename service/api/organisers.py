@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, request, url_for
+from flask import Blueprint, Response, url_for
 
 from service import listing, standings
 from service.api import schemas
@@ -51,7 +51,9 @@ def create_tournament() -> Created:
 
 @bp.get("/tournaments")
 def tournaments() -> dict[str, Any]:
-    """Tournaments, newest first, a page at a time (public, as each tournament is; from the read models)."""
+    """Tournaments, newest first, a page at a time (public, as each tournament is; from the read models).
+    Like every endpoint anyone may read: no token, or the organisers' key; any other token is refused."""
+    organiser_key_sent()
     args = query_args(schemas.TOURNAMENTS_QUERY)
     rows, following = listing.page(digsite(), listing.TOURNAMENTS, args, args.get("cursor"), args.get("limit", 50))
     return {"tournaments": [listing.tournament_item(row) for row in rows], "next": following}
@@ -59,6 +61,7 @@ def tournaments() -> dict[str, Any]:
 
 @bp.get("/tournaments/<tournament_id>")
 def tournament(tournament_id: str) -> dict[str, Any]:
+    organiser_key_sent()
     query_args([])
     return digsite().tournament(tournament_id)
 
@@ -67,6 +70,7 @@ def tournament(tournament_id: str) -> dict[str, Any]:
 def tournament_standings(tournament_id: str) -> Any:
     """Who is leading (public, as the tournament is): finished games only, unless the organisers' key is sent,
     which adds the games in play to the cross table. JSON, or CSV with ``format=csv``."""
+    everything = organiser_key_sent()
     args = query_args(schemas.STANDINGS_QUERY)
     try:
         table = standings.PointsTable.parse(args.get("points"))
@@ -74,7 +78,6 @@ def tournament_standings(tournament_id: str) -> Any:
         raise BadRequest(str(error), "invalid_points") from None
     service = digsite()
     found = service.tournament(tournament_id)  # 404 unknown_tournament
-    everything = "Authorization" in request.headers and organiser_key_sent()
     rows = listing.read_rows(service, standings.seats_sql(finished_only=not everything), (found["id"],))
     if args.get("format") == "csv":
         return Response(

@@ -185,6 +185,16 @@ GAME_QUERY: list[dict[str, Any]] = [
     }
 ]
 
+# A game's tag is about 10 characters ("57-57-s1"): the limit leaves room for a list of a few, and is enforced.
+IF_NONE_MATCH: dict[str, Any] = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "description": "The ETag of the game as you last read it: 304 if it has not changed since. Longer than 200 "
+    "characters: 400 `malformed_request`.",
+    "schema": {"type": "string", "maxLength": 200},
+}
+
 LOG_QUERY: list[dict[str, Any]] = [
     {
         "name": "after",

@@ -22,7 +22,7 @@ import pytest
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 
 from dashboard import create_dashboard
-from dashboard.access import HIDDEN_GAME, ORGANISER, SPECTATOR, Visitor, perspectives
+from dashboard.access import HIDDEN_GAME, ORGANISER, SPECTATOR, AccessSettings, Visitor, perspectives
 from domain.games import game as _game
 from service import store
 from service.application import Digsite, Viewer
@@ -30,9 +30,11 @@ from service.projections.follower import Follower
 from service.queries import Queries
 from service.settings import Database, Settings
 from service.simulation import run_tournament
+from service.throttle import Throttle
 from tests.dashboard.client import ORIGIN, Browser, by_id, components, hands, ids, listed, organiser, replay_root, text
 from tests.dashboard.client import perspectives as offered
 from tests.dashboard.conftest import TEST_SECRET, access_settings
+from tests.service.test_throttle import Clock
 
 RUINS_BOTS = _game("ruins").bots
 
@@ -548,8 +550,16 @@ def test_a_signed_in_organiser_sees_everything(app: Any, venue: Venue) -> None:
     assert "Organiser" in text(org.route_response("/")["account"]["children"])
 
 
-def test_a_wrong_key_is_refused_clearly_and_guessing_is_throttled(venue: Venue) -> None:
+def _guarded(venue: Venue, clock: Clock) -> Any:
+    """A dashboard allowing 3 wrong secrets of a kind in a minute, on a clock the test moves."""
     app = create_dashboard(venue.queries, access=access_settings(failures=3, window=60))
+    app.digsite.gate.throttle = Throttle(3, 60, timer=clock)
+    return app
+
+
+def test_a_wrong_key_is_refused_clearly_and_guessing_is_throttled(venue: Venue) -> None:
+    clock = Clock()
+    app = _guarded(venue, clock)
     guesser = Browser(app)
     wrong = guesser.sign_in("organiser-kez")
     assert wrong.status_code == 401 and "That is not the organiser key." in wrong.get_data(as_text=True)
@@ -560,10 +570,65 @@ def test_a_wrong_key_is_refused_clearly_and_guessing_is_throttled(venue: Venue) 
     guesser.sign_in("a")
     guesser.sign_in("b")
     locked = guesser.sign_in()  # the right key, but after three wrong ones in a minute
-    assert locked.status_code == 429 and "Too many wrong keys" in locked.get_data(as_text=True)
+    assert locked.status_code == 429 and locked.headers["Retry-After"] == "60"
+    assert "Too many tries with a wrong organiser key from your network: wait 60 s" in locked.get_data(as_text=True)
     assert guesser.session_cookie() is None
-    app.digsite.gate.throttle.window = 0.0  # the minute has passed
+    clock.now += 60  # the minute has passed
     assert guesser.sign_in().status_code == 303
+
+
+def test_wrong_seat_links_shut_only_their_game_and_say_wait_not_wrong(venue: Venue) -> None:
+    """Behind a venue's NAT (one address), one player's wrong links shut neither organiser sign-in nor the other
+    players' seat links; their own right link, meanwhile, says how long to wait rather than "does not open"."""
+    clock = Clock()
+    app = _guarded(venue, clock)
+    player = Browser(app)
+    for token in ("typo-1", "typo-2", venue.tokens[venue.other][0]):  # (a token of another game is wrong here)
+        wrong = player.get(f"/replay/{venue.live}?token={token}")
+        assert wrong.status_code == 403 and "does not open a seat" in wrong.get_data(as_text=True)
+    right = venue.tokens[venue.live][0]
+    shut = player.get(f"/replay/{venue.live}?token={right}")
+    page = shut.get_data(as_text=True)
+    assert shut.status_code == 429 and shut.headers["Retry-After"] == "60"
+    assert "Too many tries with a wrong seat token for this game from your network: wait 60 s" in page
+    assert "does not open" not in page and player.session_cookie() is None
+    form = player.post("seat", data={"game": venue.live, "token": right, "csrf": player.csrf()})
+    assert form.status_code == 429 and "wait 60 s" in form.get_data(as_text=True)
+    _open_seat(app, venue.other, venue.tokens[venue.other][1], 1)  # the next player's link, same address
+    assert Browser(app).sign_in().status_code == 303  # the organiser, same address
+    neighbour = Browser(app)
+    neighbour.client.environ_base["REMOTE_ADDR"] = "198.51.100.9"
+    assert neighbour.get(f"/replay/{venue.live}?token={right}").status_code == 200
+    clock.now += 60
+    _open_seat(app, venue.live, right, 0)
+
+
+def test_wrong_keys_do_not_shut_seat_links(venue: Venue) -> None:
+    app = _guarded(venue, Clock())
+    guesser = Browser(app)
+    for n in range(3):
+        guesser.sign_in(f"guess-{n}")
+    assert guesser.sign_in().status_code == 429
+    _open_seat(app, venue.live, venue.tokens[venue.live][1], 1)
+
+
+def test_behind_a_trusted_proxy_the_client_it_names_is_counted(venue: Venue) -> None:
+    app = create_dashboard(venue.queries, access=access_settings(failures=3, window=60, trusted_proxies=1))
+    guesser, organiser_there = Browser(app), Browser(app)
+    guesser.client.environ_base["HTTP_X_FORWARDED_FOR"] = "203.0.113.7"
+    organiser_there.client.environ_base["HTTP_X_FORWARDED_FOR"] = "198.51.100.9"
+    for n in range(3):
+        guesser.sign_in(f"guess-{n}")
+    assert guesser.sign_in().status_code == 429
+    assert organiser_there.sign_in().status_code == 303  # same proxy, another client
+
+
+def test_the_trusted_proxies_come_from_the_environment(venue: Venue, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DIGSITE_TRUSTED_PROXIES", "1")
+    assert AccessSettings.from_env(venue.service.settings).trusted_proxies == 1
+    monkeypatch.setenv("DIGSITE_TRUSTED_PROXIES", "a few")
+    with pytest.raises(ValueError, match="DIGSITE_TRUSTED_PROXIES"):
+        AccessSettings.from_env(venue.service.settings)
 
 
 def test_the_sign_in_page_and_its_cookie_flags(app: Any, venue: Venue) -> None:

@@ -1,0 +1,153 @@
+"""Wrong secrets, counted: the one throttle of every door, the API's and the dashboard's.
+
+A door asks :meth:`Throttle.check` before it compares a secret, and reports each wrong one with
+:meth:`Throttle.failed`. Failures are counted per kind of secret, so that wrong seat tokens never lock anyone
+out of the organiser key and the reverse:
+
+- the **organiser key** (``ORGANISER_KEY``): per client address. After ``failures`` wrong keys in ``window``
+  seconds the address is refused, the right key included, until the oldest of them is ``window`` seconds old.
+- a **seat token** (``SEAT_TOKEN``): per client address *and game*, and per address across every game with a
+  higher ceiling (``across_games``, by default ten times as many). A player behind a venue's NAT who mistypes
+  their own seat link shuts only their own game's door, for their address; the other players of the venue (one
+  address for all of them) keep opening theirs. The ceiling bounds what trying many games buys a guesser:
+  without it each game would add a fresh allowance.
+
+A correct secret does not wipe the count: a guesser behind the same address as someone who holds the secret
+(a venue's NAT, a proxy) would otherwise have it reset for them at every correct request. The counts age out.
+
+While a door is shut it answers :class:`Throttled` (HTTP 429, ``Retry-After``) to every secret of that kind,
+right or wrong, without comparing it: an answer that differed would tell the guesser which was right.
+
+The counts live in this process's memory (cachetools' ``TTLCache``: an entry lives ``window`` seconds after
+its last failure, and when ``size`` entries are held the least recently used go first), so checking a correct
+request costs a dictionary look-up and nothing is written anywhere. Under several worker processes each counts
+for itself: docs/api.md says what that allows.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from collections.abc import Callable
+
+from cachetools import TTLCache
+
+from service.errors import ServiceError
+
+ORGANISER_KEY = "organiser_key"
+SEAT_TOKEN = "seat_token"
+ACROSS_GAMES = 10  # by default an address may fail on seat tokens ten times as often over every game as on one
+
+Key = tuple[str, ...]
+PROXIES_VARIABLE = "DIGSITE_TRUSTED_PROXIES"
+
+
+class Throttled(ServiceError):
+    """Too many wrong secrets of one kind from this address: HTTP 429, retry after ``retry_after`` seconds."""
+
+    status = 429
+
+    def __init__(self, message: str, code: str, retry_after: int, per_game: bool = False) -> None:
+        super().__init__(message, code)
+        self.retry_after = retry_after
+        self.per_game = per_game  # shut for one game's seat tokens only (not for every game's)
+
+
+class Throttle:
+    """Failed attempts per kind of secret (``ORGANISER_KEY``, ``SEAT_TOKEN``), as the module says."""
+
+    def __init__(
+        self,
+        failures: int = 5,
+        window: float = 300.0,
+        across_games: int | None = None,
+        timer: Callable[[], float] = time.monotonic,
+        size: int = 10_000,
+        proxies: int = 0,
+    ) -> None:
+        across_games = ACROSS_GAMES * failures if across_games is None else across_games
+        if failures < 1 or across_games < failures or window <= 0:
+            raise ValueError("a throttle allows at least one failure a game, no more than across games, in a window")
+        self.failures, self.window, self.across_games = failures, window, across_games
+        self._timer = timer
+        self._seen: TTLCache[Key, tuple[float, ...]] = TTLCache(maxsize=size, ttl=window, timer=timer)
+        self._lock = threading.Lock()
+        self.proxies = proxies  # reverse proxies in front, each adding to X-Forwarded-For (see ``who``)
+
+    def who(self, remote_addr: str | None, forwarded_for: str | None) -> str:
+        """The address a failure counts against: the peer's, or, behind ``proxies`` trusted reverse proxies, the
+        address the outermost of them got the request from (the ``proxies``-th from the right of
+        X-Forwarded-For; what a client wrote further left is its own say and is ignored). Without trusted
+        proxies the header is ignored: anyone may send one."""
+        if self.proxies and forwarded_for:
+            hops = [hop.strip() for hop in forwarded_for.split(",")]
+            if len(hops) >= self.proxies and hops[-self.proxies]:
+                return hops[-self.proxies]
+        return remote_addr or "?"
+
+    def wait(self, kind: str, address: str, game: str | None = None) -> float:
+        """Seconds until this address may try a secret of this kind (of this game) again; 0: now."""
+        return max(self._waits(kind, address, game))
+
+    def check(self, kind: str, address: str, game: str | None = None) -> None:
+        """Raise :class:`Throttled` while the door is shut for this address."""
+        waits = self._waits(kind, address, game)
+        if max(waits) > 0:
+            raise _refusal(kind, max(waits), per_game=game is not None and waits[0] > 0)
+
+    def failed(self, kind: str, address: str, game: str | None = None) -> None:
+        """One more wrong secret of this kind from this address (for this game)."""
+        with self._lock:
+            now = self._timer()
+            for key, limit in self._counts(kind, address, game):
+                recent = self._seen.get(key, ())
+                self._seen[key] = (*recent[-(limit - 1) :], now) if limit > 1 else (now,)  # refreshes its ttl
+
+    def _counts(self, kind: str, address: str, game: str | None) -> list[tuple[Key, int]]:
+        """The counts a failure of this kind goes into, each with the failures it allows in a window."""
+        if kind == ORGANISER_KEY:
+            return [((kind, address), self.failures)]
+        if kind == SEAT_TOKEN:
+            if game is None:
+                raise ValueError("a seat token is counted per game")
+            return [((kind, address, game), self.failures), ((kind, address), self.across_games)]
+        raise ValueError(f"unknown kind of secret {kind!r}")
+
+    def _waits(self, kind: str, address: str, game: str | None) -> list[float]:
+        """For each count of this kind: the seconds until it allows another failure (0: it does now)."""
+        counts = self._counts(kind, address, game)
+        with self._lock:
+            held = [(self._seen.get(key, ()), limit) for key, limit in counts]
+        if all(len(recent) < limit for recent, limit in held):
+            return [0.0] * len(held)  # the usual case
+        now = self._timer()
+        return [max(0.0, recent[-limit] + self.window - now) if len(recent) >= limit else 0.0 for recent, limit in held]
+
+
+def _refusal(kind: str, left: float, per_game: bool = False) -> Throttled:
+    """The answer of a shut door: which secret, and the whole seconds to wait (at least 1)."""
+    seconds = max(1, math.ceil(left))
+    if kind == ORGANISER_KEY:
+        return Throttled(
+            f"too many tries with a wrong organiser key from your address: wait {seconds} s, then try again",
+            "too_many_wrong_keys",
+            seconds,
+        )
+    where = "for this game " if per_game else ""
+    return Throttled(
+        f"too many tries with a wrong seat token {where}from your address: wait {seconds} s, then try again",
+        "too_many_wrong_tokens",
+        seconds,
+        per_game,
+    )
+
+
+def trusted_proxies() -> int:
+    """How many reverse proxies in front of this server add to X-Forwarded-For (DIGSITE_TRUSTED_PROXIES, default
+    0): behind one, every client would otherwise count as the proxy's one address."""
+    raw = os.environ.get(PROXIES_VARIABLE, "").strip() or "0"
+    if not raw.isdigit() or int(raw) > 10:
+        raise ValueError(f"{PROXIES_VARIABLE} must be a whole number of proxies from 0 to 10 (got {raw!r})")
+    return int(raw)
