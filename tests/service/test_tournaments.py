@@ -1,0 +1,103 @@
+"""Tournaments in stores written before a tournament was for one game: a tournament stored without rule options
+still reads (any options of its game), and a game of another kind already labelled with a tournament counts in
+neither its standings nor its number of games."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import replace
+from uuid import uuid4
+
+import pytest
+
+from domain.games import game as game_of
+from service import application
+from service.aggregates import Tournament
+from service.application import Digsite
+from service.errors import BadRequest
+from service.projections.follower import Follower
+from service.queries import Queries
+from service.simulation import play_stored_game, run_tournament
+from service.standings import report, to_csv
+
+OTHER = ("arnak", 1)  # a game other than the tournaments' below, and its fewest seats
+
+
+@pytest.fixture
+def queries(service: Digsite) -> Iterator[Queries]:
+    made = Queries(service)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def _project(service: Digsite) -> None:
+    follower = Follower(service.settings, batch_size=64)
+    try:
+        follower.catch_up()
+    finally:
+        follower.close()
+
+
+def _tournament_as_stored_before(service: Digsite, game: str) -> str:
+    """A tournament whose created record is as the release before options wrote it: no ``options`` field and no
+    class version (the record of a new tournament, with those two taken out)."""
+    made = Tournament.create(name="Old cup", rounds=2, game=game, at="2026-01-01T00:00:00+00:00", options={})
+    stored = service.app.mapper.to_stored_event(made.collect_events()[0])
+    state = json.loads(stored.state)
+    assert state.pop("options") == {} and state.pop("class_version") == 2
+    tournament_id = uuid4()
+    old = replace(stored, originator_id=tournament_id, state=json.dumps(state).encode())
+    service.app.recorder.insert_events([old])
+    return str(tournament_id)
+
+
+def test_a_tournament_stored_before_options_reads_and_takes_its_game_under_any_options(
+    service: Digsite, queries: Queries
+) -> None:
+    game, seats = OTHER
+    old = _tournament_as_stored_before(service, game)
+    found = service.tournament(old)
+    assert found["game"] == game and found["options"] is None
+    players = [service.create_player(f"P{i}") for i in range(seats)]
+    for i, options in enumerate(({"side": "snake"}, {"side": "bird"}, None), start=1):
+        service.create_game(game, players, options, {"tournament": old, "round": 1, "table": i})
+    with pytest.raises(BadRequest) as refused:
+        service.create_game(
+            "ruins", [service.create_player("A"), service.create_player("B")], None, {"tournament": old}
+        )
+    assert refused.value.code == "tournament_game_mismatch"
+    _project(service)  # the read models read the old record too
+    assert queries.tournament(old)["game"] == game  # type: ignore[index]
+
+
+def test_standings_and_the_tournaments_list_count_only_games_of_the_tournament_s_game(
+    service: Digsite, queries: Queries, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cup = run_tournament(service, kind="ruins", players=2, games=2, seed="one-game", pool=4)
+    game, seats = OTHER
+    players = [p["id"] for p in cup.pool[:seats]]
+    # A store written before the check: a game of another kind labelled with the tournament, and finished.
+    with monkeypatch.context() as before:
+        before.setattr(application, "_tournament_game", lambda tournament, found, options, players: options)
+        intruder = service.create_game(game, players, None, {"tournament": cup.id, "round": 1, "table": 9})
+    engine = game_of(game)
+    bots = [engine.bots.from_record(persona.record) for persona in engine.bots.personas_for(seats)]
+    play_stored_game(service, intruder["id"], bots, random.Random(1))
+    assert service.game(intruder["id"])["status"] == "over"
+    _project(service)
+
+    for finished_only in (True, False):
+        rows = queries.tournament_seats(cup.id, finished_only=finished_only)
+        assert {row["game_id"] for row in rows} == {g.id for g in cup.games}
+    answer = report(queries.tournament(cup.id) or {}, queries.tournament_seats(cup.id))
+    assert intruder["id"] not in json.dumps(answer)
+    assert sum(line["games"] for line in answer["standings"]) == 2 * len(cup.games)  # type: ignore[index, union-attr]
+    assert "round 1" in to_csv(queries.tournament_seats(cup.id)) and intruder["id"] not in to_csv(
+        queries.tournament_seats(cup.id)
+    )
+    listed = {t["tournament_id"]: t for t in queries.tournaments()}
+    assert listed[cup.id]["games"] == listed[cup.id]["finished"] == len(cup.games)
