@@ -402,6 +402,8 @@ class Digsite:
             if not self.app.recorder.select_events(seating.id, limit=1):
                 raise  # (not the seating: let the caller see what it was)
             first: Any = self.app.repository.get(seating.id)
+            if first.game == str(game.id):
+                return  # (stored by a try the store answered too late for: a connection replaced mid-insert)
             labels = game.labels
             raise Conflict(
                 f"these players already have a game at table {labels['table']} of round {labels['round']} of "

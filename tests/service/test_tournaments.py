@@ -14,9 +14,9 @@ import pytest
 
 from domain.games import game as game_of
 from service import application
-from service.aggregates import Tournament
+from service.aggregates import Game, Seating, Tournament
 from service.application import Digsite
-from service.errors import BadRequest
+from service.errors import BadRequest, Conflict
 from service.projections.follower import Follower
 from service.queries import Queries
 from service.simulation import play_stored_game, run_tournament
@@ -101,3 +101,21 @@ def test_standings_and_the_tournaments_list_count_only_games_of_the_tournament_s
     )
     listed = {t["tournament_id"]: t for t in queries.tournaments()}
     assert listed[cup.id]["games"] == listed[cup.id]["finished"] == len(cup.games)
+
+
+def test_a_game_stored_by_a_try_whose_answer_was_lost_is_not_called_a_duplicate_of_itself(service: Digsite) -> None:
+    """PostgreSQL's recorder sends an insert again on a connection found broken: if the first try had landed, the
+    second meets the game's own seating, which is this game, stored (not a duplicate of another)."""
+    cup = service.create_tournament("Cup", 1, "ruins")
+    seats = [service.create_player("A"), service.create_player("B")]
+    labels = {"tournament": cup, "round": 1, "table": 1}
+    game, _, seating = service._new_game("ruins", seats, None, labels, None)
+    assert seating is not None
+    service._save_new(game, seating)
+    [created] = service.stored_records(game.id)
+    again = Game.create(game.id, **created["body"], hash=created["hash"])  # the same insert, sent again
+    service._save_new(again, Seating.create(seating.id, str(game.id)))  # no Conflict: it is this game
+    other, _, other_seating = service._new_game("ruins", seats, None, labels, None)
+    with pytest.raises(Conflict) as refused:
+        service._save_new(other, other_seating)
+    assert refused.value.code == "duplicate_game" and str(game.id) in refused.value.message

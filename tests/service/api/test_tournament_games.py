@@ -142,3 +142,31 @@ def test_a_player_in_two_seats_of_a_tournament_game_is_refused(client: FlaskClie
     cup = tournament(client, "ruins")
     refused(post_game(client, "ruins", [ana, beto, ana.upper()], tournament=cup), 400, "player_seated_twice")
     assert stored_games(service) == []
+
+
+def test_the_same_table_posted_twice_at_once_to_two_servers_lands_once(client: FlaskClient, service: Digsite) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    from service.api import create_app
+
+    ana, beto = new_players(client, 2)
+    cup = tournament(client, "ruins")
+    others = [Digsite(Settings(database=service.settings.database, api_key="organiser-key")) for _ in range(2)]
+    clients = [create_app(service=other).test_client() for other in others]
+    for other in others:  # (each reads the tournament and the players once before the race)
+        other.tournament(cup)
+    start = Barrier(2)
+
+    def post(each: FlaskClient) -> int:
+        start.wait()
+        return int(post_game(each, "ruins", [ana, beto], tournament=cup, round=3, table=2).status_code)
+
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            statuses = sorted(pool.map(post, clients))
+    finally:
+        for other in others:
+            other.close()
+    assert statuses == [201, 409]
+    assert len(stored_games(service)) == 1
