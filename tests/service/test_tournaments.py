@@ -119,3 +119,34 @@ def test_a_game_stored_by_a_try_whose_answer_was_lost_is_not_called_a_duplicate_
     with pytest.raises(Conflict) as refused:
         service._save_new(other, other_seating)
     assert refused.value.code == "duplicate_game" and str(game.id) in refused.value.message
+
+
+def test_a_store_projected_before_tournament_options_upgrades_and_lists_them(service: Digsite) -> None:
+    """The store as the release before left it (no options column, the migration not applied): `digsite db
+    upgrade` adds the column, the tournaments projected before list no options, and new ones list theirs."""
+    from service import listing, store
+
+    old = _tournament_as_stored_before(service, "ruins")
+    _project(service)
+    db = service.settings.database
+    [migration] = [m for m in store.migrations(db.backend) if m.name == "tournament_options"]
+    follower = Follower(service.settings)
+    try:
+        models = follower.read_models
+        with models.tracker.datastore.transaction(commit=True) as curs:
+            curs.execute(models._q("ALTER TABLE {p}rm_tournaments DROP COLUMN options"))
+            table = (
+                f'"{db.schema}".digsite_schema_migrations'
+                if db.backend == "postgresql"
+                else "digsite_schema_migrations"
+            )
+            curs.execute(models._q(f"DELETE FROM {table} WHERE version = ?"), (migration.version,))
+    finally:
+        follower.close()
+    assert store.pending(db) == [migration.version]
+    assert store.upgrade(db) == [migration.version]
+    new = service.create_tournament("New cup", 1, OTHER[0], {"side": "snake"})
+    _project(service)
+    rows, _ = listing.page(service, listing.TOURNAMENTS, {}, None, 10)
+    listed = {item["id"]: item["options"] for item in map(listing.tournament_item, rows)}
+    assert listed == {old: None, new: {"side": "snake"}}

@@ -69,6 +69,9 @@ def test_other_rule_options_than_the_tournament_s_are_refused_and_none_play_the_
     for created in (given, inherited):
         shown = ok(client.get(f"/api/v1/games/{created['id']}", headers=organiser()))
         assert shown["options"] == side and shown["view"]["side"] == "snake"
+    project(service)
+    [listed] = ok(client.get("/api/v1/tournaments"))["tournaments"]
+    assert listed == ok(client.get(f"/api/v1/tournaments/{cup}"))  # the list shows what the tournament does
 
 
 def test_a_tournament_without_options_plays_the_game_s_defaults_whichever_way_they_are_written(
