@@ -7,7 +7,7 @@ The game's rules state is rebuilt by folding the game's own ``evolve`` over the 
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import UUID, uuid4, uuid5
 
 from eventsourcing.domain import Aggregate
 
@@ -130,19 +130,57 @@ class Player(Aggregate):
 
 
 class Tournament(Aggregate):
+    """A tournament of one game: every game of it is that game under the same rule ``options`` (as given when the
+    tournament was created; a game's defaults stand for what they leave out), so its standings compare like
+    with like. ``options`` is ``None`` for a tournament created before tournaments held them: its games are
+    then of its game, with any options."""
+
     class Created(Aggregate.Created):
         name: str
         rounds: int
         game: str
         at: str
+        options: dict[str, Any] | None
 
-    def __init__(self, name: str, rounds: int, game: str, at: str) -> None:
+        class_version = 2
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["options"] = None  # (recorded before tournaments held their rule options)
+
+    def __init__(self, name: str, rounds: int, game: str, at: str, options: dict[str, Any] | None) -> None:
         self.name = name
         self.rounds = rounds
         self.game = game
         self.created_at = at
+        self.options = options
 
     @classmethod
     def create(cls, **fields: Any) -> Tournament:
         tournament: Tournament = library.create(cls, cls.Created, id=uuid4(), **fields)
         return tournament
+
+
+class Seating(Aggregate):
+    """The players of one game at one table of one round of a tournament. Its id follows from them
+    (``seating_id``) and it is stored with the game, in one transaction: a second game of the same players at
+    that table of that round would store it again, which the store refuses (its first version is taken)."""
+
+    class Created(Aggregate.Created):
+        game: str
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+
+    @classmethod
+    def create(cls, seating: UUID, game: str) -> Seating:
+        made: Seating = library.create(cls, cls.Created, id=seating, game=game)
+        return made
+
+
+SEATINGS = UUID("0b6f1d2e-8c43-4f57-9a2e-6d1c3b7e5a90")  # the namespace of seating ids: never to change
+
+
+def seating_id(tournament: str, round_no: int, table: int, players: list[str]) -> UUID:
+    """The id of the seating of ``players`` (in any seat order) at ``table`` of round ``round_no``."""
+    return uuid5(SEATINGS, f"{tournament}/{round_no}/{table}/{','.join(sorted(players))}")

@@ -32,7 +32,7 @@ from domain import games as registry
 from domain.errors import DomainError
 from domain.protocol import AnyRules
 from service import library, store
-from service.aggregates import Game, Player, Tournament
+from service.aggregates import Game, Player, Seating, Tournament, seating_id
 from service.chain import record_move, record_of, redact_record
 from service.errors import (
     BadRequest,
@@ -236,14 +236,22 @@ class Digsite:
             "created_at": found.created_at,
         }
 
-    def create_tournament(self, name: str, rounds: int, kind: str) -> str:
+    def create_tournament(self, name: str, rounds: int, kind: str, options: dict[str, Any] | None = None) -> str:
+        """A tournament of the game ``kind`` under the rule ``options`` (none: the game's defaults), fixed now
+        for every game of it (``_tournament_game``)."""
         if not isinstance(name, str) or not name.strip() or len(name) > 200:
             raise BadRequest("a tournament needs a name of 1 to 200 characters", "invalid_tournament")
         check_text(name, "a tournament's name")
         if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 1000:
             raise BadRequest("a tournament has 1 to 1000 rounds", "invalid_tournament")
-        _rules(kind)
-        tournament = Tournament.create(name=name.strip(), rounds=rounds, game=kind, at=now())
+        found = _game(kind)
+        _options_in_full(found, options)  # (checks them)
+        fixed = dict(options or {})
+        try:  # the options must make a game: the engine sets up the smallest table with them
+            found.rules.start([f"seat {i}" for i in range(found.schemas.seats.low)], fixed, found.rules.new_seed())
+        except DomainError as error:
+            raise from_domain(error) from None
+        tournament = Tournament.create(name=name.strip(), rounds=rounds, game=kind, at=now(), options=fixed)
         self.app.save(tournament)
         return str(tournament.id)
 
@@ -254,6 +262,7 @@ class Digsite:
             "name": found.name,
             "rounds": found.rounds,
             "game": found.game,
+            "options": found.options,
             "created_at": found.created_at,
         }
 
@@ -280,8 +289,8 @@ class Digsite:
         """Create a game; returns its id, version, seed commitment and one secret token per seat.
 
         The tokens are shown once: only their hashes are stored."""
-        game, tokens = self._new_game(kind, seats, options, labels, seed)
-        self.app.save(game)
+        game, tokens, seating = self._new_game(kind, seats, options, labels, seed)
+        self._save_new(game, seating)
         self.live.remember(game)
         return {
             "id": str(game.id),
@@ -303,7 +312,7 @@ class Digsite:
         """Create a game and play ``actions`` (JSON forms, in order) in memory, then store every record in
         one transaction. Each action is decided exactly as ``submit`` would; for generating large stores
         (benchmarks, demo data) where one commit per move would dominate. Returns the game id."""
-        game, _ = self._new_game(kind, seats, None, labels, seed)
+        game, _, seating = self._new_game(kind, seats, None, labels, seed)
         rules = _rules(kind)
         snapshots = []
         interval = self.settings.snapshot_interval
@@ -317,7 +326,7 @@ class Digsite:
             record_move(game, rules, action, events, after)
             if interval and game.version // interval > before // interval:
                 snapshots.append(Game.Snapshot.take(game))
-        self.app.save(game)
+        self._save_new(game, seating)
         if snapshots and self.app.snapshots is not None:
             self.app.snapshots.put(snapshots)
         return str(game.id)
@@ -329,7 +338,9 @@ class Digsite:
         options: dict[str, Any] | None,
         labels: dict[str, Any] | None,
         seed: str | None,
-    ) -> tuple[Game, list[str]]:
+    ) -> tuple[Game, list[str], Seating | None]:
+        """A new game (not stored yet), its seat tokens, and for a game at a table of a tournament round, the
+        seating to store with it (``_save_new``). A tournament's game is checked against the tournament."""
         found = _game(kind)
         rules = found.rules
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -344,8 +355,14 @@ class Digsite:
         check_text(options, "'options'")
         check_text(labels, "'labels'")
         labels = dict(labels or {})
+        players = [str(parse_uuid(p, "player")) for p in seats]
+        seating = None
         if labels.get("tournament") is not None:
-            labels["tournament"] = self.tournament(labels["tournament"])["id"]
+            tournament = self.tournament(labels["tournament"])
+            labels["tournament"] = tournament["id"]
+            options = _tournament_game(tournament, found, options, players)
+            if labels.get("round") is not None and labels.get("table") is not None:
+                seating = seating_id(tournament["id"], labels["round"], labels["table"], players)
         names = [self.player(p)["name"] for p in seats]
         seed = seed if seed is not None else rules.new_seed()
         if not isinstance(seed, str) or not seed:
@@ -359,7 +376,7 @@ class Digsite:
         game_id = UUID(bytes=secrets.token_bytes(16), version=4)
         body: dict[str, Any] = {
             "kind": kind,
-            "players": [str(parse_uuid(p, "player")) for p in seats],
+            "players": players,
             "names": names,
             "options": dict(options or {}),
             "labels": labels,
@@ -369,7 +386,30 @@ class Digsite:
             "opening": opening,
             "at": now(),
         }
-        return Game.create(game_id, **body, hash=record_hash(str(game_id), 1, GENESIS, body)), tokens
+        game = Game.create(game_id, **body, hash=record_hash(str(game_id), 1, GENESIS, body))
+        return game, tokens, (None if seating is None else Seating.create(seating, str(game_id)))
+
+    def _save_new(self, game: Game, seating: Seating | None) -> None:
+        """Store a new game, with its seating in the same transaction: the store refuses a seating it holds
+        already, and so the game of the same players at the same table of the same round (409
+        ``duplicate_game``)."""
+        if seating is None:
+            self.app.save(game)
+            return
+        try:
+            self.app.save(seating, game)
+        except IntegrityError:
+            if not self.app.recorder.select_events(seating.id, limit=1):
+                raise  # (not the seating: let the caller see what it was)
+            first: Any = self.app.repository.get(seating.id)
+            if first.game == str(game.id):
+                return  # (stored by a try the store answered too late for: a connection replaced mid-insert)
+            labels = game.labels
+            raise Conflict(
+                f"these players already have a game at table {labels['table']} of round {labels['round']} of "
+                f"this tournament (game {first.game}): a second one would count their result twice",
+                "duplicate_game",
+            ) from None
 
     def kind_of(self, game_id: str | UUID) -> str:
         """Which game this is (its kind, as registered in ``domain.games``)."""
@@ -594,6 +634,50 @@ def _game(kind: str) -> registry.Game[Any, Any, Any]:
 
 def _rules(kind: str) -> AnyRules:
     return _game(kind).rules
+
+
+def _options_in_full(game: registry.Game[Any, Any, Any], options: dict[str, Any] | None) -> dict[str, Any]:
+    """``options`` with the game's default for every option it leaves out (from the game's options schema), so
+    that options that ask for the same game compare equal (Arnak's ``{}`` and ``{"side": "bird"}``, say)."""
+    if options is not None and not isinstance(options, dict):
+        raise BadRequest("'options' must be an object", "invalid_setup")
+    check_plain(options, "'options'")
+    check_text(options, "'options'")
+    properties = game.schemas.options.get("properties", {})
+    defaults = {name: spec["default"] for name, spec in properties.items() if "default" in spec}
+    return {**defaults, **(options or {})}
+
+
+def _tournament_game(
+    tournament: dict[str, Any], game: registry.Game[Any, Any, Any], options: dict[str, Any] | None, players: list[str]
+) -> dict[str, Any] | None:
+    """The rule options of a new game of ``tournament``: its own if given (they must ask for the tournament's
+    game), else the tournament's. Refused: another game, other options, a player in two seats."""
+    if game.kind != tournament["game"]:
+        raise BadRequest(
+            f"this tournament plays {_game(tournament['game']).title}, not {game.title}: its standings compare "
+            "games of one kind",
+            "tournament_game_mismatch",
+        )
+    fixed = tournament["options"]
+    if fixed is not None:  # (None: a tournament made before tournaments held their options)
+        if options is None:
+            options = dict(fixed)
+        elif _options_in_full(game, options) != _options_in_full(game, fixed):
+            raise BadRequest(
+                f"this tournament plays {game.title} with the options "
+                f"{json.dumps(_options_in_full(game, fixed), sort_keys=True)}, not "
+                f"{json.dumps(_options_in_full(game, options), sort_keys=True)}: leave 'options' out to play its "
+                "own",
+                "tournament_options_mismatch",
+            )
+    twice = sorted({p for p in players if players.count(p) > 1})
+    if twice:
+        raise BadRequest(
+            f"player {twice[0]} holds more than one seat: a player sits once at a tournament's table",
+            "player_seated_twice",
+        )
+    return options
 
 
 __all__ = ["REFEREE", "Digsite", "DigsiteApplication", "Viewer", "record_of", "redact_record"]

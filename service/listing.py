@@ -133,6 +133,7 @@ def tournament_item(row: dict[str, Any]) -> dict[str, Any]:
         "name": row["name"],
         "rounds": row["rounds"],
         "game": row["game"],
+        "options": None if row.get("options") is None else json.loads(row["options"]),
         "created_at": row["created_at"],
     }
 

@@ -174,12 +174,14 @@ class Queries:
 
     def tournaments(self, finished_only: bool = False) -> list[dict[str, Any]]:
         """Every tournament with its number of games (finished ones only, with ``finished_only``) and of finished
-        games (``finished``: what its tendencies are over), newest first."""
+        games (``finished``: what its tendencies are over), newest first. Only games of the tournament's own game
+        count (as in its standings: ``service.standings.SEATS_SQL``)."""
         over = " AND g.status = 'over'" if finished_only else ""
         return self._rows(
             "SELECT t.tournament_id, t.name, t.rounds, t.game, t.created_at, COUNT(g.game_id) AS games, "
             "COALESCE(SUM(CASE WHEN g.status = 'over' THEN 1 ELSE 0 END), 0) AS finished "
-            f"FROM {{p}}rm_tournaments t LEFT JOIN {{p}}rm_games g ON g.tournament_id = t.tournament_id{over} "
+            "FROM {p}rm_tournaments t LEFT JOIN {p}rm_games g ON g.tournament_id = t.tournament_id "
+            f"AND g.kind = t.game{over} "
             "GROUP BY t.tournament_id, t.name, t.rounds, t.game, t.created_at ORDER BY t.created_at DESC"
         )
 

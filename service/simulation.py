@@ -194,7 +194,7 @@ def run_tournament(
     records = [service.player(i) for i in ids]
     bots = [found.bots.from_record(r["bot"]) for r in records]  # the bots play exactly the recorded tendencies
     tournament = Tournament(
-        id=service.create_tournament(name, rounds, kind),
+        id=service.create_tournament(name, rounds, kind, options),
         kind=kind,
         name=name,
         seed=seed,

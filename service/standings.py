@@ -177,9 +177,13 @@ def _ordinal(n: int) -> str:
 
 # Every seat of every game of one tournament, as the standings read it (``{p}``: the schema's prefix; ``?``: the
 # tournament id). The dashboard (``Queries.tournament_seats``) and the API read through this one statement.
+# Only games of the tournament's own game count: a store may hold a game of another kind labelled with the
+# tournament from before the service refused one, and places of two games never compare.
 SEATS_SQL = (
     "SELECT g.game_id, g.round_label, g.table_label, g.status, g.n_players, pg.seat, pg.player_id, pg.place, "
-    "pg.score, p.name FROM {p}rm_games g JOIN {p}rm_player_games pg ON pg.game_id = g.game_id "
+    "pg.score, p.name FROM {p}rm_games g "
+    "JOIN {p}rm_tournaments t ON t.tournament_id = g.tournament_id AND t.game = g.kind "
+    "JOIN {p}rm_player_games pg ON pg.game_id = g.game_id "
     "LEFT JOIN {p}rm_players p ON p.player_id = pg.player_id WHERE g.tournament_id = ?{finished} "
     "ORDER BY g.round_label, g.table_label, g.game_id, pg.seat"
 )

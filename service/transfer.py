@@ -32,7 +32,9 @@ from service.text import InvalidText, check_text
 FORMAT = "digsite-export/1"
 RECORD_TYPES = ("created", "move", "seed_revealed")
 PLAYER_FIELDS = {"type", "id", "name", "kind", "bot", "created_at"}
-TOURNAMENT_FIELDS = {"type", "id", "name", "rounds", "game", "created_at"}
+TOURNAMENT_FIELDS = {"type", "id", "name", "rounds", "game", "options", "created_at"}
+# A tournament line of a file exported before tournaments held their rule options (read as options ``None``).
+OLD_TOURNAMENT_FIELDS = TOURNAMENT_FIELDS - {"options"}
 
 
 # -- export ---------------------------------------------------------------------------------------------------
@@ -173,8 +175,8 @@ def read_blocks(
         if kind == "player" and set(line) == PLAYER_FIELDS:
             players[str(line["id"])] = line
             continue
-        if kind == "tournament" and set(line) == TOURNAMENT_FIELDS:
-            tournaments[str(line["id"])] = line
+        if kind == "tournament" and set(line) in (TOURNAMENT_FIELDS, OLD_TOURNAMENT_FIELDS):
+            tournaments[str(line["id"])] = {"options": None, **line}
             continue
         problem = problem or f"line {number} is not a player, tournament, game header or game record ({kind!r})"
         if block is not None:
@@ -306,10 +308,20 @@ def _check_aggregates(players: list[dict[str, Any]], tournaments: list[dict[str,
             and isinstance(rounds, int)
             and not isinstance(rounds, bool)
             and isinstance(tournament["game"], str)
+            and (tournament["options"] is None or _flat_settings(tournament["options"]))
             and isinstance(tournament["created_at"], str)
         ):
             return f"the tournament line for {tournament['id']!r} is malformed"
     return None
+
+
+def _flat_settings(value: Any) -> bool:
+    """Rule options as a game stores them: names (not starting with '_', which the store's codec reserves) with
+    plain values."""
+    return isinstance(value, dict) and all(
+        isinstance(name, str) and not name.startswith("_") and (v is None or isinstance(v, (str, int, float, bool)))
+        for name, v in value.items()
+    )
 
 
 def _check_texts(

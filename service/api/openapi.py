@@ -30,7 +30,9 @@ ERRORS: dict[str, tuple[int, str]] = {
         "numbers out of range, unknown query parameters), `malformed_action` (the action's shape), "
         "`invalid_text` (a string holds a control character, a lone surrogate or a non-character), "
         "`weak_seed` (a seed that is not 32 to 128 hex digits), `invalid_player`, `invalid_tournament`, "
-        "`invalid_setup`, `invalid_cursor` (a list's cursor no list gave).",
+        "`invalid_setup`, `invalid_cursor` (a list's cursor no list gave); for a game of a tournament, "
+        "`tournament_game_mismatch` (another game than the tournament's), `tournament_options_mismatch` (other "
+        "rule options than the tournament's), `player_seated_twice` (a player in two seats). Nothing was stored.",
     ),
     "Unauthorized": (
         401,
@@ -52,7 +54,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "Conflict": (
         409,
         "`stale_version` (the game has moved on since the version you acted on: reload and retry) or "
-        "`conflict` (another move landed at the same moment). Nothing was recorded.",
+        "`conflict` (another move landed at the same moment); for a new game of a tournament, `duplicate_game` "
+        "(the same players already have a game at that table of that round: not to retry). Nothing was recorded.",
     ),
     "PayloadTooLarge": (
         413,
@@ -261,6 +264,12 @@ def _component_schemas() -> dict[str, Any]:
                 "name": {"type": "string"},
                 "rounds": {"type": "integer"},
                 "game": {"type": "string"},
+                "options": {
+                    "type": ["object", "null"],
+                    "description": "The rule options every game of it plays with, as given when it was created "
+                    "(`{}`: the game's defaults; null: a tournament created before tournaments held them, whose "
+                    "games may have any).",
+                },
                 "created_at": timestamp,
             }
         ),
@@ -509,7 +518,11 @@ def _document() -> dict[str, Any]:
                     security=ORGANISER,
                     body="NewGame",
                     ok=(201, "Created, with one secret token per seat.", ref("schemas", "GameCreated")),
-                    errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound"],
+                    errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound", "Conflict"],
+                    description="A game of a tournament is the tournament's game under its rule options (400 "
+                    "`tournament_game_mismatch`, `tournament_options_mismatch`; no `options`: the tournament's), "
+                    "seats each player once (400 `player_seated_twice`), and the same players play one game at a "
+                    "table of a round (409 `duplicate_game`).",
                 ),
             },
             "/api/v1/games/{game_id}": {"get": _get_game_operation(game_id)},

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, url_for
 from service import listing, standings
 from service.api import schemas
 from service.api.auth import digsite, organiser_key_sent, organiser_only
-from service.api.validation import json_body, query_args
+from service.api.validation import check, json_body, query_args
 from service.errors import BadRequest
 
 bp = Blueprint("organisers", __name__)
@@ -45,7 +45,10 @@ def player(player_id: str) -> dict[str, Any]:
 @organiser_only
 def create_tournament() -> Created:
     body = json_body(schemas.NEW_TOURNAMENT)
-    tournament_id = digsite().create_tournament(body["name"], body["rounds"], body["game"])
+    options = body.get("options")
+    if options is not None:
+        options = check(options, schemas.options_of(body["game"]), "options")
+    tournament_id = digsite().create_tournament(body["name"], body["rounds"], body["game"], options)
     return {"id": tournament_id}, 201, {"Location": url_for(".tournament", tournament_id=tournament_id)}
 
 

@@ -82,6 +82,15 @@ NEW_TOURNAMENT: dict[str, Any] = {
         },
         "rounds": {"type": "integer", "minimum": 1, "maximum": 1000},
         "game": {"type": "string", "enum": GAME_KINDS, "description": "The game every table of it plays."},
+        "options": {
+            "type": ["object", "null"],
+            "description": "The rule options every game of it plays with, checked against the game's <Game>Options "
+            "(400 invalid_setup); none: the game's defaults. Fixed now: a game of the tournament that asks for "
+            "other options is refused (400 tournament_options_mismatch), one without options gets these.",
+            "maxProperties": 32,
+            "propertyNames": SETTINGS_NAME,
+            "additionalProperties": SCALAR,
+        },
     },
 }
 
@@ -103,12 +112,19 @@ NEW_GAME: dict[str, Any] = {
         "options": {
             "type": ["object", "null"],
             "description": "Rule options of the game: each game's are published as <Game>Options and "
-            "checked against it (400 invalid_setup).",
+            "checked against it (400 invalid_setup). In a tournament: none plays the tournament's options, and "
+            "others than the tournament's are refused (400 tournament_options_mismatch).",
             "maxProperties": 32,
             "propertyNames": SETTINGS_NAME,
             "additionalProperties": SCALAR,
         },
-        "tournament": {**ID, "type": ["string", "null"], "description": "The tournament this game belongs to."},
+        "tournament": {
+            **ID,
+            "type": ["string", "null"],
+            "description": "The tournament this game belongs to: the game must be the tournament's (400 "
+            "tournament_game_mismatch), each player sits once (400 player_seated_twice), and the same players "
+            "play one game at a table of a round (409 duplicate_game).",
+        },
         "round": {"type": ["integer", "null"], "minimum": 1, "maximum": 1000, "description": "Tournament round."},
         "table": {"type": ["integer", "null"], "minimum": 1, "maximum": 100_000, "description": "Table number."},
         "seed": SEED,

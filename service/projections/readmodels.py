@@ -146,6 +146,7 @@ class ReadModelProjection(Projection[Any]):
                     domain_event.rounds,
                     domain_event.game,
                     domain_event.at,
+                    None if domain_event.options is None else json.dumps(domain_event.options),
                 )
             )
 

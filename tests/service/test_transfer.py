@@ -114,6 +114,20 @@ def test_export_then_import_round_trips_the_records_exactly(service: Digsite, ta
     assert target.game(game_id)["view"] == service.game(game_id)["view"]
 
 
+def test_a_tournament_keeps_its_rule_options_and_a_file_exported_before_them_still_imports(
+    service: Digsite, target: Digsite, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    tournament = service.create_tournament("Spring cup", rounds=3, kind="ruins", options={})
+    game_id = finished_game(service, tournament=tournament)
+    lines = [json.loads(t) for t in exported(service, game_id)]
+    [line] = [line for line in lines if line["type"] == "tournament"]
+    assert line["options"] == {}
+    del line["options"]  # a file written before tournaments held their options
+    [result] = import_lines(target, [json.dumps(line) for line in lines])
+    assert result.imported and result.added_tournaments == [tournament]
+    assert target.tournament(tournament)["options"] is None  # (its games may have any options of its game)
+
+
 def test_a_game_in_play_imports_and_plays_on_in_the_new_store(service: Digsite, target: Digsite) -> None:
     game_id = new_game(service)
     play(service, game_id, moves=10)

@@ -36,9 +36,13 @@ def test_every_record_decodes_as_the_library_decodes_it_less_the_timestamp(servi
             assert type(plain) is type(expected)
             wanted = dict(vars(expected))
             assert isinstance(wanted.pop("timestamp"), datetime)
-            assert vars(plain) == wanted
-            with pytest.raises(AttributeError):
-                _ = plain.timestamp  # left out, so that nobody reads it by mistake
+            decoded = dict(vars(plain))
+            if getattr(type(expected), "class_version", 1) > 1:  # (may need upcasting: the mapper's object, whole)
+                assert isinstance(decoded.pop("timestamp"), datetime)
+            else:
+                with pytest.raises(AttributeError):
+                    _ = plain.timestamp  # left out, so that nobody reads it by mistake
+            assert decoded == wanted
     finally:
         follower.close()
 
