@@ -7,11 +7,14 @@ import json
 import os
 import queue
 import re
+import resource
+import selectors
 import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -234,18 +237,17 @@ def test_limits_answer_in_json_under_gunicorn(env: dict[str, str], database: Dat
         server.stop(signal.SIGTERM)
 
 
-@pytest.mark.parametrize("worker", [["-k", "gthread", "--threads", "4"], ["-k", "gevent", "--worker-connections", "4"]])
-def test_under_gunicorn_waits_are_woken_across_workers_and_never_take_every_thread(
+@pytest.mark.parametrize("worker", [[], ["-k", "gevent"]])
+def test_under_gunicorn_waits_are_woken_across_workers_and_past_what_a_worker_holds_refused_at_once(
     env: dict[str, str], worker: list[str]
 ) -> None:
-    """Two workers of 4 threads (or, gevent's, 4 connections): each holds at most 2 waiting requests (its threads
-    less two), a further one is answered at once with retry_after; a move posted through either worker wakes the
-    waits held by both."""
+    """Two workers sized by service/gunicorn_conf.py to hold 2 waits each (gthread; or gevent's): a further wait is
+    refused at once, 503 with Retry-After; a move posted through either worker wakes the waits held by both."""
     with socket.socket() as probe:  # (with --reuse-port gunicorn does not say which port 0 became)
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    args = [sys.executable, "-m", "gunicorn", "-w", "2", *worker, "--reuse-port"]
-    server = Server([*args, "-b", f"127.0.0.1:{port}", "service.wsgi:app"], env)
+    args = [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "-w", "2", *worker]
+    server = Server([*args, "-b", f"127.0.0.1:{port}", "service.wsgi:app"], {**env, "DIGSITE_PUSH_MAX_WAITING": "2"})
     try:
         base = f"http://127.0.0.1:{port}/api/v1"
         server.wait_for(r"Booting worker")
@@ -259,9 +261,9 @@ def test_under_gunicorn_waits_are_woken_across_workers_and_never_take_every_thre
         ]
         for thread in waits:
             thread.start()
-        # Of six waits over two workers holding two each, at least two are answered at once, not held.
+        # Of six waits over two workers holding two each, at least two are refused at once, not held.
         at_once = [answers.get(timeout=WAIT) for _ in range(2)]
-        assert all(status == 200 and a["retry_after"] >= 1 and not a["ready"] for status, a in at_once), at_once
+        assert all(status == 503 and a["error"]["code"] == "busy" for status, a in at_once), at_once
         token = created["tokens"][0]["token"]
         moved = call(
             base,
@@ -273,9 +275,105 @@ def test_under_gunicorn_waits_are_woken_across_workers_and_never_take_every_thre
         assert moved[0] == 200  # the held waits left threads for the move
         rest = [answers.get(timeout=WAIT) for _ in range(4)]
         woken = [a for status, a in rest if status == 200 and a["ready"]]
-        refused = [a for status, a in rest if status == 200 and "retry_after" in a]
+        refused = [a for status, a in rest if status == 503]
         assert len(woken) + len(refused) == 4 and 2 <= len(woken) <= 4
         assert all(a["version"] == 2 and [r["version"] for r in a["records"]] == [2] for a in woken)
+    finally:
+        code = server.stop(signal.SIGTERM)
+    assert code == 0
+
+
+def answering(base: str) -> None:
+    """Until the server answers: with --reuse-port a gunicorn worker listens on its own socket only once booted."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            assert call(base, "GET", "/health") == (200, {"status": "ok"})
+            return
+        except urllib.error.URLError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+class Polls:
+    """``count`` long polls of ``path``, each on a connection of its own, all sent at once; their answers (status,
+    headers, JSON body) come into ``answers`` in the order they arrive. Read by one thread, as a server's idle
+    subscribers would be held by a client."""
+
+    def __init__(self, port: int, path: str, token: str, count: int) -> None:
+        self.answers: queue.Queue[tuple[int, dict[str, str], Any]] = queue.Queue()
+        self.selector = selectors.DefaultSelector()
+        request = f"GET /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
+        for _ in range(count):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+            sock.sendall(request)
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ, bytearray())
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        while self.selector.get_map():
+            for key, _ in self.selector.select(timeout=WAIT):
+                sock, received = key.fileobj, key.data
+                chunk = sock.recv(65536)  # type: ignore[union-attr]
+                received += chunk
+                head, _, body = bytes(received).partition(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                headers = {n.strip().lower(): v.strip() for n, _, v in (line.partition(":") for line in lines[1:])}
+                if chunk and len(body) < int(headers.get("content-length", -1)):
+                    continue
+                self.selector.unregister(sock)
+                sock.close()  # type: ignore[union-attr]
+                status = int(lines[0].split()[1]) if chunk or body else 0  # (0: closed without an answer)
+                self.answers.put((status, headers, json.loads(body) if body else None))
+
+    def pending(self) -> int:
+        return len(self.selector.get_map())
+
+
+def test_a_worker_holding_all_the_waits_it_is_sized_for_still_takes_moves_and_refuses_one_more_at_once(
+    env: dict[str, str],
+) -> None:
+    """One worker sized for 1,000 waits (service/gunicorn_conf.py) holds them all: as many connections as gunicorn's
+    default allows a worker, which then stopped accepting any connection until a wait ended (issue 24: every move
+    waited up to 55 s). One wait more is refused at once (503, Retry-After); a move and a health check on new
+    connections are answered while the 1,000 are still held; a move in their game then wakes them all."""
+    held = 1000
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = 2 * held + 500  # (the server, a child, inherits the limit: its connections and ours)
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        pytest.skip(f"this machine allows {hard} open files a process, fewer than the {needed} the test needs")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, needed), hard))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "-w", "1"]
+    server = Server(
+        [*args, "-b", f"127.0.0.1:{port}", "service.wsgi:app"], {**env, "DIGSITE_PUSH_MAX_WAITING": str(held)}
+    )
+    try:
+        base = f"http://127.0.0.1:{port}/api/v1"
+        server.wait_for(r"Booting worker")
+        answering(base)
+        players = [call(base, "POST", "/players", KEY, {"name": n})[1]["id"] for n in ("Ana", "Beto")]
+        watched, other = (call(base, "POST", "/games", KEY, {"game": "ruins", "seats": players})[1] for _ in "ab")
+        polls = Polls(port, f"/games/{watched['id']}/updates?after=1&wait=55", KEY, held + 1)
+        status, headers, body = polls.answers.get(timeout=2 * WAIT)  # the one past what the worker holds
+        assert status == 503 and body["error"]["code"] == "busy", (status, body)
+        assert int(headers["retry-after"]) >= 1
+        flip = {"type": "flip", "seat": 0, "ruin": None}
+        moved = call(
+            base, "POST", f"/games/{other['id']}/actions", other["tokens"][0]["token"], {"version": 1, "action": flip}
+        )
+        assert moved[0] == 200 and moved[1]["version"] == 2
+        assert call(base, "GET", "/health") == (200, {"status": "ok"})
+        assert polls.answers.empty() and polls.pending() == held  # all still held while the move was taken
+        token = watched["tokens"][0]["token"]
+        assert call(base, "POST", f"/games/{watched['id']}/actions", token, {"version": 1, "action": flip})[0] == 200
+        woken = [polls.answers.get(timeout=2 * WAIT) for _ in range(held)]
+        assert all(status == 200 and answer["ready"] and answer["version"] == 2 for status, _, answer in woken)
     finally:
         code = server.stop(signal.SIGTERM)
     assert code == 0
