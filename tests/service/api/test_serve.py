@@ -7,8 +7,6 @@ import json
 import os
 import queue
 import re
-import resource
-import selectors
 import signal
 import socket
 import subprocess
@@ -25,6 +23,7 @@ import pytest
 
 from service.application import Digsite
 from service.settings import Database, Settings
+from tests.service.api.polls import Polls, room_for_files
 
 ROOT = Path(__file__).resolve().parents[3]
 KEY = "serve-test-key"
@@ -296,43 +295,6 @@ def answering(base: str) -> None:
             time.sleep(0.1)
 
 
-class Polls:
-    """``count`` long polls of ``path``, each on a connection of its own, all sent at once; their answers (status,
-    headers, JSON body) come into ``answers`` in the order they arrive. Read by one thread, as a server's idle
-    subscribers would be held by a client."""
-
-    def __init__(self, port: int, path: str, token: str, count: int) -> None:
-        self.answers: queue.Queue[tuple[int, dict[str, str], Any]] = queue.Queue()
-        self.selector = selectors.DefaultSelector()
-        request = f"GET /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
-        for _ in range(count):
-            sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
-            sock.sendall(request)
-            sock.setblocking(False)
-            self.selector.register(sock, selectors.EVENT_READ, bytearray())
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        while self.selector.get_map():
-            for key, _ in self.selector.select(timeout=WAIT):
-                sock, received = key.fileobj, key.data
-                chunk = sock.recv(65536)  # type: ignore[union-attr]
-                received += chunk
-                head, _, body = bytes(received).partition(b"\r\n\r\n")
-                lines = head.decode("latin-1").split("\r\n")
-                headers = {n.strip().lower(): v.strip() for n, _, v in (line.partition(":") for line in lines[1:])}
-                if chunk and len(body) < int(headers.get("content-length", -1)):
-                    continue
-                self.selector.unregister(sock)
-                sock.close()  # type: ignore[union-attr]
-                status = int(lines[0].split()[1]) if chunk or body else 0  # (0: closed without an answer)
-                self.answers.put((status, headers, json.loads(body) if body else None))
-
-    def pending(self) -> int:
-        return len(self.selector.get_map())
-
-
 def test_a_worker_holding_all_the_waits_it_is_sized_for_still_takes_moves_and_refuses_one_more_at_once(
     env: dict[str, str],
 ) -> None:
@@ -341,11 +303,7 @@ def test_a_worker_holding_all_the_waits_it_is_sized_for_still_takes_moves_and_re
     waited up to 55 s). One wait more is refused at once (503, Retry-After); a move and a health check on new
     connections are answered while the 1,000 are still held; a move in their game then wakes them all."""
     held = 1000
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    needed = 2 * held + 500  # (the server, a child, inherits the limit: its connections and ours)
-    if hard != resource.RLIM_INFINITY and hard < needed:
-        pytest.skip(f"this machine allows {hard} open files a process, fewer than the {needed} the test needs")
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, needed), hard))
+    room_for_files(held + 200)  # (the server raises its own: service/gunicorn_conf.py)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
