@@ -113,3 +113,15 @@ def test_the_limit_of_open_files_is_raised_for_a_worker_s_connections_before_the
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["None", str(needed)]
+
+
+@pytest.mark.parametrize(
+    ("page", "app"), [("api.md", "service.wsgi:app"), ("dashboard.md", "dashboard.wsgi:create_app()")]
+)
+def test_the_docs_run_gunicorn_with_the_one_source_of_its_settings(page: str, app: str) -> None:
+    commands = [line for line in (ROOT / "docs" / page).read_text().splitlines() if line.startswith("gunicorn ")]
+    assert commands and all(app in line for line in commands), commands
+    for line in commands:
+        words = line.split()
+        assert words[words.index("-c") + 1] == "python:service.gunicorn_conf", line
+        assert not {"-w", "-k", "--threads", "--worker-connections"} & set(words), line

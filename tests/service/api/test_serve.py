@@ -120,9 +120,11 @@ def env(database: Database, tmp_path: Path) -> Iterator[dict[str, str]]:
 
 
 def test_digsite_serve_answers_on_the_port_it_prints(env: dict[str, str]) -> None:
-    server = Server([sys.executable, "-c", "from service.cli import main; main()", "serve", "--port", "0"], env)
+    args = [sys.executable, "-c", "from service.cli import main; main()", "serve", "--port", "0"]
+    server = Server(args, {**env, "DIGSITE_PUSH_MAX_WAITING": "7"})
     try:
         base = server.wait_for(r"listening on (http://127\.0\.0\.1:\d+/api/v1)").group(1)
+        server.wait_for(r"holds up to 7 waiting requests on the push channel \(DIGSITE_PUSH_MAX_WAITING\)")
         play_a_little(base)
     finally:
         code = server.stop(signal.SIGTERM)
