@@ -56,6 +56,9 @@ logger = logging.getLogger(__name__)
 # DIGSITE_PUSH_MAX_WAITING, which sizes the server too (service/serving.py; a gunicorn worker sized by hand may
 # lower it: service/wsgi.py).
 MAX_WAITING = serving.waits()
+# When a refused wait is to ask again. A refusal costs about 1 ms of CPU: at 1 s, 1,000 refused clients made 500
+# refusals a second and the moves beside them fell to a sixth of their rate; at 5, to half (bench/waits.py, on a
+# loaded machine: docs/performance.md, section 5). The remedy for refusals is a server sized for its clients.
 BUSY_RETRY_SECONDS = 5
 POLL_SECONDS = 0.02  # SQLite: how often another process's moves are looked for
 # A PostgreSQL hot standby (a dashboard on a read replica) serves no LISTEN: the feed polls it, less often, since

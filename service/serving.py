@@ -20,15 +20,14 @@ as leave that room in it (``fitting``): service/wsgi.py and dashboard/wsgi.py si
 from __future__ import annotations
 
 import os
-import resource
 import sys
 from collections.abc import Mapping
 from types import FrameType
 from typing import Any
 
 SETTING = "DIGSITE_PUSH_MAX_WAITING"
-# Waits a process holds by default: two workers hold 1,000 (the idle subscribers of bench/seats.py; bench/waits.py
-# measured 2,000 on two workers with the setting at 1,000).
+# Waits a process holds by default: two workers hold 2,000, beside which a move took what it takes with nobody
+# waiting (bench/waits.py; docs/performance.md, section 5). A held wait is about 50 KB of a worker's memory.
 DEFAULT_WAITS = 1000
 SPARE_THREADS = 8  # a gthread worker's threads beyond its waits (bench/http.py's scripted moves need about 4)
 SPARE_CONNECTIONS = 1000  # a worker's connections beyond its waits: gunicorn's own default for all of them
@@ -62,6 +61,8 @@ def open_files_for(connections: int) -> int | None:
     """Raise this process's limit of open files (inherited by the workers it forks) to what a worker with
     ``connections`` connections needs, as far as the hard limit allows (a container's soft limit is often 1,024).
     None if it now allows that many, else the files a worker needs."""
+    import resource  # (Unix only, as gunicorn is: not imported with the rest of this module, which push.py reads)
+
     wanted = connections + OTHER_FILES
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY or soft >= wanted:
