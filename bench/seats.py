@@ -17,7 +17,9 @@ second with nobody playing (against the server left alone) is compared with the 
 load, and the seat load runs again beside them.
 
 Run: ``.venv/bin/python -m bench.seats`` (PostgreSQL: ``DIGSITE_BENCH_DATABASE_URL``, default the local server);
-``--worker-class gevent`` runs the same server with gevent workers (``--threads`` is then its connections).
+``--worker-class gevent`` runs the same server with gevent workers. The server is sized by service/gunicorn_conf.py
+for ``--waits`` waits a worker (default 632: the 640 threads a worker had when the figures of docs/performance.md,
+section 5, were measured).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from typing import Any
 
 from bench.http import API_KEY, KeepAliveClient, _free_port, _tree_cpu, client
 from bench.service import NAMES, drop, fresh_database, scripted_games
-from service import push, store
+from service import push, serving, store
 from service.application import Digsite
 from service.settings import Settings
 
@@ -117,6 +119,10 @@ class Table:
                     query = f"after={known}&wait={WAIT}&until={until}&include=game"
                     status, answer = conn.call("GET", f"/api/v1/games/{game_id}/updates?{query}", None, token)
                     self.count(time.time())
+                    if status == 503:  # the server holds as many waits as it may: ask again later
+                        time.sleep(push.BUSY_RETRY_SECONDS)
+                        answer = None
+                        continue
                     assert status == 200, answer
                 received = time.time()
                 assert answer is not None
@@ -197,6 +203,7 @@ def idle_subscribers(port: int, subscriptions: list[tuple[str, str]], ready: Any
         send(sock, game_id, token)
         selector.register(sock, selectors.EVENT_READ, (game_id, token))
     ready.set()
+    later: list[tuple[float, socket.socket, tuple[str, str]]] = []  # refused: (when to ask again, where, what)
     while not stop.is_set():
         for key, _ in selector.select(timeout=0.5):
             held: Any = key.fileobj
@@ -209,27 +216,36 @@ def idle_subscribers(port: int, subscriptions: list[tuple[str, str]], ready: Any
                 held = socket.create_connection(("127.0.0.1", port))
                 selector.register(held, selectors.EVENT_READ, key.data)
                 send(held, *key.data)
+            elif data.startswith(b"HTTP/1.1 503"):  # not held (the server holds as many as it may): later
+                later.append((time.monotonic() + push.BUSY_RETRY_SECONDS, held, key.data))
             elif data.endswith(b"}"):  # a whole (small) answer: subscribe again
                 send(held, *key.data)
+        while later and later[0][0] <= time.monotonic():
+            _, sock, subscription = later.pop(0)
+            try:
+                send(sock, *subscription)
+            except OSError:  # (closed by the server meanwhile: on a new connection)
+                selector.unregister(sock)
+                sock.close()
+                sock = socket.create_connection(("127.0.0.1", port))
+                selector.register(sock, selectors.EVENT_READ, subscription)
+                send(sock, *subscription)
 
 
-def _start_server(port: int, db_url: str, workers: int, threads: int, kind: str) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DIGSITE_DATABASE_URL": db_url,
-        "DIGSITE_API_KEY": API_KEY,
-    }
+def _start_server(port: int, db_url: str, workers: int, waits: int, kind: str) -> subprocess.Popen[bytes]:
+    """gunicorn sized by service/gunicorn_conf.py for ``waits`` waits a worker (gthread, or ``kind``)."""
+    env = {**os.environ, "DIGSITE_DATABASE_URL": db_url, "DIGSITE_API_KEY": API_KEY, serving.SETTING: str(waits)}
     server = subprocess.Popen(
         [
             sys.executable,
             "-m",
             "gunicorn",
+            "-c",
+            "python:service.gunicorn_conf",
             "-w",
             str(workers),
             "-k",
             kind,
-            *(["--threads", str(threads)] if kind == "gthread" else ["--worker-connections", str(threads)]),
-            "--reuse-port",
             "-b",
             f"127.0.0.1:{port}",
             "--log-level",
@@ -343,7 +359,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-class", default="gthread", choices=["gthread", "gevent"])
     parser.add_argument(
-        "--threads", type=int, default=640, help="threads per gthread worker, or a gevent worker's connections"
+        "--waits",
+        type=int,
+        default=640 - serving.SPARE_THREADS,
+        help=f"{serving.SETTING}: the waits a worker holds (default: a gthread worker of 640 threads)",
     )
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--window", type=float, default=20.0)
@@ -363,7 +382,7 @@ def main() -> None:
             players = [service.create_player(n) for n in NAMES]
             service.close()
             port = _free_port()
-            server = _start_server(port, db.url, args.workers, args.threads, args.worker_class)
+            server = _start_server(port, db.url, args.workers, args.waits, args.worker_class)
             try:
                 # The server's CPU a scripted move moved from 1.20 to 1.86 ms between back-to-back runs of a quiet
                 # hour (2026-12-04): each round pairs one scripted run with the seat run right after it.
@@ -415,7 +434,7 @@ def main() -> None:
             drop(db)
     report: dict[str, Any] = {
         "backend": args.backend,
-        "gunicorn": f"-w {args.workers} -k {args.worker_class} ({args.threads} threads or connections) --reuse-port",
+        "gunicorn": f"-c python:service.gunicorn_conf -w {args.workers} -k {args.worker_class}, {args.waits} waits",
         "rounds": rounds,
         "median": {
             key: round(statistics.median(r[key] for r in rounds), 3)

@@ -44,6 +44,17 @@ class Unavailable(ServiceError):
     status, code = 503, "unavailable"
 
 
+class Busy(Unavailable):
+    """The server will not hold this request now (as many wait on the push channel as it may): ask again after
+    ``retry_after`` seconds (the answer's Retry-After)."""
+
+    code = "busy"
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 def from_domain(error: DomainError) -> ServiceError:
     """One HTTP status per kind of rule error."""
     if isinstance(error, MalformedAction):

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import base64
 import logging
-import os
 import threading
 import time
 import weakref
@@ -43,18 +42,24 @@ from uuid import UUID
 from eventsourcing.persistence import Notification
 
 from domain.games import game as game_of
+from service import serving
 from service.aggregates import Game
 from service.application import Digsite, Viewer
-from service.errors import NotFound
+from service.errors import Busy, NotFound
 from service.inputs import parse_uuid
 
 logger = logging.getLogger(__name__)
 
-# Each waiting request holds a server thread (gunicorn gthread: --threads per worker). Past this many waiting in
-# one process, a request is answered at once with ``retry_after`` rather than held, so that waiting clients never
-# take every thread from the moves they wait for. Keep it a few below --threads (docs/api.md).
-MAX_WAITING = int(os.environ.get("DIGSITE_PUSH_MAX_WAITING", "32"))
-BUSY_RETRY_SECONDS = 1
+# Each waiting request holds a server thread and connection. Past this many waiting in one process, a request is
+# answered at once rather than held (``GET /updates``: 503 with Retry-After), so that waiting clients never take
+# from the moves they wait for the threads and connections the server was sized to keep for them: the one setting
+# DIGSITE_PUSH_MAX_WAITING, which sizes the server too (service/serving.py; a gunicorn worker sized by hand may
+# lower it: service/wsgi.py).
+MAX_WAITING = serving.waits()
+# When a refused wait is to ask again. A refusal costs about 1 ms of CPU: at 1 s, 1,000 refused clients made 500
+# refusals a second and the moves beside them fell to a sixth of their rate; at 5, to half (bench/waits.py, on a
+# loaded machine: docs/performance.md, section 5). The remedy for refusals is a server sized for its clients.
+BUSY_RETRY_SECONDS = 5
 POLL_SECONDS = 0.02  # SQLite: how often another process's moves are looked for
 # A PostgreSQL hot standby (a dashboard on a read replica) serves no LISTEN: the feed polls it, less often, since
 # what it shows already lags by the replication (spectators' pages, not seats waiting to act).
@@ -124,13 +129,20 @@ class Hub:
     # -- waiting ------------------------------------------------------------------------------------------
 
     @contextmanager
-    def watch(self, uid: UUID, ready: Ready) -> Iterator[Watch]:
-        """Watch a game for as long as the block runs. The feed is running (and knows where the log ends)
-        before this returns, so a record landing after the caller's next read of the game is never missed."""
+    def watch(self, uid: UUID, ready: Ready, limit: int | None = None) -> Iterator[Watch | None]:
+        """Watch a game for as long as the block runs; None instead if ``limit`` requests watch already (counted and
+        let in under one lock: a burst of requests never lets more in). The feed is running (and knows where the
+        log ends) before this returns, so a record landing after the caller's next read of the game is never
+        missed."""
         watch = Watch(self, uid, ready)
         with self.lock:
-            self.watches.setdefault(uid, []).append(watch)
-            self._waiting += 1
+            full = limit is not None and self._waiting >= limit
+            if not full:
+                self.watches.setdefault(uid, []).append(watch)
+                self._waiting += 1
+        if full:
+            yield None
+            return
         try:
             self._ensure_feed()
             yield watch
@@ -451,6 +463,7 @@ def updates(
     until: str = "record",
     include_game: bool = False,
     mark: int | None = None,
+    refuse_busy: bool = False,
 ) -> dict[str, Any]:
     """What a viewer learns of a game after version ``after``: the records since (redacted as ``GET
     /games/<id>/log`` gives them), the latest version, its status and who is to act. If nothing is ready yet,
@@ -464,7 +477,11 @@ def updates(
     ``after`` (``POST /actions?wait``), which lets it cover a game whose records the feed has not heard yet. Cached
     games hold only what the store holds: moves made here once stored, records the feed read from the store
     (decoded as any read of the store decodes them), games loaded through the verifying repository; what the feed
-    adds is only the knowledge that nothing newer has landed unheard."""
+    adds is only the knowledge that nothing newer has landed unheard.
+
+    A process holds at most ``MAX_WAITING`` waits. Past that, a request is not held: it is answered at once if what it
+    waits for is there already, else (``refuse_busy``, as ``GET /updates``) refused with ``Busy`` (503, Retry-After),
+    or answered not ready with ``retry_after`` (a move's ``next``, a dashboard's page: their answer says the rest)."""
     uid = parse_uuid(game_id, "game")
     deadline = time.monotonic() + wait
 
@@ -474,11 +491,9 @@ def updates(
         return game.version > after
 
     hub = hub_for(service) if wait > 0 else None
-    busy = hub is not None and hub.waiting >= MAX_WAITING
-    if busy:
-        hub = None  # too many wait in this process already: answer now, and say when to ask again
     found: Iterable[Any] | None = None
-    with hub.watch(uid, ready) if hub is not None else _no_watch() as watch:
+    with hub.watch(uid, ready, MAX_WAITING) if hub is not None else _no_watch() as watch:
+        busy = hub is not None and watch is None  # too many wait in this process already: answer now
         game = _known(service, uid, watch, after, mark)  # (after the feed began: what lands later wakes the watch)
         while True:
             if after > game.version:
@@ -513,6 +528,11 @@ def updates(
     if include_game and out["ready"] and until == "turn":
         out["game"] = service.game_as_seen(game, viewer)  # (the very version the answer reports)
     if busy and not out["ready"]:
+        if refuse_busy:
+            raise Busy(
+                f"this server holds as many waiting requests as it may; ask again in {BUSY_RETRY_SECONDS} s",
+                BUSY_RETRY_SECONDS,
+            )
         out["retry_after"] = BUSY_RETRY_SECONDS
     return out
 

@@ -153,7 +153,8 @@ class Migration:
 
     @property
     def notes(self) -> list[str]:
-        """What the one applying it must know (its ``-- Note:`` comment lines), said by ``digsite db upgrade``."""
+        """What the one applying it to a store an earlier release used must know (its ``-- Note:`` comment lines), said
+        by ``digsite db upgrade`` there, not on a brand-new store (``_notes``)."""
         return [line.strip()[3:].strip() for line in self.sql.splitlines() if line.strip().startswith("-- Note:")]
 
 
@@ -223,7 +224,7 @@ def _upgrade_sqlite(db: Database, report: Callable[[str], None]) -> list[str]:
                 report(f"applying {migration.version} {migration.name}")
                 for statement in _statements(migration.sql):
                     conn.execute(statement)
-                for note in migration.notes:
+                for note in _notes(migration, done):
                     report(f"  {note}")
                 conn.execute(
                     "INSERT INTO digsite_schema_migrations VALUES (?, ?, ?, ?)",
@@ -255,7 +256,7 @@ def _upgrade_postgres(db: Database, report: Callable[[str], None]) -> list[str]:
             report(f"applying {migration.version} {migration.name}")
             sql = migration.sql.replace("{schema}", db.schema).replace("{lock_timeout}", str(LOCK_TIMEOUT_SECONDS))
             conn.execute(sql.encode())  # several statements: psycopg sends them as one simple query
-            for note in migration.notes:
+            for note in _notes(migration, done):
                 report(f"  {note}")
             conn.execute(
                 f'INSERT INTO "{db.schema}".digsite_schema_migrations VALUES (%s, %s, %s, %s)',
@@ -263,6 +264,13 @@ def _upgrade_postgres(db: Database, report: Callable[[str], None]) -> list[str]:
             )
             applied.append(migration.version)
     return applied
+
+
+def _notes(migration: Migration, done: dict[str, str]) -> list[str]:
+    """The notes to say while applying ``migration`` to a store on which the migrations ``done`` were applied before
+    this upgrade began. Every note speaks to someone upgrading a store an earlier release already used (read models
+    it emptied, that release's processes to stop): on a brand-new store (nothing applied before) none applies."""
+    return migration.notes if done else []
 
 
 def _already(migration: Migration, done: dict[str, str]) -> bool:

@@ -1,10 +1,9 @@
 """The WSGI entry point for production servers, the one module that builds the app when imported:
 
-    gunicorn -w 2 -k gthread --threads 64 --reuse-port -b 127.0.0.1:8000 'service.wsgi:app'
+    gunicorn -c python:service.gunicorn_conf -b 127.0.0.1:8000 'service.wsgi:app'
 
-Settings come from the environment (DIGSITE_DATABASE_URL, DIGSITE_API_KEY; DIGSITE_PUSH_MAX_WAITING, by default
-the worker's --threads (a gevent worker's --worker-connections) less two, since a request waiting on the push
-channel holds a thread: docs/api.md).
+Settings come from the environment (DIGSITE_DATABASE_URL, DIGSITE_API_KEY; DIGSITE_PUSH_MAX_WAITING, the waits on
+the push channel a worker holds, which service/gunicorn_conf.py sizes the workers from: docs/api.md).
 Without ``--preload`` each worker imports this module after forking, so each has its own database connections.
 
 Under gunicorn, the errors gunicorn answers itself, before the app sees the request (a request line longer
@@ -15,12 +14,10 @@ other answer of the API: its error writer is replaced by one that writes ``servi
 from __future__ import annotations
 
 import gc
-import os
 import sys
-from types import FrameType
 from typing import Any
 
-from service import push
+from service import push, serving
 from service.api import create_app, raw_error
 
 
@@ -35,36 +32,10 @@ def _json_errors_from_gunicorn() -> None:
     util.write_error = write_error  # type: ignore[attr-defined]
 
 
-def _gunicorn_capacity() -> int | None:
-    """How many requests the gunicorn worker importing this module serves at once (its ``--threads``; an
-    asynchronous worker's, gevent's, ``--worker-connections``), or None if not under gunicorn.
-
-    Read from the worker itself, which is importing this module now (up the call stack), so that a command-line
-    option, ``GUNICORN_CMD_ARGS`` and a configuration file are all seen as gunicorn saw them."""
-    if "gunicorn.workers.base" not in sys.modules:
-        return None
-    base = sys.modules["gunicorn.workers.base"]
-    asynchronous = sys.modules.get("gunicorn.workers.base_async")
-    frame: FrameType | None = sys._getframe()
-    while frame is not None:
-        worker = frame.f_locals.get("self")
-        if isinstance(worker, base.Worker):
-            if asynchronous is not None and isinstance(worker, asynchronous.AsyncWorker):
-                capacity = getattr(worker.cfg, "worker_connections", None)
-            else:
-                capacity = getattr(worker.cfg, "threads", None)
-            return capacity if isinstance(capacity, int) else None
-        frame = frame.f_back
-    return None
-
-
-def _hold_fewer_waits_than_threads() -> None:
-    """A request waiting on the push channel holds one of the worker's threads (or connections): unless
-    DIGSITE_PUSH_MAX_WAITING says otherwise, keep two of each worker's for everything else (a sync worker, one
-    thread, holds no wait)."""
-    capacity = _gunicorn_capacity()
-    if capacity is not None and not os.environ.get("DIGSITE_PUSH_MAX_WAITING"):
-        push.MAX_WAITING = max(0, capacity - 2)
+def _hold_the_waits_this_worker_has_room_for() -> None:
+    """As many waits as DIGSITE_PUSH_MAX_WAITING asks, unless this gunicorn worker was sized by hand with too few
+    threads or connections to hold them and still serve everything else (service/serving.py)."""
+    push.MAX_WAITING = serving.size_worker(push.MAX_WAITING)
 
 
 def _keep_startup_objects_out_of_collections() -> None:
@@ -79,6 +50,6 @@ def _keep_startup_objects_out_of_collections() -> None:
 
 
 _json_errors_from_gunicorn()
-_hold_fewer_waits_than_threads()
+_hold_the_waits_this_worker_has_room_for()
 app = create_app()
 _keep_startup_objects_out_of_collections()

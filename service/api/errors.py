@@ -17,7 +17,7 @@ from eventsourcing.persistence import DatabaseError, InterfaceError, Operational
 from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from service.errors import ServiceError, Unauthorized
+from service.errors import Busy, ServiceError, Unauthorized
 from service.store import RETRY_AFTER_SECONDS, StoreUnavailable
 from service.throttle import Throttled
 
@@ -59,7 +59,7 @@ def handle(error: Exception) -> Response:
         response = error_response(error.status, error.code, error.message)
         if isinstance(error, Unauthorized):
             response.headers["WWW-Authenticate"] = 'Bearer realm="digsite"'
-        if isinstance(error, Throttled):
+        if isinstance(error, Throttled | Busy):
             response.headers["Retry-After"] = str(error.retry_after)
         return response
     if isinstance(error, HTTPException) and error.code is not None and error.code < 500:

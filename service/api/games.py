@@ -120,4 +120,5 @@ def updates(game_id: str) -> dict[str, Any]:
         args.get("wait", 0),
         until,
         include_game=args.get("include") == "game",
+        refuse_busy=True,  # (a wait past what the server holds: 503 with Retry-After)
     )

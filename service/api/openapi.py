@@ -72,7 +72,8 @@ ERRORS: dict[str, tuple[int, str]] = {
         503,
         "`store_unavailable`: the database cannot be reached or is read-only; nothing was recorded. Answered at "
         "once, with `Retry-After` (seconds): retry the same request then. `schema_not_ready`: run "
-        "`digsite db upgrade`.",
+        "`digsite db upgrade`. `busy` (the push channel): the server holds as many waiting requests as it may; ask "
+        "again after `Retry-After`.",
     ),
     "Unexpected": (500, "`internal_error`: a bug, logged on the server."),
     "TooManyWrongSecrets": (
@@ -379,8 +380,9 @@ def _component_schemas() -> dict[str, Any]:
                 },
                 "retry_after": {
                     "type": "integer",
-                    "description": "Present when the server is holding as many waiting requests as it may and "
-                    "answered at once instead: ask again after this many seconds.",
+                    "description": "In a move's `next` only (`POST .../actions?wait=S`): the server was holding "
+                    "as many waiting requests as it may and answered at once instead; ask the channel again after "
+                    "this many seconds. (`GET .../updates` says it with 503 `busy` and `Retry-After`.)",
                 },
             },
             required=["id", "version", "status", "to_act", "records", "ready"],
@@ -556,7 +558,8 @@ def _document() -> dict[str, Any]:
                     "your seat is to act or the game is over); else holds the request up to `wait` seconds and "
                     "answers as soon as there is, whichever server process recorded the move. Call again with "
                     "`after` set to the answer's `version`: nothing is missed between calls. Who may read the log "
-                    "may subscribe; records are redacted exactly as the log redacts them for the caller.",
+                    "may subscribe; records are redacted exactly as the log redacts them for the caller. A wait "
+                    "past what the server holds is refused at once: 503 `busy` with `Retry-After`.",
                 )
             },
             "/api/v1/games/{game_id}/log": {

@@ -98,7 +98,7 @@ def test_api_runs_gunicorn_on_service_wsgi_after_the_migration(parsed: dict[str,
         words = argv(api.get("entrypoint")) + argv(api.get("command"))
         assert words[0] == "gunicorn" and words[-1] == "service.wsgi:app"
         bind = "${DIGSITE_BIND:-127.0.0.1}:${DIGSITE_API_PORT:-8000}"
-        assert words[words.index("-w") + 1] == "4" and words[words.index("-b") + 1] == bind
+        assert words[words.index("-b") + 1] == bind
         assert api["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
         assert {"DIGSITE_DATABASE_URL", "DIGSITE_API_KEY"} <= set(api["environment"])
     else:
@@ -106,6 +106,27 @@ def test_api_runs_gunicorn_on_service_wsgi_after_the_migration(parsed: dict[str,
         assert "gunicorn" in block and "service.wsgi:app" in block
         assert re.search(r"migrate:\s*\n\s*condition:\s*service_completed_successfully", block)
         assert "<<: *digsite" in block and "environment:" not in block  # the shared block holds the URL and key
+
+
+SIZING = ("-w", "--workers", "-k", "--worker-class", "--threads", "--worker-connections")
+
+
+@pytest.mark.parametrize("service", ["api", "dashboard"])
+def test_the_gunicorn_servers_are_sized_by_the_one_source_of_their_settings(
+    parsed: dict[str, Any] | None, service: str
+) -> None:
+    """Both servers read service/gunicorn_conf.py, which sizes them from DIGSITE_PUSH_MAX_WAITING; nothing on their
+    command line overrides it (before: the API ran with -w 4 --threads 4, each worker holding 2 waits)."""
+    if parsed is not None:
+        found = parsed["services"][service]
+        words = argv(found.get("entrypoint")) + argv(found.get("command"))
+        assert "DIGSITE_PUSH_MAX_WAITING" in parsed["x-digsite"]["environment"]
+    else:
+        command = re.search(r"^\s*command:\s*(.+)$", text_blocks(COMPOSE.read_text())[service], re.M)
+        assert command is not None
+        words = re.findall(r'"([^"]*)"', command.group(1))
+    assert words[words.index("-c") + 1] == "python:service.gunicorn_conf"
+    assert not [w for w in words if w.split("=")[0] in SIZING], words
 
 
 def test_the_dockerfile_installs_the_project_as_a_non_root_digsite_image() -> None:

@@ -244,24 +244,66 @@ def test_a_seat_reads_its_game_conditionally(client: FlaskClient, service: Digsi
     assert stolen.status_code == 401 and stolen.get_json()["error"]["code"] == "invalid_token"
 
 
-def test_past_the_most_waiting_requests_a_process_holds_one_is_answered_at_once_with_retry_after(
+def test_past_the_most_waiting_requests_a_process_holds_a_wait_is_refused_at_once_with_503_and_retry_after(
     client: FlaskClient, service: Digsite, monkeypatch: Any
 ) -> None:
-    """Waiting requests hold server threads: past ``DIGSITE_PUSH_MAX_WAITING`` in one process a request is not held
-    (moves must still find a thread), and says when to ask again."""
+    """Waiting requests hold server threads and connections: past ``DIGSITE_PUSH_MAX_WAITING`` in one process a
+    wait is not held (moves must still find a thread) but refused the HTTP way, saying when to ask again; one whose
+    answer is there already is answered; a move is still accepted, and wakes the wait that is held."""
     monkeypatch.setattr(push, "MAX_WAITING", 1)
     created = new_game(client, players=2)
     game_id = created["id"]
     thread, out = in_background(lambda: updates(client, game_id, seat_headers(created, 0), after=1, wait=TIMEOUT))
     wait_until_waiting(service)
-    began = time.monotonic()
-    second = ok(updates(client, game_id, seat_headers(created, 1), after=1, wait=TIMEOUT))
-    assert time.monotonic() - began < TIMEOUT / 2
-    assert second["ready"] is False and second["retry_after"] >= 1 and second["records"] == []
+    refused = updates(client, game_id, seat_headers(created, 1), after=1, wait=TIMEOUT)
+    assert refused.status_code == 503 and refused.get_json()["error"]["code"] == "busy"
+    assert int(refused.headers["Retry-After"]) >= 1 and "retry_after" not in refused.get_json()
+    assert not out  # (still held: the refusal did not wait for it)
+    # Already there: not a wait, answered whatever the server holds.
+    assert ok(updates(client, game_id, seat_headers(created, 1), after=0, wait=TIMEOUT))["version"] == 1
     ok(act(client, game_id, seat_headers(created, 1), 1, {"type": "flip", "seat": 1, "ruin": None}))
     thread.join(TIMEOUT)
     first = ok(out["answer"])
     assert first["ready"] and first["version"] == 2 and "retry_after" not in first
+
+
+def test_a_hub_lets_in_at_most_its_limit_of_watches_counted_as_they_come_and_go(service: Digsite) -> None:
+    """Counted and let in under one lock (a burst of requests cannot all see room for one more)."""
+    hub = push.hub_for(service)
+    uid = UUID(int=7)
+
+    def ready(game: Any, to_act: list[int]) -> bool:
+        return True
+
+    with hub.watch(uid, ready, 2) as first, hub.watch(uid, ready, 2) as second, hub.watch(uid, ready, 2) as third:
+        assert first is not None and second is not None and third is None and hub.waiting == 2
+    with hub.watch(uid, ready, 2) as again:
+        assert again is not None and hub.waiting == 1
+    assert hub.waiting == 0
+
+
+def test_a_move_past_the_most_waiting_requests_is_acknowledged_with_a_next_that_says_when_to_ask(
+    client: FlaskClient, service: Digsite, monkeypatch: Any
+) -> None:
+    """A move posted with ``?wait`` has landed whatever the server holds: its answer is the move (200), and its
+    ``next``, not held, says when to ask the channel again."""
+    monkeypatch.setattr(push, "MAX_WAITING", 1)
+    created = new_game(client, players=2)
+    game_id = created["id"]
+    held, held_out = in_background(lambda: updates(client, game_id, seat_headers(created, 1), after=1, wait=TIMEOUT))
+    wait_until_waiting(service)
+    flip = {"type": "flip", "seat": 0, "ruin": None}
+    moved = ok(
+        client.post(
+            f"/api/v1/games/{game_id}/actions",
+            json={"version": 1, "action": flip},
+            headers=seat_headers(created, 0),
+            query_string={"wait": TIMEOUT},
+        )
+    )
+    assert moved["version"] == 2 and moved["next"]["retry_after"] >= 1 and moved["next"]["ready"] is False
+    held.join(TIMEOUT)
+    assert ok(held_out["answer"])["version"] == 2
 
 
 def test_closing_the_service_stops_its_feed_before_the_store_closes(database: Any) -> None:

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ import pytest
 
 from service.application import Digsite
 from service.settings import Database, Settings
+from tests.service.api.polls import Polls, room_for_files
 
 ROOT = Path(__file__).resolve().parents[3]
 KEY = "serve-test-key"
@@ -118,9 +120,11 @@ def env(database: Database, tmp_path: Path) -> Iterator[dict[str, str]]:
 
 
 def test_digsite_serve_answers_on_the_port_it_prints(env: dict[str, str]) -> None:
-    server = Server([sys.executable, "-c", "from service.cli import main; main()", "serve", "--port", "0"], env)
+    args = [sys.executable, "-c", "from service.cli import main; main()", "serve", "--port", "0"]
+    server = Server(args, {**env, "DIGSITE_PUSH_MAX_WAITING": "7"})
     try:
         base = server.wait_for(r"listening on (http://127\.0\.0\.1:\d+/api/v1)").group(1)
+        server.wait_for(r"holds up to 7 waiting requests on the push channel \(DIGSITE_PUSH_MAX_WAITING\)")
         play_a_little(base)
     finally:
         code = server.stop(signal.SIGTERM)
@@ -234,18 +238,17 @@ def test_limits_answer_in_json_under_gunicorn(env: dict[str, str], database: Dat
         server.stop(signal.SIGTERM)
 
 
-@pytest.mark.parametrize("worker", [["-k", "gthread", "--threads", "4"], ["-k", "gevent", "--worker-connections", "4"]])
-def test_under_gunicorn_waits_are_woken_across_workers_and_never_take_every_thread(
+@pytest.mark.parametrize("worker", [[], ["-k", "gevent"]])
+def test_under_gunicorn_waits_are_woken_across_workers_and_past_what_a_worker_holds_refused_at_once(
     env: dict[str, str], worker: list[str]
 ) -> None:
-    """Two workers of 4 threads (or, gevent's, 4 connections): each holds at most 2 waiting requests (its threads
-    less two), a further one is answered at once with retry_after; a move posted through either worker wakes the
-    waits held by both."""
+    """Two workers sized by service/gunicorn_conf.py to hold 2 waits each (gthread; or gevent's): a further wait is
+    refused at once, 503 with Retry-After; a move posted through either worker wakes the waits held by both."""
     with socket.socket() as probe:  # (with --reuse-port gunicorn does not say which port 0 became)
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    args = [sys.executable, "-m", "gunicorn", "-w", "2", *worker, "--reuse-port"]
-    server = Server([*args, "-b", f"127.0.0.1:{port}", "service.wsgi:app"], env)
+    args = [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "-w", "2", *worker]
+    server = Server([*args, "-b", f"127.0.0.1:{port}", "service.wsgi:app"], {**env, "DIGSITE_PUSH_MAX_WAITING": "2"})
     try:
         base = f"http://127.0.0.1:{port}/api/v1"
         server.wait_for(r"Booting worker")
@@ -259,9 +262,9 @@ def test_under_gunicorn_waits_are_woken_across_workers_and_never_take_every_thre
         ]
         for thread in waits:
             thread.start()
-        # Of six waits over two workers holding two each, at least two are answered at once, not held.
+        # Of six waits over two workers holding two each, at least two are refused at once, not held.
         at_once = [answers.get(timeout=WAIT) for _ in range(2)]
-        assert all(status == 200 and a["retry_after"] >= 1 and not a["ready"] for status, a in at_once), at_once
+        assert all(status == 503 and a["error"]["code"] == "busy" for status, a in at_once), at_once
         token = created["tokens"][0]["token"]
         moved = call(
             base,
@@ -273,9 +276,64 @@ def test_under_gunicorn_waits_are_woken_across_workers_and_never_take_every_thre
         assert moved[0] == 200  # the held waits left threads for the move
         rest = [answers.get(timeout=WAIT) for _ in range(4)]
         woken = [a for status, a in rest if status == 200 and a["ready"]]
-        refused = [a for status, a in rest if status == 200 and "retry_after" in a]
+        refused = [a for status, a in rest if status == 503]
         assert len(woken) + len(refused) == 4 and 2 <= len(woken) <= 4
         assert all(a["version"] == 2 and [r["version"] for r in a["records"]] == [2] for a in woken)
+    finally:
+        code = server.stop(signal.SIGTERM)
+    assert code == 0
+
+
+def answering(base: str) -> None:
+    """Until the server answers: with --reuse-port a gunicorn worker listens on its own socket only once booted."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            assert call(base, "GET", "/health") == (200, {"status": "ok"})
+            return
+        except urllib.error.URLError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_a_worker_holding_all_the_waits_it_is_sized_for_still_takes_moves_and_refuses_one_more_at_once(
+    env: dict[str, str],
+) -> None:
+    """One worker sized for 1,000 waits (service/gunicorn_conf.py) holds them all: as many connections as gunicorn's
+    default allows a worker, which then stopped accepting any connection until a wait ended (issue 24: every move
+    waited up to 55 s). One wait more is refused at once (503, Retry-After); a move and a health check on new
+    connections are answered while the 1,000 are still held; a move in their game then wakes them all."""
+    held = 1000
+    room_for_files(held + 200)  # (the server raises its own: service/gunicorn_conf.py)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "-w", "1"]
+    server = Server(
+        [*args, "-b", f"127.0.0.1:{port}", "service.wsgi:app"], {**env, "DIGSITE_PUSH_MAX_WAITING": str(held)}
+    )
+    try:
+        base = f"http://127.0.0.1:{port}/api/v1"
+        server.wait_for(r"Booting worker")
+        answering(base)
+        players = [call(base, "POST", "/players", KEY, {"name": n})[1]["id"] for n in ("Ana", "Beto")]
+        watched, other = (call(base, "POST", "/games", KEY, {"game": "ruins", "seats": players})[1] for _ in "ab")
+        polls = Polls(port, f"/games/{watched['id']}/updates?after=1&wait=55", KEY, held + 1)
+        status, headers, body = polls.answers.get(timeout=2 * WAIT)  # the one past what the worker holds
+        assert status == 503 and body["error"]["code"] == "busy", (status, body)
+        assert int(headers["retry-after"]) >= 1
+        flip = {"type": "flip", "seat": 0, "ruin": None}
+        moved = call(
+            base, "POST", f"/games/{other['id']}/actions", other["tokens"][0]["token"], {"version": 1, "action": flip}
+        )
+        assert moved[0] == 200 and moved[1]["version"] == 2
+        assert call(base, "GET", "/health") == (200, {"status": "ok"})
+        assert polls.answers.empty() and polls.pending() == held  # all still held while the move was taken
+        token = watched["tokens"][0]["token"]
+        assert call(base, "POST", f"/games/{watched['id']}/actions", token, {"version": 1, "action": flip})[0] == 200
+        woken = [polls.answers.get(timeout=2 * WAIT) for _ in range(held)]
+        assert all(status == 200 and answer["ready"] and answer["version"] == 2 for status, _, answer in woken)
     finally:
         code = server.stop(signal.SIGTERM)
     assert code == 0
