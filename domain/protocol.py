@@ -118,7 +118,8 @@ class GameRules(Protocol[State, Action, Event]):
         """A complete state drawn at random among those ``seat`` cannot tell apart from what its ``view`` shows:
         every hidden card, order, tile and pending secret choice drawn from ``rng`` among what the view leaves
         unaccounted for, so ``view(sample(v, seat, rng), seat) == v``. It reads the view only (never a state),
-        so search over its samples cannot see more than the seat (docs/games.md)."""
+        so search over its samples cannot see more than the seat (docs/games.md). A view while another seat's
+        secret decision pends may be refused (``domain.errors.NotSampleable``); a seat to act never is."""
         ...
 
     def result(self, state: State) -> Result | None:

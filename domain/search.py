@@ -32,7 +32,7 @@ from domain.protocol import GameRules, Result
 Action = TypeVar("Action")
 
 SEARCH = "search"  # the policy's name in every game's bots
-DEFAULT_BUDGET = 200  # playouts a move: the strength bench/search.py measures
+DEFAULT_BUDGET = 100  # playouts a move: the strength bench/search.py measures
 PROPOSALS = 8  # draws of the rollout bot's own choice (duplicates fall away)
 EXTRA = 6  # other legal actions compared besides
 ROUNDS_AHEAD = 1  # a playout stops at the end of the round searched from (1), or later rounds, or the game's end
@@ -77,6 +77,7 @@ class SearchBot(Generic[Action]):
         if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 1:
             raise ValueError(f"budget must be a whole number of playouts, at least 1, not {self.budget!r}")
         self._player: Policy[Action] = self.bots.make(self.rollout)
+        self.playouts = 0  # played so far, for bench/search.py's playouts a second
 
     def tendencies(self) -> dict[str, Any]:
         return {"budget": self.budget, "rollout": self.rollout}
@@ -119,6 +120,7 @@ class SearchBot(Generic[Action]):
         """``seat``'s reward after ``action`` in ``state``, the game played on by the rollout bot (0 if the action
         is not legal in this draw: a sampler never makes one so, but a move must never fail on it)."""
         rules, player = self.rules, self._player
+        self.playouts += 1
         try:
             state = rules.step(state, action)[1]
         except DomainError:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from domain.errors import NotSampleable
 from domain.games import GAMES
 from domain.play import SeatView, play_game
 from domain.search import SEARCH
@@ -31,6 +32,17 @@ class Position:
     state: Any
     seat: int
     index: int  # the move it was reached at
+
+    def drawable(self) -> bool:
+        """Whether a state can be drawn from the seat's view here: always for a seat to act; a game may refuse a
+        view while another seat's secret decision pends (``NotSampleable``)."""
+        rules = GAMES[self.kind].rules
+        try:
+            rules.sample(rules.view(self.state, self.seat), self.seat, random.Random(0))
+        except NotSampleable:
+            assert self.seat not in rules.to_act(self.state), "a seat to act can always be sampled"
+            return False
+        return True
 
 
 def _positions(kind: str, every: int, tables: tuple[int, ...]) -> Iterator[Position]:
@@ -58,7 +70,10 @@ def _tables(kind: str) -> tuple[int, ...]:
 @pytest.fixture(scope="module", params=KINDS)
 def positions(request: pytest.FixtureRequest) -> list[Position]:
     kind: str = request.param
-    return list(_positions(kind, 23, _tables(kind)))
+    every = list(_positions(kind, 23, _tables(kind)))
+    drawable = [p for p in every if p.drawable()]
+    assert len(drawable) > len(every) / 2, "most views can be sampled"
+    return drawable
 
 
 def test_a_sample_shows_the_seat_the_view_it_was_drawn_from(positions: list[Position]) -> None:
@@ -115,13 +130,14 @@ def _facts(data: Any, path: str = "") -> Iterator[tuple[str, str]]:
         yield path, json.dumps(data)
 
 
-def _hidden_placements_are_drawn(kind: str, every: int, samples: int) -> int:
+def _hidden_placements_are_drawn(kind: str, every: int, samples: int, most: int) -> int:
     """At positions of bot games, for each seat: every fact of the real position turns up in some sample, and each
     fact the seat's twin does not share (a hidden one) is missing from some sample. The count of hidden facts."""
     rules, twin_of = GAMES[kind].rules, HIDDEN_TWINS[kind]
     rng, twin_rng = random.Random(5), random.Random(6)
     checked = 0
-    for p in _positions(kind, every, _tables(kind)):
+    drawable = [p for p in _positions(kind, every, _tables(kind)) if p.drawable()]
+    for p in drawable[:: max(1, len(drawable) // most)]:
         seen = rules.view(p.state, p.seat)
         real = set(_facts(rules.view(p.state, None)))
         twin = set(_facts(rules.view(twin_of(p.state, p.seat, twin_rng), None)))
@@ -140,13 +156,13 @@ def _hidden_placements_are_drawn(kind: str, every: int, samples: int) -> int:
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_hidden_placement_turns_up_and_none_is_copied_from_the_real_position(kind: str) -> None:
-    assert _hidden_placements_are_drawn(kind, every=97, samples=150) > 0
+    assert _hidden_placements_are_drawn(kind, every=97, samples=150, most=6) > 0
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_hidden_placement_turns_up_at_many_positions(kind: str) -> None:
-    assert _hidden_placements_are_drawn(kind, every=13, samples=400) > 0
+    assert _hidden_placements_are_drawn(kind, every=13, samples=400, most=10_000) > 0
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -154,7 +170,7 @@ def test_the_sampler_reads_the_view_only(kind: str) -> None:
     """Two positions a seat cannot tell apart give the same samples from the same random numbers: nothing but the
     view went in (a search over samples cannot cheat)."""
     rules, twin_of = GAMES[kind].rules, HIDDEN_TWINS[kind]
-    for p in list(_positions(kind, 61, _tables(kind)))[:12]:
+    for p in [p for p in _positions(kind, 61, _tables(kind)) if p.drawable()][:12]:
         twin = twin_of(p.state, p.seat, random.Random(p.index))
         mine = rules.sample(rules.view(p.state, p.seat), p.seat, random.Random(7))
         theirs = rules.sample(rules.view(twin, p.seat), p.seat, random.Random(7))
