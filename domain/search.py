@@ -74,6 +74,8 @@ class SearchBot(Generic[Action]):
     name: str = SEARCH
 
     def __post_init__(self) -> None:
+        if isinstance(self.budget, float) and self.budget.is_integer():  # as a command line's tendency reads it
+            self.budget = int(self.budget)
         if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 1:
             raise ValueError(f"budget must be a whole number of playouts, at least 1, not {self.budget!r}")
         self._player: Policy[Action] = self.bots.make(self.rollout)
@@ -84,6 +86,8 @@ class SearchBot(Generic[Action]):
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         candidates = self.candidates(view, legal, rng)
+        while len(candidates) > 1 and len(candidates) * math.ceil(math.log2(len(candidates))) > self.budget:
+            candidates.pop()  # a small budget compares fewer actions, the rollout bot's own choices last to go
         if len(candidates) == 1:
             return candidates[0]
         seen = dict(view)  # the seat's view as plain JSON: all the search reads of the game
@@ -125,6 +129,7 @@ class SearchBot(Generic[Action]):
             state = rules.step(state, action)[1]
         except DomainError:
             return 0.0
+        last = -1
         for _ in range(PLAYOUT_LIMIT):
             result = rules.result(state)
             if result is not None:
@@ -133,12 +138,25 @@ class SearchBot(Generic[Action]):
             if not acting:
                 break
             actor = acting[0]
+            # A round ends on a change of hands: asked only then (a game's progress may count every score).
+            if actor != last or len(acting) > 1:
+                progress = rules.progress(state)
+                if progress.round >= start_round + ROUNDS_AHEAD:
+                    return rewards(None, progress.scores)[seat]
+            last = actor
             action = player.choose(SeatView(rules, state, actor), rules.legal_actions(state, actor), rng)
             state = rules.step(state, action)[1]
-            progress = rules.progress(state)
-            if progress.round > start_round + ROUNDS_AHEAD - 1:
-                return rewards(rules.result(state), progress.scores)[seat]
         return rewards(rules.result(state), rules.progress(state).scores)[seat]
+
+
+def parse_choice(text: str) -> tuple[str, dict[str, Any]]:
+    """A bot as the command line names it: ``heuristic``, or ``search:400`` (a policy, then its budget)."""
+    name, sep, budget = text.partition(":")
+    if not sep:
+        return name, {}
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"a bot is NAME or NAME:BUDGET with a budget of at least 1, like {SEARCH}:400 (got {text!r})")
+    return name, {"budget": int(budget)}
 
 
 def with_search(rules: GameRules[Any, Action, Any], bots: Bots[Action]) -> Bots[Action]:
