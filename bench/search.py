@@ -12,7 +12,8 @@ Three measurements, each over ``--games`` games with seeds ``search-bench-<i>``:
 
 Reported per measurement: games, wins, the share and its interval, seconds, the search bot's moves and playouts,
 and playouts a second (a playout: one sampled state played on to the end of the round). One JSON line each, and
-a summary for people. Run: ``.venv/bin/python -m bench.search --game ruins --games 48 --duel-games 24``.
+a summary for people. Run: ``.venv/bin/python -m bench.search --game ruins --games 48 --duel-games 24``;
+``--speed``: the hot loop alone (states drawn from a view, and playouts, a second).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -160,6 +162,42 @@ def solo(kind: str, games: int, budget: int, difficulty: int) -> Tally:
     return tally
 
 
+def speed(kind: str, positions: int = 30, draws: int = 20) -> dict[str, Any]:
+    """The hot loop alone, at ``positions`` positions of a four-player heuristic game (the seat to act): states
+    drawn from a view a second, and playouts (a move and the game played on to the round's end) a second."""
+    found = game(kind)
+    rules = found.rules
+    names = [f"P{s}" for s in range(4)]
+    played = play_game(rules, names, [found.bots.make("heuristic") for _ in names], "search-speed")
+    state = rules.replay(rules.start(names, None, "search-speed"))
+    spots = []
+    every = max(1, len(played.actions) // positions)
+    for i, action in enumerate(played.actions):
+        if i % every == 0:
+            spots.append((state, action))
+        state = rules.step(state, action)[1]
+    bot = found.bots.make(SEARCH)
+    assert isinstance(bot, SearchBot)
+    rng = random.Random(0)
+    sampled = sample_seconds = playout_seconds = 0.0
+    for state, action in spots:
+        seen = rules.view(state, action.seat)
+        started = time.perf_counter()
+        drawn = [rules.sample(seen, action.seat, rng) for _ in range(draws)]
+        sample_seconds += time.perf_counter() - started
+        sampled += draws
+        started = time.perf_counter()
+        for one in drawn:
+            bot.evaluate(one, action, action.seat, int(seen["round"]), rng)
+        playout_seconds += time.perf_counter() - started
+    return {
+        "measure": "speed",
+        "positions": len(spots),
+        "samples_per_second": round(sampled / sample_seconds, 1),
+        "playouts_per_second": round(sampled / playout_seconds, 1),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(GAMES), required=True)
@@ -168,7 +206,11 @@ def main() -> None:
     parser.add_argument("--duel-games", type=int, default=24, help="two-player games, 4x the budget against 1x")
     parser.add_argument("--solo-games", type=int, default=8, help="solo games per difficulty (games with solo)")
     parser.add_argument("--difficulties", default="0,1,2,3,4,5")
+    parser.add_argument("--speed", action="store_true", help="only the hot loop's speed: samples and playouts a second")
     args = parser.parse_args()
+    if args.speed:
+        print(json.dumps(speed(args.game)), flush=True)
+        return
     results = []
     if args.games:
         results.append(table(args.game, args.games, args.budget).line(1 / 4))

@@ -36,6 +36,7 @@ DEFAULT_BUDGET = 100  # playouts a move: the strength bench/search.py measures
 PROPOSALS = 8  # draws of the rollout bot's own choice (duplicates fall away)
 EXTRA = 6  # other legal actions compared besides
 ROUNDS_AHEAD = 1  # a playout stops at the end of the round searched from (1), or later rounds, or the game's end
+ASK_EVERY = 4  # a playout asks whether the round is over at most this often (a few actions late costs little)
 WIN_WEIGHT = 0.5  # a reward is this much winning, the rest the share of the other seats beaten
 PLAYOUT_LIMIT = 10_000  # actions in one playout, against a game that never ends
 
@@ -129,7 +130,7 @@ class SearchBot(Generic[Action]):
             state = rules.step(state, action)[1]
         except DomainError:
             return 0.0
-        last = -1
+        last, unasked = -1, 0
         for _ in range(PLAYOUT_LIMIT):
             result = rules.result(state)
             if result is not None:
@@ -138,8 +139,11 @@ class SearchBot(Generic[Action]):
             if not acting:
                 break
             actor = acting[0]
-            # A round ends on a change of hands: asked only then (a game's progress may count every score).
-            if actor != last or len(acting) > 1:
+            # A round ends on a change of hands, or opens with several seats choosing at once: asked only then, and
+            # one seat after another at most every ``ASK_EVERY`` actions (a game's progress may count every score).
+            unasked += 1
+            if len(acting) > 1 or (actor != last and unasked >= ASK_EVERY):
+                unasked = 0
                 progress = rules.progress(state)
                 if progress.round >= start_round + ROUNDS_AHEAD:
                     return rewards(None, progress.scores)[seat]
