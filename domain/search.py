@@ -75,10 +75,11 @@ class SearchBot(Generic[Action]):
     name: str = SEARCH
 
     def __post_init__(self) -> None:
-        if isinstance(self.budget, float) and self.budget.is_integer():  # as a command line's tendency reads it
-            self.budget = int(self.budget)
-        if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 1:
-            raise ValueError(f"budget must be a whole number of playouts, at least 1, not {self.budget!r}")
+        budget: object = self.budget  # as given: a command line's tendencies are floats (200.0)
+        if isinstance(budget, float) and budget.is_integer():
+            budget = self.budget = int(budget)
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise ValueError(f"budget must be a whole number of playouts, at least 1, not {budget!r}")
         self._player: Policy[Action] = self.bots.make(self.rollout)
         self.playouts = 0  # played so far, for bench/search.py's playouts a second
 
