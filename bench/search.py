@@ -188,7 +188,7 @@ def speed(kind: str, positions: int = 30, draws: int = 20) -> dict[str, Any]:
         sampled += draws
         started = time.perf_counter()
         for one in drawn:
-            bot.evaluate(one, action, action.seat, int(seen["round"]), rng)
+            bot.evaluate(one, action, action.seat, rules.progress(one).round, rng)
         playout_seconds += time.perf_counter() - started
     return {
         "measure": "speed",

@@ -4,9 +4,11 @@ The bot sees what its seat sees and nothing more: each draw is one complete stat
 the game's own sampler (``GameRules.sample``: it reads the view, never a state), so the search cannot know more
 than the seat (Perfect Information Monte Carlo). On each draw, every action still in the running is played, then
 the game goes on with the game's own bot in every seat (``rollout``, its heuristic by default: each seat playing
-for itself as that bot does) to the end of the round after the one searched from (or the game's end), and each
-action earns the bot's reward there. The actions share their draws and the playouts' random numbers, so they are
-compared on the same deals (common random numbers: far less noise than a draw each).
+for itself as that bot does) to the end of the round searched in (or the game's end), and each action earns the
+bot's reward there: winning and the seats beaten, by the result or, at a round's end, by the points so far. The
+actions share their draws and the playouts' random numbers, so they are compared on the same deals (common random
+numbers: far less noise than a draw each). Other seats are modelled by the rollout bot, not searched for (each
+seat does maximise its own result in that the rollout bot plays for its own seat).
 
 Which actions: the rollout bot's own choices here (several draws of it; a game's bot may answer beyond the legal
 list, as Ruins' bots add purchases and claims to a play), then a few other legal actions. How the budget is
@@ -93,8 +95,8 @@ class SearchBot(Generic[Action]):
         if len(candidates) == 1:
             return candidates[0]
         seen = dict(view)  # the seat's view as plain JSON: all the search reads of the game
-        seat = int(seen["viewer"])
-        start_round = int(seen["round"])
+        seat = int(seen["viewer"])  # every game's view names its viewer
+        start_round = -1  # the round searched in, as the game counts it (read from the first draw)
         totals = [0.0] * len(candidates)
         counts = [0] * len(candidates)
         alive = list(range(len(candidates)))
@@ -102,6 +104,8 @@ class SearchBot(Generic[Action]):
         for _ in range(rounds):
             for _draw in range(max(1, self.budget // (rounds * len(alive)))):
                 state = self.rules.sample(seen, seat, rng)
+                if start_round < 0:
+                    start_round = self.rules.progress(state).round
                 seed = rng.getrandbits(64)
                 for i in alive:
                     totals[i] += self.evaluate(state, candidates[i], seat, start_round, random.Random(seed))
