@@ -7,8 +7,8 @@ the game goes on with the game's own bot in every seat (``rollout``, its heurist
 for itself as that bot does) to the end of the round searched in (or the game's end), and each action earns the
 bot's reward there: winning and the seats beaten, by the result or, at a round's end, by the points so far. The
 actions share their draws and the playouts' random numbers, so they are compared on the same deals (common random
-numbers: far less noise than a draw each). Other seats are modelled by the rollout bot, not searched for (each
-seat does maximise its own result in that the rollout bot plays for its own seat).
+numbers: far less noise than a draw each). Only the bot's own move is searched: every other move, its own later
+ones too, is the rollout bot's, each seat playing for itself.
 
 Which actions: the rollout bot's own choices here (several draws of it; a game's bot may answer beyond the legal
 list, as Ruins' bots add purchases and claims to a play), then a few other legal actions. How the budget is
