@@ -1,6 +1,6 @@
 """The search bot's strength and speed (``domain.search``), for one registered game.
 
-Three measurements, each over ``--games`` games with seeds ``search-bench-<i>``:
+Three measurements, each over ``--games`` games with seeds ``search-bench-<i>`` (``i`` from ``--first``, 0):
 
 - ``table``: four players, the search bot at its ``--budget`` in seat ``i % 4`` of game ``i`` against three of
   the game's heuristic bots. Its win share (a shared win counts as a win), with a 95 % Wilson interval, against the
@@ -107,11 +107,11 @@ def _search(kind: str, budget: int) -> Counted:
     return Counted(bot)
 
 
-def table(kind: str, games: int, budget: int, players: int = 4) -> Tally:
+def table(kind: str, games: int, budget: int, players: int = 4, first: int = 0) -> Tally:
     found = game(kind)
     tally = Tally("table", budget=budget)
     started = time.perf_counter()
-    for i in range(games):
+    for i in range(first, first + games):
         seat = i % players
         searcher = _search(kind, budget)
         bots: list[Policy[Any]] = [found.bots.make("heuristic") for _ in range(players)]
@@ -126,11 +126,11 @@ def table(kind: str, games: int, budget: int, players: int = 4) -> Tally:
     return tally
 
 
-def duel(kind: str, games: int, budget: int) -> Tally:
+def duel(kind: str, games: int, budget: int, first: int = 0) -> Tally:
     found = game(kind)
     tally = Tally("duel", budget=4 * budget, extra={"strong_budget": 4 * budget, "weak_budget": budget})
     started = time.perf_counter()
-    for i in range(games):
+    for i in range(first, first + games):
         strong, weak = _search(kind, 4 * budget), _search(kind, budget)
         seat = i % 2
         bots: list[Policy[Any]] = [weak, weak]
@@ -206,6 +206,7 @@ def main() -> None:
     parser.add_argument("--duel-games", type=int, default=24, help="two-player games, 4x the budget against 1x")
     parser.add_argument("--solo-games", type=int, default=8, help="solo games per difficulty (games with solo)")
     parser.add_argument("--difficulties", default="0,1,2,3,4,5")
+    parser.add_argument("--first", type=int, default=0, help="the first game's number (more games on other seeds)")
     parser.add_argument("--speed", action="store_true", help="only the hot loop's speed: samples and playouts a second")
     args = parser.parse_args()
     if args.speed:
@@ -213,10 +214,10 @@ def main() -> None:
         return
     results = []
     if args.games:
-        results.append(table(args.game, args.games, args.budget).line(1 / 4))
+        results.append(table(args.game, args.games, args.budget, first=args.first).line(1 / 4))
         print(json.dumps(results[-1]), flush=True)
     if args.duel_games:
-        results.append(duel(args.game, args.duel_games, args.budget).line(1 / 2))
+        results.append(duel(args.game, args.duel_games, args.budget, first=args.first).line(1 / 2))
         print(json.dumps(results[-1]), flush=True)
     if args.solo_games and game(args.game).schemas.seats.low == 1:
         for difficulty in (int(d) for d in args.difficulties.split(",") if d):
