@@ -37,3 +37,8 @@ class SetupError(DomainError):
     """The players, options or explicit setup of a new game are not valid."""
 
     code = "setup_error"
+
+
+class NotSampleable(DomainError):
+    """A view no state can be drawn from (``GameRules.sample``): another seat's secret decision pends, and what it
+    may choose and what follows are that seat's to know. A seat to act can always be sampled."""

@@ -2,7 +2,8 @@
 
 Every layer reaches a game through here (``game(kind)``) and never imports a game's package: the service plays
 it through ``Game.rules``, the API validates with ``Game.schemas``, the simulator and bot clients seat
-``Game.bots``, the read models ask ``Game.analytics``. The parts that are not pure (a game's dashboard renderer,
+``Game.bots`` (each game's own, and the search bot every game gets: ``domain.search``), the read models ask
+``Game.analytics``. The parts that are not pure (a game's dashboard renderer,
 its projection tables) live in a module named after the kind inside their own layer, found from the kind.
 
 Each game module is assigned below to a variable typed ``GameRules[State, Action, Event]`` with its own types,
@@ -21,6 +22,7 @@ from domain.errors import SetupError
 from domain.metrics import Analytics
 from domain.policies import Bots
 from domain.protocol import GameRules, Schemas
+from domain.search import with_search
 
 State = TypeVar("State")
 Action = TypeVar("Action")
@@ -49,11 +51,17 @@ RUINS: Game[ruins.GameState, ruins.Action, ruins.Event] = Game(
     _RUINS_RULES,
     ruins.GameState,
     ruins.SCHEMAS,
-    ruins.BOTS,
+    with_search(_RUINS_RULES, ruins.BOTS),
     ruins.ANALYTICS,
 )
 ARNAK: Game[arnak.GameState, arnak.Action, arnak.Event] = Game(
-    arnak.GAME, "Lost Ruins of Arnak", _ARNAK_RULES, arnak.GameState, arnak.SCHEMAS, arnak.BOTS, arnak.ANALYTICS
+    arnak.GAME,
+    "Lost Ruins of Arnak",
+    _ARNAK_RULES,
+    arnak.GameState,
+    arnak.SCHEMAS,
+    with_search(_ARNAK_RULES, arnak.BOTS),
+    arnak.ANALYTICS,
 )
 
 GAMES: dict[str, Game[Any, Any, Any]] = {g.kind: g for g in (RUINS, ARNAK)}

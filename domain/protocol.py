@@ -7,6 +7,7 @@ every function's signature against this protocol (no casts). Everything here is 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -113,6 +114,14 @@ class GameRules(Protocol[State, Action, Event]):
         ...
 
     def view(self, state: State, seat: int | None = None) -> JSON: ...
+    def sample(self, view: Mapping[str, Any], seat: int, rng: random.Random) -> State:
+        """A complete state drawn at random among those ``seat`` cannot tell apart from what its ``view`` shows:
+        every hidden card, order, tile and pending secret choice drawn from ``rng`` among what the view leaves
+        unaccounted for, so ``view(sample(v, seat, rng), seat) == v``. It reads the view only (never a state),
+        so search over its samples cannot see more than the seat (docs/games.md). A view while another seat's
+        secret decision pends may be refused (``domain.errors.NotSampleable``); a seat to act never is."""
+        ...
+
     def result(self, state: State) -> Result | None:
         """The common summary of the outcome; ``None`` while play goes on."""
         ...

@@ -45,6 +45,7 @@ from domain.arnak.events import Event, event_from_dict, event_to_dict
 from domain.arnak.evolve import evolve, replay
 from domain.arnak.legal import legal_actions, to_act, unaffected
 from domain.arnak.plain import to_plain
+from domain.arnak.sampling import sample
 from domain.arnak.setup import start as _start
 from domain.arnak.state import GameState, Outcome
 from domain.arnak.versions import VERSIONS
@@ -97,6 +98,7 @@ __all__ = [
     "outcome",
     "redact_event",
     "replay",
+    "sample",
     "rules_version",
     "start",
     "state_from_dict",

@@ -123,10 +123,19 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
         "pending": None,
         "outcome": None if state.outcome is None else to_plain(state.outcome),
     }
+    _public_but_out_of_sight(state, out)
     if pending is not None:
         out["pending"] = {"seat": pending.seat, "kind": pending.kind}
         if referee or pending.seat == seat:
             out["pending"]["options"] = list(pending.options)
+            # The rest of the effect the decision is part of: what a state drawn from the view needs to go on.
+            out["pending"].update(
+                then=pending.then,
+                branches=list(pending.branches),
+                card=pending.card,
+                picks=pending.picks,
+                optional=pending.optional,
+            )
     if referee:
         out["stacks"] = {
             "decks": [list(p.deck) for p in state.seats],
@@ -146,6 +155,22 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     if referee or over:
         out["seed"] = state.seed
     return out
+
+
+def _public_but_out_of_sight(state: GameState, out: dict[str, Any]) -> None:
+    """What the table knows though it is not in sight, so that a state can be drawn from a view alone
+    (``domain.arnak.sampling``): which cards each seat holds in hand and deck together (every card gained or lost
+    is shown), the effects of this round's played cards, the seats still to choose what to keep at the round's
+    end, and the assistants the rival took out of the game."""
+    for s, p in enumerate(state.seats):
+        out["seats"][s].update(
+            hand_and_deck=sorted((*p.hand, *p.deck)),
+            discover_discount=p.discover_discount,
+            no_guardian_fear=p.no_guardian_fear,
+            all_planes=p.all_planes,
+        )
+    out["keep_queue"] = list(state.keep_queue)
+    out["assistants_out"] = list(state.assistants_out)
 
 
 # An idol leaving or entering a player board, where it lies face down: which one is its holder's secret (a

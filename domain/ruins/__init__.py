@@ -38,6 +38,7 @@ from domain.ruins.describe import describe
 from domain.ruins.events import Event, event_to_dict
 from domain.ruins.evolve import evolve, replay
 from domain.ruins.legal import craft_options, legal_actions, plays, to_act, unaffected
+from domain.ruins.sampling import sample
 from domain.ruins.setup import start
 from domain.ruins.setup_position import new_game_from_setup, start_from_setup
 from domain.ruins.state import GameState, Outcome, Ruin
@@ -90,6 +91,7 @@ __all__ = [
     "outcome",
     "plays",
     "replay",
+    "sample",
     "book_of",
     "start",
     "start_from_setup",

@@ -94,6 +94,8 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
         "flips": flips,
         "pending_discard": None if state.discarder is None else {"seat": state.discarder, "count": state.discard_count},
         "finish_order": list(state.finish_order),
+        # Who went out when, last round: it breaks ties on VP for the next lead.
+        "last_round_order": list(state.last_round_order),
         "ruins": [ruin_card(state, c) for c in range(len(state.ruins))],
         "outcome": None
         if state.outcome is None

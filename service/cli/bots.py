@@ -9,10 +9,12 @@ import click
 
 from domain.games import GAMES
 from domain.policies import UnknownPolicy
+from domain.search import SEARCH, parse_choice
 from service.botclient import ApiError, BadAddress, BotChoice, BotClient, Move, Unreachable, parse_tendencies
 from service.cli import main
 
 TOKEN_ENV = "DIGSITE_SEAT_TOKEN"
+BOT_NAMES = sorted({name for g in GAMES.values() for name in g.bots.policies})
 
 
 def seat_token(token: str | None, token_file: str | None) -> str:
@@ -44,6 +46,10 @@ def seat_token(token: str | None, token_file: str | None) -> str:
 def _check_some_game_takes(choice: BotChoice) -> None:
     """Refuse at once (before connecting: the game, and so its bots, are known only then) a bot that no registered
     game's bot of that name takes with these tendencies."""
+    if choice.policy not in BOT_NAMES:
+        raise click.BadParameter(
+            f"unknown bot {choice.policy!r}; choose from {', '.join(BOT_NAMES)}", param_hint="--bot"
+        )
     refusals = []
     for g in GAMES.values():
         if choice.policy in g.bots.policies:
@@ -72,10 +78,10 @@ def _check_some_game_takes(choice: BotChoice) -> None:
 @click.option(
     "--bot",
     "kind",
-    type=click.Choice(sorted({name for g in GAMES.values() for name in g.bots.policies})),
     default="heuristic",
     show_default=True,
-    help="Which of the game's bots plays the seat.",
+    help=f"Which of the game's bots plays the seat: {', '.join(BOT_NAMES)}; the search bot with its budget "
+    f"(playouts a move) as {SEARCH}:BUDGET.",
 )
 @click.option(
     "--tendency",
@@ -124,7 +130,11 @@ def bot(
     retried with backoff for up to --give-up-after seconds; a bad URL, an unknown host or a refused token
     stops the bot at once."""
     try:
-        choice = BotChoice(kind, parse_tendencies(tendencies))
+        policy, budget = parse_choice(kind)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--bot") from None
+    try:
+        choice = BotChoice(policy, {**budget, **parse_tendencies(tendencies)})
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--tendency") from None
     _check_some_game_takes(choice)

@@ -20,6 +20,7 @@ from domain.errors import DomainError
 from domain.games import GAMES, Game, game
 from domain.play import play_game
 from domain.policies import UnknownPolicy
+from domain.search import DEFAULT_BUDGET, SEARCH, parse_choice
 from service.cli import main
 from service.errors import ServiceError
 
@@ -64,7 +65,13 @@ def _options(found: Game[Any, Any, Any], given: dict[str, Any]) -> dict[str, Any
 @click.option("--players", type=click.IntRange(1, MOST_SEATS), default=4, show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--seed", default="0", show_default=True, help="Game i uses seed '<seed>-<i>'.")
-@click.option("--bot", type=click.Choice(POLICIES), default="heuristic", show_default=True)
+@click.option(
+    "--bot",
+    default="heuristic",
+    show_default=True,
+    help=f"The bot in every seat: {', '.join(POLICIES)}; the search bot with its budget (playouts a move) as "
+    f"{SEARCH}:BUDGET (default {DEFAULT_BUDGET}).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON line per game, then a summary line.")
 @click.option("--narrate", is_flag=True, help="Print every event of every game, turn by turn.")
 @click.option(
@@ -113,8 +120,9 @@ def simulate(
         raise click.UsageError("--tournament-name and --pool only apply with --store")
     names = PLAYER_NAMES[:players]
     try:
-        policies = [found.bots.make(bot) for _ in names]
-    except UnknownPolicy as error:
+        policy, tendencies = parse_choice(bot)
+        policies = [found.bots.make(policy, **tendencies) for _ in names]
+    except (UnknownPolicy, ValueError) as error:
         raise click.BadParameter(str(error), param_hint="--bot") from None
     rules = found.rules
     wins: dict[str, int] = {}

@@ -25,6 +25,7 @@ from domain.metrics import COMMON_COLUMNS, ROUND_TABLE
 from domain.play import SeatView, play_game
 from domain.policies import Policy
 from domain.protocol import GameRules
+from domain.search import SEARCH
 from tests.domain.twins import HIDDEN_TWINS, SHOWN_AT_THE_TABLE
 
 KINDS = sorted(GAMES)
@@ -74,10 +75,10 @@ def _tables(kind: str) -> Iterator[tuple[int, int]]:
 
 @pytest.fixture(scope="module", params=KINDS)
 def played(request: pytest.FixtureRequest) -> list[Played]:
-    """Random bot games of one kind: at each table the game's policies take turns seat by seat."""
+    """Random bot games of one kind: at each table the game's own policies take turns seat by seat."""
     kind: str = request.param
     found = GAMES[kind]
-    policies = sorted(found.bots.policies)
+    policies = sorted(p for p in found.bots.policies if p != SEARCH)  # the search bot: tests/domain/test_search.py
     out = []
     for players, i in _tables(kind):
         names = [f"P{s}" for s in range(players)]

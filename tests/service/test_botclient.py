@@ -475,3 +475,20 @@ def test_bots_wait_on_the_push_channel_or_poll_conditionally_where_there_is_none
         # Each seat found out once that there is no channel, then polled: unchanged games came back as 304s.
         assert not any(c.push for c in seats) and seen[("GET", "updates", "404")] == len(seats)
         assert seen[("GET", "game", "304")] > 0 and len(slept) > moves
+
+
+def test_the_search_bot_plays_its_seat_over_http_from_the_api_s_view(server: str, service: Digsite) -> None:
+    """The search bot draws its states from the view the API gives the seat (JSON), nothing else."""
+    seats = [service.create_player(f"Searcher {i}", kind="bot") for i in range(2)]
+    created = service.create_game("ruins", seats, seed="search-http")
+    choices = [BotChoice("search", {"budget": 2.0}), BotChoice("heuristic", {})]
+    bots = [
+        BotClient(server, created["id"], t["token"], choices[t["seat"]], random.Random(t["seat"]))
+        for t in created["tokens"]
+    ]
+    finals: list[dict[str, Any]] = []
+    errors = in_threads([lambda c=c: finals.append(c.run(poll=0.005, max_poll=0.05)) for c in bots])
+    assert errors == []
+    assert all(f["status"] == "over" for f in finals)
+    assert [type(c.bot).__name__ for c in bots] == ["SearchBot", "HeuristicBot"]
+    assert bots[0].moves > 0

@@ -237,3 +237,24 @@ def test_cli_simulate_plays_any_registered_game_in_process(args: list[str], play
     assert summary["actions"] == sum(g["actions"] for g in games)
     again = CliRunner().invoke(main, ["simulate", *args, "--games", "3", "--seed", "cli", "--json"])
     assert [json.loads(x) for x in again.stdout.splitlines()][:-1] == games, "the same seed plays the same games"
+
+
+def test_cli_simulate_seats_the_search_bot_with_its_budget() -> None:
+    args = ["simulate", "--game", "ruins", "--players", "2", "--games", "1", "--seed", "cli", "--json"]
+    result = CliRunner().invoke(main, [*args, "--bot", "search:2"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[-1]["bot"] == "search:2" and sum(lines[-1]["wins"].values()) >= 1
+    again = CliRunner().invoke(main, [*args, "--bot", "search:2"])
+    assert [json.loads(x) for x in again.stdout.splitlines()][:-1] == lines[:-1], "the same seeds, the same games"
+    for bad in ("search:0", "search:lots", "heuristic:5", "no_such_bot"):
+        refused = CliRunner().invoke(main, [*args, "--bot", bad])
+        assert refused.exit_code == 2 and "--bot" in refused.output, bad
+
+
+def test_cli_bot_refuses_a_bot_no_game_has_before_connecting() -> None:
+    for bad in ("no_such_bot", "search:0"):
+        refused = CliRunner().invoke(main, ["bot", "--url", "http://127.0.0.1:9", "--game", "g", "--bot", bad])
+        assert refused.exit_code == 2 and "--bot" in refused.output, bad
+    budget = CliRunner().invoke(main, ["bot", "--url", "http://127.0.0.1:9", "--game", "g", "--bot", "search:x"])
+    assert budget.exit_code == 2 and "NAME:BUDGET" in budget.output

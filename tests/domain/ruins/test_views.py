@@ -58,14 +58,18 @@ def positions(draw: st.DrawFn) -> GameState:
 def hide_differently(state: GameState, seat: int, rng: random.Random) -> GameState:
     """A position the seat cannot tell apart from ``state``: the other hands and the draw pile dealt anew
     from the same ruins (same sizes), the discovery deck reshuffled, the other seats' secret night-flip
-    choices changed, and (while the game is on) another seed."""
-    hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand] + list(state.draw_pile)
-    rng.shuffle(hidden)
+    choices changed, and (while the game is on) another seed. A claimed ruin stays in its owner's hand: the deal
+    sends it home, and every seat knows it (domain/ruins/sampling.py)."""
     hands = list(state.hands)
+    homed = {s: tuple(c for c in hand if state.ruins[c].claim == s) for s, hand in enumerate(state.hands)}
+    hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand if c not in homed[s]]
+    hidden += state.draw_pile
+    rng.shuffle(hidden)
     for s, hand in enumerate(state.hands):
         if s != seat:
-            hands[s] = tuple(sorted(hidden[: len(hand)]))
-            del hidden[: len(hand)]
+            need = len(hand) - len(homed[s])
+            hands[s] = tuple(sorted(homed[s] + tuple(hidden[:need])))
+            del hidden[:need]
     deck = list(state.discovery_deck)
     rng.shuffle(deck)
     choices = tuple(
