@@ -5,7 +5,10 @@ bench (``bench.http``'s clients) measured on the same server in the same run.
 Load: ``--tables`` games at once (default 8), four seat clients each, every client on its own keep-alive
 connection, choosing a random legal action from what the API gave it; when a game ends its table creates the
 next one through the API (closed loop). 3 s warm-up, then a 20 s window. Each client posts its move with
-``?wait`` (the answer carries its next turn: one request a move). ``--rounds`` (default 3) pairs a scripted run
+``?wait`` (the answer carries its next turn: one request a move), asking for the streamed answer (``--shape
+stream``, the default: the move's acknowledgement comes at once as the first line, its latency reported as the
+POST's, the next turn as the second line) or the single JSON answer sent once the next turn comes (``--shape
+json``). ``--rounds`` (default 3) pairs a scripted run
 with a seat run right after it, so many times, each round's ratios against its own scripted run (the machine's
 noise moves a scripted run's CPU a move by half between runs minutes apart), and the median of the rounds. Then
 the same clients wait (``GET /updates``) and post separately (two requests a move, the POST's own latency seen),
@@ -62,11 +65,62 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
-class Table:
-    """One table's games, played by four seat threads; what happened inside the window is counted."""
+class StreamingClient(KeepAliveClient):
+    """``KeepAliveClient`` that also reads a move's streamed answer (``Accept: application/x-ndjson``, chunked)."""
 
-    def __init__(self, port: int, players: list[str], window: tuple[float, float], combined: bool) -> None:
-        self.port, self.players, self.window, self.combined = port, players, window, combined
+    def stream(self, path: str, body: Any, token: str) -> tuple[int, Any, float, Any]:
+        """POST ``body`` asking for the stream: the status, the first line (the whole JSON answer of a refusal),
+        when the first line came (``time.time()``), and the second line (None for a refusal)."""
+        payload = json.dumps(body).encode()
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+            f"Accept: application/x-ndjson\r\nContent-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
+        )
+        if self.sock is None:
+            self.sock = self._connect()
+        self.sock.sendall(head.encode() + payload)
+        while b"\r\n\r\n" not in self.buffer:
+            self._receive()
+        header, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
+        lines = header.split(b"\r\n")
+        status = int(lines[0].split()[1])
+        fields = {n.strip().lower(): v.strip() for n, _, v in (line.partition(b":") for line in lines[1:])}
+        if fields.get(b"transfer-encoding") != b"chunked":  # a refusal: one JSON answer of a known length
+            length = int(fields.get(b"content-length", b"0"))
+            while len(self.buffer) < length:
+                self._receive()
+            answer, self.buffer = self.buffer[:length], self.buffer[length:]
+            return status, json.loads(answer or b"null"), time.time(), None
+        first = json.loads(self._chunked_line())
+        at = time.time()
+        second = json.loads(self._chunked_line())
+        while not self.buffer.startswith(b"0\r\n\r\n"):  # the last chunk
+            self._receive()
+        self.buffer = self.buffer[5:]
+        return status, first, at, second
+
+    def _chunked_line(self) -> bytes:
+        """The next line of a chunked body (a line may span chunks; a chunk holds no more than one line here)."""
+        data = b""
+        while not data.endswith(b"\n"):
+            while b"\r\n" not in self.buffer:
+                self._receive()
+            size_line, _, rest = self.buffer.partition(b"\r\n")
+            size = int(size_line.split(b";")[0], 16)
+            while len(rest) < size + 2:
+                self._receive()
+                size_line, _, rest = self.buffer.partition(b"\r\n")
+            data, self.buffer = data + rest[:size], rest[size + 2 :]
+        return data
+
+
+class Table:
+    """One table's games, played by four seat threads; what happened inside the window is counted. ``shape``:
+    ``stream`` or ``json`` (a move posted with ``?wait``, its answer streamed or not), or ``separate`` (a wait,
+    then a plain POST)."""
+
+    def __init__(self, port: int, players: list[str], window: tuple[float, float], shape: str) -> None:
+        self.port, self.players, self.window, self.shape = port, players, window, shape
         self.lock = threading.Lock()
         self.sent: dict[int, tuple[float, int]] = {}  # version a move made -> (when it was sent, by which seat)
         self.posts: list[float] = []
@@ -105,14 +159,15 @@ class Table:
                 self.games += 1
 
     def seat(self, game_id: str, seat: int, token: str) -> None:
-        """Play one seat: wait for the seat's turn on the push channel, post a random legal move. Combined (the
-        default), the move is posted with ``?wait`` and its answer carries the next turn (one request a move);
-        else each turn is a wait (``GET /updates``) and a plain POST."""
-        conn = KeepAliveClient(self.port)
+        """Play one seat: wait for the seat's turn on the push channel, post a random legal move. Streamed or JSON,
+        the move is posted with ``?wait`` and its answer carries the next turn (one request a move); separate, each
+        turn is a wait (``GET /updates``) and a plain POST."""
+        conn = StreamingClient(self.port)
+        combined = self.shape != "separate"
         rng = random.Random(f"{game_id}-{seat}")
         known, until = 0, "turn"
         answer: dict[str, Any] | None = None  # the push channel's latest answer, if the seat has not acted on it
-        post = f"/api/v1/games/{game_id}/actions" + (f"?wait={WAIT}" if self.combined else "")
+        post = f"/api/v1/games/{game_id}/actions" + (f"?wait={WAIT}" if combined else "")
         try:
             while time.time() < self.window[1]:
                 if answer is None:
@@ -147,7 +202,15 @@ class Table:
                 action = rng.choice(game["legal_actions"])
                 began = time.time()
                 self.sent.setdefault(version + 1, (began, seat))
-                status, result = conn.call("POST", post, {"version": version, "action": action}, token)
+                if self.shape == "stream":
+                    status, result, acknowledged, following = conn.stream(
+                        post, {"version": version, "action": action}, token
+                    )
+                    if following is not None and "error" not in following:  # (else: ask the channel)
+                        result["next"] = following
+                else:
+                    status, result = conn.call("POST", post, {"version": version, "action": action}, token)
+                    acknowledged = time.time()
                 done = time.time()
                 if status == 409:
                     with self.lock:
@@ -155,8 +218,9 @@ class Table:
                     self.count(done)
                     continue
                 assert status == 200, result
-                # (combined, the answer came with the seat's next turn: the POST's own latency is not seen)
-                self.count(done, post=None if self.combined else (done - began) * 1000, moved=True)
+                # (the JSON answer came with the seat's next turn: the POST's own latency is not seen; the stream's
+                # first line is the move's acknowledgement)
+                self.count(done, post=None if self.shape == "json" else (acknowledged - began) * 1000, moved=True)
                 known = result["version"]
                 if known != version + 1:  # (a secret choice landed after others made at the same time)
                     self.sent.setdefault(known, (began, seat))
@@ -165,8 +229,8 @@ class Table:
             conn.close()
 
 
-def table_process(port: int, players: list[str], window: tuple[float, float], combined: bool, out: Any) -> None:
-    table = Table(port, players, window, combined)
+def table_process(port: int, players: list[str], window: tuple[float, float], shape: str, out: Any) -> None:
+    table = Table(port, players, window, shape)
     threading.Thread(target=table.play, daemon=True).start()
     time.sleep(max(0.0, window[1] - time.time()) + 0.05)
     used = resource.getrusage(resource.RUSAGE_SELF)  # (the whole run of this table's process, warm-up included)
@@ -296,14 +360,13 @@ def scripted(port: int, pid: int, players: list[str], scripts: list[Any], client
 
 
 def seats(
-    port: int, pid: int, players: list[str], tables: int, warmup: float, window: float, combined: bool = True
+    port: int, pid: int, players: list[str], tables: int, warmup: float, window: float, shape: str = "stream"
 ) -> dict[str, Any]:
     start = time.time() + 1.0 + warmup  # processes start within the first second
     span = (start, start + window)
     queue: Any = multiprocessing.Queue()
     processes = [
-        multiprocessing.Process(target=table_process, args=(port, players, span, combined, queue))
-        for _ in range(tables)
+        multiprocessing.Process(target=table_process, args=(port, players, span, shape, queue)) for _ in range(tables)
     ]
     for p in processes:
         p.start()
@@ -372,7 +435,16 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=int, default=3, help="scripted, then seat runs, alternated this many times (ratios per round)"
     )
+    parser.add_argument(
+        "--shape",
+        default="stream",
+        help="the seat runs' move posted with ?wait: its answer 'stream'ed (acknowledged at once) or 'json' (once the "
+        "next turn comes); several, comma-separated, each run in turn after the same scripted run",
+    )
     args = parser.parse_args()
+    shapes = args.shape.split(",")
+    if not set(shapes) <= {"stream", "json"}:
+        parser.error("--shape: 'stream', 'json', or both, comma-separated")
     rounds: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:
         db = fresh_database(args.backend, Path(folder))
@@ -391,8 +463,9 @@ def main() -> None:
                         _settle()
                     games = scripted_games(args.tables * SCRIPTED_GAMES, f"seats-{number}")
                     baseline = scripted(port, server.pid, players, games, args.tables)
-                    plain = seats(port, server.pid, players, args.tables, args.warmup, args.window)
-                    rounds.append(_round(baseline, plain))
+                    for shape in shapes:
+                        plain = seats(port, server.pid, players, args.tables, args.warmup, args.window, shape)
+                        rounds.append({"shape": shape, **_round(baseline, plain)})
                 # The same clients making two requests a move (a wait, then a plain POST, whose latency is seen),
                 # against a scripted run of their own.
                 _settle()
@@ -400,7 +473,7 @@ def main() -> None:
                     port, server.pid, players, scripted_games(args.tables * SCRIPTED_GAMES, "separate"), args.tables
                 )
                 separate = _round(
-                    baseline, seats(port, server.pid, players, args.tables, args.warmup, args.window, combined=False)
+                    baseline, seats(port, server.pid, players, args.tables, args.warmup, args.window, "separate")
                 )
                 _settle()
                 idle: dict[str, Any] | None = None
@@ -424,7 +497,7 @@ def main() -> None:
                     time.sleep(2)  # every subscription is waiting on the server
                     # What holding them costs: the server's CPU over a whole cycle of their waits, nobody playing.
                     held = _cpu_over(server.pid, args.idle_window)
-                    idle = seats(port, server.pid, players, args.tables, args.warmup, args.window)
+                    idle = seats(port, server.pid, players, args.tables, args.warmup, args.window, shapes[0])
                     stop.set()
                     holder.join(10)
             finally:
@@ -437,13 +510,16 @@ def main() -> None:
         "gunicorn": f"-c python:service.gunicorn_conf -w {args.workers} -k {args.worker_class}, {args.waits} waits",
         "rounds": rounds,
         "median": {
-            key: round(statistics.median(r[key] for r in rounds), 3)
-            for key in ("rate_ratio", "cpu_per_move_ratio", "handover_p50_ms", "handover_p99_ms")
+            shape: {
+                key: round(statistics.median(r[key] for r in rounds if r["shape"] == shape), 3)
+                for key in ("rate_ratio", "cpu_per_move_ratio", "handover_p50_ms", "handover_p99_ms", "post_p99_ms")
+            }
+            for shape in shapes
         },
         "wait_then_post": separate,
     }
     if idle is not None:
-        plain = rounds[-1]["seats"]
+        plain = next(r for r in reversed(rounds) if r["shape"] == shapes[0])["seats"]
         report["seats_with_idle_subscribers"] = {"subscribers": args.idle, "games": args.idle_games, **_rounded(idle)}
         report["idle_cpu_per_move_increase"] = round(
             idle["server_cpu_ms_per_move"] / plain["server_cpu_ms_per_move"] - 1, 3
@@ -466,6 +542,7 @@ def _round(baseline: dict[str, Any], load: dict[str, Any]) -> dict[str, Any]:
         "cpu_per_move_ratio": round(load["server_cpu_ms_per_move"] / baseline["server_cpu_ms_per_move"], 3),
         "handover_p50_ms": round(load["handover_p50_ms"], 1),
         "handover_p99_ms": round(load["handover_p99_ms"], 1),
+        "post_p99_ms": round(load["post_p99_ms"], 1),  # (nan for the JSON answer, which comes with the next turn)
     }
 
 

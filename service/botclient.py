@@ -3,19 +3,23 @@
 It reads its seat's view (``GET /api/v1/games/<id>`` with ``Authorization: Bearer <seat token>``), waits
 for its turn on the push channel (``GET /api/v1/games/<id>/updates?until=turn&include=game``: the server
 answers when the seat is to act, with the view to act on), submits its choice (``POST
-/api/v1/games/<id>/actions?wait=S`` with the version it acted on: the answer comes once the seat is to act
-again, with that turn, so a game costs one request a move), reloads and retries when the game moved on under
-it (409), and stops when the game is over. A server without the push channel (404 ``not_found`` for it) is
+/api/v1/games/<id>/actions?wait=S`` with the version it acted on, asking for the streamed answer: its first
+line, at once, says the move landed; its second comes once the seat is to act again, with that turn, so a game
+costs one request a move), reloads and retries when the game moved on under it (409), and stops when the game
+is over. A server without the push channel (404 ``not_found`` for it) is
 polled instead, conditionally (``If-None-Match``: an unchanged game is a 304 without a body), with a bounded
 backoff. The bot sees exactly what the seat's view shows, nothing more.
 
 Trouble on the way is retried or not by whether it can pass. A server that is down, restarting or
 overloaded (connection refused or reset, a timeout, 5xx such as 503 ``store_unavailable``, 429) is retried
-with exponential backoff and jitter (at least its ``Retry-After``) for up to ``give_up_after`` seconds in a
-row. What can never succeed stops the bot at once: a URL that is not http(s), a host name that does not
-resolve, and 400/401/403/404/422 answers. Retrying is always safe: after any failure the bot reads the game
-again before it decides, and a move is posted with the version it was decided on, so a move that did land
-before its answer was lost is never played twice (the server refuses the stale version with 409).
+with exponential backoff and jitter (never sooner than its ``Retry-After``) for up to ``give_up_after`` seconds
+in a row. A server too busy to hold a wait (503 or 429 with ``Retry-After`` on the push channel, other than a
+store outage; or a wait answered at once with ``retry_after``) is asked again after that long, without counting
+as trouble: the bot is only waiting for its turn. What can never succeed stops the bot at once: a URL that is
+not http(s), a host name that does not resolve, and 400/401/403/404/422 answers. Retrying is always safe: after
+any failure the bot reads the game again before it decides, and a move is posted with the version it was decided
+on, so a move that did land before its answer was lost is never played twice (the server refuses the stale version
+with 409).
 """
 
 from __future__ import annotations
@@ -39,6 +43,9 @@ from domain.policies import Policy
 # Answers that no retry can change: the request itself is wrong, or this token may not do it.
 PERMANENT_STATUSES = frozenset({400, 401, 403, 404, 405, 410, 413, 415, 422})
 PUSH_WAIT = 25.0  # seconds a wait on the push channel may last before it is asked again
+NDJSON = "application/x-ndjson"  # a move's streamed answer: the acknowledgement, then the next turn
+# With Retry-After, on a wait: the server would not hold it (unless the code says the store is down).
+BUSY_STATUSES = frozenset({429, 503})
 PASSING = (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException, json.JSONDecodeError)
 
 
@@ -146,9 +153,12 @@ class BotClient:
         body: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
         timeout: float | None = None,
+        stream: bool = False,
     ) -> dict[str, Any]:
-        """The JSON answer; a 304 answers ``{}`` with ``NOT_MODIFIED`` set on the client (see ``fetch``)."""
-        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json", **(headers or {})}
+        """The JSON answer; a 304 answers the game last read (see ``fetch``). With ``stream``, a move's streamed
+        answer is asked for and read as ``_streamed`` says (a server that does not stream answers JSON as before)."""
+        accept = f"{NDJSON}, application/json" if stream else "application/json"
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": accept, **(headers or {})}
         data = None
         if body is not None:
             data = json.dumps(body).encode()
@@ -156,6 +166,8 @@ class BotClient:
         request = urllib.request.Request(url, data=data, headers=headers, method=method)
         try:
             with urllib.request.urlopen(request, timeout=timeout or self.timeout) as response:
+                if stream and response.headers.get_content_type() == NDJSON:
+                    return self._streamed(response)
                 answer: dict[str, Any] = json.loads(response.read() or b"{}")
                 tag = response.headers.get("ETag")
                 if tag and method == "GET" and url == self.game_url:
@@ -175,6 +187,23 @@ class BotClient:
                 raise BadAddress(f"the TLS certificate of {self.base} is not valid: {reason}") from None
             raise
 
+    def _streamed(self, response: Any) -> dict[str, Any]:
+        """A move's streamed answer: the first line is the move's acknowledgement (it landed), returned with the second
+        line as ``next`` if that line is the seat's next turn or a wait that ran out. Once the first line is read the
+        move stands, so a second line that is an error (the wait failed: ``retry_after`` says when to ask the channel
+        again), or that never comes (the connection was lost), leaves the answer without ``next``: the bot asks the
+        push channel, which tells it where the game is."""
+        answer: dict[str, Any] = json.loads(response.readline())
+        try:
+            following = json.loads(response.readline() or b"null")
+        except PASSING:
+            following = None
+        if isinstance(following, dict) and "error" not in following:
+            answer["next"] = following
+        elif isinstance(following, dict):
+            self.busy = float(following.get("retry_after") or 0)
+        return answer
+
     def fetch(self) -> dict[str, Any]:
         """The game as this seat sees it: view, version, to_act, status, legal_actions (asked conditionally: if it
         has not changed since the last read, the server says so in a 304 and the last read is used)."""
@@ -191,6 +220,9 @@ class BotClient:
         except ApiError as error:
             if (error.status, error.code) in ((404, "not_found"), (405, "method_not_allowed")):
                 raise NoPush(str(error)) from None
+            if error.status in BUSY_STATUSES and error.retry_after and error.code != "store_unavailable":
+                self.busy = error.retry_after  # too busy to hold the wait: ask again then (not trouble)
+                return None
             raise
         self.busy = float(answer.get("retry_after") or 0)  # the server would not hold the wait: ask again later
         game: dict[str, Any] | None = answer.get("game")
@@ -200,10 +232,12 @@ class BotClient:
         """Post a move; with ``wait``, the answer comes with this seat's next turn as ``next`` (the push channel's
         answer), one request a move instead of two."""
         body = {"version": version, "action": action}
+        self.busy = 0.0
         if not wait:
             return self._request("POST", f"{self.game_url}/actions", body)
+        url = f"{self.game_url}/actions?wait={int(wait)}"
         try:
-            return self._request("POST", f"{self.game_url}/actions?wait={int(wait)}", body, timeout=wait + self.timeout)
+            return self._request("POST", url, body, timeout=wait + self.timeout, stream=True)
         except ApiError as error:
             if (error.status, error.code) != (400, "malformed_request") or "wait" not in error.message:
                 raise
@@ -299,14 +333,14 @@ class BotClient:
                 elif waiting_on is not None:
                     turn = self.wait_for_turn(waiting_on, push_wait)
                     if turn is None and self.busy:
-                        sleep(min(self.busy, max(max_poll, poll)))  # (the version is unchanged: ask again then)
+                        sleep(self.busy)  # (the version is unchanged: ask again then)
                         continue
                     waiting_on = None
                     step = self.play_turn(turn) if turn is not None else self.step()
                 else:
                     step = self.step()
             except NoPush:
-                self.push, waiting_on = False, None  # an older server: poll it
+                self.push, waiting_on, self.move_wait = False, None, 0  # an older server: poll it
                 continue
             except ApiError as error:
                 if error.permanent:
@@ -329,7 +363,7 @@ class BotClient:
                 pause = min(max_backoff, backoff * 2 ** min(failures - 1, 30))
                 pause = self.jitter.uniform(pause / 2, pause)
                 if wait_at_least is not None:
-                    pause = max(pause, min(wait_at_least, max_backoff))
+                    pause = max(pause, wait_at_least)  # never sooner than the server asked (within the bound below)
                 self.retries += 1
                 sleep(min(pause, give_up_after - waited))
                 continue
@@ -350,10 +384,10 @@ class BotClient:
                     turn = step.following.get("game")
                     if turn is None:  # the wait ran out (or the server would not hold it): wait again
                         waiting_on = step.following["version"]
-                        if self.busy:
-                            sleep(min(self.busy, max(max_poll, poll)))
-                elif self.push:
+                elif self.push:  # (its wait failed, or the answer had none: the channel says where the game is)
                     waiting_on = step.move.new_version
+                if turn is None and self.busy:
+                    sleep(self.busy)  # the server asked for that long before the channel is asked
                 continue
             if step.kind == "conflict":
                 continue  # the game moved on: reload and decide again

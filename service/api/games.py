@@ -3,21 +3,24 @@ as their role allows."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, cast
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 
 from service import listing, push
-from service.api import schemas
+from service.api import errors, schemas
 from service.api.auth import digsite, organiser_only, viewer_for
+from service.api.encoding import AnswerJSON
 from service.api.validation import check, json_body, query_args
-from service.application import Viewer
+from service.application import Digsite, Viewer
 from service.errors import Forbidden
 from service.inputs import parse_uuid
 
 bp = Blueprint("games", __name__)
 
 LABELS = ("tournament", "round", "table")
+NDJSON = "application/x-ndjson"  # a move's streamed answer: one JSON document a line (``act``)
 
 
 @bp.post("/games")
@@ -78,22 +81,70 @@ def _conditional(response: Response, latest: int, shown: int, viewer: Viewer) ->
 
 
 @bp.post("/games/<game_id>/actions")
-def act(game_id: str) -> dict[str, Any]:
+def act(game_id: str) -> Response | dict[str, Any]:
     """Play a move; with ``?wait=S``, then wait for the seat's next turn and answer it as ``next`` (the push
-    channel's answer), so that a client playing a game makes one request a move instead of two."""
+    channel's answer), so that a client playing a game makes one request a move instead of two. A client that
+    accepts ``application/x-ndjson`` gets the move's acknowledgement at once, as the first line of a streamed
+    answer, and its next turn as the second line when it comes (``_streamed``)."""
     viewer = viewer_for(game_id)
     wait = query_args(schemas.SUBMIT_QUERY).get("wait", 0)
     body = json_body(schemas.SUBMIT)
     service = digsite()
     action = check(body["action"], schemas.action_of(service.kind_of(game_id)), "action")
+    streamed = wait > 0 and _wants_stream()  # (without a wait the move's answer is all there is to send)
     hub = push.hub_for(service)
     mark = hub.mark()  # (before the move: lets the wait trust the game this move leaves cached; push.updates)
     result = service.submit(game_id, viewer, body["version"], action)  # (waits here hear of it: ``Hub.landed``)
+    if streamed:
+        return _streamed(lambda: _next_turn(service, game_id, viewer, result["version"], wait, mark), result)
     if wait:
-        result["next"] = push.updates(
-            service, game_id, viewer, result["version"], wait, "turn", include_game=True, mark=mark
-        )
+        following = _next_turn(service, game_id, viewer, result["version"], wait, mark)
+        if "error" not in following:  # (the move stands whatever the wait met: its answer says so, without `next`)
+            result["next"] = following
     return result
+
+
+def _wants_stream() -> bool:
+    """Whether the client named ``application/x-ndjson`` among what it accepts (a wildcard such as ``*/*``, which
+    curl sends, keeps the single JSON answer every client had before)."""
+    accept = request.headers.get("Accept", "")
+    return NDJSON in accept and any(value == NDJSON and quality > 0 for value, quality in request.accept_mimetypes)
+
+
+def _next_turn(
+    service: Digsite, game_id: str, viewer: Viewer, version: int, wait: float, mark: int | None
+) -> dict[str, Any]:
+    """After a move that landed at ``version``: the push channel's answer for the seat's next turn; or, if the wait
+    failed (the store went down, the server would not hold it), the error it met as the error alone would have been
+    answered (``{"error": {"code", "message"}}``), with ``"ready": false`` and the ``retry_after`` (seconds) of its
+    ``Retry-After`` beside it: the move stands either way, so the move's answer must not become that error."""
+    try:
+        return push.updates(service, game_id, viewer, version, wait, "turn", include_game=True, mark=mark)
+    except Exception as error:
+        refusal = errors.handle(error)  # (logs it if it is a bug, as the error handler would)
+        out: dict[str, Any] = {**refusal.get_json(), "ready": False}
+        retry_after = refusal.headers.get("Retry-After", "")
+        if retry_after.isdigit():
+            out["retry_after"] = int(retry_after)
+        return out
+
+
+def _streamed(following: Callable[[], dict[str, Any]], acknowledgement: dict[str, Any]) -> Response:
+    """The move's answer as newline-delimited JSON: the acknowledgement (the move's version, events, status and who
+    is to act) sent at once, then what ``following`` answers (the next turn, a wait that ran out, or the error the
+    wait met) when it comes. A client that loses the connection after the first line knows its move landed."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    written = cast(AnswerJSON, app.json).written
+
+    def lines() -> Iterator[bytes]:
+        yield written(acknowledgement)
+        with app.app_context():  # (the request's context is gone once its answer started; an error is logged here)
+            yield written(following())
+
+    response = app.response_class(lines(), mimetype=NDJSON)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # (nginx would otherwise hold the first line until the last)
+    return response
 
 
 @bp.get("/games/<game_id>/log")

@@ -199,6 +199,27 @@ def _get_game_operation(game_id: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _streamed_move(out: dict[str, Any]) -> dict[str, Any]:
+    """A move posted with ``?wait=S`` by a client that accepts ``application/x-ndjson``: two lines of JSON, the
+    acknowledgement at once, the next turn when it comes (docs/api.md, *A move that waits for your next turn*)."""
+    out["responses"]["200"]["content"]["application/x-ndjson"] = {
+        "schema": {
+            "type": "string",
+            "description": "With `?wait=S` and `Accept: application/x-ndjson`: two lines, each a JSON object. Line 1, "
+            "sent at once: the move's acknowledgement (MoveResult without `next`): the move has landed. Line 2, "
+            "when the seat is to act again, the game is over or the wait runs out: what GET "
+            "/games/{game_id}/updates?after=<version>&until=turn&include=game answers (Updates); or, if the wait "
+            "failed once the move had landed, that error (Error) with `ready: false` and `retry_after` (seconds).",
+        }
+    }
+    out["description"] += (
+        " With `?wait=S`, ask for `application/x-ndjson` to have the move acknowledged at once and the next turn "
+        "follow on a second line; a single JSON answer (`next` in it) comes only once the wait is over, and carries "
+        "no `next` if the wait failed after the move landed."
+    )
+    return out
+
+
 def _component_schemas() -> dict[str, Any]:
     timestamp = {"type": "string", "format": "date-time"}
     return {
@@ -412,7 +433,7 @@ def _component_schemas() -> dict[str, Any]:
 @functools.cache
 def _document() -> dict[str, Any]:
     game_id = schemas.path_id("game_id", "game")
-    return {
+    out: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {
             "title": "Digsite play API",
@@ -605,6 +626,8 @@ def _document() -> dict[str, Any]:
             },
         },
     }
+    _streamed_move(out["paths"]["/api/v1/games/{game_id}/actions"]["post"])
+    return out
 
 
 def document() -> dict[str, Any]:

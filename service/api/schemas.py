@@ -273,7 +273,8 @@ SUBMIT_QUERY: list[dict[str, Any]] = [
         "description": f"Seconds (0 to {MAX_WAIT_SECONDS}) to wait, once the move is recorded, for your seat's next "
         "turn or the game's end: the answer then also carries `next`, what GET "
         "/games/{game_id}/updates?after=<new version>&until=turn&include=game would answer (one request a move "
-        "for a client that plays a whole game). A refused move is answered at once. 0: no `next`.",
+        "for a client that plays a whole game). With `Accept: application/x-ndjson` the move is acknowledged at once "
+        "and `next` follows as a second line. A refused move is answered at once. 0: no `next`.",
         "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WAIT_SECONDS, "default": 0},
     },
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import socket
 import threading
@@ -17,11 +18,12 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 from domain import ruins
 from domain.ruins.bots import HeuristicBot, RandomBot
-from service import audit
+from service import audit, push
 from service.api import create_app
 from service.application import Digsite, Viewer
 from service.botclient import ApiError, BadAddress, BotChoice, BotClient, Move, Unreachable, parse_tendencies
 from service.cli import main
+from service.errors import Unavailable
 
 JOIN_SECONDS = 120  # a whole game over HTTP takes well under this; a hang fails instead of blocking
 
@@ -492,3 +494,97 @@ def test_the_search_bot_plays_its_seat_over_http_from_the_api_s_view(server: str
     assert all(f["status"] == "over" for f in finals)
     assert [type(c.bot).__name__ for c in bots] == ["SearchBot", "HeuristicBot"]
     assert bots[0].moves > 0
+
+
+class SeatTrouble:
+    """WSGI middleware, for one seat's token: its waits on the channel numbered in ``busy_waits`` are answered 503
+    ``server_busy`` with ``Retry-After: 3`` (nothing done), and the streamed answer of its move numbered ``cut`` is
+    cut off after its first line (the acknowledgement), as a lost connection would. What it answered is noted."""
+
+    def __init__(self, app: Any, token: str, busy_waits: set[int], cut: int) -> None:
+        self.app, self.token, self.busy_waits, self.cut = app, f"Bearer {token}", busy_waits, cut
+        self.waits = self.moves = 0
+        self.busy: list[tuple[float, float]] = []  # (when answered, the Retry-After asked)
+        self.cut_after: list[dict[str, Any]] = []  # the acknowledgements sent before a cut
+        self.arrivals: list[float] = []  # when each of the seat's requests came
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("HTTP_AUTHORIZATION") != self.token:
+            return self.app(environ, start_response)
+        self.arrivals.append(time.monotonic())
+        if environ["PATH_INFO"].endswith("/updates"):
+            self.waits += 1
+            if self.waits in self.busy_waits:
+                start_response("503 SERVICE UNAVAILABLE", [("Content-Type", "application/json"), ("Retry-After", "3")])
+                self.busy.append((time.monotonic(), 3.0))
+                return [b'{"error": {"code": "server_busy", "message": "too many waits held; ask again later"}}']
+        elif environ["REQUEST_METHOD"] == "POST":
+            self.moves += 1
+            if self.moves == self.cut:
+                return self._cut_after_first_line(self.app(environ, start_response))
+        return self.app(environ, start_response)
+
+    def _cut_after_first_line(self, answer: Any) -> Iterator[bytes]:
+        lines = iter(answer)
+        first = next(lines)
+        self.cut_after.append(json.loads(first))
+        yield first
+        raise ConnectionResetError("the connection was lost after the acknowledgement")  # (the server drops it)
+
+
+def test_a_bot_honours_every_busy_answer_and_keeps_a_move_acknowledged_before_its_connection_was_lost(
+    service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Busy answers are not trouble: a wait refused 503 with ``Retry-After`` (longer than the bot's own backoff),
+    and a move whose wait failed once the move landed (its streamed answer's second line says when to ask again),
+    are each asked again no sooner than the server said, and the bot says nothing of trouble. A move whose answer
+    was cut off after its acknowledgement stands: the bot asks the channel, and never posts it again."""
+    created = new_game(service, players=2, seed="busy")
+    me, other = clients("http://placeholder", created)
+    trouble = SeatTrouble(create_app(service=service), me.token, busy_waits={1, 2}, cut=4)
+    real, posted_waits, failed = push.updates, [0], []
+
+    def updates(service: Digsite, game_id: str, viewer: Viewer, *args: Any, **kwargs: Any) -> Any:
+        if viewer.seat == 0 and "mark" in kwargs:  # (a move's own wait: POST /actions?wait)
+            posted_waits[0] += 1
+            if posted_waits[0] == 2:
+                failed.append((time.monotonic(), 2.0))  # (a 503's Retry-After: 2 s)
+                raise Unavailable("the server is holding as many waits as it may", "server_busy")
+        return real(service, game_id, viewer, *args, **kwargs)
+
+    monkeypatch.setattr(push, "updates", updates)
+    httpd = make_server("127.0.0.1", 0, trouble, threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    slept: list[tuple[float, float]] = []
+    said: list[str] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append((time.monotonic(), seconds))
+        time.sleep(min(seconds, 0.01))  # (what is asked is checked, not waited for)
+
+    try:
+        for bot in (me, other):
+            bot.base = f"http://127.0.0.1:{httpd.server_port}"
+        errors = in_threads(
+            [
+                lambda: me.run(
+                    poll=0.005, max_poll=0.02, backoff=0.005, max_backoff=0.02, sleep=sleep, on_trouble=said.append
+                ),
+                lambda: other.run(poll=0.005, max_poll=0.02),
+            ]
+        )
+    finally:
+        httpd.shutdown()
+        thread.join(timeout=10)
+        httpd.server_close()
+    assert errors == [] and service.game(created["id"])["status"] == "over"
+    assert len(trouble.busy) == 2 and len(failed) == 1 and len(trouble.cut_after) == 1
+    for answered, retry_after in trouble.busy + failed:
+        following = min(at for at in trouble.arrivals if at > answered)  # the seat's next request
+        asked = [seconds for at, seconds in slept if answered < at < following]
+        assert asked and max(asked) >= retry_after, (retry_after, asked)  # (the bot slept that long before it)
+    assert said == [] and me.retries == 0  # busy is not trouble
+    # The move cut off after its acknowledgement was recorded once, and the bot played on from there.
+    assert trouble.cut_after[0]["version"] in [r["version"] for r in service.stored_records(created["id"])]
+    assert stored_move_seats(service, created["id"]).count(0) == me.moves
