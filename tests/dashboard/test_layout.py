@@ -471,7 +471,8 @@ def test_seat_win_rates_carry_the_fair_share_of_each_table_size(org: Browser, de
         bars = [t for t in charts[graph]["data"] if t["type"] == "bar"]
         assert {t["name"] for t in bars} == {f"{n} players" for n in sizes}
         # the fair share is named in the legend (a label beside the line is clipped or covers a bar)
-        named = {t["name"] for t in charts[graph]["data"] if t["type"] == "scatter" and t.get("showlegend") is not False}
+        legend = [t for t in charts[graph]["data"] if t["type"] == "scatter" and t.get("showlegend") is not False]
+        named = {t["name"] for t in legend}
         assert named == {f"fair share 1/{n}" for n in sizes}
         assert not charts[graph]["layout"].get("annotations")
     led = demo.queries.by_dimension("ruins", "win_rate", "led_round1", tournament=demo.tournament)

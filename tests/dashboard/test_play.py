@@ -154,6 +154,13 @@ def test_a_move_plays_for_the_sessions_seat_and_a_stale_one_changes_nothing(app:
         refused = drawn(player, table, trigger="play-submit", chosen=bad, shown=version + 1)
         assert text(refused["play-message"]["children"]).endswith(".")
         assert table.service.game(table.game_id)["version"] == version + 1
+    # The refusal numbers seats as the page does (from 1: "Playing: seat 1"), not as the engine does (from 0).
+    other = (seat + 1) % 3
+    refused = drawn(
+        player, table, trigger="play-submit", chosen=json.dumps({"type": "pass", "seat": other}), shown=version + 1
+    )
+    said = text(refused["play-message"]["children"])
+    assert f"seat {seat + 1}, not seat {other + 1}" in said and f"seat {seat}," not in said
 
 
 def test_the_play_callback_refuses_anyone_without_the_seat(app: Any, table: Table) -> None:
