@@ -31,6 +31,9 @@ class Choice:
     action: Mapping[str, Any]
     group: str = ""
     cards: tuple[str, ...] | None = None
+    # Other legal actions this choice stands for: the same move with an identical copy of a card (one of three
+    # Fear cards), which a person cannot tell apart (``merge_alike``); the page plays ``action``.
+    alike: tuple[Mapping[str, Any], ...] = ()
 
     def value(self) -> str:
         """The action as the page sends it back (the engine's own JSON, keys sorted)."""
@@ -60,6 +63,31 @@ class Picker:
                 for c in self.choices
             ],
         }
+
+
+def merge_alike(choices: Sequence[Choice]) -> list[Choice]:
+    """One choice for each set of choices a person cannot tell apart (the same words, kind and cards: the same
+    move with identical copies of a card), saying how many it stands for; a game's picker calls it where its
+    words name every difference that matters (identical cards are interchangeable)."""
+    merged: dict[tuple[str, str, tuple[str, ...] | None], list[Choice]] = {}
+    for choice in choices:
+        merged.setdefault((choice.label, choice.group, choice.cards), []).append(choice)
+    out = []
+    for same in merged.values():
+        first = same[0]
+        if len(same) == 1:
+            out.append(first)
+            continue
+        out.append(
+            Choice(
+                f"{first.label} (any of {len(same)} alike)",
+                first.action,
+                first.group,
+                first.cards,
+                tuple(c.action for c in same[1:]),
+            )
+        )
+    return out
 
 
 def matching(picker: Mapping[str, Any], group: str | None, cards: Sequence[str] | None) -> list[dict[str, str]]:
