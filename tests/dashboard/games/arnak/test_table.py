@@ -259,3 +259,16 @@ def test_the_css_is_scoped_to_the_table() -> None:
     for selector in rules:
         for part in selector.split(","):
             assert part.strip().startswith(".arnak-"), part
+
+
+def test_a_pending_decision_counts_identical_cards_once() -> None:
+    """Keeping cards with three Fear cards in hand reads "Fear" times 3, not "Fear; Fear; Fear"."""
+    from domain.arnak.components import book
+
+    state = game(*GAMES[4]).states[2]
+    drawn = frame(state, None)
+    fear = [f"card:{c}" for c in book().fear_ids[:3]]
+    drawn["view"]["pending"] = {"seat": 0, "kind": "keep", "options": ["done", *fear]}
+    (pending,) = [c for c in walk(draw_table(drawn)) if attr(c, "id") == "arnak-pending"]
+    said = text(pending)
+    assert "Fear \u00d73" in said and "Fear; Fear" not in said
