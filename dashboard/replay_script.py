@@ -261,9 +261,11 @@ REPLAY_JS = r"""
         var b = book(R.p), move = b.moves ? b.moves[R.v - 1] : null;
         var box = $("replay-version");
         box.className = "version-label";
-        var parts = [el("strong", null, "Move " + R.v + " of " + R.latest)];
+        // a step is a record: step 1 sets the game up, each later one is a move (step v is move v - 1, as the
+        // games list counts moves) until a finished game's last step reveals the seed
+        var parts = [el("strong", null, "Step " + R.v + " of " + R.latest)];
         var what = "setup";
-        if (move && move.seat !== null) { what = "by " + R.names[move.seat]; }
+        if (move && move.seat !== null) { what = "move " + (R.v - 1) + " by " + R.names[move.seat]; }
         else if (R.v > 1) { what = "the seed is revealed"; }
         parts.push(el("span", "quiet", " · " + what));
         if (move && move.think !== null && move.think !== undefined) {

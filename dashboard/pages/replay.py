@@ -51,6 +51,13 @@ CHECK_NAMES = {
 FRAMES_PATH = "replay-frames/"
 
 
+def moves_in(latest: int, over: bool) -> int:
+    """The players' moves among a game's ``latest`` records, as the games list counts them: the first record
+    sets the game up and a finished game's last reveals its seed; neither is a move. (The replay steps through
+    every record: "Step 60 of 227" is move 59 of 225.)"""
+    return max(0, latest - 1 - (1 if over else 0))
+
+
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params: dict[str, str]) -> html.Div:
     # Denied (the router says so, in the same words whether or not the game exists) unless the visitor may
     # see this game; NotFound for an organiser asking for a game that does not exist.
@@ -123,7 +130,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                     ),
                     html.Div(
                         f"{where or 'Friendly game'} · started {when(first.get('created_at'))} · {status}{result} · "
-                        f"{latest} moves",
+                        f"{moves_in(latest, opened.over)} moves",
                         className="quiet small",
                     ),
                     html.Div("Checking the hash chain, seed and rules…", id="replay-verify", className="verify"),

@@ -58,7 +58,7 @@ def sign_in(page: Any, key: str = "organiser-key") -> None:
 
 
 def version_is(page: Any, version: int) -> None:
-    expect(page.locator("#replay-version")).to_contain_text(f"Move {version} of ")
+    expect(page.locator("#replay-version")).to_contain_text(f"Step {version} of ")
 
 
 def open_replay(page: Any, game_id: str, version: int = 1, seat: str = "referee") -> None:
@@ -195,8 +195,8 @@ def test_play_runs_the_replay_and_pause_stops_it(page: Any, demo: Demo) -> None:
     open_replay(page, game_id, 1)
     page.click("#replay-play")
     expect(page.locator("#replay-play")).to_contain_text("Pause")
-    expect(page.locator("#replay-version")).not_to_contain_text("Move 1 of ")
-    expect(page.locator("#replay-version")).not_to_contain_text("Move 2 of ")
+    expect(page.locator("#replay-version")).not_to_contain_text("Step 1 of ")
+    expect(page.locator("#replay-version")).not_to_contain_text("Step 2 of ")
     page.click("#replay-play")
     expect(page.locator("#replay-play")).to_contain_text("Play")
     # Stopped: the cursor stays, and stepping by hand moves exactly one version from there.

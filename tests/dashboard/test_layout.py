@@ -132,6 +132,17 @@ def demo_latest(demo: Demo, game_id: str) -> int:
     return int(demo.queries.replay(game_id, 1)["latest_version"])
 
 
+def test_the_replay_counts_moves_as_the_games_list_does(org: Browser, demo: Demo) -> None:
+    """The games list's moves are the players' moves; the replay steps through every record (the setup first,
+    a finished game's seed reveal last) but says the same number of moves under its title."""
+    for game_id in (demo.finished[0], demo.live):
+        listed_moves = demo.queries.game_row(game_id)["moves"]
+        records = len(demo.queries.records(game_id))
+        assert records != listed_moves  # (what the page said before: its records)
+        head = text(route(org, f"/replay/{game_id}"))
+        assert f"· {listed_moves} moves" in head and f"· {records} moves" not in head
+
+
 def test_the_replay_page_draws_the_vp_chart_with_one_line_per_seat(org: Browser, demo: Demo) -> None:
     game_id = demo.finished[0]
     page = route(org, f"/replay/{game_id}", "?v=7&seat=1")
