@@ -65,13 +65,13 @@ class Picker:
         }
 
 
-def merge_alike(choices: Sequence[Choice]) -> list[Choice]:
-    """One choice for each set of choices a person cannot tell apart (the same words, kind and cards: the same
-    move with identical copies of a card), saying how many it stands for; a game's picker calls it where its
-    words name every difference that matters (identical cards are interchangeable)."""
-    merged: dict[tuple[str, str, tuple[str, ...] | None], list[Choice]] = {}
+def merge_alike(choices: Sequence[Choice], same: Callable[[Choice], Any] = lambda c: None) -> list[Choice]:
+    """One choice for each set of choices that make the same move (the same words, kind and cards, and the same
+    ``same(choice)``: for a game's picker, the move with its card ids replaced by what the cards show, so only
+    identical copies of a card meet), saying how many it stands for."""
+    merged: dict[Any, list[Choice]] = {}
     for choice in choices:
-        merged.setdefault((choice.label, choice.group, choice.cards), []).append(choice)
+        merged.setdefault((choice.label, choice.group, choice.cards, same(choice)), []).append(choice)
     out = []
     for same in merged.values():
         first = same[0]

@@ -35,3 +35,21 @@ def test_a_chartered_plane_is_counted_in_words() -> None:
     assert _paid({"charter": 1}).endswith("1 chartered plane")
     assert _paid({"charter": 2}).endswith("2 chartered planes")
     assert "(s)" not in _paid({"charter": 1})
+
+
+def test_cards_of_one_name_that_differ_are_told_apart_not_merged() -> None:
+    """Two Funding cards, one with a car and one with a ship, are two different moves."""
+    cards = book().cards
+    fundings = [c for c, card in cards.items() if card.name == "Funding"]
+    by_icons: dict[tuple[str, ...], int] = {}
+    for c in fundings:
+        by_icons.setdefault(cards[c].travel, c)
+    assert len(by_icons) >= 2, "the test needs two Funding cards with different icons"
+    pair = list(by_icons.values())[:2]
+    view, legal = _keep(pair)
+    laid = picker(view, legal, 0)
+    funding = [c for c in laid.choices if "Funding" in c.label]
+    assert len(funding) == 2 and len({c.label for c in funding}) == 2
+    assert not any(c.alike for c in funding)
+    for choice, card in zip(funding, pair, strict=True):
+        assert all(icon in choice.label for icon in cards[card].travel)
