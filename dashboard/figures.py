@@ -281,7 +281,8 @@ def by_round(
                 line={"color": _colour(i, who)},
                 # each point's n beside it: the first series' above its points, the second's below
                 text=[f"n={r['n']:g}" for r in rows],
-                textposition="top center" if i % 2 == 0 else "bottom center",
+                # (beside a share's whisker, not on it)
+                textposition=("top" if i % 2 == 0 else "bottom") + (" right" if share else " center"),
                 textfont={"size": 9, "color": _colour(i, who)},
                 cliponaxis=False,
                 error_y=_whiskers(
@@ -359,7 +360,8 @@ def breakdown(
                 y=shares,
                 name=f"{who} ({_n_text(sum(counts.values()))})",
                 marker_color=_colour(i, who),
-                error_y=_whiskers(shares, [wilson(v / 100, total) for v in shares], vertical=True),
+                # whiskers on the groups counted: a group of none would draw a 0-40% whisker beside every bar
+                error_y=_whiskers(shares, [wilson(v / 100, total) if v else None for v in shares], vertical=True),
                 customdata=[counts.get(k, 0) for k in keys],
                 hovertemplate="%{x}: %{y:.0f}% (%{customdata})<extra>" + who + "</extra>",
             )
@@ -611,7 +613,7 @@ def trend(rows: Sequence[Mapping[str, Any]], share: bool, label: str, tournament
             marker={"size": 9},
             line={"color": COLOURS[0]},
             text=[f"n={r['n']:g}" for r in rows],
-            textposition="top center",
+            textposition="top right" if share else "top center",  # (beside a share's whisker, not on it)
             textfont={"size": 10, "color": "#667"},
             cliponaxis=False,
             error_y=_whiskers(

@@ -226,11 +226,12 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
 
 
 def _chart(timeline: dict[str, Any], move: int, round_name: figures.RoundName) -> Any:
-    """The VP chart, in the replay's words (moves) and with its legend below, so it keeps its width on a phone."""
+    """The VP chart, in the replay's words (steps, as its stepper counts them) and with its legend below, so it
+    keeps its width on a phone."""
     fig = figures.vp_timeline(timeline, move, round_name)
     for trace in fig.data:
-        trace.hovertemplate = f"{trace.name}: %{{y}} VP at move %{{x}}<extra></extra>"
-    fig.update_xaxes(title_text="move")
+        trace.hovertemplate = f"{trace.name}: %{{y}} VP at step %{{x}}<extra></extra>"
+    fig.update_xaxes(title_text="step (the setup, then one per move)")
     fig.update_layout(
         legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.25, "yanchor": "top"},
         margin={"l": 45, "r": 10, "t": 50, "b": 40},
