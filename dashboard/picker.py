@@ -73,18 +73,18 @@ def merge_alike(choices: Sequence[Choice], same: Callable[[Choice], Any] = lambd
     for choice in choices:
         merged.setdefault((choice.label, choice.group, choice.cards, same(choice)), []).append(choice)
     out = []
-    for same in merged.values():
-        first = same[0]
-        if len(same) == 1:
+    for copies in merged.values():
+        first = copies[0]
+        if len(copies) == 1:
             out.append(first)
             continue
         out.append(
             Choice(
-                f"{first.label} (any of {len(same)} alike)",
+                f"{first.label} (any of {len(copies)} alike)",
                 first.action,
                 first.group,
                 first.cards,
-                tuple(c.action for c in same[1:]),
+                tuple(c.action for c in copies[1:]),
             )
         )
     return out
