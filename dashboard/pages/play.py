@@ -237,6 +237,10 @@ def submit(ctx: Context, visitor: Visitor, game_id: str, shown: Any, chosen: str
     return html.Span("Played.", className="play-done")
 
 
+def _played(moves: int) -> str:
+    return f"{moves} move{'s' if moves != 1 else ''} played"
+
+
 _SEAT_NUMBER = re.compile(r"\bseat (\d+)")
 
 
@@ -280,7 +284,8 @@ def drawn(ctx: Context, visitor: Visitor, game_id: str, message: Any) -> tuple[A
         waiting = ", ".join(str(everyone[s]) if s < len(everyone) else f"seat {s + 1}" for s in game["to_act"])
         status_text = NOT_YOUR_TURN.format(who=waiting or "the game")
     status = html.Span(
-        [html.Strong(status_text), html.Span(f" · move {game['version']}", className="quiet")],
+        # (moves as the games list and the replay count them: the first record sets the game up)
+        [html.Strong(status_text), html.Span(f" · {_played(int(game['version']) - 1)}", className="quiet")],
         id="play-now",
         **data_attributes({"data-version": str(game["version"]), "data-turn": "1" if legal else "0"}),
     )

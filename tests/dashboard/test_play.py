@@ -129,6 +129,8 @@ def test_the_seat_sees_its_own_table_and_the_engines_options(app: Any, table: Ta
     hand = next(h for h in now["view"]["hands"] if h["seat"] == seat)["ruins"]
     assert {int(c["value"]) for c in out["play-cards"]["options"]} <= set(hand)
     assert "Your move" in text(out["play-status"]["children"])
+    # moves counted as the games list counts them (the first record sets the game up: no move)
+    assert f"{table.queries.game_row(table.game_id)['moves']} moves played" in text(out["play-status"]["children"])
     # The other seats' ruins are nowhere in the table drawn for this seat.
     referee = table.service.game(table.game_id)["view"]
     others = [r for h in referee["hands"] if h["seat"] != seat for r in h["ruins"]]
