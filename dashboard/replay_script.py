@@ -208,8 +208,8 @@ REPLAY_JS = r"""
         var frame = b.frames[key(v, k)];
         R.v = v; R.k = (k === null || k === undefined) ? null : k;
         if (!frame) {
-            say("Loading move " + v + "…");
-            $("replay-version").replaceChildren(el("span", "quiet", "Loading move " + v + "…"));
+            say("Loading step " + v + "…");
+            $("replay-version").replaceChildren(el("span", "quiet", "Loading step " + v + "…"));
             var mine = R, wanted = R.p;
             fetchPart(R.p, partOf(v), R.k !== null).then(function () {
                 if (R === mine && R.p === wanted && R.v === v) { show(v, k, null); }

@@ -158,7 +158,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                                 className="btn btn-small",
                                 title="One event on (Shift+→)",
                             ),
-                            html.Span(f"Loading move {move}…", id="replay-version", className="version-label quiet"),
+                            html.Span(f"Loading step {move}…", id="replay-version", className="version-label quiet"),
                         ],
                         className="controls",
                     ),
