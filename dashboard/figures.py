@@ -385,6 +385,15 @@ def counts(
     rows = [r for r in rows if all(r[c] is not None for c in by)]
     if rows and all(isinstance(r[c], int) for r in rows for c in by):  # rounds, places, ranks: in their order
         rows = sorted(rows, key=lambda r: tuple(r[c] for c in by))
+        if len(by) == 1:  # one number (a round): the values nobody reached show as 0, not as a hidden gap
+            (column,) = by
+            seen = {r[column] for r in rows}
+            low = 1 if column == "round" else min(seen)
+            if max(seen) - low < 40:
+                rows = [
+                    next((r for r in rows if r[column] == v), {column: v, "n": 0, **{c: None for c in averaged}})
+                    for v in range(low, max(seen) + 1)
+                ]
     fig = go.Figure(
         go.Bar(
             x=[_group_label(r, by, round_name, words) for r in rows],

@@ -103,3 +103,9 @@ def test_breakdown_groups_read_in_the_game_s_words() -> None:
     assert list(shown.data[0].x) == ["4 rounds, no Showdown", "4 rounds, then the Showdown"]
     said = figures.dimension_labels([{"grp": 0}], "difficulty", "rival's difficulty (solo)", words=value_text("arnak"))
     assert said == ["rival: no red tiles"]
+
+
+def test_a_count_by_round_shows_a_round_nobody_reached_as_zero() -> None:
+    rows = [{"round": 1, "n": 2}, {"round": 3, "n": 1}]
+    fig = figures.counts(rows, "guardians overcome, by round", ("round",))
+    assert list(fig.data[0].x) == ["Round 1", "Round 2", "Round 3"] and list(fig.data[0].y) == [2, 0, 1]
