@@ -109,3 +109,12 @@ def test_a_count_by_round_shows_a_round_nobody_reached_as_zero() -> None:
     rows = [{"round": 1, "n": 2}, {"round": 3, "n": 1}]
     fig = figures.counts(rows, "guardians overcome, by round", ("round",))
     assert list(fig.data[0].x) == ["Round 1", "Round 2", "Round 3"] and list(fig.data[0].y) == [2, 0, 1]
+
+
+def test_a_player_s_win_rate_is_written_with_its_interval_n_and_caveat() -> None:
+    from dashboard.pages.players import rate_text
+
+    assert rate_text(1.0, 2, "games") == f"100% ({uncertainty.interval_text(1.0, 2)}, n=2, too few games)"
+    many = uncertainty.TOO_FEW * 3
+    assert rate_text(0.5, many, "games") == f"50% ({uncertainty.interval_text(0.5, many)}, n={many})"
+    assert uncertainty.interval_text(1.0, 2).startswith("34")  # "100 %" over 2 games: anything from a third up
