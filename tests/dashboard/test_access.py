@@ -303,7 +303,6 @@ def test_spectator_statistics_come_from_finished_games_only(app: Any, venue: Ven
         assert bought == sum(n for _, _, n in venue.before["purchases"])
         claims = sum(sum(t["y"]) for t in _figure(seen, "agg-breakdown-claim_rounds")["data"])
         assert claims == sum(r["n"] for r in venue.queries.breakdown("ruins", "claim_rounds", finished_only=True))
-    assert sum(r["n"] for r in venue.queries.breakdown("ruins", "claim_rounds", finished_only=False)) > claims
     games = sum(int(r["n"]) for r in venue.queries.distributions("ruins")["moves"])
     assert games == len(venue.finished)
 
