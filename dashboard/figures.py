@@ -169,7 +169,7 @@ def tendency_group(
                     "color": [_colour(i, who) for i, (who, _) in enumerate(series)],
                     "opacity": [0.35 if share and too_few(n) else 1.0 for n in ns],
                 },
-                error_x=_whiskers(shown, intervals, vertical=False) if share else None,
+                error_x=_whiskers(shown, intervals) if share else None,
                 customdata=texts,
                 showlegend=False,
                 hovertemplate="%{y}: %{customdata}<extra>" + labels[row - 1] + "</extra>",
@@ -288,7 +288,6 @@ def by_round(
                 error_y=_whiskers(
                     [None if r["value"] is None else 100 * r["value"] for r in rows],
                     [wilson(r["value"], r["n"]) for r in rows],
-                    vertical=True,
                 )
                 if share
                 else None,
@@ -361,7 +360,7 @@ def breakdown(
                 name=f"{who} ({_n_text(sum(counts.values()))})",
                 marker_color=_colour(i, who),
                 # whiskers on the groups counted: a group of none would draw a 0-40% whisker beside every bar
-                error_y=_whiskers(shares, [wilson(v / 100, total) if v else None for v in shares], vertical=True),
+                error_y=_whiskers(shares, [wilson(v / 100, total) if v else None for v in shares]),
                 customdata=[counts.get(k, 0) for k in keys],
                 hovertemplate="%{x}: %{y:.0f}% (%{customdata})<extra>" + who + "</extra>",
             )
@@ -488,7 +487,7 @@ def by_dimension(
                 name=f"{n} player{'s' if n != 1 else ''}",
                 offsetgroup=group,
                 marker={"color": colour, "opacity": [0.35 if rate and too_few(r["n"]) else 1.0 for r in mine]},
-                error_y=_whiskers(values, intervals, vertical=True) if rate else None,
+                error_y=_whiskers(values, intervals) if rate else None,
                 customdata=[_n_text(r["n"], "games" if rate else None) for r in mine],
                 hovertemplate="%{x}: %{y:.0f}" + ("%" if rate else "") + f" (%{{customdata}})<extra>{group}</extra>",
             )
@@ -528,10 +527,9 @@ def _n_text(n: Any, unit: str | None = "") -> str:
     return f"{shown}, too few {unit}".rstrip()
 
 
-def _whiskers(
-    values: Sequence[float | None], intervals: Sequence[tuple[float, float] | None], vertical: bool
-) -> dict[str, Any]:
-    """Error bars from each value (in percent) to its interval's ends (shares in 0..1)."""
+def _whiskers(values: Sequence[float | None], intervals: Sequence[tuple[float, float] | None]) -> dict[str, Any]:
+    """Error bars (``error_y`` or ``error_x``) from each value (in percent) to its interval's ends (shares in
+    0..1); none where there is no value or no interval."""
     up = [None if v is None or w is None else max(0.0, 100 * w[1] - v) for v, w in zip(values, intervals, strict=True)]
     down = [
         None if v is None or w is None else max(0.0, v - 100 * w[0]) for v, w in zip(values, intervals, strict=True)
@@ -628,7 +626,6 @@ def trend(rows: Sequence[Mapping[str, Any]], share: bool, label: str, tournament
             error_y=_whiskers(
                 [None if r["value"] is None else 100 * r["value"] for r in rows],
                 [wilson(r["value"], r["n"]) for r in rows],
-                vertical=True,
             )
             if share
             else None,
