@@ -148,7 +148,9 @@ def register(app: dash.Dash, ctx: Context) -> None:
 def one_value_sentence(title: str, value: Any, counted: float) -> str:
     """Why a chart of one category is not drawn: it compares nothing."""
     return (
-        f"{title}: not drawn. All {counted:g} counted are \u201c{value}\u201d, so there is nothing to compare "
+        f"{title}: not drawn. "
+        + (f"All {counted:g} counted are" if counted != 1 else "The one counted is")
+        + f" \u201c{value}\u201d, so there is nothing to compare "
         "(choose another tournament, or wait for more games)."
     )
 
