@@ -177,10 +177,12 @@ class Data:
         player: str | None,
         n_players: Sizes | None = None,
         tournament: str | None = None,
+        in_play: bool = True,
     ) -> list[dict[str, Any]]:
+        """``in_play`` False: finished games only, for an organiser too (a page whose heading says so)."""
         access.require_lists(visitor)
         return self._queries.per_round(
-            kind, metric, player, tournament, n_players, finished_only=access.finished_only(visitor)
+            kind, metric, player, tournament, n_players, finished_only=access.finished_only(visitor) or not in_play
         )
 
     def breakdown(
@@ -191,10 +193,12 @@ class Data:
         player: str | None = None,
         tournament: str | None = None,
         n_players: Sizes | None = None,
+        in_play: bool = True,
     ) -> list[dict[str, Any]]:
+        """``in_play`` False: finished games only, for an organiser too (a page whose heading says so)."""
         access.require_lists(visitor)
         return self._queries.breakdown(
-            kind, name, player, tournament, n_players, finished_only=access.finished_only(visitor)
+            kind, name, player, tournament, n_players, finished_only=access.finished_only(visitor) or not in_play
         )
 
     def by_dimension(

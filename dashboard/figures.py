@@ -9,8 +9,16 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from dashboard.format import DASH, number, ordinal, percent
+from dashboard.uncertainty import too_few, wilson
 
 RoundName = Callable[[int], str]  # what the game calls a round (``Renderer.round_name``)
+# A game's words for a value of a breakdown's or dimension's column (``dashboard.games.value_text``): None for
+# the generic wording, "" to leave the column out (another column already says it).
+ValueText = Callable[[str, Any], "str | None"]
+
+
+def no_words(column: str, value: Any) -> str | None:
+    return None
 
 
 def plain_round_name(round_no: int) -> str:
@@ -19,6 +27,8 @@ def plain_round_name(round_no: int) -> str:
 
 COLOURS = ["#2f6db5", "#d1495b", "#edae49", "#00798c", "#66a182", "#8d6a9f"]
 FIELD = "#9aa5b1"
+# A share's axis ticks stop at 100% even where the axis goes on (room past it for a label or a whisker).
+PERCENT_TICKS: dict[str, Any] = {"tickvals": [0, 20, 40, 60, 80, 100], "ticktext": [f"{v}%" for v in range(0, 101, 20)]}
 CURSOR = "#1f2933"
 
 
@@ -133,7 +143,8 @@ def tendency_group(
 ) -> go.Figure:
     """One group of a game's tendencies (``Queries.tendencies`` answers, one per series: the player, then the
     field or another player), as small multiples: each tendency on its own scale (a share from 0 to 100%, a
-    count from 0), one bar per series, labelled with its value and sample size."""
+    count from 0), one bar per series, labelled with its value and sample size; a share with its Wilson
+    interval (whiskers), pale and "too few" under ``uncertainty.TOO_FEW``."""
     first = series[0][1]["metrics"]
     labels = [first[m]["label"] for m in names]
     fig = make_subplots(
@@ -144,25 +155,56 @@ def tendency_group(
         whos = [who for who, _ in series]
         values = [data["metrics"][metric]["value"] for _, data in series]
         ns = [data["metrics"][metric]["n"] for _, data in series]
+        shown = [None if v is None else (100 * v if share else v) for v in values]
+        intervals = [wilson(v, n) if share else None for v, n in zip(values, ns, strict=True)]
+        texts = [
+            f"{tendency_text(v, share)} ({_n_text(n, '' if share else None)})" for v, n in zip(values, ns, strict=True)
+        ]
         fig.add_trace(
             go.Bar(
                 y=whos,
-                x=[None if v is None else (100 * v if share else v) for v in values],
+                x=shown,
                 orientation="h",
-                marker_color=[_colour(i, who) for i, (who, _) in enumerate(series)],
-                text=[f"{tendency_text(v, share)} (n={n:g})" for v, n in zip(values, ns, strict=True)],
-                textposition="outside",
-                cliponaxis=False,
+                marker={
+                    "color": [_colour(i, who) for i, (who, _) in enumerate(series)],
+                    "opacity": [0.35 if share and too_few(n) else 1.0 for n in ns],
+                },
+                error_x=_whiskers(shown, intervals) if share else None,
+                customdata=texts,
                 showlegend=False,
-                hovertemplate="%{y}: %{text}<extra>" + labels[row - 1] + "</extra>",
+                hovertemplate="%{y}: %{customdata}<extra>" + labels[row - 1] + "</extra>",
             ),
             row=row,
             col=1,
         )
-        known = [100 * v if share else v for v in values if v is not None]
-        top = 100.0 if share else max([*known, 0.0]) * 1.35 or 1.0  # room for the label beside the longest bar
+        # each bar's value and n just past its whisker (beside the bar, the whisker would cross it)
+        ends = [(100 * w[1] if w else v or 0) if share else (v or 0) for v, w in zip(shown, intervals, strict=True)]
+        fig.add_trace(
+            go.Scatter(
+                y=whos,
+                x=ends,
+                mode="text",
+                text=[f" {t}" for t in texts],
+                textposition="middle right",
+                textfont={"size": 11},
+                cliponaxis=False,
+                showlegend=False,
+                hoverinfo="skip",
+            ),
+            row=row,
+            col=1,
+        )
+        known = [v for v in ends if v is not None]
+        # room for the label past the longest bar or whisker; a share's ticks stop at 100%
+        top = 160.0 if share else max([*known, 0.0]) * 1.7 or 1.0
         fig.update_xaxes(
-            range=[0, top], ticksuffix="%" if share else "", row=row, col=1, showgrid=True, gridcolor="#eef"
+            range=[0, top],
+            ticksuffix="%" if share else "",
+            row=row,
+            col=1,
+            showgrid=True,
+            gridcolor="#eef",
+            **(PERCENT_TICKS if share else {}),
         )
         fig.update_yaxes(autorange="reversed", row=row, col=1)
     per = 52 + 16 * len(series)
@@ -188,10 +230,15 @@ def stacked_by_round(
     round; one panel per series (the player, the field) on the same 0-100% scale."""
     fig = make_subplots(rows=1, cols=len(series), shared_yaxes=True, subplot_titles=[who for who, _ in series])
     for col, (who, parts) in enumerate(series, start=1):
+        # every part of a round is over the same n: said under the round's name
+        ns: dict[int, Any] = {}
+        for _, rows in parts:
+            for r in rows:
+                ns.setdefault(int(r["round"]), r["n"])
         for i, (label, rows) in enumerate(parts):
             fig.add_trace(
                 go.Bar(
-                    x=[round_name(int(r["round"])) for r in rows],
+                    x=[f"{round_name(int(r['round']))}<br>n={ns[int(r['round'])]:g}" for r in rows],
                     y=[None if r["value"] is None else 100 * r["value"] for r in rows],
                     name=label,
                     legendgroup=label,
@@ -229,9 +276,21 @@ def by_round(
                 x=[round_name(int(r["round"])) for r in rows],
                 y=[None if r["value"] is None else (100 * r["value"] if share else r["value"]) for r in rows],
                 name=who,
-                mode="lines+markers",
+                mode="lines+markers+text",
                 marker={"size": 8},
                 line={"color": _colour(i, who)},
+                # each point's n beside it: the first series' above its points, the second's below
+                text=[f"n={r['n']:g}" for r in rows],
+                # (beside a share's whisker, not on it)
+                textposition=("top" if i % 2 == 0 else "bottom") + (" right" if share else " center"),
+                textfont={"size": 9, "color": _colour(i, who)},
+                cliponaxis=False,
+                error_y=_whiskers(
+                    [None if r["value"] is None else 100 * r["value"] for r in rows],
+                    [wilson(r["value"], r["n"]) for r in rows],
+                )
+                if share
+                else None,
                 customdata=[r["n"] for r in rows],
                 hovertemplate="%{x}: %{y:.2f}"
                 + ("%" if share else "")
@@ -248,13 +307,18 @@ def by_round(
     return fig
 
 
-def _group_label(row: Mapping[str, Any], by: Sequence[str], round_name: RoundName) -> str:
-    """A breakdown's group as people read it: "Round 2, 1st" for a round and a place (every game's words), a
-    number with its column's name, any other value as it is stored."""
+def _group_label(row: Mapping[str, Any], by: Sequence[str], round_name: RoundName, words: ValueText = no_words) -> str:
+    """A breakdown's group as people read it: the game's own words for a value (``words``), else "Round 2, 1st"
+    for a round and a place (every game's words), a number with its column's name, any other value as it is
+    stored."""
     parts = []
     for column in by:
         value = row[column]
-        if value is None:
+        said = None if value is None else words(column, value)
+        if said is not None:
+            if said:
+                parts.append(said)
+        elif value is None:
             parts.append(DASH)
         elif column == "round":
             parts.append(round_name(int(value)))
@@ -270,10 +334,11 @@ def breakdown(
     label: str,
     by: Sequence[str],
     round_name: RoundName = plain_round_name,
+    words: ValueText = no_words,
 ) -> go.Figure:
     """A breakdown (rows grouped ``by`` some columns, counted in ``n``) per series as a share of that series'
-    rows, the groups in one order for every series. A group without a value (a round the game ended before
-    the seat went out has no place) is left out."""
+    rows (with its Wilson interval), the groups in one order for every series. A group without a value (a
+    round the game ended before the seat went out has no place) is left out."""
     series = [(who, [r for r in rows if all(r[c] is not None for c in by)]) for who, rows in series]
     keys: list[tuple[Any, ...]] = []
     for _, rows in series:
@@ -282,17 +347,20 @@ def breakdown(
             if key not in keys:
                 keys.append(key)
     keys.sort(key=lambda k: tuple((v is None, v if not isinstance(v, str) else 0, str(v)) for v in k))
-    names = [_group_label(dict(zip(by, k, strict=True)), by, round_name) for k in keys]
+    names = [_group_label(dict(zip(by, k, strict=True)), by, round_name, words) for k in keys]
     fig = go.Figure()
     for i, (who, rows) in enumerate(series):
         counts = {tuple(r[c] for c in by): int(r["n"]) for r in rows}
         total = sum(counts.values()) or 1
+        shares = [100 * counts.get(k, 0) / total for k in keys]
         fig.add_trace(
             go.Bar(
                 x=names,
-                y=[100 * counts.get(k, 0) / total for k in keys],
-                name=f"{who} (n={sum(counts.values())})",
+                y=shares,
+                name=f"{who} ({_n_text(sum(counts.values()))})",
                 marker_color=_colour(i, who),
+                # whiskers on the groups counted: a group of none would draw a 0-40% whisker beside every bar
+                error_y=_whiskers(shares, [wilson(v / 100, total) if v else None for v in shares]),
                 customdata=[counts.get(k, 0) for k in keys],
                 hovertemplate="%{x}: %{y:.0f}% (%{customdata})<extra>" + who + "</extra>",
             )
@@ -309,15 +377,25 @@ def counts(
     by: Sequence[str],
     averaged: Sequence[str] = (),
     round_name: RoundName = plain_round_name,
+    words: ValueText = no_words,
 ) -> go.Figure:
     """A breakdown of the whole field as counts (with its averaged columns in the hover text), groups without a
     value left out (a game in play has not been won yet)."""
     rows = [r for r in rows if all(r[c] is not None for c in by)]
     if rows and all(isinstance(r[c], int) for r in rows for c in by):  # rounds, places, ranks: in their order
         rows = sorted(rows, key=lambda r: tuple(r[c] for c in by))
+        if len(by) == 1:  # one number (a round): the values nobody reached show as 0, not as a hidden gap
+            (column,) = by
+            seen = {r[column] for r in rows}
+            low = 1 if column == "round" else min(seen)
+            if max(seen) - low < 40:
+                rows = [
+                    next((r for r in rows if r[column] == v), {column: v, "n": 0, **{c: None for c in averaged}})
+                    for v in range(low, max(seen) + 1)
+                ]
     fig = go.Figure(
         go.Bar(
-            x=[_group_label(r, by, round_name) for r in rows],
+            x=[_group_label(r, by, round_name, words) for r in rows],
             y=[r["n"] for r in rows],
             marker_color=COLOURS[0],
             customdata=[[r[c] for c in averaged] for r in rows] if averaged else None,
@@ -329,7 +407,39 @@ def counts(
     _layout(fig, f"{label[:1].upper()}{label[1:]}")
     fig.update_xaxes(type="category")
     fig.update_yaxes(title_text="count")
+    _whole_ticks(fig, [r["n"] for r in rows])
     return fig
+
+
+def _whole_ticks(fig: go.Figure, counts: Sequence[Any]) -> None:
+    """A count's axis ticks on whole numbers (no tick at 0.5 of a game), about six of them."""
+    top = max([int(c) for c in counts if c is not None] or [1])
+    fig.update_yaxes(tickformat=",d", tick0=0, dtick=max(1, -(-top // 6)), rangemode="tozero")
+
+
+def one_value(labels: Sequence[Any]) -> Any | None:
+    """The one value every row shares, when there is exactly one (a chart of a single bar compares nothing: the
+    page says so instead); None when there are several, or none."""
+    distinct = {label for label in labels if label is not None}
+    return next(iter(distinct)) if len(distinct) == 1 else None
+
+
+def group_labels(
+    rows: Sequence[Mapping[str, Any]], by: Sequence[str], round_name: RoundName, words: ValueText = no_words
+) -> list[str]:
+    """Each row's group as ``counts`` labels it (rows without a value of a column left out)."""
+    return [_group_label(r, by, round_name, words) for r in rows if all(r[c] is not None for c in by)]
+
+
+def dimension_labels(
+    rows: Sequence[Mapping[str, Any]],
+    dimension: str,
+    label: str | None = None,
+    flag: bool = False,
+    words: ValueText = no_words,
+) -> list[str]:
+    """Each row's value of a dimension as ``by_dimension`` labels it (rows without one left out)."""
+    return [_dimension_value(dimension, r["grp"], label, flag, words) for r in rows if r["grp"] is not None]
 
 
 def by_dimension(
@@ -340,51 +450,106 @@ def by_dimension(
     rate: bool = True,
     fair_share: bool = False,
     flag: bool = False,
+    words: ValueText = no_words,
 ) -> go.Figure:
     """A metric per value of a dimension (named ``label`` for people), one group of bars per table size
     (``Queries.by_dimension`` rows); rows without a value of the dimension (a multiplayer game has no rival's
-    difficulty) are left out. ``fair_share``: a win rate, drawn with the line each table size would give every
-    seat if seats did not matter (1/N, in the size's colour)."""
+    difficulty) are left out. A rate carries its Wilson interval (whiskers) and, above it, its n ("too few"
+    under ``uncertainty.TOO_FEW``, the bar pale). ``fair_share``: a win rate, drawn with the line each table
+    size would give every seat if seats did not matter (1/N, in the size's colour, named in the legend)."""
     rows = [r for r in rows if r["grp"] is not None]
     fig = go.Figure()
     sizes = sorted({int(r["n_players"]) for r in rows})
     for i, n in enumerate(sizes):
+        colour = COLOURS[i % len(COLOURS)]
         if fair_share and n > 1:
-            fig.add_hline(
-                y=100 / n,
-                line={"color": COLOURS[i % len(COLOURS)], "dash": "dash", "width": 1.5},
-                annotation_text=f"fair share 1/{n}",
-                annotation_position="top left",
-                annotation_font={"size": 10, "color": COLOURS[i % len(COLOURS)]},
+            fig.add_hline(y=100 / n, line={"color": colour, "dash": "dash", "width": 1.5})
+            # named in the legend, not beside the line: a label there is clipped by the axis or covers a bar
+            fig.add_trace(
+                go.Scatter(
+                    x=[None],
+                    y=[None],
+                    mode="lines",
+                    line={"color": colour, "dash": "dash", "width": 1.5},
+                    name=f"fair share 1/{n}",
+                    hoverinfo="skip",
+                )
             )
         mine = [r for r in rows if int(r["n_players"]) == n]
+        names = [_dimension_value(dimension, r["grp"], label, flag, words) for r in mine]
+        values = [None if r["value"] is None else (100 * r["value"] if rate else r["value"]) for r in mine]
+        intervals = [wilson(r["value"], r["n"]) if rate else None for r in mine]
+        group = f"{n} players"
         fig.add_trace(
             go.Bar(
-                x=[_dimension_value(dimension, r["grp"], label, flag) for r in mine],
-                y=[None if r["value"] is None else (100 * r["value"] if rate else r["value"]) for r in mine],
+                x=names,
+                y=values,
                 name=f"{n} player{'s' if n != 1 else ''}",
-                marker_color=COLOURS[i % len(COLOURS)],
-                text=[f"n={r['n']:g}" for r in mine],
-                textposition="outside",
-                cliponaxis=False,
-                hovertemplate="%{x}: %{y:.0f}" + ("%" if rate else "") + f" (%{{text}})<extra>{n} players</extra>",
+                offsetgroup=group,
+                marker={"color": colour, "opacity": [0.35 if rate and too_few(r["n"]) else 1.0 for r in mine]},
+                error_y=_whiskers(values, intervals) if rate else None,
+                customdata=[_n_text(r["n"], "games" if rate else None) for r in mine],
+                hovertemplate="%{x}: %{y:.0f}" + ("%" if rate else "") + f" (%{{customdata}})<extra>{group}</extra>",
             )
         )
-    _layout(fig, title, barmode="group", showlegend=True)
+        # each bar's n above its whisker (a text trace in the bar's own slot: ``scattermode="group"``)
+        fig.add_trace(
+            go.Scatter(
+                x=names,
+                y=[
+                    (100 * found[1] if found else v or 0) if rate else (v or 0)
+                    for v, found in zip(values, intervals, strict=True)
+                ],
+                mode="text",
+                text=[_n_text(r["n"], "games" if rate else None) for r in mine],
+                textposition="top center",
+                textfont={"size": 10, "color": "#556"},
+                offsetgroup=group,
+                showlegend=False,
+                hoverinfo="skip",
+                cliponaxis=False,
+            )
+        )
+    _layout(fig, title, barmode="group", scattermode="group", showlegend=True)
     fig.update_xaxes(type="category")
     fig.update_yaxes(ticksuffix="%" if rate else "", rangemode="tozero")
-    if rate:  # a rate on its whole scale: a 50% bar looks like half, whatever the other bars
-        fig.update_yaxes(range=[0, 105])
+    if rate:  # a rate on its whole scale (a 50% bar looks like half), with room above 100% for the n labels
+        fig.update_yaxes(range=[0, 118], **PERCENT_TICKS)
     return fig
 
 
-def _dimension_value(dimension: str, value: Any, label: str | None = None, flag: bool = False) -> str:
-    """A dimension's value as people read it: "Seat 2" (seats count from 1), "led round 1: yes" for a 0/1 fact
-    (a ``flag``: a difficulty of 0 is a level, not a no)."""
+def _n_text(n: Any, unit: str | None = "") -> str:
+    """A sample size as a label: "n=12", or under the threshold (``uncertainty.TOO_FEW``) "n=2, too few" (and
+    the ``unit``: "too few games"); ``unit`` None: never flagged (a count, not a rate)."""
+    shown = f"n={n:g}" if isinstance(n, int | float) else f"n={n}"
+    if unit is None or not too_few(n):
+        return shown
+    return f"{shown}, too few {unit}".rstrip()
+
+
+def _whiskers(values: Sequence[float | None], intervals: Sequence[tuple[float, float] | None]) -> dict[str, Any]:
+    """Error bars (``error_y`` or ``error_x``) from each value (in percent) to its interval's ends (shares in
+    0..1); none where there is no value or no interval."""
+    up = [None if v is None or w is None else max(0.0, 100 * w[1] - v) for v, w in zip(values, intervals, strict=True)]
+    down = [
+        None if v is None or w is None else max(0.0, v - 100 * w[0]) for v, w in zip(values, intervals, strict=True)
+    ]
+    return {"type": "data", "symmetric": False, "array": up, "arrayminus": down, "color": "#334", "thickness": 1.2,
+            "width": 4}  # fmt: skip
+
+
+def _dimension_value(
+    dimension: str, value: Any, label: str | None = None, flag: bool = False, words: ValueText = no_words
+) -> str:
+    """A dimension's value as people read it: the game's own words (``words``), else "Seat 2" (seats count from
+    1), "led round 1: yes" for a 0/1 fact (a ``flag``: a difficulty of 0 is a level, not a no)."""
     if dimension == "seat" and isinstance(value, int):
         return f"Seat {value + 1}"
     if value is None:
         return DASH
+    said = words(dimension, value)
+    if said:
+        return said
     name = label or dimension.replace("_", " ")
     if flag and value in (0, 1) and not isinstance(value, str):
         return f"{name}: {'yes' if value else 'no'}"
@@ -394,18 +559,27 @@ def _dimension_value(dimension: str, value: Any, label: str | None = None, flag:
 def counts_bar(
     rows: Sequence[Mapping[str, Any]], title: str, axis: str, labels: Mapping[Any, str] | None = None
 ) -> go.Figure:
+    """Counts of a value (rows of ``{value, n}``). Numbers sit on a numeric axis, so a score nobody made shows
+    as a gap, not as a neighbour of the next one; anything else (``labels``, words) is a category."""
     labels = labels or {}
+    numeric = not labels and all(isinstance(r["value"], int | float) for r in rows)
     fig = go.Figure(
         go.Bar(
-            x=[labels.get(r["value"], str(r["value"])) for r in rows],
+            x=[r["value"] if numeric else labels.get(r["value"], str(r["value"])) for r in rows],
             y=[r["n"] for r in rows],
             marker_color=COLOURS[0],
             hovertemplate="%{x}: %{y}<extra></extra>",
         )
     )
     _layout(fig, title)
-    fig.update_xaxes(title_text=axis, type="category")
+    if numeric:
+        values = [r["value"] for r in rows]
+        span = (max(values) - min(values)) if values else 0
+        fig.update_xaxes(title_text=axis, type="linear", tickformat=",d", dtick=max(1, -(-span // 12)))
+    else:
+        fig.update_xaxes(title_text=axis, type="category")
     fig.update_yaxes(title_text="count")
+    _whole_ticks(fig, [r["n"] for r in rows])
     return fig
 
 
@@ -446,9 +620,15 @@ def trend(rows: Sequence[Mapping[str, Any]], share: bool, label: str, tournament
             marker={"size": 9},
             line={"color": COLOURS[0]},
             text=[f"n={r['n']:g}" for r in rows],
-            textposition="top center",
+            textposition="top right" if share else "top center",  # (beside a share's whisker, not on it)
             textfont={"size": 10, "color": "#667"},
             cliponaxis=False,
+            error_y=_whiskers(
+                [None if r["value"] is None else 100 * r["value"] for r in rows],
+                [wilson(r["value"], r["n"]) for r in rows],
+            )
+            if share
+            else None,
             customdata=[r["n"] for r in rows],
             hovertemplate="%{x}: %{y:.2f}" + ("%" if share else "") + " (n=%{customdata})<extra></extra>",
         )
@@ -457,5 +637,5 @@ def trend(rows: Sequence[Mapping[str, Any]], share: bool, label: str, tournament
     fig.update_xaxes(type="category", title_text="tournament round")
     fig.update_yaxes(ticksuffix="%" if share else "", rangemode="tozero")
     if share:
-        fig.update_yaxes(range=[0, 105])
+        fig.update_yaxes(range=[0, 112], **PERCENT_TICKS)
     return fig

@@ -31,6 +31,9 @@ class Choice:
     action: Mapping[str, Any]
     group: str = ""
     cards: tuple[str, ...] | None = None
+    # Other legal actions this choice stands for: the same move with an identical copy of a card (one of three
+    # Fear cards), which a person cannot tell apart (``merge_alike``); the page plays ``action``.
+    alike: tuple[Mapping[str, Any], ...] = ()
 
     def value(self) -> str:
         """The action as the page sends it back (the engine's own JSON, keys sorted)."""
@@ -60,6 +63,31 @@ class Picker:
                 for c in self.choices
             ],
         }
+
+
+def merge_alike(choices: Sequence[Choice], same: Callable[[Choice], Any] = lambda c: None) -> list[Choice]:
+    """One choice for each set of choices that make the same move (the same words, kind and cards, and the same
+    ``same(choice)``: for a game's picker, the move with its card ids replaced by what the cards show, so only
+    identical copies of a card meet), saying how many it stands for."""
+    merged: dict[Any, list[Choice]] = {}
+    for choice in choices:
+        merged.setdefault((choice.label, choice.group, choice.cards, same(choice)), []).append(choice)
+    out = []
+    for copies in merged.values():
+        first = copies[0]
+        if len(copies) == 1:
+            out.append(first)
+            continue
+        out.append(
+            Choice(
+                f"{first.label} (any of {len(copies)} alike)",
+                first.action,
+                first.group,
+                first.cards,
+                tuple(c.action for c in copies[1:]),
+            )
+        )
+    return out
 
 
 def matching(picker: Mapping[str, Any], group: str | None, cards: Sequence[str] | None) -> list[dict[str, str]]:

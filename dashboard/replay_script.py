@@ -208,8 +208,8 @@ REPLAY_JS = r"""
         var frame = b.frames[key(v, k)];
         R.v = v; R.k = (k === null || k === undefined) ? null : k;
         if (!frame) {
-            say("Loading move " + v + "…");
-            $("replay-version").replaceChildren(el("span", "quiet", "Loading move " + v + "…"));
+            say("Loading step " + v + "…");
+            $("replay-version").replaceChildren(el("span", "quiet", "Loading step " + v + "…"));
             var mine = R, wanted = R.p;
             fetchPart(R.p, partOf(v), R.k !== null).then(function () {
                 if (R === mine && R.p === wanted && R.v === v) { show(v, k, null); }
@@ -261,9 +261,11 @@ REPLAY_JS = r"""
         var b = book(R.p), move = b.moves ? b.moves[R.v - 1] : null;
         var box = $("replay-version");
         box.className = "version-label";
-        var parts = [el("strong", null, "Move " + R.v + " of " + R.latest)];
+        // a step is a record: step 1 sets the game up, each later one is a move (step v is move v - 1, as the
+        // games list counts moves) until a finished game's last step reveals the seed
+        var parts = [el("strong", null, "Step " + R.v + " of " + R.latest)];
         var what = "setup";
-        if (move && move.seat !== null) { what = "by " + R.names[move.seat]; }
+        if (move && move.seat !== null) { what = "move " + (R.v - 1) + " by " + R.names[move.seat]; }
         else if (R.v > 1) { what = "the seed is revealed"; }
         parts.push(el("span", "quiet", " · " + what));
         if (move && move.think !== null && move.think !== undefined) {

@@ -98,9 +98,11 @@ def entries(records: Sequence[dict[str, Any]], seat: int | None) -> list[Entry]:
                 names = [str(n) for n in rules.view(state, None)["players"]]
             line = rules.describe(event, names, seat)
             lines.append(None if line.endswith(" to act") else line)
-        if lines and all(line is None for line in lines):
-            # A move that only hands the turn on (Arnak's end of a turn): say so, rather than seem to do nothing.
-            lines[-1] = rules.describe(rules.event_from_dict(events_of(record)[-1]), names, seat)
         who = record["body"]["seat"] if record["type"] == "move" else None
+        if lines and all(line is None for line in lines):
+            # A move that only hands the turn on (Arnak's end of a turn): say so, rather than seem to do nothing,
+            # and say who made it first: "Buying Bo to act" alone, beside the mover's name, read as Bo's move.
+            next_up = rules.describe(rules.event_from_dict(events_of(record)[-1]), names, seat)
+            lines[-1] = next_up if who is None else f"{names[who]} ends their turn; {next_up}"
         out.append(Entry(record["version"], who, lines))
     return out

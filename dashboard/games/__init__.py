@@ -7,7 +7,7 @@ part may also offer a ``CSS`` string, its table's stylesheet: ``stylesheet()`` j
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, Protocol, cast
 
@@ -69,3 +69,13 @@ def stylesheet() -> str:
     """The registered games' own stylesheets (a part's ``CSS``, if it has one), for the dashboard's page."""
     parts = (getattr(renderer(kind), "CSS", "") for kind in GAMES)
     return "\n".join(css for css in parts if isinstance(css, str) and css)
+
+
+def value_text(kind: str) -> Callable[[str, Any], str | None]:
+    """The game's words for a value of one of its breakdowns' or dimensions' columns (its part's optional
+    ``value_text(column, value)``: "+2" for Ruins' ``plus2``; None for the generic wording, "" to leave the
+    column out of a group's name), so the charts never show a stored code."""
+    found = getattr(renderer(kind), "value_text", None)
+    if callable(found):
+        return cast(Callable[[str, Any], "str | None"], found)
+    return lambda column, value: None

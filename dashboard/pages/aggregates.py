@@ -2,21 +2,22 @@
 dimensions), scores and lengths, each per-round metric, each breakdown of the game's catalogue, and any
 tendency's trend over a tournament's rounds. Drawn from the catalogue (``service.queries``), whatever the game.
 
-Every figure is over finished games (for anyone but an organiser, the breakdowns too: ``Data`` decides)."""
+Every figure is over finished games, for everyone: the heading counts them, and each chart counts what it says."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import dash
 from dash import Input, Output, State, html
 
-from dashboard import figures
+from dashboard import figures, uncertainty
 from dashboard.access import Visitor, require_lists
 from dashboard.components import card, chart, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import tournament_label
-from dashboard.games import analysed_kinds, renderer
+from dashboard.games import analysed_kinds, renderer, value_text
 from dashboard.pages.players import slug
 from domain.games import GAMES
 from service.queries import breakdowns, dimensions, groups, stacked, trend_metrics
@@ -144,10 +145,32 @@ def register(app: dash.Dash, ctx: Context) -> None:
         return trend_chart(ctx, visitor, metric, tournament)
 
 
+def one_value_sentence(title: str, value: Any, counted: float) -> str:
+    """Why a chart of one category is not drawn: it compares nothing."""
+    return (
+        f"{title}: not drawn. "
+        + (f"All {counted:g} counted are" if counted != 1 else "The one counted is")
+        + f" \u201c{value}\u201d, so there is nothing to compare "
+        "(choose another tournament, or wait for more games)."
+    )
+
+
+def rate_chart(chart_id: str, figure: Any, empty_text: str | None = None) -> list[Any]:
+    """A chart of rates, and under it how to read its whiskers and pale bars (``dashboard.uncertainty``)."""
+    drawn = chart(chart_id, figure, empty_text)
+    if empty_text is not None:
+        return [drawn]
+    # (the graph alone in its own box: beside a sibling, a responsive graph loses its height)
+    return [html.Div(drawn), html.P(uncertainty.NOTE, className="quiet chart-note")]
+
+
 def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str | None) -> Any:
+    """Every chart over the finished games only, for an organiser too: the page's heading counts those, and
+    every chart counts what the heading says (games in play are on the games list)."""
     data = ctx.data
     title = GAMES[kind].title
     round_name = renderer(kind).round_name
+    words = value_text(kind)
     seats = data.by_dimension(visitor, kind, WIN_RATE, "seat", tournament)
     spread = data.distributions(visitor, kind, tournament)
     if not seats and not spread["score"]:
@@ -157,42 +180,38 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
             id="agg-empty",
         )
     games = sum(int(r["n"]) for r in spread["moves"])
-    charts: list[Any] = [
-        card(
-            None,
-            chart(
-                "agg-seats",
-                figures.by_dimension(seats, "Win rate by seat (per player count)", "seat", fair_share=True),
-            ),
-        ),
-    ]
-    for name, d in dimensions(kind).items():
-        if d.grain != "seat" or name == "seat":
-            continue
-        rows = data.by_dimension(visitor, kind, WIN_RATE, name, tournament)
-        charts.append(
-            card(
-                None,
-                chart(
-                    f"agg-by-{name}",
-                    figures.by_dimension(
-                        rows, f"Win rate by {d.label} (per player count)", name, d.label, fair_share=True, flag=d.flag
-                    ),
-                    None if any(r["grp"] is not None for r in rows) else NO_GAMES,
-                ),
-            )
+    charts: list[Any] = []
+    for name, label, flag in [("seat", "seat", False)] + [
+        (n, d.label, d.flag) for n, d in dimensions(kind).items() if d.grain == "seat" and n != "seat"
+    ]:
+        rows = seats if name == "seat" else data.by_dimension(visitor, kind, WIN_RATE, name, tournament)
+        heading = "Win rate by seat (per player count)" if name == "seat" else f"Win rate by {label} (per player count)"
+        chart_id = "agg-seats" if name == "seat" else f"agg-by-{name}"
+        only = figures.one_value(figures.dimension_labels(rows, name, label, flag, words))
+        counted = sum(r["n"] for r in rows if r["grp"] is not None)
+        reason = (
+            NO_GAMES
+            if not any(r["grp"] is not None for r in rows)
+            else one_value_sentence(heading, only, counted)
+            if only is not None
+            else None
         )
+        figure = None if reason else figures.by_dimension(rows, heading, name, label, True, True, flag, words)
+        charts.append(card(None, *rate_chart(chart_id, figure, reason)))
     charts += [
         card(
             None,
             chart("agg-score", figures.counts_bar(spread["score"], "Final score (every seat of every game)", "score")),
         ),
         card(None, chart("agg-length", figures.histogram(spread["moves"], "Game length", "moves per game"))),
-        card(None, chart("agg-rounds", figures.counts_bar(spread["rounds"], "Rounds per game", "last round"))),
+        card(None, _counted_chart("agg-rounds", "Rounds per game", spread["rounds"], "last round", round_name)),
     ]
     for group, members in groups(kind, ("round",)).items():
         if stacked(members):
-            parts = [(m.label, data.per_round(visitor, kind, m.name, None, tournament=tournament)) for m in members]
+            parts = [
+                (m.label, data.per_round(visitor, kind, m.name, None, tournament=tournament, in_play=False))
+                for m in members
+            ]
             charts.append(
                 card(
                     None,
@@ -205,43 +224,60 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
             )
             continue
         for m in members:
-            rows = data.per_round(visitor, kind, m.name, None, tournament=tournament)
-            charts.append(
-                card(
-                    None,
-                    chart(
-                        f"agg-round-{m.name}",
-                        figures.by_round(
-                            [("the field", rows)],
-                            f"{m.label[:1].upper()}{m.label[1:]}, per round",
-                            m.label,
-                            round_name,
-                            m.share,
-                        ),
-                        None if rows else NO_GAMES,
-                    ),
-                )
+            rows = data.per_round(visitor, kind, m.name, None, tournament=tournament, in_play=False)
+            drawn = chart(
+                f"agg-round-{m.name}",
+                figures.by_round(
+                    [("the field", rows)],
+                    f"{m.label[:1].upper()}{m.label[1:]}, per round",
+                    m.label,
+                    round_name,
+                    m.share,
+                ),
+                None if rows else NO_GAMES,
             )
+            charts.append(card(None, *(rate_chart(drawn.id, drawn.figure) if m.share and rows else [drawn])))
     for name, spec in breakdowns(kind).items():
-        rows = data.breakdown(visitor, kind, name, None, tournament)
+        rows = data.breakdown(visitor, kind, name, None, tournament, in_play=False)
+        heading = f"{spec.label[:1].upper()}{spec.label[1:]}"
+        only = figures.one_value(figures.group_labels(rows, spec.by, round_name, words))
+        counted = sum(r["n"] for r in rows if all(r[c] is not None for c in spec.by))
+        reason = NO_GAMES if not counted else one_value_sentence(heading, only, counted) if only is not None else None
         charts.append(
             card(
                 None,
                 chart(
                     f"agg-breakdown-{name}",
-                    figures.counts(rows, spec.label, spec.by, spec.average, round_name),
-                    None if rows else NO_GAMES,
+                    None if reason else figures.counts(rows, spec.label, spec.by, spec.average, round_name, words),
+                    reason,
                 ),
             )
         )
     return html.Div(
         [
             html.P(
-                f"Over {games} finished {title} game{'s' if games != 1 else ''}.", className="quiet", id="agg-summary"
+                f"Over {games} finished {title} game{'s' if games != 1 else ''}: every chart below counts these "
+                "only (games in play are left out until they end).",
+                className="quiet",
+                id="agg-summary",
             ),
             html.Div(charts, className="grid-2"),
         ]
     )
+
+
+def _counted_chart(
+    chart_id: str, heading: str, rows: list[dict[str, Any]], axis: str, name: Callable[[int], str]
+) -> Any:
+    """Counts of a value, or why not drawn: no rows, or one value only (``name``: the value in words)."""
+    if not rows:
+        return chart(chart_id, None, NO_GAMES)
+    only = figures.one_value([r["value"] for r in rows])
+    if only is not None:
+        return chart(
+            chart_id, None, one_value_sentence(heading, f"{axis}: {name(int(only))}", sum(r["n"] for r in rows))
+        )
+    return chart(chart_id, figures.counts_bar(rows, heading, axis))
 
 
 def trend_chart(ctx: Context, visitor: Visitor, metric: str | None, tournament: str | None) -> Any:

@@ -15,6 +15,7 @@ when the game moves on, the script presses the hidden refresh button and the cal
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import dash
@@ -232,8 +233,23 @@ def submit(ctx: Context, visitor: Visitor, game_id: str, shown: Any, chosen: str
     except Conflict:
         return html.Span(STALE, className="play-refused", id="play-stale")
     except ServiceError as refused:  # the engine or the service said no: one sentence, nothing changed
-        return html.Span(refused.message[:1].upper() + refused.message[1:] + ".", className="play-refused")
+        return html.Span(refusal_text(refused.message), className="play-refused")
     return html.Span("Played.", className="play-done")
+
+
+def _played(moves: int) -> str:
+    return f"{moves} move{'s' if moves != 1 else ''} played"
+
+
+_SEAT_NUMBER = re.compile(r"\bseat (\d+)")
+
+
+def refusal_text(message: str) -> str:
+    """A refusal as this page says it: the engine and the API number seats from 0, the page from 1 ("Playing:
+    seat 1"), so every seat a refusal names is renumbered ("you hold seat 0, not seat 1" reads "You hold seat
+    1, not seat 2"); one sentence, with a capital and a full stop."""
+    said = _SEAT_NUMBER.sub(lambda m: f"seat {int(m.group(1)) + 1}", message)
+    return said[:1].upper() + said[1:] + ("" if said.endswith(".") else ".")
 
 
 def drawn(ctx: Context, visitor: Visitor, game_id: str, message: Any) -> tuple[Any, ...]:
@@ -268,7 +284,8 @@ def drawn(ctx: Context, visitor: Visitor, game_id: str, message: Any) -> tuple[A
         waiting = ", ".join(str(everyone[s]) if s < len(everyone) else f"seat {s + 1}" for s in game["to_act"])
         status_text = NOT_YOUR_TURN.format(who=waiting or "the game")
     status = html.Span(
-        [html.Strong(status_text), html.Span(f" · move {game['version']}", className="quiet")],
+        # (moves as the games list and the replay count them: the first record sets the game up)
+        [html.Strong(status_text), html.Span(f" · {_played(int(game['version']) - 1)}", className="quiet")],
         id="play-now",
         **data_attributes({"data-version": str(game["version"]), "data-turn": "1" if legal else "0"}),
     )

@@ -2,8 +2,9 @@
 
 Everything drawn comes from the chosen game's analytics catalogue (``domain.metrics``, answered by
 ``service.queries``): its seat- and game-grain metrics as bars and a table, each per-round metric as a line,
-each breakdown of a table with a seat as bars; the comparison may keep to one table size. For anyone but an
-organiser every figure is computed from finished games only (``Data`` decides)."""
+each breakdown of a table with a seat as bars; the comparison may keep to one table size. Every figure is
+computed from finished games only, for an organiser too: the summary counts those, and every chart counts what
+it says. Every rate carries its Wilson interval and n (``dashboard.uncertainty``)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from typing import Any
 import dash
 from dash import Input, Output, dcc, html
 
-from dashboard import figures, player_search
+from dashboard import figures, player_search, uncertainty
 from dashboard.access import Visitor, require_lists
 from dashboard.components import card, chart, dropdown, empty, field
 from dashboard.context import Context
-from dashboard.games import analysed_kinds, renderer
+from dashboard.games import analysed_kinds, renderer, value_text
 from domain.games import GAMES
 from service.queries import breakdowns, groups, per_player_breakdowns, stacked
 
@@ -163,17 +164,21 @@ def player_page(
         sections.append(
             card(
                 None,
-                chart(
-                    f"players-group-{slug(group)}",
-                    figures.tendency_group(group, shown, ((name, mine), (other_name, theirs))),
+                html.Div(  # (the graph alone in its own box: beside a sibling it loses its height)
+                    chart(
+                        f"players-group-{slug(group)}",
+                        figures.tendency_group(group, shown, ((name, mine), (other_name, theirs))),
+                    )
                 ),
+                *([html.P(uncertainty.NOTE, className="quiet chart-note")] if any(m.share for m in members) else []),
             )
         )
     charts = []
     for group, members in groups(kind, ("round",)).items():
         if stacked(members):
             parts = [
-                (who, [(m.label, data.per_round(visitor, kind, m.name, pid, compared if pid != player else size))
+                (who, [(m.label, data.per_round(visitor, kind, m.name, pid, compared if pid != player else size,
+                                               in_play=False))
                        for m in members])
                 for who, pid in series
             ]  # fmt: skip
@@ -190,7 +195,7 @@ def player_page(
             continue
         for m in members:
             rows = [
-                (who, data.per_round(visitor, kind, m.name, pid, compared if pid != player else size))
+                (who, data.per_round(visitor, kind, m.name, pid, compared if pid != player else size, in_play=False))
                 for who, pid in series
             ]
             charts.append(
@@ -209,7 +214,10 @@ def player_page(
         if name_ not in per_player_breakdowns(kind):
             continue
         rows = [
-            (who, data.breakdown(visitor, kind, name_, pid, n_players=compared if pid != player else size))
+            (
+                who,
+                data.breakdown(visitor, kind, name_, pid, n_players=compared if pid != player else size, in_play=False),
+            )
             for who, pid in series
         ]
         charts.append(
@@ -217,7 +225,7 @@ def player_page(
                 None,
                 chart(
                     f"players-breakdown-{name_}",
-                    figures.breakdown(rows, spec.label, spec.by, round_name),
+                    figures.breakdown(rows, spec.label, spec.by, round_name, value_text(kind)),
                     None if rows[0][1] else f"{name} has none of these yet.",
                 ),
             )
@@ -248,7 +256,7 @@ def _summary(
     lines: list[Any] = [
         html.Strong(name),
         f": {games} finished {title} game{'s' if games != 1 else ''}{table}",
-        f", won {figures.tendency_text(wins, True)}" if games and wins is not None else "",
+        f", won {rate_text(wins, games, 'games')}" if games and wins is not None else "",
         f". Compared with {other_name}: {theirs['games']} player-game{'s' if theirs['games'] != 1 else ''}{table}.",
         html.Div(
             "Like with like: the comparison counts only games at the table sizes this player played"
@@ -271,6 +279,7 @@ def _summary(
 
 def tendency_table(mine: dict[str, Any], theirs: dict[str, Any], name: str, other_name: str) -> html.Table:
     head = html.Tr([html.Th("Tendency"), html.Th(name), html.Th("n"), html.Th(other_name), html.Th("n")])
+    # (a share's cell: its value and 95% Wilson interval; an n under uncertainty.TOO_FEW says "too few")
     rows = []
     for metric, a in mine["metrics"].items():
         b = theirs["metrics"][metric]
@@ -278,11 +287,28 @@ def tendency_table(mine: dict[str, Any], theirs: dict[str, Any], name: str, othe
             html.Tr(
                 [
                     html.Td(a["label"]),
-                    html.Td(figures.tendency_text(a["value"], a["share"]), className="num strong"),
-                    html.Td(f"{a['n']:g}", className="num quiet"),
-                    html.Td(figures.tendency_text(b["value"], b["share"]), className="num"),
-                    html.Td(f"{b['n']:g}", className="num quiet"),
+                    html.Td(_value_cell(a), className="num strong"),
+                    html.Td(_n_cell(a), className="num quiet"),
+                    html.Td(_value_cell(b), className="num"),
+                    html.Td(_n_cell(b), className="num quiet"),
                 ]
             )
         )
     return html.Table([html.Thead(head), html.Tbody(rows)], className="grid compact", id="players-table")
+
+
+def rate_text(value: float | None, n: float | int, unit: str = "") -> str:
+    """A rate as people should read it: "50% (15-85%, n=4, too few games)" (``dashboard.uncertainty``)."""
+    interval = uncertainty.interval_text(value, n)
+    flag = f", too few {unit}".rstrip() if uncertainty.too_few(n) else ""
+    return f"{figures.tendency_text(value, True)} ({interval + ', ' if interval else ''}n={n:g}{flag})"
+
+
+def _value_cell(metric: dict[str, Any]) -> str:
+    text = figures.tendency_text(metric["value"], metric["share"])
+    interval = uncertainty.interval_text(metric["value"], metric["n"]) if metric["share"] else ""
+    return f"{text} ({interval})" if interval else text
+
+
+def _n_cell(metric: dict[str, Any]) -> str:
+    return f"{metric['n']:g}" + (", too few" if metric["share"] and uncertainty.too_few(metric["n"]) else "")

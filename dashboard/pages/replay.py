@@ -51,6 +51,13 @@ CHECK_NAMES = {
 FRAMES_PATH = "replay-frames/"
 
 
+def moves_in(latest: int, over: bool) -> int:
+    """The players' moves among a game's ``latest`` records, as the games list counts them: the first record
+    sets the game up and a finished game's last reveals its seed; neither is a move. (The replay steps through
+    every record: "Step 60 of 227" is move 59 of 225.)"""
+    return max(0, latest - 1 - (1 if over else 0))
+
+
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params: dict[str, str]) -> html.Div:
     # Denied (the router says so, in the same words whether or not the game exists) unless the visitor may
     # see this game; NotFound for an organiser asking for a game that does not exist.
@@ -123,7 +130,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                     ),
                     html.Div(
                         f"{where or 'Friendly game'} · started {when(first.get('created_at'))} · {status}{result} · "
-                        f"{latest} moves",
+                        f"{moves_in(latest, opened.over)} moves",
                         className="quiet small",
                     ),
                     html.Div("Checking the hash chain, seed and rules…", id="replay-verify", className="verify"),
@@ -151,7 +158,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                                 className="btn btn-small",
                                 title="One event on (Shift+→)",
                             ),
-                            html.Span(f"Loading move {move}…", id="replay-version", className="version-label quiet"),
+                            html.Span(f"Loading step {move}…", id="replay-version", className="version-label quiet"),
                         ],
                         className="controls",
                     ),
@@ -219,11 +226,12 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
 
 
 def _chart(timeline: dict[str, Any], move: int, round_name: figures.RoundName) -> Any:
-    """The VP chart, in the replay's words (moves) and with its legend below, so it keeps its width on a phone."""
+    """The VP chart, in the replay's words (steps, as its stepper counts them) and with its legend below, so it
+    keeps its width on a phone."""
     fig = figures.vp_timeline(timeline, move, round_name)
     for trace in fig.data:
-        trace.hovertemplate = f"{trace.name}: %{{y}} VP at move %{{x}}<extra></extra>"
-    fig.update_xaxes(title_text="move")
+        trace.hovertemplate = f"{trace.name}: %{{y}} VP at step %{{x}}<extra></extra>"
+    fig.update_xaxes(title_text="step (the setup, then one per move)")
     fig.update_layout(
         legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.25, "yanchor": "top"},
         margin={"l": 45, "r": 10, "t": 50, "b": 40},

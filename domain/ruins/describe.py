@@ -18,6 +18,13 @@ def ruin_name(book: Book, card: int) -> str:
     return f"{ruin.day_rank}\u2600/{ruin.night_rank}\u263e"
 
 
+def effect_word(book: Book, discovery: int) -> str:
+    """An upgrade's effect as its card (and the dashboard's table) shows it: "+3" for an extra rank, else its
+    name ("wild", "twin", "dig"), never the rule book's code ("plus3")."""
+    effect = book.effect_of(discovery)
+    return f"+{effect.amount}" if effect.kind == "extra_rank" else effect.name
+
+
 def _ruins_of(book: Book, cards: Sequence[int]) -> str:
     return ", ".join(ruin_name(book, c) for c in cards)
 
@@ -45,7 +52,7 @@ def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -
 
     match event:
         case ev.GameStarted():
-            market = ", ".join(book.effect_of(d).name for d in event.market if d is not None) or "empty"
+            market = ", ".join(effect_word(book, d) for d in event.market if d is not None) or "empty"
             return f"Game set up for {', '.join(event.players)}; market: {market}"
         case ev.RoundDealt():
             label = "Showdown" if event.showdown else f"Round {event.round}"
@@ -59,7 +66,7 @@ def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -
             flips = [f"{who(s)} flips {_ruins([c])}" for s, c in enumerate(event.flips) if c is not None]
             return "Night flips revealed: " + ("; ".join(flips) if flips else "nobody flips")
         case ev.DiscoveryBought():
-            effect = book.effect_of(event.discovery).name
+            effect = effect_word(book, event.discovery)
             return (
                 f"{who(event.seat)} spends {_plural(event.price, 'torch', 'torches')} on a {effect} upgrade "
                 f"({book.discoveries[event.discovery].position} sleeve) for {_ruins([event.ruin])}"
@@ -90,7 +97,9 @@ def describe(event: ev.Event, players: Sequence[str], seat: int | None = None) -
             return f"Pile discarded; {who(event.leader)} leads"
         case ev.RoundEnded():
             scores = ", ".join(f"{who(s)} {vp}" for s, vp in enumerate(event.vp))
-            return f"Round {event.round} ends: {who(event.last)} held cards last, -{event.penalty} VP; VP: {scores}"
+            label = "The Showdown" if event.round > book.max_rounds else f"Round {event.round}"
+            lost = f"loses {_plural(event.penalty, 'VP', 'VP')}" if event.penalty else "loses no VP"
+            return f"{label} ends: {who(event.last)} held cards last and {lost}; VP: {scores}"
         case ev.GameWon():
             how = "instant win" if event.how == "instant" else "wins the Showdown"
             return f"{who(event.seat)} wins the game ({how}, round {event.round})"

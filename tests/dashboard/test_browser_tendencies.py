@@ -42,13 +42,17 @@ def test_the_arnak_players_page_compares_a_player_with_the_field_group_by_group(
     expect(page.locator("#players-summary")).to_contain_text(f"{mine['games']} finished {ARNAK} game")
     expect(page.locator("#players-summary")).to_contain_text(f"the field: {field['games']} player-game")
     for group, members in groups("arnak").items():
-        points = plotted_points(page, f"players-group-{slug(group)}")
+        plotted_points(page, f"players-group-{slug(group)}")  # (drawn)
+        points = page.eval_on_selector(  # the bars (beside each: its label, a text trace)
+            f"#players-group-{slug(group)} .js-plotly-plot",
+            "g => g.data.filter(t => t.type === 'bar').map(t => t.x.filter(v => v !== null && v !== undefined).length)",
+        )
         # one bar for the player and one for the field per tendency, where each has a value (no idol taken: none)
         known = [sum(d["metrics"][m.name]["value"] is not None for d in (mine, field)) for m in members]
         assert points == known and any(known), group
     score = page.eval_on_selector(
         "#players-group-score-sheet .js-plotly-plot",
-        "g => g.data.map(t => Array.from(t.x))",
+        "g => g.data.filter(t => t.type === 'bar').map(t => Array.from(t.x))",
     )
     names = [m.name for m in groups("arnak")["Score sheet"]]
     assert score == [
@@ -70,9 +74,11 @@ def test_the_arnak_aggregates_page_draws_its_charts_with_fair_shares(page: Any, 
     expect(page.locator("#agg-kind")).to_contain_text(ARNAK)
     finished = sum(int(r["n"]) for r in demo.queries.distributions("arnak")["moves"])
     expect(page.locator("#agg-summary")).to_contain_text(f"Over {finished} finished {ARNAK} game")
-    for graph in ("agg-seats", "agg-score", "agg-breakdown-cards_by_kind_cost", "agg-by-difficulty"):
+    for graph in ("agg-seats", "agg-score", "agg-breakdown-cards_by_kind_cost", "agg-by-solo"):
         points = plotted_points(page, graph)
         assert points and sum(points) > 0, (graph, points)
+    # the demo's solo games are all against a rival of one difficulty: a chart of that one value is a sentence
+    expect(page.locator("#agg-by-difficulty")).to_contain_text("not drawn")
     # a dashed fair-share line for every multiplayer table size, at 1/N
     sizes = sorted({int(r["n_players"]) for r in demo.queries.by_dimension("arnak", "win_rate", "seat")})
     lines = page.eval_on_selector(

@@ -132,6 +132,17 @@ def demo_latest(demo: Demo, game_id: str) -> int:
     return int(demo.queries.replay(game_id, 1)["latest_version"])
 
 
+def test_the_replay_counts_moves_as_the_games_list_does(org: Browser, demo: Demo) -> None:
+    """The games list's moves are the players' moves; the replay steps through every record (the setup first,
+    a finished game's seed reveal last) but says the same number of moves under its title."""
+    for game_id in (demo.finished[0], demo.live):
+        listed_moves = demo.queries.game_row(game_id)["moves"]
+        records = len(demo.queries.records(game_id))
+        assert records != listed_moves  # (what the page said before: its records)
+        head = text(route(org, f"/replay/{game_id}"))
+        assert f"· {listed_moves} moves" in head and f"· {records} moves" not in head
+
+
 def test_the_replay_page_draws_the_vp_chart_with_one_line_per_seat(org: Browser, demo: Demo) -> None:
     game_id = demo.finished[0]
     page = route(org, f"/replay/{game_id}", "?v=7&seat=1")
@@ -281,18 +292,31 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
     expected = {"agg-seats", "agg-by-led_round1", "agg-score", "agg-length", "agg-rounds"}
     expected |= {f"agg-round-{m}" for m in metrics("ruins", ("round",))}
     expected |= {f"agg-breakdown-{b}" for b in breakdowns("ruins")}
-    assert set(charts) == expected
+    # A chart of one value compares nothing: it is not drawn, and a sentence says why (the demo's four games
+    # all went to the Showdown, so "how games were won" is one bar).
+    single = {
+        f"agg-breakdown-{b}"
+        for b, spec in breakdowns("ruins").items()
+        if len({tuple(r[c] for c in spec.by) for r in demo.queries.breakdown("ruins", b) if r[spec.by[0]] is not None})
+        == 1
+    }
+    if len({r["value"] for r in demo.queries.distributions("ruins")["rounds"]}) == 1:
+        single.add("agg-rounds")
+    assert "agg-breakdown-win_how" in single
+    assert set(charts) == expected - single
+    for name in single:
+        assert "not drawn" in text(by_id(out["agg-content"]["children"], name)), name
     for name, figure in charts.items():
         assert figure["data"] and any(len(t.get("x") or []) for t in figure["data"]), name
     seats = demo.queries.by_dimension("ruins", "win_rate", "seat")
-    plotted = [y for t in charts["agg-seats"]["data"] for y in t["y"]]
+    plotted = [y for t in charts["agg-seats"]["data"] if t["type"] == "bar" for y in t["y"]]
     assert plotted == pytest.approx([100 * r["value"] for r in seats])
     final = sum(int(r["n"]) for r in demo.queries.distributions("ruins")["score"])
     assert sum(charts["agg-score"]["data"][0]["y"]) == final
     lengths = sum(charts["agg-length"]["data"][0]["y"])
     assert lengths == len(demo.finished)
-    how = charts["agg-breakdown-win_how"]["data"][0]  # an organiser's: the game in play is left out, not won yet
-    assert sum(how["y"]) == len(demo.finished)
+    how = text(by_id(out["agg-content"]["children"], "agg-breakdown-win_how"))  # the game in play is left out
+    assert f"All {len(demo.finished)} counted" in how
     assert (
         sum(r["n"] for r in demo.queries.breakdown("ruins", "win_how", finished_only=False)) == len(demo.finished) + 1
     )
@@ -330,6 +354,9 @@ def test_every_game_s_pages_draw_its_catalogue_a_game_without_analytics_the_core
     for kind, games in demo.others.items():
         out = org.call([("agg-content", "children")], [("agg-kind", "value", kind), ("agg-tournament", "value", None)])
         charts = graphs(out["agg-content"]["children"])
+        # a chart of one value is a sentence instead (every demo game ran its five rounds)
+        charts |= {c["props"]["id"]: {} for c in components(out["agg-content"]["children"], "Div")
+                   if c["props"].get("id") and "not drawn" in text(c)}  # fmt: skip
         core = {"agg-seats", "agg-score", "agg-length", "agg-rounds"}
         own = {f"agg-breakdown-{b}" for b in breakdowns(kind)}
         for group, members in groups(kind, ("round",)).items():  # the parts of one whole stacked, else a line each
@@ -452,9 +479,15 @@ def test_seat_win_rates_carry_the_fair_share_of_each_table_size(org: Browser, de
     for graph in ("agg-seats", "agg-by-led_round1"):  # leading round 1 too: per table size, in the tournament
         lines = sorted(s["y0"] for s in charts[graph]["layout"]["shapes"])
         assert lines == pytest.approx(sorted(100 / n for n in sizes)), graph
-        assert {t["name"] for t in charts[graph]["data"]} == {f"{n} players" for n in sizes}
+        bars = [t for t in charts[graph]["data"] if t["type"] == "bar"]
+        assert {t["name"] for t in bars} == {f"{n} players" for n in sizes}
+        # the fair share is named in the legend (a label beside the line is clipped or covers a bar)
+        legend = [t for t in charts[graph]["data"] if t["type"] == "scatter" and t.get("showlegend") is not False]
+        named = {t["name"] for t in legend}
+        assert named == {f"fair share 1/{n}" for n in sizes}
+        assert not charts[graph]["layout"].get("annotations")
     led = demo.queries.by_dimension("ruins", "win_rate", "led_round1", tournament=demo.tournament)
-    plotted = [y for t in charts["agg-by-led_round1"]["data"] for y in t["y"]]
+    plotted = [y for t in charts["agg-by-led_round1"]["data"] if t["type"] == "bar" for y in t["y"]]
     assert plotted == pytest.approx([100 * r["value"] for r in led])
 
 

@@ -129,6 +129,8 @@ def test_the_seat_sees_its_own_table_and_the_engines_options(app: Any, table: Ta
     hand = next(h for h in now["view"]["hands"] if h["seat"] == seat)["ruins"]
     assert {int(c["value"]) for c in out["play-cards"]["options"]} <= set(hand)
     assert "Your move" in text(out["play-status"]["children"])
+    # moves counted as the games list counts them (the first record sets the game up: no move)
+    assert f"{table.queries.game_row(table.game_id)['moves']} moves played" in text(out["play-status"]["children"])
     # The other seats' ruins are nowhere in the table drawn for this seat.
     referee = table.service.game(table.game_id)["view"]
     others = [r for h in referee["hands"] if h["seat"] != seat for r in h["ruins"]]
@@ -154,6 +156,13 @@ def test_a_move_plays_for_the_sessions_seat_and_a_stale_one_changes_nothing(app:
         refused = drawn(player, table, trigger="play-submit", chosen=bad, shown=version + 1)
         assert text(refused["play-message"]["children"]).endswith(".")
         assert table.service.game(table.game_id)["version"] == version + 1
+    # The refusal numbers seats as the page does (from 1: "Playing: seat 1"), not as the engine does (from 0).
+    other = (seat + 1) % 3
+    refused = drawn(
+        player, table, trigger="play-submit", chosen=json.dumps({"type": "pass", "seat": other}), shown=version + 1
+    )
+    said = text(refused["play-message"]["children"])
+    assert f"seat {seat + 1}, not seat {other + 1}" in said and f"seat {seat}," not in said
 
 
 def test_the_play_callback_refuses_anyone_without_the_seat(app: Any, table: Table) -> None:

@@ -1,6 +1,7 @@
-"""Every game's move picker lays out exactly the engine's legal actions: each once, unchanged, reachable by
-picking its cards (and kind of move), with words for every option; a game without a picker of its own lists them
-in the engine's words. Checked along random games of every registered game."""
+"""Every game's move picker lays out exactly the engine's legal actions: each once, unchanged (or, the same move
+with identical copies of a card, once for them all), reachable by picking its cards (and kind of move), with words
+for every option and no two options worded alike; a game without a picker of its own lists them in the engine's
+words. Checked along random games of every registered game."""
 
 from __future__ import annotations
 
@@ -25,11 +26,18 @@ def test_the_picker_offers_every_legal_action_once_and_each_is_reachable(kind: s
             break
         seat = rules.to_act(state)[0]
         legal = [rules.action_to_dict(a) for a in rules.legal_actions(state, seat)]
-        for pick in (picker_of(kind), plain_picker(kind)):
-            laid = pick(rules.view(state, seat), legal, seat).to_dict()
+        for pick, own in ((picker_of(kind), True), (plain_picker(kind), False)):
+            picked = pick(rules.view(state, seat), legal, seat)
+            laid = picked.to_dict()
             values = [json.loads(c["value"]) for c in laid["choices"]]
-            assert sorted(map(json.dumps, values)) == sorted(json.dumps(a, sort_keys=True) for a in legal)
+            values += [dict(a) for c in picked.choices for a in c.alike]
+            assert sorted(json.dumps(v, sort_keys=True) for v in values) == sorted(
+                json.dumps(a, sort_keys=True) for a in legal
+            )
             assert all(c["label"] for c in laid["choices"])
+            if own:
+                worded = [(c["group"], c["label"], c["cards"]) for c in laid["choices"]]
+                assert len(worded) == len(set(map(str, worded))), f"two options read alike: {worded}"
             hand = {c["value"] for c in laid["cards"]}
             for choice in laid["choices"]:
                 if choice["cards"] is not None:

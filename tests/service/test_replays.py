@@ -29,8 +29,11 @@ def test_every_move_says_what_it_did_even_one_that_only_hands_the_turn_on(servic
         assert len(moves) == len(actions)
         for entry in moves:
             assert any(line for line in entry.lines), entry
-        # Ending a turn is a move of its own in Arnak: its entry says whose turn it is now.
+        # Ending a turn is a move of its own in Arnak: its entry says who ended it, then whose turn it is now (the
+        # next seat's name alone, beside the mover's, read as the next seat's move).
         only_turn = [
             e for e in moves if [x for x in e.lines if x] == [e.lines[-1]] and str(e.lines[-1]).endswith(" to act")
         ]
         assert bool(only_turn) == (kind == "arnak")
+        for entry in only_turn:
+            assert str(entry.lines[-1]).startswith(f"{names[entry.seat]} ends their turn; "), entry

@@ -2,7 +2,8 @@
 
 ``draw_table(frame)`` draws one ``Queries.replay`` frame from its ``view`` only; the log is the engine's own
 narration (``domain.arnak.describe`` names every code itself; ``log_line`` reads one event with it); ``CSS`` is
-the table's stylesheet. With ``round_name``, ``how_won`` and ``log_text`` it is the
+the table's stylesheet. With ``round_name``, ``how_won``, ``log_text`` and ``value_text`` (a chart's
+words for the values it groups by) it is the
 game's ``Renderer`` (``dashboard.games``): the replay page draws an Arnak game with it. ``picker`` lays out a
 seat's legal actions for the play page (``play.picker``: the kind of action, then its options).
 """
@@ -16,6 +17,7 @@ from dashboard.games.arnak.log import log_line, log_lines, name_codes
 from dashboard.games.arnak.play import picker
 from dashboard.games.arnak.style import CSS
 from dashboard.games.arnak.table import draw_table
+from dashboard.games.arnak.words import value_text
 
 __all__ = [
     "CSS",
@@ -27,6 +29,7 @@ __all__ = [
     "picker",
     "round_name",
     "name_codes",
+    "value_text",
 ]
 
 

@@ -149,7 +149,10 @@ def _status(view: dict[str, Any], acting: set[int]) -> html.Div:
         what = names.DECISIONS.get(pending["kind"], pending["kind"].replace("_", " "))
         text = f"{players[pending['seat']]} decides {what}"
         if "options" in pending:
-            options = [names.option_label(o, view.get("side", "bird"), pending["kind"]) for o in pending["options"]]
+            said = [names.option_label(o, view.get("side", "bird"), pending["kind"]) for o in pending["options"]]
+            # identical copies of a card once, counted ("Fear x3" with a times sign), not "Fear; Fear; Fear"
+            counted = {label: said.count(label) for label in said}
+            options = [f"{label} \u00d7{n}" if n > 1 else label for label, n in counted.items()]
             text += ": " + "; ".join(options[:6]) + (" …" if len(options) > 6 else "")
         bits.append(html.Span(text, className="arnak-pill arnak-pill-quiet arnak-pill-wrap", id="arnak-pending"))
     bits.append(html.Span(f"First player: {players[view['first_player']]}", className="arnak-pill arnak-pill-quiet"))

@@ -9,9 +9,9 @@ from typing import Any
 from dashboard.games.ruins.play import picker
 from dashboard.games.ruins.style import CSS
 from dashboard.games.ruins.table import draw_table
-from dashboard.games.ruins.words import HOW, round_name
+from dashboard.games.ruins.words import HOW, round_name, value_text
 
-__all__ = ["CSS", "draw_table", "how_won", "log_text", "picker", "round_name"]
+__all__ = ["CSS", "draw_table", "how_won", "log_text", "picker", "round_name", "value_text"]
 
 
 def log_text(line: str, view: Mapping[str, Any]) -> str:

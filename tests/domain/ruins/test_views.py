@@ -215,6 +215,23 @@ def test_describe_names_ruins_as_their_cards_read_never_by_number() -> None:
     assert "#" not in text and "(" not in text, "no card number, no bracketed ranks"
 
 
+def test_describe_names_upgrades_as_the_table_does_and_a_penalty_of_nothing_in_words() -> None:
+    """The log says "+3" where the table's upgrade says "+3" (never the rule book's code "plus3"), and a last
+    holder who loses nothing "loses no VP" (not "-0 VP")."""
+    book = book_of()
+    plus3 = next(d.id for d in book.discoveries if d.effect == "plus3")
+    twin = next(d.id for d in book.discoveries if d.effect == "twin")
+    bought = describe(ev.DiscoveryBought(0, plus3, 14, 0, 2, (), None), PLAYERS[:3], None)
+    assert "a +3 upgrade" in bought and "plus" not in bought
+    setup = ev.GameStarted(tuple(PLAYERS[:3]), (), book.version, "seed", (), (), (plus3, twin), (), (0, 0, 0), ())
+    started = describe(setup, PLAYERS[:3], None)
+    assert "market: +3, twin" in started
+    nothing = describe(ev.RoundEnded(1, 2, 0, (3, 2, 0), (0, 1, 2)), PLAYERS[:3], None)
+    assert "-0" not in nothing and "loses no VP" in nothing
+    lost = describe(ev.RoundEnded(book.max_rounds + 1, 2, 2, (3, 2, 1), (0, 1, 2)), PLAYERS[:3], None)
+    assert lost.startswith("The Showdown ends") and "loses 2 VP" in lost
+
+
 def test_describe_keeps_a_drawn_ruin_secret_from_other_readers() -> None:
     """A dig or a burden draws ruins into a hand: only the drawer (and the referee) learn which."""
     dig = ev.RuinsDrawn(1, (14, 31), "dig")

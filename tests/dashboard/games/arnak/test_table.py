@@ -273,3 +273,16 @@ def test_another_seats_slotted_idols_are_drawn_face_down() -> None:
     assert str(draw_table(frame(tables[0], 1))) == str(draw_table(frame(tables[1], 1)))
     assert str(draw_table(frame(tables[0], 0))) != str(draw_table(frame(tables[1], 0)))
     assert str(draw_table(frame(tables[0], None))) != str(draw_table(frame(tables[1], None)))
+
+
+def test_a_pending_decision_counts_identical_cards_once() -> None:
+    """Keeping cards with three Fear cards in hand reads "Fear" times 3, not "Fear; Fear; Fear"."""
+    from domain.arnak.components import book
+
+    state = game(*GAMES[4]).states[2]
+    drawn = frame(state, None)
+    fear = [f"card:{c}" for c in book().fear_ids[:3]]
+    drawn["view"]["pending"] = {"seat": 0, "kind": "keep", "options": ["done", *fear]}
+    (pending,) = [c for c in walk(draw_table(drawn)) if attr(c, "id") == "arnak-pending"]
+    said = text(pending)
+    assert "Fear \u00d73" in said and "Fear; Fear" not in said

@@ -1,0 +1,120 @@
+"""The figure-building functions on plain rows (no store, no browser): rates carry their uncertainty and n,
+counts sit on whole-number ticks, numbers on a numeric axis, and a game's values in its own words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dashboard import figures, uncertainty
+from dashboard.games import value_text
+
+
+def _bars(fig: Any) -> list[Any]:
+    return [t for t in fig.data if t.type == "bar"]
+
+
+def test_the_wilson_interval_matches_the_published_values_and_stays_inside_0_to_1() -> None:
+    # Newcombe (1998), table I: 0 of 10 -> 0.0000-0.2775; 15 of 148 -> 0.0624-0.1605 (95 %)
+    assert uncertainty.wilson(0.0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert uncertainty.wilson(15 / 148, 148) == pytest.approx((0.0624, 0.1605), abs=1e-4)
+    low, high = uncertainty.wilson(1.0, 2) or (0, 0)
+    assert 0 < low < 1 and high == 1.0  # "100 %" of 2 games: anything from a third up
+    assert uncertainty.wilson(None, 5) is None and uncertainty.wilson(0.5, 0) is None
+
+
+def test_a_win_rate_chart_shows_each_rate_s_interval_and_n_and_pales_too_few() -> None:
+    few, many = uncertainty.TOO_FEW - 1, uncertainty.TOO_FEW * 4
+    rows = [
+        {"grp": 0, "n_players": 3, "value": 1.0, "n": few},
+        {"grp": 1, "n_players": 3, "value": 0.25, "n": many},
+    ]
+    fig = figures.by_dimension(rows, "Win rate by seat", "seat", fair_share=True)
+    (bar,) = _bars(fig)
+    assert list(bar.y) == pytest.approx([100.0, 25.0])
+    for i, row in enumerate(rows):
+        low, high = uncertainty.wilson(row["value"], row["n"]) or (0, 0)
+        assert bar.y[i] + bar.error_y.array[i] == pytest.approx(100 * high)
+        assert bar.y[i] - bar.error_y.arrayminus[i] == pytest.approx(100 * low)
+    assert list(bar.marker.opacity) == [0.35, 1.0]  # the rate over too few games is pale
+    labels = next(t for t in fig.data if t.type == "scatter" and t.mode == "text")
+    assert list(labels.text) == [f"n={few}, too few games", f"n={many}"]
+    # the n sits above the whisker, not on it; the fair share is named in the legend, not clipped beside its line
+    assert labels.y[0] == pytest.approx(100 * (uncertainty.wilson(1.0, few) or (0, 0))[1])
+    assert not fig.layout.annotations
+    assert [t.name for t in fig.data if t.type == "scatter" and t.mode == "lines"] == ["fair share 1/3"]
+
+
+def test_a_tendency_share_carries_its_interval_a_count_does_not() -> None:
+    def answer(value: float, n: int, share: bool) -> dict[str, Any]:
+        return {"games": n, "metrics": {"m": {"label": "a tendency", "value": value, "n": n, "share": share}}}
+
+    fig = figures.tendency_group("Group", ["m"], [("Ana", answer(0.5, 4, True)), ("the field", answer(0.5, 400, True))])
+    (bar,) = _bars(fig)
+    assert bar.error_x.array[0] > bar.error_x.array[1] > 0  # 4 tries: a wide interval; 400: a narrow one
+    text = next(t for t in fig.data if t.type == "scatter").text
+    assert "too few" in text[0] and "too few" not in text[1]
+    counted = figures.tendency_group(
+        "Group", ["m"], [("Ana", answer(2.5, 4, False)), ("the field", answer(2, 9, False))]
+    )
+    assert _bars(counted)[0].error_x.array is None
+    assert not any("too few" in t for t in next(t for t in counted.data if t.type == "scatter").text)
+
+
+def test_final_scores_sit_on_a_numeric_axis_so_a_gap_shows() -> None:
+    rows = [{"value": 3, "n": 1}, {"value": 4, "n": 2}, {"value": 10, "n": 3}]
+    fig = figures.counts_bar(rows, "Final score", "score")
+    assert fig.layout.xaxis.type == "linear" and list(fig.data[0].x) == [3, 4, 10]
+
+
+def test_counts_are_on_whole_number_ticks() -> None:
+    rows = [{"round": 1, "n": 1}, {"round": 2, "n": 2}]
+    for fig in (figures.counts(rows, "claims, by round", ("round",)), figures.counts_bar(
+        [{"value": 4, "n": 1}, {"value": 5, "n": 2}], "Rounds", "round"
+    )):  # fmt: skip
+        assert fig.layout.yaxis.dtick == 1 and fig.layout.yaxis.tickformat == ",d"
+
+
+def test_a_chart_of_one_value_is_recognised() -> None:
+    assert figures.one_value(["bird temple side", "bird temple side"]) == "bird temple side"
+    assert figures.one_value(["bird", "snake"]) is None and figures.one_value([]) is None
+
+
+def test_each_per_round_point_carries_its_n() -> None:
+    rows = [{"round": 1, "value": 0.5, "n": 12}, {"round": 2, "value": 0.25, "n": 8}]
+    fig = figures.by_round([("the field", rows)], "Went out first", "went out first", figures.plain_round_name, True)
+    assert list(fig.data[0].text) == ["n=12", "n=8"]
+    assert fig.data[0].error_y.array[0] > 0  # a share per round: with its interval
+    parts = [("dig", rows), ("buy", [{**r, "value": 1 - r["value"]} for r in rows])]
+    stacked = figures.stacked_by_round([("the field", parts)], "Action mix", figures.plain_round_name)
+    assert list(stacked.data[0].x) == ["Round 1<br>n=12", "Round 2<br>n=8"]
+
+
+def test_breakdown_groups_read_in_the_game_s_words() -> None:
+    rows = [
+        {"effect": "plus2", "effect_kind": "extra_rank", "position": "top", "n": 3},
+        {"effect": "dig", "effect_kind": "draw", "position": "bottom", "n": 1},
+    ]
+    fig = figures.counts(rows, "discoveries bought", ("effect", "effect_kind", "position"), words=value_text("ruins"))
+    assert list(fig.data[0].x) == ["+2, top sleeve", "dig, bottom sleeve"]
+    lengths = [{"rounds": 4, "showdown": 1, "n": 2}, {"rounds": 4, "showdown": 0, "n": 1}]
+    shown = figures.counts(lengths, "rounds played per game", ("rounds", "showdown"), words=value_text("ruins"))
+    assert list(shown.data[0].x) == ["4 rounds, no Showdown", "4 rounds, then the Showdown"]
+    said = figures.dimension_labels([{"grp": 0}], "difficulty", "rival's difficulty (solo)", words=value_text("arnak"))
+    assert said == ["rival: no red tiles"]
+
+
+def test_a_count_by_round_shows_a_round_nobody_reached_as_zero() -> None:
+    rows = [{"round": 1, "n": 2}, {"round": 3, "n": 1}]
+    fig = figures.counts(rows, "guardians overcome, by round", ("round",))
+    assert list(fig.data[0].x) == ["Round 1", "Round 2", "Round 3"] and list(fig.data[0].y) == [2, 0, 1]
+
+
+def test_a_player_s_win_rate_is_written_with_its_interval_n_and_caveat() -> None:
+    from dashboard.pages.players import rate_text
+
+    assert rate_text(1.0, 2, "games") == f"100% ({uncertainty.interval_text(1.0, 2)}, n=2, too few games)"
+    many = uncertainty.TOO_FEW * 3
+    assert rate_text(0.5, many, "games") == f"50% ({uncertainty.interval_text(0.5, many)}, n={many})"
+    assert uncertainty.interval_text(1.0, 2).startswith("34")  # "100 %" over 2 games: anything from a third up
