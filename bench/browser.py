@@ -12,7 +12,7 @@ headless Chromium (Playwright, ``/usr/bin/chromium``):
   choice made through the picker;
 - **replay first table** / **replay all**: from the start of the navigation to a signed-in organiser's
   ``/replay/<game>`` to the first table drawn, and to every perspective's frames loaded (``data-loaded=all``);
-  each finished game once, so each is cold for that game;
+  each finished game once (``--replays`` per game, the demo's four-seat tables first), so each is cold;
 - **players** / **aggregates**: from the start of the navigation until the page stops changing (its last DOM
   change once no request is pending for a second), per player shown / per game.
 
@@ -51,7 +51,7 @@ CHROMIUM_ARGS = [
 KEY = "bench-organiser-key"
 SECRET = "a bench secret that signs the dashboard's sessions"
 VIEWPORT = {"width": 1440, "height": 900}
-SLOW_MS = 180_000  # the slowest replay before: 43 s for every perspective
+SLOW_MS = 900_000  # the slowest replay before: 43 s for every perspective on a quiet machine, minutes on a busy one
 QUIET_MS = 1_000  # a page has settled when nothing changed and nothing was pending for this long
 HERE = Path(__file__).resolve().parents[1]
 
@@ -202,7 +202,7 @@ def watched(context: Any) -> tuple[Any, set[Any]]:
 # -- the interactions -------------------------------------------------------------------------------------------
 
 
-def measure_replays(browser: Any, url: str, found: dict[str, Any]) -> dict[str, list[float]]:
+def measure_replays(browser: Any, url: str, found: dict[str, Any], replays: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     context = browser.new_context(viewport=VIEWPORT, base_url=url)
     context.set_default_timeout(SLOW_MS)
@@ -210,7 +210,7 @@ def measure_replays(browser: Any, url: str, found: dict[str, Any]) -> dict[str, 
     try:
         sign_in(context)
         for kind, games in found["finished"].items():
-            for game_id in games:
+            for game_id in games[:replays]:
                 page = context.new_page()
                 page.goto(f"/replay/{game_id}")
                 page.wait_for_function(
@@ -372,7 +372,7 @@ def measure(
         warm.wait_for_selector("#nav a")
         warm.close()
         if "replay" in args.only:
-            out.update(measure_replays(browser, url, found))
+            out.update(measure_replays(browser, url, found, args.replays))
         if "pages" in args.only:
             out.update(measure_pages(browser, url, found, args.per_kind))
         if "move" in args.only:
@@ -404,6 +404,7 @@ def main() -> None:
     parser.add_argument("--base", type=Path, help="another source tree to measure beside this one (the code before)")
     parser.add_argument("--moves", type=int, default=20, help="moves per game in play")
     parser.add_argument("--per-kind", type=int, default=3, help="players (and aggregates loads) per game")
+    parser.add_argument("--replays", type=int, default=6, help="finished games opened per game (the largest first)")
     parser.add_argument("--demo-games", type=int, default=12)
     parser.add_argument("--rounds", type=int, default=1, help="times each tree is measured, alternating")
     parser.add_argument("--only", default="replay,pages,move", help="which of replay, pages, move")

@@ -270,7 +270,7 @@ def test_at_1440_by_900_the_arnak_player_boards_are_on_the_first_screen(page: An
     below the fold under the board and the market."""
     page.set_viewport_size({"width": 1440, "height": 900})
     game_id = demo.others["arnak"][0]  # three seats
-    page.goto(f"/replay/{game_id}?v={demo.queries.game_row(game_id)['last_version'] // 2}")
+    open_loaded(page, game_id, demo.queries.game_row(game_id)["last_version"] // 2)
     boards = page.locator("#replay-table .arnak-player")
     expect(boards.first).to_be_visible()
     found = [boards.nth(i).bounding_box() for i in range(boards.count())]
