@@ -408,11 +408,14 @@ def main() -> None:
     parser.add_argument("--demo-games", type=int, default=12)
     parser.add_argument("--rounds", type=int, default=1, help="times each tree is measured, alternating")
     parser.add_argument("--only", default="replay,pages,move", help="which of replay, pages, move")
+    parser.add_argument("--after-first", action="store_true", help="measure this tree before the other in each round")
     parser.add_argument("--json", type=Path, help="also write every figure here")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     trees = {"after": HERE} if args.base is None else {"before": args.base.resolve(), "after": HERE}
+    if args.after_first:
+        trees = dict(reversed(list(trees.items())))
     results: dict[str, dict[str, list[float]]] = {name: {} for name in trees}
     with tempfile.TemporaryDirectory(prefix="digsite-bench-browser-") as temp:
         folder = Path(temp)
