@@ -51,6 +51,7 @@ def test_a_log_from_a_later_version_and_frames_from_a_kept_state_are_the_whole_g
     records = service.stored_records(game_id)
     for reader in (None, 0, 1):
         whole = entries(records, reader)
+        assert [e.version for e in whole] == [r["version"] for r in records]
         for since in (1, 2, 30, len(records)):
             assert entries(records, reader, since=since) == whole[since - 1 :]
         every = list(steps(records, reader))
