@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cachetools import LRUCache
+
 from dashboard import access, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from domain.games import game as game_of
@@ -23,7 +25,7 @@ from service.checkpoint import checkpoint_coverage
 from service.crafting import crafted
 from service.errors import NotFound
 from service.queries import Queries, Sizes
-from service.replays import entries, events_of
+from service.replays import entries, events_of, evolved
 from service.standings import PointsTable, report, to_csv
 
 DETAILS_LATER = "shown to everyone once the game is over"
@@ -101,11 +103,59 @@ class Opened:
         return wanted if wanted in self.perspectives else self.perspectives[0]
 
 
+@dataclass
+class States:
+    """The engine's state of a game after its first N records, kept by (game, N): the one place the dashboard keeps
+    evolved games. A game's records never change once stored, so neither does its state after N of them, a game in
+    play's included. A replay's parts start from the state before them (kept at every part's boundary) instead of
+    folding the game from its first record for each of them."""
+
+    size: int = 2048  # states are immutable and share most of their parts: a few MB for a store's busy games
+    _kept: LRUCache[tuple[str, int], Any] = field(init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    evolved: int = 0  # records folded (the tests check a replay folds each once)
+
+    def __post_init__(self) -> None:
+        self._kept = LRUCache(maxsize=self.size)
+
+    def after(self, game_id: str, records: Sequence[dict[str, Any]], version: int) -> tuple[int, Any] | None:
+        """(``version``, the state after the first ``version`` records of ``game_id``), evolved from the nearest
+        kept part boundary before it and kept; None for version 0 (no state before the first record)."""
+        if version < 1:
+            return None
+        with self._lock:
+            found = self._kept.get((game_id, version))
+        if found is not None:
+            return version, found
+        start = None
+        below = (version - 1) // replay_frames.CHUNK * replay_frames.CHUNK
+        while below > 0 and start is None:
+            with self._lock:
+                state = self._kept.get((game_id, below))
+            start = (below, state) if state is not None else None
+            below -= replay_frames.CHUNK
+        # Keep every part boundary passed on the way, so the parts after this one start from there too.
+        done, state = start if start is not None else (0, None)
+        for boundary in range(done + replay_frames.CHUNK - done % replay_frames.CHUNK, version, replay_frames.CHUNK):
+            state = evolved(records, boundary, (done, state) if done else None)
+            self._keep(game_id, boundary, state, boundary - done)
+            done = boundary
+        state = evolved(records, version, (done, state) if done else None)
+        self._keep(game_id, version, state, version - done)
+        return version, state
+
+    def _keep(self, game_id: str, version: int, state: Any, folded: int) -> None:
+        with self._lock:
+            self.evolved += folded
+            self._kept[(game_id, version)] = state
+
+
 class Data:
     def __init__(self, queries: Queries) -> None:
         self._queries = queries
         self.verifications = Verifications(queries)
         self.documents = Kept(size=512)  # a five-seat game of 300 moves is 72 parts
+        self.states = States()
 
     # -- lists and statistics ---------------------------------------------------------------------------
 
@@ -274,7 +324,10 @@ class Data:
         records = self._queries.records(opened.game_id)[: opened.latest]
         read = {int(m["version"]): m for m in self._queries.moves(opened.game_id)} if with_moves else {}
         seat = None if perspective == REFEREE else int(perspective)
-        built = replay_frames.document(opened.game_id, records, perspective, seat, read, chunk, with_moves, by_event)
+        start = self.states.after(opened.game_id, records, chunk * replay_frames.CHUNK)
+        built = replay_frames.document(
+            opened.game_id, records, perspective, seat, read, chunk, with_moves, by_event, start
+        )
         # The VP chart's points for this part's moves (the page's chart shows them all already): a page that
         # follows a game in play extends its chart with them as moves land.
         low = chunk * replay_frames.CHUNK + 1
@@ -333,7 +386,7 @@ class Data:
         opened, seat = self.seat(visitor, game_id)
         now = self._queries.service.game(opened.game_id, Viewer(seat))
         records = self._queries.records(opened.game_id)[: now["version"]]
-        log = entries(records, seat)
+        log = entries(records, seat, since=len(records) - LOG_MOVES + 1) if records else []
         over = now["status"] == "over"
         rules_kind = now["kind"]
         rules = game_of(rules_kind).rules

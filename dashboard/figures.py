@@ -8,8 +8,11 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from dashboard import plotly_paths
 from dashboard.format import DASH, number, ordinal, percent
 from dashboard.uncertainty import too_few, wilson
+
+plotly_paths.install()  # Plotly parses each property path once (most of a page's figure-building time)
 
 RoundName = Callable[[int], str]  # what the game calls a round (``Renderer.round_name``)
 # A game's words for a value of a breakdown's or dimension's column (``dashboard.games.value_text``): None for

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from html import escape
 from typing import Any
 
 HTML_NAMESPACE = "dash_html_components"
@@ -38,27 +37,54 @@ def pieces(node: Any, split_above: int = SPLIT_ABOVE) -> list[str]:
 
 
 def _write(node: Any, split_above: int) -> tuple[str, list[str]]:
-    """``node`` as HTML, whole and in pieces, in one pass over the tree (each element written once)."""
+    """``node`` as HTML, whole and in pieces, in one pass over the tree (each element written once). The replay
+    writes every frame of every perspective, some 600 elements a frame for Arnak: this is its inner loop."""
     if node is None or node is False:
         return "", []
-    if isinstance(node, str):
-        text = escape(node, quote=False)
+    kind = type(node)
+    if kind is str:
+        text = node.translate(_TEXT)
         return text, [text]
-    if isinstance(node, (int, float)):
-        text = escape(str(node), quote=False)
+    if kind is list or kind is tuple:
+        wholes, parts = [], []
+        for child in node:
+            child_whole, child_parts = _write(child, split_above)
+            wholes.append(child_whole)
+            parts += child_parts
+        return "".join(wholes), parts
+    if isinstance(node, (int, float, str)):
+        text = str(node).translate(_TEXT)
         return text, [text]
     if isinstance(node, (list, tuple)):
-        written = [_write(child, split_above) for child in node]
-        return "".join(w[0] for w in written), [p for w in written for p in w[1]]
+        return _write(list(node), split_above)
     if getattr(node, "_namespace", None) != HTML_NAMESPACE:
         raise TypeError(f"only dash.html components can be written as HTML, not {type(node).__name__}")
-    tag = str(node._type).lower()
+    tag = _TAGS.get(node._type) or _TAGS.setdefault(node._type, str(node._type).lower())
     # A component's set props are its public instance attributes (what ``to_plotly_json`` reads, much faster).
-    props = {k: v for k, v in vars(node).items() if not k.startswith("_") and k not in _META}
-    opening = f"<{tag}{_attributes(props)}>"
+    written = []
+    children = None
+    for name, value in vars(node).items():
+        if name == "children":
+            children = value
+            continue
+        if value is None or value is False:
+            continue
+        attribute = _NAMES.get(name)
+        if attribute is None:
+            attribute = _NAMES[name] = _attribute_name(name)
+        if not attribute:
+            continue
+        if name == "style":
+            value = _style(value)
+        if name in BOOLEAN:
+            if value:
+                written.append(f" {attribute}")
+            continue
+        written.append(f' {attribute}="{str(value).translate(_QUOTED)}"')
+    opening = f"<{tag}{''.join(written)}>"
     if tag in VOID:
         return opening, [opening]
-    inner, inner_pieces = _write(props.get("children"), split_above)
+    inner, inner_pieces = _write(children, split_above)
     closing = f"</{tag}>"
     whole = opening + inner + closing
     if len(whole) <= split_above:
@@ -67,24 +93,20 @@ def _write(node: Any, split_above: int) -> tuple[str, list[str]]:
 
 
 _META = frozenset({"available_properties", "available_wildcard_properties"})
+# html.escape's replacements, made by one str.translate (the same text: "&" is never replaced twice).
+_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+_QUOTED = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
+_TAGS: dict[str, str] = {}
+_NAMES: dict[str, str] = {}  # a prop's name -> its attribute's ("" for a prop that is not written)
 
 
-def _attributes(props: Mapping[str, Any]) -> str:
-    out = []
-    for name, value in props.items():
-        if name in SKIPPED or value is None or value is False:
-            continue
-        if not _ATTRIBUTE.match(name):
-            raise ValueError(f"not an attribute this writer allows: {name!r}")
-        attribute = RENAMED.get(name, name)
-        if name == "style":
-            value = _style(value)
-        if name in BOOLEAN:
-            if value:
-                out.append(f" {attribute}")
-            continue
-        out.append(f' {attribute}="{escape(str(value), quote=True)}"')
-    return "".join(out)
+def _attribute_name(name: str) -> str:
+    """The attribute a prop is written as ("" when it is not written); a name that is no attribute is refused."""
+    if name.startswith("_") or name in _META or name in SKIPPED:
+        return ""
+    if not _ATTRIBUTE.match(name):
+        raise ValueError(f"not an attribute this writer allows: {name!r}")
+    return RENAMED.get(name, name)
 
 
 def _style(style: Any) -> str:

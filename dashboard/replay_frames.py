@@ -48,12 +48,15 @@ def document(
     chunk: int = 0,
     with_moves: bool = True,
     by_event: bool = False,
+    start: tuple[int, Any] | None = None,
 ) -> dict[str, Any]:
     """Part ``chunk`` (moves ``chunk * CHUNK + 1`` on) of the replay of ``records`` from ``perspective``
     ("referee" or a seat number as text; ``seat`` the same as the engine's reader), with the whole log when
     ``with_moves``; ``read``: the read models' rows per move (``think_ms``, ``kind``), by move number. The part
     holds one frame per move, or with ``by_event`` the frames within the moves instead (after each event of a
-    move with several): most steps are by move, so those come first and the others only when wanted."""
+    move with several): most steps are by move, so those come first and the others only when wanted.
+    ``start``: (version, the engine's state after it) before the part, to evolve on from (``service.replays.evolved``)
+    instead of from the first record."""
     first = records[0]["body"]
     kind = str(first["kind"])
     drawing = renderer(kind)
@@ -61,13 +64,12 @@ def document(
     players = [{"seat": i, "name": str(n)} for i, n in enumerate(first["names"])]
     latest = len(records)
     low, high = chunk * CHUNK + 1, min(latest, (chunk + 1) * CHUNK)
-    log = entries(records, seat)
-    movers = [e.seat for e in log]
+    movers = [r["body"]["seat"] if r["type"] == "move" else None for r in records]  # who made each move
     index: dict[str, int] = {}
     shared: list[str] = []
     frames = []
     views: dict[int, Mapping[str, Any]] = {}
-    for step in steps(records, seat, low, high):
+    for step in steps(records, seat, low, high, start):
         if step.whole == by_event:
             continue
         record = records[step.version - 1]
@@ -111,6 +113,7 @@ def document(
     if with_moves:
         # The log names codes beside a view; a move's own view where this part drew it, else the last one.
         final = views.get(high) or next(iter(views.values()), {})
+        log = entries(records, seat)
         out["moves"] = [_move(entry, drawing.log_text, views.get(entry.version, final), read) for entry in log]
     return out
 

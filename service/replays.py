@@ -60,15 +60,20 @@ def events_of(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def steps(
-    records: Sequence[dict[str, Any]], seat: int | None, first: int = 1, last: int | None = None
+    records: Sequence[dict[str, Any]],
+    seat: int | None,
+    first: int = 1,
+    last: int | None = None,
+    start: tuple[int, Any] | None = None,
 ) -> Iterator[Step]:
     """Every frame of the game from ``seat``'s perspective: after each event of a version with several, then
     the version whole (a version with one event or none has one frame). The setup (version 1) is one frame:
     its events build the table and mean nothing one by one. Only versions ``first`` to ``last`` are
-    yielded (the ones before are evolved, not viewed: taking views is what costs)."""
+    yielded (the ones before are evolved, not viewed: taking views is what costs). ``start``: (version, the
+    state after it), a state already evolved that far (``evolved``), to go on from instead of the first record."""
     rules = game_of(records[0]["body"]["kind"]).rules
-    state: Any = None
-    for record in records[: last if last is not None else len(records)]:
+    done, state = start if start is not None and start[0] < first else (0, None)
+    for record in records[done : last if last is not None else len(records)]:
         events = events_of(record)
         count = max(1, len(events))
         wanted = record["version"] >= first
@@ -80,29 +85,44 @@ def steps(
             yield Step(record["version"], count, count, rules.view(state, seat), list(rules.to_act(state)))
 
 
-def entries(records: Sequence[dict[str, Any]], seat: int | None) -> list[Entry]:
-    """The game's log as ``seat`` may read it (the engine's ``describe`` for that reader), one entry per version."""
+def evolved(records: Sequence[dict[str, Any]], version: int, start: tuple[int, Any] | None = None) -> Any:
+    """The engine's state after the first ``version`` records (``start``: (version, state), one already
+    evolved that far, at or before ``version``, to go on from)."""
+    rules = game_of(records[0]["body"]["kind"]).rules
+    done, state = start if start is not None and start[0] <= version else (0, None)
+    for record in records[done:version]:
+        for data in events_of(record):
+            state = rules.evolve(state, rules.event_from_dict(data))
+    return state
+
+
+def entries(records: Sequence[dict[str, Any]], seat: int | None, since: int = 1) -> list[Entry]:
+    """The game's log as ``seat`` may read it (the engine's ``describe`` for that reader), one entry per version,
+    from version ``since`` on. The engine tells an event from the event and the seats' names alone, so the state
+    is evolved only as far as it takes to name the seats (the setup's first event)."""
     rules = game_of(records[0]["body"]["kind"]).rules
     state: Any = None
     names: list[str] = []
+    for data in events_of(records[0]):
+        state = rules.evolve(state, rules.event_from_dict(data))
+        names = [str(n) for n in rules.view(state, None)["players"]]  # every seat, a solo rival too
+        if names:
+            break
     out = []
-    for record in records:
+    for record in records[max(0, since - 1) :]:
         if record["type"] == "seed_revealed":
             out.append(Entry(record["version"], None, [SEED_REVEALED]))
             continue
         lines: list[str | None] = []
-        for data in events_of(record):
-            event = rules.event_from_dict(data)
-            state = rules.evolve(state, event)
-            if not names:  # every seat, with any the engine plays (a solo rival), as the view names them
-                names = [str(n) for n in rules.view(state, None)["players"]]
+        events = [rules.event_from_dict(data) for data in events_of(record)]
+        for event in events:
             line = rules.describe(event, names, seat)
             lines.append(None if line.endswith(" to act") else line)
         who = record["body"]["seat"] if record["type"] == "move" else None
         if lines and all(line is None for line in lines):
             # A move that only hands the turn on (Arnak's end of a turn): say so, rather than seem to do nothing,
             # and say who made it first: "Buying Bo to act" alone, beside the mover's name, read as Bo's move.
-            next_up = rules.describe(rules.event_from_dict(events_of(record)[-1]), names, seat)
+            next_up = rules.describe(events[-1], names, seat)
             lines[-1] = next_up if who is None else f"{names[who]} ends their turn; {next_up}"
         out.append(Entry(record["version"], who, lines))
     return out

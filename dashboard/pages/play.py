@@ -27,6 +27,7 @@ from dashboard.components import card, data_attributes
 from dashboard.context import Context
 from dashboard.format import log_line
 from dashboard.games import renderer
+from dashboard.html_text import to_html
 from dashboard.live import LIVE_PATH
 from dashboard.picker import PickerFn, plain_picker
 from service.errors import Conflict, ServiceError
@@ -56,8 +57,20 @@ function (picker, group, cards) {
 }
 """
 
+# The table arrives as HTML text (``dashboard.html_text``, as the replay's frames do) and is put in place by the
+# browser: an Arnak table is some 600 components, which React took most of a move's answer to render.
+TABLE_JS = """
+function (drawn) {
+    var table = document.getElementById("play-table");
+    if (!table || !drawn) { return window.dash_clientside.no_update; }
+    table.innerHTML = drawn.html;
+    table.setAttribute("data-version", String(drawn.version));
+    return drawn.version;
+}
+"""
+
 OUTPUTS = [
-    Output("play-table", "children"),
+    Output("play-table-html", "data"),
     Output("play-log", "children"),
     Output("play-status", "children"),
     Output("play-picker", "data"),
@@ -91,6 +104,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html
             dcc.Store(id="play-meta", data={"game": opened.game_id}),
             dcc.Store(id="play-picker"),
             dcc.Store(id="play-version"),
+            dcc.Store(id="play-table-html"),  # the table as HTML text, put in #play-table by TABLE_JS
+            dcc.Store(id="play-table-shown"),
             # Pressed by the page's script when the game has moved on (dashboard.live_script): draw it again.
             html.Button(id="play-refresh", hidden=True, n_clicks=0),
             html.Div(
@@ -206,6 +221,8 @@ def register(app: dash.Dash, ctx: Context) -> None:
         options += [{"label": c["label"], "value": c["value"]} for c in named]
         return options, "", False
 
+    app.clientside_callback(TABLE_JS, Output("play-table-shown", "data"), Input("play-table-html", "data"))
+
     # Picking cards and a kind of move only filters what the server sent (the engine's legal actions, laid out by
     # the game's picker): done in the browser, so a click on a card answers at once, like a card picked up.
     app.clientside_callback(
@@ -258,7 +275,7 @@ def drawn(ctx: Context, visitor: Visitor, game_id: str, message: Any) -> tuple[A
     kind = game["kind"]
     names = [p["name"] for p in game["players"]]
     drawing = renderer(kind)
-    table = drawing.draw_table(frame)
+    table = {"html": to_html(drawing.draw_table(frame)), "version": game["version"]}
     log = [
         html.Div(
             [

@@ -38,7 +38,14 @@ def list_layout(app: dash.Dash, ctx: Context, visitor: Visitor) -> html.Div:
     ]
     head = html.Tr([html.Th(h) for h in ("Tournament", "Game", "Rounds", "Games", "Created")])
     return html.Div(
-        [html.H2("Tournaments"), card(None, html.Table([html.Thead(head), html.Tbody(body)], className="grid"))],
+        [
+            html.H2("Tournaments"),
+            # On a phone the table scrolls within its card, not the page (its columns need some 440 px).
+            card(
+                None,
+                html.Div(html.Table([html.Thead(head), html.Tbody(body)], className="grid"), className="table-scroll"),
+            ),
+        ],
         id="tournaments-list",
     )
 

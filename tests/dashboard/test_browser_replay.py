@@ -263,3 +263,17 @@ def test_the_games_lists_filters_live_in_the_address(page: Any, demo: Demo) -> N
     page.go_back()
     expect(page).to_have_url(re.compile(r"/games\?round=2&status=over$"))
     expect(rows).to_have_count(len(wanted))
+
+
+def test_at_1440_by_900_the_arnak_player_boards_are_on_the_first_screen(page: Any, demo: Demo, shots: Shots) -> None:
+    """The players' boards are half of what a replay shows: at 1440x900 each one is wholly on the first screen, not
+    below the fold under the board and the market."""
+    page.set_viewport_size({"width": 1440, "height": 900})
+    game_id = demo.others["arnak"][0]  # three seats
+    open_loaded(page, game_id, demo.queries.game_row(game_id)["last_version"] // 2)
+    boards = page.locator("#replay-table .arnak-player")
+    expect(boards.first).to_be_visible()
+    found = [boards.nth(i).bounding_box() for i in range(boards.count())]
+    shots.take(page, "1440")
+    edges = [(round(b["y"]), round(b["y"] + b["height"])) for b in found if b]
+    assert len(edges) == 3 and all(top >= 0 and bottom <= 900 for top, bottom in edges), f"the boards span {edges} px"

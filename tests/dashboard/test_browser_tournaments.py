@@ -42,3 +42,17 @@ def test_the_standings_fit_a_phone(page: Any, demo: Demo, shots: Shots) -> None:
     expect(page.locator("#standings-table")).to_be_visible()
     shots.take(page, "phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_tournaments_list_fits_a_phone(page: Any, demo: Demo, shots: Shots) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page)
+    page.goto("/tournaments")
+    expect(page.locator("#tournaments-list table")).to_be_visible()
+    shots.take(page, "phone")
+    wide = page.evaluate(
+        "w => Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > w + 1)"
+        ".map(e => e.tagName + '.' + e.className).slice(0, 10)",
+        390,
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, wide

@@ -221,6 +221,21 @@ def test_verification_runs_once_per_game_not_per_step(demo: Demo) -> None:
     assert app.digsite.data.verifications.runs == 1
 
 
+def test_a_replay_folds_each_record_once_whatever_its_parts_and_perspectives(demo: Demo) -> None:
+    """Every part of a replay starts from the state kept at its boundary (``Data.states``): a whole game's parts,
+    for two perspectives, the last part first (a link to the end opens there), fold each record once in all."""
+    app = create_dashboard(demo.queries, access=access_settings())  # a fresh app: nothing kept yet
+    browser = Browser(app)
+    game_id = demo.finished[0]
+    latest = demo_latest(demo, game_id)
+    parts = (latest + CHUNK - 1) // CHUNK
+    assert parts >= 3
+    for perspective in ("referee", "1"):
+        for part in reversed(range(parts)):
+            browser.frames(game_id, perspective, part, moves=part == 0)
+    assert 0 < app.digsite.data.states.evolved <= latest
+
+
 # -- players and aggregates ------------------------------------------------------------------------------------
 
 

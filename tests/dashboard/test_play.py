@@ -27,7 +27,7 @@ from tests.dashboard.conftest import TEST_SECRET, access_settings
 
 RULES = game("ruins").rules
 OUTPUTS = [
-    ("play-table", "children"),
+    ("play-table-html", "data"),
     ("play-log", "children"),
     ("play-status", "children"),
     ("play-picker", "data"),
@@ -134,7 +134,7 @@ def test_the_seat_sees_its_own_table_and_the_engines_options(app: Any, table: Ta
     # The other seats' ruins are nowhere in the table drawn for this seat.
     referee = table.service.game(table.game_id)["view"]
     others = [r for h in referee["hands"] if h["seat"] != seat for r in h["ruins"]]
-    table_text = json.dumps(out["play-table"]["children"])
+    table_text = out["play-table-html"]["data"]["html"]
     assert others and not any(f"Ruin #{r}:" in table_text for r in others)
 
 

@@ -8,7 +8,7 @@ import pytest
 from domain.games import game
 from domain.play import play_game
 from service.application import Digsite
-from service.replays import entries
+from service.replays import entries, evolved, steps
 
 
 @pytest.mark.parametrize("kind", ["ruins", "arnak"])
@@ -37,3 +37,27 @@ def test_every_move_says_what_it_did_even_one_that_only_hands_the_turn_on(servic
         assert bool(only_turn) == (kind == "arnak")
         for entry in only_turn:
             assert str(entry.lines[-1]).startswith(f"{names[entry.seat]} ends their turn; "), entry
+
+
+@pytest.mark.parametrize("kind", ["ruins", "arnak"])
+def test_a_log_from_a_later_version_and_frames_from_a_kept_state_are_the_whole_games(
+    service: Digsite, kind: str
+) -> None:
+    """The play page tells only its last moves and a replay's part starts from a state kept at its boundary: both
+    are exactly what the whole game from its first record gives, for every reader."""
+    played = game(kind)
+    names = ["Ana", "Beto"]
+    seats = [service.create_player(n) for n in names]
+    result = play_game(played.rules, names, [played.bots.make("heuristic")] * 2, seed=f"since-{kind}")
+    actions = [played.rules.action_to_dict(a) for a in result.actions][:60]
+    game_id = service.store_scripted_game(kind, seats, actions, seed=f"since-{kind}")
+    records = service.stored_records(game_id)
+    for reader in (None, 0, 1):
+        whole = entries(records, reader)
+        assert [e.version for e in whole] == [r["version"] for r in records]
+        for since in (1, 2, 30, len(records)):
+            assert entries(records, reader, since=since) == whole[since - 1 :]
+        every = list(steps(records, reader))
+        for boundary in (1, 25, 50):
+            kept = (boundary, evolved(records, boundary))
+            assert list(steps(records, reader, boundary + 1, start=kept)) == [s for s in every if s.version > boundary]

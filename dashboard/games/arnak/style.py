@@ -1,6 +1,7 @@
 """The Arnak table's stylesheet, as a string for the page's inline CSS. Every rule is scoped to ``.arnak-table``.
 
-Wide screens: the board beside the card row and research track, the players' boards in a row beneath.
+Wide screens: the players' boards in a row under the status line, then the board beside the card row and research
+track.
 Narrow screens (a phone): everything stacks and wraps; nothing is wider than the screen.
 """
 
@@ -42,6 +43,11 @@ CSS = """
 .arnak-left { display: flex; flex-direction: column; gap: 6px; min-width: 0; }
 .arnak-centre { display: flex; flex-direction: column; gap: 6px; min-width: 0; }
 .arnak-players { display: grid; gap: 6px; grid-template-columns: repeat(auto-fit, minmax(min(100%, 220px), 1fr)); }
+/* The players' boards come first, under the status line: below the board and the market they started at about
+   780 px in a replay at 1440x900, so only their names showed on the first screen. */
+.arnak-status { order: 0; }
+.arnak-players { order: 1; }
+.arnak-main { order: 2; }
 .arnak-travel, .arnak-free, .arnak-blocked-x, .arnak-res, .arnak-cost, .arnak-vp, .arnak-token, .arnak-meeple,
 .arnak-tag, .arnak-slot { white-space: nowrap; overflow-wrap: normal; }
 @media (max-width: 900px) {

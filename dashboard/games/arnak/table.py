@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dash import html
-
+from dashboard import fast_html as html
 from dashboard.components import data_attributes
 from dashboard.games.arnak import names
 from domain.arnak import book

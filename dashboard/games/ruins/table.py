@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dash import html
-
+from dashboard import fast_html as html
 from dashboard.components import data_attributes
 from dashboard.format import TIMES, ordinal
 from dashboard.games.ruins.words import HOW, PHASES, effect_label, round_name
