@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -143,19 +144,26 @@ def tendency_text(value: float | None, share: bool) -> str:
 
 def tendency_group(
     title: str, names: Sequence[str], series: Sequence[tuple[str, Mapping[str, Any]]], chart_id: str = ""
-) -> go.Figure:
+) -> dict[str, Any]:
     """One group of a game's tendencies (``Queries.tendencies`` answers, one per series: the player, then the
     field or another player), as small multiples: each tendency on its own scale (a share from 0 to 100%, a
     count from 0), one bar per series, labelled with its value and sample size; a share with its Wilson
-    interval (whiskers), pale and "too few" under ``uncertainty.TOO_FEW``."""
+    interval (whiskers), pale and "too few" under ``uncertainty.TOO_FEW``.
+
+    Built as the plain figure dictionary Plotly would write (``plain_figure``), not with ``make_subplots``:
+    a player's page draws some 14 of these, and Plotly's checks on every property were most of the page's
+    server time. ``tests/dashboard/test_figures.py`` compares it with the figure ``graph_objects`` builds."""
     first = series[0][1]["metrics"]
     labels = [first[m]["label"] for m in names]
-    fig = make_subplots(
-        rows=len(names), cols=1, subplot_titles=[f"{x[:1].upper()}{x[1:]}" for x in labels], vertical_spacing=0.0
-    )
+    whos = [who for who, _ in series]
+    colours = [_colour(i, who) for i, who in enumerate(whos)]
+    traces: list[dict[str, Any]] = []
+    axes: dict[str, Any] = {}
+    annotations: list[dict[str, Any]] = []
+    # each subplot's title sits just above its bars: spread the rows so a title never covers the row above
+    gap = 1 / len(names)
     for row, metric in enumerate(names, start=1):
         share = bool(first[metric].get("share"))
-        whos = [who for who, _ in series]
         values = [data["metrics"][metric]["value"] for _, data in series]
         ns = [data["metrics"][metric]["n"] for _, data in series]
         shown = [None if v is None else (100 * v if share else v) for v in values]
@@ -163,65 +171,101 @@ def tendency_group(
         texts = [
             f"{tendency_text(v, share)} ({_n_text(n, '' if share else None)})" for v, n in zip(values, ns, strict=True)
         ]
-        fig.add_trace(
-            go.Bar(
-                y=whos,
-                x=shown,
-                orientation="h",
-                marker={
-                    "color": [_colour(i, who) for i, (who, _) in enumerate(series)],
-                    "opacity": [0.35 if share and too_few(n) else 1.0 for n in ns],
-                },
-                error_x=_whiskers(shown, intervals) if share else None,
-                customdata=texts,
-                showlegend=False,
-                hovertemplate="%{y}: %{customdata}<extra>" + labels[row - 1] + "</extra>",
-            ),
-            row=row,
-            col=1,
-        )
+        suffix = "" if row == 1 else str(row)
+        x, y = f"x{suffix}", f"y{suffix}"
+        bar: dict[str, Any] = {
+            "customdata": texts,
+            "hovertemplate": "%{y}: %{customdata}<extra>" + labels[row - 1] + "</extra>",
+            "marker": {"color": colours, "opacity": [0.35 if share and too_few(n) else 1.0 for n in ns]},
+            "orientation": "h",
+            "showlegend": False,
+            "type": "bar",
+            "x": shown,
+            "xaxis": x,
+            "y": whos,
+            "yaxis": y,
+        }
+        if share:
+            bar["error_x"] = _whiskers(shown, intervals)
         # each bar's value and n just past its whisker (beside the bar, the whisker would cross it)
         ends = [(100 * w[1] if w else v or 0) if share else (v or 0) for v, w in zip(shown, intervals, strict=True)]
-        fig.add_trace(
-            go.Scatter(
-                y=whos,
-                x=ends,
-                mode="text",
-                text=[f" {t}" for t in texts],
-                textposition="middle right",
-                textfont={"size": 11},
-                cliponaxis=False,
-                showlegend=False,
-                hoverinfo="skip",
-            ),
-            row=row,
-            col=1,
-        )
+        label = {
+            "cliponaxis": False,
+            "hoverinfo": "skip",
+            "mode": "text",
+            "showlegend": False,
+            "text": [f" {t}" for t in texts],
+            "textfont": {"size": 11},
+            "textposition": "middle right",
+            "type": "scatter",
+            "x": ends,
+            "xaxis": x,
+            "y": whos,
+            "yaxis": y,
+        }
+        traces += [bar, label]
         known = [v for v in ends if v is not None]
         # room for the label past the longest bar or whisker; a share's ticks stop at 100%
         top = 160.0 if share else max([*known, 0.0]) * 1.7 or 1.0
-        fig.update_xaxes(
-            range=[0, top],
-            ticksuffix="%" if share else "",
-            row=row,
-            col=1,
-            showgrid=True,
-            gridcolor="#eef",
+        top_edge = 1 - (row - 1) * gap
+        axes[f"xaxis{suffix}"] = {
+            "anchor": y,
+            "domain": [0.0, 1.0],
+            "gridcolor": "#eef",
+            "linecolor": "#ccd",
+            "range": [0, top],
+            "showgrid": False,  # (as _layout leaves every x axis)
+            "ticksuffix": "%" if share else "",
             **(PERCENT_TICKS if share else {}),
+        }
+        axes[f"yaxis{suffix}"] = {
+            "anchor": x,
+            "autorange": "reversed",
+            "domain": [top_edge - gap + 0.35 * gap, top_edge - 0.12 * gap],
+            "gridcolor": "#eef",
+            "zeroline": False,
+        }
+        annotations.append(
+            {
+                "font": {"size": 12},
+                "showarrow": False,
+                "text": f"{labels[row - 1][:1].upper()}{labels[row - 1][1:]}",
+                "x": 0,
+                "xanchor": "left",
+                "xref": "paper",
+                "y": top_edge - 0.12 * gap,
+                "yanchor": "bottom",
+                "yref": "paper",
+            }
         )
-        fig.update_yaxes(autorange="reversed", row=row, col=1)
     per = 52 + 16 * len(series)
-    _layout(fig, title, height=70 + per * len(names), bargap=0.25)
-    fig.update_layout(margin={"l": 110, "r": 30, "t": 60, "b": 20}, showlegend=False)
-    fig.update_annotations(font={"size": 12}, xanchor="left", x=0)
-    # each subplot's title sits just above its bars: spread the rows so a title never covers the row above
-    gap = 1 / len(names)
-    for i in range(len(names)):
-        top_edge = 1 - i * gap
-        fig.layout[f"yaxis{'' if i == 0 else i + 1}"].domain = [top_edge - gap + 0.35 * gap, top_edge - 0.12 * gap]
-        fig.layout.annotations[i].y = top_edge - 0.12 * gap
-        fig.layout.annotations[i].yanchor = "bottom"
-    return fig
+    layout = {
+        "annotations": annotations,
+        "bargap": 0.25,
+        "font": {"family": "system-ui, -apple-system, Segoe UI, sans-serif", "size": 12},
+        "height": 70 + per * len(names),
+        "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
+        "margin": {"b": 20, "l": 110, "r": 30, "t": 60},
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
+        "showlegend": False,
+        "title": {"font": {"size": 15}, "text": title, "x": 0.01, "y": 0.97, "yanchor": "top"},
+        **axes,
+    }
+    return plain_figure(traces, layout)
+
+
+def plain_figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> dict[str, Any]:
+    """A figure as the dictionary ``go.Figure(...).to_plotly_json()`` gives, with the default template Plotly
+    adds to every figure it builds (so the chart looks the same), without Plotly's checks."""
+    return {"data": data, "layout": {**layout, "template": _template()}}
+
+
+@functools.cache
+def _template() -> dict[str, Any]:
+    # (built once: the same template dictionary is shared by every plain figure; nothing changes it)
+    template: dict[str, Any] = go.Figure().to_plotly_json()["layout"]["template"]
+    return template
 
 
 def stacked_by_round(

@@ -3,13 +3,15 @@ without the cache."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from plotly import basedatatypes
 
 from dashboard import figures, plotly_paths
 
 
-def _tendencies(value: float) -> dict[str, object]:
+def _tendencies(value: float) -> dict[str, Any]:
     return {
         "games": 3,
         "metrics": {
@@ -21,9 +23,10 @@ def _tendencies(value: float) -> dict[str, object]:
 
 def _figures() -> list[dict[str, object]]:
     series = (("Ana", _tendencies(0.5)), ("the field", _tendencies(0.25)))
-    group = figures.tendency_group("Results", ["win_rate", "moves"], series)
+    parts = [(who, [("win rate", [{"round": 1, "value": t["metrics"]["win_rate"]["value"], "n": 3}])])
+             for who, t in series]  # fmt: skip
     return [
-        group.to_plotly_json(),
+        figures.stacked_by_round(parts, "Results", figures.plain_round_name).to_plotly_json(),
         figures.vp_timeline({"names": ["A", "B"], "vp": [[0, 1], [2, 3]], "round": [1, 2]}, 1).to_plotly_json(),
     ]
 
