@@ -500,8 +500,17 @@ def test_a_move_stored_in_the_waiting_request_s_own_process_wakes_it_without_the
         return get(*args, **kwargs)
 
     monkeypatch.setattr(store, "get", counted)
+    # The move is posted once the request waits on its watch, not merely once it is counted as waiting: counted,
+    # it may still be reading the game, and a move landing then is read from the store, as it should be.
+    in_wait, real_wait = threading.Event(), push.Watch.wait
+
+    def wait(watch: push.Watch, deadline: float) -> bool:
+        in_wait.set()
+        return real_wait(watch, deadline)
+
+    monkeypatch.setattr(push.Watch, "wait", wait)
     waiting, out = in_background(lambda: push.updates(service, game_id, Viewer(1), 1, TIMEOUT, "record"))
-    wait_until_waiting(service)
+    assert in_wait.wait(TIMEOUT), "the request never started waiting"
     made = ok(act(client, game_id, seat_headers(created, 0), 1, {"type": "flip", "seat": 0, "ruin": None}))
     waiting.join(TIMEOUT)
     assert not waiting.is_alive()
