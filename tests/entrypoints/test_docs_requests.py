@@ -48,7 +48,6 @@ curl() {
   command curl --fail-with-body --max-time 90 -w '%{stderr}CURL %{http_code} %{method} %{url_effective}\\n' "$@"
 }
 """
-PYTHON_PLACEHOLDERS = ('"…game id…"', '"…this seat\'s token…"')
 
 
 @dataclass
@@ -175,15 +174,15 @@ def _start_python_client(example: Example, url: str, env: dict[str, str], cwd: P
     threads = []
     for seat in tokens[1:]:
         code = example.text.replace(DOCUMENTED_SERVER, url)
-        for placeholder in PYTHON_PLACEHOLDERS:
-            assert placeholder in code, f"{example.where}: the client no longer reads {placeholder}"
-        code = code.replace(PYTHON_PLACEHOLDERS[0], json.dumps(env["GAME"]))
-        code = code.replace(PYTHON_PLACEHOLDERS[1], json.dumps(seat["token"]))
+        assert "def play_seat(game, token, choose)" in code, f"{example.where}: the client no longer offers play_seat"
         errors: list[BaseException] = []
 
-        def run(code: str = code, seat: int = seat["seat"], errors: list[BaseException] = errors) -> None:
+        def run(code: str = code, seat: dict[str, Any] = seat, errors: list[BaseException] = errors) -> None:
             try:
-                exec(compile(code, example.where, "exec"), {"choose": _first_legal_or_any(random.Random(seat))})
+                namespace: dict[str, Any] = {}
+                exec(compile(code, example.where, "exec"), namespace)
+                # As the docs say to call it: play_seat(game_id, seat_token, choose).
+                namespace["play_seat"](env["GAME"], seat["token"], _first_legal_or_any(random.Random(seat["seat"])))
             except BaseException as error:  # (reported by the test after the join)
                 errors.append(error)
 
