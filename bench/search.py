@@ -20,27 +20,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dashboard.uncertainty import wilson
 from domain.games import GAMES, game
 from domain.play import play_game
 from domain.policies import Policy
 from domain.search import DEFAULT_BUDGET, SEARCH, SearchBot
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a share ``wins / n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 class Counted:
@@ -80,7 +70,7 @@ class Tally:
         self.search_seconds += bot.seconds
 
     def line(self, fair: float) -> dict[str, Any]:
-        low, high = wilson(self.wins, self.games)
+        low, high = wilson(self.wins / self.games if self.games else None, self.games) or (0.0, 1.0)
         share = self.wins / self.games if self.games else 0.0
         return {
             "measure": self.name,
