@@ -10,6 +10,7 @@ import pytest
 
 from service import store
 from service.application import Digsite
+from service.queries import Queries
 from service.settings import Database, Settings
 
 
@@ -59,3 +60,13 @@ def service(database: Database) -> Iterator[Digsite]:
         yield svc
     finally:
         svc.close()
+
+
+@pytest.fixture
+def queries(service: Digsite) -> Iterator[Queries]:
+    """The read side's queries on the service's store, closed after the test."""
+    made = Queries(service)
+    try:
+        yield made
+    finally:
+        made.close()

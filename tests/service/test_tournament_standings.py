@@ -6,40 +6,22 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
-from collections.abc import Iterator
 
 import pytest
 
 from domain.games import GAMES
 from domain.protocol import Result
 from service.application import Digsite
-from service.projections.follower import Follower
 from service.queries import Queries
 from service.simulation import run_tournament
 from service.standings import TIE_BREAKS, PointsTable, report, to_csv
-
-
-@pytest.fixture
-def queries(service: Digsite) -> Iterator[Queries]:
-    made = Queries(service)
-    try:
-        yield made
-    finally:
-        made.close()
-
-
-def _project(service: Digsite) -> None:
-    follower = Follower(service.settings, batch_size=64)
-    try:
-        follower.catch_up()
-    finally:
-        follower.close()
+from tests.service.projecting import catch_up
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
 def test_a_tournament_s_standings_follow_the_engine_s_places(service: Digsite, queries: Queries, kind: str) -> None:
     played = run_tournament(service, kind=kind, players=2, games=6, seed="standings", pool=4)
-    _project(service)
+    catch_up(service)
     rows = queries.tournament_seats(played.id)
     assert len(rows) == 12
     answer = report(queries.tournament(played.id) or {}, rows)
@@ -68,7 +50,7 @@ def test_the_csv_has_the_same_order_and_points_and_a_custom_table_changes_them(
 ) -> None:
     kind = sorted(GAMES)[0]
     played = run_tournament(service, kind=kind, players=2, games=4, seed="csv", pool=4)
-    _project(service)
+    catch_up(service)
     rows = queries.tournament_seats(played.id)
     answer = report(queries.tournament(played.id) or {}, rows)
     lines = list(csv.DictReader(io.StringIO(to_csv(rows))))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from dataclasses import replace
 from uuid import uuid4
 
@@ -21,25 +20,9 @@ from service.projections.follower import Follower
 from service.queries import Queries
 from service.simulation import play_stored_game, run_tournament
 from service.standings import report, to_csv
+from tests.service.projecting import catch_up
 
 OTHER = ("arnak", 1)  # a game other than the tournaments' below, and its fewest seats
-
-
-@pytest.fixture
-def queries(service: Digsite) -> Iterator[Queries]:
-    made = Queries(service)
-    try:
-        yield made
-    finally:
-        made.close()
-
-
-def _project(service: Digsite) -> None:
-    follower = Follower(service.settings, batch_size=64)
-    try:
-        follower.catch_up()
-    finally:
-        follower.close()
 
 
 def _tournament_as_stored_before(service: Digsite, game: str) -> str:
@@ -70,7 +53,7 @@ def test_a_tournament_stored_before_options_reads_and_takes_its_game_under_any_o
             "ruins", [service.create_player("A"), service.create_player("B")], None, {"tournament": old}
         )
     assert refused.value.code == "tournament_game_mismatch"
-    _project(service)  # the read models read the old record too
+    catch_up(service)  # the read models read the old record too
     assert queries.tournament(old)["game"] == game  # type: ignore[index]
 
 
@@ -88,7 +71,7 @@ def test_standings_and_the_tournaments_list_count_only_games_of_the_tournament_s
     bots = [engine.bots.from_record(persona.record) for persona in engine.bots.personas_for(seats)]
     play_stored_game(service, intruder["id"], bots, random.Random(1))
     assert service.game(intruder["id"])["status"] == "over"
-    _project(service)
+    catch_up(service)
 
     for finished_only in (True, False):
         rows = queries.tournament_seats(cup.id, finished_only=finished_only)
@@ -127,7 +110,7 @@ def test_a_store_projected_before_tournament_options_upgrades_and_lists_them(ser
     from service import listing, store
 
     old = _tournament_as_stored_before(service, "ruins")
-    _project(service)
+    catch_up(service)
     db = service.settings.database
     [migration] = [m for m in store.migrations(db.backend) if m.name == "tournament_options"]
     follower = Follower(service.settings)
@@ -146,7 +129,7 @@ def test_a_store_projected_before_tournament_options_upgrades_and_lists_them(ser
     assert store.pending(db) == [migration.version]
     assert store.upgrade(db) == [migration.version]
     new = service.create_tournament("New cup", 1, OTHER[0], {"side": "snake"})
-    _project(service)
+    catch_up(service)
     rows, _ = listing.page(service, listing.TOURNAMENTS, {}, None, 10)
     listed = {item["id"]: item["options"] for item in map(listing.tournament_item, rows)}
     assert listed == {old: None, new: {"side": "snake"}}
