@@ -55,8 +55,8 @@ OUTPUTS = [
 def picker_of(kind: str) -> PickerFn:
     """The game's own picker (``dashboard/games/<kind>/play.py``, offered as its renderer's ``picker``), else one
     that lists every legal action in the engine's words."""
-    found = getattr(renderer(kind), "picker", None)
-    return found if callable(found) else plain_picker(kind)
+    found = renderer(kind).picker
+    return found if found is not None else plain_picker(kind)
 
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html.Div:
