@@ -208,6 +208,7 @@ def _games_verifier(service: Digsite, cluster: str | None, workers: int | None) 
     from service import distributed
 
     try:
+        distributed.require_dask(f"digsite verify {'--cluster' if cluster is not None else '--workers'}")
         distributed.require_postgresql(service.settings)
         with distributed.engine(cluster, workers) as client:
             yield distributed.games_verifier(client, service.settings)
