@@ -42,7 +42,7 @@ class Game(Generic[State, Action, Event]):
     schemas: Schemas
     bots: Bots[Action]
     analytics: Analytics[State, Event] | None = None  # None: the read models keep only the common rows
-    craft_steps: CraftSteps[State, Action] | None = None  # None: the game's moves are not built up (service.crafting)
+    craft_steps: CraftSteps[State, Action] | None = None  # None: the game's moves are not built up (service.reading)
 
 
 _RUINS_RULES: GameRules[ruins.GameState, ruins.Action, ruins.Event] = ruins
