@@ -3,7 +3,6 @@ generator (``"<seed>:items"``), so one shuffle never depends on how many came be
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -13,14 +12,10 @@ from domain.arnak.rival import rival_book, tiles_for
 from domain.arnak.state import Player, Rival, Site
 from domain.arnak.versions import VERSIONS
 from domain.errors import SetupError
+from domain.seeds import rng
 
 SUPPORTED_OPTIONS: frozenset[str] = frozenset({"side", "difficulty"})
 SIDES = ("bird", "snake")
-
-
-def rng(seed: str, label: str) -> random.Random:
-    # String seeds are hashed with SHA-512 by ``random``: stable across runs and platforms.
-    return random.Random(f"{seed}:{label}")
 
 
 def shuffled(seed: str, label: str, items: Iterable[int]) -> tuple[int, ...]:
