@@ -182,6 +182,14 @@ SUBMIT: dict[str, Any] = {
     },
 }
 
+# The request bodies, by the component name the document publishes them under (an operation's ``body``).
+REQUEST_BODIES: dict[str, dict[str, Any]] = {
+    "NewPlayer": NEW_PLAYER,
+    "NewTournament": NEW_TOURNAMENT,
+    "NewGame": NEW_GAME,
+    "Submit": SUBMIT,
+}
+
 
 def path_id(name: str, what: str) -> dict[str, Any]:
     return {

@@ -24,7 +24,8 @@ import jsonschema_rs
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from service.api.schemas import COMPONENTS
+from service.api.openapi import operation_of
+from service.api.schemas import COMPONENTS, REQUEST_BODIES
 from service.errors import BadRequest, ServiceError
 from service.text import check_text
 
@@ -308,8 +309,8 @@ def parse_json(data: bytes) -> Any:
     return value
 
 
-def json_body(schema: dict[str, Any]) -> dict[str, Any]:
-    """The request's JSON body, checked against ``schema`` (an object schema)."""
+def json_body() -> dict[str, Any]:
+    """The request's JSON body, checked against the request body the route's operation publishes."""
     if not request.is_json:
         raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
     try:
@@ -317,7 +318,13 @@ def json_body(schema: dict[str, Any]) -> dict[str, Any]:
     except RequestEntityTooLarge:
         limit = current_app.config["MAX_CONTENT_LENGTH"]
         raise PayloadTooLarge(f"the body is larger than {limit // 1024} KiB, the most a request may send") from None
-    return cast(dict[str, Any], check(parse_json(data), schema))  # the schema's type is "object"
+    published = _operation()["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    return cast(dict[str, Any], check(parse_json(data), REQUEST_BODIES[published.rsplit("/", 1)[-1]]))
+
+
+def _operation() -> dict[str, Any]:
+    """The OpenAPI operation of the route answering this request (``service.api.openapi.described``)."""
+    return operation_of(current_app.view_functions[cast(str, request.endpoint)])
 
 
 def check_url_length(limit: int) -> None:
@@ -330,10 +337,10 @@ def check_url_length(limit: int) -> None:
         raise UriTooLong(f"the URL is {size} bytes long; at most {limit} are read")
 
 
-def query_args(parameters: list[dict[str, Any]]) -> dict[str, Any]:
-    """The query string, read through OpenAPI parameter objects: unknown or repeated names are refused;
-    integer parameters are plain decimal numbers."""
-    known = {p["name"]: p for p in parameters if p["in"] == "query"}
+def query_args() -> dict[str, Any]:
+    """The query string, read through the query parameters the route's operation publishes: unknown or repeated
+    names are refused; integer parameters are plain decimal numbers."""
+    known = {p["name"]: p for p in _operation()["parameters"] if p["in"] == "query"}
     unknown = sorted(set(request.args) - set(known))
     if unknown:
         raise BadRequest(f"unknown query parameter(s) {', '.join(unknown)} (allowed: {', '.join(known) or 'none'})")

@@ -28,8 +28,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from service import store
-from service.api import create_app
-from service.api.openapi import document
+from service.api import create_app, document
 from service.application import Digsite
 from service.settings import Database, Settings
 

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from service.api import document as api_document
 from service.api import openapi, schemas
 from service.api.validation import check
 from service.errors import BadRequest
@@ -96,7 +97,7 @@ def test_the_document_is_valid_openapi_3_1_and_its_schemas_valid_json_schema(cli
 )
 def test_the_document_validator_refuses_a_broken_document(broken: Any) -> None:
     """The check above can fail: a wrong type word, a response without its description, a parameter in no place."""
-    document = json.loads(json.dumps(openapi.document()))
+    document = json.loads(json.dumps(api_document()))
     broken(document)
     with pytest.raises(openapi_spec_validator.validation.exceptions.OpenAPIValidationError):
         openapi_spec_validator.validate(document)
@@ -118,7 +119,7 @@ def accepted_by_the_server(body: Any, schema: dict[str, Any]) -> bool:
 def test_the_document_and_the_request_checker_agree_on_every_body() -> None:
     """What a JSON Schema validator makes of the published document is what the server's checker makes of the
     request: random bodies (and their near misses) are accepted by both or refused by both."""
-    document = json.loads(json.dumps(openapi.document()))  # as served
+    document = json.loads(json.dumps(api_document()))  # as served
     published = document["components"]["schemas"]
     validators = {
         name: jsonschema_rs.validator_for({**published[name], "components": document["components"]})
@@ -226,3 +227,11 @@ def test_a_whole_number_written_with_a_fraction_is_read_as_the_integer(client: F
     [record] = ok(client.get(f"/api/v1/games/{created['id']}/log?after=1", headers=organiser()))["records"]
     assert record["body"]["action"] == {"type": "flip", "seat": 0, "ruin": None}
     assert isinstance(record["body"]["seat"], int)
+
+
+def test_a_route_without_an_operation_is_an_error_when_the_document_is_built() -> None:
+    """Each route declares its operation beside it (``described``): one that does not cannot go unnoticed."""
+    app = Flask(__name__)
+    app.add_url_rule("/api/v1/secret", "secret", lambda: {})
+    with pytest.raises(AssertionError, match="/api/v1/secret declares no OpenAPI operation"):
+        openapi.document(app)
