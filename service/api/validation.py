@@ -102,6 +102,8 @@ def check(value: Any, schema: dict[str, Any], path: str = "") -> Any:
         valid = validator(schema).is_valid(value)
     except UnicodeEncodeError:  # (a lone surrogate; a body's strings were refused before: ``parse_json``)
         raise BadRequest(f"{_where(path)} holds text that is not Unicode", "invalid_text") from None
+    except ValueError:  # ("Recursion limit reached": the validator reads a few hundred levels)
+        raise BadRequest(f"{_where(path)} is nested too deeply") from None
     if not valid:
         raise refusal(value, schema, path)
     return _integers(value, schema) if _holds_float(value) else value
@@ -159,7 +161,10 @@ def _where(path: str) -> str:
 def refusal(value: Any, schema: dict[str, Any], path: str = "") -> BadRequest:
     """The refusal of a value ``schema`` does not accept: its outermost problem, in a sentence."""
     root, compiled = _compiled(schema)
-    error = min(compiled.iter_errors(value), key=lambda e: _order(value, e))
+    try:
+        error = min(compiled.iter_errors(value), key=lambda e: _order(value, e))
+    except ValueError:  # ("Recursion limit reached", as in ``check``)
+        return BadRequest(f"{_where(path)} is nested too deeply")
     steps = list(error.schema_path)
     if type(error.kind).__name__ == "PropertyNames":  # (its path goes on into the rule the name broke)
         steps = steps[: len(steps) - steps[::-1].index("propertyNames")]
