@@ -5,7 +5,7 @@ The schemas are checked by a JSON Schema validator (jsonschema-rs, Draft 2020-12
 once per schema; this module only words its refusals. A refusal is a ``BadRequest`` ("malformed_request") naming
 the field and what it must be, or 415 "unsupported_media_type" for a body not sent as JSON. Where a value breaks
 several rules, the outermost is named (a missing or unknown field before a wrong one inside). Every string of a
-body (field names too) must be storable text (``service.text``: no control characters, lone surrogates or
+body (field names too) must be storable text (``service.stored_text``: no control characters, lone surrogates or
 non-characters), else 400 "invalid_text"; the schemas' free-text fields say the same with ``TEXT_PATTERN``. A
 schema with a ``pattern`` may name the refusal of a string that does not match it with the extension keyword
 ``x-refusal`` (``{"code", "message"}``); ``x-code`` gives the code of any refusal within a schema (an action's
@@ -27,7 +27,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from service.api.openapi import operation_of
 from service.api.schemas import COMPONENTS, REQUEST_BODIES
 from service.errors import BadRequest, ServiceError
-from service.text import check_text
+from service.stored_text import check_text
 
 TYPE_WORDS = {
     "object": "an object",
@@ -297,7 +297,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def parse_json(data: bytes) -> Any:
     """Strict JSON: UTF-8, no NaN/Infinity, finite numbers, no repeated keys; and every string storable
-    text (``service.text``: escapes like "\\u0000" or a lone "\\ud800" are refused, 400 invalid_text)."""
+    text (``service.stored_text``: escapes like "\\u0000" or a lone "\\ud800" are refused, 400 invalid_text)."""
     try:
         value = json.loads(
             data.decode("utf-8"),
@@ -334,7 +334,7 @@ def _operation() -> dict[str, Any]:
 
 def check_url_length(limit: int) -> None:
     """Refuse (414 ``uri_too_long``) a request whose target (path and query, as sent) is longer than ``limit``
-    bytes; the same limit under every server (gunicorn's own, longer, answers in JSON too: ``service.wsgi``)."""
+    bytes; the same limit under every server (gunicorn's own, longer, answers in JSON too: ``service.serving.wsgi``)."""
     environ = request.environ
     target = environ.get("RAW_URI") or environ.get("REQUEST_URI")
     size = len(target) if target else len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", "")) + 1

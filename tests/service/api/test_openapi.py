@@ -19,7 +19,7 @@ from service.api import document as api_document
 from service.api import openapi, schemas
 from service.api.validation import check
 from service.errors import BadRequest
-from service.text import check_text
+from service.stored_text import check_text
 from tests.service.api.support import act, new_game, ok, organiser, seat_headers
 from tests.service.api.test_fuzz import bodies
 
