@@ -20,14 +20,13 @@ import time
 from pathlib import Path
 
 from domain.games import GAMES
+from domain.play import play_game
 
 GAMES_PER_KIND = 3
 
 
 def bodies() -> list[tuple[str, bytes]]:
     """Move bodies as a bot client posts them: Ruins and Arnak games played in memory, every move of each."""
-    from domain.play import play_game  # (the measuring child needs only the checker: bench.checking --measure)
-
     out = []
     for kind, found in sorted(GAMES.items()):
         bots = [found.bots.make("random")] * 2
@@ -42,6 +41,7 @@ def bodies() -> list[tuple[str, bytes]]:
 def measure(moves: list[tuple[str, bytes]]) -> float:
     """Microseconds per move body checked as the move route checks it, in the tree on ``sys.path``: the body's
     schema, then the action's game's (the JSON is read beforehand: ``parse_json`` is the same in both trees)."""
+    # (imported here, not above: the parent process measures nothing, and each child imports the tree it measures)
     from service.api import schemas
     from service.api.validation import check, parse_json
 
