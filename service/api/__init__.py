@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.wsgi import get_content_length
 
-from service.api import errors, games, meta, organisers
+from service.api import errors, games, meta, openapi, organisers
 from service.api.encoding import AnswerJSON
 from service.api.validation import check_url_length
 from service.bootstrap import build
@@ -106,8 +106,18 @@ def create_app(
     app.wsgi_app = StreamedBodyLimit(app.wsgi_app, MAX_BODY_BYTES)  # type: ignore[method-assign]
     app.extensions["digsite"] = service if service is not None else build(settings)
     app.extensions["digsite_throttle"] = throttle if throttle is not None else Throttle(proxies=trusted_proxies())
-    for blueprint in (meta.bp, organisers.bp, games.bp):
-        app.register_blueprint(blueprint, url_prefix=PREFIX)
+    _routes(app)
     app.before_request(lambda: check_url_length(MAX_URL_BYTES))
     errors.register(app)
     return app
+
+
+def _routes(app: Flask) -> Flask:
+    for blueprint in (meta.bp, organisers.bp, games.bp):
+        app.register_blueprint(blueprint, url_prefix=PREFIX)
+    return app
+
+
+def document() -> dict[str, Any]:
+    """The OpenAPI document of the API's routes, as ``/api/v1/openapi.json`` serves it (no service needed)."""
+    return openapi.document(_routes(Flask(__name__)))

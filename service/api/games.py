@@ -11,6 +11,16 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request, url
 from service.api import errors, schemas
 from service.api.auth import digsite, organiser_only, viewer_for
 from service.api.encoding import AnswerJSON
+from service.api.openapi import (
+    BODY_ERRORS,
+    LISTED,
+    ORGANISER,
+    SEAT_OR_ORGANISER,
+    described,
+    operation,
+    ref,
+    streamed_move,
+)
 from service.api.validation import check, json_body, query_args
 from service.caller_values import parse_uuid
 from service.commands.application import Digsite, Viewer
@@ -25,9 +35,24 @@ NDJSON = "application/x-ndjson"  # a move's streamed answer: one JSON document a
 
 
 @bp.post("/games")
+@described(
+    operation(
+        "createGame",
+        "Start a game: seats, optional tournament labels and seed.",
+        tag="games",
+        security=ORGANISER,
+        body="NewGame",
+        ok=(201, "Created, with one secret token per seat.", ref("schemas", "GameCreated")),
+        errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound", "Conflict"],
+        description="A game of a tournament is the tournament's game under its rule options (400 "
+        "`tournament_game_mismatch`, `tournament_options_mismatch`; no `options`: the tournament's), "
+        "seats each player once (400 `player_seated_twice`), and the same players play one game at a "
+        "table of a round (409 `duplicate_game`).",
+    )
+)
 @organiser_only
 def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
-    body = json_body(schemas.NEW_GAME)
+    body = json_body()
     labels = {name: body[name] for name in LABELS if body.get(name) is not None}
     options = body.get("options")
     if options is not None:
@@ -44,22 +69,53 @@ def etag(latest: int, shown: int, viewer: Viewer) -> str:
 
 
 @bp.get("/games")
+@described(
+    operation(
+        "listGames",
+        "Games, newest first, a page at a time, filtered by game, tournament, round, status, player.",
+        tag="games",
+        security=ORGANISER,
+        parameters=schemas.GAMES_QUERY,
+        ok=(200, "A page of games.", ref("schemas", "GameList")),
+        errors=["BadRequest", "Unauthorized", "Forbidden"],
+        description=LISTED,
+    )
+)
 @organiser_only
 def games() -> dict[str, Any]:
     """Games, newest first, a page at a time (from the read models: a new game is listed a moment later)."""
-    args = query_args(schemas.GAMES_QUERY)
+    args = query_args()
     rows, following = listing.page(
         digsite(), listing.GAMES, args, args.get("cursor"), args.get("limit", 50), player=args.get("player")
     )
     return {"games": [listing.game_item(row) for row in rows], "next": following}
 
 
+def _get_game_operation() -> dict[str, Any]:
+    """Reading a game is conditional: its ``ETag`` changes with the game's version, the version shown and the
+    caller's seat; ``If-None-Match`` with the current tag is answered 304 without a body."""
+    out = operation(
+        "getGame",
+        "The game as the caller may see it (a seat: its view and legal actions; an organiser: all).",
+        tag="games",
+        security=SEAT_OR_ORGANISER,
+        parameters=[*schemas.GAME_QUERY, schemas.IF_NONE_MATCH],
+        ok=(200, "The game.", ref("schemas", "Game")),
+        errors=["BadRequest", "Unauthorized", "NotFound"],
+    )
+    tag = {"description": "The game's tag for `If-None-Match`.", "schema": {"type": "string"}}
+    out["responses"]["200"]["headers"] = {"ETag": tag}
+    out["responses"]["304"] = {"description": "Not changed since the tag sent: no body.", "headers": {"ETag": tag}}
+    return out
+
+
 @bp.get("/games/<game_id>")
+@described(_get_game_operation())
 def game(game_id: str) -> Response:
     """The game as the caller sees it, with an ``ETag``: a request whose ``If-None-Match`` holds the tag of the
     game as it is now is answered 304 from the game's version alone, without building the view."""
     viewer = viewer_for(game_id)
-    args = query_args(schemas.GAME_QUERY)
+    args = query_args()
     sent_tags = request.headers.get("If-None-Match")
     if sent_tags is not None:
         check(sent_tags, schemas.IF_NONE_MATCH["schema"], "If-None-Match")
@@ -82,14 +138,33 @@ def _conditional(response: Response, latest: int, shown: int, viewer: Viewer) ->
 
 
 @bp.post("/games/<game_id>/actions")
+@described(
+    streamed_move(
+        operation(
+            "submitAction",
+            "Play one action for your seat on top of the version you saw.",
+            tag="games",
+            security=[{"seatToken": []}],
+            parameters=schemas.SUBMIT_QUERY,
+            body="Submit",
+            ok=(200, "The move is recorded.", ref("schemas", "MoveResult")),
+            errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound", "Conflict", "RuleRejected"],
+            description="Exactly one action lands per version: if two arrive for the same version, one "
+            "gets 409 and must reload, unless it is a secret choice made at the same time as other seats' "
+            "(a round-start flip, say), which lands after theirs, on the latest version its answer names: "
+            "those moves change nothing it could see or choose. A seat's own move since always makes its "
+            "version stale. The engine reveals the choices together.",
+        )
+    )
+)
 def act(game_id: str) -> Response | dict[str, Any]:
     """Play a move; with ``?wait=S``, then wait for the seat's next turn and answer it as ``next`` (the push
     channel's answer), so that a client playing a game makes one request a move instead of two. A client that
     accepts ``application/x-ndjson`` gets the move's acknowledgement at once, as the first line of a streamed
     answer, and its next turn as the second line when it comes (``_streamed``)."""
     viewer = viewer_for(game_id)
-    wait = query_args(schemas.SUBMIT_QUERY).get("wait", 0)
-    body = json_body(schemas.SUBMIT)
+    wait = query_args().get("wait", 0)
+    body = json_body()
     service = digsite()
     action = check(body["action"], schemas.action_of(service.kind_of(game_id)), "action")
     streamed = wait > 0 and _wants_stream()  # (without a wait the move's answer is all there is to send)
@@ -149,18 +224,46 @@ def _streamed(following: Callable[[], dict[str, Any]], acknowledgement: dict[str
 
 
 @bp.get("/games/<game_id>/log")
+@described(
+    operation(
+        "getLog",
+        "The game's records (seats: redacted and without hashes while the game is on).",
+        tag="games",
+        security=SEAT_OR_ORGANISER,
+        parameters=schemas.LOG_QUERY,
+        ok=(200, "The records, oldest first.", ref("schemas", "Log")),
+        errors=["BadRequest", "Unauthorized", "NotFound"],
+    )
+)
 def log(game_id: str) -> dict[str, Any]:
     viewer = viewer_for(game_id)
-    args = query_args(schemas.LOG_QUERY)
+    args = query_args()
     return {"records": digsite().log(game_id, viewer, args.get("after", 0), args.get("limit", 1000))}
 
 
 @bp.get("/games/<game_id>/updates")
+@described(
+    operation(
+        "getUpdates",
+        "The push channel (a long poll): new records as you may read them, the version, who is to act.",
+        tag="games",
+        security=SEAT_OR_ORGANISER,
+        parameters=schemas.UPDATES_QUERY,
+        ok=(200, "What is new since `after` (nothing if the wait ran out).", ref("schemas", "Updates")),
+        errors=["BadRequest", "Unauthorized", "Forbidden", "NotFound"],
+        description="Answers at once if there is something after `after` (or, with `until=turn`, if "
+        "your seat is to act or the game is over); else holds the request up to `wait` seconds and "
+        "answers as soon as there is, whichever server process recorded the move. Call again with "
+        "`after` set to the answer's `version`: nothing is missed between calls. Who may read the log "
+        "may subscribe; records are redacted exactly as the log redacts them for the caller. A wait "
+        "past what the server holds is refused at once: 503 `busy` with `Retry-After`.",
+    )
+)
 def updates(game_id: str) -> dict[str, Any]:
     """The push channel, as a long poll: the records after ``after`` as the caller may read them, the latest
     version and who is to act, answered as soon as there is something (up to ``wait`` seconds)."""
     viewer = viewer_for(game_id)
-    args = query_args(schemas.UPDATES_QUERY)
+    args = query_args()
     until = args.get("until", "record")
     if until == "turn" and viewer.referee:
         raise Forbidden("'until=turn' waits for a seat's turn: use a seat token", "seat_token_required")

@@ -4,16 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, current_app
 
 from service.api.auth import digsite
-from service.api.openapi import document
+from service.api.openapi import described, document, operation, ref
 from service.store.backends import RETRY_AFTER_SECONDS
 
 bp = Blueprint("meta", __name__)
 
 
+def _health_operation() -> dict[str, Any]:
+    """The health check answers its own body when the store is down, not the Error shape."""
+    out = operation("health", "Is the API up?", tag="meta", ok=(200, "Up.", ref("schemas", "Health")), errors=[])
+    out["responses"]["503"] = ref("responses", "HealthDown")
+    return out
+
+
 @bp.get("/health")
+@described(_health_operation())
 def health() -> tuple[dict[str, Any], int, dict[str, str]] | dict[str, Any]:
     """200 ``{"status": "ok"}`` while the store serves reads and writes; else 503 ``{"status": "down", "store":
     "unreachable" | "read_only", "message"}``. Bounded: a short probe at most once a second, else its result."""
@@ -26,5 +34,10 @@ def health() -> tuple[dict[str, Any], int, dict[str, str]] | dict[str, Any]:
 
 
 @bp.get("/openapi.json")
+@described(
+    operation(
+        "openapi", "This document.", tag="meta", ok=(200, "The OpenAPI 3.1 document.", {"type": "object"}), errors=[]
+    )
+)
 def openapi() -> dict[str, Any]:
-    return document()
+    return document(current_app)

@@ -1,16 +1,24 @@
 """The OpenAPI 3.1 document of the play API, served at ``/api/v1/openapi.json``.
 
-Request bodies and query parameters are the very schemas the routes check requests against
-(``service.api.schemas``); a test checks that every route of the app is described here.
+Each route declares its own operation where it is written (``@described(operation(...))`` under its
+``@bp.get``/``@bp.post``): the document's paths and methods are the app's routes, and a route reads its query
+string and body through the parameters and request body its operation publishes (``query_args``,
+``json_body``), the very schemas of ``service.api.schemas``. So nothing a route accepts goes undocumented, and
+a route without an operation is an error when the document is built.
 """
 
 from __future__ import annotations
 
 import copy
-import functools
-from typing import Any
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Flask
 
 from service.api import schemas
+
+View = TypeVar("View", bound=Callable[..., Any])
 
 JSON = "application/json"
 
@@ -145,61 +153,14 @@ def _throttled(errors: list[str]) -> list[str]:
     return ["TooManyWrongSecrets"] if "Unauthorized" in errors else []
 
 
-def _standings_operation() -> dict[str, Any]:
-    """Public, like the tournament; the organisers' key (optional) adds the games in play; ``format=csv`` answers
-    a spreadsheet file instead of JSON."""
-    out = operation(
-        "getStandings",
-        "Who is leading: the standings now and after each round, and the round-by-round cross table (public).",
-        tag="organisers",
-        parameters=[schemas.path_id("tournament_id", "tournament"), *schemas.STANDINGS_QUERY],
-        ok=(200, "The standings.", ref("schemas", "Standings")),
-        errors=["BadRequest", "Unauthorized", "NotFound"],
-        description="Finished games only, unless the organisers' key is sent: then the cross table also shows "
-        "the games in play (they count for nothing until they finish). Players rank by tournament points, then "
-        "games won, then the points scored in the games, then the average place (`tie_breaks` says so).",
-    )
-    out["responses"]["200"]["content"]["text/csv"] = {"schema": {"type": "string"}}
-    return _public(out)
-
-
-def _public(out: dict[str, Any]) -> dict[str, Any]:
+def public(out: dict[str, Any]) -> dict[str, Any]:
     """A tournament endpoint anyone may read: no token, or the organisers' key; any other token is 401
     `invalid_api_key` (a seat token too), so that a mistyped key is noticed rather than answered as the public."""
     out["security"] = [{}, {"organiserKey": []}]
     return out
 
 
-def _health_operation() -> dict[str, Any]:
-    """The health check answers its own body when the store is down, not the Error shape."""
-    out = operation("health", "Is the API up?", tag="meta", ok=(200, "Up.", ref("schemas", "Health")), errors=[])
-    out["responses"]["503"] = ref("responses", "HealthDown")
-    return out
-
-
-def _get_game_operation(game_id: dict[str, Any]) -> dict[str, Any]:
-    """Reading a game is conditional: its ``ETag`` changes with the game's version, the version shown and the
-    caller's seat; ``If-None-Match`` with the current tag is answered 304 without a body."""
-    out = operation(
-        "getGame",
-        "The game as the caller may see it (a seat: its view and legal actions; an organiser: all).",
-        tag="games",
-        security=SEAT_OR_ORGANISER,
-        parameters=[
-            game_id,
-            *schemas.GAME_QUERY,
-            schemas.IF_NONE_MATCH,
-        ],
-        ok=(200, "The game.", ref("schemas", "Game")),
-        errors=["BadRequest", "Unauthorized", "NotFound"],
-    )
-    tag = {"description": "The game's tag for `If-None-Match`.", "schema": {"type": "string"}}
-    out["responses"]["200"]["headers"] = {"ETag": tag}
-    out["responses"]["304"] = {"description": "Not changed since the tag sent: no body.", "headers": {"ETag": tag}}
-    return out
-
-
-def _streamed_move(out: dict[str, Any]) -> dict[str, Any]:
+def streamed_move(out: dict[str, Any]) -> dict[str, Any]:
     """A move posted with ``?wait=S`` by a client that accepts ``application/x-ndjson``: two lines of JSON, the
     acknowledgement at once, the next turn when it comes (docs/api.md, *A move that waits for your next turn*)."""
     out["responses"]["200"]["content"]["application/x-ndjson"] = {
@@ -243,10 +204,7 @@ def _component_schemas() -> dict[str, Any]:
             }
         ),
         "Created": obj({"id": {"type": "string", "format": "uuid"}}),
-        "NewPlayer": schemas.NEW_PLAYER,
-        "NewTournament": schemas.NEW_TOURNAMENT,
-        "NewGame": schemas.NEW_GAME,
-        "Submit": schemas.SUBMIT,
+        **schemas.REQUEST_BODIES,
         "Player": obj(
             {
                 "id": {"type": "string", "format": "uuid"},
@@ -430,10 +388,56 @@ def _component_schemas() -> dict[str, Any]:
     }
 
 
-@functools.cache
-def _document() -> dict[str, Any]:
-    game_id = schemas.path_id("game_id", "game")
-    out: dict[str, Any] = {
+# The operation of each route, by its view function (``described``).
+_OPERATIONS: dict[Callable[..., Any], dict[str, Any]] = {}
+PREFIX_OF_ROUTES = "/api/v1/"
+IGNORED_METHODS = {"HEAD", "OPTIONS"}
+
+
+def described(operation_object: dict[str, Any]) -> Callable[[View], View]:
+    """Declare a route's OpenAPI operation (put it right under ``@bp.get``/``@bp.post``, above any other
+    decorator): the document lists it under the route's path and method."""
+
+    def attach(view: View) -> View:
+        _OPERATIONS[view] = operation_object
+        return view
+
+    return attach
+
+
+def operation_of(view: Callable[..., Any]) -> dict[str, Any]:
+    """The operation a route declared (``described``); the route reads its requests through it."""
+    return _OPERATIONS[view]
+
+
+def document(app: Flask) -> dict[str, Any]:
+    """The document of ``app``'s routes, built once per app; a fresh copy (callers may change theirs)."""
+    built = app.extensions.get("digsite_openapi")
+    if built is None:
+        built = app.extensions["digsite_openapi"] = _document(app)
+    return copy.deepcopy(built)
+
+
+def _in_order(rule: str) -> list[str]:
+    """The names of a route's path parameters, in the order the path holds them (``<game_id>``: ``game_id``)."""
+    return re.findall(r"<(?:[^:>]+:)?([^>]+)>", rule)
+
+
+def _document(app: Flask) -> dict[str, Any]:
+    paths: dict[str, dict[str, Any]] = {}
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith(PREFIX_OF_ROUTES):
+            continue
+        view = app.view_functions[rule.endpoint]
+        if view not in _OPERATIONS:
+            raise AssertionError(f"the route {rule.rule} declares no OpenAPI operation (service.api.openapi.described)")
+        path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule)
+        operation_object = copy.deepcopy(_OPERATIONS[view])
+        in_path = [schemas.path_id(name, name.removesuffix("_id")) for name in _in_order(rule.rule)]
+        operation_object["parameters"] = [*in_path, *operation_object["parameters"]]
+        for method in sorted((rule.methods or set()) - IGNORED_METHODS):
+            paths.setdefault(path, {})[method.lower()] = operation_object
+    return {
         "openapi": "3.1.0",
         "info": {
             "title": "Digsite play API",
@@ -443,158 +447,7 @@ def _document() -> dict[str, Any]:
             "answers 404 `not_found`, a wrong method 405 `method_not_allowed`.",
         },
         "tags": [{"name": "meta"}, {"name": "organisers"}, {"name": "games"}],
-        "paths": {
-            "/api/v1/health": {"get": _health_operation()},
-            "/api/v1/openapi.json": {
-                "get": operation(
-                    "openapi",
-                    "This document.",
-                    tag="meta",
-                    ok=(200, "The OpenAPI 3.1 document.", {"type": "object"}),
-                    errors=[],
-                )
-            },
-            "/api/v1/players": {
-                "get": operation(
-                    "listPlayers",
-                    "Players by name, a page at a time.",
-                    tag="organisers",
-                    security=ORGANISER,
-                    parameters=schemas.PLAYERS_QUERY,
-                    ok=(200, "A page of players.", ref("schemas", "PlayerList")),
-                    errors=["BadRequest", "Unauthorized", "Forbidden"],
-                    description=LISTED,
-                ),
-                "post": operation(
-                    "createPlayer",
-                    "Register a player (a person or a bot).",
-                    tag="organisers",
-                    security=ORGANISER,
-                    body="NewPlayer",
-                    ok=(201, "Created; the Location header points at the player.", ref("schemas", "Created")),
-                    errors=[*BODY_ERRORS, "Unauthorized", "Forbidden"],
-                ),
-            },
-            "/api/v1/players/{player_id}": {
-                "get": operation(
-                    "getPlayer",
-                    "A player.",
-                    tag="organisers",
-                    security=ORGANISER,
-                    parameters=[schemas.path_id("player_id", "player")],
-                    ok=(200, "The player.", ref("schemas", "Player")),
-                    errors=["BadRequest", "Unauthorized", "Forbidden", "NotFound"],
-                )
-            },
-            "/api/v1/tournaments": {
-                "get": _public(
-                    operation(
-                        "listTournaments",
-                        "Tournaments, newest first, a page at a time (public).",
-                        tag="organisers",
-                        parameters=schemas.TOURNAMENTS_QUERY,
-                        ok=(200, "A page of tournaments.", ref("schemas", "TournamentList")),
-                        errors=["BadRequest", "Unauthorized"],
-                        description=LISTED,
-                    )
-                ),
-                "post": operation(
-                    "createTournament",
-                    "Create a tournament.",
-                    tag="organisers",
-                    security=ORGANISER,
-                    body="NewTournament",
-                    ok=(201, "Created; the Location header points at the tournament.", ref("schemas", "Created")),
-                    errors=[*BODY_ERRORS, "Unauthorized", "Forbidden"],
-                ),
-            },
-            "/api/v1/tournaments/{tournament_id}": {
-                "get": _public(
-                    operation(
-                        "getTournament",
-                        "A tournament (public).",
-                        tag="organisers",
-                        parameters=[schemas.path_id("tournament_id", "tournament")],
-                        ok=(200, "The tournament.", ref("schemas", "Tournament")),
-                        errors=["BadRequest", "Unauthorized", "NotFound"],
-                    )
-                )
-            },
-            "/api/v1/tournaments/{tournament_id}/standings": {
-                "get": _standings_operation(),
-            },
-            "/api/v1/games": {
-                "get": operation(
-                    "listGames",
-                    "Games, newest first, a page at a time, filtered by game, tournament, round, status, player.",
-                    tag="games",
-                    security=ORGANISER,
-                    parameters=schemas.GAMES_QUERY,
-                    ok=(200, "A page of games.", ref("schemas", "GameList")),
-                    errors=["BadRequest", "Unauthorized", "Forbidden"],
-                    description=LISTED,
-                ),
-                "post": operation(
-                    "createGame",
-                    "Start a game: seats, optional tournament labels and seed.",
-                    tag="games",
-                    security=ORGANISER,
-                    body="NewGame",
-                    ok=(201, "Created, with one secret token per seat.", ref("schemas", "GameCreated")),
-                    errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound", "Conflict"],
-                    description="A game of a tournament is the tournament's game under its rule options (400 "
-                    "`tournament_game_mismatch`, `tournament_options_mismatch`; no `options`: the tournament's), "
-                    "seats each player once (400 `player_seated_twice`), and the same players play one game at a "
-                    "table of a round (409 `duplicate_game`).",
-                ),
-            },
-            "/api/v1/games/{game_id}": {"get": _get_game_operation(game_id)},
-            "/api/v1/games/{game_id}/actions": {
-                "post": operation(
-                    "submitAction",
-                    "Play one action for your seat on top of the version you saw.",
-                    tag="games",
-                    security=[{"seatToken": []}],
-                    parameters=[game_id, *schemas.SUBMIT_QUERY],
-                    body="Submit",
-                    ok=(200, "The move is recorded.", ref("schemas", "MoveResult")),
-                    errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound", "Conflict", "RuleRejected"],
-                    description="Exactly one action lands per version: if two arrive for the same version, one "
-                    "gets 409 and must reload, unless it is a secret choice made at the same time as other seats' "
-                    "(a round-start flip, say), which lands after theirs, on the latest version its answer names: "
-                    "those moves change nothing it could see or choose. A seat's own move since always makes its "
-                    "version stale. The engine reveals the choices together.",
-                )
-            },
-            "/api/v1/games/{game_id}/updates": {
-                "get": operation(
-                    "getUpdates",
-                    "The push channel (a long poll): new records as you may read them, the version, who is to act.",
-                    tag="games",
-                    security=SEAT_OR_ORGANISER,
-                    parameters=[game_id, *schemas.UPDATES_QUERY],
-                    ok=(200, "What is new since `after` (nothing if the wait ran out).", ref("schemas", "Updates")),
-                    errors=["BadRequest", "Unauthorized", "Forbidden", "NotFound"],
-                    description="Answers at once if there is something after `after` (or, with `until=turn`, if "
-                    "your seat is to act or the game is over); else holds the request up to `wait` seconds and "
-                    "answers as soon as there is, whichever server process recorded the move. Call again with "
-                    "`after` set to the answer's `version`: nothing is missed between calls. Who may read the log "
-                    "may subscribe; records are redacted exactly as the log redacts them for the caller. A wait "
-                    "past what the server holds is refused at once: 503 `busy` with `Retry-After`.",
-                )
-            },
-            "/api/v1/games/{game_id}/log": {
-                "get": operation(
-                    "getLog",
-                    "The game's records (seats: redacted and without hashes while the game is on).",
-                    tag="games",
-                    security=SEAT_OR_ORGANISER,
-                    parameters=[game_id, *schemas.LOG_QUERY],
-                    ok=(200, "The records, oldest first.", ref("schemas", "Log")),
-                    errors=["BadRequest", "Unauthorized", "NotFound"],
-                )
-            },
-        },
+        "paths": paths,
         "components": {
             "securitySchemes": {
                 "organiserKey": {
@@ -626,10 +479,3 @@ def _document() -> dict[str, Any]:
             },
         },
     }
-    _streamed_move(out["paths"]["/api/v1/games/{game_id}/actions"]["post"])
-    return out
-
-
-def document() -> dict[str, Any]:
-    """A fresh copy of the document (callers may change theirs)."""
-    return copy.deepcopy(_document())

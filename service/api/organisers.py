@@ -8,6 +8,7 @@ from flask import Blueprint, Response, url_for
 
 from service.api import schemas
 from service.api.auth import digsite, organiser_key_sent, organiser_only
+from service.api.openapi import BODY_ERRORS, LISTED, ORGANISER, described, operation, public, ref
 from service.api.validation import check, json_body, query_args
 from service.errors import BadRequest
 from service.reading import listing, standings
@@ -18,33 +19,77 @@ Created = tuple[dict[str, Any], int, dict[str, str]]
 
 
 @bp.post("/players")
+@described(
+    operation(
+        "createPlayer",
+        "Register a player (a person or a bot).",
+        tag="organisers",
+        security=ORGANISER,
+        body="NewPlayer",
+        ok=(201, "Created; the Location header points at the player.", ref("schemas", "Created")),
+        errors=[*BODY_ERRORS, "Unauthorized", "Forbidden"],
+    )
+)
 @organiser_only
 def create_player() -> Created:
-    body = json_body(schemas.NEW_PLAYER)
+    body = json_body()
     player_id = digsite().create_player(body["name"], body.get("kind", "human"), body.get("bot"))
     return {"id": player_id}, 201, {"Location": url_for(".player", player_id=player_id)}
 
 
 @bp.get("/players")
+@described(
+    operation(
+        "listPlayers",
+        "Players by name, a page at a time.",
+        tag="organisers",
+        security=ORGANISER,
+        parameters=schemas.PLAYERS_QUERY,
+        ok=(200, "A page of players.", ref("schemas", "PlayerList")),
+        errors=["BadRequest", "Unauthorized", "Forbidden"],
+        description=LISTED,
+    )
+)
 @organiser_only
 def players() -> dict[str, Any]:
     """Players by name, a page at a time (from the read models)."""
-    args = query_args(schemas.PLAYERS_QUERY)
+    args = query_args()
     rows, following = listing.page(digsite(), listing.PLAYERS, args, args.get("cursor"), args.get("limit", 50))
     return {"players": [listing.player_item(row) for row in rows], "next": following}
 
 
 @bp.get("/players/<player_id>")
+@described(
+    operation(
+        "getPlayer",
+        "A player.",
+        tag="organisers",
+        security=ORGANISER,
+        ok=(200, "The player.", ref("schemas", "Player")),
+        errors=["BadRequest", "Unauthorized", "Forbidden", "NotFound"],
+    )
+)
 @organiser_only
 def player(player_id: str) -> dict[str, Any]:
-    query_args([])
+    query_args()
     return digsite().player(player_id)
 
 
 @bp.post("/tournaments")
+@described(
+    operation(
+        "createTournament",
+        "Create a tournament.",
+        tag="organisers",
+        security=ORGANISER,
+        body="NewTournament",
+        ok=(201, "Created; the Location header points at the tournament.", ref("schemas", "Created")),
+        errors=[*BODY_ERRORS, "Unauthorized", "Forbidden"],
+    )
+)
 @organiser_only
 def create_tournament() -> Created:
-    body = json_body(schemas.NEW_TOURNAMENT)
+    body = json_body()
     options = body.get("options")
     if options is not None:
         options = check(options, schemas.options_of(body["game"]), "options")
@@ -53,28 +98,71 @@ def create_tournament() -> Created:
 
 
 @bp.get("/tournaments")
+@described(
+    public(
+        operation(
+            "listTournaments",
+            "Tournaments, newest first, a page at a time (public).",
+            tag="organisers",
+            parameters=schemas.TOURNAMENTS_QUERY,
+            ok=(200, "A page of tournaments.", ref("schemas", "TournamentList")),
+            errors=["BadRequest", "Unauthorized"],
+            description=LISTED,
+        )
+    )
+)
 def tournaments() -> dict[str, Any]:
     """Tournaments, newest first, a page at a time (public, as each tournament is; from the read models).
     Like every endpoint anyone may read: no token, or the organisers' key; any other token is refused."""
     organiser_key_sent()
-    args = query_args(schemas.TOURNAMENTS_QUERY)
+    args = query_args()
     rows, following = listing.page(digsite(), listing.TOURNAMENTS, args, args.get("cursor"), args.get("limit", 50))
     return {"tournaments": [listing.tournament_item(row) for row in rows], "next": following}
 
 
 @bp.get("/tournaments/<tournament_id>")
+@described(
+    public(
+        operation(
+            "getTournament",
+            "A tournament (public).",
+            tag="organisers",
+            ok=(200, "The tournament.", ref("schemas", "Tournament")),
+            errors=["BadRequest", "Unauthorized", "NotFound"],
+        )
+    )
+)
 def tournament(tournament_id: str) -> dict[str, Any]:
     organiser_key_sent()
-    query_args([])
+    query_args()
     return digsite().tournament(tournament_id)
 
 
+def _standings_operation() -> dict[str, Any]:
+    """Public, like the tournament; the organisers' key (optional) adds the games in play; ``format=csv`` answers
+    a spreadsheet file instead of JSON."""
+    out = operation(
+        "getStandings",
+        "Who is leading: the standings now and after each round, and the round-by-round cross table (public).",
+        tag="organisers",
+        parameters=schemas.STANDINGS_QUERY,
+        ok=(200, "The standings.", ref("schemas", "Standings")),
+        errors=["BadRequest", "Unauthorized", "NotFound"],
+        description="Finished games only, unless the organisers' key is sent: then the cross table also shows "
+        "the games in play (they count for nothing until they finish). Players rank by tournament points, then "
+        "games won, then the points scored in the games, then the average place (`tie_breaks` says so).",
+    )
+    out["responses"]["200"]["content"]["text/csv"] = {"schema": {"type": "string"}}
+    return public(out)
+
+
 @bp.get("/tournaments/<tournament_id>/standings")
+@described(_standings_operation())
 def tournament_standings(tournament_id: str) -> Any:
     """Who is leading (public, as the tournament is): finished games only, unless the organisers' key is sent,
     which adds the games in play to the cross table. JSON, or CSV with ``format=csv``."""
     everything = organiser_key_sent()
-    args = query_args(schemas.STANDINGS_QUERY)
+    args = query_args()
     try:
         table = standings.PointsTable.parse(args.get("points"))
     except standings.PointsTableError as error:

@@ -3,6 +3,7 @@ publishes the same objects, so the two cannot drift apart."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from domain.games import GAMES
@@ -146,11 +147,13 @@ COMPONENTS: dict[str, dict[str, Any]] = {
 }
 
 
+@functools.cache  # (one object per game: the request checker compiles each schema once)
 def action_of(kind: str) -> dict[str, Any]:
     """The schema one game's actions are checked against once the game is known (400 malformed_action)."""
     return {"$ref": f"#/components/schemas/{component(kind, 'Action')}", "x-code": "malformed_action"}
 
 
+@functools.cache
 def options_of(kind: str) -> dict[str, Any]:
     """The schema one game's options are checked against (400 invalid_setup: options the game does not have)."""
     return {"$ref": f"#/components/schemas/{component(kind, 'Options')}", "x-code": "invalid_setup"}
@@ -177,6 +180,14 @@ SUBMIT: dict[str, Any] = {
         },
         "action": ACTION,
     },
+}
+
+# The request bodies, by the component name the document publishes them under (an operation's ``body``).
+REQUEST_BODIES: dict[str, dict[str, Any]] = {
+    "NewPlayer": NEW_PLAYER,
+    "NewTournament": NEW_TOURNAMENT,
+    "NewGame": NEW_GAME,
+    "Submit": SUBMIT,
 }
 
 

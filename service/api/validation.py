@@ -1,15 +1,16 @@
 """Reading requests strictly: a JSON body or the query string, checked against the schemas the OpenAPI
 document publishes (``service.api.schemas``), so what is documented is exactly what is accepted.
 
-The checker knows the small part of JSON Schema those schemas use; a schema using anything else is a
-programming error and fails loudly. A refusal is a ``BadRequest`` ("malformed_request") naming the
-field and what it must be, or 415 "unsupported_media_type" for a body not sent as JSON. Every string of
-a body (field names too) must be storable text (``service.stored_text``: no control characters, lone
-surrogates or non-characters), else 400 "invalid_text"; the schemas' free-text fields say the same with
-``TEXT_PATTERN``. A schema with a ``pattern`` may name the refusal of a string that does not match it
-with the extension keyword ``x-refusal`` (``{"code", "message"}``); ``x-code`` gives the code of any
-refusal within a schema (an action's shape: "malformed_action"). Numbers with no fractional part are
-integers, as in JSON Schema: ``2.0`` is read as ``2`` where an integer is wanted.
+The schemas are checked by a JSON Schema validator (jsonschema-rs, Draft 2020-12 as OpenAPI 3.1 has it), compiled
+once per schema; this module only words its refusals. A refusal is a ``BadRequest`` ("malformed_request") naming
+the field and what it must be, or 415 "unsupported_media_type" for a body not sent as JSON. Where a value breaks
+several rules, the outermost is named (a missing or unknown field before a wrong one inside). Every string of a
+body (field names too) must be storable text (``service.stored_text``: no control characters, lone surrogates or
+non-characters), else 400 "invalid_text"; the schemas' free-text fields say the same with ``TEXT_PATTERN``. A
+schema with a ``pattern`` may name the refusal of a string that does not match it with the extension keyword
+``x-refusal`` (``{"code", "message"}``); ``x-code`` gives the code of any refusal within a schema (an action's
+shape: "malformed_action"; the outermost one wins). Numbers with no fractional part are integers, as in JSON
+Schema: ``2.0`` is read as ``2`` where an integer is wanted.
 """
 
 from __future__ import annotations
@@ -19,34 +20,15 @@ import math
 import re
 from typing import Any, cast
 
+import jsonschema_rs
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from service.api.openapi import operation_of
+from service.api.schemas import COMPONENTS, REQUEST_BODIES
 from service.errors import BadRequest, ServiceError
 from service.stored_text import check_text
 
-ANNOTATIONS = frozenset({"description", "examples", "title", "default", "format", "x-refusal", "x-code", "x-flag"})
-KEYWORDS = ANNOTATIONS | {
-    "type",
-    "enum",
-    "properties",
-    "required",
-    "additionalProperties",
-    "maxProperties",
-    "propertyNames",
-    "items",
-    "minItems",
-    "maxItems",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minimum",
-    "maximum",
-    "const",
-    "anyOf",
-    "oneOf",
-    "$ref",
-}
 TYPE_WORDS = {
     "object": "an object",
     "array": "a list",
@@ -56,7 +38,13 @@ TYPE_WORDS = {
     "boolean": "true or false",
     "null": "null",
 }
+# Which of a value's own problems is named first: its kind, then its size or range, its pattern, then its fields as
+# a whole, then the alternatives it fits none of (``_order``: as the hand-written checker went before it).
+RANK = {"Type": 0, "Constant": 1, "Enum": 2, "MinLength": 3, "MaxLength": 3, "Minimum": 3, "Maximum": 3}
+RANK |= {"MinItems": 3, "MaxItems": 3, "Pattern": 4, "MaxProperties": 5, "Required": 6}
+RANK |= {"AnyOf": 10, "OneOfNotValid": 10, "OneOfMultipleValid": 10}
 MAX_QUERY_DIGITS = 20
+REFERENCE = re.compile(r'"#/components/schemas/([^"]+)"')
 
 
 class UnsupportedMediaType(ServiceError):
@@ -71,22 +59,38 @@ class UriTooLong(ServiceError):
     status, code = 414, "uri_too_long"
 
 
-def _is(value: Any, kind: str) -> bool:
-    if kind == "object":
-        return isinstance(value, dict)
-    if kind == "array":
-        return isinstance(value, list)
-    if kind == "string":
-        return isinstance(value, str)
-    if kind == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind == "boolean":
-        return isinstance(value, bool)
-    if kind == "null":
-        return value is None
-    raise AssertionError(f"unknown JSON Schema type {kind!r}")
+# Compiled validators by the id of their schema (kept alive beside it, so an id is never reused): the schemas are
+# module constants (``service.api.schemas``; ``action_of`` and ``options_of`` give one object per game).
+_COMPILED: dict[int, tuple[dict[str, Any], dict[str, Any], jsonschema_rs.Validator]] = {}
+
+
+def validator(schema: dict[str, Any]) -> jsonschema_rs.Validator:
+    """``schema`` compiled, with the components it refers to by ``$ref`` (``#/components/schemas/<name>``)."""
+    return _compiled(schema)[1]
+
+
+def _compiled(schema: dict[str, Any]) -> tuple[dict[str, Any], jsonschema_rs.Validator]:
+    """The schema as compiled (its document, ``_rooted``, and its validator)."""
+    found = _COMPILED.get(id(schema))
+    if found is None or found[0] is not schema:
+        root = _rooted(schema)
+        found = _COMPILED[id(schema)] = (schema, root, jsonschema_rs.validator_for(root))
+    return found[1], found[2]
+
+
+def _rooted(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema as a document of its own: with the components it names (and those they name), so that its
+    ``$ref``s resolve as in the OpenAPI document, and refusals' schema paths can be followed from it."""
+    names: set[str] = set()
+    todo = REFERENCE.findall(json.dumps(schema))
+    while todo:
+        name = todo.pop()
+        if name not in names:
+            names.add(name)
+            todo += REFERENCE.findall(json.dumps(COMPONENTS[name]))
+    if not names:
+        return schema
+    return {**schema, "components": {"schemas": {name: COMPONENTS[name] for name in sorted(names)}}}
 
 
 def check(value: Any, schema: dict[str, Any], path: str = "") -> Any:
@@ -94,156 +98,183 @@ def check(value: Any, schema: dict[str, Any], path: str = "") -> Any:
 
     Returns the value as the schema reads it: a number with no fractional part (``2.0``) where an integer
     is wanted is that integer, as JSON Schema has it (the document and this checker agree on it)."""
-    unknown = set(schema) - KEYWORDS
-    if unknown:
-        raise AssertionError(f"schema keyword(s) {sorted(unknown)} are not supported by the request checker")
-    code = schema.get("x-code")
-    if code is None:
-        return _check(value, schema, path)
     try:
-        return _check(value, schema, path)
-    except BadRequest as error:
-        raise BadRequest(error.message, code) from None
+        valid = validator(schema).is_valid(value)
+    except UnicodeEncodeError:  # (a lone surrogate; a body's strings were refused before: ``parse_json``)
+        raise BadRequest(f"{_where(path)} holds text that is not Unicode", "invalid_text") from None
+    except ValueError:  # ("Recursion limit reached": the validator reads a few hundred levels)
+        raise BadRequest(f"{_where(path)} is nested too deeply") from None
+    if not valid:
+        raise refusal(value, schema, path)
+    return _integers(value, schema) if _holds_float(value) else value
 
 
-def _check(value: Any, schema: dict[str, Any], path: str) -> Any:
-    where = f"'{path}'" if path else "the body"
-    if "$ref" in schema:
-        return check(value, _resolve(schema["$ref"]), path)
-    if "anyOf" in schema or "oneOf" in schema:
-        return _check_alternatives(value, schema, path)
-    kinds = schema.get("type")
-    if kinds is not None:
-        kinds = [kinds] if isinstance(kinds, str) else kinds
-        if "integer" in kinds and isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if not any(_is(value, k) for k in kinds):
-            raise BadRequest(f"{where} must be {' or '.join(TYPE_WORDS[k] for k in kinds)}")
-    if "const" in schema and not _same(value, schema["const"]):
-        raise BadRequest(f"{where} must be {json.dumps(schema['const'])}")
-    if "enum" in schema and not any(_same(value, e) for e in schema["enum"]):
-        raise BadRequest(f"{where} must be one of {', '.join(json.dumps(e) for e in schema['enum'])}")
-    if isinstance(value, str):
-        low, high = schema.get("minLength", 0), schema.get("maxLength")
-        if len(value) < low or (high is not None and len(value) > high):
-            raise BadRequest(f"{where} must be {low} to {high} characters long")
-        if "pattern" in schema and not re.search(schema["pattern"], value):
-            refusal = schema.get("x-refusal")
-            if refusal is not None:
-                raise BadRequest(f"{where} is refused: {refusal['message']}", refusal["code"])
-            raise BadRequest(f"{where} must match the pattern {schema['pattern']}")
-    elif _is(value, "number"):
-        if "minimum" in schema and value < schema["minimum"]:
-            raise BadRequest(f"{where} must be at least {schema['minimum']}")
-        if "maximum" in schema and value > schema["maximum"]:
-            raise BadRequest(f"{where} must be at most {schema['maximum']}")
-    elif isinstance(value, list):
-        low, high = schema.get("minItems", 0), schema.get("maxItems")
-        if len(value) < low or (high is not None and len(value) > high):
-            raise BadRequest(f"{where} must hold {low} to {high} items")
-        return [check(item, schema.get("items", {}), f"{path}[{i}]") for i, item in enumerate(value)]
-    elif isinstance(value, dict):
-        return _check_object(value, schema, path)
+def _holds_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_holds_float(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_holds_float(item) for item in value)
+    return False
+
+
+def _integers(value: Any, schema: dict[str, Any]) -> Any:
+    """A value that fits ``schema`` with every whole float where the schema wants an integer made that integer."""
+    schema = _referred(schema)
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            fitting = next(a for a in schema[key] if validator(a).is_valid(value))
+            return _integers(value, fitting)
+    if isinstance(value, float):
+        return int(value) if value.is_integer() and "integer" in _types(schema) else value
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [_integers(item, schema["items"]) for item in value]
+    if isinstance(value, dict):
+        properties, extra = schema.get("properties", {}), schema.get("additionalProperties")
+        return {
+            name: _integers(item, properties[name])
+            if name in properties
+            else _integers(item, extra)
+            if isinstance(extra, dict)
+            else item
+            for name, item in value.items()
+        }
     return value
 
 
-def _same(value: Any, expected: Any) -> bool:
-    """JSON equality: true is not 1 (numbers compare by value: 2 and 2.0 are the same number)."""
-    if isinstance(value, bool) or isinstance(expected, bool):
-        return type(value) is type(expected) and value == expected
-    if _is(value, "number") and _is(expected, "number"):
-        return bool(value == expected)
-    return type(value) is type(expected) and value == expected
-
-
-def _resolve(reference: str) -> dict[str, Any]:
-    from service.api.schemas import COMPONENTS
-
-    prefix = "#/components/schemas/"
-    if not reference.startswith(prefix) or reference[len(prefix) :] not in COMPONENTS:
-        raise AssertionError(f"the request checker cannot resolve {reference!r}")
-    return COMPONENTS[reference[len(prefix) :]]
-
-
-def _check_alternatives(value: Any, schema: dict[str, Any], path: str) -> Any:
-    """``anyOf``: the first alternative the value fits; ``oneOf``: the only one. On none, the refusal of the
-    alternative whose ``type`` constant the value names (an action's ``"type": "play"``), if any."""
-    one = "oneOf" in schema
-    alternatives: list[dict[str, Any]] = schema["oneOf" if one else "anyOf"]
-    fits, refusals = [], []
-    for alternative in _named_alike(value, alternatives):
-        try:
-            fits.append(check(value, alternative, path))
-        except BadRequest as error:
-            refusals.append((alternative, error))
-        else:
-            if not one:
-                return fits[0]
-    if len(fits) == 1:
-        return fits[0]
-    where = f"'{path}'" if path else "the body"
-    if fits:
-        raise BadRequest(f"{where} fits more than one of its possible forms")
-    named = value.get("type") if isinstance(value, dict) else None
-    for alternative, refusal in refusals:
-        if named is not None and _same(named, _type_const(alternative)):
-            raise refusal
-    if len(alternatives) == 1:
-        raise refusals[0][1]
-    names = [_type_const(a) for a in alternatives]
-    if all(isinstance(n, str) for n in names):
-        raise BadRequest(f"{where} must be an object whose 'type' is one of {', '.join(names)}")
-    raise BadRequest(f"{where} fits none of its possible forms")
-
-
-def _named_alike(value: Any, alternatives: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The alternatives a value could fit, judged by its ``type`` field alone: where every alternative requires
-    a ``type`` of one constant (a game's actions), only those whose constant the value names (the others would
-    refuse it on that field), none if it names none. So an action is checked against its own form only, instead
-    of raising a refusal for each of the others; what is accepted, and each refusal, is as if all were tried."""
-    if len(alternatives) < 2 or not isinstance(value, dict) or "type" not in value:
-        return alternatives
-    if not all(_requires_type(a) for a in alternatives):
-        return alternatives
-    return [a for a in alternatives if _same(value["type"], _type_const(a))]
-
-
-def _requires_type(schema: dict[str, Any]) -> bool:
-    form = _referred(schema)
-    return "type" in form.get("required", ()) and "const" in form.get("properties", {}).get("type", {})
-
-
-def _type_const(schema: dict[str, Any]) -> Any:
-    return _referred(schema).get("properties", {}).get("type", {}).get("const")
+def _types(schema: dict[str, Any]) -> list[str]:
+    kinds = schema.get("type", [])
+    return [kinds] if isinstance(kinds, str) else list(kinds)
 
 
 def _referred(schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema itself, or the one its ``$ref`` names."""
-    return _resolve(schema["$ref"]) if "$ref" in schema else schema
+    """The schema itself, or the component its ``$ref`` names."""
+    reference = schema.get("$ref")
+    return COMPONENTS[reference.rsplit("/", 1)[-1]] if reference else schema
 
 
-def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> dict[str, Any]:
-    where = f"'{path}'" if path else "the body"
-    properties: dict[str, Any] = schema.get("properties", {})
-    if "maxProperties" in schema and len(value) > schema["maxProperties"]:
-        raise BadRequest(f"{where} may have at most {schema['maxProperties']} fields")
-    missing = [name for name in schema.get("required", []) if name not in value]
-    if missing:
-        raise BadRequest(f"{where} is missing the field(s) {', '.join(missing)}")
-    extra = schema.get("additionalProperties", True)
-    out: dict[str, Any] = {}
-    for name, item in value.items():
-        inner = f"{path}.{name}" if path else name
-        if "propertyNames" in schema:
-            check(name, schema["propertyNames"], f"{inner} (the name)")
-        if name in properties:
-            item = check(item, properties[name], inner)
-        elif extra is False:
-            raise BadRequest(f"{where} has an unknown field {name!r} (allowed: {', '.join(properties) or 'none'})")
-        elif isinstance(extra, dict):
-            item = check(item, extra, inner)
-        out[name] = item
-    return out
+def _where(path: str) -> str:
+    return f"'{path}'" if path else "the body"
+
+
+def refusal(value: Any, schema: dict[str, Any], path: str = "") -> BadRequest:
+    """The refusal of a value ``schema`` does not accept: its outermost problem, in a sentence."""
+    root, compiled = _compiled(schema)
+    try:
+        error = min(compiled.iter_errors(value), key=lambda e: _order(value, e))
+    except ValueError:  # ("Recursion limit reached", as in ``check``)
+        return BadRequest(f"{_where(path)} is nested too deeply")
+    steps = list(error.schema_path)
+    if type(error.kind).__name__ == "PropertyNames":  # (its path goes on into the rule the name broke)
+        steps = steps[: len(steps) - steps[::-1].index("propertyNames")]
+    found, code = _follow(root, steps)
+    inner = _path(path, error.instance_path)
+    at = value
+    for step in error.instance_path:
+        at = at[step]
+    refused = _explain(at, found, error, inner)
+    return BadRequest(refused.message, code) if code is not None else refused
+
+
+def _order(value: Any, error: Any) -> list[tuple[int, int]]:
+    """Where a problem comes when a value is read from its start: a value's own problems (``RANK``) before those
+    of its fields and items, which come in the order they are written; a field's name (unknown, or not a name the
+    object allows) before its value."""
+    key, at = [], value
+    for step in error.instance_path:
+        key.append((1, list(at).index(step) if isinstance(at, dict) else step))
+        at = at[step]
+    name = _field_named(at, error)
+    if name is not None:
+        return [*key, (1, list(at).index(name)), (0, -1)]
+    return [*key, (0, RANK.get(type(error.kind).__name__, 9))]
+
+
+def _field_named(value: Any, error: Any) -> str | None:
+    """The field an object-level refusal is about: the first unknown one, or a name ``propertyNames`` refuses."""
+    kind = type(error.kind).__name__
+    if kind == "AdditionalProperties":
+        return str(next(name for name in value if name in error.kind.unexpected))
+    if kind == "PropertyNames":
+        return str(error.kind.error.instance)
+    return None
+
+
+def _follow(root: dict[str, Any], schema_path: list[str | int]) -> tuple[dict[str, Any], str | None]:
+    """The schema holding the keyword a refusal names (the last step of its path), and the outermost ``x-code``
+    on the way there."""
+    node: Any = root
+    code = root.get("x-code")
+    for step in schema_path[:-1]:
+        node = node[step]
+        if isinstance(node, dict) and code is None:
+            code = node.get("x-code")
+    return node, code
+
+
+def _path(path: str, steps: list[str | int]) -> str:
+    for step in steps:
+        path = f"{path}[{step}]" if isinstance(step, int) else f"{path}.{step}" if path else step
+    return path
+
+
+def _explain(value: Any, schema: dict[str, Any], error: Any, path: str) -> BadRequest:
+    kind, where = type(error.kind).__name__, _where(path)
+    if kind == "Type":
+        return BadRequest(f"{where} must be {' or '.join(TYPE_WORDS[k] for k in _types(schema))}")
+    if kind == "Constant":
+        return BadRequest(f"{where} must be {json.dumps(schema['const'])}")
+    if kind == "Enum":
+        return BadRequest(f"{where} must be one of {', '.join(json.dumps(e) for e in schema['enum'])}")
+    if kind in ("MinLength", "MaxLength"):
+        return BadRequest(f"{where} must be {schema.get('minLength', 0)} to {schema.get('maxLength')} characters long")
+    if kind == "Pattern":
+        if "x-refusal" in schema:
+            return BadRequest(f"{where} is refused: {schema['x-refusal']['message']}", schema["x-refusal"]["code"])
+        return BadRequest(f"{where} must match the pattern {schema['pattern']}")
+    if kind == "Minimum":
+        return BadRequest(f"{where} must be at least {schema['minimum']}")
+    if kind == "Maximum":
+        return BadRequest(f"{where} must be at most {schema['maximum']}")
+    if kind in ("MinItems", "MaxItems"):
+        return BadRequest(f"{where} must hold {schema.get('minItems', 0)} to {schema.get('maxItems')} items")
+    if kind == "MaxProperties":
+        return BadRequest(f"{where} may have at most {schema['maxProperties']} fields")
+    if kind == "Required":
+        missing = [name for name in schema["required"] if name not in value]
+        return BadRequest(f"{where} is missing the field(s) {', '.join(missing)}")
+    if kind == "AdditionalProperties":
+        allowed = ", ".join(schema.get("properties", {})) or "none"
+        return BadRequest(f"{where} has an unknown field {_field_named(value, error)!r} (allowed: {allowed})")
+    if kind == "PropertyNames":
+        name = str(_field_named(value, error))
+        return refusal(name, schema["propertyNames"], f"{_path(path, [name])} (the name)")
+    if kind in ("AnyOf", "OneOfNotValid"):
+        return _none_fits(value, schema["anyOf" if kind == "AnyOf" else "oneOf"], path)
+    if kind == "OneOfMultipleValid":
+        return BadRequest(f"{where} fits more than one of its possible forms")
+    return BadRequest(f"{where} is refused: {error.message}")  # (a rule the schemas above do not use yet)
+
+
+def _none_fits(value: Any, alternatives: list[dict[str, Any]], path: str) -> BadRequest:
+    """The refusal of a value that fits none of its alternatives: that of the form its ``type`` names (an
+    action's ``"type": "play"``), if one does; else the forms there are."""
+    names = [_referred(a).get("properties", {}).get("type", {}).get("const") for a in alternatives]
+    named = value.get("type") if isinstance(value, dict) else None
+    for alternative, name in zip(alternatives, names, strict=True):
+        if name is not None and _same(named, name):
+            return refusal(value, alternative, path)
+    if len(alternatives) == 1:
+        return refusal(value, alternatives[0], path)
+    if all(isinstance(n, str) for n in names):
+        return BadRequest(f"{_where(path)} must be an object whose 'type' is one of {', '.join(names)}")
+    return BadRequest(f"{_where(path)} fits none of its possible forms")
+
+
+def _same(value: Any, expected: Any) -> bool:
+    """JSON equality of a ``type`` field and a form's constant: true is not 1."""
+    return type(value) is type(expected) and value == expected
 
 
 def _finite(text: str) -> float:
@@ -283,8 +314,8 @@ def parse_json(data: bytes) -> Any:
     return value
 
 
-def json_body(schema: dict[str, Any]) -> dict[str, Any]:
-    """The request's JSON body, checked against ``schema`` (an object schema)."""
+def json_body() -> dict[str, Any]:
+    """The request's JSON body, checked against the request body the route's operation publishes."""
     if not request.is_json:
         raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
     try:
@@ -292,7 +323,13 @@ def json_body(schema: dict[str, Any]) -> dict[str, Any]:
     except RequestEntityTooLarge:
         limit = current_app.config["MAX_CONTENT_LENGTH"]
         raise PayloadTooLarge(f"the body is larger than {limit // 1024} KiB, the most a request may send") from None
-    return cast(dict[str, Any], check(parse_json(data), schema))  # the schema's type is "object"
+    published = _operation()["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    return cast(dict[str, Any], check(parse_json(data), REQUEST_BODIES[published.rsplit("/", 1)[-1]]))
+
+
+def _operation() -> dict[str, Any]:
+    """The OpenAPI operation of the route answering this request (``service.api.openapi.described``)."""
+    return operation_of(current_app.view_functions[cast(str, request.endpoint)])
 
 
 def check_url_length(limit: int) -> None:
@@ -305,10 +342,10 @@ def check_url_length(limit: int) -> None:
         raise UriTooLong(f"the URL is {size} bytes long; at most {limit} are read")
 
 
-def query_args(parameters: list[dict[str, Any]]) -> dict[str, Any]:
-    """The query string, read through OpenAPI parameter objects: unknown or repeated names are refused;
-    integer parameters are plain decimal numbers."""
-    known = {p["name"]: p for p in parameters if p["in"] == "query"}
+def query_args() -> dict[str, Any]:
+    """The query string, read through the query parameters the route's operation publishes: unknown or repeated
+    names are refused; integer parameters are plain decimal numbers."""
+    known = {p["name"]: p for p in _operation()["parameters"] if p["in"] == "query"}
     unknown = sorted(set(request.args) - set(known))
     if unknown:
         raise BadRequest(f"unknown query parameter(s) {', '.join(unknown)} (allowed: {', '.join(known) or 'none'})")

@@ -27,8 +27,7 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
-from service.api import create_app
-from service.api.openapi import document
+from service.api import create_app, document
 from service.commands.application import Digsite
 from service.settings import Database, Settings
 from service.store import backends

@@ -8,13 +8,16 @@ import uuid
 from typing import Any
 
 import jsonschema_rs
+import openapi_spec_validator
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from service.api import document as api_document
 from service.api import openapi, schemas
-from service.api.validation import KEYWORDS, check
+from service.api.validation import check
 from service.errors import BadRequest
 from service.stored_text import check_text
 from tests.service.api.support import act, new_game, ok, organiser, seat_headers
@@ -73,18 +76,31 @@ def test_the_published_request_schemas_are_the_ones_requests_are_checked_against
     assert published["NewPlayer"] == schemas.NEW_PLAYER and published["NewGame"] == schemas.NEW_GAME
     assert published["NewTournament"] == schemas.NEW_TOURNAMENT and published["Submit"] == schemas.SUBMIT
 
-    def keywords(schema: dict[str, Any]) -> None:
-        assert set(schema) <= KEYWORDS, set(schema) - KEYWORDS
-        for inner in schema.get("properties", {}).values():
-            keywords(inner)
-        for key in ("items", "additionalProperties", "propertyNames"):
-            if isinstance(schema.get(key), dict):
-                keywords(schema[key])
 
-    for schema in (schemas.NEW_PLAYER, schemas.NEW_GAME, schemas.NEW_TOURNAMENT, schemas.SUBMIT):
-        keywords(schema)
-    for parameter in schemas.GAME_QUERY + schemas.LOG_QUERY:
-        keywords(parameter["schema"])
+def test_the_document_is_valid_openapi_3_1_and_its_schemas_valid_json_schema(client: FlaskClient) -> None:
+    """The served document passes an OpenAPI 3.1 validator (openapi-spec-validator: the document's structure, and
+    every schema in it against the JSON Schema dialect OpenAPI 3.1 uses), and each component schema, the very
+    objects requests are checked against, passes the Draft 2020-12 meta-schema (jsonschema-rs)."""
+    document = ok(client.get("/api/v1/openapi.json"))
+    openapi_spec_validator.validate(document)
+    for name, schema in document["components"]["schemas"].items():
+        assert jsonschema_rs.meta.is_valid(schema), name
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        lambda d: d["components"]["schemas"]["NewGame"]["properties"]["round"].update(type="whole number"),
+        lambda d: d["paths"]["/api/v1/health"]["get"]["responses"]["200"].pop("description"),
+        lambda d: d["paths"]["/api/v1/games/{game_id}/log"]["get"]["parameters"][1].update({"in": "body"}),
+    ],
+)
+def test_the_document_validator_refuses_a_broken_document(broken: Any) -> None:
+    """The check above can fail: a wrong type word, a response without its description, a parameter in no place."""
+    document = json.loads(json.dumps(api_document()))
+    broken(document)
+    with pytest.raises(openapi_spec_validator.validation.exceptions.OpenAPIValidationError):
+        openapi_spec_validator.validate(document)
 
 
 REQUEST_BODIES = {"createPlayer": "NewPlayer", "createTournament": "NewTournament", "createGame": "NewGame"}
@@ -103,7 +119,7 @@ def accepted_by_the_server(body: Any, schema: dict[str, Any]) -> bool:
 def test_the_document_and_the_request_checker_agree_on_every_body() -> None:
     """What a JSON Schema validator makes of the published document is what the server's checker makes of the
     request: random bodies (and their near misses) are accepted by both or refused by both."""
-    document = json.loads(json.dumps(openapi.document()))  # as served
+    document = json.loads(json.dumps(api_document()))  # as served
     published = document["components"]["schemas"]
     validators = {
         name: jsonschema_rs.validator_for({**published[name], "components": document["components"]})
@@ -211,3 +227,11 @@ def test_a_whole_number_written_with_a_fraction_is_read_as_the_integer(client: F
     [record] = ok(client.get(f"/api/v1/games/{created['id']}/log?after=1", headers=organiser()))["records"]
     assert record["body"]["action"] == {"type": "flip", "seat": 0, "ruin": None}
     assert isinstance(record["body"]["seat"], int)
+
+
+def test_a_route_without_an_operation_is_an_error_when_the_document_is_built() -> None:
+    """Each route declares its operation beside it (``described``): one that does not cannot go unnoticed."""
+    app = Flask(__name__)
+    app.add_url_rule("/api/v1/secret", "secret", lambda: {})
+    with pytest.raises(AssertionError, match="/api/v1/secret declares no OpenAPI operation"):
+        openapi.document(app)

@@ -93,6 +93,13 @@ MOVES = [
     Case("lone surrogate", 400, "invalid_text", body=b'{"version": 2, "action": {"type": "\\ud800"}}'),
     Case("NUL in the action", 400, "invalid_text", body=b'{"version": 2, "action": {"type": "fl\\u0000ip"}}'),
     Case("deep nesting", 400, "malformed_request", body=b"[" * 30_000 + b"]" * 30_000),
+    # (read as JSON, but deeper than the schema validator goes)
+    Case(
+        "deep nesting, readable",
+        400,
+        "malformed_request",
+        body=b'{"version": 2, "action": ' + b"[[" * 300 + b"]]" * 300 + b"}",
+    ),
     Case("5000-digit number", 400, "malformed_request", body=b'{"version": ' + b"9" * 5000 + b', "action": {}}'),
     Case("body too large", 413, "payload_too_large", body=b'{"pad": "' + b"x" * 70_000 + b'"}'),
     Case("not JSON content", 415, "unsupported_media_type", body=b"version=2", content_type="text/plain"),

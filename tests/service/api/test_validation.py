@@ -3,6 +3,7 @@ names, and what is accepted or refused, with which sentence, is as if every form
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -71,3 +72,39 @@ def test_each_games_actions_pass_the_published_union_and_their_own_schema(kind: 
                 with pytest.raises(BadRequest) as refused:
                     check(example, schemas.action_of(other))
                 assert refused.value.code == "malformed_action"
+
+
+def test_the_first_problem_as_the_body_is_read_is_named() -> None:
+    """A value's own kind and fields as a whole before its fields, the fields in the order they are written, a
+    field's unknown name before anything in it."""
+    game = {"game": "ruins", "seats": [str(i) for i in range(6)], "seed": "4711"}
+    assert refusal({**game, "table": [[]]}, schemas.NEW_GAME) == "'seats' must hold 1 to 5 items"
+    assert refusal({"round": 0, "game": "go"}, schemas.NEW_GAME) == "the body is missing the field(s) seats"
+    assert refusal({"seed": 7, "kind": 1, "x": 1, "name": "Ana"}, schemas.NEW_PLAYER).startswith(
+        "the body has an unknown field 'seed' (allowed: name, kind, bot)"
+    )
+    assert refusal({"kind": 1, "seed": 7, "name": "Ana"}, schemas.NEW_PLAYER) == "'kind' must be a string"
+    assert refusal({"name": "Ana", "bot": {"ok": 1, "a b": [], "c": []}}, schemas.NEW_PLAYER) == (
+        "'bot.a b (the name)' must match the pattern ^[A-Za-z][A-Za-z0-9_]{0,63}$"
+    )
+
+
+def test_a_refusal_takes_the_code_its_schema_names() -> None:
+    """``x-refusal`` names the refusal of a pattern; ``x-code`` (the outermost) the code of anything within."""
+    with pytest.raises(BadRequest) as weak:
+        check({"game": "ruins", "seats": [str(uuid.UUID(int=1))], "seed": "4711"}, schemas.NEW_GAME)
+    assert weak.value.code == "weak_seed" and weak.value.message.startswith("'seed' is refused: a seed must be")
+    with pytest.raises(BadRequest) as shape:
+        check({"version": 2, "action": {"type": "pass", "seat": "0"}}, schemas.SUBMIT)
+    assert shape.value.code == "malformed_action"
+    with pytest.raises(BadRequest) as setup:
+        check({"side": 3}, schemas.options_of("arnak"), "options")
+    assert setup.value.code == "invalid_setup" and setup.value.message.startswith("'options.side' must be")
+
+
+def test_whole_numbers_are_integers_only_where_the_schema_wants_one() -> None:
+    bot = check({"name": "Bo", "kind": "bot", "bot": {"rate": 1.0}}, schemas.NEW_PLAYER)
+    assert isinstance(bot["bot"]["rate"], float)  # (a number: kept as sent)
+    move = check({"version": 3.0, "action": {"type": "flip", "seat": 1.0, "ruin": 4.0}}, schemas.SUBMIT)
+    assert move == {"version": 3, "action": {"type": "flip", "seat": 1, "ruin": 4}}
+    assert all(type(v) is int for v in (move["version"], move["action"]["seat"], move["action"]["ruin"]))
