@@ -207,9 +207,11 @@ class StoreGuard:
         return _writable(row)
 
     def probe_in_use(self) -> Health | None:
-        """The same question on a connection this process keeps open (its reads'): None if none could be had within
-        the connect timeout or it failed, which a fresh probe then decides. A fresh connection was the health check's
-        undoing under load: its handshake waited on the interpreter behind a worker's hundreds of threads."""
+        """Whether the server answers a connection this process keeps open (its reads'). A fresh connection was the
+        health check's undoing under load: its handshake waited on the interpreter behind a worker's hundreds of
+        threads and ran out of time. If every connection is busy (none free within a probe's timeout, or a new one
+        ran out of time while the others answer), the last answer stands; None when only a fresh probe can tell: the
+        connection failed, or it found the server read-only (a session keeps the setting it began with)."""
         if not self.connection_lists:
             return None
         try:
@@ -218,10 +220,14 @@ class StoreGuard:
                 if conn.info.transaction_status != TransactionStatus.IDLE:
                     conn.rollback()
         except StoreUnavailable as error:
-            return None if error.message == BUSY else Health("down", error.message)  # (a new connection failed)
+            if error.message != BUSY:
+                return Health("down", error.message)  # a new connection failed: the store was taken for down
+            with self._lock:
+                return self._health[1] if self._health is not None else None
         except psycopg.Error:
             return None
-        return _writable(row)
+        found = _writable(row)
+        return found if found.ok else None
 
     def _record(self, found: Health) -> None:
         with self._lock:

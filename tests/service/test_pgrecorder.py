@@ -201,6 +201,14 @@ def test_a_health_check_asks_a_connection_in_use_not_a_new_one(
     monkeypatch.setattr(guard, "_connect", timed_out)
     assert service.store_health() == Health("ok")
     assert not guard.down
+    # Every connection busy (none free within the probe's timeout): the last answer stands.
+    connections = recorder_of(service).datastore.connections
+    held = [connections.take() for _ in range(OPEN_PER_LIST)]
+    monkeypatch.setattr(guard, "_health", (0.0, Health("ok")))  # (an answer older than the cache keeps)
+    assert service.store_health() == Health("ok")
+    assert not guard.down
+    for conn in held:
+        connections.give(conn)
     # With no connection that answers, the new one decides: down.
     guard.drop_idle()
     monkeypatch.setattr(recorder_of(service).datastore.connections, "_connect", timed_out)
