@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from domain.ruins.bots import HeuristicBot, RandomBot
-from service.botclient import BotClient
+from service.bots.seat_client import BotClient
 from tests.docker.stack import (
     Images,
     Stack,
@@ -137,7 +137,7 @@ def holds_the_waits_it_is_sized_for(stack: Stack) -> None:
     polls = Polls(stack.ports["api"], f"/games/{created['id']}/updates?after=1&wait=55", stack.api_key, held)
     # Asked while the workers take in the burst. A health check is slow on a machine this loaded (seconds, while a
     # worker's hundreds of threads share one interpreter) but must not call the store down: before, a fresh
-    # connection for its probe ran out of time and it answered 503 'unreachable' (service/pgrecorder.py). The
+    # connection for its probe ran out of time and it answered 503 'unreachable' (service/store/pgrecorder.py). The
     # generous timeouts let a slow answer count; its time is printed, not asserted.
     started = time.monotonic()
     status, health = get(f"{stack.api}/health", timeout=BURST_SECONDS)
