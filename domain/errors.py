@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 
 class DomainError(ValueError):
-    """Base of every error raised by the rules."""
+    """Base of every error raised by the rules.
+
+    A message that names seats names them as data: ``NotYourTurn("it is {turn}'s turn, not {seat}'s", turn=1,
+    seat=0)``. Its text (``str``, the API's ``message``) says each "seat N", numbered from 0 as the API numbers
+    them; ``template`` and ``seats`` let a page say them its own way (``said``)."""
 
     code = "domain_error"
+
+    def __init__(self, message: str, **seats: int | None) -> None:
+        self.template = message
+        self.seats = dict(seats)
+        super().__init__(said(message, self.seats))
+
+
+def said(
+    template: str, seats: Mapping[str, int | None], seat_name: Callable[[int | None], str] = "seat {}".format
+) -> str:
+    """A refusal's text with each seat it names said by ``seat_name`` (by default "seat N", numbered from 0)."""
+    if not seats:
+        return template
+    return template.format_map({name: seat_name(seat) for name, seat in seats.items()})
 
 
 class RuleViolation(DomainError):

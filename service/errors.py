@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from domain.errors import DomainError, GameOver, MalformedAction, NotYourTurn, SetupError
+from domain.errors import DomainError, GameOver, MalformedAction, NotYourTurn, SetupError, said
 
 
 class ServiceError(Exception):
+    """``message`` is the sentence; a refusal that names seats keeps them as data too (``template``, ``seats``, as
+    ``domain.errors.DomainError`` does), so that a page can number them its own way."""
+
     status = 400
     code = "bad_request"
 
-    def __init__(self, message: str, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, code: str | None = None, **seats: int | None) -> None:
+        self.template = message
+        self.seats = dict(seats)
+        self.message = said(message, self.seats)
+        super().__init__(self.message)
         if code is not None:
             self.code = code
 
@@ -56,13 +61,14 @@ class Busy(Unavailable):
 
 
 def from_domain(error: DomainError) -> ServiceError:
-    """One HTTP status per kind of rule error."""
+    """One HTTP status per kind of rule error (the seats it names kept as data)."""
+    template, seats = getattr(error, "template", str(error)), getattr(error, "seats", {})
     if isinstance(error, MalformedAction):
-        return BadRequest(str(error), "malformed_action")
+        return BadRequest(template, "malformed_action", **seats)
     if isinstance(error, SetupError):
-        return BadRequest(str(error), "invalid_setup")
+        return BadRequest(template, "invalid_setup", **seats)
     if isinstance(error, NotYourTurn):
-        return Forbidden(str(error), "not_your_turn")
+        return Forbidden(template, "not_your_turn", **seats)
     if isinstance(error, GameOver):
-        return RuleRejected(str(error), "game_over")
-    return RuleRejected(str(error), error.code)
+        return RuleRejected(template, "game_over", **seats)
+    return RuleRejected(template, error.code, **seats)

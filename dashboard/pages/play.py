@@ -15,7 +15,6 @@ when the game moves on, the script presses the hidden refresh button and the cal
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import dash
@@ -30,6 +29,7 @@ from dashboard.games import renderer
 from dashboard.html_text import to_html
 from dashboard.live import LIVE_PATH
 from dashboard.picker import PickerFn, plain_picker
+from domain.errors import said
 from service.errors import Conflict, ServiceError
 
 STALE = "The game moved on before your move landed: here is the table now. Nothing was played."
@@ -221,7 +221,7 @@ def submit(ctx: Context, visitor: Visitor, game_id: str, shown: Any, chosen: str
     except Conflict:
         return html.Span(STALE, className="play-refused", id="play-stale")
     except ServiceError as refused:  # the engine or the service said no: one sentence, nothing changed
-        return html.Span(refusal_text(refused.message), className="play-refused")
+        return html.Span(refusal_text(refused), className="play-refused")
     return html.Span("Played.", className="play-done")
 
 
@@ -229,15 +229,12 @@ def _played(moves: int) -> str:
     return f"{moves} move{'s' if moves != 1 else ''} played"
 
 
-_SEAT_NUMBER = re.compile(r"\bseat (\d+)")
-
-
-def refusal_text(message: str) -> str:
+def refusal_text(refused: ServiceError) -> str:
     """A refusal as this page says it: the engine and the API number seats from 0, the page from 1 ("Playing:
-    seat 1"), so every seat a refusal names is renumbered ("you hold seat 0, not seat 1" reads "You hold seat
-    1, not seat 2"); one sentence, with a capital and a full stop."""
-    said = _SEAT_NUMBER.sub(lambda m: f"seat {int(m.group(1)) + 1}", message)
-    return said[:1].upper() + said[1:] + ("" if said.endswith(".") else ".")
+    seat 1"), so every seat a refusal names (as data: ``refused.seats``) is said from 1 ("you hold seat 0, not
+    seat 1" reads "You hold seat 1, not seat 2"); one sentence, with a capital and a full stop."""
+    text = said(refused.template, refused.seats, lambda seat: "no seat" if seat is None else f"seat {seat + 1}")
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def drawn(ctx: Context, visitor: Visitor, game_id: str, message: Any) -> tuple[Any, ...]:

@@ -68,13 +68,13 @@ def step(state: GameState, action: Action) -> tuple[list[ev.Event], GameState]:
     if state.outcome is not None:
         raise GameOver("the game is over: five rounds have been played and scored")
     if not isinstance(action.seat, int) or not 0 <= action.seat < state.n_players:
-        raise RuleViolation(f"there is no seat {action.seat} in a {state.n_players}-player game")
+        raise RuleViolation(f"there is no {{seat}} in a {state.n_players}-player game", seat=action.seat)
     if state.is_rival(action.seat):
         raise NotYourTurn("the rival's turns are taken by its action tiles, never by a player")
     t = Turn(state)
     if state.pending is not None:
         if state.pending.seat != action.seat:
-            raise NotYourTurn(f"seat {state.pending.seat} must first decide ({state.pending.kind})")
+            raise NotYourTurn(f"{{seat}} must first decide ({state.pending.kind})", seat=state.pending.seat)
         if not isinstance(action, Choose):
             raise RuleViolation(f"an effect is waiting for your decision ({state.pending.kind}); answer it first")
         if action.option not in state.pending.options:
@@ -94,7 +94,7 @@ def _check_turn(state: GameState, action: Action) -> None:
     if state.phase != "play":
         raise NotYourTurn("the round is ending; only its round-end decisions are taken now")
     if state.turn != seat:
-        raise NotYourTurn(f"it is seat {state.turn}'s turn, not seat {seat}'s")
+        raise NotYourTurn("it is {turn}'s turn, not {seat}'s", turn=state.turn, seat=seat)
     if state.seats[seat].passed:
         raise RuleViolation("once you pass you can take no further actions at all this round")
     main = isinstance(action, MAIN) or (isinstance(action, Play) and _is_main(action.card))

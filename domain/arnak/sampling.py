@@ -79,7 +79,7 @@ def sample(view: Mapping[str, Any], seat: int, rng: random.Random) -> GameState:
     """A state ``seat``'s view cannot tell from the real one, its hidden parts drawn from ``rng``."""
     pending_seen = view.get("pending")
     if pending_seen is not None and "options" not in pending_seen:
-        raise NotSampleable(f"seat {pending_seen['seat']} decides, and only it knows its options")
+        raise NotSampleable("{seat} decides, and only it knows its options", seat=int(pending_seen["seat"]))
     b = book()
     seats_seen = view["seats"]
     rival_seen = view.get("rival")

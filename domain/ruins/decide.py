@@ -23,7 +23,7 @@ def decide(state: GameState, action: Action) -> list[ev.Event]:
         who = state.players[state.outcome.winner]
         raise GameOver(f"the game is over: {who} won ({state.outcome.how})")
     if not 0 <= action.seat < len(state.players):
-        raise RuleViolation(f"there is no seat {action.seat} in a {state.n_players}-player game")
+        raise RuleViolation(f"there is no {{seat}} in a {state.n_players}-player game", seat=action.seat)
     kind = type(action)  # (the exact types first: a play or a pass, nearly every time)
     if kind is Play or (kind is not Pass and isinstance(action, Play)):
         return _play(state, action)  # type: ignore[arg-type]
@@ -40,9 +40,9 @@ def _check_turn(state: GameState, seat: int) -> None:
     if state.phase == "flip":
         raise NotYourTurn("a round starts with every player choosing their night flip (or none) before anyone plays")
     if state.phase == "discard":
-        raise NotYourTurn(f"seat {state.discarder} must first discard after their dig")
+        raise NotYourTurn("{seat} must first discard after their dig", seat=state.discarder)
     if state.turn != seat:
-        raise NotYourTurn(f"it is seat {state.turn}'s turn, not seat {seat}'s")
+        raise NotYourTurn("it is {turn}'s turn, not {seat}'s", turn=state.turn, seat=seat)
 
 
 def _flip(state: GameState, action: Flip) -> list[ev.Event]:
@@ -50,7 +50,7 @@ def _flip(state: GameState, action: Flip) -> list[ev.Event]:
     if state.phase != "flip":
         raise NotYourTurn("a ruin can be flipped to night only at the start of a round, before the lead")
     if seat not in state.participants:
-        raise NotYourTurn(f"seat {seat} is not playing this round")
+        raise NotYourTurn("{seat} is not playing this round", seat=seat)
     chosen = {s for s, _ in state.flip_choices}
     if seat in chosen:
         raise RuleViolation("each player may flip at most 1 ruin per round, and this seat has already chosen")

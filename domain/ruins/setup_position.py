@@ -60,7 +60,7 @@ def start_from_setup(
     used = [sum(1 for r in states if r.claim == s) for s in range(n)]
     seats = tuple(range(n)) if participants is None else tuple(sorted(participants))
     if leader not in seats:
-        raise SetupError(f"the leader (seat {leader}) must be playing this round")
+        raise SetupError("the leader ({seat}) must be playing this round", seat=leader)
     events: list[ev.Event] = [
         ev.GameStarted(
             players=names,

@@ -459,7 +459,7 @@ class Digsite:
         try:
             parsed = rules.action_from_dict(action)
             if parsed.seat != viewer.seat:
-                raise Forbidden(f"you hold seat {viewer.seat}, not seat {parsed.seat}", "not_your_seat")
+                raise Forbidden("you hold {held}, not {seat}", "not_your_seat", held=viewer.seat, seat=parsed.seat)
             events, after = rules.step(game.state, parsed)
         except DomainError as error:
             raise from_domain(error) from None

@@ -15,9 +15,12 @@ from typing import Any
 import pytest
 
 from dashboard import create_dashboard
+from dashboard.pages.play import refusal_text
 from dashboard.picker import matching
+from domain.errors import NotYourTurn
 from domain.games import game
 from service.commands.application import Digsite, Viewer
+from service.errors import RuleRejected, from_domain
 from service.reading.projections.follower import Follower
 from service.reading.queries import Queries
 from service.settings import Database, Settings
@@ -163,6 +166,15 @@ def test_a_move_plays_for_the_sessions_seat_and_a_stale_one_changes_nothing(app:
     )
     said = text(refused["play-message"]["children"])
     assert f"seat {seat + 1}, not seat {other + 1}" in said and f"seat {seat}," not in said
+
+
+def test_a_refusal_numbers_the_seats_it_names_as_data_and_nothing_else() -> None:
+    """The engine's refusal carries its seats as data: the API's text numbers them from 0, the page from 1; a word
+    that only looks like a seat (a name, a card) is left as it is."""
+    refused = from_domain(NotYourTurn("it is {turn}'s turn, not {seat}'s", turn=2, seat=0))
+    assert (refused.message, refused.code) == ("it is seat 2's turn, not seat 0's", "not_your_turn")
+    assert refusal_text(refused) == "It is seat 3's turn, not seat 1's."
+    assert refusal_text(RuleRejected("the player named seat 4 has left")) == "The player named seat 4 has left."
 
 
 def test_the_play_callback_refuses_anyone_without_the_seat(app: Any, table: Table) -> None:

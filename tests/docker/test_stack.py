@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import time
 from typing import Any
 
 from domain.ruins.bots import HeuristicBot, RandomBot
@@ -26,8 +27,10 @@ from tests.docker.stack import (
     running_stack,
     send,
 )
+from tests.service.api.polls import Polls, room_for_files
 
 PLAYERS = ("Docker Ada", "Docker Basil", "Docker Cleo")
+BURST_SECONDS = 60  # the longest a request may take while the workers take in 1,500 waits on a loaded machine
 MOVE_LOOKS = 10_000  # bounded: a three-seat game is a few hundred moves
 
 # Run by the scheduler's container: a task on the worker that opens the store the stack shares and reads the game.
@@ -117,8 +120,45 @@ def wait_for(check: Any, what: str, stack: Stack, seconds: float = 120) -> None:
     raise AssertionError(f"{what} not seen within {seconds:.0f} s\n{stack.logs()}")
 
 
+def holds_the_waits_it_is_sized_for(stack: Stack) -> None:
+    """The API holds three quarters of the waits compose sizes it for (two workers of DIGSITE_PUSH_MAX_WAITING, by
+    default 1,000 each: service/gunicorn_conf.py), none refused (the kernel spreads them over the workers unevenly,
+    a few percent at most at this count), and still answers a health check and a move on new connections; a move in
+    their game then wakes them all. Before, with -w 4 --threads 4, each worker held two."""
+    held = 1500
+    room_for_files(held + 200)
+    seats = []
+    for name in ("Docker Wanda", "Docker Walt"):
+        status, body = send(f"{stack.api}/players", {"name": name, "kind": "bot"}, organiser(stack))
+        assert status == 201, body
+        seats.append(body["id"])
+    status, created = send(f"{stack.api}/games", {"game": "ruins", "seats": seats}, organiser(stack))
+    assert status == 201, created
+    polls = Polls(stack.ports["api"], f"/games/{created['id']}/updates?after=1&wait=55", stack.api_key, held)
+    # Asked while the workers take in the burst. A health check is slow on a machine this loaded (seconds, while a
+    # worker's hundreds of threads share one interpreter) but must not call the store down: before, a fresh
+    # connection for its probe ran out of time and it answered 503 'unreachable' (service/store/pgrecorder.py). The
+    # generous timeouts let a slow answer count; its time is printed, not asserted.
+    started = time.monotonic()
+    status, health = get(f"{stack.api}/health", timeout=BURST_SECONDS)
+    assert status == 200, f"{health}\n{stack.logs()}"
+    health_seconds = time.monotonic() - started
+    flip = {"type": "flip", "seat": 0, "ruin": None}
+    token = {"Authorization": f"Bearer {created['tokens'][0]['token']}"}
+    started = time.monotonic()
+    url = f"{stack.api}/games/{created['id']}/actions"
+    status, moved = send(url, {"version": 1, "action": flip}, token, timeout=BURST_SECONDS)
+    assert status == 200, moved
+    move_seconds = time.monotonic() - started
+    answers = [polls.answers.get(timeout=120) for _ in range(held)]
+    refused = [a for a in answers if a[0] != 200 or not a[2]["ready"]]
+    assert not refused, f"{len(refused)} of {held} waits not held, e.g. {refused[:3]}\n{stack.logs()}"
+    print(f"{held} waits: health {health_seconds:.2f} s, move {move_seconds:.2f} s during the burst", file=sys.stderr)
+
+
 def check_stack(stack: Stack) -> None:
     game = play_a_game(stack)
+    holds_the_waits_it_is_sized_for(stack)
 
     # The dashboard: the projections catch up, then its games list names the game and its replay answers.
     wait_for(lambda: games_list_names(stack, game["id"]), "the game on the dashboard's games list", stack)

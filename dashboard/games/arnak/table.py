@@ -201,13 +201,17 @@ def _guardian(guardian: int, used: bool | None = None) -> html.Span:
     )
 
 
-def _idol(idol: int, face: str = "up") -> html.Span:
+def _idol(idol: int, face: str = "up", holder: int | None = None) -> html.Span:
+    """An idol; a face-down one is marked secret (``data-secret``), with its holder's seat when a seat holds it."""
     kind = names.idol_kind(idol)
+    secret = {} if face == "up" else {"data-secret": "idol"}
+    if secret and holder is not None:
+        secret["data-seat"] = str(holder)
     return html.Span(
         f"idol: {kind}" if face == "up" else f"face down: {kind}",
         className=f"arnak-idol arnak-idol-{face}",
         title=f"Idol ({'face down' if face != 'up' else 'face up'}): {names.idol_text(idol)}",
-        **data_attributes({"data-secret": "idol"} if face != "up" else {}),
+        **data_attributes(secret),
     )
 
 
@@ -537,10 +541,14 @@ def _research_line(view: dict[str, Any], p: dict[str, Any], is_rival: bool) -> h
 
 def _idols_line(view: dict[str, Any], p: dict[str, Any], seat: int, is_rival: bool) -> html.Div:
     count = int(p["idols"]["count"])
+    # Which idols lie face down in the supply: the holder's own view lists them (``ids``), the referee's stacks too.
     secret = (view.get("stacks") or {}).get("idols") or []
+    held = p["idols"].get("ids")
+    if held is None and seat < len(secret):
+        held = secret[seat]
     bits: list[Any] = [html.Span("Idols", className="arnak-sub"), f"{count} in supply"]
-    if count and seat < len(secret) and secret[seat]:
-        bits.extend(_idol(i, "down") for i in secret[seat])
+    if count and held:
+        bits.extend(_idol(i, "down", seat) for i in held)
     if not is_rival:
         vps = book().idol_slot_vp
         slots = list(p["idol_slots"])

@@ -7,7 +7,10 @@ tests/service/api/test_outage.py stops and restarts a real server."""
 from __future__ import annotations
 
 import secrets
+import threading
+import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import psycopg
@@ -19,7 +22,7 @@ from service.errors import Conflict
 from service.settings import Database, Settings
 from service.store import backends
 from service.store.backends import Health, StoreUnavailable
-from service.store.pgrecorder import DigsitePostgresRecorder, StoreGuard
+from service.store.pgrecorder import OPEN_PER_LIST, DigsitePostgresRecorder, StoreGuard
 from tests.service.conftest import _drop_schema
 
 pytestmark = pytest.mark.postgres
@@ -151,3 +154,94 @@ def test_while_the_store_is_down_requests_fail_at_once_and_one_probe_finds_it_ba
     assert service.submit(game, Viewer(0), 1, FLIP)["version"] == 2
     assert probes == ["down", "up"] and not guard.down
     assert moves(service, game) == [(2, 0)]
+
+
+def test_a_burst_of_readers_opens_no_more_connections_than_a_list_allows(service: Digsite) -> None:
+    """Sixty requests reading at once, each finding no idle connection and each connect slow (as a SCRAM handshake
+    starved by a worker's other threads is): at most ``OPEN_PER_LIST`` connections are opened, the rest wait for one
+    to come back. Unbounded, a burst of waits opened hundreds, past PostgreSQL's max_connections."""
+    game = new_game(service)
+    datastore = recorder_of(service).datastore
+    connections = datastore.connections
+    connections.clear()
+    real_connect = connections._connect
+    made = []
+
+    def slow_connect() -> psycopg.Connection[Any]:
+        time.sleep(0.05)
+        conn = real_connect()
+        made.append(conn)
+        return conn
+
+    connections._connect = slow_connect  # type: ignore[method-assign]
+    start = threading.Barrier(60)
+
+    def read() -> int:
+        start.wait()
+        return int(service.game(game)["version"])
+
+    with ThreadPoolExecutor(60) as pool:
+        versions = list(pool.map(lambda _: read(), range(60)))
+    assert versions == [1] * 60
+    assert 1 <= len(made) <= OPEN_PER_LIST
+
+
+def test_a_health_check_asks_a_connection_in_use_not_a_new_one(
+    service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy server whose new connections run out of time (their handshake waiting behind a worker's hundreds of
+    threads) is healthy if the connections it has answer; a server that answers none is down (503)."""
+    game = new_game(service)
+    service.game(game)  # a connection in use, kept idle
+    guard = recorder_of(service)._guard
+
+    def timed_out(**options: Any) -> psycopg.Connection[Any]:
+        raise psycopg.errors.ConnectionTimeout("connection timeout expired")
+
+    monkeypatch.setattr(guard, "_connect", timed_out)
+    assert service.store_health() == Health("ok")
+    assert not guard.down
+    # Every connection busy (none free within the probe's timeout): the last answer stands.
+    connections = recorder_of(service).datastore.connections
+    held = [connections.take() for _ in range(OPEN_PER_LIST)]
+    monkeypatch.setattr(guard, "_health", (0.0, Health("ok")))  # (an answer older than the cache keeps)
+    assert service.store_health() == Health("ok")
+    assert not guard.down
+    for conn in held:
+        connections.give(conn)
+    # With no connection that answers, the new one decides: down.
+    guard.drop_idle()
+    monkeypatch.setattr(recorder_of(service).datastore.connections, "_connect", timed_out)
+    monkeypatch.setattr(guard, "_answered", float("-inf"))
+    monkeypatch.setattr(guard, "_health", None)
+    assert service.store_health().state == "down"
+    assert guard.down
+
+
+def test_a_new_connection_timing_out_while_others_answer_is_busy_not_an_outage(
+    service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The request that could not connect gets a 503, the store is not taken for down: the next request, on a
+    connection in use, is served. The same timeout with no answer from the server for a while is an outage."""
+    game = new_game(service)
+    connections = recorder_of(service).datastore.connections
+    service.game(game)
+    guard = recorder_of(service)._guard
+
+    def timed_out() -> psycopg.Connection[Any]:
+        raise psycopg.errors.ConnectionTimeout("connection timeout expired")
+
+    real_connect = connections._connect
+    connections.clear()
+    monkeypatch.setattr(connections, "_connect", timed_out)
+    with pytest.raises(StoreUnavailable):
+        service.game(game)
+    assert not guard.down
+    monkeypatch.setattr(connections, "_connect", real_connect)
+    assert service.game(game)["version"] == 1
+    connections.clear()
+    monkeypatch.setattr(connections, "_connect", timed_out)
+    monkeypatch.setattr(guard, "_answered", float("-inf"))
+    with pytest.raises(StoreUnavailable):
+        service.game(game)
+    assert guard.down

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from dashboard.games.arnak import CSS, draw_table, log_line, log_lines, name_codes
+from dashboard.games.arnak import names as arnak_names
 from domain.arnak import describe, event_to_dict
 from domain.arnak.components import RESOURCES
 from domain.arnak.simulate import play_game
@@ -91,11 +92,14 @@ def test_a_seat_never_sees_what_the_referee_alone_sees(label: str, g: Game, poin
     state = g.states[point]
     mine = draw_table(frame(state, seat))
     referee = draw_table(frame(state, None))
-    # Nothing secret of another seat: hand cards only of the viewer, no deck order, no face-down idol.
+    # Nothing secret of another seat: hand cards and face-down idols only of the viewer, no deck order.
+    own = Counter()
     for c in walk(mine):
         secret = attr(c, "data-secret")
         if secret is not None:
-            assert secret == "hand" and attr(c, "data-seat") == str(seat), (secret, attr(c, "data-seat"))
+            assert secret in ("hand", "idol") and attr(c, "data-seat") == str(seat), (secret, attr(c, "data-seat"))
+            own[secret] += 1
+    assert own["idol"] == len(state.seats[seat].idols)  # the viewer's own idols, each drawn
     assert "top first" not in text(mine)
     # The referee's render does show them (so the comparison means something).
     ref_secrets = Counter(attr(c, "data-secret") for c in walk(referee) if attr(c, "data-secret"))
@@ -273,6 +277,21 @@ def test_another_seats_slotted_idols_are_drawn_face_down() -> None:
     assert str(draw_table(frame(tables[0], 1))) == str(draw_table(frame(tables[1], 1)))
     assert str(draw_table(frame(tables[0], 0))) != str(draw_table(frame(tables[1], 0)))
     assert str(draw_table(frame(tables[0], None))) != str(draw_table(frame(tables[1], None)))
+
+
+def test_a_seats_face_down_idols_are_drawn_for_it_alone() -> None:
+    """Two tables alike but for which idol seat 0 holds face down: seat 0's drawing names it, seat 1's is the same
+    for both."""
+    from dataclasses import replace
+
+    from domain.arnak import new_game
+
+    start = new_game(["Ana", "Beto"], seed=3)
+    tables = [start.with_seat(0, replace(start.seats[0], idols=(idol,))) for idol in (1, 13)]
+    assert str(draw_table(frame(tables[0], 1))) == str(draw_table(frame(tables[1], 1)))
+    for table, idol in zip(tables, (1, 13), strict=True):
+        mine = [c for c in walk(seat_panel(draw_table(frame(table, 0)), 0)) if attr(c, "data-secret") == "idol"]
+        assert [attr(c, "title") for c in mine] == [f"Idol (face down): {arnak_names.idol_text(idol)}"]
 
 
 def test_a_pending_decision_counts_identical_cards_once() -> None:
