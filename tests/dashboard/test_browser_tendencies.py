@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from dashboard import plotly_bundle
 from dashboard.format import player_labels, tournament_label
 from dashboard.pages.players import slug
 from service.queries import groups, stacked, trend_metrics
@@ -89,6 +90,20 @@ def test_the_arnak_aggregates_page_draws_its_charts_with_fair_shares(page: Any, 
     page.set_viewport_size({"width": 390, "height": 900})
     expect(page.locator("#agg-seats")).to_be_visible()
     shots.take(page, "narrow")
+
+
+def test_the_charts_are_drawn_by_the_basic_bundle_alone(page: Any, demo: Demo) -> None:
+    """The dashboard's small plotly.js draws the charts (``dashboard.plotly_bundle``): Dash's full bundle is
+    neither fetched nor run, and the page's Plotly is the basic one."""
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto("/aggregates?game=arnak")
+    points = plotted_points(page, "agg-seats")
+    assert points and sum(points) > 0
+    scripts = [url.rsplit("/", 1)[-1].split("?", 1)[0] for url in asked if "plotly" in url.rsplit("/", 1)[-1]]
+    assert scripts == [plotly_bundle.ROUTE.rsplit("/", 1)[-1]]
+    assert page.evaluate("() => window.Plotly.version") == plotly_bundle.VERSION
+    assert page.evaluate("() => Object.keys(window.Plotly.PlotSchema.get().traces).sort()") == ["bar", "pie", "scatter"]
 
 
 def test_the_trend_follows_the_page_s_game_and_tournament(page: Any, demo: Demo, shots: Shots) -> None:
