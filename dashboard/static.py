@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dashboard.live_script import LIVE_JS
 from dashboard.replay_script import REPLAY_JS
+from dashboard.tendency_bars import CSS as TENDENCY_BARS_CSS
 
 CSS = """
 :root {
@@ -235,6 +236,7 @@ INDEX = (
         {%css%}
         <style>"""
     + CSS
+    + TENDENCY_BARS_CSS
     + """</style>
     </head>
     <body>
