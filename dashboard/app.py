@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 import dash
 from dash import Input, Output, State, dcc, html
 
-from dashboard import live
+from dashboard import live, plotly_bundle
 from dashboard.access import HIDDEN_GAME, AccessSettings, Denied, Visitor
 from dashboard.context import Context
 from dashboard.data import Data
@@ -48,6 +48,9 @@ def build(
         update_title=None,  # type: ignore[arg-type]  # Dash documents None (no "Updating..." title); typed str
         enable_mcp=False,  # no second way in to the callbacks and layouts
     )
+    # the graphs' plotly.js: the small bundle the dashboard serves, loaded when a page's first graph mounts
+    app.index_string = app.index_string.replace("</head>", plotly_bundle.loader_script(app) + "</head>", 1)
+    plotly_bundle.install(app)
     service = queries.service
     gate = Gate(
         settings,

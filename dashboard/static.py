@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dashboard.tendency_bars import CSS as TENDENCY_BARS_CSS
+
 CSS = """
 :root {
     --ink: #1f2933;
@@ -231,6 +233,7 @@ INDEX = (
         {%css%}
         <style>"""
     + CSS
+    + TENDENCY_BARS_CSS
     + """</style>
     </head>
     <body>

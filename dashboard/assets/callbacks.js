@@ -68,12 +68,35 @@
         return [offered, offered.length === 1 ? offered[0].value : null, hide, hide];
     }
 
+    // A player's tendency groups: put each group's HTML in its box once the box shown is the one sent with it
+    // (`data-key`: React may not have put the new boxes in the page yet when this runs, nor replaced the old
+    // ones of another player). dashboard/tendency_bars.py builds the HTML.
+    function tendencyBars(bars) {
+        if (!bars || !bars.html) { return window.dash_clientside.no_update; }
+        var tries = 0;
+        function fill() {
+            var waiting = 0;
+            Object.keys(bars.html).forEach(function (id) {
+                var box = document.getElementById(id);
+                if (!box || box.getAttribute("data-key") !== bars.key) { waiting++; return; }
+                if (box.getAttribute("data-filled") !== bars.key) {
+                    box.innerHTML = bars.html[id];
+                    box.setAttribute("data-filled", bars.key);
+                }
+            });
+            if (waiting && tries++ < 400) { setTimeout(fill, 25); }
+        }
+        fill();
+        return bars.key;
+    }
+
     window.dash_clientside = Object.assign({}, window.dash_clientside, {
         digsite: {
             gamesAddress: gamesAddress,
             playersAddress: playersAddress,
             playTable: playTable,
             playOptions: playOptions,
+            tendencyBars: tendencyBars,
         },
     });
 })();

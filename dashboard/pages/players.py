@@ -14,7 +14,7 @@ from typing import Any
 import dash
 from dash import ClientsideFunction, Input, Output, dcc, html
 
-from dashboard import figures, player_search, uncertainty
+from dashboard import figures, player_search, tendency_bars, uncertainty
 from dashboard.access import Visitor, require_lists
 from dashboard.components import card, chart, dropdown, empty, field
 from dashboard.context import Context
@@ -71,6 +71,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                 ),
             ),
             html.Div(id="players-content"),
+            dcc.Store(id="players-bars-filled"),  # (what the browser's ``digsite.tendencyBars`` last filled)
         ]
     )
 
@@ -85,6 +86,12 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Input("players-other", "value"),
         Input("players-kind", "value"),
         Input("players-size", "value"),
+    )
+
+    app.clientside_callback(
+        ClientsideFunction("digsite", "tendencyBars"),
+        Output("players-bars-filled", "data"),
+        Input("players-bars", "data"),
     )
 
     @app.callback(
@@ -141,21 +148,24 @@ def player_page(
         return html.Div([summary, empty(f"{name} has not finished {where} yet, so there are no tendencies to show.")])
     series = ((name, player), (other_name, other))
     round_name = renderer(kind).round_name
-    sections = []
-    for group, members in groups(kind).items():
-        shown = [m.name for m in members]
-        sections.append(
-            card(
-                None,
-                html.Div(  # (the graph alone in its own box: beside a sibling it loses its height)
-                    chart(
-                        f"players-group-{slug(group)}",
-                        figures.tendency_group(group, shown, ((name, mine), (other_name, theirs))),
-                    )
-                ),
-                *([html.P(uncertainty.NOTE, className="quiet chart-note")] if any(m.share for m in members) else []),
-            )
+    # the tendency groups as HTML bars, sent as text (``tendency_bars``: 14 groups on an Arnak player's page)
+    specs = {
+        f"players-group-{slug(group)}": (group, [m.name for m in members], ((name, mine), (other_name, theirs)))
+        for group, members in groups(kind).items()
+    }
+    bars, boxes = tendency_bars.drawn("players-bars", specs)
+    sections = [
+        card(
+            None,
+            boxes[f"players-group-{slug(group)}"],
+            *(
+                [html.P(f"{uncertainty.NOTE} {tendency_bars.SCALE_NOTE}", className="quiet chart-note")]
+                if any(m.share for m in members)
+                else []
+            ),
         )
+        for group, members in groups(kind).items()
+    ]
     charts = []
     for group, members in groups(kind, ("round",)).items():
         if stacked(members):
@@ -215,6 +225,7 @@ def player_page(
         )
     return html.Div(
         [
+            bars,
             summary,
             html.Div(sections, className="grid-2"),
             card("Tendencies with sample sizes", tendency_table(mine, theirs, name, other_name)),

@@ -218,6 +218,48 @@ def graphs(tree: Any) -> dict[str, dict[str, Any]]:
     return {g["props"]["id"]: g["props"]["figure"] for g in components(tree, "Graph")}
 
 
+def tendency_groups(tree: Any) -> dict[str, list[list[dict[str, Any]]]]:
+    """A players page's tendency groups (``dashboard.tendency_bars``, sent as HTML text in the ``players-bars``
+    store) by id: each tendency's rows, one per series, as {who, value (None: none), n}; only the groups that have
+    a box in the page."""
+    (store,) = [c for c in components(tree, "Store") if c["props"].get("id") == "players-bars"]
+    boxes = {c["props"]["id"] for c in components(tree, "Div") if c["props"].get("className") == "tbars"}
+    return {gid: bar_rows(text) for gid, text in store["props"]["data"]["html"].items() if gid in boxes}
+
+
+def bar_rows(html_text: str) -> list[list[dict[str, Any]]]:
+    """The rows of one group of bars' HTML, per tendency."""
+    from html.parser import HTMLParser
+
+    tendencies: list[list[dict[str, Any]]] = []
+
+    class Rows(HTMLParser):
+        who: dict[str, Any] | None = None
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            found = dict(attrs)
+            classes = (found.get("class") or "").split()
+            if "tbars-tendency" in classes:
+                tendencies.append([])
+            elif "tbars-row" in classes:
+                value = found.get("data-value") or ""
+                tendencies[-1].append(
+                    {"who": "", "value": float(value) if value else None, "n": float(found["data-n"] or 0)}
+                )
+            elif "tbars-who" in classes:
+                self.who = tendencies[-1][-1]
+
+        def handle_endtag(self, tag: str) -> None:
+            self.who = None
+
+        def handle_data(self, data: str) -> None:
+            if self.who is not None:
+                self.who["who"] += data
+
+    Rows().feed(html_text)
+    return tendencies
+
+
 def listed(out: dict[str, Any]) -> list[str]:
     """The game ids a games-results answer lists."""
     return [

@@ -82,6 +82,29 @@ def first_change(demo: Demo, game_id: str) -> int:
         before, version = now, version + 1
 
 
+def shown_bars(page: Any, group_id: str) -> list[list[dict[str, Any]]]:
+    """Each tendency of a players page's group of bars (``dashboard.tendency_bars``) as the page shows it: per
+    series, who, the value and n it carries, its label, and the drawn bar's width in pixels (0: no bar)."""
+    page.wait_for_selector(f"#{group_id} .tbars-row")
+    return list(
+        page.eval_on_selector(
+            f"#{group_id}",
+            """g => Array.from(g.querySelectorAll('.tbars-tendency')).map(t =>
+                Array.from(t.querySelectorAll('.tbars-row')).map(r => {
+                    const fill = r.querySelector('.tbars-fill');
+                    return {
+                        who: r.querySelector('.tbars-who').textContent,
+                        value: r.dataset.value === '' ? null : parseFloat(r.dataset.value),
+                        n: parseFloat(r.dataset.n),
+                        text: r.querySelector('.tbars-text').textContent,
+                        width: fill ? fill.getBoundingClientRect().width : 0,
+                        track: r.querySelector('.tbars-track').getBoundingClientRect().width,
+                    };
+                }))""",
+        )
+    )
+
+
 def plotted_points(page: Any, graph_id: str) -> list[int]:
     """How many points each Plotly trace of a dcc.Graph holds, read from the live plot in the page."""
     page.wait_for_function(
@@ -260,12 +283,10 @@ def test_the_player_page_shows_charts_with_data(page: Any, demo: Demo, shots: Sh
     for graph in graphs:
         points = plotted_points(page, graph)
         assert len(points) == 2 and all(n > 0 for n in points), (graph, points)
-    plotted_points(page, "players-group-leads")  # (drawn)
-    # each tendency of the group: a bar for the player and one for the field (beside them: their labels)
-    leads = page.eval_on_selector(
-        "#players-group-leads .js-plotly-plot", "g => g.data.filter(t => t.type === 'bar').map(t => t.x.length)"
-    )
-    assert leads == [2, 2]
+    # each tendency of the group: a bar for the player and one for the field, each with its label
+    leads = shown_bars(page, "players-group-leads")
+    assert [[r["who"] for r in rows] for rows in leads] == [[player["name"], "the field"]] * 2
+    assert all(r["text"] for rows in leads for r in rows)
     games = demo.queries.tendencies("ruins", player["id"])["games"]
     expect(page.locator("#players-summary")).to_contain_text(f"{games} finished Ruins game")
     expect(page.locator("#players-table")).to_contain_text("the field")
@@ -274,9 +295,8 @@ def test_the_player_page_shows_charts_with_data(page: Any, demo: Demo, shots: Sh
     other_label = next(o for o in _player_options(demo) if o["value"] == other["id"])["label"]
     choose_player(page, "players-other", other["name"], other_label)
     expect(page.locator("#players-table thead")).to_contain_text(other["name"])
-    names = page.eval_on_selector(
-        "#players-group-leads .js-plotly-plot", "g => g.data.filter(t => t.type === 'bar').map(t => t.y)"
-    )
+    expect(page.locator("#players-group-leads .tbars-who").nth(1)).to_have_text(other["name"])
+    names = [[r["who"] for r in rows] for rows in shown_bars(page, "players-group-leads")]
     assert names == [[player["name"], other["name"]]] * 2
 
 

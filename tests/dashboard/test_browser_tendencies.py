@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
+from dashboard import plotly_bundle
 from dashboard.format import player_labels, tournament_label
 from dashboard.pages.players import slug
 from service.reading.queries import groups, stacked, trend_metrics
 from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots
-from tests.dashboard.test_browser import choose, choose_player, plotted_points
+from tests.dashboard.test_browser import choose, choose_player, plotted_points, shown_bars
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -42,20 +43,22 @@ def test_the_arnak_players_page_compares_a_player_with_the_field_group_by_group(
     expect(page.locator("#players-summary")).to_contain_text(f"{mine['games']} finished {ARNAK} game")
     expect(page.locator("#players-summary")).to_contain_text(f"the field: {field['games']} player-game")
     for group, members in groups("arnak").items():
-        plotted_points(page, f"players-group-{slug(group)}")  # (drawn)
-        points = page.eval_on_selector(  # the bars (beside each: its label, a text trace)
-            f"#players-group-{slug(group)} .js-plotly-plot",
-            "g => g.data.filter(t => t.type === 'bar').map(t => t.x.filter(v => v !== null && v !== undefined).length)",
-        )
+        shown = shown_bars(page, f"players-group-{slug(group)}")
         # one bar for the player and one for the field per tendency, where each has a value (no idol taken: none)
         known = [sum(d["metrics"][m.name]["value"] is not None for d in (mine, field)) for m in members]
-        assert points == known and any(known), group
-    score = page.eval_on_selector(
-        "#players-group-score-sheet .js-plotly-plot",
-        "g => g.data.filter(t => t.type === 'bar').map(t => Array.from(t.x))",
-    )
+        assert [sum(r["value"] is not None for r in rows) for rows in shown] == known and any(known), group
+        for rows, m in zip(shown, members, strict=True):
+            assert [r["who"] for r in rows] == [player["name"], "the field"]
+            assert [r["n"] for r in rows] == [d["metrics"][m.name]["n"] for d in (mine, field)]
+            # a bar as long as its value on the tendency's scale: a share's 100% is 100/160 of its track
+            for r in rows:
+                if m.share and r["value"] is not None:
+                    assert r["width"] == pytest.approx(r["value"] * r["track"] * 100 / 160, abs=1.5), (m.name, r)
+                if not r["value"]:  # no value, or none: no bar to see
+                    assert r["width"] == 0, (m.name, r)
+    score = shown_bars(page, "players-group-score-sheet")
     names = [m.name for m in groups("arnak")["Score sheet"]]
-    assert score == [
+    assert [[r["value"] for r in rows] for rows in score] == [
         pytest.approx([mine["metrics"][m]["value"], field["metrics"][m]["value"]]) for m in names
     ]  # the field at the player's own table sizes only
     mix = next(g for g, members in groups("arnak", ("round",)).items() if stacked(members))
@@ -91,6 +94,20 @@ def test_the_arnak_aggregates_page_draws_its_charts_with_fair_shares(page: Any, 
     shots.take(page, "narrow")
 
 
+def test_the_charts_are_drawn_by_the_basic_bundle_alone(page: Any, demo: Demo) -> None:
+    """The dashboard's small plotly.js draws the charts (``dashboard.plotly_bundle``): Dash's full bundle is
+    neither fetched nor run, and the page's Plotly is the basic one."""
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto("/aggregates?game=arnak")
+    points = plotted_points(page, "agg-seats")
+    assert points and sum(points) > 0
+    scripts = [url.rsplit("/", 1)[-1].split("?", 1)[0] for url in asked if "plotly" in url.rsplit("/", 1)[-1]]
+    assert scripts == [plotly_bundle.ROUTE.rsplit("/", 1)[-1]]
+    assert page.evaluate("() => window.Plotly.version") == plotly_bundle.VERSION
+    assert page.evaluate("() => Object.keys(window.Plotly.PlotSchema.get().traces).sort()") == ["bar", "pie", "scatter"]
+
+
 def test_the_trend_follows_the_page_s_game_and_tournament(page: Any, demo: Demo, shots: Shots) -> None:
     page.goto("/aggregates")
     assert plotted_points(page, "agg-trend-graph")  # the newest Ruins tournament with finished games, drawn
@@ -120,12 +137,11 @@ def test_the_ruins_players_page_compares_at_the_player_s_table_sizes(page: Any, 
     choose_player(page, "players-player", player["name"], label)
     sizes = demo.queries.table_sizes("ruins", player["id"])
     expect(page.locator("#players-like")).to_contain_text(" and ".join(str(n) for n in sizes) + " players")
-    points = plotted_points(page, "players-group-results")
-    assert points and all(n == 2 for n in points)
-    rates = page.eval_on_selector(
-        "#players-group-following-and-passing .js-plotly-plot", "g => g.data.flatMap(t => Array.from(t.x))"
-    )
-    assert all(0 <= x <= 100 for x in rates if x is not None)  # shares, in percent
+    results = shown_bars(page, "players-group-results")
+    assert results and all(len(rows) == 2 for rows in results)
+    rates = [r for rows in shown_bars(page, "players-group-following-and-passing") for r in rows]
+    assert rates and all(0 <= r["value"] <= 1 for r in rates if r["value"] is not None)  # shares
+    assert all(r["width"] <= r["track"] * 100 / 160 + 1 for r in rates)  # within their 0-100% scale
     shots.take(page, "wide")
     page.set_viewport_size({"width": 390, "height": 900})
     shots.take(page, "narrow")

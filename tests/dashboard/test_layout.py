@@ -18,7 +18,18 @@ from service.commands.application import Digsite
 from service.reading.queries import Queries, breakdowns, groups, metrics, per_player_breakdowns, stacked
 from service.settings import Database, Settings
 from service.store import backends
-from tests.dashboard.client import Browser, by_id, components, graphs, hands, listed, organiser, replay_root, text
+from tests.dashboard.client import (
+    Browser,
+    by_id,
+    components,
+    graphs,
+    hands,
+    listed,
+    organiser,
+    replay_root,
+    tendency_groups,
+    text,
+)
 from tests.dashboard.conftest import Demo, access_settings
 
 # -- calling callbacks the way the browser does ----------------------------------------------------------------
@@ -275,19 +286,27 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
         ],
     )["players-content"]["children"]
     charts = graphs(out)
-    # Every chart the catalogue offers per player: a chart per group of its tendencies, each per-round metric,
-    # each breakdown of a table with a seat.
+    bars = tendency_groups(out)
+    # Every chart the catalogue offers per player: a group of bars per group of its tendencies (HTML), a chart for
+    # each per-round metric and each breakdown of a table with a seat.
     sections = {f"players-group-{slug(g)}" for g in groups("ruins")}
     rounds = {f"players-round-{m}" for m in metrics("ruins", ("round",))}
     parts = {f"players-breakdown-{b}" for b in per_player_breakdowns("ruins")}
-    assert rounds and parts and set(charts) == {*sections, *rounds, *parts}
-    for name, figure in charts.items():
-        if name in sections:  # one bar per series for each tendency of the group, the series named on the y axis
-            assert all(list(t["y"]) == [player["name"], "the field"] for t in figure["data"]), name
-        else:
-            assert [t["name"].split(" (n=")[0] for t in figure["data"]] == [player["name"], "the field"], name
-        assert any(len(t["x"]) for t in figure["data"]), name
+    assert rounds and parts and set(bars) == sections and set(charts) == {*rounds, *parts}
     mine = demo.queries.tendencies("ruins", player["id"])
+    field = demo.queries.tendencies("ruins", None, n_players=demo.queries.table_sizes("ruins", player["id"]))
+    for name, tendencies in bars.items():  # one bar per series for each tendency of the group, each named
+        group = next(g for g in groups("ruins") if f"players-group-{slug(g)}" == name)
+        assert len(tendencies) == len(groups("ruins")[group]), name
+        for rows, metric in zip(tendencies, groups("ruins")[group], strict=True):
+            assert [r["who"] for r in rows] == [player["name"], "the field"], name
+            assert [r["value"] for r in rows] == pytest.approx(
+                [d["metrics"][metric.name]["value"] for d in (mine, field)]
+            ), (name, metric.name)
+            assert [r["n"] for r in rows] == [d["metrics"][metric.name]["n"] for d in (mine, field)]
+    for name, figure in charts.items():
+        assert [t["name"].split(" (n=")[0] for t in figure["data"]] == [player["name"], "the field"], name
+        assert any(len(t["x"]) for t in figure["data"]), name
     assert f"{mine['games']} finished Ruins game" in text(by_id(out, "players-summary"))
     table = text(by_id(out, "players-table"))
     assert str(mine["metrics"]["pass_rate"]["n"]) in table
@@ -303,8 +322,8 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
             ("players-size", "value", None),
         ],
     )["players-content"]["children"]
-    rates = graphs(versus)["players-group-results"]
-    assert all(list(t["y"]) == [player["name"], other["name"]] for t in rates["data"])
+    rates = tendency_groups(versus)["players-group-results"]
+    assert rates and all([r["who"] for r in rows] == [player["name"], other["name"]] for rows in rates)
 
     # At one table size, the field is the games of that size only.
     sizes = {r["n_players"] for r in demo.queries.by_dimension("ruins", "win_rate", "seat")}
