@@ -14,6 +14,7 @@ The public API, in the style of python-chess and OpenSpiel::
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -165,6 +166,4 @@ def rules_version() -> str:
 
 def new_seed() -> str:
     """A fresh secret seed: 128 random bits, so its published hash cannot be reversed by guessing."""
-    import secrets
-
     return secrets.token_hex(16)
