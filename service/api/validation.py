@@ -22,6 +22,7 @@ from typing import Any, cast
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from service.api.schemas import COMPONENTS
 from service.errors import BadRequest, ServiceError
 from service.stored_text import check_text
 
@@ -157,8 +158,6 @@ def _same(value: Any, expected: Any) -> bool:
 
 
 def _resolve(reference: str) -> dict[str, Any]:
-    from service.api.schemas import COMPONENTS
-
     prefix = "#/components/schemas/"
     if not reference.startswith(prefix) or reference[len(prefix) :] not in COMPONENTS:
         raise AssertionError(f"the request checker cannot resolve {reference!r}")

@@ -16,7 +16,8 @@ from typing import Any, TypeVar, cast
 from uuid import UUID
 
 import psycopg
-from psycopg_pool import PoolTimeout
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from domain.games import GAMES
 from domain.games import game as game_of
@@ -116,9 +117,6 @@ class Queries:
         sql = sql.replace("{p}", self.prefix)
         if self.db.backend == "postgresql":
             if self._pool is None:
-                from psycopg.rows import dict_row
-                from psycopg_pool import ConnectionPool
-
                 # During an outage a page must fail at once, not wait out the pool's 30 s: a short wait for a
                 # connection, a short connect timeout, and each connection checked before use (after a restart
                 # the idle ones are stale).
