@@ -41,7 +41,7 @@ def build(
         __name__,
         server=server if server is not None else True,
         url_base_pathname=url_base_pathname,
-        include_assets_files=False,  # styles and the keyboard script are inlined (dashboard/static.py)
+        # The scripts are assets (dashboard/assets/*.js, each file loaded on every page); the styles are inlined.
         index_string=INDEX.replace("</style>", stylesheet() + "</style>", 1),  # each game's table styles too
         suppress_callback_exceptions=True,
         title="Digsite · tournament dashboard",

@@ -93,7 +93,8 @@ def merge_alike(choices: Sequence[Choice], same: Callable[[Choice], Any] = lambd
 def matching(picker: Mapping[str, Any], group: str | None, cards: Sequence[str] | None) -> list[dict[str, str]]:
     """The options offered for a kind of move and the cards picked (from ``Picker.to_dict``): a choice that
     uses cards only when exactly those are picked, a choice that uses none always. The play page applies the same
-    rule in the browser (``dashboard.pages.play.OPTIONS_JS``), so picking a card needs no request."""
+    rule in the browser (``digsite.playOptions``, dashboard/assets/callbacks.js), so picking a card needs no
+    request."""
     picked = sorted(str(c) for c in cards or [])
     out = []
     for choice in picker.get("choices", []):

@@ -1,6 +1,6 @@
 """Every frame of a game from one perspective, drawn once and sent to the browser at once, so that the replay
 steps, jumps and switches perspective there with no round trip (``dashboard/pages/replay.py`` serves it,
-``dashboard/replay_script.py`` shows it).
+``dashboard/assets/replay.js`` shows it).
 
 A perspective's replay is one JSON document:
 

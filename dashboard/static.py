@@ -1,11 +1,7 @@
-"""The dashboard's stylesheet and its scripts (the replay's, ``dashboard.replay_script``, and the live pages',
-``dashboard.live_script``), inlined into the
-page (so a wheel install needs no data files)."""
+"""The dashboard's page shell and its stylesheet, inlined into the page. Its scripts are Dash assets
+(``dashboard/assets/*.js``, shipped as package data), which Dash loads on every page with its own scripts."""
 
 from __future__ import annotations
-
-from dashboard.live_script import LIVE_JS
-from dashboard.replay_script import REPLAY_JS
 
 CSS = """
 :root {
@@ -244,12 +240,6 @@ INDEX = (
             {%scripts%}
             {%renderer%}
         </footer>
-        <script>"""
-    + REPLAY_JS
-    + """</script>
-        <script>"""
-    + LIVE_JS
-    + """</script>
     </body>
 </html>
 """

@@ -3,8 +3,10 @@
 Every layer reaches a game through here (``game(kind)``) and never imports a game's package: the service plays
 it through ``Game.rules``, the API validates with ``Game.schemas``, the simulator and bot clients seat
 ``Game.bots`` (each game's own, and the search bot every game gets: ``domain.search``), the read models ask
-``Game.analytics``. The parts that are not pure (a game's dashboard renderer,
-its projection tables) live in a module named after the kind inside their own layer, found from the kind.
+``Game.analytics``. What only some games can do is a field that is ``None`` for the others (``analytics``,
+``craft_steps``): a caller asks the field, never the module for a name it may lack. The parts that are not pure
+(a game's dashboard renderer, its projection tables) live in a module named after the kind inside their own
+layer, found from the kind.
 
 Each game module is assigned below to a variable typed ``GameRules[State, Action, Event]`` with its own types,
 so mypy checks the module against the protocol, function by function, without a cast. A new game plugs in by
@@ -21,7 +23,7 @@ from domain import arnak, ruins
 from domain.errors import SetupError
 from domain.metrics import Analytics
 from domain.policies import Bots
-from domain.protocol import GameRules, Schemas
+from domain.protocol import CraftSteps, GameRules, Schemas
 from domain.search import with_search
 
 State = TypeVar("State")
@@ -31,7 +33,7 @@ Event = TypeVar("Event")
 
 @dataclass(frozen=True)
 class Game(Generic[State, Action, Event]):
-    """One game's parts: its rules engine, JSON Schemas, bots and (optionally) analytics."""
+    """One game's parts: its rules engine, JSON Schemas, bots and (optionally) analytics and card crafting."""
 
     kind: str  # the registry key, stored in every game's record ("ruins")
     title: str  # for people ("Lost Ruins of Arnak")
@@ -40,6 +42,7 @@ class Game(Generic[State, Action, Event]):
     schemas: Schemas
     bots: Bots[Action]
     analytics: Analytics[State, Event] | None = None  # None: the read models keep only the common rows
+    craft_steps: CraftSteps[State, Action] | None = None  # None: the game's moves are not built up (service.reading)
 
 
 _RUINS_RULES: GameRules[ruins.GameState, ruins.Action, ruins.Event] = ruins
@@ -53,6 +56,7 @@ RUINS: Game[ruins.GameState, ruins.Action, ruins.Event] = Game(
     ruins.SCHEMAS,
     with_search(_RUINS_RULES, ruins.BOTS),
     ruins.ANALYTICS,
+    ruins.craft_steps,
 )
 ARNAK: Game[arnak.GameState, arnak.Action, arnak.Event] = Game(
     arnak.GAME,

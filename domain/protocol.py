@@ -8,7 +8,7 @@ every function's signature against this protocol (no casts). Everything here is 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -152,5 +152,9 @@ class GameRules(Protocol[State, Action, Event]):
         what another seat's view does not show of the move (a secret choice), its record does not show either."""
         ...
 
+
+CraftSteps = Callable[[State, Action], Sequence[Action]]
+"""A game's card crafting, if its moves can be built up (``domain.games.Game.craft_steps``): the actions made of
+``action`` plus one more crafting step, each still legal; none for a move of a kind that is never crafted."""
 
 AnyRules = GameRules[Any, Any, Any]

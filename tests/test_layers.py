@@ -36,7 +36,7 @@ LAYER_ORDER: tuple[tuple[str, ...], ...] = (
 # platform): (module file, imported module) -> why.
 IMPORTS_IN_FUNCTIONS = {
     ("dashboard/__init__.py", "dashboard.app"): "Dash and Plotly, 4.4 s to import; `dashboard` alone is light",
-    ("service/cluster/dask_jobs.py", "distributed"): "Dask, 1.2 s to import, only for --cluster/--workers jobs",
+    ("service/cluster/dask_jobs.py", "distributed"): "Dask: the optional `cluster` extra, and 1.2 s to import",
     ("service/cluster/dask_jobs.py", "distributed.comm.addressing"): "Dask, as above",
     ("service/serving/capacity.py", "resource"): "Unix only (as gunicorn is); push.py reads the module everywhere",
 }

@@ -8,6 +8,8 @@ from typing import Any
 
 from dash import html
 
+from dashboard.games import Renderer
+
 
 def draw_table(frame: dict[str, Any]) -> html.Div:
     return html.Div(
@@ -27,3 +29,6 @@ def round_name(round_no: int) -> str:
 
 def how_won(how: str | None) -> str:
     return "won"
+
+
+RENDERER = Renderer(draw_table=draw_table, round_name=round_name, how_won=how_won, log_text=log_text)

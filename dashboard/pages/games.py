@@ -6,12 +6,11 @@ address or the back button from a replay brings the same list back."""
 
 from __future__ import annotations
 
-import json
 from datetime import date, timedelta
 from typing import Any
 
 import dash
-from dash import Input, Output, State, dcc, html
+from dash import ClientsideFunction, Input, Output, State, dcc, html
 from dash import ctx as callback_context
 
 from dashboard import player_search
@@ -25,26 +24,9 @@ from domain.games import GAMES
 PAGE_SIZE = 25
 IDLE_MINUTES = 10  # a game in play with no move for this long is flagged in an organiser's list, by default
 FILTERS = ("games-kind", "games-tournament", "games-round", "games-player", "games-status", "games-winner")
-# The address's name for each filter, in the order of FILTERS, then the dates.
+# The address's name for each filter, in the order of FILTERS, then the dates. The browser writes them into the
+# address as they change (``digsite.gamesAddress`` in dashboard/assets/callbacks.js names them the same way).
 PARAMS = ("kind", "tournament", "round", "player", "status", "winner", "from", "to")
-
-# Write the filters into the address as they change (replacing the entry: Back leaves the list, as before).
-URL_JS = """
-function (kind, tournament, round, player, status, winner, start, end) {
-    var names = NAMES, values = [kind, tournament, round, player, status, winner, start, end], parts = [];
-    for (var i = 0; i < names.length; i++) {
-        var v = values[i];
-        if (v !== null && v !== undefined && v !== "") {
-            parts.push(names[i] + "=" + encodeURIComponent(String(v).slice(0, 100)));
-        }
-    }
-    var idle = new URLSearchParams(location.search).get("idle");  // the idle limit's (dashboard.live_script)
-    if (idle) { parts.push("idle=" + encodeURIComponent(idle.slice(0, 10))); }
-    var search = parts.length ? "?" + parts.join("&") : "";
-    if (location.search !== search) { history.replaceState(history.state, "", location.pathname + search); }
-    return search;
-}
-""".replace("NAMES", json.dumps(list(PARAMS)))
 
 
 def _param(params: dict[str, str], name: str, allowed: Any = None) -> Any:
@@ -244,7 +226,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
     for picker in ("games-player", "games-winner"):
         player_search.register(app, ctx, picker)
     app.clientside_callback(
-        URL_JS,
+        ClientsideFunction("digsite", "gamesAddress"),
         Output("games-search", "data"),
         *(Input(f, "value") for f in FILTERS),
         Input("games-dates", "start_date"),

@@ -8,7 +8,7 @@ table and the log are the engine's for that reader, the options are the engine's
 browser, and submits through the service as the API does (``Digsite.submit``, with the version shown): a move
 that went stale (the game moved on) changes nothing and the page says so and shows the table now.
 
-The page follows the game with one waiting request at a time (``live/<game>``, ``dashboard.live_script``):
+The page follows the game with one waiting request at a time (``live/<game>``, ``dashboard/assets/live.js``):
 when the game moves on, the script presses the hidden refresh button and the callback draws the table again.
 """
 
@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 import dash
-from dash import Input, Output, State, dcc, html
+from dash import ClientsideFunction, Input, Output, State, dcc, html
 from dash import ctx as callback_context
 
 from dashboard.access import Visitor
@@ -36,38 +36,6 @@ STALE = "The game moved on before your move landed: here is the table now. Nothi
 NOT_YOUR_TURN = "Waiting for {who} to move…"
 YOUR_TURN = "Your move."
 OVER = "The game is over."
-
-# The options for the kind of move and the cards picked: the same rule as ``dashboard.picker.matching`` (a choice
-# that uses cards only when exactly those are picked; one that uses none always); the cards are shown only
-# when the kind of move uses some.
-OPTIONS_JS = """
-function (picker, group, cards) {
-    if (!picker) { return [[], null, {display: "none"}, {display: "none"}]; }
-    var groups = picker.groups || [], several = groups.length > 1;
-    var picked = (cards || []).map(String).sort().join(",");
-    var offered = [], usable = false;
-    (picker.choices || []).forEach(function (c) {
-        if (several && c.group !== group) { return; }
-        if (c.cards !== null) { usable = true; }
-        if (c.cards !== null && c.cards.slice().sort().join(",") !== picked) { return; }
-        offered.push({label: c.label, value: c.value});
-    });
-    var hide = usable ? {} : {display: "none"};
-    return [offered, offered.length === 1 ? offered[0].value : null, hide, hide];
-}
-"""
-
-# The table arrives as HTML text (``dashboard.html_text``, as the replay's frames do) and is put in place by the
-# browser: an Arnak table is some 600 components, which React took most of a move's answer to render.
-TABLE_JS = """
-function (drawn) {
-    var table = document.getElementById("play-table");
-    if (!table || !drawn) { return window.dash_clientside.no_update; }
-    table.innerHTML = drawn.html;
-    table.setAttribute("data-version", String(drawn.version));
-    return drawn.version;
-}
-"""
 
 OUTPUTS = [
     Output("play-table-html", "data"),
@@ -87,8 +55,8 @@ OUTPUTS = [
 def picker_of(kind: str) -> PickerFn:
     """The game's own picker (``dashboard/games/<kind>/play.py``, offered as its renderer's ``picker``), else one
     that lists every legal action in the engine's words."""
-    found = getattr(renderer(kind), "picker", None)
-    return found if callable(found) else plain_picker(kind)
+    found = renderer(kind).picker
+    return found if found is not None else plain_picker(kind)
 
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html.Div:
@@ -104,9 +72,10 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html
             dcc.Store(id="play-meta", data={"game": opened.game_id}),
             dcc.Store(id="play-picker"),
             dcc.Store(id="play-version"),
-            dcc.Store(id="play-table-html"),  # the table as HTML text, put in #play-table by TABLE_JS
+            # The table as HTML text, put in #play-table by digsite.playTable (dashboard/assets/callbacks.js).
+            dcc.Store(id="play-table-html"),
             dcc.Store(id="play-table-shown"),
-            # Pressed by the page's script when the game has moved on (dashboard.live_script): draw it again.
+            # Pressed by the page's script when the game has moved on (dashboard/assets/live.js): draw it again.
             html.Button(id="play-refresh", hidden=True, n_clicks=0),
             html.Div(
                 [
@@ -221,12 +190,14 @@ def register(app: dash.Dash, ctx: Context) -> None:
         options += [{"label": c["label"], "value": c["value"]} for c in named]
         return options, "", False
 
-    app.clientside_callback(TABLE_JS, Output("play-table-shown", "data"), Input("play-table-html", "data"))
+    app.clientside_callback(
+        ClientsideFunction("digsite", "playTable"), Output("play-table-shown", "data"), Input("play-table-html", "data")
+    )
 
     # Picking cards and a kind of move only filters what the server sent (the engine's legal actions, laid out by
     # the game's picker): done in the browser, so a click on a card answers at once, like a card picked up.
     app.clientside_callback(
-        OPTIONS_JS,
+        ClientsideFunction("digsite", "playOptions"),
         Output("play-option", "options"),
         Output("play-option", "value"),
         Output("play-cards", "style"),

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import dash
-from dash import Input, Output, dcc, html
+from dash import ClientsideFunction, Input, Output, dcc, html
 
 from dashboard import figures, player_search, uncertainty
 from dashboard.access import Visitor, require_lists
@@ -75,28 +75,11 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
     )
 
 
-# Write the choices into the address as they change (a copied address or a reload shows the same player).
-URL_JS = """
-function (player, other, kind, size) {
-    var names = ["player", "other", "game", "size"], values = [player, other, kind, size], parts = [];
-    for (var i = 0; i < names.length; i++) {
-        var v = values[i];
-        if (v !== null && v !== undefined && v !== "") {
-            parts.push(names[i] + "=" + encodeURIComponent(String(v).slice(0, 100)));
-        }
-    }
-    var search = parts.length ? "?" + parts.join("&") : "";
-    if (location.search !== search) { history.replaceState(history.state, "", location.pathname + search); }
-    return search;
-}
-"""
-
-
 def register(app: dash.Dash, ctx: Context) -> None:
     for picker in ("players-player", "players-other"):
         player_search.register(app, ctx, picker)
     app.clientside_callback(
-        URL_JS,
+        ClientsideFunction("digsite", "playersAddress"),  # the choices into the address
         Output("players-search", "data"),
         Input("players-player", "value"),
         Input("players-other", "value"),

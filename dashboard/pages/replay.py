@@ -4,7 +4,7 @@ When a game opens, the page asks the server for its frames (``/replay-frames/<ga
 callback: the perspectives ``dashboard.access`` allows this visitor, checked again on every request).
 The server draws each frame's table once (``dashboard.replay_frames``: HTML pieces shared between
 frames, sent in parts of a few dozen moves, gzipped), and the page's script
-(``dashboard/replay_script.py``) then steps, jumps, plays and switches perspective by swapping the
+(``dashboard/assets/replay.js``) then steps, jumps, plays and switches perspective by swapping the
 drawn table in place: buttons, ← → (Shift: by event), Home / End, the move list, the slider, the round
 buttons and a click on the VP chart. The address follows the move and the perspective, so the back
 button and a copied link return to the same moment.

@@ -12,7 +12,6 @@ True
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -56,6 +55,7 @@ from domain.arnak.state import GameState, Outcome
 from domain.arnak.versions import VERSIONS
 from domain.arnak.view import HIDDEN_CHOICES, redact_event, view
 from domain.protocol import Progress, Result, Schemas
+from domain.seeds import new_seed, seed_of
 
 GAME = "arnak"
 
@@ -162,15 +162,6 @@ def progress(state: GameState) -> Progress:
     return Progress(state.round, tuple(score(state, seat).total for seat in range(len(state.players))))
 
 
-def seed_of(opening: Sequence[dict[str, Any]]) -> str | None:
-    """The seed in the opening ``GameStarted`` event (JSON form)."""
-    for event in opening:
-        if isinstance(event, dict) and event.get("type") == "GameStarted":
-            seed = event.get("seed")
-            return seed if isinstance(seed, str) else None
-    return None
-
-
 def redact_action(action: dict[str, Any], events: Sequence[dict[str, Any]], seat: int | None) -> dict[str, Any]:
     """A recorded action as ``seat`` may read it: another seat's choice that names a card only it has seen is
     hidden, as its event is: a card of its hand (``hand:<id>``, e.g. the card it exiles), or a card kept or put back
@@ -191,8 +182,3 @@ SCHEMAS = Schemas(action=schema.ACTION, options=schema.OPTIONS, view=schema.VIEW
 def rules_version() -> str:
     """The current version: new games are created under it."""
     return VERSIONS.current
-
-
-def new_seed() -> str:
-    """A fresh secret seed: 128 random bits, so its published hash cannot be reversed by guessing."""
-    return secrets.token_hex(16)

@@ -5,17 +5,12 @@ shuffle never depends on how many came before it."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 
 from domain.arnak import events as ev
 from domain.arnak.components import book
 from domain.arnak.state import Player
-
-
-def rng(seed: str, label: str) -> random.Random:
-    # String seeds are hashed with SHA-512 by ``random``: stable across runs and platforms.
-    return random.Random(f"{seed}:{label}")
+from domain.seeds import rng
 
 
 def shuffled(seed: str, label: str, items: Iterable[int]) -> tuple[int, ...]:

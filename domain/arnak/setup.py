@@ -12,10 +12,11 @@ from domain.arnak.decide import settle
 from domain.arnak.effects import Turn
 from domain.arnak.evolve import replay
 from domain.arnak.rival import rival_book, tiles_for
-from domain.arnak.rounds import rival_order, rng, round_start, shuffled
+from domain.arnak.rounds import rival_order, round_start, shuffled
 from domain.arnak.state import Player, Rival, Site
 from domain.arnak.versions import VERSIONS
 from domain.errors import SetupError
+from domain.seeds import rng
 
 SUPPORTED_OPTIONS: frozenset[str] = frozenset({"side", "difficulty"})
 SIDES = ("bird", "snake")

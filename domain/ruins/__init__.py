@@ -14,8 +14,7 @@ The public API, in the style of python-chess and OpenSpiel::
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from domain.protocol import Progress, Result, Schemas
@@ -45,6 +44,7 @@ from domain.ruins.setup_position import new_game_from_setup, start_from_setup
 from domain.ruins.state import GameState, Outcome, Ruin
 from domain.ruins.versions import VERSIONS, book_of
 from domain.ruins.view import redact_action, redact_event, view
+from domain.seeds import new_seed, seed_of
 
 GAME = "ruins"
 
@@ -82,6 +82,7 @@ __all__ = [
     "action_to_dict",
     "apply",
     "craft_options",
+    "craft_steps",
     "decide",
     "event_from_dict",
     "event_to_dict",
@@ -147,23 +148,15 @@ def progress(state: GameState) -> Progress:
     return Progress(state.round, tuple(state.vp))
 
 
-def seed_of(opening: Sequence[dict[str, Any]]) -> str | None:
-    """The seed in the opening ``GameStarted`` event (JSON form)."""
-    for event in opening:
-        if isinstance(event, dict) and event.get("type") == "GameStarted":
-            seed = event.get("seed")
-            return seed if isinstance(seed, str) else None
-    return None
-
-
 SCHEMAS = Schemas(action=schema.ACTION, options=schema.OPTIONS, view=schema.VIEW, seats=schema.SEATS)
+
+
+def craft_steps(state: GameState, action: Action) -> list[Action]:
+    """The game's crafting for any move (``domain.games.Game.craft_steps``): a play's forms with one more purchase
+    or claim (``craft_options``), none for a move that is never crafted (a flip, a discard, a pass)."""
+    return [*craft_options(state, action)] if isinstance(action, Play) else []
 
 
 def rules_version() -> str:
     """The current rules version: the one new games are created under (``VERSIONS`` lists every release)."""
     return VERSIONS.current
-
-
-def new_seed() -> str:
-    """A fresh secret seed: 128 random bits, so its published hash cannot be reversed by guessing."""
-    return secrets.token_hex(16)

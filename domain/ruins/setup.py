@@ -15,13 +15,9 @@ from domain.ruins import events as ev
 from domain.ruins.cards import Book
 from domain.ruins.state import BARE, GameState, Ruin
 from domain.ruins.versions import book_of
+from domain.seeds import rng
 
 SUPPORTED_OPTIONS: frozenset[str] = frozenset()
-
-
-def rng(seed: str, label: str) -> random.Random:
-    # String seeds are hashed with SHA-512 by ``random``: stable across runs and platforms.
-    return random.Random(f"{seed}:{label}")
 
 
 def shuffle(generator: random.Random, items: list[int]) -> None:

@@ -217,6 +217,7 @@ def _games_verifier(service: Digsite, cluster: str | None, workers: int | None) 
         return
 
     try:
+        dask_jobs.require_dask(f"digsite verify {'--cluster' if cluster is not None else '--workers'}")
         dask_jobs.require_postgresql(service.settings)
         with dask_jobs.engine(cluster, workers) as client:
             yield dask_jobs.games_verifier(client, service.settings)

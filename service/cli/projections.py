@@ -127,6 +127,7 @@ def _rebuild_distributed(batch_size: int, skip: frozenset[int], cluster: str | N
         raise click.ClickException("give --cluster ADDRESS (its workers are used) or --workers N, not both")
     found = _ready_settings()
     try:
+        dask_jobs.require_dask(f"digsite projections rebuild {'--cluster' if cluster is not None else '--workers'}")
         dask_jobs.require_postgresql(found)
         with dask_jobs.engine(cluster, workers) as client:
             where = cluster or f"a local cluster of {workers} process(es)"

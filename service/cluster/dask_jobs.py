@@ -119,6 +119,21 @@ class ShareFailed(Exception):
 # -- the engine -----------------------------------------------------------------------------------------------
 
 
+INSTALL_CLUSTER = "pip install 'digsite[cluster]'"  # Dask is the optional extra `cluster` (pyproject.toml)
+
+
+def require_dask(command: str) -> None:
+    """Stop, naming the extra to install, where Dask (``distributed``, Digsite's optional ``cluster`` extra) is not
+    installed: ``command`` is what was asked for ("digsite projections rebuild --workers")."""
+    try:
+        import distributed  # noqa: F401  # an optional extra: imported only by the commands that run on it
+    except ImportError:
+        raise ClusterProblem(
+            f"{command} runs on Dask, which is not installed here: it comes with Digsite's optional `cluster` "
+            f"extra ({INSTALL_CLUSTER}, on this host and every worker host)"
+        ) from None
+
+
 def require_postgresql(settings: Settings) -> None:
     if settings.database.backend != "postgresql":
         raise ClusterProblem(
@@ -130,7 +145,8 @@ def require_postgresql(settings: Settings) -> None:
 @contextmanager
 def engine(address: str | None, workers: int | None) -> Iterator[Client]:
     """A Dask client: of the scheduler at ``address``, else of a local cluster of ``workers`` processes."""
-    import distributed  # lazy: Dask, 1.2 s to import
+    require_dask("--cluster" if address is not None else "--workers")
+    import distributed  # lazy: Dask, 1.2 s to import, and an optional extra (require_dask says so)
 
     if address is None:
         cluster = distributed.LocalCluster(

@@ -504,12 +504,10 @@ class Digsite:
         return rules.unaffected([rules.event_from_dict(e) for r in moves for e in r.events], seat)
 
     def _append(self, game: Game) -> list[Any]:
-        """Store the game's new records (and return them): the library's mapper and recorder, without the generic
-        ``Application.save`` bookkeeping (protocol checks, processing events) that cost as much as the
-        append on this path."""
-        mapper = self.app.mapper
+        """Store the game's new records (and return them), past ``Application.save``'s bookkeeping
+        (``eventsourcing_workarounds.append`` says why)."""
         records = list(game.collect_events())
-        self.app.recorder.insert_events([mapper.to_stored_event(e) for e in records])
+        eventsourcing_workarounds.append(self.app, records)
         return records
 
     def _snapshot_if_due(self, game: Game, before: int) -> None:

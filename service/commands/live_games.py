@@ -5,10 +5,10 @@ to the store (the append), and a lock per game, so moves on one game are made on
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Any
 from uuid import UUID
 
+from cachetools import LRUCache
 from eventsourcing.application import AggregateNotFoundError
 
 from service.errors import NotFound
@@ -20,7 +20,7 @@ class LiveGames:
     def __init__(self, repository: Any, size: int) -> None:
         self.repository = repository
         self.size = size
-        self._games: OrderedDict[UUID, Game] = OrderedDict()
+        self._games: LRUCache[UUID, Game] = LRUCache(maxsize=max(size, 1))  # (cachetools refuses a size of 0)
         self._locks: dict[UUID, threading.Lock] = {}
         self._guard = threading.Lock()
 
@@ -33,9 +33,8 @@ class LiveGames:
 
     def load(self, uid: UUID) -> Game:
         with self._guard:
-            game = self._games.get(uid)
+            game = self._games.get(uid)  # (the most recently used, now)
             if game is not None:
-                self._games.move_to_end(uid)
                 return game
         try:
             found = self.repository.get(uid)
@@ -86,10 +85,7 @@ class LiveGames:
 
     def remember(self, game: Game) -> None:
         with self._guard:
-            self._games[game.id] = game
-            self._games.move_to_end(game.id)
-            while len(self._games) > self.size:
-                self._games.popitem(last=False)
+            self._games[game.id] = game  # the least recently used goes if the cache is full
 
     def forget(self, uid: UUID) -> None:
         with self._guard:

@@ -2,11 +2,11 @@
 sleeved with a play), as the engine answers them.
 
 A game's legal actions list its moves without crafting (there would be too many); a game whose moves can be
-crafted offers ``craft_options(state, action)`` on its rules: the actions made of ``action`` plus one more
-crafting step, each still legal. ``crafted`` closes over those steps (a few deep), for the seat's own move at the
-version it was shown, so a client can offer every crafted form of one move without knowing the rules. A game
-without crafting answers nothing. Only the seat's own move is built up, from what the engine decides; nothing
-here knows a game.
+crafted offers ``Game.craft_steps(state, action)`` (``domain.games``): the actions made of ``action`` plus one
+more crafting step, each still legal, none for a move that is never crafted. ``crafted`` closes over those steps
+(a few deep), for the seat's own move at the version it was shown, so a client can offer every crafted form of
+one move without knowing the rules. A game without crafting answers nothing. Only the seat's own move is built
+up, from what the engine decides; nothing here knows a game.
 """
 
 from __future__ import annotations
@@ -32,15 +32,15 @@ def crafted(service: Digsite, game_id: str, viewer: Viewer, version: int, action
     if seat is None:
         raise Forbidden("moves are a seat's, not the organiser's", "seat_token_required")
     game = service.live.current(parse_uuid(game_id, "game"))
-    rules = game_of(game.kind).rules
-    craft = getattr(rules, "craft_options", None)
+    played = game_of(game.kind)
+    rules, craft = played.rules, played.craft_steps
     if craft is None or game.version != version:
         return []
     try:
         parsed = rules.action_from_dict(action)
     except DomainError as error:
         raise from_domain(error) from None
-    if getattr(parsed, "seat", None) != seat or parsed not in rules.legal_actions(game.state, seat):
+    if parsed not in rules.legal_actions(game.state, seat):  # the seat's own legal actions only
         return []
     seen = {_key(rules.action_to_dict(parsed))}
     out: list[dict[str, Any]] = []
@@ -48,7 +48,7 @@ def crafted(service: Digsite, game_id: str, viewer: Viewer, version: int, action
     for _ in range(MAX_STEPS):
         following = []
         for move in frontier:
-            for more in _crafts(craft, game.state, move):
+            for more in craft(game.state, move):
                 found = rules.action_to_dict(more)
                 key = _key(found)
                 if key in seen:
@@ -60,15 +60,6 @@ def crafted(service: Digsite, game_id: str, viewer: Viewer, version: int, action
                     return out
         frontier = following
     return out
-
-
-def _crafts(craft: Any, state: Any, move: Any) -> list[Any]:
-    """The game's crafting steps for ``move``; a move of a kind that is never crafted (a pass, say) has none: a
-    game's ``craft_options`` may take only the kinds it crafts, and refuse the others as a wrong type."""
-    try:
-        return list(craft(state, move))
-    except (AttributeError, TypeError):
-        return []
 
 
 def _key(action: dict[str, Any]) -> str:

@@ -10,12 +10,13 @@ import copy
 import json
 import sqlite3
 import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 from uuid import UUID
 
 import psycopg
+from cachetools import LRUCache
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
@@ -91,14 +92,16 @@ class Queries:
         self._pool: Any = None
         self._sqlite_idle: list[sqlite3.Connection] = []  # a few connections shared by request threads
         self._sqlite_lock = threading.Lock()
-        self._records: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        self._records: LRUCache[str, list[dict[str, Any]]] = LRUCache(maxsize=max(replay_cache, 1))
         self._records_lock = threading.Lock()
         self._replay_cache = replay_cache
-        self._progress: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
+        self._progress: LRUCache[str, tuple[list[dict[str, Any]], dict[str, Any]]] = LRUCache(
+            maxsize=max(replay_cache, 1)
+        )
         self.prefix = f'"{self.db.schema}".' if self.db.backend == "postgresql" else ""
         # The field's figures (no player asked about) read every row of a table, and are the same on every
         # player's page: kept until the read models move on (their tracked position changes).
-        self._field: OrderedDict[tuple[Any, ...], tuple[int, Any]] = OrderedDict()
+        self._field: LRUCache[tuple[Any, ...], tuple[int, Any]] = LRUCache(maxsize=FIELD_CACHE)
         self._field_lock = threading.Lock()
         tracking = f"{self.prefix}{TRACKING_TABLE}" if self.db.backend == "postgresql" else "tracking"
         self._position_sql = f"SELECT notification_id FROM {tracking} WHERE application_name = '{PROJECTION_NAME}'"
@@ -159,13 +162,10 @@ class Queries:
         with self._field_lock:
             cached = self._field.get(key)
             if cached is not None and cached[0] == position:
-                self._field.move_to_end(key)
                 return cast(T, copy.deepcopy(cached[1]))
         answer = compute()
         with self._field_lock:
             self._field[key] = (position, copy.deepcopy(answer))
-            while len(self._field) > FIELD_CACHE:
-                self._field.popitem(last=False)
         return answer
 
     # -- catalogues ---------------------------------------------------------------------------------------
@@ -335,9 +335,6 @@ class Queries:
             return records
         with self._records_lock:
             self._records[game_id] = records
-            self._records.move_to_end(game_id)
-            while len(self._records) > self._replay_cache:
-                self._records.popitem(last=False)
         return records
 
     def replay(self, game_id: str, version: int, seat: int | None = None, events: int | None = None) -> dict[str, Any]:
@@ -400,8 +397,6 @@ class Queries:
         found = {"names": list(rules.view(state)["players"]), "points": points}
         with self._records_lock:
             self._progress[game_id] = (records, found)
-            while len(self._progress) > self._replay_cache:
-                self._progress.pop(next(iter(self._progress)))
         return found
 
     def vp_timeline(self, game_id: str) -> dict[str, Any]:

@@ -10,6 +10,11 @@ library, so an upgrade that changes them fails there, loudly, not somewhere in t
   ``apply`` that the library runs inside ``trigger_event`` (so the move is not evolved twice).
 - ``insert_tracking``: the tracking row written in the read models' own transaction
   (``TrackingRecorder._insert_tracking``: the library's projection docs ask for exactly that).
+- ``adopt``: the library's PostgreSQL datastore, built by its factory, made Digsite's subclass in place (the
+  factory has no hook for the datastore's class: ``PostgresFactory.__init__`` builds a ``PostgresDatastore``).
+- ``append``: a move's records stored with the application's mapper and recorder, without ``Application.save``'s
+  bookkeeping, which cost as much as the append on the move's path (``save`` is checked to do nothing else that
+  Digsite's application would need).
 - ``connect_kwargs``: what the library's PostgreSQL pool would connect with (``PostgresDatastore.pool.kwargs`` and
   its ``get_password_func``): Digsite's datastore makes its own bounded connections with them.
 """
@@ -17,12 +22,15 @@ library, so an upgrade that changes them fails there, loudly, not somewhere in t
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
+from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Tracking
 
 A = TypeVar("A", bound=Aggregate)
+T = TypeVar("T")
 
 _CARRIED = "_digsite_next_state"  # an attribute of ours on the aggregate, only between trigger and apply
 
@@ -63,3 +71,23 @@ def connect_kwargs(datastore: Any) -> dict[str, Any]:
     if pool.get_password_func is not None:
         kwargs["password"] = pool.get_password_func()
     return kwargs
+
+
+def adopt(obj: object, cls: type[T]) -> T:
+    """``obj`` made an instance of ``cls``, a subclass of its class, in place (the caller then sets what ``cls``
+    adds). The library's ``PostgresFactory`` builds its ``PostgresDatastore`` in ``__init__`` from some twenty
+    settings it parses there, and offers class hooks for its recorders but none for the datastore: building a
+    second datastore would parse them again, and differently as the library changes."""
+    if not issubclass(cls, type(obj)):
+        raise TypeError(f"{cls.__name__} is not a subclass of {type(obj).__name__}")
+    obj.__class__ = cls
+    assert isinstance(obj, cls)
+    return obj
+
+
+def append(app: Application[Any], records: Sequence[Any]) -> None:
+    """Store ``records`` (collected from their aggregate) with ``app``'s mapper and recorder: what
+    ``Application.save`` stores for them, without its bookkeeping around that (a ``ProcessingEvent``, the
+    snapshotting intervals, the ``notify`` hooks; Digsite's application sets none of them: it takes its snapshots
+    itself), which cost as much as the append itself on the move's path."""
+    app.recorder.insert_events([app.mapper.to_stored_event(e) for e in records])

@@ -219,8 +219,7 @@ class DigsiteDatastore(PostgresDatastore):
 
     @classmethod
     def adopt(cls, datastore: PostgresDatastore) -> DigsiteDatastore:
-        datastore.__class__ = cls
-        assert isinstance(datastore, DigsiteDatastore)
+        datastore = eventsourcing_workarounds.adopt(datastore, cls)
         datastore._configure = datastore.after_connect_func()
         datastore.guard = StoreGuard(datastore.connect)
         datastore.connections = IdleConnections(datastore._configured_connection, datastore.guard)

@@ -55,6 +55,30 @@ def test_the_app_builds_with_every_page_callback(dashboard_app: Any) -> None:
     assert page.status_code == 200 and "Digsite" in page.get_data(as_text=True)
 
 
+def test_the_shell_loads_each_browser_script_from_the_assets_under_its_prefix(demo: Demo) -> None:
+    """The browser scripts are Dash assets (dashboard/assets/*.js): the page shell names each one under the app's
+    prefix, and the server answers each with the file."""
+    from pathlib import Path
+
+    from flask import Flask
+
+    import dashboard
+
+    assets = Path(dashboard.__file__).parent / "assets"
+    names = sorted(p.name for p in assets.glob("*.js"))
+    assert {"replay.js", "live.js", "callbacks.js"} <= set(names)
+    host = Flask("host")
+    create_dashboard(demo.queries, server=host, url_base_pathname="/dashboard/", access=access_settings())
+    client = host.test_client()
+    shell = client.get("/dashboard/").get_data(as_text=True)
+    sources = re.findall(r'<script src="(/dashboard/assets/([^"?]+))', shell)
+    assert sorted(name for _, name in sources) == names
+    for src, name in sources:
+        answer = client.get(src)
+        assert answer.status_code == 200 and answer.get_data() == (assets / name).read_bytes()
+        answer.close()
+
+
 def test_it_mounts_inside_a_flask_app_under_a_prefix(demo: Demo) -> None:
     from flask import Flask
 

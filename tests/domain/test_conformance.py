@@ -300,6 +300,28 @@ def test_only_the_seats_to_act_have_legal_actions(played: list[Played]) -> None:
         assert rules.to_act(state) == [] or rules.result(state) is not None
 
 
+def test_a_game_s_crafting_takes_every_legal_move_and_offers_only_legal_ones(played: list[Played]) -> None:
+    """``Game.craft_steps`` (a game that crafts moves): any legal move is asked, and a kind that is never crafted
+    has no steps (no error); every step offered is a move of the same seat that the rules accept."""
+    found = GAMES[played[0].kind]
+    craft = found.craft_steps
+    if craft is None:
+        pytest.skip(f"{found.kind} has no crafting")
+    rules, offered = found.rules, 0
+    for game in played:
+        state = rules.replay(list(game.events[: game.opening]))
+        for i, action in enumerate(game.actions):
+            if i % 5 == 0:
+                for seat in rules.to_act(state):
+                    for legal in rules.legal_actions(state, seat)[:8]:
+                        for more in craft(state, legal):
+                            assert more.seat == seat and more != legal
+                            rules.decide(state, more)  # raises on an illegal move
+                            offered += 1
+            state = rules.step(state, action)[1]
+    assert offered, "some move of these games could be crafted"
+
+
 def test_a_move_said_to_stand_after_another_seat_s_faces_the_same_choice(played: list[Played]) -> None:
     """``unaffected(events, seat)``: the service plays a move the seat chose before another seat's move as if it
     were chosen after it. Sound only if the seat's legal actions are the same after that move, and never for the

@@ -16,8 +16,8 @@ from domain.errors import RuleViolation, SetupError
 from domain.ruins import Flip, GameState, Play, Ruin
 from domain.ruins import events as ev
 from domain.ruins.bots import HeuristicBot, RandomBot
-from domain.ruins.setup import rng
 from domain.ruins.simulate import play_game
+from domain.seeds import rng
 
 BOOK = ruins.book_of()
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Eva")

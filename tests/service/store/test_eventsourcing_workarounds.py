@@ -5,9 +5,11 @@ installed library: an upgrade that changes one fails here, by name, before anyth
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Any
 from uuid import uuid4
 
+import pytest
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
@@ -81,3 +83,52 @@ def test_the_postgres_datastore_keeps_what_its_pool_would_connect_with() -> None
     }
     rotated = PostgresDatastore("digsite", "db.example", 5433, "ana", "old", get_password_func=lambda: "fresh")
     assert eventsourcing_workarounds.connect_kwargs(rotated)["password"] == "fresh"
+
+
+def test_adopt_gives_the_library_s_datastore_digsite_s_class_in_place_as_its_factory_has_no_hook() -> None:
+    """The library's factory builds its PostgreSQL datastore itself, of a fixed class (when it gains a hook for
+    the class, use the hook and drop ``adopt``): Digsite's subclass takes over that object, with its settings."""
+    from eventsourcing.postgres import BasePostgresFactory, PostgresFactory
+
+    assert "self.datastore = PostgresDatastore(" in inspect.getsource(BasePostgresFactory.__init__)
+    assert not [name for name in dir(PostgresFactory) if "datastore" in name and name.endswith("_class")]
+
+    class Ours(PostgresDatastore):
+        pass
+
+    datastore = PostgresDatastore("digsite", "db.example", 5433, "ana", "secret")  # the pool is not opened
+    adopted = eventsourcing_workarounds.adopt(datastore, Ours)
+    assert adopted is datastore and type(adopted) is Ours
+    assert eventsourcing_workarounds.connect_kwargs(adopted)["host"] == "db.example"
+    with pytest.raises(TypeError):
+        eventsourcing_workarounds.adopt(datastore, Tracking)
+
+
+def test_append_stores_what_application_save_stores_and_save_does_nothing_more_digsite_needs() -> None:
+    """``append`` skips ``Application.save``'s bookkeeping: that is all ``save`` adds (its steps are these), and
+    Digsite's application uses none of it (no snapshotting intervals, no notify hooks, no aggregate cache)."""
+    from eventsourcing.application import Application
+
+    from service.commands.application import DigsiteApplication
+
+    steps = set(re.findall(r"self\.(\w+)\(", inspect.getsource(Application.save)))
+    assert steps == {"_record", "_take_snapshots", "_notify", "notify"}, steps
+    assert not DigsiteApplication.snapshotting_intervals
+    assert DigsiteApplication._notify is Application._notify and DigsiteApplication.notify is Application.notify
+
+    env = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    saved, appended = Application[Any](env), Application[Any](env)
+    counter = eventsourcing_workarounds.create(Counter, Counter.Created, id=uuid4(), start=5)
+    counter.trigger_event(Counter.Bumped)
+    records = counter.collect_events()
+    saved.save(*records)
+    eventsourcing_workarounds.append(appended, records)
+
+    def stored(app: Application[Any]) -> list[Any]:
+        return [
+            (n.originator_id, n.originator_version, n.topic, n.state)
+            for n in app.recorder.select_notifications(start=1, limit=10)
+        ]
+
+    assert stored(appended) == stored(saved) and len(stored(saved)) == 2
+    assert appended.repository.get(counter.id).count == 6

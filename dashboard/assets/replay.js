@@ -1,25 +1,22 @@
-"""The replay's script: it steps through the frames the server drew once (``dashboard.replay_frames``) with
-no server round trip. Inlined into the page by ``dashboard.static``.
-
-It wakes when the router shows a replay (an element ``#replay-root`` with the game's ``data-*``), fetches
-the perspective's frames in parts (the part holding the asked move first, then the others, then every
-other perspective the visitor may take, the same way, one request at a time), and from then on every step,
-jump and perspective switch only swaps drawn HTML into the page. Text from the server (names, log
-lines) is set with ``textContent``; the tables are HTML the server wrote with every value escaped
-(``dashboard.html_text``). ``#replay-root`` gets ``data-loaded="all"`` once nothing is left to fetch.
-
-The address follows the move and the perspective: a step replaces the history entry, a jump (Home, End, a
-move in the list, a round, the slider, the chart, a perspective) adds one, so Back returns to where the
-jump started and a copied address reopens the same moment.
-
-A game in play (``data-live`` on the root) is followed: one waiting request at a time to ``live/<game>``
-(``dashboard.live``); when a move lands, the parts from the last one on are fetched again with the log, and a
-viewer who was at the last move is moved to the new one.
-"""
-
-from __future__ import annotations
-
-REPLAY_JS = r"""
+/*
+ * The replay's script: it steps through the frames the server drew once (`dashboard.replay_frames`) with
+ * no server round trip. A Dash asset: every page loads it.
+ *
+ * It wakes when the router shows a replay (an element `#replay-root` with the game's `data-*`), fetches
+ * the perspective's frames in parts (the part holding the asked move first, then the others, then every
+ * other perspective the visitor may take, the same way, one request at a time), and from then on every step,
+ * jump and perspective switch only swaps drawn HTML into the page. Text from the server (names, log
+ * lines) is set with `textContent`; the tables are HTML the server wrote with every value escaped
+ * (`dashboard.html_text`). `#replay-root` gets `data-loaded="all"` once nothing is left to fetch.
+ *
+ * The address follows the move and the perspective: a step replaces the history entry, a jump (Home, End, a
+ * move in the list, a round, the slider, the chart, a perspective) adds one, so Back returns to where the
+ * jump started and a copied address reopens the same moment.
+ *
+ * A game in play (`data-live` on the root) is followed: one waiting request at a time to `live/<game>`
+ * (`dashboard.live`); when a move lands, the parts from the last one on are fetched again with the log, and a
+ * viewer who was at the last move is moved to the new one.
+ */
 (function () {
     "use strict";
     var LOG_MOVES = 40;        // log entries shown up to the cursor (the newest last)
@@ -195,7 +192,7 @@ REPLAY_JS = r"""
     function drawTable(table, frame) {
         var after = tree(frame);
         if (R.shown && after && R.shown !== after && table.isConnected) {
-            try { patchList(table, R.shown, after); R.shown = after; return; } catch (error) { /* drawn whole */ }
+            try { patchList(table, R.shown, after); R.shown = after; return; } catch { /* drawn whole */ }
         }
         if (R.shown !== after || !after) { table.innerHTML = after ? html(after) : frame.t.map(function (i) {
             return R.pool[i]; }).join(""); }
@@ -596,4 +593,3 @@ REPLAY_JS = r"""
         hookChart();
     }).observe(document.documentElement, {childList: true, subtree: true});
 })();
-"""

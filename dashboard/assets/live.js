@@ -1,19 +1,16 @@
-"""The live pages' script (inlined into the page by ``dashboard.static``): the play page follows its game, and
-the organiser's games list flags idle tables.
-
-- **Play page** (``#play-root``): one waiting request at a time to ``live/<game>?after=V`` (``dashboard.live``),
-  ``V`` the version the page shows (``#play-now[data-version]``). When the game has moved past it, the script
-  presses the hidden ``#play-refresh`` button (the page's Dash callback draws the table again, for the seat)
-  and waits, without asking the server, until the page shows the new version before it asks again. A failed
-  request is retried after a pause, never at once.
-- **Games list** (``#games-table``): each game in play carries the time of its last record
-  (``[data-since]``); a row quiet for longer than the limit in ``#games-idle`` (minutes, kept in the address
-  as ``idle=``) is marked idle. Only the clock moves here: no request.
-"""
-
-from __future__ import annotations
-
-LIVE_JS = r"""
+/*
+ * The live pages' script (a Dash asset: every page loads it): the play page follows its game, and
+ * the organiser's games list flags idle tables.
+ *
+ * - **Play page** (`#play-root`): one waiting request at a time to `live/<game>?after=V` (`dashboard.live`),
+ *   `V` the version the page shows (`#play-now[data-version]`). When the game has moved past it, the script
+ *   presses the hidden `#play-refresh` button (the page's Dash callback draws the table again, for the seat)
+ *   and waits, without asking the server, until the page shows the new version before it asks again. A failed
+ *   request is retried after a pause, never at once.
+ * - **Games list** (`#games-table`): each game in play carries the time of its last record
+ *   (`[data-since]`); a row quiet for longer than the limit in `#games-idle` (minutes, kept in the address
+ *   as `idle=`) is marked idle. Only the clock moves here: no request.
+ */
 (function () {
     "use strict";
     var WAIT_S = 20, RETRY_MS = 5000, DRAWN_MS = 15000, SUBMIT_MS = 5000;
@@ -114,4 +111,3 @@ LIVE_JS = r"""
         if ($("games-table")) { markIdle(); }
     }).observe(document.documentElement, {childList: true, subtree: true});
 })();
-"""
