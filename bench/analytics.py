@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 from bench.service import drop, fresh_database
 from domain.games import game
 from domain.play import play_game
@@ -91,7 +93,6 @@ def load_store(path: Path, db: Database) -> None:
         with sqlite3.connect(path) as source, sqlite3.connect(db.path) as target:
             source.backup(target)
         return
-    import psycopg
 
     with sqlite3.connect(path) as source, psycopg.connect(db.psycopg_conninfo()) as pg:
         for table, into, order in (

@@ -38,6 +38,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import sync_playwright
+
+from dashboard.pages.play import picker_of
+from domain.games import GAMES, game
+from entrypoints.up import demo_plan
+from service.bots.simulation import run_tournament
+from service.commands.application import Digsite, Viewer
+from service.reading.projections.follower import Follower
+from service.settings import Database, Settings
+from service.store import backends
+
 CHROMIUM = os.environ.get("DIGSITE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -89,14 +100,6 @@ MOVE_JS = """
 def build_store(folder: Path, demo_games: int) -> dict[str, Any]:
     """The demo's store (``digsite up``'s plan) and one two-seat game in play per game, read models caught up.
     What the measurements open: finished games by kind, players by kind, the games in play with their tokens."""
-    from domain.games import GAMES
-    from entrypoints.up import demo_plan
-    from service.bots.simulation import run_tournament
-    from service.commands.application import Digsite
-    from service.reading.projections.follower import Follower
-    from service.settings import Database, Settings
-    from service.store import backends
-
     db = Database.from_url(f"sqlite:///{folder / 'demo.sqlite'}")
     backends.upgrade(db)
     settings = Settings(database=db, api_key=KEY, secret_key=SECRET)
@@ -262,11 +265,6 @@ def measure_pages(browser: Any, url: str, found: dict[str, Any], per_kind: int) 
 def measure_moves(browser: Any, url: str, found: dict[str, Any], database: Path, moves: int) -> dict[str, list[float]]:
     """``moves`` moves of each game in play, both seats in the browser, each the bot's choice made through the
     page's picker (the cards, the kind of move, the option), the answer timed in the page."""
-    from dashboard.pages.play import picker_of
-    from domain.games import game
-    from service.commands.application import Digsite, Viewer
-    from service.settings import Database, Settings
-
     service = Digsite(Settings(database=Database.from_url(f"sqlite:///{database}"), api_key=KEY, secret_key=SECRET))
     out: dict[str, list[float]] = {}
     try:
@@ -411,7 +409,6 @@ def main() -> None:
     parser.add_argument("--after-first", action="store_true", help="measure this tree before the other in each round")
     parser.add_argument("--json", type=Path, help="also write every figure here")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
 
     trees = {"after": HERE} if args.base is None else {"before": args.base.resolve(), "after": HERE}
     if args.after_first:

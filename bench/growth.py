@@ -46,6 +46,8 @@ from pathlib import Path
 from typing import Any, cast
 from uuid import UUID
 
+import psycopg
+
 from bench.analytics import KIND, RUINS, STYLES, percentile, replay_steps, tendencies_page
 from bench.engine import calibration_ops_per_second
 from bench.service import NAMES, RawTable, drop, fresh_database, scripted_games
@@ -55,6 +57,7 @@ from dashboard.data import Data
 from dashboard.pages.players import player_page
 from domain.play import play_game
 from service import bootstrap
+from service.api import create_app
 from service.commands.application import Digsite, Viewer
 from service.integrity.audit import stored_game_ids, verify_store
 from service.reading.queries import Queries, metrics, per_player_breakdowns
@@ -139,8 +142,6 @@ def generate(folder: Path, count: int, workers: int) -> float:
 def copy_block(db: Database, path: Path) -> None:
     """Append block ``path``'s records (in its log order) and snapshots to the PostgreSQL store ``db``, in one
     transaction (the ledger's trigger enters its games as the records arrive)."""
-    import psycopg
-
     with sqlite3.connect(path) as source, psycopg.connect(db.psycopg_conninfo()) as pg:
         for table, into, order in (
             ("stored_events", "digsite_events", "rowid"),
@@ -154,8 +155,6 @@ def copy_block(db: Database, path: Path) -> None:
 
 def grow(db: Database, folder: Path, have: int, want: int) -> float:
     """Copy blocks ``have`` to ``want - 1`` into the store, then refresh its planner statistics; seconds."""
-    import psycopg
-
     began = time.perf_counter()
     for block in range(have, want):
         path = block_path(folder, block)
@@ -172,8 +171,6 @@ def grow(db: Database, folder: Path, have: int, want: int) -> float:
 
 def tournaments(db: Database) -> int:
     """The blocks a kept store holds (one tournament each; a block is copied in one transaction)."""
-    import psycopg
-
     with psycopg.connect(db.psycopg_conninfo()) as pg:
         row = pg.execute(
             f'SELECT COUNT(*) FROM "{db.schema}".digsite_events WHERE topic LIKE %s', ("%Tournament.Created",)
@@ -183,8 +180,6 @@ def tournaments(db: Database) -> int:
 
 def disk_bytes(db: Database) -> dict[str, int]:
     """The schema's tables with their indexes and TOAST, on disk: the event store's and the read models'."""
-    import psycopg
-
     with psycopg.connect(db.psycopg_conninfo()) as pg:
         rows = pg.execute(
             "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c "
@@ -213,8 +208,6 @@ def measure_moves(settings: Settings, games: int, seed: str) -> dict[str, Any]:
     routing, the token, the body's check, the move, the JSON answer; no network). The baseline commits the very
     bytes each move stored as one plain row (``bench.service.RawTable``), timed alike, right after each game
     (both sides see the same machine)."""
-    from service.api import create_app
-
     service = bootstrap.build(settings)
     client = create_app(service=service).test_client()
     raw = RawTable(settings.database)

@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import psycopg
+
 from domain.games import game
 from domain.play import play_game
 from service.commands.application import Digsite, Viewer
@@ -43,8 +45,6 @@ def fresh_database(backend: str, folder: Path) -> Database:
 
 def drop(db: Database) -> None:
     if db.backend == "postgresql":
-        import psycopg
-
         with psycopg.connect(db.psycopg_conninfo(), autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{db.schema}" CASCADE')
 
@@ -60,8 +60,6 @@ class RawTable:
             self.conn.execute("CREATE TABLE IF NOT EXISTS bench_raw (game TEXT, version INTEGER, body BLOB)")
             self.sql = "INSERT INTO bench_raw VALUES (?, ?, ?)"
         else:
-            import psycopg
-
             self.conn = psycopg.connect(db.psycopg_conninfo(), autocommit=True)
             self.conn.execute(
                 f'CREATE TABLE IF NOT EXISTS "{db.schema}".bench_raw '

@@ -27,7 +27,7 @@ def create_dashboard(
 ) -> dash.Dash:
     """The Dash app over ``queries``; ``server``: a Flask app to mount it in (default: its own); ``access``:
     who may sign in and see what (default: from the environment and the service's settings)."""
-    from dashboard.app import build
+    from dashboard.app import build  # lazy: Dash and Plotly take 4.4 s to import; `dashboard` alone is light
 
     return build(queries, server=server, url_base_pathname=url_base_pathname, access=access)
 

@@ -21,6 +21,7 @@ from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from domain.games import game as game_of
 from service.commands.application import Viewer
 from service.errors import NotFound
+from service.integrity.audit import verify
 from service.integrity.checkpoint import checkpoint_coverage
 from service.reading.crafting import crafted
 from service.reading.queries import Queries, Sizes
@@ -52,7 +53,6 @@ class Verifications:
             if cached is not None:
                 self._reports.move_to_end(key)
                 return cached
-        from service.integrity.audit import verify
 
         report = verify(self.queries.service, game_id).to_dict()
         with self._lock:

@@ -13,13 +13,13 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from plotly import basedatatypes
+
 PATHS_KEPT = 4096  # a page's figures use a few hundred distinct paths
 
 
 def install() -> bool:
     """Wrap Plotly's path parser with a cache (once); whether it is wrapped."""
-    from plotly import basedatatypes
-
     parse = getattr(basedatatypes, "_str_to_dict_path_full", None)
     if parse is None:
         return False

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import html
+import json
 import secrets
 import threading
 import time
@@ -455,6 +456,4 @@ def same_origin() -> bool:
 
 def _js_string(text: str) -> str:
     """A JavaScript string literal safe inside a <script> element."""
-    import json
-
     return json.dumps(text).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from dashboard import create_dashboard
+from service import bootstrap
+from service.serving import capacity, push
+
 
 def create_app() -> Any:
     """The dashboard's Flask server over the store the environment names."""
-    from dashboard import create_dashboard
-    from service import bootstrap
-    from service.serving import capacity, push
-
     push.MAX_WAITING = capacity.size_worker(push.MAX_WAITING)  # (a worker sized by hand may hold fewer)
     return create_dashboard(bootstrap.queries(bootstrap.build())).server

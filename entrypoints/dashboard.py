@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 from werkzeug.serving import make_server
 
+from dashboard import create_dashboard
+from service import bootstrap
 from service.cli import main
 from service.cli.ports import check_free
 from service.cli.problems import ready, settings
@@ -19,8 +21,6 @@ def dashboard(host: str, port: int) -> None:
 
     It reads the read models, so keep 'digsite projections run' going beside it for new games to appear.
     Organisers sign in with the organiser key (DIGSITE_API_KEY); without it, finished games only."""
-    from dashboard import create_dashboard
-    from service import bootstrap
 
     found = settings()
     check_free(host, port, "--port")

@@ -19,6 +19,8 @@ from pathlib import Path
 import click
 
 from domain.games import GAMES, game
+from service import bootstrap
+from service.bots.simulation import run_tournament
 from service.cli import main, problems
 from service.cli.ports import check_free
 from service.cli.projections import EXIT_UNPROJECTABLE
@@ -74,9 +76,6 @@ def demo_plan(total: int, kinds: list[str]) -> list[tuple[str, int, int]]:
 
 
 def _seed_demo(settings: Settings, games: int, kinds: list[str]) -> None:
-    from service import bootstrap
-    from service.bots.simulation import run_tournament
-
     service = bootstrap.build(settings)
     try:
         if next(iter(service.game_ids()), None) is not None:

@@ -15,7 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from domain.arnak import schema
+from domain.arnak import (
+    card_ops,  # noqa: F401  (its ops register in effects.OPS: loaded with the game, once)
+    schema,
+)
 from domain.arnak.actions import (
     Action,
     Buy,
@@ -46,6 +49,7 @@ from domain.arnak.evolve import evolve, replay
 from domain.arnak.legal import legal_actions, to_act, unaffected
 from domain.arnak.plain import to_plain
 from domain.arnak.sampling import sample
+from domain.arnak.scoring import score
 from domain.arnak.setup import start as _start
 from domain.arnak.state import GameState, Outcome
 from domain.arnak.versions import VERSIONS
@@ -155,8 +159,6 @@ def result(state: GameState) -> Result | None:
 
 def progress(state: GameState) -> Progress:
     """The round and each seat's score if the game ended now (the rival's too, in a solo game)."""
-    from domain.arnak.scoring import score
-
     return Progress(state.round, tuple(score(state, seat).total for seat in range(len(state.players))))
 
 

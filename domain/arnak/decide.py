@@ -46,8 +46,8 @@ from domain.arnak.effects import (
     supported,
 )
 from domain.arnak.rival import rival_turn
+from domain.arnak.rounds import rival_order, round_start, shuffled
 from domain.arnak.scoring import outcome_of
-from domain.arnak.setup import rival_order, round_start, shuffled
 from domain.arnak.state import GameState, Pending
 from domain.arnak.travel import pays, travel_icons
 from domain.errors import GameOver, NotYourTurn, RuleViolation

@@ -660,9 +660,3 @@ def _refill_row(t: Turn, seat: int, step: Step, rest: list[Step], card: int | No
     deck = t.state.item_deck if step["kind"] == "item" else t.state.artifact_deck
     t.emit(ev.RowRefilled(step["kind"], deck[0] if deck else None))
     return []
-
-
-# The card ops register themselves here (they use the helpers above).
-from domain.arnak import card_ops as _card_ops  # noqa: E402
-
-assert _card_ops

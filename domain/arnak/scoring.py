@@ -11,6 +11,7 @@ scores (the reference's reading), and gave a solo tie to the rival (``Conduct``)
 from __future__ import annotations
 
 from domain.arnak.components import book
+from domain.arnak.rival import rival_book
 from domain.arnak.state import GameState, Outcome, Player, Score
 
 
@@ -28,8 +29,6 @@ def research_points(state: GameState, p: Player) -> int:
 def rival_score(state: GameState) -> Score:
     """Solo: "The rival scores for its magnifying glass position, temple tiles, guardians overcome and cards
     purchased, plus 3 points per unique face-up idol and 2 points for each idol in its negative stack." """
-    from domain.arnak.rival import rival_book
-
     rival = state.rival
     assert rival is not None
     b, rb = book(), rival_book()

@@ -8,7 +8,11 @@ from typing import Any
 
 from domain.arnak import events as ev
 from domain.arnak.components import book
+from domain.arnak.decide import settle
+from domain.arnak.effects import Turn
+from domain.arnak.evolve import replay
 from domain.arnak.rival import rival_book, tiles_for
+from domain.arnak.rounds import rival_order, round_start, shuffled
 from domain.arnak.state import Player, Rival, Site
 from domain.arnak.versions import VERSIONS
 from domain.errors import SetupError
@@ -16,12 +20,6 @@ from domain.seeds import rng
 
 SUPPORTED_OPTIONS: frozenset[str] = frozenset({"side", "difficulty"})
 SIDES = ("bird", "snake")
-
-
-def shuffled(seed: str, label: str, items: Iterable[int]) -> tuple[int, ...]:
-    out = list(items)
-    rng(seed, label).shuffle(out)
-    return tuple(out)
 
 
 def _check_players(players: Iterable[str]) -> tuple[str, ...]:
@@ -153,26 +151,8 @@ def start(
     events: list[ev.Event] = [started, *round_start(seats, 1, 1 if solo else 0)]
     if solo:
         # The rival starts: its stack is shuffled and it takes its first turn before the human's.
-        from domain.arnak.decide import settle  # (decide imports this module: imported here, when needed)
-        from domain.arnak.effects import Turn
-        from domain.arnak.evolve import replay
-
         t = Turn(replay(events))
         t.emit(ev.RivalStackShuffled(rival_order(seed, 1, t.state.rival.tiles)))  # type: ignore[union-attr]
         settle(t)
         events += t.events
     return events
-
-
-def rival_order(seed: str, round_no: int, tiles: tuple[int, ...]) -> tuple[int, ...]:
-    return shuffled(seed, f"rival:{round_no}", tiles)
-
-
-def round_start(seats: Iterable[Player], round_no: int, first: int) -> list[ev.Event]:
-    """A round begins: its first player, and every seat draws up to the hand size from the top of its deck."""
-    out: list[ev.Event] = [ev.RoundStarted(round_no, first)]
-    for seat, p in enumerate(seats):
-        need = book().hand_size - len(p.hand)
-        if need > 0 and p.deck:
-            out.append(ev.CardsDrawn(seat, p.deck[:need]))
-    return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain import arnak
 from domain.arnak.actions import Action
 from domain.arnak.events import Event
 from domain.arnak.state import GameState
@@ -25,6 +26,4 @@ def play_game(
     options: Mapping[str, Any] | None = None,
 ) -> PlayedGame[GameState, Action, Event]:
     """Play one game to its end; ``bots[i]`` plays seat i. Deterministic in (seed, bot_seed)."""
-    from domain import arnak  # the package imports the bots, which this module's callers import first
-
     return play(arnak, players, bots, seed, options, bot_seed, max_actions)

@@ -21,16 +21,13 @@ bool where an int belongs is built afresh, never shared (the ``type(...) is int`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from domain.ruins.actions import Flip, Pass, Play, new_play
 from domain.ruins.cards import Book
 from domain.ruins.events import NextTurn, Passed, PileCleared, PlayerSkipped, RuinsPlayed, new_ruins_played
 from domain.ruins.profiles import compute_profile
 from domain.ruins.state import BARE, NO_SLEEVES, Profile, Ruin, new_ruin
-
-if TYPE_CHECKING:
-    from domain.ruins.legal import HandAnalysis
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -90,13 +87,6 @@ def keep_card(book: Book, card: int, ruin: Ruin, set_aside: bool, form: dict[str
     if (claim is None or type(claim) is int) and all(s is None or type(s) is int for s in ruin.sleeves):
         keep(CARDS, CARDS_LIMIT, (book.version, card, ruin.night, ruin.sleeves, claim, set_aside), form)
     return form
-
-
-# The analysis of a hand (domain.ruins.legal.HandAnalysis) by (hand, identity of the state's profiles):
-# around an exchange the same hand is asked again with unchanged ruins. Small: a hand is rarely asked about
-# once its exchange is over. Without it: +1.6 million (+4.7%).
-HANDS: dict[tuple[tuple[int, ...], int], HandAnalysis] = {}
-HANDS_LIMIT = 512
 
 
 # -- values the same under every version: actions -----------------------------------------------------------

@@ -15,7 +15,8 @@ from typing import overload
 
 from domain.errors import DomainError
 from domain.ruins.actions import Action, Discard, Play, Purchase, new_play, with_claim, with_purchase
-from domain.ruins.caches import HANDS, HANDS_LIMIT, flip_of, pass_of, single
+from domain.ruins.caches import flip_of, pass_of, single
+from domain.ruins.decide import decide
 from domain.ruins.events import Event, NightFlipChosen
 from domain.ruins.state import GameState, Profile
 
@@ -290,8 +291,15 @@ class HandAnalysis:
         return _Blocks(seat, head, self, blocks, [len(block[4] or ()) for block in blocks])
 
 
+# The analysis of a hand by (hand, identity of the state's profiles): around an exchange the same hand is asked
+# again with unchanged ruins. Small: a hand is rarely asked about once its exchange is over. Without it:
+# +1.6 million (+4.7%).
+HANDS: dict[tuple[tuple[int, ...], int], HandAnalysis] = {}
+HANDS_LIMIT = 512
+
+
 def _hand(state: GameState, seat: int) -> HandAnalysis:
-    """The analysis of ``seat``'s hand (kept in ``caches.HANDS``, by the hand and the identity of the profiles
+    """The analysis of ``seat``'s hand (kept in ``HANDS``, by the hand and the identity of the profiles
     tuple: around an exchange the same hand is asked again with the same, unchanged ruins)."""
     hand, profiles = state.hands[seat], state.profiles
     key = (hand, id(profiles))
@@ -340,8 +348,6 @@ def can_follow(state: GameState, seat: int) -> bool:
 
 def craft_options(state: GameState, play: Play) -> list[Play]:
     """The plays made of ``play`` plus one more purchase or claim, each still legal."""
-    from domain.ruins.decide import decide  # local: decide imports the rules this module also uses
-
     book = state.book
     seat = play.seat
     spent = 0

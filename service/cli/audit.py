@@ -19,8 +19,9 @@ from uuid import UUID
 import click
 
 from service.bootstrap import build
-from service.cli import main
+from service.cli.group import main
 from service.cli.problems import StoreProblem, ready, settings
+from service.cluster import dask_jobs
 from service.commands.application import Digsite
 from service.errors import ServiceError
 from service.integrity import checkpoint as checkpoints
@@ -33,7 +34,7 @@ from service.integrity.audit import (
     verify,
     verify_store,
 )
-from service.integrity.ledger import backfill
+from service.integrity.backfill import backfill
 from service.integrity.transfer import import_lines, write_export
 
 
@@ -214,7 +215,6 @@ def _games_verifier(service: Digsite, cluster: str | None, workers: int | None) 
     if cluster is None and workers is None:
         yield None
         return
-    from service.cluster import dask_jobs
 
     try:
         dask_jobs.require_dask(f"digsite verify {'--cluster' if cluster is not None else '--workers'}")

@@ -11,7 +11,7 @@ from domain.games import GAMES
 from domain.policies import UnknownPolicy
 from domain.search import SEARCH, parse_choice
 from service.bots.seat_client import ApiError, BadAddress, BotChoice, BotClient, Move, Unreachable, parse_tendencies
-from service.cli import main
+from service.cli.group import main
 
 TOKEN_ENV = "DIGSITE_SEAT_TOKEN"
 BOT_NAMES = sorted({name for g in GAMES.values() for name in g.bots.policies})

@@ -7,7 +7,7 @@ import sqlite3
 import click
 import psycopg
 
-from service.cli import main
+from service.cli.group import main
 from service.cli.problems import StoreProblem, reachable, settings
 from service.store import backends
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import click
+from eventsourcing.persistence import InterfaceError, OperationalError
 
 from service.settings import Database, MalformedDatabaseURL, Settings
 from service.store import backends
@@ -87,7 +88,6 @@ def as_line(error: BaseException) -> click.ClickException | None:
         return StoreProblem(error.message)
     if isinstance(error, backends.SchemaError):
         return click.ClickException(str(error))
-    from eventsourcing.persistence import InterfaceError, OperationalError
 
     if isinstance(error, (OperationalError, InterfaceError)):  # the library's, after its retries
         return StoreProblem(f"the store stopped answering: {error}; try again once the database is back")

@@ -9,9 +9,11 @@ import threading
 import click
 
 from service import bootstrap
-from service.cli import main
+from service.cli.group import main
 from service.cli.problems import log_ready, ready, settings
 from service.cli.progress import ProgressReporter
+from service.cluster import dask_jobs
+from service.cluster.dask_jobs import held
 from service.reading.projections.follower import Follower, UnprojectableRecord
 from service.settings import Settings
 from service.store.backends import StoreUnavailable
@@ -121,8 +123,6 @@ def rebuild(batch_size: int, skip: tuple[int, ...], cluster: str | None, workers
 
 def _rebuild_distributed(batch_size: int, skip: frozenset[int], cluster: str | None, workers: int | None) -> None:
     """The rebuild split by game on Dask (service/cluster/dask_jobs.py)."""
-    from service.cluster import dask_jobs
-
     if cluster is not None and workers is not None:
         raise click.ClickException("give --cluster ADDRESS (its workers are used) or --workers N, not both")
     found = _ready_settings()
@@ -156,8 +156,6 @@ def _rebuild_distributed(batch_size: int, skip: frozenset[int], cluster: str | N
 @projections.command()
 def status() -> None:
     """Where the projections are, and how far behind the event store."""
-    from service.cluster.dask_jobs import held
-
     follower = bootstrap.follower(_ready_settings())
     try:
         if held(follower.position()):

@@ -9,7 +9,7 @@ import click
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from service.api import create_app, raw_error
-from service.cli import main
+from service.cli.group import main
 from service.cli.ports import check_free
 from service.cli.problems import ready, settings
 from service.errors import ServiceError

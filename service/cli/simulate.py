@@ -21,7 +21,10 @@ from domain.games import GAMES, Game, game
 from domain.play import play_game
 from domain.policies import UnknownPolicy
 from domain.search import DEFAULT_BUDGET, SEARCH, parse_choice
-from service.cli import main
+from service.bootstrap import build
+from service.bots.simulation import default_pool, run_tournament
+from service.cli.group import main
+from service.cli.problems import ready, settings
 from service.errors import ServiceError
 
 PLAYER_NAMES = ["Ana", "Beto", "Carla", "Diego", "Elif"]
@@ -201,10 +204,6 @@ def _simulate_stored(
     pool: int | None,
     options: dict[str, Any],
 ) -> None:
-    from service.bootstrap import build
-    from service.bots.simulation import default_pool, run_tournament
-    from service.cli.problems import ready, settings
-
     if pool is not None and pool < players:
         raise click.BadParameter(f"a pool of {pool} cannot fill a table of {players}", param_hint="--pool")
     found = settings()

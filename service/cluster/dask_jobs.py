@@ -41,12 +41,15 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from importlib.metadata import version
 from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.persistence import Notification, Tracking
 from eventsourcing.utils import get_topic
+from psycopg.rows import tuple_row
 
+from domain.games import GAMES
 from service import bootstrap
 from service.integrity.audit import GAME_TOPICS, Report, verify_each
 from service.integrity.ledger import Entry
@@ -143,7 +146,7 @@ def require_postgresql(settings: Settings) -> None:
 def engine(address: str | None, workers: int | None) -> Iterator[Client]:
     """A Dask client: of the scheduler at ``address``, else of a local cluster of ``workers`` processes."""
     require_dask("--cluster" if address is not None else "--workers")
-    import distributed
+    import distributed  # lazy: Dask, 1.2 s to import, and an optional extra (require_dask says so)
 
     if address is None:
         cluster = distributed.LocalCluster(
@@ -183,7 +186,7 @@ def engine(address: str | None, workers: int | None) -> Iterator[Client]:
 def _probe(address: str) -> None:
     """Fail at once, in one line, on an address that is malformed or where nothing listens (Dask would retry it
     for its whole timeout and then complain from a destructor)."""
-    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.addressing import parse_address, parse_host_port  # lazy: Dask, 1.2 s to import
 
     try:
         scheme, where = parse_address(address)
@@ -208,10 +211,6 @@ def workers_of(client: Client) -> int:
 def identity() -> dict[str, Any]:
     """What must be the same here and on every worker for their rows and reports to agree: Digsite's version and
     each registered game's rules version."""
-    from importlib.metadata import version
-
-    from domain.games import GAMES
-
     return {"digsite": version("digsite"), "rules": {kind: GAMES[kind].rules.rules_version() for kind in GAMES}}
 
 
@@ -269,7 +268,7 @@ def rebuild(
     module docstring); the number of records read. Raises ``ShareFailed`` on a record that cannot be projected."""
     require_postgresql(settings)
     check_workers(client)
-    from distributed import as_completed
+    from distributed import as_completed  # lazy: Dask, 1.2 s to import
 
     app = bootstrap.application(settings.log_settings())  # the log's database: a replica, when the settings name one
     read_models = ReadModels(settings.database)
@@ -353,8 +352,6 @@ COLUMNS = "notification_id, originator_id, originator_version, topic, state"
 
 
 def _select(app: DigsiteApplication, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-    from psycopg.rows import tuple_row
-
     recorder: Any = app.recorder
     with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
         curs.execute(sql, params)
@@ -566,7 +563,7 @@ def games_verifier(client: Client, settings: Settings) -> Callable[..., list[Rep
         signed: dict[str, list[Entry]] | None,
         progress: Callable[[Report], None] | None,
     ) -> list[Report]:
-        from distributed import as_completed
+        from distributed import as_completed  # lazy: Dask, 1.2 s to import
 
         chunks = [ids[i : i + VERIFY_SHARE] for i in range(0, len(ids), VERIFY_SHARE)]
         futures = [

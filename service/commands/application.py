@@ -87,6 +87,12 @@ class DigsiteApplication(Application[UUID]):
         self._server_secret = server_secret
         super().__init__(env)
 
+    @classmethod
+    def for_settings(cls, settings: Settings) -> DigsiteApplication:
+        """The application over the store the settings name, snapshots sealed with the server secret."""
+        env = {**backends.eventsourcing_env(settings.database), **settings.extra_env}
+        return cls(env=env, server_secret=settings.server_secret)
+
     def construct_snapshot_store(self) -> EventStore[UUID]:
         if self._server_secret is None:
             return None  # type: ignore[return-value]  # the library reads this as "no snapshots"
@@ -131,8 +137,8 @@ class Digsite:
         check_schema: bool = True,
         app_factory: Callable[[Settings], DigsiteApplication] | None = None,
     ) -> None:
-        """``app_factory`` builds the library's application from the settings: the composition root's
-        (``service.bootstrap.application``) unless another is given."""
+        """``app_factory`` builds the library's application from the settings (``DigsiteApplication.for_settings``
+        unless another is given)."""
         self.settings = settings or Settings.from_env()
         db = self.settings.database
         if check_schema:
@@ -150,11 +156,7 @@ class Digsite:
                     f"the database schema is not up to date (missing {', '.join(missing)}): run `digsite db upgrade`",
                     "schema_not_ready",
                 )
-        if app_factory is None:
-            from service.bootstrap import application
-
-            app_factory = application
-        self.app = app_factory(self.settings)
+        self.app = (app_factory or DigsiteApplication.for_settings)(self.settings)
         self.live = LiveGames(self.app.repository, self.settings.cache_size)
         # What must stop before the store closes (a push feed's thread reading it: service/serving/push.py). Python's
         # sqlite3 may crash the process when a connection is closed under a thread that is using it.

@@ -23,6 +23,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.utils import get_topic
+from psycopg.sql import SQL, Identifier
 
 from domain.games import GAMES
 from domain.games import game as game_of
@@ -715,13 +716,9 @@ def stored_game_ids(service: Digsite) -> Iterator[str]:
     One grouped query over the records' ids and topics: no record's body is read or decoded (reading every
     record to learn the ids took 269 s of a 30,000-game store's ``verify --all``, and grew faster than the
     store: docs/performance.md, growth)."""
-    from eventsourcing.utils import get_topic
-
     recorder: Any = service.app.recorder
     topics = [get_topic(t) for t in GAME_TOPICS]
     if service.settings.database.backend == "postgresql":
-        from psycopg.sql import SQL, Identifier
-
         query = SQL(
             "SELECT originator_id FROM {schema}.{table} WHERE topic = ANY(%s) "
             "GROUP BY originator_id ORDER BY MIN(notification_id)"

@@ -31,7 +31,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -289,59 +289,3 @@ class Ledger:
 
 
 # -- games stored before the ledger existed ------------------------------------------------------------------
-
-
-@dataclass
-class Backfill:
-    entered: list[Entry] = field(default_factory=list)
-    refused: list[tuple[str, str]] = field(default_factory=list)  # (game, why): games that do not verify
-    already: int = 0  # games the ledger already had whole
-
-
-def backfill(service: Digsite, progress: Callable[[str], None] | None = None) -> Backfill:
-    """Enter in the ledger every stored game it lacks (its creation, and its end if it is over), each only if
-    ``digsite verify`` holds for it (every check of its records); games that do not verify are reported and
-    left out. A game in play when the ledger was made has its end entered live, and only its creation is
-    backfilled. Safe to run again: games the ledger has are skipped."""
-    from service.integrity.audit import stored_game_ids, verify
-
-    ledger = Ledger(service)
-    have: dict[str, set[str]] = {}
-    for entry in ledger.entries():
-        have.setdefault(entry.game, set()).add(entry.kind)
-    result = Backfill()
-    for game_id in stored_game_ids(service):
-        kinds = have.get(game_id, set())
-        if "created" in kinds:
-            if "finished" in kinds or not _is_over(service, game_id):
-                result.already += 1
-            else:  # its end was due to be entered with its last record: not for a backfill to paper over
-                result.refused.append(
-                    (game_id, "the ledger has its creation but not its end: `digsite verify` says why")
-                )
-            if progress is not None:
-                progress(game_id)
-            continue
-        report = verify(service, game_id, store_checks=False)
-        if not report.ok:
-            bad = report.first_bad
-            why = (
-                f"record {bad.version}: {bad.reason}"
-                if bad
-                else next(f"{c.name}: {c.detail}" for c in report.checks if not c.ok)
-            )
-            result.refused.append((game_id, why))
-        else:
-            records = service.stored_records(game_id)
-            wanted = [("created", game_id, 1, records[0]["hash"])]
-            if report.status == "over" and "finished" not in kinds:
-                wanted.append(("finished", game_id, records[-1]["version"], records[-1]["hash"]))
-            result.entered.extend(ledger.append(wanted))
-        if progress is not None:
-            progress(game_id)
-    return result
-
-
-def _is_over(service: Digsite, game_id: str) -> bool:
-    last = service.app.recorder.select_events(UUID(game_id), desc=True, limit=1)
-    return bool(last) and last[0].topic == FINISHED_TOPIC

@@ -17,7 +17,8 @@ from uuid import UUID
 
 import psycopg
 from cachetools import LRUCache
-from psycopg_pool import PoolTimeout
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from domain.games import GAMES
 from domain.games import game as game_of
@@ -119,9 +120,6 @@ class Queries:
         sql = sql.replace("{p}", self.prefix)
         if self.db.backend == "postgresql":
             if self._pool is None:
-                from psycopg.rows import dict_row
-                from psycopg_pool import ConnectionPool
-
                 # During an outage a page must fail at once, not wait out the pool's 30 s: a short wait for a
                 # connection, a short connect timeout, and each connection checked before use (after a restart
                 # the idle ones are stale).

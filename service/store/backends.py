@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from eventsourcing.persistence import PersistenceError
 
 from domain.games import GAMES
@@ -81,8 +82,6 @@ def _sqlite_problem(db: Database, error: Exception) -> StoreUnavailable:
 
 def _connect_postgres(db: Database, *, autocommit: bool = False) -> Any:
     """A psycopg connection to ``db``, or the ``StoreUnavailable`` that says why there is none."""
-    import psycopg
-
     try:
         return psycopg.connect(db.psycopg_conninfo(), connect_timeout=LOCK_TIMEOUT_SECONDS, autocommit=autocommit)
     except psycopg.OperationalError as error:

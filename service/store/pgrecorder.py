@@ -46,6 +46,7 @@ from psycopg import ClientCursor, errors
 from psycopg.pq import TransactionStatus
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
+from psycopg.types.composite import register_composite
 
 from service.store import eventsourcing_workarounds
 from service.store.backends import Health, StoreUnavailable
@@ -359,8 +360,6 @@ class DigsiteDatastore(PostgresDatastore):
             conn = self.connections.take()
             for info in self.psycopg_type_adapters.values():
                 if not conn.adapters.types.get(info.oid):
-                    from psycopg.types.composite import register_composite
-
                     register_composite(info, conn)
             yield conn
         except errors.ReadOnlySqlTransaction as error:

@@ -97,16 +97,12 @@ class Follower:
         app: DigsiteApplication | None = None,
     ) -> None:
         """``app``: the application to read the log through (``service.bootstrap.follower`` builds it; without
-        one, the composition root's ``application`` is asked for one). The log is read from the settings' log
+        one, ``DigsiteApplication.for_settings``). The log is read from the settings' log
         database (a replica) when they name one; the read models and their tracking row are always written to the
         settings' database, in one transaction per batch."""
         self.settings = settings or Settings.from_env()
         db = self.settings.database
-        if app is None:
-            from service.bootstrap import application
-
-            app = application(self.settings.log_settings())
-        self.app = app
+        self.app = DigsiteApplication.for_settings(self.settings.log_settings()) if app is None else app
         self.read_models = ReadModels(db)
         self.projection = ReadModelProjection(self.read_models, self.app)
         self.log = log_for(self.app)
@@ -315,8 +311,6 @@ class _Waiter:
             stop.wait(timeout)
             return
         if self.conn is None and not self.polling:
-            import psycopg
-
             conn: Any = psycopg.connect(db.psycopg_conninfo(), autocommit=True)
             try:
                 row = conn.execute("SELECT pg_is_in_recovery()").fetchone()

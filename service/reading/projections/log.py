@@ -27,6 +27,7 @@ from eventsourcing.persistence import JSONTranscoder, Notification
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import resolve_topic
+from psycopg.rows import tuple_row
 
 _TYPE_KEY = b'"_type_"'
 # The C scanner json.loads runs, called directly (typeshed types make_scanner's argument as make_scanner itself).
@@ -98,8 +99,6 @@ class PlainLog(LibraryLog):
     def select(self, after: int, limit: int) -> Sequence[Any]:
         recorder = self.recorder
         if isinstance(recorder, PostgresApplicationRecorder):
-            from psycopg.rows import tuple_row
-
             with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
                 curs.execute(self._sql, (after, limit), prepare=True)
                 return curs.fetchall()

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import psycopg
 from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
@@ -232,8 +233,6 @@ class ReadModels:
         that let the covering indexes answer alone): after a bulk catch-up, before autovacuum gets to it,
         a player's page could otherwise be planned on empty-table statistics."""
         if self.db.backend == "postgresql":
-            import psycopg
-
             with psycopg.connect(self.db.psycopg_conninfo(), autocommit=True) as conn:  # (VACUUM: no transaction)
                 for table in TABLES:
                     conn.execute(f"VACUUM (ANALYZE) {self.prefix}{table}")

@@ -29,7 +29,8 @@ from service.commands.application import Digsite, Viewer
 from service.errors import Unauthorized
 from service.integrity import checkpoint as checkpoints
 from service.integrity.audit import verify, verify_store
-from service.integrity.ledger import GENESIS, Ledger, backfill, check_chain, entry_hash
+from service.integrity.backfill import backfill
+from service.integrity.ledger import GENESIS, Ledger, check_chain, entry_hash
 from service.integrity.records import token_hash
 from service.settings import Database, Settings
 from service.store.aggregates import Game
