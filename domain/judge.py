@@ -48,7 +48,7 @@ Event = TypeVar("Event")
 JUDGE_VERSION = 1  # raise on any change to what the judge computes: stored judgements are keyed by it
 DEFAULT_BUDGET = 100  # playouts a decision (half to search, half to estimate): bench/judge.py measures it
 WIDTH = 12  # legal actions compared whole up to this many; beyond, the rollout bot's choices and a draw of the rest
-SIGNIFICANCE = 1.0  # standard errors by which the best move found must beat the move played to replace it
+SIGNIFICANCE = 2.0  # standard errors by which the best move found must beat the move played to replace it
 INACCURACY, MISTAKE, BLUNDER = 5.0, 10.0, 20.0  # points of expected result lost (0-100) for each mark
 ROUNDS_AHEAD: int | None = 1  # playouts stop where this many rounds have ended (None: at the game's end; a Ruins
 # playout to the end is about 170 actions from an early move, 8 times one to the round's end: docs/judge.md)

@@ -123,7 +123,7 @@ def test_a_judge_s_budget_is_a_count() -> None:
             Judge(found.rules, found.bots, budget=bad)  # type: ignore[arg-type]
 
 
-LADDER_SETTINGS = {"ruins": (30, 64, 4), "arnak": (24, 48, 8)}  # positions, judge's budget, B
+LADDER_SETTINGS = {"ruins": (30, 128, 4), "arnak": (24, 48, 8)}  # positions, judge's budget, B
 
 
 def _ladder_accuracy(kind: str) -> dict[str, float]:
