@@ -153,9 +153,16 @@ def main() -> None:
         print(json.dumps(results[-1]), flush=True)
     for r in results:
         if r["measure"] == "stability":
-            print(f"{args.game} judge at {r['budget']}: best move the same in every one of {r['repeats']} repeats "
-                  f"at {r['same_in_every_repeat']:.0%} of {r['decisions']} decisions ({r['same_in_two_repeats']:.0%} "
-                  f"pairwise); {r['seconds_a_game']} s a four-player game (load {r['load']})")  # fmt: skip
+            stable = (
+                ""
+                if r["same_in_two_repeats"] is None
+                else (
+                    f"best move the same in every one of {r['repeats']} repeats at {r['same_in_every_repeat']:.0%} of "
+                    f"{r['decisions']} decisions ({r['same_in_two_repeats']:.0%} pairwise); "
+                )
+            )
+            print(f"{args.game} judge at {r['budget']}: {stable}{r['seconds_a_game']} s a four-player game "
+                  f"(load {r['load']})")  # fmt: skip
         else:
             shown = ", ".join(f"{b} {v['accuracy']}" for b, v in r["bots"].items())
             print(f"{args.game} order over {r['games']} games: {shown}; ordered as set: {r['ordered']}")
