@@ -129,33 +129,47 @@ class SearchBot(Generic[Action]):
     def evaluate(self, state: Any, action: Action, seat: int, start_round: int, rng: random.Random) -> float:
         """``seat``'s reward after ``action`` in ``state``, the game played on by the rollout bot (0 if the action
         is not legal in this draw: a sampler never makes one so, but a move must never fail on it)."""
-        rules, player = self.rules, self._player
         self.playouts += 1
-        try:
-            state = rules.step(state, action)[1]
-        except DomainError:
-            return 0.0
-        last, unasked = -1, 0
-        for _ in range(PLAYOUT_LIMIT):
-            result = rules.result(state)
-            if result is not None:
-                return rewards(result, result.scores)[seat]
-            acting = rules.to_act(state)
-            if not acting:
-                break
-            actor = acting[0]
-            # A round ends on a change of hands, or opens with several seats choosing at once: asked only then, and
-            # one seat after another at most every ``ASK_EVERY`` actions (a game's progress may count every score).
-            unasked += 1
-            if len(acting) > 1 or (actor != last and unasked >= ASK_EVERY):
-                unasked = 0
-                progress = rules.progress(state)
-                if progress.round >= start_round + ROUNDS_AHEAD:
-                    return rewards(None, progress.scores)[seat]
-            last = actor
-            action = player.choose(SeatView(rules, state, actor), rules.legal_actions(state, actor), rng)
-            state = rules.step(state, action)[1]
-        return rewards(rules.result(state), rules.progress(state).scores)[seat]
+        ended = play_out(self.rules, self._player, state, action, start_round + ROUNDS_AHEAD, rng)
+        return 0.0 if ended is None else rewards(*ended)[seat]
+
+
+def play_out(
+    rules: GameRules[Any, Action, Any],
+    player: Policy[Action],
+    state: Any,
+    action: Action,
+    stop_round: int | None,
+    rng: random.Random,
+) -> tuple[Result | None, tuple[int, ...]] | None:
+    """``action`` played in ``state``, then the game played on by ``player`` in every seat until round
+    ``stop_round`` begins (``None``: to the game's end): the result if the game ended, and every seat's points.
+    ``None`` if the action is not legal in this state (a sampler never makes one so, but a search must not fail)."""
+    try:
+        state = rules.step(state, action)[1]
+    except DomainError:
+        return None
+    last, unasked = -1, 0
+    for _ in range(PLAYOUT_LIMIT):
+        result = rules.result(state)
+        if result is not None:
+            return result, tuple(result.scores)
+        acting = rules.to_act(state)
+        if not acting:
+            break
+        actor = acting[0]
+        # A round ends on a change of hands, or opens with several seats choosing at once: asked only then, and
+        # one seat after another at most every ``ASK_EVERY`` actions (a game's progress may count every score).
+        unasked += 1
+        if stop_round is not None and (len(acting) > 1 or (actor != last and unasked >= ASK_EVERY)):
+            unasked = 0
+            progress = rules.progress(state)
+            if progress.round >= stop_round:
+                return None, tuple(progress.scores)
+        last = actor
+        action = player.choose(SeatView(rules, state, actor), rules.legal_actions(state, actor), rng)
+        state = rules.step(state, action)[1]
+    return rules.result(state), tuple(rules.progress(state).scores)
 
 
 def parse_choice(text: str) -> tuple[str, dict[str, Any]]:

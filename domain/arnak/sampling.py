@@ -41,11 +41,12 @@ from domain.errors import NotSampleable
 
 
 @lru_cache(maxsize=64)
-def _opening(players: tuple[str, ...], options: tuple[tuple[str, Any], ...]) -> GameState:
-    """A new game of these players and options: the sample is built on it, so every field the view does not
-    concern keeps the engine's own value."""
+def _opening(players: tuple[str, ...], options: tuple[tuple[str, Any], ...], rules_version: str) -> GameState:
+    """A new game of these players and options under the view's rules version: the sample is built on it, so every
+    field the view does not concern keeps the engine's own value (its version too: a game of an older version is
+    searched under that version's rules, never the current one's)."""
     names = players[:1] if any(k == "difficulty" for k, _ in options) else players
-    return replay(start(names, dict(options), "sample"))
+    return replay(start(names, dict(options), "sample", rules_version))
 
 
 def _ids(cards: Iterable[Mapping[str, Any]]) -> tuple[int, ...]:
@@ -87,7 +88,7 @@ def sample(view: Mapping[str, Any], seat: int, rng: random.Random) -> GameState:
     if rival_seen is not None:
         tiles = tuple(rival_seen["tiles"])
         options["difficulty"] = next(d for d in range(6) if tiles_for(d) == tiles)
-    base = _opening(tuple(view["players"]), tuple(sorted(options.items())))
+    base = _opening(tuple(view["players"]), tuple(sorted(options.items())), str(view["rules_version"]))
 
     # Cards: what every hand and deck holds together is in the view; the decks of cards are what is left.
     in_sight: list[int] = [*_ids(view["card_row"]["artifacts"]), *_ids(view["card_row"]["items"])]

@@ -180,3 +180,19 @@ def test_the_sampler_reads_the_view_only(kind: str) -> None:
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_game_offers_the_search_bot(kind: str) -> None:
     assert SEARCH in GAMES[kind].bots.policies
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_sample_keeps_the_rules_version_of_the_game_it_was_drawn_from(kind: str) -> None:
+    """A game of every released rules version (the oldest first) is sampled under its own version, read from the
+    view: a sample of an older game built on the current version's rules would be searched under the wrong rules."""
+    found = GAMES[kind]
+    rules = found.rules
+    names = ["P0", "P1", "P2"]
+    for version in rules.VERSIONS.names:
+        state = rules.replay(rules.start(names, None, "versions", version))
+        seat = rules.to_act(state)[0]
+        seen = rules.view(state, seat)
+        drawn = rules.sample(seen, seat, random.Random(8))
+        assert rules.view(drawn, seat) == seen, version
+        assert rules.state_to_dict(drawn).get("rules_version", version) == version

@@ -1,0 +1,172 @@
+"""The judge (``domain.judge``) measured, for one registered game: its time, its stability, and whether it ranks
+bots of known strength as they are.
+
+- ``time`` and ``stability``: ``--games`` four-player games of the game's heuristic bots (seeds
+  ``judge-bench-<i>``), each judged ``--repeats`` times at ``--budget`` with judge seeds 0, 1, ...: the seconds a
+  game takes to judge on one core (each run), and the share of judged decisions whose best move found is the same
+  in every repeat (and, pairwise, in two repeats).
+- ``order`` (the issue's section 4): ``--order-games`` four-player games seating a random bot, a heuristic bot, the
+  search bot at ``--search-budget`` B and at 4B (seats rotating with the game's number, seeds
+  ``judge-order-<i>``), each judged once at ``--budget``: each bot's mean accuracy over its games (with a 95 %
+  t interval over games), mean loss, and marks a judged move; whether the means order the bots as set.
+
+One JSON line each, then a summary. The load average is printed with each line (a shared machine: compare ratios
+and orders, not seconds, with other runs). Run: ``.venv/bin/python -m bench.judge --game ruins --games 3``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from domain.games import GAMES, game
+from domain.judge import DEFAULT_BUDGET, GameJudgement, Judge, moves_of
+from domain.play import play_game
+from domain.policies import Policy
+
+LADDER = ("random", "heuristic", "search B", "search 4B")  # weakest first: the order the judge must find
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 1)
+
+
+def _judge(kind: str, players: Sequence[str], seed: str, policies: Sequence[Policy[Any]], budget: int,
+           judge_seed: int) -> tuple[GameJudgement, float]:  # fmt: skip
+    found = game(kind)
+    rules = found.rules
+    played = play_game(rules, players, policies, seed)
+    opening = rules.start(players, None, seed)
+    moves, _ = moves_of(rules, opening, played.actions)
+    started = time.perf_counter()
+    judged = Judge(rules, found.bots, budget=budget).game(opening, moves, seed=judge_seed, seats=len(players))
+    return judged, time.perf_counter() - started
+
+
+def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict[str, Any]:
+    found = game(kind)
+    names = [f"P{s}" for s in range(4)]
+    seconds: list[float] = []
+    decisions = same_all = pairs = same_pairs = 0
+    for i in range(games):
+        runs = []
+        for r in range(repeats):
+            judged, took = _judge(kind, names, f"judge-bench-{i}", [found.bots.make("heuristic") for _ in names],
+                                  budget, r)  # fmt: skip
+            seconds.append(took)
+            runs.append(judged)
+            print(json.dumps({"measure": "time", "game": i, "repeat": r, "seconds": round(took, 1),
+                              "judged": sum(m.judged for m in judged.moves), "load": _load()}), flush=True)  # fmt: skip
+        for at in range(len(runs[0].moves)):
+            if not runs[0].moves[at].judged:
+                continue
+            bests = [json.dumps(run.moves[at].best, sort_keys=True) for run in runs]
+            decisions += 1
+            same_all += len(set(bests)) == 1
+            for a in range(len(bests)):
+                for b in range(a + 1, len(bests)):
+                    pairs += 1
+                    same_pairs += bests[a] == bests[b]
+    return {
+        "measure": "stability",
+        "game": kind,
+        "budget": budget,
+        "games": games,
+        "repeats": repeats,
+        "decisions": decisions,
+        "same_in_every_repeat": round(same_all / decisions, 3) if decisions else None,
+        "same_in_two_repeats": round(same_pairs / pairs, 3) if pairs else None,
+        "seconds_a_game": round(statistics.mean(seconds), 1),
+        "seconds_range": [round(min(seconds), 1), round(max(seconds), 1)],
+        "load": _load(),
+    }
+
+
+def _ladder(kind: str, search_budget: int) -> list[Policy[Any]]:
+    bots = game(kind).bots
+    return [bots.make("random"), bots.make("heuristic"), bots.make("search", budget=search_budget),
+            bots.make("search", budget=4 * search_budget)]  # fmt: skip
+
+
+def order(kind: str, games: int, budget: int, search_budget: int, first: int = 0) -> dict[str, Any]:
+    """Each bot of the ladder's accuracies over ``games`` games, seats rotating; the order of their means."""
+    names = [f"P{s}" for s in range(4)]
+    accuracy: dict[str, list[float]] = {b: [] for b in LADDER}
+    losses: dict[str, list[float]] = {b: [] for b in LADDER}
+    marks: dict[str, list[int]] = {b: [0, 0] for b in LADDER}  # marked moves, judged moves
+    for i in range(first, first + games):
+        ladder = _ladder(kind, search_budget)
+        shift = i % 4
+        seated = [(s + shift) % 4 for s in range(4)]  # seat s holds the ladder's bot seated[s]
+        judged, took = _judge(kind, names, f"judge-order-{i}", [ladder[b] for b in seated], budget, 0)
+        line: dict[str, Any] = {"measure": "order", "game": i, "seconds": round(took, 1), "load": _load()}
+        for summary in judged.seats:
+            bot = LADDER[seated[summary.seat]]
+            if summary.accuracy is not None and summary.mean_loss is not None:
+                accuracy[bot].append(summary.accuracy)
+                losses[bot].append(summary.mean_loss)
+                marks[bot][0] += summary.inaccuracies + summary.mistakes + summary.blunders
+                marks[bot][1] += summary.judged
+            line[bot] = None if summary.accuracy is None else round(summary.accuracy, 2)
+        print(json.dumps(line), flush=True)
+    bots_out = {}
+    for bot in LADDER:
+        values = accuracy[bot]
+        mean = statistics.mean(values) if values else None
+        # about a 95 % interval of the mean over games
+        half = 2.0 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else None
+        bots_out[bot] = {
+            "games": len(values),
+            "accuracy": None if mean is None else round(mean, 2),
+            "interval": None if mean is None or half is None else [round(mean - half, 2), round(mean + half, 2)],
+            "mean_loss": round(statistics.mean(losses[bot]), 3) if losses[bot] else None,
+            "marked_share": round(marks[bot][0] / marks[bot][1], 3) if marks[bot][1] else None,
+        }
+    means = [statistics.mean(accuracy[b]) if accuracy[b] else None for b in LADDER]
+    ordered = all(a is not None and b is not None and a < b for a, b in itertools.pairwise(means))
+    return {"measure": "order", "game": kind, "budget": budget, "search_budget": search_budget, "games": games,
+            "bots": bots_out, "ordered": ordered, "load": _load()}  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(GAMES), required=True)
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="the judge's playouts a decision")
+    parser.add_argument("--games", type=int, default=2, help="heuristic games judged for time and stability")
+    parser.add_argument("--repeats", type=int, default=3, help="judgements of each, with seeds 0, 1, ...")
+    parser.add_argument("--order-games", type=int, default=8, help="games of the four bots of known strength")
+    parser.add_argument("--search-budget", type=int, default=25, help="B: the ladder's search bots play at B and 4B")
+    parser.add_argument("--first", type=int, default=0, help="the first order game's number")
+    args = parser.parse_args()
+    results = []
+    if args.games:
+        results.append(time_and_stability(args.game, args.games, args.repeats, args.budget))
+        print(json.dumps(results[-1]), flush=True)
+    if args.order_games:
+        results.append(order(args.game, args.order_games, args.budget, args.search_budget, args.first))
+        print(json.dumps(results[-1]), flush=True)
+    for r in results:
+        if r["measure"] == "stability":
+            stable = (
+                ""
+                if r["same_in_two_repeats"] is None
+                else (
+                    f"best move the same in every one of {r['repeats']} repeats at {r['same_in_every_repeat']:.0%} of "
+                    f"{r['decisions']} decisions ({r['same_in_two_repeats']:.0%} pairwise); "
+                )
+            )
+            print(f"{args.game} judge at {r['budget']}: {stable}{r['seconds_a_game']} s a four-player game "
+                  f"(load {r['load']})")  # fmt: skip
+        else:
+            shown = ", ".join(f"{b} {v['accuracy']}" for b, v in r["bots"].items())
+            print(f"{args.game} order over {r['games']} games: {shown}; ordered as set: {r['ordered']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,378 @@
+"""The judge: how well each move of a finished game was played, for any registered game, through the protocol only.
+
+For each decision of a finished game (a move a seat made with more than one legal action), from the mover's
+information set: the seat's view at that point (``GameRules.view``), states drawn from it by the game's sampler
+(``GameRules.sample``: it reads the view, never the real state, so the judge knows no more than the mover did),
+each played on by the game's rollout bot in every seat (``domain.search.play_out``). Two phases, both on common
+random numbers (every move compared on the same draws and the same playout numbers):
+
+1. *Search*: the candidate moves (the move played, the rollout bot's own choices, every other legal action up to
+   ``WIDTH``, else a draw of them) are compared by sequential halving on half the budget; the survivor is the
+   best move found.
+2. *Estimate*: on fresh draws (the other half of the budget), the move played and the best move found are played
+   on side by side. Their means are the expected results reported (the search phase's figures would flatter the
+   survivor: the maximum of noisy means is biased upwards). The best move found stands only if it beats the move
+   played there by more than ``SIGNIFICANCE`` standard errors of the paired difference; otherwise the move played
+   is the best found, and the loss is 0.
+
+Each playout is scored for the mover: ``win`` (1 for a win, shared or not), ``place`` (1 first; at a playout cut
+short by ``rounds_ahead``, by the points then), and the ``value`` ``domain.search.rewards`` gives (half winning, half
+the share of the other seats beaten: 1 for a sure win, 0 for a sure last place). The *loss* of a move is
+100 x (value of the best move found - value of the move played), in points of expected result (0-100), never below
+0. From it, lichess's shape (lichess.org/page/accuracy): a move's accuracy is ``103.1668 exp(-0.04354 loss) -
+3.1669`` clamped to [0, 100]; a seat's accuracy in a game is the mean of the arithmetic and the harmonic mean of its
+moves' accuracies (each at least 1 in the harmonic mean); marks at ``INACCURACY``, ``MISTAKE``, ``BLUNDER`` points
+of loss. docs/judge.md gives the reasons and the limits.
+
+Reproducible: every decision draws from ``random.Random`` seeded with the judge's version, the seed and the move's
+number, so the same game, ``JUDGE_VERSION``, budget and seed give the same figures, decision by decision (and a
+decision may be judged alone: the split over workers changes nothing). Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from domain.errors import NotSampleable
+from domain.policies import Bots, Policy
+from domain.protocol import JSON, GameRules, Result
+from domain.search import PROPOSALS, play_out, rewards
+
+Action = TypeVar("Action")
+Event = TypeVar("Event")
+
+JUDGE_VERSION = 1  # raise on any change to what the judge computes: stored judgements are keyed by it
+DEFAULT_BUDGET = 100  # playouts a decision (half to search, half to estimate): bench/judge.py measures it
+WIDTH = 12  # legal actions compared whole up to this many; beyond, the rollout bot's choices and a draw of the rest
+SIGNIFICANCE = 2.0  # standard errors by which the best move found must beat the move played to replace it
+INACCURACY, MISTAKE, BLUNDER = 5.0, 10.0, 20.0  # points of expected result lost (0-100) for each mark
+ROUNDS_AHEAD: int | None = 1  # playouts stop where this many rounds have ended (None: at the game's end; a Ruins
+# playout to the end is about 170 actions from an early move, 8 times one to the round's end: docs/judge.md)
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Generic[Action, Event]):
+    """One recorded move: the seat that made it, its action, and the events it led to (as stored)."""
+
+    seat: int
+    action: Action
+    events: Sequence[Event]
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """What a move is worth to its mover, over ``playouts`` playouts: its chance to win, its expected place (1
+    first), and its expected value in [0, 1] (``domain.search.rewards``)."""
+
+    win: float
+    place: float
+    value: float
+    playouts: int
+
+    def to_dict(self) -> JSON:
+        return {"win": round(self.win, 4), "place": round(self.place, 4), "value": round(self.value, 4),
+                "playouts": self.playouts}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One decision: the move played and the best move found (the game's action JSON), what each is worth, the
+    loss between them, the move's accuracy and mark. A forced move (one legal action) or a move the sampler cannot
+    draw from (another seat's secret choice pending) carries no estimates: ``judged`` is false."""
+
+    index: int  # the move's number in the game, 0 first
+    seat: int
+    played: JSON
+    legal: int  # legal actions the seat had
+    judged: bool
+    best: JSON | None = None
+    played_estimate: Estimate | None = None
+    best_estimate: Estimate | None = None
+    loss: float = 0.0
+    accuracy: float | None = None
+    mark: str | None = None  # "inaccuracy", "mistake", "blunder" or None
+
+    def to_dict(self) -> JSON:
+        return {
+            "index": self.index,
+            "seat": self.seat,
+            "played": self.played,
+            "legal": self.legal,
+            "judged": self.judged,
+            "best": self.best,
+            "played_estimate": None if self.played_estimate is None else self.played_estimate.to_dict(),
+            "best_estimate": None if self.best_estimate is None else self.best_estimate.to_dict(),
+            "loss": round(self.loss, 3),
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 3),
+            "mark": self.mark,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """One seat's game: its judged moves, accuracy (``None`` without one), mean loss and marks."""
+
+    seat: int
+    judged: int
+    accuracy: float | None
+    mean_loss: float | None
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+    def to_dict(self) -> JSON:
+        return {
+            "seat": self.seat,
+            "judged": self.judged,
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 3),
+            "mean_loss": None if self.mean_loss is None else round(self.mean_loss, 3),
+            "inaccuracies": self.inaccuracies,
+            "mistakes": self.mistakes,
+            "blunders": self.blunders,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameJudgement:
+    """A finished game judged: keyed by the judge's version, budget and seed (the read models store it so)."""
+
+    judge_version: int
+    budget: int
+    seed: int | str
+    moves: tuple[Judgement, ...]
+    seats: tuple[SeatSummary, ...]
+
+    def to_dict(self) -> JSON:
+        return {
+            "judge_version": self.judge_version,
+            "budget": self.budget,
+            "seed": self.seed,
+            "moves": [m.to_dict() for m in self.moves],
+            "seats": [s.to_dict() for s in self.seats],
+        }
+
+
+def move_accuracy(loss: float) -> float:
+    """Lichess's move accuracy from the points lost (there: Win% lost), clamped to [0, 100]."""
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * max(0.0, loss)) - 3.1669))
+
+
+def game_accuracy(accuracies: Sequence[float]) -> float | None:
+    """A seat's accuracy in a game: the mean of the arithmetic and the harmonic mean of its moves' accuracies (the
+    harmonic mean weighs the worst moves most; each move counts at least 1 in it, so one 0 does not zero it)."""
+    if not accuracies:
+        return None
+    arithmetic = sum(accuracies) / len(accuracies)
+    harmonic = len(accuracies) / sum(1.0 / max(1.0, a) for a in accuracies)
+    return (arithmetic + harmonic) / 2
+
+
+def mark(loss: float) -> str | None:
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= MISTAKE:
+        return "mistake"
+    if loss >= INACCURACY:
+        return "inaccuracy"
+    return None
+
+
+def _score(ended: tuple[Result | None, tuple[int, ...]] | None, seat: int) -> tuple[float, float, float]:
+    """(win, place, value) of one playout for ``seat``; an action the draw refused scores as a sure last place."""
+    if ended is None:
+        return 0.0, 0.0, 0.0  # place filled in by the caller (the number of seats)
+    result, scores = ended
+    if result is not None:
+        win, place = float(seat in result.winners), float(result.place(seat))
+    else:
+        place = 1.0 + sum(1 for other in scores if other > scores[seat])
+        win = float(place == 1.0)
+    return win, place, rewards(result, scores)[seat]
+
+
+@dataclass
+class _Tally:
+    win: float = 0.0
+    place: float = 0.0
+    value: float = 0.0
+    playouts: int = 0
+
+    def add(self, scored: tuple[float, float, float]) -> None:
+        self.win += scored[0]
+        self.place += scored[1]
+        self.value += scored[2]
+        self.playouts += 1
+
+    def mean(self) -> float:
+        return self.value / self.playouts if self.playouts else 0.0
+
+    def estimate(self) -> Estimate:
+        n = max(1, self.playouts)
+        return Estimate(self.win / n, self.place / n, self.value / n, self.playouts)
+
+
+@dataclass
+class Judge(Generic[Action]):
+    """Judges decisions of one game's engine: ``rules`` and its ``bots`` (the rollout bot is one of them)."""
+
+    rules: GameRules[Any, Action, Any]
+    bots: Bots[Action]
+    budget: int = DEFAULT_BUDGET
+    rollout: str = "heuristic"
+    rounds_ahead: int | None = ROUNDS_AHEAD
+
+    def __post_init__(self) -> None:
+        if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 4:
+            raise ValueError(f"a judge's budget is a whole number of playouts, at least 4, not {self.budget!r}")
+        self._player: Policy[Action] = self.bots.make(self.rollout)
+
+    def game(
+        self,
+        opening: Sequence[Any],
+        moves: Sequence[Move[Action, Any]],
+        seed: int | str = 0,
+        seats: int | None = None,
+    ) -> GameJudgement:
+        """Every move of a game judged: the state before each is the engine's replay of the recorded events."""
+        state = self.rules.replay(opening)
+        judged = []
+        for index, move in enumerate(moves):
+            judged.append(self.decision(state, move.seat, move.action, index, seed))
+            state = self.rules.replay(move.events, state)
+        count = seats if seats is not None else 1 + max((m.seat for m in moves), default=-1)
+        return GameJudgement(JUDGE_VERSION, self.budget, seed, tuple(judged), summarise(judged, count))
+
+    def decision(self, state: Any, seat: int, played: Action, index: int, seed: int | str = 0) -> Judgement:
+        """One decision, judged from ``seat``'s view of ``state`` only (the state itself is read for the view and
+        the legal actions, what the seat saw when it chose)."""
+        rules = self.rules
+        legal = list(rules.legal_actions(state, seat))
+        played_json = rules.action_to_dict(played)
+        if len(legal) <= 1:
+            return Judgement(index, seat, played_json, len(legal), judged=False)
+        seen = rules.view(state, seat)
+        rng = random.Random(f"judge:{JUDGE_VERSION}:{seed}:{index}")
+        try:
+            best, best_est, played_est, loss = self.compare(seen, seat, legal, played, rng)
+        except NotSampleable:
+            return Judgement(index, seat, played_json, len(legal), judged=False)
+        accuracy = move_accuracy(loss)
+        return Judgement(
+            index, seat, played_json, len(legal), True, rules.action_to_dict(best), played_est, best_est, loss,
+            accuracy, mark(loss),
+        )  # fmt: skip
+
+    def candidates(
+        self, seen: Mapping[str, Any], legal: Sequence[Action], played: Action, rng: random.Random
+    ) -> list[Action]:
+        """The move played, then the rollout bot's own choices, then other legal actions (all up to ``WIDTH``)."""
+        out = [played]
+        for _ in range(PROPOSALS):
+            proposed = self._player.choose(seen, legal, rng)
+            if proposed not in out:
+                out.append(proposed)
+        others = [a for a in legal if a not in out]
+        room = max(0, WIDTH - len(out))
+        if len(others) > room:
+            others = rng.sample(others, room)
+        return [*out, *others]
+
+    def compare(
+        self, seen: Mapping[str, Any], seat: int, legal: Sequence[Action], played: Action, rng: random.Random
+    ) -> tuple[Action, Estimate, Estimate, float]:
+        """The best move found, its estimate, the move played's, and the loss (points, >= 0)."""
+        rules = self.rules
+        view = dict(seen)
+        candidates = self.candidates(view, legal, played, rng)
+        first = rules.sample(view, seat, rng)  # also the first draw of the search
+        start = rules.progress(first).round
+        stop = None if self.rounds_ahead is None else start + self.rounds_ahead
+        players = len(rules.progress(first).scores)
+
+        def scored(state: Any, action: Action, seed: int) -> tuple[float, float, float]:
+            win, place, value = _score(play_out(rules, self._player, state, action, stop, random.Random(seed)), seat)
+            return (win, float(players), value) if place == 0.0 else (win, place, value)
+
+        # 1. Search: sequential halving over the candidates on half the budget.
+        half = self.budget // 2
+        alive = list(range(len(candidates)))
+        tallies = [_Tally() for _ in candidates]
+        rounds = max(1, math.ceil(math.log2(len(candidates))))
+        drawn: Any = first
+        while len(alive) > 1:
+            for _ in range(max(1, half // (rounds * len(alive)))):
+                state = drawn if drawn is not None else rules.sample(view, seat, rng)
+                drawn = None
+                seed = rng.getrandbits(64)
+                for i in alive:
+                    tallies[i].add(scored(state, candidates[i], seed))
+            alive.sort(key=lambda i: (-tallies[i].mean(), i))  # ties: the move played first, then the bot's choices
+            del alive[max(1, (len(alive) + 1) // 2) :]
+        found = alive[0]
+
+        # 2. Estimate: the move played and the best found side by side on fresh draws.
+        played_tally, best_tally = _Tally(), _Tally()
+        differences: list[float] = []
+        pairs = max(2, (self.budget - half) // (1 if found == 0 else 2))
+        for _ in range(pairs):
+            state = rules.sample(view, seat, rng)
+            seed = rng.getrandbits(64)
+            mine = scored(state, played, seed)
+            played_tally.add(mine)
+            if found != 0:
+                theirs = scored(state, candidates[found], seed)
+                best_tally.add(theirs)
+                differences.append(theirs[2] - mine[2])
+        if found == 0 or not _beats(differences):
+            return played, played_tally.estimate(), played_tally.estimate(), 0.0
+        loss = 100.0 * (best_tally.mean() - played_tally.mean())
+        return candidates[found], best_tally.estimate(), played_tally.estimate(), loss
+
+
+def _beats(differences: Sequence[float]) -> bool:
+    """Whether the mean paired difference is above ``SIGNIFICANCE`` standard errors (and above 0)."""
+    n = len(differences)
+    mean = sum(differences) / n
+    if mean <= 0:
+        return False
+    variance = sum((d - mean) ** 2 for d in differences) / max(1, n - 1)
+    return mean > SIGNIFICANCE * math.sqrt(variance / n)
+
+
+def summarise(judged: Sequence[Judgement], seats: int) -> tuple[SeatSummary, ...]:
+    """Each seat's summary over its judged moves."""
+    out = []
+    for seat in range(seats):
+        mine = [j for j in judged if j.seat == seat and j.judged]
+        accuracies = [j.accuracy for j in mine if j.accuracy is not None]
+        out.append(
+            SeatSummary(
+                seat,
+                len(mine),
+                game_accuracy(accuracies),
+                sum(j.loss for j in mine) / len(mine) if mine else None,
+                sum(j.mark == "inaccuracy" for j in mine),
+                sum(j.mark == "mistake" for j in mine),
+                sum(j.mark == "blunder" for j in mine),
+            )
+        )
+    return tuple(out)
+
+
+def moves_of(
+    rules: GameRules[Any, Action, Event], opening: Sequence[Event], actions: Sequence[Action]
+) -> tuple[list[Move[Action, Event]], Any]:
+    """The moves of a game played from ``opening`` by ``actions`` (a bot game in memory, ``domain.play``), each
+    with its seat (the one ``to_act`` named) and events, and the final state. The service reads its moves from the
+    store instead."""
+    state = rules.replay(opening)
+    out: list[Move[Action, Event]] = []
+    for action in actions:
+        seat = rules.to_act(state)[0]
+        events, state = rules.step(state, action)
+        out.append(Move(seat, action, events))
+    return out, state
