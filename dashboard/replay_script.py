@@ -19,6 +19,8 @@ viewer who was at the last move is moved to the new one.
 
 from __future__ import annotations
 
+from dashboard.replay_frames import CHUNK
+
 REPLAY_JS = r"""
 (function () {
     "use strict";
@@ -48,6 +50,31 @@ REPLAY_JS = r"""
         return Math.floor(ms / 60000) + " min " + Math.round((ms % 60000) / 1000) + " s";
     }
 
+    // -- the first part, asked for as the page starts ----------------------------------------------------
+    // A replay opened by its address asks for the part at its move (with the log) from the page's head
+    // (REPLAY_EARLY_JS below), while Dash starts and its router builds the page; the page then takes that answer
+    // instead of asking again. The server checks the perspective as for any part: one the visitor may not take is
+    // refused (403) and the page asks for its own. A move of the router to a replay asks the same way.
+
+    function prefetched(url) {
+        var early = window.__replayEarly;
+        if (!early || early.url !== url) { return null; }
+        window.__replayEarly = null;
+        return early.answer.then(function (response) {  // refused (another perspective is this visitor's): ask again
+            return response.ok ? response : fetch(url, {credentials: "same-origin",
+                                                        headers: {"Accept": "application/json"}});
+        }, function () { return fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}}); });
+    }
+
+    ["pushState", "replaceState"].forEach(function (name) {  // the router's moves within the page
+        var original = history[name];
+        history[name] = function () {
+            var out = original.apply(this, arguments);
+            if (!R && window.__replayAskEarly) { window.__replayAskEarly(); }
+            return out;
+        };
+    });
+
     // -- data -------------------------------------------------------------------------------------------
 
     function book(p) {
@@ -66,7 +93,9 @@ REPLAY_JS = r"""
         var url = R.framesUrl + "?seat=" + encodeURIComponent(p) + "&part=" + part + "&moves=" + (b.moves ? 0 : 1) +
             "&events=" + (byEvent ? 1 : 0);
         var mine = R;
-        b.parts[slot] = fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+        var asked = prefetched(url) ||
+            fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}});
+        b.parts[slot] = asked
             .then(function (response) {
                 return response.json().then(function (body) {
                     if (!response.ok) { throw new Error((body.error && body.error.message) || response.statusText); }
@@ -350,6 +379,15 @@ REPLAY_JS = r"""
         return box ? box.querySelector(".js-plotly-plot") : null;
     }
 
+    // The VP chart is drawn by the server's callback once the first table shows (dashboard.pages.replay.chart).
+    function askChart() {
+        var mine = R;
+        setTimeout(function () {  // after the table is painted
+            if (R !== mine || !window.dash_clientside || !window.dash_clientside.set_props) { return; }
+            window.dash_clientside.set_props("replay-chart-wanted", {data: {v: R.v}});
+        }, 0);
+    }
+
     function moveChartCursor(v) {
         var plot = chart();
         if (!plot || !window.Plotly || !plot.layout) { return; }
@@ -545,9 +583,11 @@ REPLAY_JS = r"""
     function growChart(old, latest) {
         var plot = chart(), points = book(R.p).points;
         if (!plot || !window.Plotly || !plot.data) { return; }
-        var seats = plot.data.length, xs = [], ys = [], lines = [], before = points[old];
+        var have = plot.data[0] && plot.data[0].x, drawn = have && have.length ? have[have.length - 1] : 0;
+        var from = Math.max(old, drawn);  // (a chart drawn after the page opened has more points already)
+        var seats = plot.data.length, xs = [], ys = [], lines = [], before = points[from];
         for (var s = 0; s < seats; s++) { ys.push([]); }
-        for (var v = old + 1; v <= latest; v++) {
+        for (var v = from + 1; v <= latest; v++) {
             var point = points[v];
             if (!point) { return; }  // (not fetched: the chart stays as it was rather than draw a gap)
             xs.push(v);
@@ -584,9 +624,10 @@ REPLAY_JS = r"""
         fetchPart(R.p, partOf(R.v), false).then(function () {
             if (R !== mine) { return; }
             show(R.v, null, null);
+            askChart();
             backgroundLoad();
             follow();
-        }, function () {});
+        }, function () { askChart(); });
     }
 
     new MutationObserver(function () {
@@ -596,4 +637,29 @@ REPLAY_JS = r"""
         hookChart();
     }).observe(document.documentElement, {childList: true, subtree: true});
 })();
-"""
+""".replace("__CHUNK__", str(CHUNK))
+
+# Run in the page's head, before Dash's scripts load: the first part's request goes out at once.
+REPLAY_EARLY_JS = r"""
+(function () {
+    "use strict";
+    var CHUNK = __CHUNK__;
+    function earlyUrl(path, search) {
+        var at = path.lastIndexOf("/replay/");
+        if (at < 0 || path.indexOf("/", at + 8) >= 0 || at + 8 >= path.length) { return null; }
+        var params = new URLSearchParams(search);
+        var v = Math.max(1, parseInt(params.get("v") || "1", 10) || 1);
+        return path.slice(0, at) + "/replay-frames/" + path.slice(at + 8) + "?seat=" +
+            encodeURIComponent(params.get("seat") || "referee") + "&part=" + Math.floor((v - 1) / CHUNK) +
+            "&moves=1&events=0";
+    }
+    window.__replayAskEarly = function () {
+        var url = earlyUrl(location.pathname, location.search), early = window.__replayEarly;
+        if (!url || (early && early.url === url)) { return; }
+        var answer = fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}});
+        answer.catch(function () {});
+        window.__replayEarly = {url: url, answer: answer};
+    };
+    window.__replayAskEarly();
+})();
+""".replace("__CHUNK__", str(CHUNK))

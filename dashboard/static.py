@@ -5,7 +5,7 @@ page (so a wheel install needs no data files)."""
 from __future__ import annotations
 
 from dashboard.live_script import LIVE_JS
-from dashboard.replay_script import REPLAY_JS
+from dashboard.replay_script import REPLAY_EARLY_JS, REPLAY_JS
 
 CSS = """
 :root {
@@ -236,6 +236,9 @@ INDEX = (
         <style>"""
     + CSS
     + """</style>
+        <script>"""
+    + REPLAY_EARLY_JS
+    + """</script>
     </head>
     <body>
         {%app_entry%}

@@ -23,7 +23,7 @@ import json
 from typing import Any
 
 import dash
-from dash import Input, Output, dcc, html
+from dash import Input, Output, State, dcc, html
 from flask import Response, request
 
 from dashboard import figures
@@ -67,7 +67,6 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     latest = int(first["latest_version"])
     names = [p["name"] for p in first["players"]]
     starts = {int(k): int(v) for k, v in found["starts"].items()}
-    round_name = renderer(first["kind"]).round_name
     move = _int(params.get("v"), 1, 1, latest)
     seat = opened.choose(params.get("seat", REFEREE))
     labels = first.get("labels") or {}
@@ -213,9 +212,12 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                 ],
                 className="replay-grid",
             ),
+            # The VP chart comes once the first table shows (the page's script asks for it, ``chart``): Plotly's
+            # script takes about a second to load and run, which the first table need not wait for.
+            dcc.Store(id="replay-chart-wanted"),
             card(
                 None,
-                dcc.Graph(id="replay-vp", figure=_chart(found["timeline"], move, round_name), config=GRAPH_CONFIG),
+                html.Div(html.Div("Drawing the VP chart…", className="quiet vp-wait"), id="replay-vp"),
                 className="vp-card",
             ),
         ],
@@ -255,6 +257,20 @@ def register(app: dash.Dash, ctx: Context) -> None:
         f"{prefix.replace('/', '_')}digsite_replay_frames",
         lambda game_id: frames_response(ctx, game_id),
     )
+
+    @app.callback(
+        Output("replay-vp", "children"),
+        Input("replay-chart-wanted", "data"),
+        State("replay-meta", "data"),
+        prevent_initial_call=True,
+    )
+    def chart(wanted: dict[str, Any] | None, meta: dict[str, Any] | None) -> Any:
+        if not wanted or not meta:
+            return dash.no_update
+        kind, timeline = ctx.data.replay_timeline(ctx.visitor(), str(meta.get("game")))
+        move = _int(str(wanted.get("v")), 1, 1, int(meta.get("latest") or 1))
+        figure = _chart(timeline, move, renderer(kind).round_name)
+        return dcc.Graph(id="replay-vp-graph", figure=figure, config=GRAPH_CONFIG)
 
     @app.callback(Output("replay-verify", "children"), Input("replay-meta", "data"))
     def verification(meta: dict[str, Any]) -> Any:

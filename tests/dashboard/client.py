@@ -150,6 +150,14 @@ class Browser:
             [("replay-meta", "data", {"game": game_id, "latest": 1, "names": [], "starts": {}})],
         )
 
+    def chart_response(self, game_id: str, move: int = 1, latest: int = 1) -> Any:
+        """The replay's VP chart, as its page asks for it once the first table shows."""
+        return self.post_callback(
+            [("replay-vp", "children")],
+            [("replay-chart-wanted", "data", {"v": move})],
+            [("replay-meta", "data", {"game": game_id, "latest": latest})],
+        )
+
     def games_response(self, start: str | None = None, **filters: Any) -> Any:
         inputs = [(f, "value", filters.get(f.removeprefix("games-"))) for f in GAME_INPUTS]
         inputs += [("games-dates", "start_date", start), ("games-dates", "end_date", None)]

@@ -256,12 +256,14 @@ def test_the_replay_callbacks_refuse_a_live_game_without_a_session(app: Any, ven
             _refused(anyone.frame_response(game_id, 2, seat))
             _refused(anyone.frame_response(game_id, 2, seat, events=1))
         _refused(anyone.verification_response(game_id))
+        _refused(anyone.chart_response(game_id))
     # A finished game, though, is public, from every perspective.
     game_id = venue.finished[0]
     for seat in _every_perspective(venue, game_id):
         assert anyone.frame(game_id, 5, seat)["replay-table"]
     verified = anyone.call([("replay-verify", "children")], [("replay-meta", "data", {"game": game_id})])
     assert "Verified" in json.dumps(verified) and "What was checked" in json.dumps(verified)
+    assert anyone.chart_response(game_id).status_code == 200
 
 
 def test_spectator_statistics_come_from_finished_games_only(app: Any, venue: Venue) -> None:

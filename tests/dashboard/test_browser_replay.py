@@ -47,9 +47,11 @@ async ([key, steps]) => {
 
 
 def open_loaded(page: Any, game_id: str, move: int = 1, seat: str = "referee") -> None:
-    """Open a replay and wait until every frame it will fetch is in the page."""
+    """Open a replay and wait until every frame it will fetch is in the page, and its VP chart (asked for once the
+    first table shows)."""
     page.goto(f"/replay/{game_id}?v={move}&seat={seat}")
     expect(page.locator("#replay-root")).to_have_attribute("data-loaded", "all", timeout=LOADED_MS)
+    expect(page.locator("#replay-vp .js-plotly-plot")).to_be_attached(timeout=LOADED_MS)
     version_is(page, move)
 
 
@@ -277,3 +279,25 @@ def test_at_1440_by_900_the_arnak_player_boards_are_on_the_first_screen(page: An
     shots.take(page, "1440")
     edges = [(round(b["y"]), round(b["y"] + b["height"])) for b in found if b]
     assert len(edges) == 3 and all(top >= 0 and bottom <= 900 for top, bottom in edges), f"the boards span {edges} px"
+
+
+def test_the_first_part_asked_for_early_is_refused_for_a_perspective_the_visitor_may_not_take(
+    page: Any, demo: Demo
+) -> None:
+    """The page's head asks for the first part before Dash has built the page, with the perspective the address
+    names (the referee's when it names none). A player of a game in play may take their own seat only: that early
+    request is refused, and the page asks for its own seat's frames; no other perspective's frame reaches it."""
+    seat = 1
+    page.goto(f"/replay/{demo.live}?token={demo.tokens[seat]}")  # the seat's session
+    expect(page.locator("#replay-root")).to_have_attribute("data-loaded", "all", timeout=LOADED_MS)
+    answers: list[tuple[str, int]] = []
+    page.on("response", lambda r: answers.append((r.url, r.status)) if "/replay-frames/" in r.url else None)
+    for address in (f"/replay/{demo.live}", f"/replay/{demo.live}?seat=0"):
+        answers.clear()
+        page.goto(address)
+        expect(page.locator("#replay-root")).to_have_attribute("data-loaded", "all", timeout=LOADED_MS)
+        expect(page.locator("#replay-root")).to_have_attribute("data-seat", str(seat))
+        expect(page.locator(f".hand[data-seat='{seat}']")).to_have_attribute("data-visible", "shown")
+        early = [(url, status) for url, status in answers if f"seat={seat}&" not in url]
+        assert early and all(status == 403 for _, status in early), answers  # asked for, and refused
+        assert any(status == 200 for url, status in answers if f"seat={seat}&" in url)
