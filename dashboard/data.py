@@ -315,11 +315,15 @@ class Data:
         chunk: int = 0,
         with_moves: bool = True,
         by_event: bool = False,
+        chosen: bool = False,
     ) -> dict[str, Any]:
         """Part ``chunk`` of every frame of the game from ``perspective``, for the browser to step through
-        (``dashboard.replay_frames``): Denied unless the visitor may take that perspective; NotFound for a part
+        (``dashboard.replay_frames``): Denied unless the visitor may take that perspective (``chosen``: from the
+        perspective the replay's page shows this visitor for that wish, ``Opened.choose``); NotFound for a part
         the game does not have. Drawn once per game (as far as it is played), perspective and part, then kept."""
         opened = self.open(visitor, game_id)
+        if chosen:
+            perspective = opened.choose(perspective)
         if perspective not in opened.perspectives:
             raise Denied("you may not see this game from that perspective")
         if not 0 <= chunk < replay_frames.chunks(opened.latest):

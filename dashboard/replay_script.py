@@ -52,18 +52,22 @@ REPLAY_JS = r"""
 
     // -- the first part, asked for as the page starts ----------------------------------------------------
     // A replay opened by its address asks for the part at its move (with the log) from the page's head
-    // (REPLAY_EARLY_JS below), while Dash starts and its router builds the page; the page then takes that answer
-    // instead of asking again. The server checks the perspective as for any part: one the visitor may not take is
-    // refused (403) and the page asks for its own. A move of the router to a replay asks the same way.
+    // (REPLAY_EARLY_JS below), while Dash starts and its router builds the page, for the perspective the page
+    // will show (the server chooses it as the page does: the one the address names if the visitor may take it);
+    // the page then takes that answer instead of asking again. A visitor who may not see the game gets no frame
+    // (204) and the page says so as always. A move of the router to a replay asks the same way.
 
-    function prefetched(url) {
+    function prefetched(url, p, part) {
         var early = window.__replayEarly;
-        if (!early || early.url !== url) { return null; }
+        if (!early || early.frames !== R.framesUrl || early.part !== part) { return null; }
         window.__replayEarly = null;
-        return early.answer.then(function (response) {  // refused (another perspective is this visitor's): ask again
-            return response.ok ? response : fetch(url, {credentials: "same-origin",
-                                                        headers: {"Accept": "application/json"}});
-        }, function () { return fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}}); });
+        function again() { return fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}}); }
+        return early.answer.then(function (response) {
+            if (response.status !== 200) { return again(); }
+            return response.clone().json().then(function (doc) {  // the perspective the page shows, or ask again
+                return doc.perspective === p ? response : again();
+            });
+        }, again);
     }
 
     ["pushState", "replaceState"].forEach(function (name) {  // the router's moves within the page
@@ -93,7 +97,7 @@ REPLAY_JS = r"""
         var url = R.framesUrl + "?seat=" + encodeURIComponent(p) + "&part=" + part + "&moves=" + (b.moves ? 0 : 1) +
             "&events=" + (byEvent ? 1 : 0);
         var mine = R;
-        var asked = prefetched(url) ||
+        var asked = (!byEvent && !b.moves && prefetched(url, p, part)) ||
             fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}});
         b.parts[slot] = asked
             .then(function (response) {
@@ -644,21 +648,19 @@ REPLAY_EARLY_JS = r"""
 (function () {
     "use strict";
     var CHUNK = __CHUNK__;
-    function earlyUrl(path, search) {
-        var at = path.lastIndexOf("/replay/");
-        if (at < 0 || path.indexOf("/", at + 8) >= 0 || at + 8 >= path.length) { return null; }
-        var params = new URLSearchParams(search);
-        var v = Math.max(1, parseInt(params.get("v") || "1", 10) || 1);
-        return path.slice(0, at) + "/replay-frames/" + path.slice(at + 8) + "?seat=" +
-            encodeURIComponent(params.get("seat") || "referee") + "&part=" + Math.floor((v - 1) / CHUNK) +
-            "&moves=1&events=0";
-    }
     window.__replayAskEarly = function () {
-        var url = earlyUrl(location.pathname, location.search), early = window.__replayEarly;
-        if (!url || (early && early.url === url)) { return; }
+        var path = location.pathname, at = path.lastIndexOf("/replay/");
+        if (at < 0 || path.indexOf("/", at + 8) >= 0 || at + 8 >= path.length) { return; }
+        var params = new URLSearchParams(location.search);
+        var v = Math.max(1, parseInt(params.get("v") || "1", 10) || 1);
+        var frames = path.slice(0, at) + "/replay-frames/" + path.slice(at + 8), part = Math.floor((v - 1) / CHUNK);
+        var url = frames + "?seat=" + encodeURIComponent(params.get("seat") || "referee") + "&part=" + part +
+            "&moves=1&events=0&early=1";  // early: the perspective the page will show (the server chooses it)
+        var early = window.__replayEarly;
+        if (early && early.url === url) { return; }
         var answer = fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}});
         answer.catch(function () {});
-        window.__replayEarly = {url: url, answer: answer};
+        window.__replayEarly = {url: url, frames: frames, part: part, answer: answer};
     };
     window.__replayAskEarly();
 })();

@@ -282,6 +282,10 @@ def frames_response(ctx: Context, game_id: str) -> Response:
     it. Refusals answer like the API: a status, a machine-readable code and a sentence."""
     seat = request.args.get("seat", REFEREE)
     part_text = request.args.get("part", "0")
+    # early=1: the page's head asking before the page is built, for the perspective the page will show (the one
+    # named if the visitor may take it, as the page chooses); a visitor who may not see the game gets nothing
+    # (204: the page itself then says so), not an error in the browser's console.
+    early = request.args.get("early") == "1"
     if not part_text.isdigit() or len(part_text) > 6:
         return _error(400, "bad_part", "part must be a whole number from 0")
     try:
@@ -292,11 +296,12 @@ def frames_response(ctx: Context, game_id: str) -> Response:
             int(part_text),
             with_moves=request.args.get("moves") == "1",
             by_event=request.args.get("events") == "1",
+            chosen=early,
         )
     except Denied as refused:
-        return _error(403, "denied", refused.reason)
+        return Response(status=204) if early else _error(403, "denied", refused.reason)
     except NotFound as missing:
-        return _error(404, missing.code, missing.message)
+        return Response(status=204) if early else _error(404, missing.code, missing.message)
     body = json.dumps(found, separators=(",", ":")).encode()
     headers = {"Cache-Control": "private, no-cache", "Vary": "Cookie, Accept-Encoding"}
     if "gzip" in request.headers.get("Accept-Encoding", ""):

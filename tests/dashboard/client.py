@@ -117,6 +117,10 @@ class Browser:
         query = {"part": str(part), "moves": "1" if moves else "0", "events": "1" if by_event else "0"}
         if seat is not None:
             query["seat"] = seat
+        if "early" in kw:  # (the page's head asking before the page is built)
+            query["early"] = kw.pop("early")
+        if "part_text" in kw:
+            query["part"] = kw.pop("part_text")
         return self.get(f"replay-frames/{game_id}", query_string=query, **kw)
 
     def frames(

@@ -349,6 +349,29 @@ def _open_seat(app: Any, game_id: str, token: str, seat: int) -> Browser:
     return player
 
 
+def test_the_early_first_part_is_the_perspective_the_page_shows_and_nothing_more(app: Any, venue: Venue) -> None:
+    """The page's head asks for the first part before the page is built (``early=1``): the server answers with the
+    perspective the page will show this visitor (the one named if they may take it), and a visitor who may not
+    see the game gets no frame at all (204, an empty body)."""
+    game_id, seat = venue.live, 1
+    player = _open_seat(app, game_id, venue.tokens[game_id][seat], seat)
+    for wanted in ("referee", "0", "2", str(seat), None):
+        response = player.frames_response(game_id, wanted, early="1")
+        assert response.status_code == 200
+        found = json.loads(response.get_data(as_text=True))
+        assert found["perspective"] == str(seat)
+        assert found == player.frames(game_id, str(seat))  # the seat's own first part, nothing else
+        if wanted != str(seat):
+            _refused(player.frames_response(game_id, wanted))  # (asked for without early=1: refused, as before)
+    anyone = Browser(app)
+    for game_id in (venue.live, venue.other, "not-a-game"):
+        for wanted in ("referee", "0", None):
+            response = anyone.frames_response(game_id, wanted, early="1")
+            assert response.status_code == 204 and response.get_data() == b""
+    assert player.frames_response(venue.live, str(seat), early="1", part_text="999").status_code == 204
+    assert player.frames_response(venue.live, str(seat), early="1", part_text="x").status_code == 400
+
+
 def test_a_seat_link_opens_that_seat_and_nothing_else(app: Any, venue: Venue) -> None:
     game_id, seat = venue.live, 1
     player = _open_seat(app, game_id, venue.tokens[game_id][seat], seat)

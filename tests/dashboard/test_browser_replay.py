@@ -281,23 +281,23 @@ def test_at_1440_by_900_the_arnak_player_boards_are_on_the_first_screen(page: An
     assert len(edges) == 3 and all(top >= 0 and bottom <= 900 for top, bottom in edges), f"the boards span {edges} px"
 
 
-def test_the_first_part_asked_for_early_is_refused_for_a_perspective_the_visitor_may_not_take(
-    page: Any, demo: Demo
-) -> None:
-    """The page's head asks for the first part before Dash has built the page, with the perspective the address
-    names (the referee's when it names none). A player of a game in play may take their own seat only: that early
-    request is refused, and the page asks for its own seat's frames; no other perspective's frame reaches it."""
+def test_the_first_part_asked_for_early_is_the_perspective_the_page_shows(page: Any, demo: Demo) -> None:
+    """The page's head asks for the first part before Dash has built the page (``early=1``, with the perspective
+    the address names, the referee's when it names none); the server answers with the perspective the page will
+    show. A player of a game in play gets their own seat's frames, and no other perspective's reaches the page."""
     seat = 1
     page.goto(f"/replay/{demo.live}?token={demo.tokens[seat]}")  # the seat's session
     expect(page.locator("#replay-root")).to_have_attribute("data-loaded", "all", timeout=LOADED_MS)
-    answers: list[tuple[str, int]] = []
-    page.on("response", lambda r: answers.append((r.url, r.status)) if "/replay-frames/" in r.url else None)
+    answers: list[Any] = []
+    page.on("response", lambda r: answers.append(r) if "/replay-frames/" in r.url else None)
     for address in (f"/replay/{demo.live}", f"/replay/{demo.live}?seat=0"):
         answers.clear()
         page.goto(address)
         expect(page.locator("#replay-root")).to_have_attribute("data-loaded", "all", timeout=LOADED_MS)
         expect(page.locator("#replay-root")).to_have_attribute("data-seat", str(seat))
         expect(page.locator(f".hand[data-seat='{seat}']")).to_have_attribute("data-visible", "shown")
-        early = [(url, status) for url, status in answers if f"seat={seat}&" not in url]
-        assert early and all(status == 403 for _, status in early), answers  # asked for, and refused
-        assert any(status == 200 for url, status in answers if f"seat={seat}&" in url)
+        early = [r for r in answers if "early=1" in r.url]
+        assert len(early) == 1 and early[0].status == 200
+        assert {r.json()["perspective"] for r in answers} == {str(seat)}
+        first = [r for r in answers if "part=0&moves=1&events=0" in r.url]
+        assert first == early  # the page took the early answer instead of asking again
