@@ -1,4 +1,5 @@
-// ESLint for the dashboard's browser scripts (dashboard/assets/*.js, loaded by Dash as assets). They are plain
+// ESLint for the dashboard's browser scripts (dashboard/assets/*.js, loaded by Dash as assets;
+// dashboard/head/*.js, inlined into the page's head by dashboard/static.py). They are plain
 // scripts for the browser, written without a build step: each wraps itself in a function, in strict mode.
 import js from "@eslint/js";
 import globals from "globals";
@@ -6,7 +7,7 @@ import globals from "globals";
 export default [
     js.configs.recommended,
     {
-        files: ["dashboard/assets/**/*.js"],
+        files: ["dashboard/assets/**/*.js", "dashboard/head/**/*.js"],
         languageOptions: {
             ecmaVersion: 2020,
             sourceType: "script",

@@ -287,7 +287,8 @@ class Data:
 
     def replay_page(self, visitor: Visitor, game_id: str) -> dict[str, Any]:
         """What the replay page is built from: the game's first frame (from a perspective the visitor may
-        take), its read-model row, round starts and VP timeline (the frames come apart: ``replay_document``)."""
+        take), its read-model row and round starts (the frames come apart: ``replay_document``; the VP chart too,
+        ``replay_timeline``)."""
         opened = self.open(visitor, game_id)
         gid = opened.game_id
         seat = None if opened.perspectives[0] == REFEREE else int(opened.perspectives[0])
@@ -296,9 +297,15 @@ class Data:
             "first": self._queries.replay(gid, 1, seat),
             "row": self._queries.game_row(gid),
             "starts": self._queries.round_starts(gid),
-            "timeline": self._queries.vp_timeline(gid),
             "tournaments": self.tournament_names(visitor) if visitor.sees_finished else {},
         }
+
+    def replay_timeline(self, visitor: Visitor, game_id: str) -> tuple[str, dict[str, Any]]:
+        """The game's kind and VP timeline, for the replay's chart (drawn once the first table shows): Denied unless
+        the visitor may see the game."""
+        opened = self.open(visitor, game_id)
+        kind = str(self._queries.records(opened.game_id)[0]["body"]["kind"])
+        return kind, self._queries.vp_timeline(opened.game_id)
 
     def replay_document(
         self,
@@ -308,11 +315,15 @@ class Data:
         chunk: int = 0,
         with_moves: bool = True,
         by_event: bool = False,
+        chosen: bool = False,
     ) -> dict[str, Any]:
         """Part ``chunk`` of every frame of the game from ``perspective``, for the browser to step through
-        (``dashboard.replay_frames``): Denied unless the visitor may take that perspective; NotFound for a part
+        (``dashboard.replay_frames``): Denied unless the visitor may take that perspective (``chosen``: from the
+        perspective the replay's page shows this visitor for that wish, ``Opened.choose``); NotFound for a part
         the game does not have. Drawn once per game (as far as it is played), perspective and part, then kept."""
         opened = self.open(visitor, game_id)
+        if chosen:
+            perspective = opened.choose(perspective)
         if perspective not in opened.perspectives:
             raise Denied("you may not see this game from that perspective")
         if not 0 <= chunk < replay_frames.chunks(opened.latest):

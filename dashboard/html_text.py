@@ -27,7 +27,7 @@ SPLIT_ABOVE = 600  # an element longer than this (as HTML) is cut into pieces: i
 
 def to_html(node: Any) -> str:
     """One component tree (or text, a number, a list, None) as HTML text."""
-    return _write(node, 1 << 62)[0]
+    return "".join(_write(node, 1 << 62)[1])
 
 
 def pieces(node: Any, split_above: int = SPLIT_ABOVE) -> list[str]:
@@ -36,25 +36,43 @@ def pieces(node: Any, split_above: int = SPLIT_ABOVE) -> list[str]:
     return _write(node, split_above)[1]
 
 
-def _write(node: Any, split_above: int) -> tuple[str, list[str]]:
-    """``node`` as HTML, whole and in pieces, in one pass over the tree (each element written once). The replay
-    writes every frame of every perspective, some 600 elements a frame for Arnak: this is its inner loop."""
+class Written:
+    """A subtree already written as ``pieces(subtree)`` (``dashboard.kept``: a part of a table drawn once for every
+    frame that shows it the same); the writer puts its pieces where the subtree would have gone."""
+
+    __slots__ = ("length", "pieces", "split_above")
+
+    def __init__(self, node: Any, split_above: int = SPLIT_ABOVE) -> None:
+        length, parts = _write(node, split_above)
+        self.length, self.pieces, self.split_above = length, tuple(parts), split_above
+
+
+def _write(node: Any, split_above: int) -> tuple[int, list[str]]:
+    """``node``'s HTML as pieces, with its length, in one pass over the tree (each element written once; an element
+    joined into one piece only when it is short enough to stay whole). The replay writes every frame of every
+    perspective, some 600 elements a frame for Arnak: this is its inner loop."""
     if node is None or node is False:
-        return "", []
+        return 0, []
     kind = type(node)
     if kind is str:
         text = node.translate(_TEXT)
-        return text, [text]
+        return len(text), [text]
     if kind is list or kind is tuple:
-        wholes, parts = [], []
+        total, parts = 0, []
         for child in node:
-            child_whole, child_parts = _write(child, split_above)
-            wholes.append(child_whole)
+            length, child_parts = _write(child, split_above)
+            total += length
             parts += child_parts
-        return "".join(wholes), parts
+        return total, parts
+    if kind is Written:
+        if node.split_above == split_above:
+            return node.length, list(node.pieces)
+        if split_above >= node.length:  # (to_html: everything whole)
+            return node.length, ["".join(node.pieces)]
+        raise ValueError("a written subtree is cut at one length only")
     if isinstance(node, (int, float, str)):
         text = str(node).translate(_TEXT)
-        return text, [text]
+        return len(text), [text]
     if isinstance(node, (list, tuple)):
         return _write(list(node), split_above)
     if getattr(node, "_namespace", None) != HTML_NAMESPACE:
@@ -83,13 +101,13 @@ def _write(node: Any, split_above: int) -> tuple[str, list[str]]:
         written.append(f' {attribute}="{str(value).translate(_QUOTED)}"')
     opening = f"<{tag}{''.join(written)}>"
     if tag in VOID:
-        return opening, [opening]
-    inner, inner_pieces = _write(children, split_above)
+        return len(opening), [opening]
+    inner_length, inner = _write(children, split_above)
     closing = f"</{tag}>"
-    whole = opening + inner + closing
-    if len(whole) <= split_above:
-        return whole, [whole]
-    return whole, [opening, *inner_pieces, closing]
+    length = len(opening) + inner_length + len(closing)
+    if length <= split_above:
+        return length, [opening + "".join(inner) + closing]
+    return length, [opening, *inner, closing]
 
 
 _META = frozenset({"available_properties", "available_wildcard_properties"})

@@ -28,6 +28,7 @@ from typing import Any
 from dashboard.format import log_line
 from dashboard.games import renderer
 from dashboard.html_text import pieces
+from dashboard.kept import drawing_frames
 from domain.games import game
 from service.reading.replays import Entry, entries, events_of, steps
 
@@ -91,7 +92,9 @@ def document(
             "last": {"seat": movers[step.version - 1], "events": shown},
         }
         parts = []
-        for piece in pieces(drawing.draw_table(frame)):
+        with drawing_frames():  # parts of the table the frames before drew the same are reused (dashboard.kept)
+            table = pieces(drawing.draw_table(frame))
+        for piece in table:
             found = index.get(piece)
             if found is None:
                 found = index[piece] = len(shared)

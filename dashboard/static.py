@@ -3,7 +3,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from dashboard.replay_frames import CHUNK
 from dashboard.tendency_bars import CSS as TENDENCY_BARS_CSS
+
+# The one script that must run in the page's head, before Dash's own (assets load with them, too late): the replay's
+# first part asked for at once (docs/performance.md, section 10). Linted with the assets (eslint.config.mjs).
+REPLAY_EARLY_JS = (Path(__file__).parent / "head" / "replay-early.js").read_text(encoding="utf-8")
+assert "</" not in REPLAY_EARLY_JS, "an inlined script must not close its own <script> element"
 
 CSS = """
 :root {
@@ -235,6 +243,10 @@ INDEX = (
     + CSS
     + TENDENCY_BARS_CSS
     + """</style>
+        <script data-chunk="""
+    + f'"{CHUNK}">'
+    + REPLAY_EARLY_JS
+    + """</script>
     </head>
     <body>
         {%app_entry%}

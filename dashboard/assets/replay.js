@@ -45,6 +45,35 @@
         return Math.floor(ms / 60000) + " min " + Math.round((ms % 60000) / 1000) + " s";
     }
 
+    // -- the first part, asked for as the page starts ----------------------------------------------------
+    // A replay opened by its address asks for the part at its move (with the log) from the page's head
+    // (dashboard/head/replay-early.js), while Dash starts and its router builds the page, for the perspective the page
+    // will show (the server chooses it as the page does: the one the address names if the visitor may take it);
+    // the page then takes that answer instead of asking again. A visitor who may not see the game gets no frame
+    // (204) and the page says so as always. A move of the router to a replay asks the same way.
+
+    function prefetched(url, p, part) {
+        var early = window.__replayEarly;
+        if (!early || early.frames !== R.framesUrl || early.part !== part) { return null; }
+        window.__replayEarly = null;
+        function again() { return fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}}); }
+        return early.answer.then(function (response) {
+            if (response.status !== 200) { return again(); }
+            return response.clone().json().then(function (doc) {  // the perspective the page shows, or ask again
+                return doc.perspective === p ? response : again();
+            });
+        }, again);
+    }
+
+    ["pushState", "replaceState"].forEach(function (name) {  // the router's moves within the page
+        var original = history[name];
+        history[name] = function () {
+            var out = original.apply(this, arguments);
+            if (!R && window.__replayAskEarly) { window.__replayAskEarly(); }
+            return out;
+        };
+    });
+
     // -- data -------------------------------------------------------------------------------------------
 
     function book(p) {
@@ -63,7 +92,9 @@
         var url = R.framesUrl + "?seat=" + encodeURIComponent(p) + "&part=" + part + "&moves=" + (b.moves ? 0 : 1) +
             "&events=" + (byEvent ? 1 : 0);
         var mine = R;
-        b.parts[slot] = fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+        var asked = (!byEvent && !b.moves && prefetched(url, p, part)) ||
+            fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}});
+        b.parts[slot] = asked
             .then(function (response) {
                 return response.json().then(function (body) {
                     if (!response.ok) { throw new Error((body.error && body.error.message) || response.statusText); }
@@ -347,6 +378,15 @@
         return box ? box.querySelector(".js-plotly-plot") : null;
     }
 
+    // The VP chart is drawn by the server's callback once the first table shows (dashboard.pages.replay.chart).
+    function askChart() {
+        var mine = R;
+        setTimeout(function () {  // after the table is painted
+            if (R !== mine || !window.dash_clientside || !window.dash_clientside.set_props) { return; }
+            window.dash_clientside.set_props("replay-chart-wanted", {data: {v: R.v}});
+        }, 0);
+    }
+
     function moveChartCursor(v) {
         var plot = chart();
         if (!plot || !window.Plotly || !plot.layout) { return; }
@@ -542,9 +582,11 @@
     function growChart(old, latest) {
         var plot = chart(), points = book(R.p).points;
         if (!plot || !window.Plotly || !plot.data) { return; }
-        var seats = plot.data.length, xs = [], ys = [], lines = [], before = points[old];
+        var have = plot.data[0] && plot.data[0].x, drawn = have && have.length ? have[have.length - 1] : 0;
+        var from = Math.max(old, drawn);  // (a chart drawn after the page opened has more points already)
+        var seats = plot.data.length, xs = [], ys = [], lines = [], before = points[from];
         for (var s = 0; s < seats; s++) { ys.push([]); }
-        for (var v = old + 1; v <= latest; v++) {
+        for (var v = from + 1; v <= latest; v++) {
             var point = points[v];
             if (!point) { return; }  // (not fetched: the chart stays as it was rather than draw a gap)
             xs.push(v);
@@ -581,9 +623,10 @@
         fetchPart(R.p, partOf(R.v), false).then(function () {
             if (R !== mine) { return; }
             show(R.v, null, null);
+            askChart();
             backgroundLoad();
             follow();
-        }, function () {});
+        }, function () { askChart(); });
     }
 
     new MutationObserver(function () {

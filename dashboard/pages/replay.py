@@ -23,7 +23,7 @@ import json
 from typing import Any
 
 import dash
-from dash import Input, Output, dcc, html
+from dash import Input, Output, State, dcc, html
 from flask import Response, request
 
 from dashboard import figures
@@ -67,7 +67,6 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     latest = int(first["latest_version"])
     names = [p["name"] for p in first["players"]]
     starts = {int(k): int(v) for k, v in found["starts"].items()}
-    round_name = renderer(first["kind"]).round_name
     move = _int(params.get("v"), 1, 1, latest)
     seat = opened.choose(params.get("seat", REFEREE))
     labels = first.get("labels") or {}
@@ -213,9 +212,12 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                 ],
                 className="replay-grid",
             ),
+            # The VP chart comes once the first table shows (the page's script asks for it, ``chart``): Plotly's
+            # script takes about a second to load and run, which the first table need not wait for.
+            dcc.Store(id="replay-chart-wanted"),
             card(
                 None,
-                dcc.Graph(id="replay-vp", figure=_chart(found["timeline"], move, round_name), config=GRAPH_CONFIG),
+                html.Div(html.Div("Drawing the VP chart…", className="quiet vp-wait"), id="replay-vp"),
                 className="vp-card",
             ),
         ],
@@ -256,6 +258,20 @@ def register(app: dash.Dash, ctx: Context) -> None:
         lambda game_id: frames_response(ctx, game_id),
     )
 
+    @app.callback(
+        Output("replay-vp", "children"),
+        Input("replay-chart-wanted", "data"),
+        State("replay-meta", "data"),
+        prevent_initial_call=True,
+    )
+    def chart(wanted: dict[str, Any] | None, meta: dict[str, Any] | None) -> Any:
+        if not wanted or not meta:
+            return dash.no_update
+        kind, timeline = ctx.data.replay_timeline(ctx.visitor(), str(meta.get("game")))
+        move = _int(str(wanted.get("v")), 1, 1, int(meta.get("latest") or 1))
+        figure = _chart(timeline, move, renderer(kind).round_name)
+        return dcc.Graph(id="replay-vp-graph", figure=figure, config=GRAPH_CONFIG)
+
     @app.callback(Output("replay-verify", "children"), Input("replay-meta", "data"))
     def verification(meta: dict[str, Any]) -> Any:
         return verification_badges(ctx.data.verification(ctx.visitor(), str((meta or {}).get("game"))))
@@ -266,6 +282,10 @@ def frames_response(ctx: Context, game_id: str) -> Response:
     it. Refusals answer like the API: a status, a machine-readable code and a sentence."""
     seat = request.args.get("seat", REFEREE)
     part_text = request.args.get("part", "0")
+    # early=1: the page's head asking before the page is built, for the perspective the page will show (the one
+    # named if the visitor may take it, as the page chooses); a visitor who may not see the game gets nothing
+    # (204: the page itself then says so), not an error in the browser's console.
+    early = request.args.get("early") == "1"
     if not part_text.isdigit() or len(part_text) > 6:
         return _error(400, "bad_part", "part must be a whole number from 0")
     try:
@@ -276,11 +296,12 @@ def frames_response(ctx: Context, game_id: str) -> Response:
             int(part_text),
             with_moves=request.args.get("moves") == "1",
             by_event=request.args.get("events") == "1",
+            chosen=early,
         )
     except Denied as refused:
-        return _error(403, "denied", refused.reason)
+        return Response(status=204) if early else _error(403, "denied", refused.reason)
     except NotFound as missing:
-        return _error(404, missing.code, missing.message)
+        return Response(status=204) if early else _error(404, missing.code, missing.message)
     body = json.dumps(found, separators=(",", ":")).encode()
     headers = {"Cache-Control": "private, no-cache", "Vary": "Cookie, Accept-Encoding"}
     if "gzip" in request.headers.get("Accept-Encoding", ""):

@@ -117,6 +117,10 @@ class Browser:
         query = {"part": str(part), "moves": "1" if moves else "0", "events": "1" if by_event else "0"}
         if seat is not None:
             query["seat"] = seat
+        if "early" in kw:  # (the page's head asking before the page is built)
+            query["early"] = kw.pop("early")
+        if "part_text" in kw:
+            query["part"] = kw.pop("part_text")
         return self.get(f"replay-frames/{game_id}", query_string=query, **kw)
 
     def frames(
@@ -148,6 +152,14 @@ class Browser:
         return self.post_callback(
             [("replay-verify", "children")],
             [("replay-meta", "data", {"game": game_id, "latest": 1, "names": [], "starts": {}})],
+        )
+
+    def chart_response(self, game_id: str, move: int = 1, latest: int = 1) -> Any:
+        """The replay's VP chart, as its page asks for it once the first table shows."""
+        return self.post_callback(
+            [("replay-vp", "children")],
+            [("replay-chart-wanted", "data", {"v": move})],
+            [("replay-meta", "data", {"game": game_id, "latest": latest})],
         )
 
     def games_response(self, start: str | None = None, **filters: Any) -> Any:

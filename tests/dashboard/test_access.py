@@ -256,12 +256,14 @@ def test_the_replay_callbacks_refuse_a_live_game_without_a_session(app: Any, ven
             _refused(anyone.frame_response(game_id, 2, seat))
             _refused(anyone.frame_response(game_id, 2, seat, events=1))
         _refused(anyone.verification_response(game_id))
+        _refused(anyone.chart_response(game_id))
     # A finished game, though, is public, from every perspective.
     game_id = venue.finished[0]
     for seat in _every_perspective(venue, game_id):
         assert anyone.frame(game_id, 5, seat)["replay-table"]
     verified = anyone.call([("replay-verify", "children")], [("replay-meta", "data", {"game": game_id})])
     assert "Verified" in json.dumps(verified) and "What was checked" in json.dumps(verified)
+    assert anyone.chart_response(game_id).status_code == 200
 
 
 def test_spectator_statistics_come_from_finished_games_only(app: Any, venue: Venue) -> None:
@@ -345,6 +347,29 @@ def _open_seat(app: Any, game_id: str, token: str, seat: int) -> Browser:
     assert "HttpOnly" in session and "SameSite=Strict" in session and "Max-Age=" in session
     assert token not in session
     return player
+
+
+def test_the_early_first_part_is_the_perspective_the_page_shows_and_nothing_more(app: Any, venue: Venue) -> None:
+    """The page's head asks for the first part before the page is built (``early=1``): the server answers with the
+    perspective the page will show this visitor (the one named if they may take it), and a visitor who may not
+    see the game gets no frame at all (204, an empty body)."""
+    game_id, seat = venue.live, 1
+    player = _open_seat(app, game_id, venue.tokens[game_id][seat], seat)
+    for wanted in ("referee", "0", "2", str(seat), None):
+        response = player.frames_response(game_id, wanted, early="1")
+        assert response.status_code == 200
+        found = json.loads(response.get_data(as_text=True))
+        assert found["perspective"] == str(seat)
+        assert found == player.frames(game_id, str(seat))  # the seat's own first part, nothing else
+        if wanted != str(seat):
+            _refused(player.frames_response(game_id, wanted))  # (asked for without early=1: refused, as before)
+    anyone = Browser(app)
+    for game_id in (venue.live, venue.other, "not-a-game"):
+        for wanted in ("referee", "0", None):
+            response = anyone.frames_response(game_id, wanted, early="1")
+            assert response.status_code == 204 and response.get_data() == b""
+    assert player.frames_response(venue.live, str(seat), early="1", part_text="999").status_code == 204
+    assert player.frames_response(venue.live, str(seat), early="1", part_text="x").status_code == 400
 
 
 def test_a_seat_link_opens_that_seat_and_nothing_else(app: Any, venue: Venue) -> None:

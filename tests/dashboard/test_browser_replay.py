@@ -47,9 +47,11 @@ async ([key, steps]) => {
 
 
 def open_loaded(page: Any, game_id: str, move: int = 1, seat: str = "referee") -> None:
-    """Open a replay and wait until every frame it will fetch is in the page."""
+    """Open a replay and wait until every frame it will fetch is in the page, and its VP chart (asked for once the
+    first table shows)."""
     page.goto(f"/replay/{game_id}?v={move}&seat={seat}")
     expect(page.locator("#replay-root")).to_have_attribute("data-loaded", "all", timeout=LOADED_MS)
+    expect(page.locator("#replay-vp .js-plotly-plot")).to_be_attached(timeout=LOADED_MS)
     version_is(page, move)
 
 
@@ -277,3 +279,25 @@ def test_at_1440_by_900_the_arnak_player_boards_are_on_the_first_screen(page: An
     shots.take(page, "1440")
     edges = [(round(b["y"]), round(b["y"] + b["height"])) for b in found if b]
     assert len(edges) == 3 and all(top >= 0 and bottom <= 900 for top, bottom in edges), f"the boards span {edges} px"
+
+
+def test_the_first_part_asked_for_early_is_the_perspective_the_page_shows(page: Any, demo: Demo) -> None:
+    """The page's head asks for the first part before Dash has built the page (``early=1``, with the perspective
+    the address names, the referee's when it names none); the server answers with the perspective the page will
+    show. A player of a game in play gets their own seat's frames, and no other perspective's reaches the page."""
+    seat = 1
+    page.goto(f"/replay/{demo.live}?token={demo.tokens[seat]}")  # the seat's session
+    expect(page.locator("#replay-root")).to_have_attribute("data-loaded", "all", timeout=LOADED_MS)
+    answers: list[Any] = []
+    page.on("response", lambda r: answers.append(r) if "/replay-frames/" in r.url else None)
+    for address in (f"/replay/{demo.live}", f"/replay/{demo.live}?seat=0"):
+        answers.clear()
+        page.goto(address)
+        expect(page.locator("#replay-root")).to_have_attribute("data-loaded", "all", timeout=LOADED_MS)
+        expect(page.locator("#replay-root")).to_have_attribute("data-seat", str(seat))
+        expect(page.locator(f".hand[data-seat='{seat}']")).to_have_attribute("data-visible", "shown")
+        early = [r for r in answers if "early=1" in r.url]
+        assert len(early) == 1 and early[0].status == 200
+        assert {r.json()["perspective"] for r in answers} == {str(seat)}
+        first = [r for r in answers if "part=0&moves=1&events=0" in r.url]
+        assert first == early  # the page took the early answer instead of asking again

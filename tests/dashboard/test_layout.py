@@ -4,6 +4,7 @@ demo store. Expectations come from the read side (``Queries``), not from numbers
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -181,7 +182,11 @@ def test_the_replay_counts_moves_as_the_games_list_does(org: Browser, demo: Demo
 def test_the_replay_page_draws_the_vp_chart_with_one_line_per_seat(org: Browser, demo: Demo) -> None:
     game_id = demo.finished[0]
     page = route(org, f"/replay/{game_id}", "?v=7&seat=1")
-    chart = graphs(page)["replay-vp"]
+    assert "replay-vp-graph" not in graphs(page)  # drawn once the first table shows, asked for by the page's script
+    latest = len(demo.queries.records(game_id))
+    answer = org.chart_response(game_id, 7, latest)
+    assert answer.status_code == 200
+    chart = graphs(json.loads(answer.get_data(as_text=True))["response"]["replay-vp"]["children"])["replay-vp-graph"]
     timeline = demo.queries.vp_timeline(game_id)
     assert [t["name"] for t in chart["data"]] == timeline["names"]
     for seat, trace in enumerate(chart["data"]):

@@ -16,6 +16,7 @@ from typing import Any
 from dashboard import fast_html as html
 from dashboard.components import data_attributes
 from dashboard.games.arnak import names
+from dashboard.kept import kept, kept_children, narrow
 from domain.arnak import book
 from domain.arnak.components import RESOURCES
 
@@ -38,11 +39,21 @@ def draw_table(frame: dict[str, Any]) -> html.Div:
     acting = {int(s) for s in frame.get("to_act") or []}
     mover = (frame.get("last") or {}).get("seat")  # who made the move shown (the replay's latest play)
     viewer = view.get("viewer")
+    # The board, the card row, the research track and each player's board are drawn from the slices of the view
+    # they read, and kept (``dashboard.kept``): a replay draws each distinct one once, for every frame and
+    # perspective that shows it the same.
     return html.Div(
         [
             _status(view, acting),
             html.Div(
-                [html.Div([_board(view), _scores(view)], className="arnak-left"), _centre(view)], className="arnak-main"
+                [
+                    html.Div([kept(_board, _board_slice(view)), _scores(view)], className="arnak-left"),
+                    html.Div(
+                        [kept(_card_row, _card_row_slice(view)), kept(_research, _research_slice(view))],
+                        className="arnak-centre",
+                    ),
+                ],
+                className="arnak-main",
             ),
             html.Div(
                 [_player(view, seat, acting, seat == mover) for seat in range(len(view["seats"]))],
@@ -53,6 +64,55 @@ def draw_table(frame: dict[str, Any]) -> html.Div:
         className=f"arnak-table arnak-side-{view.get('side', 'bird')}",
         **data_attributes({"data-viewer": str(viewer)}),
     )
+
+
+# -- what each kept part reads of the view ---------------------------------------------------------------
+# Each slice holds every entry of the view its part reads (a part given less would draw a default, the tests
+# compare whole games drawn both ways); a seat's colour is all the board and the track read of a seat.
+
+
+def _colours(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"colour": s.get("colour")} for s in view["seats"]]
+
+
+def _stacks(view: dict[str, Any], keys: tuple[str, ...], seat: int | None = None) -> dict[str, Any]:
+    """The referee's secret stacks under ``keys`` (with ``seat``: only that seat's entry of each, by position)."""
+    stacks = view.get("stacks")
+    if not stacks:
+        return {"stacks": stacks} if "stacks" in view else {}
+    out = {}
+    for k in keys:
+        if k in stacks:
+            found = stacks[k]
+            out[k] = found if seat is None else [x if i == seat else None for i, x in enumerate(found)]
+    return {"stacks": out}
+
+
+def _board_slice(view: dict[str, Any]) -> dict[str, Any]:
+    keys = ("side", "archaeologists", "blocked", "camp_guardians", "sites", "site_stacks", "guardian_stack", "players")
+    return {**narrow(view, keys), "seats": _colours(view), **_stacks(view, ("site_idols",))}
+
+
+def _card_row_slice(view: dict[str, Any]) -> dict[str, Any]:
+    return narrow(view, ("card_row", "artifact_deck", "item_deck", "artifact_exile", "item_exile", "fear_deck"))
+
+
+def _research_slice(view: dict[str, Any]) -> dict[str, Any]:
+    keys = ("side", "research_bonus", "players", "temple_bonus", "rescue", "temple_stacks", "assistant_stacks")
+    out = narrow(view, keys)
+    out["seats"] = [
+        {"seat": s["seat"], "glass": s["glass"], "notebook": s["notebook"], "colour": s.get("colour")}
+        for s in view["seats"]
+    ]
+    if "rival" in view:
+        rival = view["rival"]
+        out["rival"] = {"seat": rival["seat"]} if rival else rival
+    return out
+
+
+def _player_slice(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    seats = [s if i == seat else None for i, s in enumerate(view["seats"])]
+    return {"seats": seats, **narrow(view, ("rival",)), **_stacks(view, ("idols", "decks"), seat)}
 
 
 # -- small pieces ---------------------------------------------------------------------------------------
@@ -305,10 +365,6 @@ def _site(
 # -- the centre: card row, research track, supplies -----------------------------------------------------
 
 
-def _centre(view: dict[str, Any]) -> html.Div:
-    return html.Div([_card_row(view), _research(view)], className="arnak-centre")
-
-
 def _card_row(view: dict[str, Any]) -> html.Div:
     row = view["card_row"]
     artifacts = [_card(c, "arnak-in-row") for c in row["artifacts"]]
@@ -483,12 +539,32 @@ def _player(view: dict[str, Any], seat: int, acting: set[int], moved_last: bool 
         ],
         className="arnak-phead",
     )
+    # Whose turn it is and who moved last change every move; what is on the board only with its seat's moves.
+    return html.Div(
+        [head, *kept_children(_player_body, _player_slice(view, seat), seat)],
+        className=f"arnak-player arnak-panel arnak-b-{colour}" + (" arnak-acting" if seat in acting else ""),
+        id=f"arnak-seat-{seat}",
+        **data_attributes(
+            {
+                "data-seat": str(seat),
+                "data-to-act": "yes" if seat in acting else "no",
+                "data-moved-last": "yes" if moved_last else "no",
+            }
+        ),
+    )
+
+
+def _player_body(view: dict[str, Any], seat: int) -> list[Any]:
+    """A player's board under its head: resources, research, idols, helpers, cards, archaeologists."""
+    p = view["seats"][seat]
+    rival = view.get("rival")
+    is_rival = rival is not None and int(rival["seat"]) == seat
     resources = html.Div(
         [_res_chip(r, int(p["resources"].get(r, 0)), seat) for r in RESOURCES]
         + ([html.Span("held:", className="q"), _travel(p["travel"])] if p.get("travel") else []),
         className="arnak-resources",
     )
-    bits: list[Any] = [head, resources]
+    bits: list[Any] = [resources]
     bits.append(_research_line(view, p, is_rival))
     bits.append(_idols_line(view, p, seat, is_rival))
     if p["assistants"] or p["guardians"]:
@@ -505,18 +581,7 @@ def _player(view: dict[str, Any], seat: int, acting: set[int], moved_last: bool 
             className="arnak-line q",
         )
     )
-    return html.Div(
-        bits,
-        className=f"arnak-player arnak-panel arnak-b-{colour}" + (" arnak-acting" if seat in acting else ""),
-        id=f"arnak-seat-{seat}",
-        **data_attributes(
-            {
-                "data-seat": str(seat),
-                "data-to-act": "yes" if seat in acting else "no",
-                "data-moved-last": "yes" if moved_last else "no",
-            }
-        ),
-    )
+    return bits
 
 
 def _research_line(view: dict[str, Any], p: dict[str, Any], is_rival: bool) -> html.Div:

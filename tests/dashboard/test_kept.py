@@ -1,0 +1,70 @@
+"""``dashboard.kept``: a replay draws each distinct part of a table once and reuses it for every frame and perspective
+that shows it the same. The frames must be exactly the frames drawn without it, from every perspective: a part given
+too little of the view would draw a default, and a part reused across perspectives must never carry what one
+perspective saw into another's frames. A renderer's ``*_slice`` functions say what each kept part is given of the view;
+the frames are compared with the frames drawn with every part given the whole view, afresh for every frame."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Any
+
+import pytest
+
+from dashboard import kept, replay_frames
+from dashboard.games import renderer
+from dashboard.html_text import Written, to_html
+from tests.dashboard.conftest import Demo
+
+
+def _documents(demo: Demo, game_id: str) -> dict[tuple[str, int, bool], list[str]]:
+    """Every frame of every perspective of a game, as HTML, drawn the way the replay draws them."""
+    records = demo.queries.records(game_id)
+    seats = len(records[0]["body"]["names"])
+    out = {}
+    for perspective in ["referee", *map(str, range(seats))]:
+        seat = None if perspective == "referee" else int(perspective)
+        for chunk in range(replay_frames.chunks(len(records))):
+            for by_event in (False, True):
+                doc = replay_frames.document(game_id, records, perspective, seat, {}, chunk, False, by_event)
+                out[(perspective, chunk, by_event)] = ["".join(doc["pieces"][i] for i in f["t"]) for f in doc["frames"]]
+    return out
+
+
+@pytest.mark.parametrize("kind", ["ruins", "arnak"])
+def test_frames_drawn_with_kept_parts_are_the_frames_drawn_whole(
+    demo: Demo, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = demo.finished if kind == "ruins" else demo.others[kind]
+    for game_id in games[:2]:
+        kept.clear()
+        before = dict(kept.counts)
+        reused = _documents(demo, game_id)
+        with monkeypatch.context() as m:  # every part drawn afresh for every frame, from the whole view
+            m.setattr(replay_frames, "drawing_frames", contextlib.nullcontext)
+            table = sys.modules[renderer(kind).draw_table.__module__]
+            for name in dir(table):
+                if name.endswith("_slice"):  # what a kept part is given of the view: all of it
+                    m.setattr(table, name, lambda view, *_: view)
+            whole = _documents(demo, game_id)
+        assert reused == whole
+        if kind == "arnak":  # (Ruins marks no part yet)
+            assert kept.counts["reused"] - before["reused"] > 10 * (kept.counts["drawn"] - before["drawn"]) > 0
+
+
+def _part(view: dict[str, Any]) -> Any:
+    from dashboard import fast_html as html
+
+    return html.Div([html.Span(str(view.get("secret", "none")))], className="part")
+
+
+def test_a_part_is_reused_only_for_the_same_arguments() -> None:
+    kept.clear()
+    with kept.drawing_frames():
+        first, again = kept.kept(_part, {"secret": 1}), kept.kept(_part, {"secret": 1})
+        other = kept.kept(_part, {"secret": 2})
+    assert isinstance(first, Written) and first is again and other is not first
+    assert to_html(other) == '<div class="part"><span>2</span></div>'
+    # Outside a replay's frames (the seat page, the tests) a part is drawn as components, every time.
+    assert not isinstance(kept.kept(_part, {"secret": 1}), Written)
