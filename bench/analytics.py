@@ -2,7 +2,7 @@
 
 1. Projection catch-up: records projected per second, against reading and decoding the same
    notification log raw in the same run, two ways: through the library (select_notifications + its
-   mapper), and the projection's own plain read and decode (``service.projections.log``), the stricter.
+   mapper), and the projection's own plain read and decode (``service.reading.projections.log``), the stricter.
    Measured in segments (``--segment`` records), each timed beside both baselines reading the same
    records right after it (``paired_catch_up``), so that the machine's drift stays out of the ratios.
 2. Replay step: one move forward or back, any perspective (Queries.replay), on the longest games:
@@ -37,13 +37,14 @@ from typing import Any
 from bench.service import drop, fresh_database
 from domain.games import game
 from domain.play import play_game
-from service import bootstrap, store
-from service.application import Digsite
-from service.projections.follower import Follower
-from service.projections.log import LibraryLog, log_for
-from service.projections.tables import TABLES
-from service.queries import Queries, metrics, per_player_breakdowns
+from service import bootstrap
+from service.commands.application import Digsite
+from service.reading.projections.follower import Follower
+from service.reading.projections.log import LibraryLog, log_for
+from service.reading.projections.tables import TABLES
+from service.reading.queries import Queries, metrics, per_player_breakdowns
 from service.settings import Database, Settings
+from service.store import backends
 
 KIND = "ruins"  # the game with the read models' analytics this measures
 RUINS = game(KIND)
@@ -254,14 +255,14 @@ def main() -> None:
         parser.error("--store FILE with --backend postgresql needs an existing SQLite store (make one with sqlite)")
     with tempfile.TemporaryDirectory() as folder:
         db: Database = fresh_database(args.backend, Path(folder))
-        store.upgrade(db)
+        backends.upgrade(db)
         settings = Settings(database=db)
         service = bootstrap.build(settings)
         try:
             began = time.perf_counter()
             if reuse:
                 load_store(args.store, db)
-                store.upgrade(db)  # (an SQLite store is copied whole: it may predate a migration)
+                backends.upgrade(db)  # (an SQLite store is copied whole: it may predate a migration)
             else:
                 generate(service, args.games)
                 if args.store is not None:

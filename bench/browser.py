@@ -91,14 +91,14 @@ def build_store(folder: Path, demo_games: int) -> dict[str, Any]:
     What the measurements open: finished games by kind, players by kind, the games in play with their tokens."""
     from domain.games import GAMES
     from entrypoints.up import demo_plan
-    from service import store
-    from service.application import Digsite
-    from service.projections.follower import Follower
+    from service.bots.simulation import run_tournament
+    from service.commands.application import Digsite
+    from service.reading.projections.follower import Follower
     from service.settings import Database, Settings
-    from service.simulation import run_tournament
+    from service.store import backends
 
     db = Database.from_url(f"sqlite:///{folder / 'demo.sqlite'}")
-    store.upgrade(db)
+    backends.upgrade(db)
     settings = Settings(database=db, api_key=KEY, secret_key=SECRET)
     service = Digsite(settings)
     finished: dict[str, list[str]] = {}
@@ -264,7 +264,7 @@ def measure_moves(browser: Any, url: str, found: dict[str, Any], database: Path,
     page's picker (the cards, the kind of move, the option), the answer timed in the page."""
     from dashboard.pages.play import picker_of
     from domain.games import game
-    from service.application import Digsite, Viewer
+    from service.commands.application import Digsite, Viewer
     from service.settings import Database, Settings
 
     service = Digsite(Settings(database=Database.from_url(f"sqlite:///{database}"), api_key=KEY, secret_key=SECRET))

@@ -1,4 +1,4 @@
-"""Speed-up of the distributed rebuild (service/distributed.py) against the single-process rebuild, same run.
+"""Speed-up of the distributed rebuild (service/cluster/dask_jobs.py) against the single-process rebuild, same run.
 
 On a PostgreSQL store of bot games (generated as ``bench.analytics`` does, or copied from its ``--store FILE``),
 the single-process rebuild (``Follower.rebuild``) is timed first and last (the baseline, bracketing the rest),
@@ -23,9 +23,11 @@ from typing import Any
 
 from bench.analytics import dump_read_models, generate, load_store
 from bench.service import drop, fresh_database
-from service import bootstrap, distributed, store
-from service.projections.follower import Follower
+from service import bootstrap
+from service.cluster import dask_jobs
+from service.reading.projections.follower import Follower
 from service.settings import Settings
+from service.store import backends
 
 
 def single(follower: Follower) -> float:
@@ -44,7 +46,7 @@ def main() -> None:
     counts = sorted({1, 2, cores})
     with tempfile.TemporaryDirectory() as folder:
         db = fresh_database("postgresql", Path(folder))
-        store.upgrade(db)
+        backends.upgrade(db)
         settings = Settings(database=db, secret_key="bench")
         try:
             began = time.perf_counter()
@@ -60,17 +62,17 @@ def main() -> None:
             follower = bootstrap.follower(settings)
             records = follower.app.recorder.max_notification_id() or 0
             began = time.perf_counter()
-            games = distributed._games(follower.app, records)  # the coordinator's listing of the games
+            games = dask_jobs._games(follower.app, records)  # the coordinator's listing of the games
             listing = time.perf_counter() - began
             first = single(follower)
             expected = dump_read_models(follower, Path(folder) / "single.txt")
             runs: list[dict[str, Any]] = []
             for workers in counts:
                 began = time.perf_counter()
-                with distributed.engine(None, workers) as client:
+                with dask_jobs.engine(None, workers) as client:
                     started = time.perf_counter() - began
                     began = time.perf_counter()
-                    distributed.rebuild(client, settings, batch_size=args.batch_size)
+                    dask_jobs.rebuild(client, settings, batch_size=args.batch_size)
                     seconds = time.perf_counter() - began
                 same = dump_read_models(follower, Path(folder) / f"workers-{workers}.txt") == expected
                 runs.append({"workers": workers, "seconds": seconds, "cluster_start_seconds": started, "same": same})

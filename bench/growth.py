@@ -15,7 +15,7 @@ grown block by block to each size (``measure --sizes``), so a block is generated
   the field's, kept since the read models last moved), its reads alone and with its charts;
 - incremental catch-up per record: the projection catching up on fresh games appended after the rebuild;
 - a full rebuild (``Follower.rebuild``), total and per game;
-- ``verify --all`` (``service.audit.verify_store``, what the CLI runs), total and per game, or a fixed
+- ``verify --all`` (``service.integrity.audit.verify_store``, what the CLI runs), total and per game, or a fixed
   random sample of games with ``--verify-sample``.
 
 A block: a tournament of 1,000 games among 100 players of its own (each in about 40 games, so a player's page
@@ -54,11 +54,12 @@ from dashboard.context import Context
 from dashboard.data import Data
 from dashboard.pages.players import player_page
 from domain.play import play_game
-from service import bootstrap, store
-from service.application import Digsite, Viewer
-from service.audit import stored_game_ids, verify_store
-from service.queries import Queries, metrics, per_player_breakdowns
+from service import bootstrap
+from service.commands.application import Digsite, Viewer
+from service.integrity.audit import stored_game_ids, verify_store
+from service.reading.queries import Queries, metrics, per_player_breakdowns
 from service.settings import Database, Settings
+from service.store import backends
 
 BLOCK = 1000  # games per block
 # Snapshots are sealed with the server secret: the blocks and the measuring service must share one.
@@ -88,7 +89,7 @@ def generate_block(folder: Path, block: int, scripts: dict[int, tuple[str, list[
     partial = target.with_suffix(".partial")
     partial.unlink(missing_ok=True)
     db = Database.from_url(f"sqlite:///{partial}")
-    store.upgrade(db)
+    backends.upgrade(db)
     service = bootstrap.build(Settings(database=db, secret_key=SECRET))
     try:
         rng = random.Random(f"block-{block}")
@@ -465,7 +466,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     if args.schema:  # a store kept by an earlier run (--keep), grown on from its blocks
         db = Database.from_url(f"{db.url.rpartition('schema=')[0]}schema={args.schema}")
         have = tournaments(db)
-    store.upgrade(db)
+    backends.upgrade(db)
     settings = Settings(database=db, secret_key=SECRET)
     results: dict[str, Any] = {"schema": db.schema, "sizes": []}
     try:

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.service import NAMES, drop, fresh_database, scripted_games, service_moves
-from service import store
-from service.application import Digsite
+from service.commands.application import Digsite
 from service.settings import Settings
+from service.store import backends
 
 API_KEY = "bench-organiser-key"
 
@@ -169,7 +169,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = fresh_database(args.backend, Path(folder))
-        store.upgrade(db)
+        backends.upgrade(db)
         try:
             service = Digsite(Settings(database=db))
             players = [service.create_player(n) for n in NAMES]
@@ -198,7 +198,7 @@ def main() -> None:
                     "--log-level",
                     "warning",
                     *args.gunicorn_args.split(),
-                    "service.wsgi:app",
+                    "service.serving.wsgi:app",
                 ],
                 env=env,
             )

@@ -25,12 +25,12 @@ from dashboard.access import ORGANISER
 from dashboard.data import Data
 from dashboard.replay_frames import chunks
 from domain.games import GAMES
-from service import store
-from service.application import Digsite
-from service.projections.follower import Follower
-from service.queries import Queries
+from service.bots.simulation import run_tournament
+from service.commands.application import Digsite
+from service.reading.projections.follower import Follower
+from service.reading.queries import Queries
 from service.settings import Database, Settings
-from service.simulation import run_tournament
+from service.store import backends
 
 
 def measure(data: Data, queries: Queries, game_id: str, perspective: str) -> dict[str, Any]:
@@ -78,7 +78,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = Database.from_url(f"sqlite:///{Path(folder) / 'bench.sqlite'}")
-        store.upgrade(db)
+        backends.upgrade(db)
         settings = Settings(database=db, api_key="bench", secret_key="a bench secret long enough to sign")
         service = Digsite(settings)
         longest = {}

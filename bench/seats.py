@@ -20,7 +20,8 @@ second with nobody playing (against the server left alone) is compared with the 
 load, and the seat load runs again beside them.
 
 Run: ``.venv/bin/python -m bench.seats`` (PostgreSQL: ``DIGSITE_BENCH_DATABASE_URL``, default the local server);
-``--worker-class gevent`` runs the same server with gevent workers. The server is sized by service/gunicorn_conf.py
+``--worker-class gevent`` runs the same server with gevent workers. The server is sized by
+service/serving/gunicorn_conf.py
 for ``--waits`` waits a worker (default 632: the 640 threads a worker had when the figures of docs/performance.md,
 section 5, were measured).
 """
@@ -46,9 +47,10 @@ from typing import Any
 
 from bench.http import API_KEY, KeepAliveClient, _free_port, _tree_cpu, client
 from bench.service import NAMES, drop, fresh_database, scripted_games
-from service import push, serving, store
-from service.application import Digsite
+from service.commands.application import Digsite
+from service.serving import capacity, push
 from service.settings import Settings
+from service.store import backends
 
 WAIT = 10  # seconds a seat's long poll waits (an answer comes as soon as it is this seat's turn)
 IDLE_WAIT = 50  # seconds an idle subscriber's long poll waits (nothing happens in its game: it runs out)
@@ -297,15 +299,15 @@ def idle_subscribers(port: int, subscriptions: list[tuple[str, str]], ready: Any
 
 
 def _start_server(port: int, db_url: str, workers: int, waits: int, kind: str) -> subprocess.Popen[bytes]:
-    """gunicorn sized by service/gunicorn_conf.py for ``waits`` waits a worker (gthread, or ``kind``)."""
-    env = {**os.environ, "DIGSITE_DATABASE_URL": db_url, "DIGSITE_API_KEY": API_KEY, serving.SETTING: str(waits)}
+    """gunicorn sized by service/serving/gunicorn_conf.py for ``waits`` waits a worker (gthread, or ``kind``)."""
+    env = {**os.environ, "DIGSITE_DATABASE_URL": db_url, "DIGSITE_API_KEY": API_KEY, capacity.SETTING: str(waits)}
     server = subprocess.Popen(
         [
             sys.executable,
             "-m",
             "gunicorn",
             "-c",
-            "python:service.gunicorn_conf",
+            "python:service.serving.gunicorn_conf",
             "-w",
             str(workers),
             "-k",
@@ -314,7 +316,7 @@ def _start_server(port: int, db_url: str, workers: int, waits: int, kind: str) -
             f"127.0.0.1:{port}",
             "--log-level",
             "warning",
-            "service.wsgi:app",
+            "service.serving.wsgi:app",
         ],
         env=env,
     )
@@ -424,8 +426,8 @@ def main() -> None:
     parser.add_argument(
         "--waits",
         type=int,
-        default=640 - serving.SPARE_THREADS,
-        help=f"{serving.SETTING}: the waits a worker holds (default: a gthread worker of 640 threads)",
+        default=640 - capacity.SPARE_THREADS,
+        help=f"{capacity.SETTING}: the waits a worker holds (default: a gthread worker of 640 threads)",
     )
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--window", type=float, default=20.0)
@@ -448,7 +450,7 @@ def main() -> None:
     rounds: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:
         db = fresh_database(args.backend, Path(folder))
-        store.upgrade(db)
+        backends.upgrade(db)
         try:
             service = Digsite(Settings(database=db))
             players = [service.create_player(n) for n in NAMES]
@@ -507,7 +509,8 @@ def main() -> None:
             drop(db)
     report: dict[str, Any] = {
         "backend": args.backend,
-        "gunicorn": f"-c python:service.gunicorn_conf -w {args.workers} -k {args.worker_class}, {args.waits} waits",
+        "gunicorn": f"-c python:service.serving.gunicorn_conf -w {args.workers} -k {args.worker_class}, "
+        f"{args.waits} waits",
         "rounds": rounds,
         "median": {
             shape: {

@@ -26,9 +26,9 @@ from uuid import UUID
 
 from domain.games import game
 from domain.play import play_game
-from service import store
-from service.application import Digsite, Viewer
+from service.commands.application import Digsite, Viewer
 from service.settings import Database, Settings
+from service.store import backends
 
 NAMES = ["Ana", "Beto", "Carla", "Diego"]
 KIND = "ruins"  # the game measured: Ruins, whose figures docs/performance.md tracks
@@ -158,7 +158,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = fresh_database(args.backend, Path(folder))
-        store.upgrade(db)
+        backends.upgrade(db)
         try:
             moves = measure_moves(db, args.games)
             state_at = measure_state_at(db, moves.pop("game_ids"), args.samples)

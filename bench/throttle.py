@@ -1,4 +1,4 @@
-"""What the throttle of wrong secrets (service/throttle.py) costs a correct request: the API answering correct
+"""What the throttle of wrong secrets (service/serving/throttle.py) costs a correct request: the API answering correct
 requests with no throttle at all, with the throttle quiet, and with the throttle busy (the other kind of secret
 shut for the caller's address, and the counts of 10,000 other addresses held: the seat token read here is the
 right secret of the other kind), in alternated rounds so that a busy machine weighs on all three alike, timed
@@ -18,11 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from service import store
 from service.api import create_app
-from service.application import Digsite
+from service.commands.application import Digsite
+from service.serving.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle
 from service.settings import Database, Settings
-from service.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle
+from service.store import backends
 
 API_KEY = "bench-organiser-key"
 
@@ -70,7 +70,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         database = Database.from_url(f"sqlite:///{Path(folder) / 'bench.sqlite'}")
-        store.upgrade(database)
+        backends.upgrade(database)
         service = Digsite(Settings(database=database, api_key=API_KEY))
         try:
             conditions: dict[str, Callable[[], Throttle]] = {

@@ -12,7 +12,8 @@ so new connections keep coming), for ``--window`` seconds; a prober asks ``GET /
 0.2 s. Reported for each phase: moves/s, move p50/p99/max, health p50/p99/max, the server's CPU a second; with the
 waiters, how many the server held at the end of the window and how many refusals it answered a second.
 
-The server: gunicorn with service/gunicorn_conf.py and ``DIGSITE_PUSH_MAX_WAITING=--waits`` (default: the setting's
+The server: gunicorn with service/serving/gunicorn_conf.py and
+``DIGSITE_PUSH_MAX_WAITING=--waits`` (default: the setting's
 default), ``-w --workers``; or, with ``--hand-sized "ARGS"``, gunicorn started with ARGS instead of that file (the
 command docs/api.md gave before: ``--hand-sized "-w 2 -k gthread --threads 64 --reuse-port"``).
 
@@ -41,9 +42,10 @@ from typing import Any
 from bench.http import API_KEY, KeepAliveClient, _free_port, _tree_cpu
 from bench.seats import _percentile
 from bench.service import NAMES, drop, fresh_database, scripted_games
-from service import serving, store
-from service.application import Digsite
+from service.commands.application import Digsite
+from service.serving import capacity
 from service.settings import Settings
+from service.store import backends
 
 WAIT = 55  # seconds a waiter's long poll asks to be held (the most the API allows)
 PROBE_SECONDS = 0.2
@@ -257,14 +259,16 @@ def settled(port: int) -> float:
 def start_server(port: int, db_url: str, args: argparse.Namespace) -> subprocess.Popen[bytes]:
     env = {**os.environ, "DIGSITE_DATABASE_URL": db_url, "DIGSITE_API_KEY": API_KEY}
     if args.waits is not None:
-        env[serving.SETTING] = str(args.waits)
+        env[capacity.SETTING] = str(args.waits)
     if args.server_path:  # (another checkout's code for the server: the code before a change)
         env["PYTHONPATH"] = args.server_path
     sized = (
-        args.hand_sized.split() if args.hand_sized else ["-c", "python:service.gunicorn_conf", "-w", str(args.workers)]
+        args.hand_sized.split()
+        if args.hand_sized
+        else ["-c", "python:service.serving.gunicorn_conf", "-w", str(args.workers)]
     )
     command = [sys.executable, "-m", "gunicorn", *sized, "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
-    server = subprocess.Popen([*command, "service.wsgi:app"], env=env, cwd=args.server_path or None)
+    server = subprocess.Popen([*command, "service.serving.wsgi:app"], env=env, cwd=args.server_path or None)
     deadline = time.monotonic() + 60
     probe_client = KeepAliveClient(port)
     while True:
@@ -284,9 +288,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="postgresql")
     parser.add_argument("--waiters", type=int, default=2000)
-    parser.add_argument("--waits", type=int, default=None, help=f"{serving.SETTING} (default: the setting's default)")
+    parser.add_argument("--waits", type=int, default=None, help=f"{capacity.SETTING} (default: the setting's default)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--hand-sized", default="", help="gunicorn's options instead of service/gunicorn_conf.py")
+    parser.add_argument(
+        "--hand-sized", default="", help="gunicorn's options instead of service/serving/gunicorn_conf.py"
+    )
     parser.add_argument("--server-path", default="", help="run the server from this checkout (PYTHONPATH and cwd)")
     parser.add_argument("--movers", type=int, default=2)
     parser.add_argument("--window", type=float, default=20.0)
@@ -297,7 +303,7 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(wanted, hard)), hard))  # (inherited by the server)
     with tempfile.TemporaryDirectory() as folder:
         db = fresh_database(args.backend, Path(folder))
-        store.upgrade(db)
+        backends.upgrade(db)
         try:
             service = Digsite(Settings(database=db))
             players = [service.create_player(n) for n in NAMES]
@@ -339,8 +345,8 @@ def main() -> None:
         finally:
             drop(db)
     report = {
-        "server": args.hand_sized or f"-c python:service.gunicorn_conf -w {args.workers}",
-        "waits_setting": args.waits if args.waits is not None else f"default ({serving.DEFAULT_WAITS})",
+        "server": args.hand_sized or f"-c python:service.serving.gunicorn_conf -w {args.workers}",
+        "waits_setting": args.waits if args.waits is not None else f"default ({capacity.DEFAULT_WAITS})",
         "waiters": args.waiters,
         "quiet": quiet,
         "beside_waiters": loaded,

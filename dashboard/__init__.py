@@ -1,6 +1,6 @@
 """The organisers' dashboard (Dash + Plotly): games browser, replays, player tendencies, aggregates.
 
-Everything it shows comes from the read side (``service.queries.Queries``): read models for lists and
+Everything it shows comes from the read side (``service.reading.queries.Queries``): read models for lists and
 statistics, snapshots plus ``evolve`` for a replay step. Who may see what is decided on the server for
 every page and callback (``dashboard.access``): organisers sign in with the organiser key; without
 signing in, finished games only (spectator mode); a player's seat token opens that seat of their game.
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import dash
 
     from dashboard.access import AccessSettings
-    from service.queries import Queries
+    from service.reading.queries import Queries
 
 
 def create_dashboard(

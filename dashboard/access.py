@@ -26,7 +26,7 @@ from uuid import UUID
 
 from werkzeug.exceptions import Forbidden
 
-from service.throttle import trusted_proxies
+from service.serving.throttle import trusted_proxies
 
 REFEREE = "referee"
 
@@ -145,7 +145,7 @@ class AccessSettings:
     - ``failures``, ``window``, ``delay``: at most ``failures`` wrong organiser keys per client address in
       ``window`` seconds, and as many wrong seat tokens per address and game, each answered after ``delay``
       seconds; ``seat_failures_across_games``: wrong seat tokens per address over every game
-      (``service.throttle``);
+      (``service.serving.throttle``);
     - ``trusted_proxies``: reverse proxies in front that add to X-Forwarded-For, whose client is then the
       address counted (DIGSITE_TRUSTED_PROXIES, default 0: the header is ignored).
     """

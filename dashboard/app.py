@@ -22,8 +22,8 @@ from dashboard.pages import aggregates, games, play, players, replay, tournament
 from dashboard.session import Gate
 from dashboard.static import INDEX
 from service.errors import ServiceError
-from service.queries import Queries
-from service.store import RETRY_AFTER_SECONDS, StoreUnavailable
+from service.reading.queries import Queries
+from service.store.backends import RETRY_AFTER_SECONDS, StoreUnavailable
 
 NAV = (
     ("Games", "/games", "games"),

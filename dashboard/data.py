@@ -3,7 +3,7 @@
 The pages hold a :class:`Data`, never a ``Queries``: every function here takes the visitor first and asks
 ``dashboard.access`` before it reads, so a page or callback cannot read without saying for whom. A refusal
 is :class:`~dashboard.access.Denied` (HTTP 403 when it ends a callback). Reads go through
-``service.queries.Queries`` (read models, snapshots, the event store through the service).
+``service.reading.queries.Queries`` (read models, snapshots, the event store through the service).
 """
 
 from __future__ import annotations
@@ -19,14 +19,14 @@ from cachetools import LRUCache
 from dashboard import access, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from domain.games import game as game_of
-from service import push
-from service.application import Viewer
-from service.checkpoint import checkpoint_coverage
-from service.crafting import crafted
+from service.commands.application import Viewer
 from service.errors import NotFound
-from service.queries import Queries, Sizes
-from service.replays import entries, events_of, evolved
-from service.standings import PointsTable, report, to_csv
+from service.integrity.checkpoint import checkpoint_coverage
+from service.reading.crafting import crafted
+from service.reading.queries import Queries, Sizes
+from service.reading.replays import entries, events_of, evolved
+from service.reading.standings import PointsTable, report, to_csv
+from service.serving import push
 
 DETAILS_LATER = "shown to everyone once the game is over"
 NOT_YOUR_SEAT = "Only a player of this game can play here: open the seat link the organiser gave you."
@@ -36,7 +36,7 @@ LOG_MOVES = 30  # the play page's log: the last moves
 
 @dataclass
 class Verifications:
-    """``service.audit.verify`` replays a whole game, so each game is checked once per version it has
+    """``service.integrity.audit.verify`` replays a whole game, so each game is checked once per version it has
     reached (a finished game once for good) and the report kept; stepping through a replay never verifies."""
 
     queries: Queries
@@ -52,7 +52,7 @@ class Verifications:
             if cached is not None:
                 self._reports.move_to_end(key)
                 return cached
-        from service.audit import verify
+        from service.integrity.audit import verify
 
         report = verify(self.queries.service, game_id).to_dict()
         with self._lock:
@@ -174,7 +174,7 @@ class Data:
         return found
 
     def standings(self, visitor: Visitor, tournament_id: str, points: str | None) -> dict[str, Any]:
-        """The tournament's standings (``service.standings.report``): an organiser's count every game and show
+        """The tournament's standings (``service.reading.standings.report``): an organiser's count every game and show
         those in play; anyone else's only finished games. ``PointsTableError`` for a points table that cannot
         be read."""
         table = PointsTable.parse(points)
@@ -414,7 +414,8 @@ class Data:
         return self._queries.service.submit(opened.game_id, Viewer(seat), version, action)
 
     def crafted(self, visitor: Visitor, game_id: str, version: Any, action: Any) -> dict[str, Any]:
-        """The crafted forms of the visitor's own legal move at ``version`` (``service.crafting``: the engine's),
+        """The crafted forms of the visitor's own legal move at ``version``
+        (``service.reading.crafting``: the engine's),
         with the seat's view to name them; none for a game without crafting or a version gone stale."""
         opened, seat = self.seat(visitor, game_id)
         if isinstance(version, bool) or not isinstance(version, int):

@@ -125,7 +125,7 @@ def vp_timeline(timeline: Mapping[str, Any], version: int, round_name: RoundName
     return fig
 
 
-# -- players and aggregates: drawn from a game's catalogue (service.queries), whatever the game --------------
+# -- players and aggregates: drawn from a game's catalogue (service.reading.queries), whatever the game --------------
 
 
 def _colour(i: int, who: str) -> str:

@@ -1,7 +1,7 @@
 """The live pages' one waiting request: ``GET <prefix>live/<game>?after=V&wait=S`` answers as soon as the game
 has moved past version ``V`` (or after ``S`` seconds, at most 25) with its version, status and the seats to act.
 
-It waits on the service's push channel (``service.push.updates``), so an open page holds one request at a
+It waits on the service's push channel (``service.serving.push.updates``), so an open page holds one request at a
 time and no page polls. The door is the replay's: the visitor must be allowed to open the game
 (``Data.open``: an organiser, a player of it through their seat, anyone once it is over), checked on every
 request; anything else is 403 with no data. It says nothing a page of the game does not show: no records,

@@ -29,7 +29,7 @@ from dashboard.format import log_line
 from dashboard.games import renderer
 from dashboard.html_text import pieces
 from domain.games import game
-from service.replays import Entry, entries, events_of, steps
+from service.reading.replays import Entry, entries, events_of, steps
 
 CHUNK = 25  # moves per part: the first part is drawn in a fraction of a second, the rest follow it
 
@@ -55,7 +55,8 @@ def document(
     ``with_moves``; ``read``: the read models' rows per move (``think_ms``, ``kind``), by move number. The part
     holds one frame per move, or with ``by_event`` the frames within the moves instead (after each event of a
     move with several): most steps are by move, so those come first and the others only when wanted.
-    ``start``: (version, the engine's state after it) before the part, to evolve on from (``service.replays.evolved``)
+    ``start``: (version, the engine's state after it) before the part, to evolve on from
+    (``service.reading.replays.evolved``)
     instead of from the first record."""
     first = records[0]["body"]
     kind = str(first["kind"])

@@ -33,7 +33,7 @@ from werkzeug.wrappers import Response as BaseResponse  # what redirect() makes
 from dashboard.access import AccessSettings, Visitor, canonical_id
 from dashboard.static import CSS
 from service.errors import ServiceError
-from service.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle, Throttled
+from service.serving.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle, Throttled
 
 SESSION_COOKIE = "digsite_session"
 CSRF_COOKIE = "digsite_csrf"
@@ -60,7 +60,7 @@ class Gate:
         self.prefix = prefix  # where the browser reaches the dashboard (links)
         self.routes_prefix = routes_prefix or prefix  # where the server routes it
         self.serializer = URLSafeTimedSerializer(settings.secret, salt="digsite.dashboard.session")
-        # Wrong keys and seat tokens, counted apart (service.throttle, the API's throttle too).
+        # Wrong keys and seat tokens, counted apart (service.serving.throttle, the API's throttle too).
         self.throttle = Throttle(
             settings.failures, settings.window, settings.seat_failures_across_games, proxies=settings.trusted_proxies
         )

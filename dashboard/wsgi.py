@@ -1,10 +1,10 @@
 """The dashboard for production WSGI servers, built by a factory (nothing is built on import)::
 
-    gunicorn -c python:service.gunicorn_conf -b 127.0.0.1:8050 'dashboard.wsgi:create_app()'
+    gunicorn -c python:service.serving.gunicorn_conf -b 127.0.0.1:8050 'dashboard.wsgi:create_app()'
 
 Settings come from the environment (DIGSITE_DATABASE_URL), as for every ``digsite`` command. Each
 worker builds its own service and read-side connections after forking. An open live page holds a wait on the push
-channel: the workers are sized from DIGSITE_PUSH_MAX_WAITING as the API's are (service/gunicorn_conf.py).
+channel: the workers are sized from DIGSITE_PUSH_MAX_WAITING as the API's are (service/serving/gunicorn_conf.py).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any
 def create_app() -> Any:
     """The dashboard's Flask server over the store the environment names."""
     from dashboard import create_dashboard
-    from service import bootstrap, push, serving
+    from service import bootstrap
+    from service.serving import capacity, push
 
-    push.MAX_WAITING = serving.size_worker(push.MAX_WAITING)  # (a worker sized by hand may hold fewer)
+    push.MAX_WAITING = capacity.size_worker(push.MAX_WAITING)  # (a worker sized by hand may hold fewer)
     return create_dashboard(bootstrap.queries(bootstrap.build())).server

@@ -19,11 +19,11 @@ from pathlib import Path
 import click
 
 from domain.games import GAMES, game
-from service import store
 from service.cli import main, problems
 from service.cli.ports import check_free
 from service.cli.projections import EXIT_UNPROJECTABLE
 from service.settings import Settings, data_dir, default_database_url
+from service.store import backends
 
 
 def api_key_file() -> Path:
@@ -75,7 +75,7 @@ def demo_plan(total: int, kinds: list[str]) -> list[tuple[str, int, int]]:
 
 def _seed_demo(settings: Settings, games: int, kinds: list[str]) -> None:
     from service import bootstrap
-    from service.simulation import run_tournament
+    from service.bots.simulation import run_tournament
 
     service = bootstrap.build(settings)
     try:
@@ -131,7 +131,7 @@ def up(host: str, port: int, api_port: int, demo_games: int, demo_kinds: tuple[s
     check_free(host, api_port, "--api-port")
     check_free(host, port, "--port")
     click.echo(f"Digsite on {settings.database.display()}")
-    applied = store.upgrade(settings.database, report=click.echo)  # unreachable or missing: one line (problems)
+    applied = backends.upgrade(settings.database, report=click.echo)  # unreachable or missing: one line (problems)
     click.echo("schema: " + (f"applied {', '.join(applied)}" if applied else "up to date"))
     key, key_source = _api_key(settings)
     if demo_games:

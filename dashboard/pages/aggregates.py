@@ -1,6 +1,6 @@
 """The field as a whole, for one game: win rate by seat per table size (and by each of the game's seat
 dimensions), scores and lengths, each per-round metric, each breakdown of the game's catalogue, and any
-tendency's trend over a tournament's rounds. Drawn from the catalogue (``service.queries``), whatever the game.
+tendency's trend over a tournament's rounds. Drawn from the catalogue (``service.reading.queries``), whatever the game.
 
 Every figure is over finished games, for everyone: the heading counts them, and each chart counts what it says."""
 
@@ -20,7 +20,7 @@ from dashboard.format import tournament_label
 from dashboard.games import analysed_kinds, renderer, value_text
 from dashboard.pages.players import slug
 from domain.games import GAMES
-from service.queries import breakdowns, dimensions, groups, stacked, trend_metrics
+from service.reading.queries import breakdowns, dimensions, groups, stacked, trend_metrics
 
 # The game the page opens on: the first registered game with analytics (any game can be chosen).
 DEFAULT_KIND = next(iter(analysed_kinds()), next(iter(GAMES)))

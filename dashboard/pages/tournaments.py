@@ -1,6 +1,7 @@
 """Tournaments: the list, and one tournament's standings after any round, its cross table and a CSV download.
 
-The standings come from the games' results alone (``service.standings``: places and points as every game's engine
+The standings come from the games' results alone
+(``service.reading.standings``: places and points as every game's engine
 reports them), so any game's tournament ranks the same way; the page states the points rule and the tie breaks it
 used. An organiser's standings count every finished game and show games in play in the cross table; anyone else
 sees finished games only (``Data`` decides, for the visitor)."""
@@ -17,7 +18,7 @@ from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import DASH, number, ordinal, when
 from domain.games import GAMES
-from service.standings import PointsTableError
+from service.reading.standings import PointsTableError
 
 
 def list_layout(app: dash.Dash, ctx: Context, visitor: Visitor) -> html.Div:

@@ -14,10 +14,10 @@ from werkzeug.wsgi import get_content_length
 from service.api import errors, games, meta, organisers
 from service.api.encoding import AnswerJSON
 from service.api.validation import check_url_length
-from service.application import Digsite
 from service.bootstrap import build
+from service.commands.application import Digsite
+from service.serving.throttle import Throttle, trusted_proxies
 from service.settings import Settings
-from service.throttle import Throttle, trusted_proxies
 
 PREFIX = "/api/v1"
 MAX_BODY_BYTES = 64 * 1024
@@ -99,7 +99,7 @@ def create_app(
     settings: Settings | None = None, service: Digsite | None = None, throttle: Throttle | None = None
 ) -> Flask:
     """The API app around ``service`` (or a service built from ``settings``, or from the environment), counting
-    wrong secrets with ``throttle`` (by default 5 per address in 5 minutes per kind: ``service.throttle``)."""
+    wrong secrets with ``throttle`` (by default 5 per address in 5 minutes per kind: ``service.serving.throttle``)."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json = AnswerJSON(app)  # orjson, keys unsorted: service/api/encoding.py

@@ -1,7 +1,7 @@
 """Who is calling: an organiser (``Authorization: Bearer <DIGSITE_API_KEY>``) or one seat of one game
 (``Authorization: Bearer <seat token>``, as handed out when the game was created).
 
-Wrong secrets are throttled per kind (``service.throttle``, the same throttle as the dashboard's): a wrong
+Wrong secrets are throttled per kind (``service.serving.throttle``, the same throttle as the dashboard's): a wrong
 organiser key counts against the caller's address, a wrong token on a game's endpoints against the address and
 that game. A shut door answers 429 with ``Retry-After`` before any secret is compared."""
 
@@ -14,10 +14,10 @@ from typing import ParamSpec, TypeVar, cast
 
 from flask import current_app, request
 
-from service.application import REFEREE, Digsite, Viewer
+from service.caller_values import parse_uuid
+from service.commands.application import REFEREE, Digsite, Viewer
 from service.errors import Forbidden, Unauthorized
-from service.inputs import parse_uuid
-from service.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle
+from service.serving.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle
 
 P = ParamSpec("P")
 R = TypeVar("R")

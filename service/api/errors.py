@@ -3,9 +3,9 @@
 A ``ServiceError`` answers with its own status and code; an HTTP error raised by Flask (unknown route,
 wrong method, body too large) with its status and a code named after it; a store that cannot be reached,
 is read-only, or whose SQLite file cannot be read with 503 "store_unavailable" (at once: see
-service/pgrecorder.py); anything else is a bug: it is logged with its traceback and answered 500
+service/store/pgrecorder.py); anything else is a bug: it is logged with its traceback and answered 500
 "internal_error" without details. Every 503 carries ``Retry-After``, and so does a 429 of the throttle of
-wrong secrets (``service.throttle``).
+wrong secrets (``service.serving.throttle``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from service.errors import Busy, ServiceError, Unauthorized
-from service.store import RETRY_AFTER_SECONDS, StoreUnavailable
-from service.throttle import Throttled
+from service.serving.throttle import Throttled
+from service.store.backends import RETRY_AFTER_SECONDS, StoreUnavailable
 
 UNREACHABLE = "the game store is unreachable; try again shortly"
 

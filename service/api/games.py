@@ -8,14 +8,15 @@ from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 
-from service import listing, push
 from service.api import errors, schemas
 from service.api.auth import digsite, organiser_only, viewer_for
 from service.api.encoding import AnswerJSON
 from service.api.validation import check, json_body, query_args
-from service.application import Digsite, Viewer
+from service.caller_values import parse_uuid
+from service.commands.application import Digsite, Viewer
 from service.errors import Forbidden
-from service.inputs import parse_uuid
+from service.reading import listing
+from service.serving import push
 
 bp = Blueprint("games", __name__)
 

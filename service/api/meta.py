@@ -8,7 +8,7 @@ from flask import Blueprint
 
 from service.api.auth import digsite
 from service.api.openapi import document
-from service.store import RETRY_AFTER_SECONDS
+from service.store.backends import RETRY_AFTER_SECONDS
 
 bp = Blueprint("meta", __name__)
 

@@ -141,7 +141,7 @@ ALWAYS = ("UriTooLong", "Unavailable")
 
 
 def _throttled(errors: list[str]) -> list[str]:
-    """Wherever a key or token can be refused, too many wrong ones can be (service.throttle)."""
+    """Wherever a key or token can be refused, too many wrong ones can be (service.serving.throttle)."""
     return ["TooManyWrongSecrets"] if "Unauthorized" in errors else []
 
 

@@ -6,11 +6,11 @@ from typing import Any
 
 from flask import Blueprint, Response, url_for
 
-from service import listing, standings
 from service.api import schemas
 from service.api.auth import digsite, organiser_key_sent, organiser_only
 from service.api.validation import check, json_body, query_args
 from service.errors import BadRequest
+from service.reading import listing, standings
 
 bp = Blueprint("organisers", __name__)
 

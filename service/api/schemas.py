@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games import GAMES
-from service.text import NAME_PATTERN, TEXT_PATTERN
+from service.stored_text import NAME_PATTERN, TEXT_PATTERN
 
 MAX_INT = 2**53 - 1  # the largest integer every JSON reader holds exactly
 UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"

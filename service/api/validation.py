@@ -4,7 +4,7 @@ document publishes (``service.api.schemas``), so what is documented is exactly w
 The checker knows the small part of JSON Schema those schemas use; a schema using anything else is a
 programming error and fails loudly. A refusal is a ``BadRequest`` ("malformed_request") naming the
 field and what it must be, or 415 "unsupported_media_type" for a body not sent as JSON. Every string of
-a body (field names too) must be storable text (``service.text``: no control characters, lone
+a body (field names too) must be storable text (``service.stored_text``: no control characters, lone
 surrogates or non-characters), else 400 "invalid_text"; the schemas' free-text fields say the same with
 ``TEXT_PATTERN``. A schema with a ``pattern`` may name the refusal of a string that does not match it
 with the extension keyword ``x-refusal`` (``{"code", "message"}``); ``x-code`` gives the code of any
@@ -23,7 +23,7 @@ from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.errors import BadRequest, ServiceError
-from service.text import check_text
+from service.stored_text import check_text
 
 ANNOTATIONS = frozenset({"description", "examples", "title", "default", "format", "x-refusal", "x-code", "x-flag"})
 KEYWORDS = ANNOTATIONS | {
@@ -266,7 +266,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def parse_json(data: bytes) -> Any:
     """Strict JSON: UTF-8, no NaN/Infinity, finite numbers, no repeated keys; and every string storable
-    text (``service.text``: escapes like "\\u0000" or a lone "\\ud800" are refused, 400 invalid_text)."""
+    text (``service.stored_text``: escapes like "\\u0000" or a lone "\\ud800" are refused, 400 invalid_text)."""
     try:
         value = json.loads(
             data.decode("utf-8"),
@@ -297,7 +297,7 @@ def json_body(schema: dict[str, Any]) -> dict[str, Any]:
 
 def check_url_length(limit: int) -> None:
     """Refuse (414 ``uri_too_long``) a request whose target (path and query, as sent) is longer than ``limit``
-    bytes; the same limit under every server (gunicorn's own, longer, answers in JSON too: ``service.wsgi``)."""
+    bytes; the same limit under every server (gunicorn's own, longer, answers in JSON too: ``service.serving.wsgi``)."""
     environ = request.environ
     target = environ.get("RAW_URI") or environ.get("REQUEST_URI")
     size = len(target) if target else len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", "")) + 1

@@ -18,15 +18,23 @@ from uuid import UUID
 
 import click
 
-from service import checkpoint as checkpoints
-from service.application import Digsite
-from service.audit import GamesVerifier, Report, StoreAudit, games_to_verify, stored_game_ids, verify, verify_store
 from service.bootstrap import build
 from service.cli import main
 from service.cli.problems import StoreProblem, ready, settings
+from service.commands.application import Digsite
 from service.errors import ServiceError
-from service.ledger import backfill
-from service.transfer import import_lines, write_export
+from service.integrity import checkpoint as checkpoints
+from service.integrity.audit import (
+    GamesVerifier,
+    Report,
+    StoreAudit,
+    games_to_verify,
+    stored_game_ids,
+    verify,
+    verify_store,
+)
+from service.integrity.ledger import backfill
+from service.integrity.transfer import import_lines, write_export
 
 
 @contextmanager
@@ -201,17 +209,18 @@ def verify_command(
 
 @contextmanager
 def _games_verifier(service: Digsite, cluster: str | None, workers: int | None) -> Iterator[GamesVerifier | None]:
-    """None (the games verified here, one by one) unless --cluster or --workers split them (service/distributed.py)."""
+    """None (the games verified here, one by one) unless --cluster or --workers split them
+    (service/cluster/dask_jobs.py)."""
     if cluster is None and workers is None:
         yield None
         return
-    from service import distributed
+    from service.cluster import dask_jobs
 
     try:
-        distributed.require_postgresql(service.settings)
-        with distributed.engine(cluster, workers) as client:
-            yield distributed.games_verifier(client, service.settings)
-    except distributed.ClusterProblem as error:
+        dask_jobs.require_postgresql(service.settings)
+        with dask_jobs.engine(cluster, workers) as client:
+            yield dask_jobs.games_verifier(client, service.settings)
+    except dask_jobs.ClusterProblem as error:
         _stop(str(error))
     except (ServiceError, StoreProblem):
         raise

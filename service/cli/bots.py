@@ -10,7 +10,7 @@ import click
 from domain.games import GAMES
 from domain.policies import UnknownPolicy
 from domain.search import SEARCH, parse_choice
-from service.botclient import ApiError, BadAddress, BotChoice, BotClient, Move, Unreachable, parse_tendencies
+from service.bots.seat_client import ApiError, BadAddress, BotChoice, BotClient, Move, Unreachable, parse_tendencies
 from service.cli import main
 
 TOKEN_ENV = "DIGSITE_SEAT_TOKEN"

@@ -7,9 +7,9 @@ import sqlite3
 import click
 import psycopg
 
-from service import store
 from service.cli import main
 from service.cli.problems import StoreProblem, reachable, settings
+from service.store import backends
 
 EXIT_CANNOT_TELL = 2  # 1 is "migrations pending": a database that cannot be read is neither up to date nor pending
 
@@ -27,7 +27,7 @@ def upgrade() -> None:
     database = settings().database
     click.echo(f"Upgrading {database.display()}")
     try:
-        applied = store.upgrade(database, report=click.echo)  # unreachable or missing: one line (problems.as_line)
+        applied = backends.upgrade(database, report=click.echo)  # unreachable or missing: one line (problems.as_line)
     except (sqlite3.Error, psycopg.Error) as error:  # a statement the database refused: no rights, a clashing table
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise click.ClickException(
@@ -48,7 +48,7 @@ def status() -> None:
     except StoreProblem as error:
         click.echo(f"Error: {error.message}", err=True)
         raise SystemExit(EXIT_CANNOT_TELL) from None
-    missing = store.pending(database)
+    missing = backends.pending(database)
     click.echo(f"{database.display()}: " + (f"pending {', '.join(missing)}" if missing else "up to date"))
     if missing:
         click.echo("run `digsite db upgrade` to apply them")

@@ -15,8 +15,8 @@ from typing import Any
 
 import click
 
-from service import store
 from service.settings import Database, MalformedDatabaseURL, Settings
+from service.store import backends
 
 
 class StoreProblem(click.ClickException):
@@ -34,8 +34,8 @@ def settings(**overrides: Any) -> Settings:
 def reachable(db: Database) -> None:
     """Stop with one line unless the store exists and answers (its schema may still be old)."""
     try:
-        store.reach(db)
-    except store.StoreUnavailable as error:
+        backends.reach(db)
+    except backends.StoreUnavailable as error:
         raise StoreProblem(error.message) from None
 
 
@@ -43,8 +43,8 @@ def ready(db: Database) -> None:
     """Stop with one line unless the store exists, answers, and has every migration applied."""
     reachable(db)
     try:
-        missing = store.pending(db)
-    except store.StoreUnavailable as error:
+        missing = backends.pending(db)
+    except backends.StoreUnavailable as error:
         raise StoreProblem(error.message) from None
     if missing:
         raise StoreProblem(
@@ -60,14 +60,14 @@ def log_ready(found: Settings) -> None:
     if log_db is None:
         return
     try:
-        store.reach(log_db)
-        missing = store.pending(log_db)
-    except store.StoreMissing:
+        backends.reach(log_db)
+        missing = backends.pending(log_db)
+    except backends.StoreMissing:
         raise StoreProblem(
             f"there is no database {log_db.dbname} at {log_db.host}:{log_db.port}, which DIGSITE_LOG_DATABASE_URL "
             "names: it must name a replica of the database DIGSITE_DATABASE_URL names"
         ) from None
-    except store.StoreUnavailable as error:
+    except backends.StoreUnavailable as error:
         message = error.message.replace("DIGSITE_DATABASE_URL", "DIGSITE_LOG_DATABASE_URL")
         raise StoreProblem(f"the log's database (DIGSITE_LOG_DATABASE_URL): {message}") from None
     if missing:
@@ -83,9 +83,9 @@ def as_line(error: BaseException) -> click.ClickException | None:
     None for anything else (a bug, which keeps its traceback)."""
     if isinstance(error, MalformedDatabaseURL):
         return StoreProblem(str(error))
-    if isinstance(error, store.StoreUnavailable):
+    if isinstance(error, backends.StoreUnavailable):
         return StoreProblem(error.message)
-    if isinstance(error, store.SchemaError):
+    if isinstance(error, backends.SchemaError):
         return click.ClickException(str(error))
     from eventsourcing.persistence import InterfaceError, OperationalError
 

@@ -12,9 +12,9 @@ from service import bootstrap
 from service.cli import main
 from service.cli.problems import log_ready, ready, settings
 from service.cli.progress import ProgressReporter
-from service.projections.follower import Follower, UnprojectableRecord
+from service.reading.projections.follower import Follower, UnprojectableRecord
 from service.settings import Settings
-from service.store import StoreUnavailable
+from service.store.backends import StoreUnavailable
 
 SKIP_HELP = (
     "Notification id of a record to pass over without projecting it (repeatable): only for a record the "
@@ -120,27 +120,27 @@ def rebuild(batch_size: int, skip: tuple[int, ...], cluster: str | None, workers
 
 
 def _rebuild_distributed(batch_size: int, skip: frozenset[int], cluster: str | None, workers: int | None) -> None:
-    """The rebuild split by game on Dask (service/distributed.py)."""
-    from service import distributed
+    """The rebuild split by game on Dask (service/cluster/dask_jobs.py)."""
+    from service.cluster import dask_jobs
 
     if cluster is not None and workers is not None:
         raise click.ClickException("give --cluster ADDRESS (its workers are used) or --workers N, not both")
     found = _ready_settings()
     try:
-        distributed.require_postgresql(found)
-        with distributed.engine(cluster, workers) as client:
+        dask_jobs.require_postgresql(found)
+        with dask_jobs.engine(cluster, workers) as client:
             where = cluster or f"a local cluster of {workers} process(es)"
-            click.echo(f"rebuilding on {where}: {distributed.workers_of(client)} worker(s)")
+            click.echo(f"rebuilding on {where}: {dask_jobs.workers_of(client)} worker(s)")
             app = bootstrap.application(found.log_settings())
             try:
                 total = app.recorder.max_notification_id() or 0
             finally:
                 app.close()
             with click.progressbar(length=total, label="rebuilding read models") as bar:
-                done = distributed.rebuild(client, found, batch_size=batch_size, skip=skip, progress=bar.update)
-    except distributed.ClusterProblem as error:
+                done = dask_jobs.rebuild(client, found, batch_size=batch_size, skip=skip, progress=bar.update)
+    except dask_jobs.ClusterProblem as error:
         raise click.ClickException(str(error)) from None
-    except distributed.ShareFailed as error:
+    except dask_jobs.ShareFailed as error:
         raise Unprojectable(str(error)) from None
     except (click.ClickException, StoreUnavailable):
         raise
@@ -155,7 +155,7 @@ def _rebuild_distributed(batch_size: int, skip: frozenset[int], cluster: str | N
 @projections.command()
 def status() -> None:
     """Where the projections are, and how far behind the event store."""
-    from service.distributed import held
+    from service.cluster.dask_jobs import held
 
     follower = bootstrap.follower(_ready_settings())
     try:

@@ -8,12 +8,12 @@ from types import FrameType
 import click
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from service import push, serving
 from service.api import create_app, raw_error
 from service.cli import main
 from service.cli.ports import check_free
 from service.cli.problems import ready, settings
 from service.errors import ServiceError
+from service.serving import capacity, push
 
 NO_KEY = (
     "DIGSITE_API_KEY is not set, so every organiser call (players, tournaments, games) would be refused: "
@@ -50,7 +50,7 @@ def serve(host: str, port: int, no_organisers: bool) -> None:
     click.echo(f"Digsite API on {service.settings.database.display()}")
     click.echo(f"listening on http://{server.host}:{server.port}/api/v1 (development server; Ctrl-C stops it)")
     # (a thread a request, as many as come: the waits it holds are the one limit, as in each gunicorn worker)
-    click.echo(f"holds up to {push.MAX_WAITING} waiting requests on the push channel ({serving.SETTING})")
+    click.echo(f"holds up to {push.MAX_WAITING} waiting requests on the push channel ({capacity.SETTING})")
     if not found.api_key:
         click.echo("organiser calls are refused: no DIGSITE_API_KEY (--no-organisers)", err=True)
     try:

@@ -202,8 +202,8 @@ def _simulate_stored(
     options: dict[str, Any],
 ) -> None:
     from service.bootstrap import build
+    from service.bots.simulation import default_pool, run_tournament
     from service.cli.problems import ready, settings
-    from service.simulation import default_pool, run_tournament
 
     if pool is not None and pool < players:
         raise click.BadParameter(f"a pool of {pool} cannot fill a table of {players}", param_hint="--pool")

@@ -19,12 +19,12 @@ import pytest
 
 from domain.games import GAMES
 from domain.games import game as _game
-from service import store
-from service.application import Digsite, Viewer
-from service.projections.follower import Follower
-from service.queries import Queries
+from service.bots.simulation import run_tournament
+from service.commands.application import Digsite, Viewer
+from service.reading.projections.follower import Follower
+from service.reading.queries import Queries
 from service.settings import Database, Settings
-from service.simulation import run_tournament
+from service.store import backends
 
 RUINS_BOTS = _game("ruins").bots
 
@@ -84,7 +84,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
     play; for every other registered game, a small tournament of two games at a table of up to 3 and one
     at its smallest table (a solo game where it has one); in a fresh SQLite store, read models caught up."""
     db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'demo.sqlite'}")
-    store.upgrade(db)
+    backends.upgrade(db)
     settings = Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET)
     service = Digsite(settings)
     tournament = run_tournament(service, kind="ruins", players=3, games=4, pool=6, seed="dash", name="Spring Cup")

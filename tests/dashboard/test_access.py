@@ -24,17 +24,17 @@ from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from dashboard import create_dashboard
 from dashboard.access import HIDDEN_GAME, ORGANISER, SPECTATOR, AccessSettings, Visitor, perspectives
 from domain.games import game as _game
-from service import store
-from service.application import Digsite, Viewer
-from service.projections.follower import Follower
-from service.queries import Queries
+from service.bots.simulation import run_tournament
+from service.commands.application import Digsite, Viewer
+from service.reading.projections.follower import Follower
+from service.reading.queries import Queries
+from service.serving.throttle import Throttle
 from service.settings import Database, Settings
-from service.simulation import run_tournament
-from service.throttle import Throttle
+from service.store import backends
 from tests.dashboard.client import ORIGIN, Browser, by_id, components, hands, ids, listed, organiser, replay_root, text
 from tests.dashboard.client import perspectives as offered
 from tests.dashboard.conftest import TEST_SECRET, access_settings
-from tests.service.test_throttle import Clock
+from tests.service.serving.test_throttle import Clock
 
 RUINS_BOTS = _game("ruins").bots
 
@@ -112,7 +112,7 @@ def venue(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         base = request.getfixturevalue("postgres_url")
         schema = f"digsite_dash_{secrets.token_hex(6)}"
         db = Database.from_url(f"{base}{'&' if '?' in base else '?'}schema={schema}")
-    store.upgrade(db)
+    backends.upgrade(db)
     settings = Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET)
     service = Digsite(settings)
     queries = Queries(service)

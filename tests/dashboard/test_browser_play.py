@@ -23,11 +23,12 @@ import pytest
 
 from dashboard import create_dashboard
 from domain.games import game
-from service import push, store
-from service.application import Digsite, Viewer
+from service.commands.application import Digsite, Viewer
 from service.errors import ServiceError
-from service.queries import Queries
+from service.reading.queries import Queries
+from service.serving import push
 from service.settings import Database, Settings
+from service.store import backends
 from tests.dashboard.conftest import SCREENSHOTS, TEST_SECRET, TIMEOUT_MS, access_settings
 from tests.dashboard.test_browser import plotted_points, sign_in
 
@@ -54,7 +55,7 @@ def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venue]:
     from werkzeug.serving import make_server
 
     db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('live') / 'live.sqlite'}")
-    store.upgrade(db)
+    backends.upgrade(db)
     service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
     queries = Queries(service)
     app = create_dashboard(queries, access=access_settings())
@@ -157,7 +158,7 @@ def make_move(page: Any, action: dict[str, Any]) -> bool:
     pick(page, "#play-option", _base(action))
     crafted = bool(action.get("purchases") or action.get("claims"))
     if crafted:
-        # The page offers a move's crafted forms up to service.crafting's cap (MAX_FORMS); past it, as it is.
+        # The page offers a move's crafted forms up to service.reading.crafting's cap (MAX_FORMS); past it, as it is.
         page.wait_for_function("() => !document.getElementById('play-craft-box').hidden")
         wanted = json.dumps(action, sort_keys=True, separators=(",", ":"))
         offered = page.locator("#play-craft input").evaluate_all("els => els.map(e => e.value)")
@@ -336,7 +337,7 @@ def test_an_open_replay_follows_a_game_in_play(browser: Any, venue: Venue) -> No
 
 def test_the_organisers_list_flags_a_quiet_game_in_play(browser: Any, venue: Venue) -> None:
     made = new_game(venue, ["Ivy", "Jo"], seed="quiet")
-    from service.projections.follower import Follower
+    from service.reading.projections.follower import Follower
 
     follower = Follower(venue.service.settings)
     try:

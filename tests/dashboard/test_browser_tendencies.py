@@ -12,7 +12,7 @@ import pytest
 
 from dashboard.format import player_labels, tournament_label
 from dashboard.pages.players import slug
-from service.queries import groups, stacked, trend_metrics
+from service.reading.queries import groups, stacked, trend_metrics
 from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots
 from tests.dashboard.test_browser import choose, choose_player, plotted_points
 

@@ -10,11 +10,12 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from dashboard import create_dashboard
-from service import checkpoint, store
-from service.application import Digsite
-from service.queries import Queries
+from service.bots.simulation import run_tournament
+from service.commands.application import Digsite
+from service.integrity import checkpoint
+from service.reading.queries import Queries
 from service.settings import Database, Settings
-from service.simulation import run_tournament
+from service.store import backends
 from tests.dashboard.client import Browser, by_id, organiser
 from tests.dashboard.conftest import TEST_SECRET, access_settings
 
@@ -22,7 +23,7 @@ from tests.dashboard.conftest import TEST_SECRET, access_settings
 @pytest.fixture
 def cup(tmp_path: Any) -> Iterator[tuple[Digsite, Queries, list[str]]]:
     db = Database.from_url(f"sqlite:///{tmp_path / 'cup.sqlite'}")
-    store.upgrade(db)
+    backends.upgrade(db)
     service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
     queries = Queries(service)
     try:

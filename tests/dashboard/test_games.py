@@ -13,9 +13,10 @@ import pytest
 
 from dashboard.games import analysed_kinds, plain, renderer
 from domain.games import GAMES
-from service import bootstrap, store
+from service import bootstrap
+from service.bots.simulation import run_tournament
 from service.settings import Database, Settings
-from service.simulation import run_tournament
+from service.store import backends
 from tests.dashboard.client import Browser
 from tests.dashboard.conftest import TEST_SECRET, access_settings
 
@@ -27,7 +28,7 @@ def arnak_venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Brow
 
     path: Path = tmp_path_factory.mktemp("arnak") / "store.sqlite"
     db = Database.from_url(f"sqlite:///{path}")
-    store.upgrade(db)
+    backends.upgrade(db)
     service = bootstrap.build(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
     queries = bootstrap.queries(service)
     try:

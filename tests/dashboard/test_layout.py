@@ -14,10 +14,10 @@ from dashboard import create_dashboard, figures
 from dashboard.format import log_line
 from dashboard.pages.players import slug
 from dashboard.replay_frames import CHUNK
-from service import store
-from service.application import Digsite
-from service.queries import Queries, breakdowns, groups, metrics, per_player_breakdowns, stacked
+from service.commands.application import Digsite
+from service.reading.queries import Queries, breakdowns, groups, metrics, per_player_breakdowns, stacked
 from service.settings import Database, Settings
+from service.store import backends
 from tests.dashboard.client import Browser, by_id, components, graphs, hands, listed, organiser, replay_root, text
 from tests.dashboard.conftest import Demo, access_settings
 
@@ -400,7 +400,7 @@ def test_every_game_s_pages_draw_its_catalogue_a_game_without_analytics_the_core
 @pytest.fixture
 def empty_app(tmp_path: Any) -> Iterator[Any]:
     db = Database.from_url(f"sqlite:///{tmp_path / 'empty.sqlite'}")
-    store.upgrade(db)
+    backends.upgrade(db)
     service = Digsite(Settings(database=db))
     queries = Queries(service)
     try:
@@ -467,7 +467,7 @@ def test_the_trend_opens_on_the_newest_tournament_with_finished_games_and_follow
 
 def test_the_trend_offers_no_metric_the_table_size_fixes(org: Browser, demo: Demo) -> None:
     """Every seat's won (or place) averages 1/N (or (N+1)/2) in every round: a constant line, not offered."""
-    from service.queries import trend_metrics
+    from service.reading.queries import trend_metrics
 
     for kind in ("ruins", "arnak"):
         offered = trend_metrics(kind)

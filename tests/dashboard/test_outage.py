@@ -11,11 +11,11 @@ from collections.abc import Iterator
 import pytest
 
 from dashboard import create_dashboard
-from service import store
-from service.application import Digsite
-from service.queries import Queries
+from service.commands.application import Digsite
+from service.reading.queries import Queries
 from service.settings import Database, Settings
-from service.store import StoreUnavailable
+from service.store import backends
+from service.store.backends import StoreUnavailable
 from tests.dashboard.client import organiser, text
 from tests.dashboard.conftest import TEST_SECRET, access_settings
 from tests.service.pgcluster import Cluster
@@ -27,7 +27,7 @@ QUICK = 5.0  # seconds: far below the pool's default 30 s wait, above the 2 s co
 @pytest.fixture
 def queries(pg_cluster: Cluster) -> Iterator[Queries]:
     db = Database.from_url(f"{pg_cluster.url}?schema=dash_outage_{secrets.token_hex(4)}")
-    store.upgrade(db)
+    backends.upgrade(db)
     service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
     found = Queries(service)
     try:

@@ -17,11 +17,11 @@ import pytest
 from dashboard import create_dashboard
 from dashboard.picker import matching
 from domain.games import game
-from service import store
-from service.application import Digsite, Viewer
-from service.projections.follower import Follower
-from service.queries import Queries
+from service.commands.application import Digsite, Viewer
+from service.reading.projections.follower import Follower
+from service.reading.queries import Queries
 from service.settings import Database, Settings
+from service.store import backends
 from tests.dashboard.client import Browser, components, organiser, text
 from tests.dashboard.conftest import TEST_SECRET, access_settings
 
@@ -52,7 +52,7 @@ class Table:
 @pytest.fixture(scope="module")
 def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('play') / 'play.sqlite'}")
-    store.upgrade(db)
+    backends.upgrade(db)
     service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
     queries = Queries(service)
     players = [service.create_player(name) for name in ("Ada", "Bea", "Cy")]
@@ -228,7 +228,7 @@ def _state(table: Table) -> Any:
 def test_crafting_is_offered_for_the_move_chosen_and_plays(app: Any, table: Table) -> None:
     """Play on until the seat to act has a play that can be crafted (the engine's ``craft_options``); the
     crafting callback offers exactly its crafted forms, and one of them is played through the page's callback."""
-    from service.crafting import crafted
+    from service.reading.crafting import crafted
 
     service, rng = table.service, __import__("random").Random("craft")
     for _ in range(300):
@@ -283,7 +283,7 @@ def test_crafting_is_offered_for_the_move_chosen_and_plays(app: Any, table: Tabl
 
 
 def test_a_move_that_is_never_crafted_has_no_crafting(app: Any, table: Table) -> None:
-    from service.crafting import crafted
+    from service.reading.crafting import crafted
 
     now = table.service.game(table.game_id)
     seat = now["to_act"][0]

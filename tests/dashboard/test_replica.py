@@ -14,16 +14,17 @@ import pytest
 
 from dashboard import create_dashboard
 from domain.games import GAMES
-from service import bootstrap, store
-from service.application import Digsite
-from service.projections.follower import Follower
-from service.queries import Queries
+from service import bootstrap
+from service.bots.simulation import run_tournament
+from service.commands.application import Digsite
+from service.reading.projections.follower import Follower
+from service.reading.queries import Queries
 from service.settings import Database, Settings
-from service.simulation import run_tournament
+from service.store import backends
 from tests.dashboard.client import organiser, text
 from tests.dashboard.conftest import TEST_SECRET, access_settings
+from tests.service.integrity.test_audit import new_game, play
 from tests.service.pgcluster import Cluster
-from tests.service.test_audit import new_game, play
 
 pytestmark = pytest.mark.postgres
 
@@ -37,7 +38,7 @@ class Site:
     def __init__(self, primary: Cluster, standby: Cluster) -> None:
         self.primary, self.standby = primary, standby
         on_primary = Database.from_url(f"{primary.url}?schema={SCHEMA}")
-        store.upgrade(on_primary)
+        backends.upgrade(on_primary)
         self.service = Digsite(Settings(database=on_primary, api_key="organiser-key", secret_key=TEST_SECRET))
         self.follower = Follower(self.service.settings)
         cups = [run_tournament(self.service, kind=kind, players=2, games=1) for kind in GAMES]
@@ -123,7 +124,7 @@ def test_moves_made_on_the_primary_reach_the_dashboard_on_the_standby(site: Site
     assert not waiting.is_alive()
     assert answer["code"] == 200 and answer["version"] > version
     # The page's feed polled the standby (which serves no LISTEN) rather than fail and retry against it.
-    assert not [r for r in caplog.records if r.name == "service.push"], [r.getMessage() for r in caplog.records]
+    assert not [r for r in caplog.records if r.name == "service.serving.push"], [r.getMessage() for r in caplog.records]
 
     after = site.reader.game_row(site.live)
     assert after is not None and after["moves"] > before["moves"]

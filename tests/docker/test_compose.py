@@ -96,14 +96,14 @@ def test_api_runs_gunicorn_on_service_wsgi_after_the_migration(parsed: dict[str,
     if parsed is not None:
         api = parsed["services"]["api"]
         words = argv(api.get("entrypoint")) + argv(api.get("command"))
-        assert words[0] == "gunicorn" and words[-1] == "service.wsgi:app"
+        assert words[0] == "gunicorn" and words[-1] == "service.serving.wsgi:app"
         bind = "${DIGSITE_BIND:-127.0.0.1}:${DIGSITE_API_PORT:-8000}"
         assert words[words.index("-b") + 1] == bind
         assert api["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
         assert {"DIGSITE_DATABASE_URL", "DIGSITE_API_KEY"} <= set(api["environment"])
     else:
         block = text_blocks(COMPOSE.read_text())["api"]
-        assert "gunicorn" in block and "service.wsgi:app" in block
+        assert "gunicorn" in block and "service.serving.wsgi:app" in block
         assert re.search(r"migrate:\s*\n\s*condition:\s*service_completed_successfully", block)
         assert "<<: *digsite" in block and "environment:" not in block  # the shared block holds the URL and key
 
@@ -115,7 +115,8 @@ SIZING = ("-w", "--workers", "-k", "--worker-class", "--threads", "--worker-conn
 def test_the_gunicorn_servers_are_sized_by_the_one_source_of_their_settings(
     parsed: dict[str, Any] | None, service: str
 ) -> None:
-    """Both servers read service/gunicorn_conf.py, which sizes them from DIGSITE_PUSH_MAX_WAITING; nothing on their
+    """Both servers read service/serving/gunicorn_conf.py, which sizes them from
+    DIGSITE_PUSH_MAX_WAITING; nothing on their
     command line overrides it (before: the API ran with -w 4 --threads 4, each worker holding 2 waits)."""
     if parsed is not None:
         found = parsed["services"][service]
@@ -125,7 +126,7 @@ def test_the_gunicorn_servers_are_sized_by_the_one_source_of_their_settings(
         command = re.search(r"^\s*command:\s*(.+)$", text_blocks(COMPOSE.read_text())[service], re.M)
         assert command is not None
         words = re.findall(r'"([^"]*)"', command.group(1))
-    assert words[words.index("-c") + 1] == "python:service.gunicorn_conf"
+    assert words[words.index("-c") + 1] == "python:service.serving.gunicorn_conf"
     assert not [w for w in words if w.split("=")[0] in SIZING], words
 
 

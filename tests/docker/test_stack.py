@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from domain.ruins.bots import HeuristicBot, RandomBot
-from service.botclient import BotClient
+from service.bots.seat_client import BotClient
 from tests.docker.stack import (
     Images,
     Stack,

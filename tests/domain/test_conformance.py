@@ -165,7 +165,8 @@ def test_the_analytics_catalogue_names_plain_columns(kind: str) -> None:
 
 
 def _columns_at(analytics: Any, grain: str) -> set[str]:
-    """The columns a metric of this grain may name (as the read models' queries find them: service/catalogue.py)."""
+    """The columns a metric of this grain may name (as the read models' queries find them:
+    service/reading/catalogue.py)."""
     tables = [t for t in analytics.tables if not t.append]
     per_game = {c for t in tables if not t.key for c in t.column_names()}
     if grain == "seat":

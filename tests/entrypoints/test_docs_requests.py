@@ -27,11 +27,11 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
-from service import store
 from service.api import create_app
 from service.api.openapi import document
-from service.application import Digsite
+from service.commands.application import Digsite
 from service.settings import Database, Settings
+from service.store import backends
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), ROOT / "docker" / "README.md"]
@@ -127,7 +127,7 @@ def test_every_request_template_names_a_route_and_parameters_of_the_api(
 def server(tmp_path: Path) -> Iterator[str]:
     """The API on a fresh SQLite store, served over HTTP in this process (threads: the push channel holds waits)."""
     database = Database.from_url(f"sqlite:///{tmp_path / 'digsite.sqlite'}")
-    store.upgrade(database)
+    backends.upgrade(database)
     service = Digsite(Settings(database=database, api_key=KEY))
     served = make_server("127.0.0.1", 0, create_app(service=service), threaded=True)
     thread = threading.Thread(target=served.serve_forever, daemon=True)

@@ -8,10 +8,10 @@ from contextlib import contextmanager
 
 import pytest
 
-from service import store
-from service.application import Digsite
-from service.queries import Queries
+from service.commands.application import Digsite
+from service.reading.queries import Queries
 from service.settings import Database, Settings
+from service.store.backends import upgrade
 
 
 def _drop_schema(url: str, schema: str) -> None:
@@ -26,7 +26,7 @@ def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     """A migrated, empty store: an SQLite file, or a new schema on the test PostgreSQL server."""
     if request.param == "sqlite":
         db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('store') / 'digsite.sqlite'}")
-        store.upgrade(db)
+        upgrade(db)
         yield db
         return
     with fresh_schema(request.getfixturevalue("postgres_url")) as db:
@@ -39,7 +39,7 @@ def fresh_schema(base: str) -> Iterator[Database]:
     schema = f"digsite_test_{secrets.token_hex(6)}"
     separator = "&" if "?" in base else "?"
     db = Database.from_url(f"{base}{separator}schema={schema}")
-    store.upgrade(db)
+    upgrade(db)
     try:
         yield db
     finally:

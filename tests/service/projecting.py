@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from service.application import Digsite
-from service.projections.follower import Follower
+from service.commands.application import Digsite
+from service.reading.projections.follower import Follower
 
 
 def catch_up(service: Digsite) -> None:

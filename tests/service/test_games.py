@@ -14,14 +14,14 @@ from flask.testing import FlaskClient
 from domain.games import GAMES
 from domain.games import game as game_of
 from service.api import create_app
-from service.application import Digsite
-from service.audit import verify
-from service.projections.follower import Follower
-from service.queries import Queries
+from service.commands.application import Digsite
+from service.integrity.audit import verify
+from service.integrity.transfer import import_lines, write_export
+from service.reading.projections.follower import Follower
+from service.reading.queries import Queries
 from service.settings import Database, Settings
-from service.transfer import import_lines, write_export
 from tests.service.api.support import bearer, new_players, ok, organiser, strong_seed
-from tests.service.test_transfer import another_store
+from tests.service.integrity.test_transfer import another_store
 
 # (kind, seats, options): each registered game at least once; Arnak solo (the rival's seat is the engine's).
 TABLES = [("ruins", 3, None), ("arnak", 2, {"side": "snake"}), ("arnak", 1, {"difficulty": 3})]

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from domain.ruins.versions import VERSIONS
-from service.application import Digsite
-from service.audit import verify
+from service.commands.application import Digsite
+from service.integrity.audit import verify
 from service.settings import Database, Settings
 from tests.domain.ruins.trial import hand_size, trial_release
-from tests.service.test_audit import check, finished_game, new_game, play
+from tests.service.integrity.test_audit import check, finished_game, new_game, play
 
 
 def dealt_hand_sizes(service: Digsite, game_id: str) -> set[int]:

@@ -12,14 +12,14 @@ from uuid import uuid4
 import pytest
 
 from domain.games import game as game_of
-from service import application
-from service.aggregates import Game, Seating, Tournament
-from service.application import Digsite
+from service.bots.simulation import play_stored_game, run_tournament
+from service.commands import application
+from service.commands.application import Digsite
 from service.errors import BadRequest, Conflict
-from service.projections.follower import Follower
-from service.queries import Queries
-from service.simulation import play_stored_game, run_tournament
-from service.standings import report, to_csv
+from service.reading.projections.follower import Follower
+from service.reading.queries import Queries
+from service.reading.standings import report, to_csv
+from service.store.aggregates import Game, Seating, Tournament
 from tests.service.projecting import catch_up
 
 OTHER = ("arnak", 1)  # a game other than the tournaments' below, and its fewest seats
@@ -107,12 +107,13 @@ def test_a_game_stored_by_a_try_whose_answer_was_lost_is_not_called_a_duplicate_
 def test_a_store_projected_before_tournament_options_upgrades_and_lists_them(service: Digsite) -> None:
     """The store as the release before left it (no options column, the migration not applied): `digsite db
     upgrade` adds the column, the tournaments projected before list no options, and new ones list theirs."""
-    from service import listing, store
+    from service.reading import listing
+    from service.store import backends
 
     old = _tournament_as_stored_before(service, "ruins")
     catch_up(service)
     db = service.settings.database
-    [migration] = [m for m in store.migrations(db.backend) if m.name == "tournament_options"]
+    [migration] = [m for m in backends.migrations(db.backend) if m.name == "tournament_options"]
     follower = Follower(service.settings)
     try:
         models = follower.read_models
@@ -126,8 +127,8 @@ def test_a_store_projected_before_tournament_options_upgrades_and_lists_them(ser
             curs.execute(models._q(f"DELETE FROM {table} WHERE version = ?"), (migration.version,))
     finally:
         follower.close()
-    assert store.pending(db) == [migration.version]
-    assert store.upgrade(db) == [migration.version]
+    assert backends.pending(db) == [migration.version]
+    assert backends.upgrade(db) == [migration.version]
     new = service.create_tournament("New cup", 1, OTHER[0], {"side": "snake"})
     catch_up(service)
     rows, _ = listing.page(service, listing.TOURNAMENTS, {}, None, 10)

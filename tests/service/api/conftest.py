@@ -7,7 +7,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.api import create_app
-from service.application import Digsite
+from service.commands.application import Digsite
 
 
 @pytest.fixture

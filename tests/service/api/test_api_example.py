@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from service import push
 from service.api import create_app
-from service.application import Digsite
+from service.commands.application import Digsite
 from service.errors import Unavailable
+from service.serving import push
 from tests.service.api.support import strong_seed
 
 ROOT = Path(__file__).resolve().parents[3]

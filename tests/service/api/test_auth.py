@@ -13,10 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.api import create_app
-from service.application import Digsite
-from service.throttle import Throttle
+from service.commands.application import Digsite
+from service.serving.throttle import Throttle
 from tests.service.api.support import act, bearer, look, new_game, ok, organiser, seat_headers
-from tests.service.test_throttle import Clock
+from tests.service.serving.test_throttle import Clock
 
 NEIGHBOUR = {"REMOTE_ADDR": "198.51.100.9"}  # another address (the test client's own is 127.0.0.1)
 

@@ -16,7 +16,7 @@ from flask import Flask
 from domain import ruins
 from domain.ruins.bots import RandomBot, Seen
 from service.api import create_app
-from service.application import Digsite
+from service.commands.application import Digsite
 from service.settings import Settings
 from tests.service.api.support import ORGANISER_KEY, act, look, new_game, ok, organiser, seat_headers, strong_seed
 

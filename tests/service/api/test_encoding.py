@@ -14,7 +14,7 @@ from flask import Flask
 
 from domain import ruins
 from service.api import create_app
-from service.application import Digsite
+from service.commands.application import Digsite
 
 
 @pytest.fixture

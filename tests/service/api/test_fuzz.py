@@ -22,10 +22,11 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from service import push, store
 from service.api import create_app
-from service.application import Digsite
+from service.commands.application import Digsite
+from service.serving import push
 from service.settings import Database, Settings
+from service.store import backends
 from tests.service.api.support import ORGANISER_KEY, new_game, new_players, ok, organiser, seat_headers
 
 FIELDS = ["version", "action", "type", "seat", "ruins", "rank", "purchases", "claims", "ruin", "discovery"]
@@ -120,7 +121,7 @@ def test_the_openapi_document_holds_for_a_thousand_generated_requests(tmp_path: 
     the time): no answer is a 5xx, and every answer conforms to the document (status, content type, headers,
     body schema). Derandomized: the same requests on every run. SQLite only: the store is not what is tested."""
     database = Database.from_url(f"sqlite:///{tmp_path / 'digsite.sqlite'}")
-    store.upgrade(database)
+    backends.upgrade(database)
     service = Digsite(Settings(database=database, api_key=ORGANISER_KEY))
     # A generated long poll with nothing to wait for would hold its example for up to `wait` seconds: here every
     # wait runs out at once (the answer's shape is what is checked; tests/service/api/test_push.py checks waits).

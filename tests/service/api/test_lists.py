@@ -7,7 +7,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from service.application import Digsite
+from service.commands.application import Digsite
 from tests.service.api.support import act, new_players, ok, organiser, project, seat_headers
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from service.api import openapi, schemas
 from service.api.validation import KEYWORDS, check
 from service.errors import BadRequest
-from service.text import check_text
+from service.stored_text import check_text
 from tests.service.api.support import act, new_game, ok, organiser, seat_headers
 from tests.service.api.test_fuzz import bodies
 

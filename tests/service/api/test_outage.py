@@ -30,13 +30,14 @@ import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from domain.ruins.bots import HeuristicBot
-from service import audit, store
 from service.api import create_app
-from service.application import Digsite
-from service.botclient import BotClient
+from service.bots.seat_client import BotClient
+from service.commands.application import Digsite
 from service.errors import Unavailable
-from service.pgrecorder import PROBE_INTERVAL_SECONDS
+from service.integrity import audit
 from service.settings import Database, Settings
+from service.store import backends
+from service.store.pgrecorder import PROBE_INTERVAL_SECONDS
 from tests.service.api.test_serve import Server
 from tests.service.pgcluster import Cluster
 
@@ -55,7 +56,7 @@ class QuietHandler(WSGIRequestHandler):
 def service(pg_cluster: Cluster) -> Iterator[Digsite]:
     """A service on a fresh schema of the private cluster; the cluster is left running whatever the test did."""
     db = Database.from_url(f"{pg_cluster.url}?schema=outage_{secrets.token_hex(4)}")
-    store.upgrade(db)
+    backends.upgrade(db)
     svc = Digsite(Settings(database=db, api_key=KEY, snapshot_interval=10))
     try:
         yield svc
@@ -88,7 +89,7 @@ def served(request: pytest.FixtureRequest, service: Digsite, tmp_path: Path) -> 
     env = {**os.environ, "DIGSITE_DATABASE_URL": service.settings.database.url, "DIGSITE_API_KEY": KEY}
     env.update(HOME=str(tmp_path), PYTHONUNBUFFERED="1")
     argv = [sys.executable, "-m", "gunicorn", "-w", "2", "-k", "gthread", "--threads", "4", "-b", "127.0.0.1:0"]
-    server = Server([*argv, "service.wsgi:app"], env)
+    server = Server([*argv, "service.serving.wsgi:app"], env)
     try:
         listening = server.wait_for(r"Listening at: (http://127\.0\.0\.1:\d+)").group(1)
         server.wait_for(r"Booting worker")
@@ -221,7 +222,7 @@ def test_a_database_stopped_under_load_gets_quick_503s_and_play_resumes_when_it_
         pg_cluster.stop()  # fast shutdown: open sessions are ended, new connections refused
         stopped = time.monotonic()
         seen = len([a for t in tables for a in t.answers])
-        until(  # an outage of a few probe intervals (service/pgrecorder.py), with clients asking all along
+        until(  # an outage of a few probe intervals (service/store/pgrecorder.py), with clients asking all along
             lambda: time.monotonic() > stopped + 1.5 and len([a for t in tables for a in t.answers]) >= seen + 20,
             "clients keep getting answers",
         )
@@ -379,7 +380,7 @@ def sqlite_service(path: Path, **settings: Any) -> Digsite:
 
 def test_a_locked_sqlite_file_answers_writes_503_after_the_lock_timeout_and_serves_reads(tmp_path: Path) -> None:
     db = Database.from_url(f"sqlite:///{tmp_path / 'games.sqlite'}")
-    store.upgrade(db)
+    backends.upgrade(db)
     service = sqlite_service(tmp_path / "games.sqlite", extra_env={"SQLITE_LOCK_TIMEOUT": "1"})
     try:
         client = create_app(service=service).test_client()

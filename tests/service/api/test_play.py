@@ -8,8 +8,8 @@ from flask.testing import FlaskClient
 
 from domain import ruins
 from domain.ruins.bots import RandomBot, Seen
-from service.application import Digsite
-from service.records import record_hash, seed_commitment
+from service.commands.application import Digsite
+from service.integrity.records import record_hash, seed_commitment
 from tests.service.api.support import act, look, new_game, ok, organiser, seat_headers, strong_seed
 
 MAX_MOVES = 5000  # a Ruins game ends long before this; the bound only stops a broken loop

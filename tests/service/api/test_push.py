@@ -15,9 +15,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service import push
 from service.api import create_app
-from service.application import Digsite, Viewer
+from service.commands.application import Digsite, Viewer
+from service.serving import push
 from service.settings import Settings
 from tests.service.api.support import (
     ORGANISER_KEY,

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from service import push
-from service.application import Digsite
-from service.store import StoreUnavailable
+from service.commands.application import Digsite
+from service.serving import push
+from service.store.backends import StoreUnavailable
 from tests.service.api.support import act, look, new_game, ok, organiser, seat_headers, strong_seed
 from tests.service.api.test_push import TIMEOUT, records, wait_until_waiting
 

@@ -16,7 +16,7 @@ from eventsourcing.persistence import OperationalError
 from flask.testing import FlaskClient
 
 from service.api import create_app
-from service.application import Digsite
+from service.commands.application import Digsite
 from service.settings import Settings
 from tests.service.api.support import act, bearer, new_game, new_players, ok, organiser, seat_headers, strong_seed
 

@@ -1,4 +1,4 @@
-"""The API served for real: ``digsite serve`` (development) and gunicorn with ``service.wsgi:app`` and two
+"""The API served for real: ``digsite serve`` (development) and gunicorn with ``service.serving.wsgi:app`` and two
 workers, each answering over a socket from the same store."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import IO, Any
 
 import pytest
 
-from service.application import Digsite
+from service.commands.application import Digsite
 from service.settings import Database, Settings
 from tests.service.api.polls import Polls, room_for_files
 
@@ -132,10 +132,11 @@ def test_digsite_serve_answers_on_the_port_it_prints(env: dict[str, str]) -> Non
 
 
 def test_the_wsgi_module_keeps_the_built_app_out_of_full_collections(env: dict[str, str]) -> None:
-    """Each gunicorn worker imports service.wsgi after forking; what is alive once the app is built lives as long as
+    """Each gunicorn worker imports service.serving.wsgi after
+    forking; what is alive once the app is built lives as long as
     the worker and is frozen (gc.freeze), so that a full collection walks only what requests made since."""
     script = (
-        "import gc, json, service.wsgi as w; "
+        "import gc, json, service.serving.wsgi as w; "
         "print(json.dumps([gc.get_freeze_count(), any(o is w.app for o in gc.get_objects())]))"
     )
     done = subprocess.run(
@@ -147,7 +148,7 @@ def test_the_wsgi_module_keeps_the_built_app_out_of_full_collections(env: dict[s
 
 
 def test_gunicorn_serves_the_wsgi_app_with_several_workers(env: dict[str, str]) -> None:
-    args = [sys.executable, "-m", "gunicorn", "-w", "2", "-b", "127.0.0.1:0", "service.wsgi:app"]
+    args = [sys.executable, "-m", "gunicorn", "-w", "2", "-b", "127.0.0.1:0", "service.serving.wsgi:app"]
     server = Server(args, env)
     try:
         base = server.wait_for(r"Listening at: (http://127\.0\.0\.1:\d+)").group(1) + "/api/v1"
@@ -228,7 +229,7 @@ def test_limits_answer_in_json_under_digsite_serve(env: dict[str, str], database
 
 def test_limits_answer_in_json_under_gunicorn(env: dict[str, str], database: Database) -> None:
     args = [sys.executable, "-m", "gunicorn", "-w", "1", "-k", "gthread", "--threads", "2", "-b", "127.0.0.1:0"]
-    args.append("service.wsgi:app")  # as docs/api.md runs it (threads: keep-alive connections)
+    args.append("service.serving.wsgi:app")  # as docs/api.md runs it (threads: keep-alive connections)
     server = Server(args, env)
     try:
         base = server.wait_for(r"Listening at: (http://127\.0\.0\.1:\d+)").group(1)
@@ -242,13 +243,16 @@ def test_limits_answer_in_json_under_gunicorn(env: dict[str, str], database: Dat
 def test_under_gunicorn_waits_are_woken_across_workers_and_past_what_a_worker_holds_refused_at_once(
     env: dict[str, str], worker: list[str]
 ) -> None:
-    """Two workers sized by service/gunicorn_conf.py to hold 2 waits each (gthread; or gevent's): a further wait is
+    """Two workers sized by service/serving/gunicorn_conf.py to hold 2 waits each
+    (gthread; or gevent's): a further wait is
     refused at once, 503 with Retry-After; a move posted through either worker wakes the waits held by both."""
     with socket.socket() as probe:  # (with --reuse-port gunicorn does not say which port 0 became)
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    args = [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "-w", "2", *worker]
-    server = Server([*args, "-b", f"127.0.0.1:{port}", "service.wsgi:app"], {**env, "DIGSITE_PUSH_MAX_WAITING": "2"})
+    args = [sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf", "-w", "2", *worker]
+    server = Server(
+        [*args, "-b", f"127.0.0.1:{port}", "service.serving.wsgi:app"], {**env, "DIGSITE_PUSH_MAX_WAITING": "2"}
+    )
     try:
         base = f"http://127.0.0.1:{port}/api/v1"
         server.wait_for(r"Booting worker")
@@ -300,18 +304,19 @@ def answering(base: str) -> None:
 def test_a_worker_holding_all_the_waits_it_is_sized_for_still_takes_moves_and_refuses_one_more_at_once(
     env: dict[str, str],
 ) -> None:
-    """One worker sized for 1,000 waits (service/gunicorn_conf.py) holds them all: as many connections as gunicorn's
+    """One worker sized for 1,000 waits (service/serving/gunicorn_conf.py) holds them
+    all: as many connections as gunicorn's
     default allows a worker, which then stopped accepting any connection until a wait ended (issue 24: every move
     waited up to 55 s). One wait more is refused at once (503, Retry-After); a move and a health check on new
     connections are answered while the 1,000 are still held; a move in their game then wakes them all."""
     held = 1000
-    room_for_files(held + 200)  # (the server raises its own: service/gunicorn_conf.py)
+    room_for_files(held + 200)  # (the server raises its own: service/serving/gunicorn_conf.py)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    args = [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "-w", "1"]
+    args = [sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf", "-w", "1"]
     server = Server(
-        [*args, "-b", f"127.0.0.1:{port}", "service.wsgi:app"], {**env, "DIGSITE_PUSH_MAX_WAITING": str(held)}
+        [*args, "-b", f"127.0.0.1:{port}", "service.serving.wsgi:app"], {**env, "DIGSITE_PUSH_MAX_WAITING": str(held)}
     )
     try:
         base = f"http://127.0.0.1:{port}/api/v1"

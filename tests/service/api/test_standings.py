@@ -8,8 +8,8 @@ import io
 
 from flask.testing import FlaskClient
 
-from service.application import Digsite
-from service.simulation import run_tournament
+from service.bots.simulation import run_tournament
+from service.commands.application import Digsite
 from tests.service.api.support import ok, organiser, project
 
 

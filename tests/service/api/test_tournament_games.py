@@ -7,7 +7,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from service.application import Digsite
+from service.commands.application import Digsite
 from service.settings import Settings
 from tests.service.api.support import new_players, ok, organiser, project
 

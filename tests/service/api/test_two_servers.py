@@ -19,8 +19,8 @@ import pytest
 
 from domain import ruins
 from domain.ruins.bots import RandomBot, Seen
-from service.application import Digsite
-from service.audit import verify
+from service.commands.application import Digsite
+from service.integrity.audit import verify
 from service.settings import Database, Settings
 from tests.service.api.test_serve import KEY, Server, call
 

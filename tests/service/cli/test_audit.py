@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from service.application import Digsite
 from service.cli import main
+from service.commands.application import Digsite
 from service.settings import Database, Settings
-from tests.service.test_audit import bump_rank, edit_row, finished_game, first_play, new_game, play
-from tests.service.test_transfer import another_store
+from tests.service.integrity.test_audit import bump_rank, edit_row, finished_game, first_play, new_game, play
+from tests.service.integrity.test_transfer import another_store
 
 
 def run(database: Database, *args: str) -> Result:
@@ -175,7 +175,7 @@ def test_checkpoint_then_verify_against_it(
     assert one.exit_code == 0 and "ok   checkpoint    not covered" in one.output
 
     # The end of a game cut off, and the ledger rewritten to match: only the checkpoint shows it.
-    from tests.service.test_ledger import cut_the_end, rewrite_ledger
+    from tests.service.integrity.test_ledger import cut_the_end, rewrite_ledger
 
     cut_the_end(database, service, cut)
     rewrite_ledger(database, lambda rows: [r for r in rows if (r["game_id"], r["kind"]) != (cut, "finished")])
@@ -220,7 +220,7 @@ def test_a_checkpoint_refused(service: Digsite, database: Database, keys: tuple[
 def test_checkpoint_refuses_a_ledger_that_does_not_hold(
     service: Digsite, database: Database, keys: tuple[Path, Path]
 ) -> None:
-    from tests.service.test_ledger import delete_game
+    from tests.service.integrity.test_ledger import delete_game
 
     game_id = finished_game(service)
     delete_game(database, game_id)
@@ -229,7 +229,7 @@ def test_checkpoint_refuses_a_ledger_that_does_not_hold(
 
 
 def test_ledger_backfill(service: Digsite, database: Database) -> None:
-    from tests.service.test_ledger import rewrite_ledger
+    from tests.service.integrity.test_ledger import rewrite_ledger
 
     clean, tampered = finished_game(service, "a"), finished_game(service, "b")
     rewrite_ledger(database, lambda rows: [])

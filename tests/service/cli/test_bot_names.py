@@ -10,11 +10,11 @@ from click.testing import CliRunner
 from eventsourcing.application import AggregateNotFoundError
 
 from domain.games import game
-from service.application import Digsite
+from service.bots.simulation import run_tournament
 from service.cli import main
+from service.commands.application import Digsite
 from service.errors import Conflict
 from service.settings import Database, Settings
-from service.simulation import run_tournament
 
 
 def test_two_stored_runs_seat_the_same_bot_players(service: Digsite) -> None:

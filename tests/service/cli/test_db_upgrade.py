@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from service import store
 from service.cli import main
 from service.settings import Database
+from service.store import backends
 from tests.service.conftest import _drop_schema
 
 
@@ -38,15 +38,15 @@ def upgrade(db: Database, home: Path) -> Result:
     return result
 
 
-def noted(backend: str) -> list[store.Migration]:
-    found = [m for m in store.migrations(backend) if m.notes]
+def noted(backend: str) -> list[backends.Migration]:
+    found = [m for m in backends.migrations(backend) if m.notes]
     assert found, "no migration has a note: this test would prove nothing"
     return found
 
 
 def test_a_brand_new_store_is_told_no_note(new_store: Database, tmp_path: Path) -> None:
     output = upgrade(new_store, tmp_path).output
-    assert f"applied {len(store.migrations(new_store.backend))} migration(s)" in output
+    assert f"applied {len(backends.migrations(new_store.backend))} migration(s)" in output
     for migration in noted(new_store.backend):
         assert f"applying {migration.version} {migration.name}" in output
         for note in migration.notes:
@@ -57,11 +57,11 @@ def test_a_brand_new_store_is_told_no_note(new_store: Database, tmp_path: Path) 
 def test_a_store_an_earlier_release_used_is_told_the_notes_of_what_it_applies(
     new_store: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    every = store.migrations(new_store.backend)
+    every = backends.migrations(new_store.backend)
     first_noted = every.index(noted(new_store.backend)[0])
     with monkeypatch.context() as earlier:  # the store as the release before the first noted migration left it
-        earlier.setattr(store, "migrations", lambda backend: every[:first_noted])
-        assert store.upgrade(new_store) == [m.version for m in every[:first_noted]]
+        earlier.setattr(backends, "migrations", lambda backend: every[:first_noted])
+        assert backends.upgrade(new_store) == [m.version for m in every[:first_noted]]
     output = upgrade(new_store, tmp_path).output
     assert f"applied {len(every) - first_noted} migration(s)" in output
     for migration in noted(new_store.backend):

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-from service.application import Digsite
+from service.bots.simulation import run_tournament
 from service.cli.progress import ProgressReporter
+from service.commands.application import Digsite
 from service.settings import Database
-from service.simulation import run_tournament
 from tests.service.api.test_serve import Server
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from service import store
 from service.cli import main
 from service.settings import Database
+from service.store import backends
 
 PASSWORD = "s3cret-pw"
 
@@ -149,14 +149,14 @@ def test_a_schema_not_upgraded_says_run_db_upgrade(
 
 
 def test_the_store_check_is_the_one_the_service_uses(tmp_path: Path) -> None:
-    """store.reach and store.pending, which the commands ask, raise the service's StoreUnavailable kinds."""
+    """backends.reach and backends.pending, which the commands ask, raise the service's StoreUnavailable kinds."""
     port = free_port()
-    with pytest.raises(store.StoreUnreachable):
-        store.reach(Database.from_url(f"postgresql://postgres@127.0.0.1:{port}/postgres"))
-    with pytest.raises(store.StoreUnreachable):
-        store.pending(Database.from_url(f"postgresql://postgres@127.0.0.1:{port}/postgres"))
-    with pytest.raises(store.StoreMissing):
-        store.reach(Database.from_url(f"sqlite:///{tmp_path / 'none.sqlite'}"))
+    with pytest.raises(backends.StoreUnreachable):
+        backends.reach(Database.from_url(f"postgresql://postgres@127.0.0.1:{port}/postgres"))
+    with pytest.raises(backends.StoreUnreachable):
+        backends.pending(Database.from_url(f"postgresql://postgres@127.0.0.1:{port}/postgres"))
+    with pytest.raises(backends.StoreMissing):
+        backends.reach(Database.from_url(f"sqlite:///{tmp_path / 'none.sqlite'}"))
 
 
 def test_an_upgrade_the_database_refuses_is_one_line_and_changes_nothing(tmp_path: Path) -> None:

@@ -1,0 +1,1 @@
+"""Whole-store jobs split by game on Dask distributed."""

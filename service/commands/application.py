@@ -1,0 +1,686 @@
+"""The eventsourcing Application and the service layer every entry point (API, CLI, bots) goes through.
+
+Commands return ids and plain dicts; queries return plain dicts. Every game is played through the registry
+(``domain.games``): its rules decide, evolve, show views and redact. Each job of the service has its own module:
+``service.caller_values`` checks what callers give, ``service.commands.live_games`` keeps the live games in memory
+with a lock per game (a move costs one round trip to the database: the append), ``service.integrity.chain`` turns a
+decided move into hash-chained records and a record into what a seat may read, ``service.commands.importing``
+appends an exported game.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.application import AggregateNotFoundError, Application, Repository
+from eventsourcing.persistence import (
+    EventStore,
+    IntegrityError,
+    InterfaceError,
+    JSONTranscoder,
+    OperationalError,
+    Transcoding,
+)
+from eventsourcing.utils import get_topic
+
+from domain import games as registry
+from domain.errors import DomainError
+from domain.protocol import AnyRules
+from service.caller_values import check_plain, now, parse_uuid
+from service.commands.importing import import_game
+from service.commands.live_games import LiveGames
+from service.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    Unauthorized,
+    Unavailable,
+    from_domain,
+)
+from service.integrity.chain import record_move, record_of, redact_record
+from service.integrity.records import GENESIS, record_hash, seed_commitment, token_hash
+from service.settings import Settings
+from service.store import backends, eventsourcing_workarounds
+from service.store.aggregates import Game, Player, Seating, Tournament, seating_id
+from service.store.snapshots import SealingMapper, VerifyingRepository
+from service.stored_text import check_text
+
+# Tries of one move that lose the race to the store to a move of another process (each such move is another
+# seat's, made at the same time, or the try is refused as stale): bounded, since a game has at most a few seats.
+MOVE_ATTEMPTS = 5
+
+logger = logging.getLogger(__name__)
+
+
+def _state_transcoding(game: registry.Game[Any, Any, Any]) -> Transcoding:
+    """Snapshots hold a game's rules state; it is stored through the game's own codec."""
+    rules = game.rules
+
+    class StateAsDict(Transcoding):
+        type = game.state_type
+        name = f"{game.kind}_state"
+
+        def encode(self, obj: Any) -> dict[str, Any]:
+            return rules.state_to_dict(obj)
+
+        def decode(self, data: Any) -> Any:
+            return rules.state_from_dict(data)
+
+    return StateAsDict()
+
+
+class DigsiteApplication(Application[UUID]):
+    """The library's application with Digsite's codecs, and snapshots sealed with the server secret
+    (``service.store.snapshots``): without ``server_secret`` no snapshot is read or written."""
+
+    name = "Digsite"
+    is_snapshotting_enabled = True
+
+    def __init__(self, env: Mapping[str, str] | None = None, *, server_secret: Callable[[], bytes] | None = None):
+        self._server_secret = server_secret
+        super().__init__(env)
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        if self._server_secret is None:
+            return None  # type: ignore[return-value]  # the library reads this as "no snapshots"
+        recorder = self.factory.aggregate_recorder(purpose="snapshots")
+        return self.factory.event_store(mapper=SealingMapper(self.mapper, self._server_secret), recorder=recorder)
+
+    def construct_repository(self) -> Repository[UUID]:
+        return VerifyingRepository(event_store=self.events, snapshot_store=self.snapshots)
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        super().register_transcodings(transcoder)
+        for game in registry.GAMES.values():
+            transcoder.register(_state_transcoding(game))
+
+
+GAME_CREATED_TOPIC = get_topic(Game.Created)
+# Bot players' ids follow from their names (Digsite.bot_player): a fixed namespace, never to change.
+BOT_PLAYERS = UUID("5d0c1b52-4a8e-4f0e-9b57-2f0d6c1e7a31")
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is asking: the referee (an organiser) sees everything; a seat sees what that seat may see."""
+
+    seat: int | None = None
+
+    @property
+    def referee(self) -> bool:
+        return self.seat is None
+
+
+REFEREE = Viewer(None)
+
+
+class Digsite:
+    """The service: create players, tournaments and games; play moves; read views and logs."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        check_schema: bool = True,
+        app_factory: Callable[[Settings], DigsiteApplication] | None = None,
+    ) -> None:
+        """``app_factory`` builds the library's application from the settings: the composition root's
+        (``service.bootstrap.application``) unless another is given."""
+        self.settings = settings or Settings.from_env()
+        db = self.settings.database
+        if check_schema:
+            try:
+                missing = backends.pending(db)
+            except backends.StoreUnavailable as error:
+                if db.backend != "postgresql":  # a file that cannot be read stays so
+                    raise Unavailable(error.message, "store_unavailable") from None
+                # A server that is down now may be back in a moment: serve (503s until then) rather than fail,
+                # or a worker started during an outage (gunicorn replaces workers) would take the server down.
+                logger.warning("the schema could not be checked: %s", error.message)
+                missing = []
+            if missing:
+                raise Unavailable(
+                    f"the database schema is not up to date (missing {', '.join(missing)}): run `digsite db upgrade`",
+                    "schema_not_ready",
+                )
+        if app_factory is None:
+            from service.bootstrap import application
+
+            app_factory = application
+        self.app = app_factory(self.settings)
+        self.live = LiveGames(self.app.repository, self.settings.cache_size)
+        # What must stop before the store closes (a push feed's thread reading it: service/serving/push.py). Python's
+        # sqlite3 may crash the process when a connection is closed under a thread that is using it.
+        self._on_close: list[Callable[[], None]] = []
+        # Who hears of a move as soon as this process has stored it (the push channel's waits in this process:
+        # service/serving/push.py), with the game as stored and the records the move appended.
+        self._on_landed: list[Callable[[Game, list[Any]], None]] = []
+
+    def on_close(self, stop: Callable[[], None]) -> None:
+        """Run ``stop`` when the service closes, before its store does."""
+        self._on_close.append(stop)
+
+    def on_landed(self, hear: Callable[[Game, list[Any]], None]) -> None:
+        """Call ``hear(game, records)`` after each move this service stores (the game as it is once stored)."""
+        self._on_landed.append(hear)
+
+    def store_health(self) -> backends.Health:
+        """A bounded check of the store (for /health): ``ok``, ``down`` or ``read_only``."""
+        guard = getattr(getattr(self.app.recorder, "datastore", None), "guard", None)
+        if guard is not None:  # PostgreSQL (service/store/pgrecorder.py)
+            return guard.health()  # type: ignore[no-any-return]
+        return backends.sqlite_health(self.settings.database)
+
+    def close(self) -> None:
+        for stop in self._on_close:
+            stop()
+        close_appenders = getattr(self.app.recorder, "close_append_connections", None)
+        if close_appenders is not None:  # PostgreSQL's append connections (service/store/pgrecorder.py)
+            close_appenders()
+        self.app.close()
+
+    # -- players and tournaments --------------------------------------------------------------------------
+
+    def create_player(self, name: str, kind: str = "human", bot: dict[str, Any] | None = None) -> str:
+        return self._create_player(name, kind, bot)
+
+    def _create_player(self, name: str, kind: str, bot: dict[str, Any] | None, player_id: UUID | None = None) -> str:
+        if not isinstance(name, str) or not name.strip() or len(name) > 100:
+            raise BadRequest("a player needs a name of 1 to 100 characters", "invalid_player")
+        check_text(name, "a player's name")
+        if kind not in ("human", "bot"):
+            raise BadRequest("a player's kind is 'human' or 'bot'", "invalid_player")
+        if bot is not None and not isinstance(bot, dict):
+            raise BadRequest("'bot' must be an object describing the bot and its tendencies", "invalid_player")
+        check_plain(bot, "'bot'")
+        check_text(bot, "'bot'")
+        player = Player.create(player_id, name=name.strip(), kind=kind, bot=bot, at=now())
+        self.app.save(player)
+        return str(player.id)
+
+    def bot_player(self, name: str, bot: dict[str, Any]) -> str:
+        """The bot player called ``name``: created the first time, the same player every time after (its id follows
+        from the name, case aside), so two bot runs with the same names seat the same players. A name already held
+        by a bot with other settings is refused (409 ``bot_name_taken``): one player, one bot."""
+        if not isinstance(name, str) or not name.strip() or len(name) > 100:
+            raise BadRequest("a player needs a name of 1 to 100 characters", "invalid_player")
+        player_id = uuid5(BOT_PLAYERS, name.strip().casefold())
+        try:
+            found: Any = self.app.repository.get(player_id)
+        except AggregateNotFoundError:
+            try:
+                return self._create_player(name, "bot", bot, player_id)
+            except IntegrityError:  # another run made it a moment ago: theirs must match, as below
+                found = self.app.repository.get(player_id)
+        if not isinstance(found, Player) or found.bot != json.loads(json.dumps(bot)):
+            raise Conflict(
+                f"a bot player named {found.name!r} already plays with other settings ({json.dumps(found.bot)}, "
+                f"not {json.dumps(bot)}): give this bot another name",
+                "bot_name_taken",
+            )
+        return str(player_id)
+
+    def player(self, player_id: str | UUID) -> dict[str, Any]:
+        found = self._get(player_id, Player, "player")
+        return {
+            "id": str(found.id),
+            "name": found.name,
+            "kind": found.kind,
+            "bot": found.bot,
+            "created_at": found.created_at,
+        }
+
+    def create_tournament(self, name: str, rounds: int, kind: str, options: dict[str, Any] | None = None) -> str:
+        """A tournament of the game ``kind`` under the rule ``options`` (none: the game's defaults), fixed now
+        for every game of it (``_tournament_game``)."""
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            raise BadRequest("a tournament needs a name of 1 to 200 characters", "invalid_tournament")
+        check_text(name, "a tournament's name")
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 1000:
+            raise BadRequest("a tournament has 1 to 1000 rounds", "invalid_tournament")
+        found = _game(kind)
+        _options_in_full(found, options)  # (checks them)
+        fixed = dict(options or {})
+        try:  # the options must make a game: the engine sets up the smallest table with them
+            found.rules.start([f"seat {i}" for i in range(found.schemas.seats.low)], fixed, found.rules.new_seed())
+        except DomainError as error:
+            raise from_domain(error) from None
+        tournament = Tournament.create(name=name.strip(), rounds=rounds, game=kind, at=now(), options=fixed)
+        self.app.save(tournament)
+        return str(tournament.id)
+
+    def tournament(self, tournament_id: str | UUID) -> dict[str, Any]:
+        found = self._get(tournament_id, Tournament, "tournament")
+        return {
+            "id": str(found.id),
+            "name": found.name,
+            "rounds": found.rounds,
+            "game": found.game,
+            "options": found.options,
+            "created_at": found.created_at,
+        }
+
+    def _get(self, aggregate_id: str | UUID, cls: type[Any], what: str) -> Any:
+        uid = parse_uuid(aggregate_id, what)
+        try:
+            found: Any = self.app.repository.get(uid)
+        except AggregateNotFoundError:
+            raise NotFound(f"no {what} with id {aggregate_id}", f"unknown_{what}") from None
+        if not isinstance(found, cls):
+            raise NotFound(f"no {what} with id {aggregate_id}", f"unknown_{what}")
+        return found
+
+    # -- games --------------------------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        kind: str,
+        seats: list[str],
+        options: dict[str, Any] | None = None,
+        labels: dict[str, Any] | None = None,
+        seed: str | None = None,
+    ) -> dict[str, Any]:
+        """Create a game; returns its id, version, seed commitment and one secret token per seat.
+
+        The tokens are shown once: only their hashes are stored."""
+        game, tokens, seating = self._new_game(kind, seats, options, labels, seed)
+        self._save_new(game, seating)
+        self.live.remember(game)
+        return {
+            "id": str(game.id),
+            "version": game.version,
+            "seed_commitment": game.seed_commitment,
+            "tokens": [
+                {"seat": i, "player": p, "token": t} for i, (p, t) in enumerate(zip(seats, tokens, strict=True))
+            ],
+        }
+
+    def store_scripted_game(
+        self,
+        kind: str,
+        seats: list[str],
+        actions: list[dict[str, Any]],
+        labels: dict[str, Any] | None = None,
+        seed: str | None = None,
+    ) -> str:
+        """Create a game and play ``actions`` (JSON forms, in order) in memory, then store every record in
+        one transaction. Each action is decided exactly as ``submit`` would; for generating large stores
+        (benchmarks, demo data) where one commit per move would dominate. Returns the game id."""
+        game, _, seating = self._new_game(kind, seats, None, labels, seed)
+        rules = _rules(kind)
+        snapshots = []
+        interval = self.settings.snapshot_interval
+        for data in actions:
+            try:
+                action = rules.action_from_dict(data)
+                events, after = rules.step(game.state, action)
+            except DomainError as error:
+                raise from_domain(error) from None
+            before = game.version
+            record_move(game, rules, action, events, after)
+            if interval and game.version // interval > before // interval:
+                snapshots.append(Game.Snapshot.take(game))
+        self._save_new(game, seating)
+        if snapshots and self.app.snapshots is not None:
+            self.app.snapshots.put(snapshots)
+        return str(game.id)
+
+    def _new_game(
+        self,
+        kind: str,
+        seats: list[str],
+        options: dict[str, Any] | None,
+        labels: dict[str, Any] | None,
+        seed: str | None,
+    ) -> tuple[Game, list[str], Seating | None]:
+        """A new game (not stored yet), its seat tokens, and for a game at a table of a tournament round, the
+        seating to store with it (``_save_new``). A tournament's game is checked against the tournament."""
+        found = _game(kind)
+        rules = found.rules
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise BadRequest("'seats' must be a list of player ids, one per seat", "invalid_setup")
+        if len(seats) not in found.schemas.seats:
+            low, high = found.schemas.seats.low, found.schemas.seats.high
+            raise BadRequest(f"{found.title} seats {low} to {high} players, not {len(seats)}", "invalid_setup")
+        if options is not None and not isinstance(options, dict):
+            raise BadRequest("'options' must be an object", "invalid_setup")
+        check_plain(options, "'options'")
+        check_plain(labels, "'labels'")
+        check_text(options, "'options'")
+        check_text(labels, "'labels'")
+        labels = dict(labels or {})
+        players = [str(parse_uuid(p, "player")) for p in seats]
+        seating = None
+        if labels.get("tournament") is not None:
+            tournament = self.tournament(labels["tournament"])
+            labels["tournament"] = tournament["id"]
+            options = _tournament_game(tournament, found, options, players)
+            if labels.get("round") is not None and labels.get("table") is not None:
+                seating = seating_id(tournament["id"], labels["round"], labels["table"], players)
+        names = [self.player(p)["name"] for p in seats]
+        seed = seed if seed is not None else rules.new_seed()
+        if not isinstance(seed, str) or not seed:
+            raise BadRequest("'seed' must be a non-empty string", "invalid_setup")
+        check_text(seed, "'seed'")
+        try:
+            opening = [rules.event_to_dict(e) for e in rules.start(names, options, seed)]
+        except DomainError as error:
+            raise from_domain(error) from None
+        tokens = [secrets.token_urlsafe(24) for _ in seats]
+        game_id = UUID(bytes=secrets.token_bytes(16), version=4)
+        body: dict[str, Any] = {
+            "kind": kind,
+            "players": players,
+            "names": names,
+            "options": dict(options or {}),
+            "labels": labels,
+            "seed_commitment": seed_commitment(seed),
+            "token_hashes": [token_hash(t) for t in tokens],
+            "rules_version": rules.rules_version(),
+            "opening": opening,
+            "at": now(),
+        }
+        game = Game.create(game_id, **body, hash=record_hash(str(game_id), 1, GENESIS, body))
+        return game, tokens, (None if seating is None else Seating.create(seating, str(game_id)))
+
+    def _save_new(self, game: Game, seating: Seating | None) -> None:
+        """Store a new game, with its seating in the same transaction: the store refuses a seating it holds
+        already, and so the game of the same players at the same table of the same round (409
+        ``duplicate_game``)."""
+        if seating is None:
+            self.app.save(game)
+            return
+        try:
+            self.app.save(seating, game)
+        except IntegrityError:
+            if not self.app.recorder.select_events(seating.id, limit=1):
+                raise  # (not the seating: let the caller see what it was)
+            first: Any = self.app.repository.get(seating.id)
+            if first.game == str(game.id):
+                return  # (stored by a try the store answered too late for: a connection replaced mid-insert)
+            labels = game.labels
+            raise Conflict(
+                f"these players already have a game at table {labels['table']} of round {labels['round']} of "
+                f"this tournament (game {first.game}): a second one would count their result twice",
+                "duplicate_game",
+            ) from None
+
+    def kind_of(self, game_id: str | UUID) -> str:
+        """Which game this is (its kind, as registered in ``domain.games``)."""
+        kind: str = self.live.load(parse_uuid(game_id, "game")).kind
+        return kind
+
+    def seat_for_token(self, game_id: str | UUID, token: str) -> int:
+        game = self.live.load(parse_uuid(game_id, "game"))
+        digest = token_hash(token)
+        for seat, stored in enumerate(game.token_hashes):
+            if secrets.compare_digest(stored, digest):
+                return seat
+        raise Unauthorized("this seat token does not belong to this game", "invalid_token")
+
+    def submit(self, game_id: str | UUID, viewer: Viewer, version: Any, action: Any) -> dict[str, Any]:
+        """Play ``action`` for the viewer's seat on top of ``version``; exactly one move per version lands."""
+        if viewer.referee:
+            raise Forbidden("moves are made with a seat's token, not the organiser key", "seat_token_required")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise BadRequest("'version' must be the integer version you acted on", "malformed_request")
+        uid = parse_uuid(game_id, "game")
+        with self.live.lock(uid):
+            # A move of another process may land between our read and our append: the store refuses ours, and
+            # it is tried again on the game as it now is, where it still stands only if that move was a secret
+            # choice made at the same time (``_still_stands``); otherwise the retry refuses it as stale.
+            for attempt in range(MOVE_ATTEMPTS):
+                try:
+                    return self._play(uid, viewer, version, action, reread=attempt > 0)
+                except IntegrityError:
+                    continue
+            self.live.forget(uid)
+            raise Conflict("another move on this game landed first; reload and retry", "conflict")
+
+    def _play(self, uid: UUID, viewer: Viewer, version: int, action: Any, reread: bool) -> dict[str, Any]:
+        """One try at a move (under the game's lock): decided on the cached game (brought up to date if the
+        client acted on a newer version, or if a try before lost the race), appended to the store."""
+        game = self.live.load(uid)
+        if reread or game.version < version:
+            game = self.live.fast_forward(game)  # another process (API worker) has moved the game on
+        rules = _rules(game.kind)
+        if game.version != version and not self._still_stands(game, rules, version, viewer.seat):
+            raise Conflict(
+                f"the game is at version {game.version} but you acted on version {version}; reload and retry",
+                "stale_version",
+            )
+        try:
+            parsed = rules.action_from_dict(action)
+            if parsed.seat != viewer.seat:
+                raise Forbidden(f"you hold seat {viewer.seat}, not seat {parsed.seat}", "not_your_seat")
+            events, after = rules.step(game.state, parsed)
+        except DomainError as error:
+            raise from_domain(error) from None
+        before = game.version  # (the client's version, or a later one its move still stands on)
+        game = eventsourcing_workarounds.detached_copy(
+            game
+        )  # the move is made on a copy: readers keep the cached game, whole
+        body, over = record_move(game, rules, parsed, events, after)
+        try:
+            records = self._append(game)
+        except IntegrityError:
+            raise  # (the cached game stays: the next try brings it up to date)
+        except BaseException:
+            self.live.forget(uid)
+            raise
+        self.live.remember(game)
+        for hear in self._on_landed:
+            hear(game, records)
+        self._snapshot_if_due(game, before)
+        return {
+            "version": game.version,
+            "events": [rules.redact_event(e, viewer.seat, over) for e in body["events"]],
+            "status": "over" if over else "playing",
+            "to_act": rules.to_act(after),
+        }
+
+    def _still_stands(self, game: Game, rules: AnyRules, version: int, seat: int | None) -> bool:
+        """Whether a move the seat chose on ``version``, which the game has since passed, may be played on the game
+        as it is: only if every move since was another seat's and the game says they change nothing this seat
+        could see or choose (the game's ``unaffected``: secret choices made at the same time). A
+        move of the seat's own since means this one is a repeat (its answer lost, say), refused as before."""
+        # (each other seat moves at most once in a choice made at once: a version further back is stale without
+        # reading anything, so an old version posted again and again costs no more than before)
+        if seat is None or not 0 < version < game.version or game.version - version >= len(game.players):
+            return False
+        since = list(self.app.repository.event_store.get(game.id, gt=version, lte=game.version))
+        moves = [r for r in since if isinstance(r, Game.MoveRecorded)]
+        if len(moves) != len(since) or any(r.seat == seat for r in moves):
+            return False
+        return rules.unaffected([rules.event_from_dict(e) for r in moves for e in r.events], seat)
+
+    def _append(self, game: Game) -> list[Any]:
+        """Store the game's new records (and return them): the library's mapper and recorder, without the generic
+        ``Application.save`` bookkeeping (protocol checks, processing events) that cost as much as the
+        append on this path."""
+        mapper = self.app.mapper
+        records = list(game.collect_events())
+        self.app.recorder.insert_events([mapper.to_stored_event(e) for e in records])
+        return records
+
+    def _snapshot_if_due(self, game: Game, before: int) -> None:
+        interval = self.settings.snapshot_interval
+        if interval and self.app.snapshots is not None and game.version // interval > before // interval:
+            try:
+                self.app.snapshots.put([Game.Snapshot.take(game)])
+            except (backends.StoreUnavailable, OperationalError, InterfaceError) as error:
+                # The move is stored and acknowledged; a snapshot is only a shortcut for reading it back.
+                logger.warning("no snapshot of game %s at version %s: %s", game.id, game.version, error)
+
+    # -- reading ------------------------------------------------------------------------------------------
+
+    def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> dict[str, Any]:
+        """The game as ``viewer`` sees it, now or at ``version`` (from the nearest snapshot, then evolve)."""
+        uid = parse_uuid(game_id, "game")
+        game = self.live.current(uid)
+        latest = game.version
+        if version is not None and version != game.version:
+            if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= game.version:
+                raise NotFound(f"this game has versions 1 to {game.version}, not {version}", "unknown_version")
+            game = self.app.repository.get(uid, version=version)
+        return self.game_as_seen(game, viewer, latest)
+
+    def game_as_seen(self, game: Game, viewer: Viewer, latest: int | None = None) -> dict[str, Any]:
+        """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
+        ``viewer`` sees it: what ``game`` answers, for a caller that already holds the game (the push channel)."""
+        latest = game.version if latest is None else latest
+        version = game.version
+        rules = _rules(game.kind)
+        state = game.state
+        result = rules.result(state)
+        over = result is not None
+        out: dict[str, Any] = {
+            "id": str(game.id),
+            "kind": game.kind,
+            "version": game.version,
+            "latest_version": latest,
+            "status": "over" if over else "playing",
+            "players": [
+                {"seat": i, "id": p, "name": n} for i, (p, n) in enumerate(zip(game.players, game.names, strict=True))
+            ],
+            "labels": game.labels,
+            "options": game.options,
+            "rules_version": game.rules_version,
+            "created_at": game.created_at,
+            "updated_at": game.updated_at,
+            "seed_commitment": game.seed_commitment,
+            "seed": game.seed,
+            "to_act": rules.to_act(state),
+            "result": None if result is None else result.to_dict(),
+            "view": rules.view(state, viewer.seat),
+        }
+        if viewer.referee:
+            out["last_hash"] = game.last_hash
+        if viewer.seat is not None:
+            legal = rules.legal_actions(state, viewer.seat) if version == latest else []
+            out["seat"] = viewer.seat
+            out["legal_actions"] = [rules.action_to_dict(a) for a in legal]
+        return out
+
+    def log(
+        self, game_id: str | UUID, viewer: Viewer = REFEREE, after: int = 0, limit: int = 1000
+    ) -> list[dict[str, Any]]:
+        """The game's records after version ``after``, redacted for a seat until the game is over."""
+        uid = parse_uuid(game_id, "game")
+        game = self.live.load(uid)
+        return self.records_as_seen(game, self.app.repository.event_store.get(uid, gt=after, limit=limit), viewer)
+
+    def records_as_seen(self, game: Game, events: Iterable[Any], viewer: Viewer) -> list[dict[str, Any]]:
+        """``events`` (stored records of ``game``) as ``viewer`` may read them: redacted for a seat until the
+        game is over (as ``game`` says it is)."""
+        rules = _rules(game.kind)
+        over = game.seed is not None
+        records = []
+        for event in events:
+            record = record_of(event)
+            if not viewer.referee and not over:
+                record = redact_record(record, rules, viewer.seat)
+            records.append(record)
+        return records
+
+    def stored_records(self, game_id: str | UUID) -> list[dict[str, Any]]:
+        """Every record of a game, unredacted (for audits and export)."""
+        uid = parse_uuid(game_id, "game")
+        return [record_of(e) for e in self.app.repository.event_store.get(uid)]
+
+    def import_game(
+        self,
+        records: list[dict[str, Any]],
+        players: list[dict[str, Any]] | None = None,
+        tournaments: list[dict[str, Any]] | None = None,
+    ) -> list[str]:
+        """Append a game's records exactly as given, with the players and tournaments this store lacks, in one
+        transaction (``service.commands.importing.import_game``); the caller verifies the records first."""
+        return import_game(self.app, records, players, tournaments)
+
+    def _current(self, uid: UUID) -> Game:
+        """The game as stored now (the live cache, brought up to date)."""
+        return self.live.current(uid)
+
+    def game_ids(self, tournament: str | None = None) -> Iterator[str]:
+        """Every stored game id in creation order (optionally only one tournament's)."""
+        start = None
+        while True:
+            batch = self.app.recorder.select_notifications(
+                start=start, limit=500, topics=[GAME_CREATED_TOPIC], inclusive_of_start=False
+            )
+            if not batch:
+                return
+            for notification in batch:
+                if tournament is None:
+                    yield str(notification.originator_id)
+                else:
+                    created = self.app.mapper.to_domain_event(notification)
+                    if isinstance(created, Game.Created) and created.labels.get("tournament") == tournament:
+                        yield str(notification.originator_id)
+            start = batch[-1].id
+
+
+def _game(kind: str) -> registry.Game[Any, Any, Any]:
+    try:
+        return registry.game(kind)
+    except DomainError as error:
+        raise from_domain(error) from None
+
+
+def _rules(kind: str) -> AnyRules:
+    return _game(kind).rules
+
+
+def _options_in_full(game: registry.Game[Any, Any, Any], options: dict[str, Any] | None) -> dict[str, Any]:
+    """``options`` with the game's default for every option it leaves out (from the game's options schema), so
+    that options that ask for the same game compare equal (Arnak's ``{}`` and ``{"side": "bird"}``, say)."""
+    if options is not None and not isinstance(options, dict):
+        raise BadRequest("'options' must be an object", "invalid_setup")
+    check_plain(options, "'options'")
+    check_text(options, "'options'")
+    properties = game.schemas.options.get("properties", {})
+    defaults = {name: spec["default"] for name, spec in properties.items() if "default" in spec}
+    return {**defaults, **(options or {})}
+
+
+def _tournament_game(
+    tournament: dict[str, Any], game: registry.Game[Any, Any, Any], options: dict[str, Any] | None, players: list[str]
+) -> dict[str, Any] | None:
+    """The rule options of a new game of ``tournament``: its own if given (they must ask for the tournament's
+    game), else the tournament's. Refused: another game, other options, a player in two seats."""
+    if game.kind != tournament["game"]:
+        raise BadRequest(
+            f"this tournament plays {_game(tournament['game']).title}, not {game.title}: its standings compare "
+            "games of one kind",
+            "tournament_game_mismatch",
+        )
+    fixed = tournament["options"]
+    if fixed is not None:  # (None: a tournament made before tournaments held their options)
+        if options is None:
+            options = dict(fixed)
+        elif _options_in_full(game, options) != _options_in_full(game, fixed):
+            raise BadRequest(
+                f"this tournament plays {game.title} with the options "
+                f"{json.dumps(_options_in_full(game, fixed), sort_keys=True)}, not "
+                f"{json.dumps(_options_in_full(game, options), sort_keys=True)}: leave 'options' out to play its "
+                "own",
+                "tournament_options_mismatch",
+            )
+    twice = sorted({p for p in players if players.count(p) > 1})
+    if twice:
+        raise BadRequest(
+            f"player {twice[0]} holds more than one seat: a player sits once at a tournament's table",
+            "player_seated_twice",
+        )
+    return options
+
+
+__all__ = ["REFEREE", "Digsite", "DigsiteApplication", "Viewer", "record_of", "redact_record"]

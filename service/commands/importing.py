@@ -1,0 +1,47 @@
+"""Importing a game: its records appended exactly as exported, with the players and tournaments it names."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError
+
+from service.caller_values import parse_uuid
+from service.errors import Conflict
+from service.store import eventsourcing_workarounds
+from service.store.aggregates import Game, Player, Tournament
+
+
+def import_game(
+    app: Any,
+    records: list[dict[str, Any]],
+    players: list[dict[str, Any]] | None = None,
+    tournaments: list[dict[str, Any]] | None = None,
+) -> list[str]:
+    """Append a game's records exactly as given (same id, versions, hashes, bodies), with those of the
+    ``players``/``tournaments`` (dicts as ``player()``/``tournament()`` return them) this store lacks, in
+    one transaction. The caller verifies the records first (``service.integrity.transfer`` does). Returns the ids
+    of the players and tournaments added; raises Conflict ``game_exists`` if the game id is taken."""
+    uid = parse_uuid(records[0]["game"], "game")
+    if app.recorder.select_events(uid, limit=1):
+        raise Conflict(f"a game with id {uid} already exists in this store", "game_exists")
+    game = Game.create(uid, **records[0]["body"], hash=records[0]["hash"])
+    for record in records[1:]:
+        fields = {**record["body"], "prev_hash": record["prev_hash"], "hash": record["hash"]}
+        game.trigger_event(Game.MoveRecorded if record["type"] == "move" else Game.SeedRevealed, **fields)
+    added: list[Any] = []
+    for cls, found in ((Player, players or []), (Tournament, tournaments or [])):
+        for data in found:
+            given = {k: v for k, v in data.items() if k not in ("id", "created_at")}
+            if not app.recorder.select_events(UUID(data["id"]), limit=1):
+                added.append(
+                    eventsourcing_workarounds.create(
+                        cls, cls.Created, id=UUID(data["id"]), **given, at=data["created_at"]
+                    )
+                )
+    try:
+        app.save(*added, game)
+    except IntegrityError:
+        raise Conflict(f"game {uid} or one of its players was written meanwhile", "game_exists") from None
+    return [str(a.id) for a in added]

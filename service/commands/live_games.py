@@ -1,0 +1,96 @@
+"""The live games a service process keeps in memory: an LRU of game aggregates, so a move costs one round trip
+to the store (the append), and a lock per game, so moves on one game are made one at a time in this process
+(across processes the store's unique (game, version) key lets exactly one land)."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+
+from service.errors import NotFound
+from service.store import eventsourcing_workarounds
+from service.store.aggregates import Game
+
+
+class LiveGames:
+    def __init__(self, repository: Any, size: int) -> None:
+        self.repository = repository
+        self.size = size
+        self._games: OrderedDict[UUID, Game] = OrderedDict()
+        self._locks: dict[UUID, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def lock(self, uid: UUID) -> threading.Lock:
+        with self._guard:
+            lock = self._locks.get(uid)
+            if lock is None:
+                lock = self._locks[uid] = threading.Lock()
+            return lock
+
+    def load(self, uid: UUID) -> Game:
+        with self._guard:
+            game = self._games.get(uid)
+            if game is not None:
+                self._games.move_to_end(uid)
+                return game
+        try:
+            found = self.repository.get(uid)
+        except AggregateNotFoundError:
+            raise NotFound(f"no game with id {uid}", "unknown_game") from None
+        if not isinstance(found, Game):
+            raise NotFound(f"no game with id {uid}", "unknown_game")
+        self.remember(found)
+        return found
+
+    def current(self, uid: UUID) -> Game:
+        """The cached game, brought up to date if another process (another API worker) has moved it on."""
+        return self.fast_forward(self.load(uid))
+
+    def fast_forward(self, game: Game) -> Game:
+        """Apply the records stored after the cached version (usually one or two) to a copy of the game.
+
+        One query for the new records instead of reloading the game from its last snapshot; the cached
+        object itself is never changed, so a reader holding it sees a consistent game."""
+        newer = list(self.repository.event_store.get(game.id, gt=game.version))
+        if not newer:
+            return game
+        game = eventsourcing_workarounds.detached_copy(game)
+        for event in newer:
+            event.mutate(game)
+        self.remember(game)
+        return game
+
+    def peek(self, uid: UUID) -> Game | None:
+        """The cached game as it is, or None if it is not cached (nothing is read)."""
+        with self._guard:
+            return self._games.get(uid)
+
+    def advance(self, uid: UUID, events: list[Any]) -> None:
+        """Bring the cached game forward by records read elsewhere (the push feed has just read them): applied to
+        a copy if they follow the cached version, else ignored (the next ``current`` reads the store)."""
+        with self._guard:
+            game = self._games.get(uid)
+        if game is None or not events or events[0].originator_version != game.version + 1:
+            return
+        game = eventsourcing_workarounds.detached_copy(game)
+        for event in events:
+            event.mutate(game)
+        with self._guard:
+            cached = self._games.get(uid)
+            if cached is not None and cached.version < game.version:  # (else a move of this process got there first)
+                self._games[uid] = game
+
+    def remember(self, game: Game) -> None:
+        with self._guard:
+            self._games[game.id] = game
+            self._games.move_to_end(game.id)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+    def forget(self, uid: UUID) -> None:
+        with self._guard:
+            self._games.pop(uid, None)

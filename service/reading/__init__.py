@@ -1,0 +1,2 @@
+"""The read side: the projections that keep the read models, and the queries, lists, standings, analytics
+catalogue, replays and crafting answers read from them."""

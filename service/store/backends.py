@@ -1,0 +1,334 @@
+"""Where games are kept: the eventsourcing environment for a database URL, and the schema migrations.
+
+Schema changes are explicit: ``digsite db upgrade`` applies the SQL files under ``migrations/<backend>/``
+in order, each once, recorded with a checksum in ``digsite_schema_migrations``; then each registered game's
+own, under ``migrations/<backend>/<kind>/`` (its read models' fact tables), recorded as ``<kind>/NNNN``. The
+application itself always runs with ``CREATE_TABLE=n``, so workers never race to create tables.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import sys
+from collections.abc import Callable
+from contextlib import closing
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from eventsourcing.persistence import PersistenceError
+
+from domain.games import GAMES
+from service.settings import Database
+
+LOCK_TIMEOUT_SECONDS = 5
+RETRY_AFTER_SECONDS = 2  # what a 503 asks clients to wait before trying again
+
+
+class StoreUnavailable(PersistenceError):
+    """The database cannot record (or serve) anything right now: down, unreachable, or read-only.
+
+    Raised at once while an outage is known, so a request never waits on it. It is deliberately not one of
+    the library's ``OperationalError``/``InterfaceError``: the library retries those ten times, 0.2 s apart,
+    which is what made requests hang during an outage. The API answers it 503 ``store_unavailable``."""
+
+    def __init__(self, message: str, *, read_only: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.read_only = read_only
+
+
+class StoreMissing(StoreUnavailable):
+    """The server answers but the database is not there (PostgreSQL), or the SQLite file does not exist yet."""
+
+
+class StoreUnreachable(StoreUnavailable):
+    """No server answers at the database's address, or it refuses the user."""
+
+
+def connect_problem(db: Database, error: Exception) -> StoreUnavailable:
+    """What a failed connection to ``db`` means, in a sentence that says what to do (never the password)."""
+    text = str(error)
+    where = f"{db.host}:{db.port}"
+    if f'database "{db.dbname}" does not exist' in text:
+        return StoreMissing(
+            f"database {db.dbname} does not exist on the PostgreSQL server at {where}: create it with "
+            f"`createdb -h {db.host} -p {db.port} -U {db.user} {db.dbname}` (or CREATE DATABASE in psql), "
+            "then run `digsite db upgrade`"
+        )
+    if "password authentication failed" in text or "no password supplied" in text or "role" in text:
+        detail = text.rpartition("FATAL:")[2].strip() or text
+        return StoreUnreachable(
+            f"the PostgreSQL server at {where} refuses user {db.user} ({detail}): check the user and password "
+            "in DIGSITE_DATABASE_URL"
+        )
+    reason = text.rpartition("failed:")[2].strip().splitlines()[0] if text else type(error).__name__
+    return StoreUnreachable(
+        f"cannot reach the database at {where} ({reason}): is PostgreSQL running there, "
+        "and are the host and port in DIGSITE_DATABASE_URL right?"
+    )
+
+
+def _no_sqlite_file(db: Database) -> StoreMissing:
+    return StoreMissing(f"there is no store at the SQLite file {db.path} yet: run `digsite db upgrade` to create it")
+
+
+def _sqlite_problem(db: Database, error: Exception) -> StoreUnavailable:
+    return StoreUnreachable(f"cannot open the SQLite file {db.path}: {error}")
+
+
+def _connect_postgres(db: Database, *, autocommit: bool = False) -> Any:
+    """A psycopg connection to ``db``, or the ``StoreUnavailable`` that says why there is none."""
+    import psycopg
+
+    try:
+        return psycopg.connect(db.psycopg_conninfo(), connect_timeout=LOCK_TIMEOUT_SECONDS, autocommit=autocommit)
+    except psycopg.OperationalError as error:
+        raise connect_problem(db, error) from error
+
+
+def reach(db: Database) -> None:
+    """Raise ``StoreMissing``/``StoreUnreachable`` unless the store is there to be read: the SQLite file exists
+    and opens, or the PostgreSQL server answers and has the database (its schema may still need upgrading)."""
+    if db.backend == "sqlite":
+        if not Path(db.path).exists():
+            raise _no_sqlite_file(db)
+        try:
+            with closing(sqlite3.connect(f"file:{db.path}?mode=rw", uri=True, timeout=1.0)) as conn:
+                conn.execute("SELECT 1").fetchall()
+        except sqlite3.Error as error:
+            raise _sqlite_problem(db, error) from error
+        return
+    _connect_postgres(db).close()
+
+
+@dataclass(frozen=True)
+class Health:
+    """What a cheap check of the store found: ``ok``, ``down`` (unreachable) or ``read_only``."""
+
+    state: str
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.state == "ok"
+
+
+def eventsourcing_env(db: Database) -> dict[str, str]:
+    """The library's settings for this database."""
+    if db.backend == "sqlite":
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": db.path,
+            "SQLITE_LOCK_TIMEOUT": str(LOCK_TIMEOUT_SECONDS),
+            # The ledger's entries written in the same insert as their records:
+            "APPLICATION_RECORDER_TOPIC": "service.integrity.ledger:DigsiteSQLiteRecorder",
+            "CREATE_TABLE": "n",
+        }
+    return {
+        # The library's factory with a datastore that fails fast while the database is down
+        # (service/store/pgrecorder.py).
+        "PERSISTENCE_MODULE": "service.store.pgrecorder:DigsitePostgresFactory",
+        "POSTGRES_DBNAME": db.dbname,
+        "POSTGRES_HOST": db.host,
+        "POSTGRES_PORT": db.port,
+        "POSTGRES_USER": db.user,
+        "POSTGRES_PASSWORD": db.password,
+        "POSTGRES_SCHEMA": db.schema,
+        "POSTGRES_LOCK_TIMEOUT": str(LOCK_TIMEOUT_SECONDS),
+        "APPLICATION_RECORDER_TOPIC": "service.store.pgrecorder:DigsitePostgresRecorder",  # one round trip per append
+        "CREATE_TABLE": "n",
+    }
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: str
+    name: str
+    sql: str
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.sql.encode()).hexdigest()
+
+    @property
+    def notes(self) -> list[str]:
+        """What the one applying it to a store an earlier release used must know (its ``-- Note:`` comment lines), said
+        by ``digsite db upgrade`` there, not on a brand-new store (``_notes``)."""
+        return [line.strip()[3:].strip() for line in self.sql.splitlines() if line.strip().startswith("-- Note:")]
+
+
+def migrations(backend: str) -> list[Migration]:
+    """The core's migrations (``migrations/<backend>/NNNN_name.sql``), then each registered game's own
+    (``migrations/<backend>/<kind>/NNNN_name.sql``: its read models' fact tables), numbered and tracked apart:
+    a game's version is ``<kind>/NNNN``. Games come in registry order, each after the whole core."""
+    folder = _migrations_folder() / backend
+    found = _folder(folder, "")
+    for kind in GAMES:
+        found.extend(_folder(folder / kind, f"{kind}/"))
+    return found
+
+
+def _folder(folder: Path, prefix: str) -> list[Migration]:
+    found = []
+    for path in sorted(folder.glob("*.sql")):
+        version, _, name = path.stem.partition("_")
+        found.append(Migration(f"{prefix}{version}", name, path.read_text("utf-8")))
+    return found
+
+
+def _migrations_folder() -> Path:
+    # From a checkout (or an editable install) the folder sits beside the packages; a wheel installs it
+    # as data files under <prefix>/share/digsite (see pyproject.toml).
+    here = Path(__file__).resolve().parents[2] / "migrations"
+    if here.is_dir():
+        return here
+    return Path(sys.prefix) / "share" / "digsite" / "migrations"
+
+
+class SchemaError(RuntimeError):
+    pass
+
+
+def upgrade(db: Database, report: Callable[[str], None] = lambda _: None) -> list[str]:
+    """Apply every migration not applied yet; returns the versions applied (empty: already up to date)."""
+    if db.backend == "sqlite":
+        return _upgrade_sqlite(db, report)
+    return _upgrade_postgres(db, report)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _upgrade_sqlite(db: Database, report: Callable[[str], None]) -> list[str]:
+    try:  # a folder that cannot be made or written, a file that is no store: one sentence, before any change
+        Path(db.path).parent.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(db.path)) as probe:
+            probe.execute("PRAGMA schema_version").fetchall()
+    except (OSError, sqlite3.Error) as error:
+        raise _sqlite_problem(db, error) from error
+    applied: list[str] = []
+    with sqlite3.connect(db.path, isolation_level=None) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("BEGIN IMMEDIATE")  # one upgrader at a time
+        try:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS digsite_schema_migrations "
+                "(version TEXT PRIMARY KEY, name TEXT, checksum TEXT, applied_at TEXT)"
+            )
+            done = dict(conn.execute("SELECT version, checksum FROM digsite_schema_migrations").fetchall())
+            for migration in migrations("sqlite"):
+                if _already(migration, done):
+                    continue
+                report(f"applying {migration.version} {migration.name}")
+                for statement in _statements(migration.sql):
+                    conn.execute(statement)
+                for note in _notes(migration, done):
+                    report(f"  {note}")
+                conn.execute(
+                    "INSERT INTO digsite_schema_migrations VALUES (?, ?, ?, ?)",
+                    (migration.version, migration.name, migration.checksum, _now()),
+                )
+                applied.append(migration.version)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return applied
+
+
+def _upgrade_postgres(db: Database, report: Callable[[str], None]) -> list[str]:
+    applied: list[str] = []
+    with _connect_postgres(db, autocommit=False) as conn, conn.transaction():
+        # Several processes may run the upgrade at once (compose, CI): serialise them.
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext('digsite-schema-migrations'))")
+        conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{db.schema}"')
+        conn.execute(
+            f'CREATE TABLE IF NOT EXISTS "{db.schema}".digsite_schema_migrations '
+            "(version text PRIMARY KEY, name text, checksum text, applied_at text)"
+        )
+        rows = conn.execute(f'SELECT version, checksum FROM "{db.schema}".digsite_schema_migrations').fetchall()
+        done = {str(v): str(c) for v, c in rows}
+        for migration in migrations("postgresql"):
+            if _already(migration, done):
+                continue
+            report(f"applying {migration.version} {migration.name}")
+            sql = migration.sql.replace("{schema}", db.schema).replace("{lock_timeout}", str(LOCK_TIMEOUT_SECONDS))
+            conn.execute(sql.encode())  # several statements: psycopg sends them as one simple query
+            for note in _notes(migration, done):
+                report(f"  {note}")
+            conn.execute(
+                f'INSERT INTO "{db.schema}".digsite_schema_migrations VALUES (%s, %s, %s, %s)',
+                (migration.version, migration.name, migration.checksum, _now()),
+            )
+            applied.append(migration.version)
+    return applied
+
+
+def _notes(migration: Migration, done: dict[str, str]) -> list[str]:
+    """The notes to say while applying ``migration`` to a store on which the migrations ``done`` were applied before
+    this upgrade began. Every note speaks to someone upgrading a store an earlier release already used (read models
+    it emptied, that release's processes to stop): on a brand-new store (nothing applied before) none applies."""
+    return migration.notes if done else []
+
+
+def _already(migration: Migration, done: dict[str, str]) -> bool:
+    if migration.version not in done:
+        return False
+    if done[migration.version] != migration.checksum:
+        raise SchemaError(
+            f"migration {migration.version} ({migration.name}) was changed after it was applied; "
+            "add a new migration instead of editing an applied one"
+        )
+    return True
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a SQLite migration into statements (our files keep one statement per ';'-terminated block)."""
+    lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+def pending(db: Database) -> list[str]:
+    """Migration versions not yet applied (used to give a clear error before serving). A store that is not there
+    (no SQLite file, no such PostgreSQL database) or cannot be reached raises ``StoreMissing``/``StoreUnreachable``:
+    upgrading a schema is not what it needs first."""
+    known = [m.version for m in migrations(db.backend)]
+    try:
+        if db.backend == "sqlite":
+            if not Path(db.path).exists():  # not a schema to upgrade but no store at all (a path mistyped?)
+                raise _no_sqlite_file(db)
+            with closing(sqlite3.connect(db.path)) as conn:
+                rows = conn.execute("SELECT version FROM digsite_schema_migrations").fetchall()
+        else:
+            with _connect_postgres(db) as conn:
+                rows = conn.execute(f'SELECT version FROM "{db.schema}".digsite_schema_migrations').fetchall()
+    except StoreUnavailable:  # unreachable or missing: not a schema to upgrade
+        raise
+    except Exception as error:
+        if _no_table(error):  # nothing applied yet
+            return known
+        raise StoreUnavailable(f"cannot read the schema version of {db.display()}: {error}") from error
+    done = {str(r[0]) for r in rows}
+    return [v for v in known if v not in done]
+
+
+def _no_table(error: Exception) -> bool:
+    if isinstance(error, sqlite3.OperationalError):
+        return "no such table" in str(error)
+    return getattr(error, "sqlstate", None) in ("42P01", "3F000")  # PostgreSQL: undefined table, unknown schema
+
+
+def sqlite_health(db: Database, timeout: float = 1.0) -> Health:
+    """A bounded check of the SQLite file: it must exist and answer a query within ``timeout`` seconds."""
+    if not Path(db.path).is_file():
+        return Health("down", f"the SQLite file {db.path} is missing")
+    try:
+        with closing(sqlite3.connect(f"file:{db.path}?mode=rw", uri=True, timeout=timeout)) as conn:
+            conn.execute("SELECT version FROM digsite_schema_migrations LIMIT 1").fetchall()
+    except sqlite3.Error as error:
+        return Health("down", f"the SQLite file cannot be read: {error}")
+    return Health("ok")

@@ -1,0 +1,92 @@
+"""Standings: points by place, the tie breaks in their stated order, rounds counted cumulatively, games in play
+counted for nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.reading.standings import PointsTable, PointsTableError, Seat, rounds_of, standings
+
+
+def seat(game: str, rnd: int, player: str, place: int | None, score: int, n: int = 4, status: str = "over") -> Seat:
+    return Seat(game, rnd, 1, status, player, n, place if status == "over" else None, score)
+
+
+NAMES = {"a": "Ada", "b": "Bo", "c": "Cy", "d": "Di"}
+
+
+def test_the_default_table_gives_n_minus_place_points() -> None:
+    table = PointsTable()
+    assert [table.points(p, 4) for p in (1, 2, 3, 4)] == [3, 2, 1, 0]
+    assert [table.points(p, 3) for p in (1, 2, 3)] == [2, 1, 0]
+
+
+def test_a_set_table_gives_its_points_and_zero_past_its_end() -> None:
+    table = PointsTable.parse("5, 3,1")
+    assert [table.points(p, 4) for p in (1, 2, 3, 4)] == [5, 3, 1, 0]
+
+
+@pytest.mark.parametrize("text", ["3,two", "-1,0", "1," * 11, "3;2"])
+def test_a_malformed_points_table_is_refused_with_a_sentence(text: str) -> None:
+    with pytest.raises(PointsTableError, match=r"\w+ \w+"):
+        PointsTable.parse(text)
+
+
+def test_points_rank_first_then_wins_then_game_points_then_average_place() -> None:
+    seats = [
+        # round 1: a wins, b second...
+        seat("g1", 1, "a", 1, 30),
+        seat("g1", 1, "b", 2, 25),
+        seat("g1", 1, "c", 3, 20),
+        seat("g1", 1, "d", 4, 10),
+        # round 2: b wins, a second: a and b tie on points (5) and wins (1); a scored more
+        seat("g2", 2, "b", 1, 28),
+        seat("g2", 2, "a", 2, 27),
+        seat("g2", 2, "d", 3, 5),
+        seat("g2", 2, "c", 4, 4),
+    ]
+    lines = standings(seats, NAMES)
+    assert [(line.name, line.points, line.wins, line.score) for line in lines] == [
+        ("Ada", 5, 1, 57),
+        ("Bo", 5, 1, 53),
+        ("Cy", 1, 0, 24),
+        ("Di", 1, 0, 15),
+    ]
+    assert [line.rank for line in lines] == [1, 2, 3, 4]
+
+
+def test_players_equal_on_every_tie_break_share_their_rank() -> None:
+    seats = [seat("g1", 1, "a", 1, 10, n=2), seat("g1", 1, "b", 2, 5, n=2)]
+    seats += [seat("g2", 2, "b", 1, 10, n=2), seat("g2", 2, "a", 2, 5, n=2)]
+    lines = standings(seats, NAMES)
+    assert [(line.name, line.rank) for line in lines] == [("Ada", 1), ("Bo", 1)]
+
+
+def test_standings_after_a_round_count_only_the_rounds_up_to_it() -> None:
+    seats = [seat("g1", 1, "a", 1, 10, n=2), seat("g1", 1, "b", 2, 5, n=2)]
+    seats += [seat("g2", 2, "b", 1, 10, n=2), seat("g2", 2, "a", 2, 5, n=2)]
+    after_one = standings(seats, NAMES, through_round=1)
+    assert [(line.name, line.points, line.games) for line in after_one] == [("Ada", 1, 1), ("Bo", 0, 1)]
+    assert rounds_of(seats) == [1, 2]
+
+
+def test_a_game_in_play_counts_for_nothing_but_shows_in_the_cross_table() -> None:
+    seats = [seat("g1", 1, "a", None, 0, n=2, status="playing"), seat("g1", 1, "b", None, 0, n=2, status="playing")]
+    lines = standings(seats, NAMES)
+    assert all(line.games == 0 and line.points == 0 for line in lines)
+    (cell,) = lines[0].cells[1]
+    assert cell.game_id == "g1" and not cell.finished
+
+
+def test_a_custom_table_changes_the_order() -> None:
+    # a wins once and comes last once; b comes second twice. 3-2-1-0 ties them; 10-1-0-0 makes a lead.
+    seats = [
+        seat("g1", 1, "a", 1, 10),
+        seat("g1", 1, "b", 2, 9),
+        seat("g2", 2, "b", 2, 9),
+        seat("g2", 2, "a", 4, 1),
+    ]
+    default = standings(seats, NAMES)
+    assert {line.name: line.points for line in default} == {"Ada": 3, "Bo": 4}
+    custom = standings(seats, NAMES, PointsTable.parse("10,1"))
+    assert [(line.name, line.points) for line in custom] == [("Ada", 10), ("Bo", 2)]

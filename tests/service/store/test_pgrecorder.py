@@ -1,0 +1,153 @@
+"""The PostgreSQL append when a connection is lost mid-append: retried once on a fresh connection, never
+recorded twice, and a move another worker recorded meanwhile still wins (a secret choice of another seat made
+at the same time is followed by ours, once); while the store is down, requests
+are refused at once. The losses are made by hand (a real server cannot be made to lose one answer on cue);
+tests/service/api/test_outage.py stops and restarts a real server."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import psycopg
+import pytest
+from eventsourcing.persistence import StoredEvent
+
+from service.commands.application import Digsite, Viewer
+from service.errors import Conflict
+from service.settings import Database, Settings
+from service.store import backends
+from service.store.backends import Health, StoreUnavailable
+from service.store.pgrecorder import DigsitePostgresRecorder, StoreGuard
+from tests.service.conftest import _drop_schema
+
+pytestmark = pytest.mark.postgres
+
+FLIP = {"type": "flip", "seat": 0, "ruin": None}
+
+
+@pytest.fixture
+def service(postgres_url: str) -> Iterator[Digsite]:
+    schema = f"digsite_test_{secrets.token_hex(6)}"
+    db = Database.from_url(f"{postgres_url}{'&' if '?' in postgres_url else '?'}schema={schema}")
+    backends.upgrade(db)
+    svc = Digsite(Settings(database=db, api_key="key"))
+    try:
+        yield svc
+    finally:
+        svc.close()
+        _drop_schema(postgres_url, schema)
+
+
+def new_game(service: Digsite) -> str:
+    players = [service.create_player(name) for name in ("Ana", "Beto")]
+    return str(service.create_game("ruins", players, seed="lost")["id"])
+
+
+def recorder_of(service: Digsite) -> DigsitePostgresRecorder:
+    recorder = service.app.recorder
+    assert isinstance(recorder, DigsitePostgresRecorder)
+    return recorder
+
+
+def moves(service: Digsite, game: str) -> list[tuple[int, int]]:
+    return [(r["version"], r["body"]["seat"]) for r in service.stored_records(game) if r["type"] == "move"]
+
+
+def lose_the_first_answer(
+    monkeypatch: pytest.MonkeyPatch, service: Digsite, meanwhile: Any = None
+) -> list[Sequence[StoredEvent]]:
+    """The first append commits (after ``meanwhile`` ran, if given), then its connection is lost before the answer."""
+    recorder = recorder_of(service)
+    real = recorder._insert_events_once
+    calls: list[Sequence[StoredEvent]] = []
+
+    def append(stored: Sequence[StoredEvent]) -> Sequence[int]:
+        calls.append(stored)
+        if len(calls) > 1:
+            return real(stored)
+        if meanwhile is not None:
+            meanwhile()
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        real(stored)
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(recorder, "_insert_events_once", append)
+    return calls
+
+
+def test_a_move_whose_answer_was_lost_after_it_committed_is_acknowledged_once(
+    service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(service)
+    calls = lose_the_first_answer(monkeypatch, service)
+    answer = service.submit(game, Viewer(0), 1, FLIP)
+    assert answer["version"] == 2 and len(calls) == 2  # retried once; the retry found its own record stored
+    assert moves(service, game) == [(2, 0)]
+
+
+def test_a_move_lost_before_it_committed_is_recorded_by_the_retry(
+    service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(service)
+    calls = lose_the_first_answer(monkeypatch, service, meanwhile=lambda: None)  # nothing was written
+    assert service.submit(game, Viewer(0), 1, FLIP)["version"] == 2 and len(calls) == 2
+    assert moves(service, game) == [(2, 0)]
+
+
+def test_a_lost_append_whose_version_the_same_seat_took_elsewhere_is_a_conflict_not_a_double(
+    service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(service)
+    other = Digsite(service.settings)  # another API worker on the same store: the same seat from another device
+    try:
+        lose_the_first_answer(monkeypatch, service, meanwhile=lambda: other.submit(game, Viewer(0), 1, FLIP))
+        with pytest.raises(Conflict):
+            service.submit(game, Viewer(0), 1, FLIP)
+    finally:
+        other.close()
+    assert moves(service, game) == [(2, 0)]
+
+
+def test_a_lost_append_whose_version_another_seat_s_secret_choice_took_lands_after_it_once(
+    service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(service)
+    other = Digsite(service.settings)  # another API worker on the same store
+    try:
+        seat_one = {"type": "flip", "seat": 1, "ruin": None}
+        lose_the_first_answer(monkeypatch, service, meanwhile=lambda: other.submit(game, Viewer(1), 1, seat_one))
+        assert service.submit(game, Viewer(0), 1, FLIP)["version"] == 3  # (both chose in secret, at once)
+    finally:
+        other.close()
+    assert moves(service, game) == [(2, 1), (3, 0)]
+
+
+def test_while_the_store_is_down_requests_fail_at_once_and_one_probe_finds_it_back(
+    service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(service)
+    guard = recorder_of(service)._guard
+    probes: list[str] = []
+    answer = ["down"]
+    real_probe = StoreGuard.probe
+
+    def probe(self: StoreGuard) -> Health:
+        probes.append(answer[0])
+        return Health("down", "unreachable") if answer[0] == "down" else real_probe(self)
+
+    monkeypatch.setattr(StoreGuard, "probe", probe)
+    lose_the_first_answer(monkeypatch, service, meanwhile=lambda: None)
+    with pytest.raises(StoreUnavailable):
+        service.submit(game, Viewer(0), 1, FLIP)
+    assert guard.down and probes == ["down"]
+    for _ in range(20):  # within the probe interval: refused without asking the server again
+        with pytest.raises(StoreUnavailable):
+            service.game(game)
+    assert probes == ["down"]
+    answer[0] = "up"
+    monkeypatch.setattr(guard, "_next_probe", 0.0)  # the probe interval has passed
+    assert service.submit(game, Viewer(0), 1, FLIP)["version"] == 2
+    assert probes == ["down", "up"] and not guard.down
+    assert moves(service, game) == [(2, 0)]
