@@ -17,7 +17,7 @@ def suite(pytester: pytest.Pytester) -> pytest.Pytester:
     conftest = CONFTEST.read_text("utf-8")
     pytester.makeconftest(
         conftest
-        + '''
+        + """
 
 @pytest.fixture(scope="session")
 def postgres_url() -> str:
@@ -32,7 +32,7 @@ def browser() -> str:
 @pytest.fixture
 def pg(postgres_url: str) -> str:
     return postgres_url
-'''
+"""
     )
     pytester.makeini("[pytest]\nmarkers =\n    postgres\n    browser\n    docker\n    slow\n    alone\n")
     return pytester
