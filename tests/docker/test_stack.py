@@ -19,7 +19,6 @@ from tests.docker.stack import (
     Images,
     Stack,
     build_images,
-    buildkit_cli,
     compose_cli,
     get,
     leftovers,
@@ -181,8 +180,7 @@ def check_stack(stack: Stack) -> None:
     assert status_on_worker == "over" and int(workers) >= 1, ran.stdout
 
 
-def test_the_stack_plays_a_game_shows_it_verifies_it_and_goes_away() -> None:
-    docker = buildkit_cli()
+def test_the_stack_plays_a_game_shows_it_verifies_it_and_goes_away(docker: str) -> None:
     compose = compose_cli(docker)
     images: Images = build_images(docker)
     # The image runs as its own user, and pip's certificate bundle (a build secret) left nothing behind.

@@ -123,6 +123,7 @@ def test_up_and_dashboard_on_a_missing_database_say_how_to_create_it(
     assert result.exit_code == 1 and f"database {name} does not exist" in line and "createdb" in line
 
 
+@pytest.mark.slow
 def test_up_stops_with_a_non_zero_exit_when_a_part_keeps_failing(tmp_path: Path) -> None:
     """A part that cannot start (here the dashboard, refusing its session setting) is restarted a few times,
     then Digsite stops and says so: exit 1, not 0."""

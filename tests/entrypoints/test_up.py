@@ -11,6 +11,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from domain.games import GAMES
 from service.settings import Database, Settings
 
@@ -26,6 +28,7 @@ def _get(url: str) -> tuple[int, bytes]:
         return response.status, response.read()
 
 
+@pytest.mark.slow
 def test_up_serves_the_dashboard_and_the_api_on_a_fresh_embedded_store_with_demo_data(tmp_path: Path) -> None:
     api, web = _free_port(), _free_port()
     home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"

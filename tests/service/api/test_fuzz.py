@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 import schemathesis
 from flask import Flask
 from flask.testing import FlaskClient
@@ -115,6 +116,7 @@ def test_random_query_strings_never_cause_a_server_error(client: FlaskClient) ->
     get()
 
 
+@pytest.mark.slow
 def test_the_openapi_document_holds_for_a_thousand_generated_requests(tmp_path: Path, monkeypatch: Any) -> None:
     """Schemathesis reads the served document and sends every operation requests generated from it, valid
     ones and invalid ones, with the organisers' key or a seat's token (and ids of real players and games half

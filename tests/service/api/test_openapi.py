@@ -116,6 +116,7 @@ def accepted_by_the_server(body: Any, schema: dict[str, Any]) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_the_document_and_the_request_checker_agree_on_every_body() -> None:
     """What a JSON Schema validator makes of the published document is what the server's checker makes of the
     request: random bodies (and their near misses) are accepted by both or refused by both."""

@@ -46,6 +46,10 @@ QUICK = 2.0  # seconds: no answer may take longer, in any phase (a hang on the p
 WAIT = 20.0  # seconds: the bound on waiting for a condition (a healthy run meets each in well under one)
 TABLES = 4  # games played at once, one client thread each
 
+# Every answer is timed against QUICK: under xdist no other test runs meanwhile (tests/conftest.py), or the bound
+# would measure the neighbour on the same cores rather than the API.
+pytestmark = pytest.mark.alone
+
 
 class QuietHandler(WSGIRequestHandler):
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
@@ -428,6 +432,7 @@ def test_an_sqlite_file_that_cannot_be_read_answers_503_not_500(tmp_path: Path) 
         service.close()
 
 
+@pytest.mark.slow
 def test_killing_the_api_under_load_loses_no_acknowledged_move_and_every_game_goes_on(
     database: Database, tmp_path: Path
 ) -> None:

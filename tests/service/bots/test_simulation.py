@@ -53,6 +53,7 @@ def outline(tournament: Tournament) -> list[tuple[object, ...]]:
     return [(g.round, g.table, g.names, g.winner_names, tuple(g.result["scores"]), g.moves) for g in tournament.games]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_stored_tournament_plays_every_game_to_the_end_with_a_reused_pool(service: Digsite, kind: str) -> None:
     finished: list[str] = []
@@ -105,6 +106,7 @@ def test_a_stored_tournament_plays_every_game_to_the_end_with_a_reused_pool(serv
     assert tournament.reads == tournament.moves + len(tournament.games)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_same_seed_plays_the_same_tournament_in_a_fresh_store(service: Digsite, tmp_path: Path, kind: str) -> None:
     first = run_tournament(service, kind=kind, players=2, games=4, seed="replay", pool=4)

@@ -20,7 +20,8 @@ from service.serving import push
 from service.settings import Database, Settings
 from tests.service.conftest import fresh_schema
 
-pytestmark = pytest.mark.postgres
+# They listen on the database-wide channel: under xdist another worker's moves would be heard too (tests/conftest.py).
+pytestmark = [pytest.mark.postgres, pytest.mark.alone]
 
 TIMEOUT = 30  # seconds; only a hang would reach it
 

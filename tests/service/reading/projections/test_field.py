@@ -100,6 +100,7 @@ def lose_the_sums(follower: Follower) -> None:
         curs.execute(follower.read_models._q(f"DELETE FROM {{p}}{field.TABLE}"))
 
 
+@pytest.mark.slow
 def test_every_figure_of_the_field_kept_as_sums_is_the_one_every_row_gives(
     service: Digsite, follower: Follower, queries: Queries
 ) -> None:

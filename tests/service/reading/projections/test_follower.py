@@ -178,6 +178,7 @@ def _wait_for(condition: Any, timeout: float, what: str) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 def test_killing_the_projection_process_mid_catch_up_then_restarting_equals_a_fresh_rebuild(
     service: Digsite, database: Database
 ) -> None:
@@ -210,6 +211,7 @@ def test_killing_the_projection_process_mid_catch_up_then_restarting_equals_a_fr
         watcher.close()
 
 
+@pytest.mark.slow
 def test_tendencies_tell_a_cautious_passer_and_a_torch_hoarder_from_the_field(service: Digsite) -> None:
     """Cautious Cora passes 60% of the time she could follow; Hoarding Hugo never spends a torch."""
     tournament = run_tournament(service, kind="ruins", players=4, games=12, seed="styles", pool=8)

@@ -19,6 +19,9 @@ from service.reading.queries import Queries, groups
 from service.settings import Database, Settings
 from service.store import backends
 
+# Whole tournaments of every bot, played and projected: minutes on these machines (the fast run leaves them out).
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def sqlite_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Digsite]:

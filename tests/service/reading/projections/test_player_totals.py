@@ -4,6 +4,8 @@ players' queries instead of counting their games; on both backends."""
 
 from __future__ import annotations
 
+import pytest
+
 from domain.games import GAMES
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite
@@ -52,6 +54,7 @@ def test_each_player_s_totals_are_their_finished_seats_and_wins_however_the_batc
     assert kept(follower) == totals
 
 
+@pytest.mark.slow
 def test_counting_every_player_s_totals_afresh_gives_what_the_batches_added(
     service: Digsite, follower: Follower
 ) -> None:
@@ -66,6 +69,7 @@ def test_counting_every_player_s_totals_afresh_gives_what_the_batches_added(
     assert kept(follower) == totals
 
 
+@pytest.mark.slow
 def test_a_store_projected_before_the_totals_has_them_counted_by_the_upgrade(
     service: Digsite, follower: Follower
 ) -> None:

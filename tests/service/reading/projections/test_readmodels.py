@@ -70,6 +70,7 @@ def played(service: Digsite, follower: Follower) -> Iterator[Queries]:
         queries.close()
 
 
+@pytest.mark.slow
 def test_every_round_a_game_played_has_one_first_out_the_showdown_included(follower: Follower, played: Queries) -> None:
     """The Showdown is a round: it counts in rounds played and its winner went out first (it did neither)."""
     games = played.games(kind="ruins", status="over", limit=100)["rows"]
@@ -98,6 +99,7 @@ def test_every_round_a_game_played_has_one_first_out_the_showdown_included(follo
     assert torches["value"] * torches["n"] == pytest.approx(sum(r["value"] * r["n"] for r in by_round))
 
 
+@pytest.mark.slow
 def test_games_reaching_the_showdown_are_counted_per_game_not_per_participant(played: Queries) -> None:
     games = played.games(kind="ruins", status="over", limit=100)["rows"]
     reached = sum(g["detail"]["how"] == "showdown" for g in games)  # the engine's result: won in the Showdown
@@ -110,6 +112,7 @@ def test_games_reaching_the_showdown_are_counted_per_game_not_per_participant(pl
     assert mine["value"] == sum(g["detail"]["how"] == "showdown" for g in theirs) / len(theirs)
 
 
+@pytest.mark.slow
 def test_claims_are_recorded_with_the_round_they_were_made_in(follower: Follower, played: Queries) -> None:
     claims = rows(
         follower,
@@ -124,6 +127,7 @@ def test_claims_are_recorded_with_the_round_they_were_made_in(follower: Follower
     assert when["n"] == len(claims) and when["value"] == pytest.approx(sum(r[0] for r in claims) / len(claims))
 
 
+@pytest.mark.slow
 def test_think_time_keeps_fractions_of_a_millisecond(follower: Follower, played: Queries) -> None:
     moves = rows(follower, "SELECT game_id, seat, think_ms FROM {p}rm_moves")
     # (Not "some move under a millisecond": how fast the bots' moves follow each other depends on the machine's load.)
@@ -231,6 +235,7 @@ def test_the_field_s_figures_are_kept_only_until_the_read_models_move(service: D
         queries.close()
 
 
+@pytest.mark.slow
 def test_the_players_asked_for_have_the_rows_the_list_of_every_player_gives_them(
     service: Digsite, follower: Follower, played: Queries
 ) -> None:
