@@ -34,13 +34,12 @@ from domain.errors import DomainError
 from domain.protocol import AnyRules
 from service.caller_values import check_plain, now, parse_uuid
 from service.commands.importing import import_game
-from service.commands.live_games import LiveGames
+from service.commands.live_games import GameHandle, LiveGames
 from service.errors import (
     BadRequest,
     Conflict,
     Forbidden,
     NotFound,
-    Unauthorized,
     Unavailable,
     from_domain,
 )
@@ -416,40 +415,43 @@ class Digsite:
 
     def kind_of(self, game_id: str | UUID) -> str:
         """Which game this is (its kind, as registered in ``domain.games``)."""
-        kind: str = self.live.load(parse_uuid(game_id, "game")).kind
-        return kind
+        return self.handle(game_id).kind
 
     def seat_for_token(self, game_id: str | UUID, token: str) -> int:
-        game = self.live.load(parse_uuid(game_id, "game"))
-        digest = token_hash(token)
-        for seat, stored in enumerate(game.token_hashes):
-            if secrets.compare_digest(stored, digest):
-                return seat
-        raise Unauthorized("this seat token does not belong to this game", "invalid_token")
+        return self.handle(game_id).seat_for_token(token)
 
-    def submit(self, game_id: str | UUID, viewer: Viewer, version: Any, action: Any) -> dict[str, Any]:
+    def handle(self, game_id: str | UUID) -> GameHandle:
+        """One request's hold on a game: looked up once (when first asked), then asked for the seat a token
+        holds, the game's kind and the move itself (``submit``), so a move's request loads its game once."""
+        return GameHandle(self.live, parse_uuid(game_id, "game"))
+
+    def submit(self, game_id: str | UUID | GameHandle, viewer: Viewer, version: Any, action: Any) -> dict[str, Any]:
         """Play ``action`` for the viewer's seat on top of ``version``; exactly one move per version lands."""
         if viewer.referee:
             raise Forbidden("moves are made with a seat's token, not the organiser key", "seat_token_required")
         if isinstance(version, bool) or not isinstance(version, int):
             raise BadRequest("'version' must be the integer version you acted on", "malformed_request")
-        uid = parse_uuid(game_id, "game")
+        handle = game_id if isinstance(game_id, GameHandle) else self.handle(game_id)
+        uid = handle.uid
         with self.live.lock(uid):
             # A move of another process may land between our read and our append: the store refuses ours, and
             # it is tried again on the game as it now is, where it still stands only if that move was a secret
             # choice made at the same time (``_still_stands``); otherwise the retry refuses it as stale.
+            # (The first try starts from the game the handle holds: a move this process made on it since is
+            # caught the same way, by the store's refusal, and the retry reads the game as it now is.)
             for attempt in range(MOVE_ATTEMPTS):
                 try:
-                    return self._play(uid, viewer, version, action, reread=attempt > 0)
+                    game = handle.game if attempt == 0 else self.live.load(uid)
+                    return self._play(game, viewer, version, action, reread=attempt > 0)
                 except IntegrityError:
                     continue
             self.live.forget(uid)
             raise Conflict("another move on this game landed first; reload and retry", "conflict")
 
-    def _play(self, uid: UUID, viewer: Viewer, version: int, action: Any, reread: bool) -> dict[str, Any]:
+    def _play(self, game: Game, viewer: Viewer, version: int, action: Any, reread: bool) -> dict[str, Any]:
         """One try at a move (under the game's lock): decided on the cached game (brought up to date if the
         client acted on a newer version, or if a try before lost the race), appended to the store."""
-        game = self.live.load(uid)
+        uid = game.id
         if reread or game.version < version:
             game = self.live.fast_forward(game)  # another process (API worker) has moved the game on
         rules = _rules(game.kind)
