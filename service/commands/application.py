@@ -157,6 +157,7 @@ class Digsite:
                 )
         self.app = (app_factory or DigsiteApplication.for_settings)(self.settings)
         self.live = LiveGames(self.app.repository, self.settings.cache_size)
+        self.reader = GameReader(self.settings.database, self.live, self.app.repository)
         # What must stop before the store closes (a push feed's thread reading it: service/serving/push.py). Python's
         # sqlite3 may crash the process when a connection is closed under a thread that is using it.
         self._on_close: list[Callable[[], None]] = []
@@ -525,51 +526,12 @@ class Digsite:
 
     def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> dict[str, Any]:
         """The game as ``viewer`` sees it, now or at ``version`` (from the nearest snapshot, then evolve)."""
-        uid = parse_uuid(game_id, "game")
-        game = self.live.current(uid)
-        latest = game.version
-        if version is not None and version != game.version:
-            if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= game.version:
-                raise NotFound(f"this game has versions 1 to {game.version}, not {version}", "unknown_version")
-            game = self.app.repository.get(uid, version=version)
-        return self.game_as_seen(game, viewer, latest)
+        return self.reader.game(game_id, viewer, version)
 
     def game_as_seen(self, game: Game, viewer: Viewer, latest: int | None = None) -> dict[str, Any]:
         """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
         ``viewer`` sees it: what ``game`` answers, for a caller that already holds the game (the push channel)."""
-        latest = game.version if latest is None else latest
-        version = game.version
-        rules = _rules(game.kind)
-        state = game.state
-        result = rules.result(state)
-        over = result is not None
-        out: dict[str, Any] = {
-            "id": str(game.id),
-            "kind": game.kind,
-            "version": game.version,
-            "latest_version": latest,
-            "status": "over" if over else "playing",
-            "players": [
-                {"seat": i, "id": p, "name": n} for i, (p, n) in enumerate(zip(game.players, game.names, strict=True))
-            ],
-            "labels": game.labels,
-            "options": game.options,
-            "rules_version": game.rules_version,
-            "created_at": game.created_at,
-            "updated_at": game.updated_at,
-            "seed_commitment": game.seed_commitment,
-            "seed": game.seed,
-            "to_act": rules.to_act(state),
-            "result": None if result is None else result.to_dict(),
-            "view": rules.view(state, viewer.seat),
-        }
-        if viewer.referee:
-            out["last_hash"] = game.last_hash
-        if viewer.seat is not None:
-            legal = rules.legal_actions(state, viewer.seat) if version == latest else []
-            out["seat"] = viewer.seat
-            out["legal_actions"] = [rules.action_to_dict(a) for a in legal]
-        return out
+        return game_as_seen(game, viewer, latest)
 
     def log(
         self, game_id: str | UUID, viewer: Viewer = REFEREE, after: int = 0, limit: int = 1000
@@ -594,8 +556,7 @@ class Digsite:
 
     def stored_records(self, game_id: str | UUID) -> list[dict[str, Any]]:
         """Every record of a game, unredacted (for audits and export)."""
-        uid = parse_uuid(game_id, "game")
-        return [record_of(e) for e in self.app.repository.event_store.get(uid)]
+        return self.reader.stored_records(game_id)
 
     def import_game(
         self,
@@ -628,6 +589,75 @@ class Digsite:
                     if isinstance(created, Game.Created) and created.labels.get("tournament") == tournament:
                         yield str(notification.originator_id)
             start = batch[-1].id
+
+
+class GameReader:
+    """The games as stored, read only: what the read side (``service.reading.queries.Queries``) may ask of the
+    write side's store, and nothing that writes (no ``Digsite``: the read side cannot play a move). Shares the
+    service's live games, so a game being played is not loaded twice."""
+
+    def __init__(self, database: Any, live: LiveGames, repository: Any) -> None:
+        self.database = database
+        self._live = live
+        self._repository = repository
+
+    def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> dict[str, Any]:
+        """The game as ``viewer`` sees it, now or at ``version`` (from the nearest snapshot, then evolve)."""
+        uid = parse_uuid(game_id, "game")
+        game = self._live.current(uid)
+        latest = game.version
+        if version is not None and version != game.version:
+            if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= game.version:
+                raise NotFound(f"this game has versions 1 to {game.version}, not {version}", "unknown_version")
+            game = self._repository.get(uid, version=version)
+        return game_as_seen(game, viewer, latest)
+
+    def state_at(self, game_id: str | UUID, version: int) -> Any:
+        """The game's state at ``version`` (from the nearest snapshot, then evolve)."""
+        return self._repository.get(parse_uuid(game_id, "game"), version=version).state
+
+    def stored_records(self, game_id: str | UUID) -> list[dict[str, Any]]:
+        """Every record of a game, unredacted (for audits and export)."""
+        uid = parse_uuid(game_id, "game")
+        return [record_of(e) for e in self._repository.event_store.get(uid)]
+
+
+def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> dict[str, Any]:
+    """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
+    ``viewer`` sees it: what ``game`` answers, for a caller that already holds the game (the push channel)."""
+    latest = game.version if latest is None else latest
+    version = game.version
+    rules = _rules(game.kind)
+    state = game.state
+    result = rules.result(state)
+    over = result is not None
+    out: dict[str, Any] = {
+        "id": str(game.id),
+        "kind": game.kind,
+        "version": game.version,
+        "latest_version": latest,
+        "status": "over" if over else "playing",
+        "players": [
+            {"seat": i, "id": p, "name": n} for i, (p, n) in enumerate(zip(game.players, game.names, strict=True))
+        ],
+        "labels": game.labels,
+        "options": game.options,
+        "rules_version": game.rules_version,
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "seed_commitment": game.seed_commitment,
+        "seed": game.seed,
+        "to_act": rules.to_act(state),
+        "result": None if result is None else result.to_dict(),
+        "view": rules.view(state, viewer.seat),
+    }
+    if viewer.referee:
+        out["last_hash"] = game.last_hash
+    if viewer.seat is not None:
+        legal = rules.legal_actions(state, viewer.seat) if version == latest else []
+        out["seat"] = viewer.seat
+        out["legal_actions"] = [rules.action_to_dict(a) for a in legal]
+    return out
 
 
 def _game(kind: str) -> registry.Game[Any, Any, Any]:
