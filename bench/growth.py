@@ -316,7 +316,7 @@ def measure_player_page(queries: Queries, players: list[str], samples: int) -> d
     list, the player's figures, the field's as kept since the read models last moved): its reads alone, the
     whole page (reads and charts), the list of players alone (one of its reads before its pickers searched),
     and a picker's search for the first three letters of the player's name."""
-    ctx = Context(data=Data(queries), gate=cast(Any, None))  # (the page reads only ``data``)
+    ctx = Context(data=Data(queries, cast(Any, None)), gate=cast(Any, None))  # (the page reads only: no service)
     visitor = Visitor()
     player_page(ctx, visitor, players[0], None, KIND)  # the field's figures, kept from here on
     timings: dict[str, list[float]] = {

@@ -91,11 +91,11 @@ def main() -> None:
             follower.catch_up()
         finally:
             follower.close()
-        queries = Queries(service)
+        queries = Queries(service.reader)
         try:
             for kind, game_id in longest.items():
                 for perspective in ("referee", "1"):
-                    data = Data(queries)  # nothing kept from the last measurement
+                    data = Data(queries, service)  # nothing kept from the last measurement
                     print(json.dumps({"game": kind, **measure(data, queries, game_id, perspective)}))
         finally:
             queries.close()

@@ -7,8 +7,9 @@ signing in, finished games only (spectator mode); a player's seat token opens th
 Nothing is built or connected at import time::
 
     from dashboard import create_dashboard
-    app = create_dashboard(bootstrap.queries(bootstrap.build()))   # its own Flask server, at /
-    app = create_dashboard(queries, server=flask_app, url_base_pathname="/dashboard/")  # mounted
+    service = bootstrap.build()
+    app = create_dashboard(bootstrap.queries(service), service)   # its own Flask server, at /
+    app = create_dashboard(queries, service, server=flask_app, url_base_pathname="/dashboard/")  # mounted
 """
 
 from __future__ import annotations
@@ -19,17 +20,23 @@ if TYPE_CHECKING:
     import dash
 
     from dashboard.access import AccessSettings
+    from service.commands.application import Digsite
     from service.reading.queries import Queries
 
 
 def create_dashboard(
-    queries: Queries, server: Any = None, url_base_pathname: str = "/", access: AccessSettings | None = None
+    queries: Queries,
+    service: Digsite,
+    server: Any = None,
+    url_base_pathname: str = "/",
+    access: AccessSettings | None = None,
 ) -> dash.Dash:
-    """The Dash app over ``queries``; ``server``: a Flask app to mount it in (default: its own); ``access``:
+    """The Dash app reading through ``queries`` (which cannot play a move) and playing through ``service``;
+    ``server``: a Flask app to mount it in (default: its own); ``access``:
     who may sign in and see what (default: from the environment and the service's settings)."""
     from dashboard.app import build  # lazy: Dash and Plotly take 4.4 s to import; `dashboard` alone is light
 
-    return build(queries, server=server, url_base_pathname=url_base_pathname, access=access)
+    return build(queries, service, server=server, url_base_pathname=url_base_pathname, access=access)
 
 
 __all__ = ["create_dashboard"]

@@ -21,6 +21,7 @@ from dashboard.games import stylesheet
 from dashboard.pages import aggregates, games, play, players, replay, tournaments
 from dashboard.session import Gate
 from dashboard.static import INDEX
+from service.commands.application import Digsite
 from service.errors import ServiceError
 from service.reading.queries import Queries
 from service.store.backends import RETRY_AFTER_SECONDS, StoreUnavailable
@@ -34,9 +35,13 @@ NAV = (
 
 
 def build(
-    queries: Queries, server: Any = None, url_base_pathname: str = "/", access: AccessSettings | None = None
+    queries: Queries,
+    service: Digsite,
+    server: Any = None,
+    url_base_pathname: str = "/",
+    access: AccessSettings | None = None,
 ) -> dash.Dash:
-    settings = access if access is not None else AccessSettings.from_env(queries.service.settings)
+    settings = access if access is not None else AccessSettings.from_env(service.settings)
     app = dash.Dash(
         __name__,
         server=server if server is not None else True,
@@ -51,7 +56,6 @@ def build(
     # the graphs' plotly.js: the small bundle the dashboard serves, loaded when a page's first graph mounts
     app.index_string = app.index_string.replace("</head>", plotly_bundle.loader_script(app) + "</head>", 1)
     plotly_bundle.install(app)
-    service = queries.service
     gate = Gate(
         settings,
         find_seat=lambda game, token: service.seat_for_token(game, token),
@@ -60,7 +64,7 @@ def build(
     )
     gate.install(app.server)
     app.server.register_error_handler(StoreUnavailable, _store_unavailable)
-    ctx = Context(Data(queries), gate)
+    ctx = Context(Data(queries, service), gate)
     app.layout = html.Div(
         [
             dcc.Location(id="url"),

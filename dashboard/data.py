@@ -19,7 +19,7 @@ from cachetools import LRUCache
 from dashboard import access, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from domain.games import game as game_of
-from service.commands.application import Viewer
+from service.commands.application import Digsite, Viewer
 from service.errors import NotFound
 from service.integrity.audit import verify
 from service.integrity.checkpoint import checkpoint_coverage
@@ -40,7 +40,7 @@ class Verifications:
     """``service.integrity.audit.verify`` replays a whole game, so each game is checked once per version it has
     reached (a finished game once for good) and the report kept; stepping through a replay never verifies."""
 
-    queries: Queries
+    service: Digsite
     size: int = 256
     _reports: OrderedDict[tuple[str, int], dict[str, Any]] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -54,7 +54,7 @@ class Verifications:
                 self._reports.move_to_end(key)
                 return cached
 
-        report = verify(self.queries.service, game_id).to_dict()
+        report = verify(self.service, game_id).to_dict()
         with self._lock:
             self.runs += 1
             self._reports[key] = report
@@ -151,9 +151,10 @@ class States:
 
 
 class Data:
-    def __init__(self, queries: Queries) -> None:
-        self._queries = queries
-        self.verifications = Verifications(queries)
+    def __init__(self, queries: Queries, service: Digsite) -> None:
+        self._queries = queries  # (reads: it cannot play a move)
+        self._service = service  # (the command side: moves, and what reads the live game or verifies it)
+        self.verifications = Verifications(service)
         self.documents = Kept(size=512)  # a five-seat game of 300 moves is 72 parts
         self.states = States()
 
@@ -354,7 +355,7 @@ class Data:
         opened = self.open(visitor, game_id)
         report = self.verifications.report(opened.game_id, opened.latest)
         # Read afresh on every visit: a checkpoint issued since the report was cached covers the game now.
-        coverage = checkpoint_coverage(self._queries.service, opened.game_id)
+        coverage = checkpoint_coverage(self._service, opened.game_id)
         if REFEREE in opened.perspectives:
             return {**report, "coverage": coverage}
         return {
@@ -395,7 +396,7 @@ class Data:
         the engine's, through the service), a replay frame of it for the game's renderer, and the log of the
         last moves told for that seat (the engine's ``describe``: the other seats' secrets stay secret)."""
         opened, seat = self.seat(visitor, game_id)
-        now = self._queries.service.game(opened.game_id, Viewer(seat))
+        now = self._service.game(opened.game_id, Viewer(seat))
         records = self._queries.records(opened.game_id)[: now["version"]]
         log = entries(records, seat, since=len(records) - LOG_MOVES + 1) if records else []
         over = now["status"] == "over"
@@ -422,7 +423,7 @@ class Data:
         """Submit ``action`` for the visitor's own seat on top of ``version``, as the API does
         (``Digsite.submit``: the engine decides; a stale version is a Conflict and changes nothing)."""
         opened, seat = self.seat(visitor, game_id)
-        return self._queries.service.submit(opened.game_id, Viewer(seat), version, action)
+        return self._service.submit(opened.game_id, Viewer(seat), version, action)
 
     def crafted(self, visitor: Visitor, game_id: str, version: Any, action: Any) -> dict[str, Any]:
         """The crafted forms of the visitor's own legal move at ``version``
@@ -431,8 +432,8 @@ class Data:
         opened, seat = self.seat(visitor, game_id)
         if isinstance(version, bool) or not isinstance(version, int):
             return {"forms": [], "view": {}, "kind": ""}
-        forms = crafted(self._queries.service, opened.game_id, Viewer(seat), version, action)
-        now = self._queries.service.game(opened.game_id, Viewer(seat)) if forms else {"view": {}, "kind": ""}
+        forms = crafted(self._service, opened.game_id, Viewer(seat), version, action)
+        now = self._service.game(opened.game_id, Viewer(seat)) if forms else {"view": {}, "kind": ""}
         return {"forms": forms, "view": now["view"], "kind": now["kind"], "seat": seat}
 
     def wait_for_move(self, visitor: Visitor, game_id: str, after: int, wait: float) -> dict[str, Any]:
@@ -443,7 +444,7 @@ class Data:
         seat = visitor.seat_in(opened.game_id)
         viewer = Viewer(None if REFEREE in opened.perspectives or seat is None else seat)
         found = push.updates(
-            self._queries.service, opened.game_id, viewer, max(0, after), max(0.0, min(wait, MAX_WAIT_SECONDS))
+            self._service, opened.game_id, viewer, max(0, after), max(0.0, min(wait, MAX_WAIT_SECONDS))
         )
         return {key: found[key] for key in ("version", "status", "to_act") if key in found} | (
             {"retry_after": found["retry_after"]} if "retry_after" in found else {}
@@ -456,7 +457,7 @@ class Data:
             return {}
         out = {}
         for game_id in game_ids:
-            found = self._queries.service.game(game_id)
+            found = self._service.game(game_id)
             if found["status"] != "playing":
                 continue
             out[game_id] = {

@@ -19,4 +19,5 @@ from service.serving import capacity, push
 def create_app() -> Any:
     """The dashboard's Flask server over the store the environment names."""
     push.MAX_WAITING = capacity.size_worker(push.MAX_WAITING)  # (a worker sized by hand may hold fewer)
-    return create_dashboard(bootstrap.queries(bootstrap.build())).server
+    service = bootstrap.build()
+    return create_dashboard(bootstrap.queries(service), service).server

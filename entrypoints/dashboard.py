@@ -31,7 +31,7 @@ def dashboard(host: str, port: int) -> None:
         raise click.ClickException(error.message) from None
     queries = bootstrap.queries(service)
     try:
-        app = create_dashboard(queries)
+        app = create_dashboard(queries, service)
     except ValueError as error:  # a dashboard setting that makes no sense (DIGSITE_DASHBOARD_*)
         queries.close()
         service.close()

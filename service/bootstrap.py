@@ -31,5 +31,6 @@ def follower(settings: Settings | None = None, **options: Any) -> Follower:
 
 
 def queries(service: Digsite, **options: Any) -> Queries:
-    """The read side (read models and replays) beside a service."""
-    return Queries(service, **options)
+    """The read side (read models and replays) beside a service: it is given the service's store reader only,
+    so it cannot play a move."""
+    return Queries(service.reader, **options)

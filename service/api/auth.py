@@ -16,6 +16,7 @@ from flask import current_app, request
 
 from service.caller_values import parse_uuid
 from service.commands.application import REFEREE, Digsite, Viewer
+from service.commands.live_games import GameHandle
 from service.errors import Forbidden, Unauthorized
 from service.serving.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle
 
@@ -86,12 +87,13 @@ def organiser_only(route: Callable[P, R]) -> Callable[P, R]:
     return guarded
 
 
-def viewer_for(game_id: str) -> Viewer:
+def viewer_for(game_id: str, handle: GameHandle | None = None) -> Viewer:
     """The referee for the organisers' key, else the seat the token belongs to in this game.
 
     Any token may be tried here, so every wrong one counts against this game's door for the caller's address,
     and while that door is shut it is shut to the organisers' key too: were the key let through, a guesser would
-    learn it by the answer (their own endpoints stay open to organisers meanwhile)."""
+    learn it by the answer (their own endpoints stay open to organisers meanwhile). A request that goes on to use
+    the game (a move) passes its ``handle`` (``Digsite.handle``), so the game is looked up once for all of it."""
     token = bearer_token()
     game = str(parse_uuid(game_id, "game"))  # one count per game, however its id is spelt
     throttle().check(SEAT_TOKEN, client_address(), game)
@@ -100,7 +102,7 @@ def viewer_for(game_id: str) -> Viewer:
     try:
         if len(token) > MAX_TOKEN_LENGTH:
             raise Unauthorized("this seat token does not belong to this game", "invalid_token")
-        return Viewer(digsite().seat_for_token(game, token))
+        return Viewer((handle or digsite().handle(game)).seat_for_token(token))
     except Unauthorized:
         throttle().failed(SEAT_TOKEN, client_address(), game)
         raise

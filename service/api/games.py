@@ -162,15 +162,16 @@ def act(game_id: str) -> Response | dict[str, Any]:
     channel's answer), so that a client playing a game makes one request a move instead of two. A client that
     accepts ``application/x-ndjson`` gets the move's acknowledgement at once, as the first line of a streamed
     answer, and its next turn as the second line when it comes (``_streamed``)."""
-    viewer = viewer_for(game_id)
+    service = digsite()
+    handle = service.handle(game_id)  # (the game, looked up once, when the token check first asks for it)
+    viewer = viewer_for(game_id, handle)
     wait = query_args().get("wait", 0)
     body = json_body()
-    service = digsite()
-    action = check(body["action"], schemas.action_of(service.kind_of(game_id)), "action")
+    action = check(body["action"], schemas.action_of(handle.kind), "action")
     streamed = wait > 0 and _wants_stream()  # (without a wait the move's answer is all there is to send)
     hub = push.hub_for(service)
     mark = hub.mark()  # (before the move: lets the wait trust the game this move leaves cached; push.updates)
-    result = service.submit(game_id, viewer, body["version"], action)  # (waits here hear of it: ``Hub.landed``)
+    result = service.submit(handle, viewer, body["version"], action)  # (waits here hear of it: ``Hub.landed``)
     if streamed:
         return _streamed(lambda: _next_turn(service, game_id, viewer, result["version"], wait, mark), result)
     if wait:

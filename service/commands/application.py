@@ -34,13 +34,12 @@ from domain.errors import DomainError
 from domain.protocol import AnyRules
 from service.caller_values import check_plain, now, parse_uuid
 from service.commands.importing import import_game
-from service.commands.live_games import LiveGames
+from service.commands.live_games import GameHandle, LiveGames
 from service.errors import (
     BadRequest,
     Conflict,
     Forbidden,
     NotFound,
-    Unauthorized,
     Unavailable,
     from_domain,
 )
@@ -158,6 +157,7 @@ class Digsite:
                 )
         self.app = (app_factory or DigsiteApplication.for_settings)(self.settings)
         self.live = LiveGames(self.app.repository, self.settings.cache_size)
+        self.reader = GameReader(self.settings.database, self.live, self.app.repository)
         # What must stop before the store closes (a push feed's thread reading it: service/serving/push.py). Python's
         # sqlite3 may crash the process when a connection is closed under a thread that is using it.
         self._on_close: list[Callable[[], None]] = []
@@ -416,40 +416,43 @@ class Digsite:
 
     def kind_of(self, game_id: str | UUID) -> str:
         """Which game this is (its kind, as registered in ``domain.games``)."""
-        kind: str = self.live.load(parse_uuid(game_id, "game")).kind
-        return kind
+        return self.handle(game_id).kind
 
     def seat_for_token(self, game_id: str | UUID, token: str) -> int:
-        game = self.live.load(parse_uuid(game_id, "game"))
-        digest = token_hash(token)
-        for seat, stored in enumerate(game.token_hashes):
-            if secrets.compare_digest(stored, digest):
-                return seat
-        raise Unauthorized("this seat token does not belong to this game", "invalid_token")
+        return self.handle(game_id).seat_for_token(token)
 
-    def submit(self, game_id: str | UUID, viewer: Viewer, version: Any, action: Any) -> dict[str, Any]:
+    def handle(self, game_id: str | UUID) -> GameHandle:
+        """One request's hold on a game: looked up once (when first asked), then asked for the seat a token
+        holds, the game's kind and the move itself (``submit``), so a move's request loads its game once."""
+        return GameHandle(self.live, parse_uuid(game_id, "game"))
+
+    def submit(self, game_id: str | UUID | GameHandle, viewer: Viewer, version: Any, action: Any) -> dict[str, Any]:
         """Play ``action`` for the viewer's seat on top of ``version``; exactly one move per version lands."""
         if viewer.referee:
             raise Forbidden("moves are made with a seat's token, not the organiser key", "seat_token_required")
         if isinstance(version, bool) or not isinstance(version, int):
             raise BadRequest("'version' must be the integer version you acted on", "malformed_request")
-        uid = parse_uuid(game_id, "game")
+        handle = game_id if isinstance(game_id, GameHandle) else self.handle(game_id)
+        uid = handle.uid
         with self.live.lock(uid):
             # A move of another process may land between our read and our append: the store refuses ours, and
             # it is tried again on the game as it now is, where it still stands only if that move was a secret
             # choice made at the same time (``_still_stands``); otherwise the retry refuses it as stale.
+            # (The first try starts from the game the handle holds: a move this process made on it since is
+            # caught the same way, by the store's refusal, and the retry reads the game as it now is.)
             for attempt in range(MOVE_ATTEMPTS):
                 try:
-                    return self._play(uid, viewer, version, action, reread=attempt > 0)
+                    game = handle.game if attempt == 0 else self.live.load(uid)
+                    return self._play(game, viewer, version, action, reread=attempt > 0)
                 except IntegrityError:
                     continue
             self.live.forget(uid)
             raise Conflict("another move on this game landed first; reload and retry", "conflict")
 
-    def _play(self, uid: UUID, viewer: Viewer, version: int, action: Any, reread: bool) -> dict[str, Any]:
+    def _play(self, game: Game, viewer: Viewer, version: int, action: Any, reread: bool) -> dict[str, Any]:
         """One try at a move (under the game's lock): decided on the cached game (brought up to date if the
         client acted on a newer version, or if a try before lost the race), appended to the store."""
-        game = self.live.load(uid)
+        uid = game.id
         if reread or game.version < version:
             game = self.live.fast_forward(game)  # another process (API worker) has moved the game on
         rules = _rules(game.kind)
@@ -523,51 +526,12 @@ class Digsite:
 
     def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> dict[str, Any]:
         """The game as ``viewer`` sees it, now or at ``version`` (from the nearest snapshot, then evolve)."""
-        uid = parse_uuid(game_id, "game")
-        game = self.live.current(uid)
-        latest = game.version
-        if version is not None and version != game.version:
-            if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= game.version:
-                raise NotFound(f"this game has versions 1 to {game.version}, not {version}", "unknown_version")
-            game = self.app.repository.get(uid, version=version)
-        return self.game_as_seen(game, viewer, latest)
+        return self.reader.game(game_id, viewer, version)
 
     def game_as_seen(self, game: Game, viewer: Viewer, latest: int | None = None) -> dict[str, Any]:
         """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
         ``viewer`` sees it: what ``game`` answers, for a caller that already holds the game (the push channel)."""
-        latest = game.version if latest is None else latest
-        version = game.version
-        rules = _rules(game.kind)
-        state = game.state
-        result = rules.result(state)
-        over = result is not None
-        out: dict[str, Any] = {
-            "id": str(game.id),
-            "kind": game.kind,
-            "version": game.version,
-            "latest_version": latest,
-            "status": "over" if over else "playing",
-            "players": [
-                {"seat": i, "id": p, "name": n} for i, (p, n) in enumerate(zip(game.players, game.names, strict=True))
-            ],
-            "labels": game.labels,
-            "options": game.options,
-            "rules_version": game.rules_version,
-            "created_at": game.created_at,
-            "updated_at": game.updated_at,
-            "seed_commitment": game.seed_commitment,
-            "seed": game.seed,
-            "to_act": rules.to_act(state),
-            "result": None if result is None else result.to_dict(),
-            "view": rules.view(state, viewer.seat),
-        }
-        if viewer.referee:
-            out["last_hash"] = game.last_hash
-        if viewer.seat is not None:
-            legal = rules.legal_actions(state, viewer.seat) if version == latest else []
-            out["seat"] = viewer.seat
-            out["legal_actions"] = [rules.action_to_dict(a) for a in legal]
-        return out
+        return game_as_seen(game, viewer, latest)
 
     def log(
         self, game_id: str | UUID, viewer: Viewer = REFEREE, after: int = 0, limit: int = 1000
@@ -592,8 +556,7 @@ class Digsite:
 
     def stored_records(self, game_id: str | UUID) -> list[dict[str, Any]]:
         """Every record of a game, unredacted (for audits and export)."""
-        uid = parse_uuid(game_id, "game")
-        return [record_of(e) for e in self.app.repository.event_store.get(uid)]
+        return self.reader.stored_records(game_id)
 
     def import_game(
         self,
@@ -626,6 +589,75 @@ class Digsite:
                     if isinstance(created, Game.Created) and created.labels.get("tournament") == tournament:
                         yield str(notification.originator_id)
             start = batch[-1].id
+
+
+class GameReader:
+    """The games as stored, read only: what the read side (``service.reading.queries.Queries``) may ask of the
+    write side's store, and nothing that writes (no ``Digsite``: the read side cannot play a move). Shares the
+    service's live games, so a game being played is not loaded twice."""
+
+    def __init__(self, database: Any, live: LiveGames, repository: Any) -> None:
+        self.database = database
+        self._live = live
+        self._repository = repository
+
+    def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> dict[str, Any]:
+        """The game as ``viewer`` sees it, now or at ``version`` (from the nearest snapshot, then evolve)."""
+        uid = parse_uuid(game_id, "game")
+        game = self._live.current(uid)
+        latest = game.version
+        if version is not None and version != game.version:
+            if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= game.version:
+                raise NotFound(f"this game has versions 1 to {game.version}, not {version}", "unknown_version")
+            game = self._repository.get(uid, version=version)
+        return game_as_seen(game, viewer, latest)
+
+    def state_at(self, game_id: str | UUID, version: int) -> Any:
+        """The game's state at ``version`` (from the nearest snapshot, then evolve)."""
+        return self._repository.get(parse_uuid(game_id, "game"), version=version).state
+
+    def stored_records(self, game_id: str | UUID) -> list[dict[str, Any]]:
+        """Every record of a game, unredacted (for audits and export)."""
+        uid = parse_uuid(game_id, "game")
+        return [record_of(e) for e in self._repository.event_store.get(uid)]
+
+
+def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> dict[str, Any]:
+    """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
+    ``viewer`` sees it: what ``game`` answers, for a caller that already holds the game (the push channel)."""
+    latest = game.version if latest is None else latest
+    version = game.version
+    rules = _rules(game.kind)
+    state = game.state
+    result = rules.result(state)
+    over = result is not None
+    out: dict[str, Any] = {
+        "id": str(game.id),
+        "kind": game.kind,
+        "version": game.version,
+        "latest_version": latest,
+        "status": "over" if over else "playing",
+        "players": [
+            {"seat": i, "id": p, "name": n} for i, (p, n) in enumerate(zip(game.players, game.names, strict=True))
+        ],
+        "labels": game.labels,
+        "options": game.options,
+        "rules_version": game.rules_version,
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "seed_commitment": game.seed_commitment,
+        "seed": game.seed,
+        "to_act": rules.to_act(state),
+        "result": None if result is None else result.to_dict(),
+        "view": rules.view(state, viewer.seat),
+    }
+    if viewer.referee:
+        out["last_hash"] = game.last_hash
+    if viewer.seat is not None:
+        legal = rules.legal_actions(state, viewer.seat) if version == latest else []
+        out["seat"] = viewer.seat
+        out["legal_actions"] = [rules.action_to_dict(a) for a in legal]
+    return out
 
 
 def _game(kind: str) -> registry.Game[Any, Any, Any]:

@@ -4,6 +4,7 @@ to the store (the append), and a lock per game, so moves on one game are made on
 
 from __future__ import annotations
 
+import secrets
 import threading
 from typing import Any
 from uuid import UUID
@@ -11,7 +12,8 @@ from uuid import UUID
 from cachetools import LRUCache
 from eventsourcing.application import AggregateNotFoundError
 
-from service.errors import NotFound
+from service.errors import NotFound, Unauthorized
+from service.integrity.records import token_hash
 from service.store import eventsourcing_workarounds
 from service.store.aggregates import Game
 
@@ -90,3 +92,34 @@ class LiveGames:
     def forget(self, uid: UUID) -> None:
         with self._guard:
             self._games.pop(uid, None)
+
+
+class GameHandle:
+    """A request's hold on one game: the game is looked up (in the cache, else the store) when first asked for,
+    and that one game answers the token check, the schema's kind and the move's first try (``Digsite.submit``).
+    Lazy, so that what a request checks before it needs the game (its throttle, the organisers' key) still comes
+    first, and an unknown game is still answered where it was."""
+
+    def __init__(self, live: LiveGames, uid: UUID) -> None:
+        self.live = live
+        self.uid = uid
+        self._game: Game | None = None
+
+    @property
+    def game(self) -> Game:
+        if self._game is None:
+            self._game = self.live.load(self.uid)
+        return self._game
+
+    @property
+    def kind(self) -> str:
+        """Which game this is (its kind, as registered in ``domain.games``)."""
+        kind: str = self.game.kind
+        return kind
+
+    def seat_for_token(self, token: str) -> int:
+        digest = token_hash(token)
+        for seat, stored in enumerate(self.game.token_hashes):
+            if secrets.compare_digest(stored, digest):
+                return seat
+        raise Unauthorized("this seat token does not belong to this game", "invalid_token")

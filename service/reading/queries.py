@@ -13,7 +13,6 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
-from uuid import UUID
 
 import psycopg
 from cachetools import LRUCache
@@ -23,7 +22,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from domain.games import GAMES
 from domain.games import game as game_of
 from domain.metrics import Breakdown, Dimension, Metric
-from service.commands.application import Digsite, Viewer
+from service.commands.application import Digsite, GameReader, Viewer
 from service.reading import catalogue
 from service.reading.projections import field
 from service.reading.projections.facts import game_tables
@@ -86,9 +85,11 @@ def dimensions(kind: str) -> dict[str, Dimension]:
 
 
 class Queries:
-    def __init__(self, service: Digsite, replay_cache: int = 64) -> None:
-        self.service = service
-        self.db = service.settings.database
+    def __init__(self, games: GameReader | Digsite, replay_cache: int = 64) -> None:
+        # Only the store's reader is kept (given the service, its reader): what the dashboard and the API read
+        # through cannot play a move (tests/service/reading/test_read_port.py).
+        self.reader = games.reader if isinstance(games, Digsite) else games
+        self.db = self.reader.database
         self._pool: Any = None
         self._sqlite_idle: list[sqlite3.Connection] = []  # a few connections shared by request threads
         self._sqlite_lock = threading.Lock()
@@ -330,7 +331,7 @@ class Queries:
             cached = self._records.get(game_id)
         if cached and cached[-1]["type"] == "seed_revealed":
             return cached
-        records = self.service.stored_records(game_id)
+        records = self.reader.stored_records(game_id)
         if not records:
             return records
         with self._records_lock:
@@ -344,12 +345,12 @@ class Queries:
         records = self.records(game_id)
         count = _event_count(records[version - 1]) if 1 <= version <= len(records) else 0
         partial = events is not None and 1 <= events < count
-        game = self.service.game(game_id, Viewer(seat), version=version - 1 if partial and version > 1 else version)
+        game = self.reader.game(game_id, Viewer(seat), version=version - 1 if partial and version > 1 else version)
         rules = game_of(game["kind"]).rules
         names = list(game["view"]["players"])  # every seat, with any the engine plays (a solo rival)
         if partial:
             assert events is not None
-            state = self.service.app.repository.get(UUID(game_id), version=version - 1).state if version > 1 else None
+            state = self.reader.state_at(game_id, version - 1) if version > 1 else None
             for data in _events_of(records[version - 1])[:events]:
                 state = rules.evolve(state, rules.event_from_dict(data))
             game.update(version=version, view=rules.view(state, seat), to_act=rules.to_act(state))

@@ -144,7 +144,7 @@ def access_settings(**overrides: Any) -> Any:
 def dashboard_app(demo: Demo) -> Any:
     from dashboard import create_dashboard
 
-    return create_dashboard(demo.queries, access=access_settings())
+    return create_dashboard(demo.queries, demo.service, access=access_settings())
 
 
 @pytest.fixture(scope="session")

@@ -153,13 +153,13 @@ def venue(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 @pytest.fixture(scope="module")
 def app(venue: Venue) -> Any:
     """The dashboard as deployed by default: spectator mode on."""
-    return create_dashboard(venue.queries, access=access_settings(failures=1000))
+    return create_dashboard(venue.queries, venue.service, access=access_settings(failures=1000))
 
 
 @pytest.fixture
 def closed(venue: Venue) -> Any:
     """The dashboard with spectator mode off (DIGSITE_DASHBOARD_SPECTATORS=0)."""
-    return create_dashboard(venue.queries, access=access_settings(spectators=False, failures=1000))
+    return create_dashboard(venue.queries, venue.service, access=access_settings(spectators=False, failures=1000))
 
 
 def _names(venue: Venue, game_id: str) -> list[str]:
@@ -553,7 +553,7 @@ def test_a_forged_or_tampered_cookie_counts_for_nothing(
         assert "Spectator" in text(visitor.route_response("/")["account"]["children"]), what
     # An old cookie, signed long ago: the signature's own age is checked too.
     old = access_settings(session_hours=1)
-    short = create_dashboard(venue.queries, access=old)
+    short = create_dashboard(venue.queries, venue.service, access=old)
     stale = Browser(short)
     with monkeypatch.context() as patch:
         patch.setattr(TimestampSigner, "get_timestamp", lambda self: int(time.time()) - 7200)
@@ -584,7 +584,7 @@ def test_a_signed_in_organiser_sees_everything(app: Any, venue: Venue) -> None:
 
 def _guarded(venue: Venue, clock: Clock) -> Any:
     """A dashboard allowing 3 wrong secrets of a kind in a minute, on a clock the test moves."""
-    app = create_dashboard(venue.queries, access=access_settings(failures=3, window=60))
+    app = create_dashboard(venue.queries, venue.service, access=access_settings(failures=3, window=60))
     app.digsite.gate.throttle = Throttle(3, 60, timer=clock)
     return app
 
@@ -645,7 +645,9 @@ def test_wrong_keys_do_not_shut_seat_links(venue: Venue) -> None:
 
 
 def test_behind_a_trusted_proxy_the_client_it_names_is_counted(venue: Venue) -> None:
-    app = create_dashboard(venue.queries, access=access_settings(failures=3, window=60, trusted_proxies=1))
+    app = create_dashboard(
+        venue.queries, venue.service, access=access_settings(failures=3, window=60, trusted_proxies=1)
+    )
     guesser, organiser_there = Browser(app), Browser(app)
     guesser.client.environ_base["HTTP_X_FORWARDED_FOR"] = "203.0.113.7"
     organiser_there.client.environ_base["HTTP_X_FORWARDED_FOR"] = "198.51.100.9"
@@ -689,7 +691,7 @@ def test_the_sign_in_page_and_its_cookie_flags(app: Any, venue: Venue) -> None:
     )
     assert answer.status_code == 303
     assert "Secure" in next(c for c in answer.headers.getlist("Set-Cookie") if c.startswith("digsite_session="))
-    always = create_dashboard(venue.queries, access=access_settings(secure_cookie="always"))
+    always = create_dashboard(venue.queries, venue.service, access=access_settings(secure_cookie="always"))
     assert "Secure" in " ".join(Browser(always).get("login").headers.getlist("Set-Cookie"))
     # Only a path inside the dashboard is a place to go after signing in.
     for target in ("https://evil.example/", "//evil.example/", "/\\evil.example", "javascript:alert(1)"):
@@ -719,11 +721,11 @@ def test_sign_out_ends_the_session_even_for_a_copied_cookie(app: Any, venue: Ven
 
 def test_a_new_organiser_key_signs_every_organiser_out(app: Any, venue: Venue) -> None:
     cookie = organiser(app).session_cookie()
-    rotated = create_dashboard(venue.queries, access=access_settings(api_key="the new organiser key"))
+    rotated = create_dashboard(venue.queries, venue.service, access=access_settings(api_key="the new organiser key"))
     visitor = Browser(rotated)
     visitor.set_session_cookie(cookie or "")
     assert venue.live not in listed(visitor.games())
-    off = create_dashboard(venue.queries, access=access_settings(api_key=None))
+    off = create_dashboard(venue.queries, venue.service, access=access_settings(api_key=None))
     nobody = Browser(off)
     nobody.set_session_cookie(cookie or "")
     assert venue.live not in listed(nobody.games())

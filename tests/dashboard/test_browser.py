@@ -438,7 +438,7 @@ def closed_url(demo: Demo) -> Iterator[str]:
 
     from dashboard import create_dashboard
 
-    app = create_dashboard(demo.queries, access=access_settings(spectators=False))
+    app = create_dashboard(demo.queries, demo.service, access=access_settings(spectators=False))
     server = make_server("127.0.0.1", 0, app.server, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="closed-dashboard", daemon=True)
     thread.start()

@@ -58,7 +58,7 @@ def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venue]:
     backends.upgrade(db)
     service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
     queries = Queries(service)
-    app = create_dashboard(queries, access=access_settings())
+    app = create_dashboard(queries, service, access=access_settings())
     server = make_server("127.0.0.1", 0, app.server, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-dashboard", daemon=True)
     thread.start()

@@ -44,7 +44,7 @@ def _coverage(browser: Browser, game_id: str) -> dict[str, Any]:
 
 def test_a_finished_game_is_shown_pinned_only_once_a_checkpoint_covers_it(cup: Any) -> None:
     service, queries, (first, second) = cup
-    app = create_dashboard(queries, access=access_settings(failures=1000))
+    app = create_dashboard(queries, service, access=access_settings(failures=1000))
     spectator, referee = Browser(app), organiser(app)
     for browser in (spectator, referee):
         assert "not yet in a published checkpoint" in _coverage(browser, first)["props"]["children"]

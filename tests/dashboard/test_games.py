@@ -38,7 +38,7 @@ def arnak_venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Brow
             follower.catch_up()
         finally:
             follower.close()
-        org = Browser(create_dashboard(queries, access=access_settings()))
+        org = Browser(create_dashboard(queries, service, access=access_settings()))
         org.sign_in()
         yield org, played.id, played.moves + 2
     finally:

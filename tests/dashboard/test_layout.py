@@ -80,7 +80,7 @@ def test_the_shell_loads_each_browser_script_from_the_assets_under_its_prefix(de
     names = sorted(p.name for p in assets.glob("*.js"))
     assert {"replay.js", "live.js", "callbacks.js"} <= set(names)
     host = Flask("host")
-    create_dashboard(demo.queries, server=host, url_base_pathname="/dashboard/", access=access_settings())
+    create_dashboard(demo.queries, demo.service, server=host, url_base_pathname="/dashboard/", access=access_settings())
     client = host.test_client()
     shell = client.get("/dashboard/").get_data(as_text=True)
     sources = re.findall(r'<script src="(/dashboard/assets/([^"?]+))', shell)
@@ -100,7 +100,9 @@ def test_it_mounts_inside_a_flask_app_under_a_prefix(demo: Demo) -> None:
     def health() -> str:
         return "ok"
 
-    app = create_dashboard(demo.queries, server=host, url_base_pathname="/dashboard/", access=access_settings())
+    app = create_dashboard(
+        demo.queries, demo.service, server=host, url_base_pathname="/dashboard/", access=access_settings()
+    )
     client = host.test_client()
     assert client.get("/health").get_data(as_text=True) == "ok"
     index = client.get("/dashboard/")
@@ -244,7 +246,7 @@ def test_every_frame_is_the_table_the_store_holds_then(org: Browser, demo: Demo)
 
 
 def test_verification_runs_once_per_game_not_per_step(demo: Demo) -> None:
-    app = create_dashboard(demo.queries, access=access_settings())  # a fresh app: nothing verified yet
+    app = create_dashboard(demo.queries, demo.service, access=access_settings())  # a fresh app: nothing verified yet
     browser = Browser(app)  # a finished game: a spectator may check it
     game_id = demo.finished[2]
     meta = {"game": game_id, "latest": demo_latest(demo, game_id), "names": [], "starts": {}}
@@ -264,7 +266,7 @@ def test_verification_runs_once_per_game_not_per_step(demo: Demo) -> None:
 def test_a_replay_folds_each_record_once_whatever_its_parts_and_perspectives(demo: Demo) -> None:
     """Every part of a replay starts from the state kept at its boundary (``Data.states``): a whole game's parts,
     for two perspectives, the last part first (a link to the end opens there), fold each record once in all."""
-    app = create_dashboard(demo.queries, access=access_settings())  # a fresh app: nothing kept yet
+    app = create_dashboard(demo.queries, demo.service, access=access_settings())  # a fresh app: nothing kept yet
     browser = Browser(app)
     game_id = demo.finished[0]
     latest = demo_latest(demo, game_id)
@@ -452,7 +454,7 @@ def empty_app(tmp_path: Any) -> Iterator[Any]:
     service = Digsite(Settings(database=db))
     queries = Queries(service)
     try:
-        yield create_dashboard(queries, access=access_settings())
+        yield create_dashboard(queries, service, access=access_settings())
     finally:
         queries.close()
         service.close()

@@ -25,13 +25,13 @@ QUICK = 5.0  # seconds: far below the pool's default 30 s wait, above the 2 s co
 
 
 @pytest.fixture
-def queries(pg_cluster: Cluster) -> Iterator[Queries]:
+def queries(pg_cluster: Cluster) -> Iterator[tuple[Queries, Digsite]]:
     db = Database.from_url(f"{pg_cluster.url}?schema=dash_outage_{secrets.token_hex(4)}")
     backends.upgrade(db)
     service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
     found = Queries(service)
     try:
-        yield found
+        yield found, service
     finally:
         if not pg_cluster.running:
             pg_cluster.start()
@@ -39,8 +39,11 @@ def queries(pg_cluster: Cluster) -> Iterator[Queries]:
         service.close()
 
 
-def test_pages_fail_at_once_while_the_store_is_down_and_work_again_after(pg_cluster: Cluster, queries: Queries) -> None:
-    browser = organiser(create_dashboard(queries, access=access_settings(failures=1000)))
+def test_pages_fail_at_once_while_the_store_is_down_and_work_again_after(
+    pg_cluster: Cluster, queries: tuple[Queries, Digsite]
+) -> None:
+    queries, service = queries  # type: ignore[assignment]
+    browser = organiser(create_dashboard(queries, service, access=access_settings(failures=1000)))
     assert browser.games_response().status_code == 200
     assert queries.tournaments() == []
 

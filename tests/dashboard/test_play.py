@@ -74,7 +74,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
 
 @pytest.fixture(scope="module")
 def app(table: Table) -> Any:
-    return create_dashboard(table.queries, access=access_settings(failures=1000))
+    return create_dashboard(table.queries, table.service, access=access_settings(failures=1000))
 
 
 def seated(app: Any, table: Table, seat: int) -> Browser:

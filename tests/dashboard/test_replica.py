@@ -48,7 +48,8 @@ class Site:
         self.project()
         # As `digsite dashboard` and dashboard.wsgi build it, on the standby: with its schema check at start.
         on_standby = Settings(database=Database.from_url(f"{standby.url}?schema={SCHEMA}"), secret_key=TEST_SECRET)
-        self.reader = Queries(bootstrap.build(on_standby))
+        self.standby_service = bootstrap.build(on_standby)
+        self.reader = bootstrap.queries(self.standby_service)
         self.truth = Queries(self.service)
 
     def project(self) -> None:
@@ -59,7 +60,7 @@ class Site:
     def close(self) -> None:
         for queries in (self.reader, self.truth):
             queries.close()
-        self.reader.service.close()
+        self.standby_service.close()
         self.follower.close()
         self.service.close()
 
@@ -78,7 +79,7 @@ def listed(queries: Queries) -> list[dict[str, Any]]:
 
 
 def test_the_dashboard_s_reads_on_the_standby_show_what_the_primary_recorded(site: Site) -> None:
-    assert site.reader.service.store_health().state == "read_only"  # a standby: health says so, reads go on
+    assert site.standby_service.store_health().state == "read_only"  # a standby: health says so, reads go on
     games = listed(site.reader)
     assert len(games) == len(GAMES) + 1
     assert games == listed(site.truth)
@@ -92,8 +93,8 @@ def test_the_dashboard_s_reads_on_the_standby_show_what_the_primary_recorded(sit
 
 
 def test_the_dashboard_served_from_the_standby_shows_its_pages_and_replays(site: Site) -> None:
-    on_standby = organiser(create_dashboard(site.reader, access=access_settings()))
-    on_primary = organiser(create_dashboard(site.truth, access=access_settings()))
+    on_standby = organiser(create_dashboard(site.reader, site.standby_service, access=access_settings()))
+    on_primary = organiser(create_dashboard(site.truth, site.service, access=access_settings()))
     for path in ("/games", f"/replay/{site.live}", f"/replay/{site.finished[0]}", "/tournaments", "/players"):
         page = text(on_standby.route(path))
         assert "unreachable" not in page and "read-only" not in page, path
@@ -109,7 +110,7 @@ def test_moves_made_on_the_primary_reach_the_dashboard_on_the_standby(site: Site
     before = site.reader.game_row(site.live)
     assert before is not None
     version = len(site.reader.records(site.live))
-    watcher = organiser(create_dashboard(site.reader, access=access_settings()))
+    watcher = organiser(create_dashboard(site.reader, site.standby_service, access=access_settings()))
     answer: dict[str, Any] = {}
 
     def wait() -> None:  # a live page's waiting request, on the standby
