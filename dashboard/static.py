@@ -11,7 +11,8 @@ from dashboard.tendency_bars import CSS as TENDENCY_BARS_CSS
 # The one script that must run in the page's head, before Dash's own (assets load with them, too late): the replay's
 # first part asked for at once (docs/performance.md, section 10). Linted with the assets (eslint.config.mjs).
 REPLAY_EARLY_JS = (Path(__file__).parent / "head" / "replay-early.js").read_text(encoding="utf-8")
-assert "</" not in REPLAY_EARLY_JS, "an inlined script must not close its own <script> element"
+if "</" in REPLAY_EARLY_JS:  # (a check that `python -O` keeps, unlike an assert)
+    raise ValueError("dashboard/head/replay-early.js must not hold '</': inlined, it would close its <script>")
 
 CSS = """
 :root {
