@@ -10,11 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 import dash
-from dash import Input, Output, State, html
+from dash import Input, Output, State, dcc, html
 
-from dashboard import figures, uncertainty
+from dashboard import figures, lazy_charts, uncertainty
 from dashboard.access import Visitor, require_lists
-from dashboard.components import card, chart, dropdown, empty, field
+from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import tournament_label
 from dashboard.games import analysed_kinds, renderer, value_text
@@ -108,11 +108,17 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                 ),
                 html.Div(id="agg-trend"),
             ),
+            # (whose charts the browser's ``digsite.lazyCharts`` watches: the page's, the trend's)
+            dcc.Store(id="agg-charts-watched"),
+            dcc.Store(id="agg-trend-charts-watched"),
         ]
     )
 
 
 def register(app: dash.Dash, ctx: Context) -> None:
+    lazy_charts.register(app, "agg-charts", "agg-charts-watched")
+    lazy_charts.register(app, "agg-trend-charts", "agg-trend-charts-watched")
+
     @app.callback(Output("agg-content", "children"), Input("agg-kind", "value"), Input("agg-tournament", "value"))
     def content(kind: str | None, tournament: str | None) -> Any:
         visitor = ctx.visitor()
@@ -155,13 +161,12 @@ def one_value_sentence(title: str, value: Any, counted: float) -> str:
     )
 
 
-def rate_chart(chart_id: str, figure: Any, empty_text: str | None = None) -> list[Any]:
+def rate_chart(lazy: lazy_charts.Lazy, chart_id: str, figure: Any, empty_text: str | None = None) -> list[Any]:
     """A chart of rates, and under it how to read its whiskers and pale bars (``dashboard.uncertainty``)."""
-    drawn = chart(chart_id, figure, empty_text)
+    drawn = lazy.chart(chart_id, figure, empty_text)
     if empty_text is not None:
         return [drawn]
-    # (the graph alone in its own box: beside a sibling, a responsive graph loses its height)
-    return [html.Div(drawn), html.P(uncertainty.NOTE, className="quiet chart-note")]
+    return [drawn, html.P(uncertainty.NOTE, className="quiet chart-note")]
 
 
 def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str | None) -> Any:
@@ -180,6 +185,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
             id="agg-empty",
         )
     games = sum(int(r["n"]) for r in spread["moves"])
+    lazy = lazy_charts.Lazy("agg-charts")  # each drawn when scrolled to
     charts: list[Any] = []
     for name, label, flag in [("seat", "seat", False)] + [
         (n, d.label, d.flag) for n, d in dimensions(kind).items() if d.grain == "seat" and n != "seat"
@@ -197,14 +203,16 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
             else None
         )
         figure = None if reason else figures.by_dimension(rows, heading, name, label, True, True, flag, words)
-        charts.append(card(None, *rate_chart(chart_id, figure, reason)))
+        charts.append(card(None, *rate_chart(lazy, chart_id, figure, reason)))
     charts += [
         card(
             None,
-            chart("agg-score", figures.counts_bar(spread["score"], "Final score (every seat of every game)", "score")),
+            lazy.chart(
+                "agg-score", figures.counts_bar(spread["score"], "Final score (every seat of every game)", "score")
+            ),
         ),
-        card(None, chart("agg-length", figures.histogram(spread["moves"], "Game length", "moves per game"))),
-        card(None, _counted_chart("agg-rounds", "Rounds per game", spread["rounds"], "last round", round_name)),
+        card(None, lazy.chart("agg-length", figures.histogram(spread["moves"], "Game length", "moves per game"))),
+        card(None, _counted_chart(lazy, "agg-rounds", "Rounds per game", spread["rounds"], "last round", round_name)),
     ]
     for group, members in groups(kind, ("round",)).items():
         if stacked(members):
@@ -215,7 +223,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
             charts.append(
                 card(
                     None,
-                    chart(
+                    lazy.chart(
                         f"agg-stack-{slug(group)}",
                         figures.stacked_by_round([("the field", parts)], group, round_name),
                         None if any(rows for _, rows in parts) else NO_GAMES,
@@ -225,18 +233,16 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
             continue
         for m in members:
             rows = data.per_round(visitor, kind, m.name, None, tournament=tournament, in_play=False)
-            drawn = chart(
-                f"agg-round-{m.name}",
-                figures.by_round(
-                    [("the field", rows)],
-                    f"{m.label[:1].upper()}{m.label[1:]}, per round",
-                    m.label,
-                    round_name,
-                    m.share,
-                ),
-                None if rows else NO_GAMES,
+            figure = figures.by_round(
+                [("the field", rows)], f"{m.label[:1].upper()}{m.label[1:]}, per round", m.label, round_name, m.share
             )
-            charts.append(card(None, *(rate_chart(drawn.id, drawn.figure) if m.share and rows else [drawn])))
+            reason = None if rows else NO_GAMES
+            drawn = (
+                rate_chart(lazy, f"agg-round-{m.name}", figure, reason)
+                if m.share
+                else [lazy.chart(f"agg-round-{m.name}", figure, reason)]
+            )
+            charts.append(card(None, *drawn))
     for name, spec in breakdowns(kind).items():
         rows = data.breakdown(visitor, kind, name, None, tournament, in_play=False)
         heading = f"{spec.label[:1].upper()}{spec.label[1:]}"
@@ -246,7 +252,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
         charts.append(
             card(
                 None,
-                chart(
+                lazy.chart(
                     f"agg-breakdown-{name}",
                     None if reason else figures.counts(rows, spec.label, spec.by, spec.average, round_name, words),
                     reason,
@@ -255,6 +261,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
         )
     return html.Div(
         [
+            lazy.store(),
             html.P(
                 f"Over {games} finished {title} game{'s' if games != 1 else ''}: every chart below counts these "
                 "only (games in play are left out until they end).",
@@ -267,17 +274,22 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
 
 
 def _counted_chart(
-    chart_id: str, heading: str, rows: list[dict[str, Any]], axis: str, name: Callable[[int], str]
+    lazy: lazy_charts.Lazy,
+    chart_id: str,
+    heading: str,
+    rows: list[dict[str, Any]],
+    axis: str,
+    name: Callable[[int], str],
 ) -> Any:
     """Counts of a value, or why not drawn: no rows, or one value only (``name``: the value in words)."""
     if not rows:
-        return chart(chart_id, None, NO_GAMES)
+        return lazy.chart(chart_id, None, NO_GAMES)
     only = figures.one_value([r["value"] for r in rows])
     if only is not None:
-        return chart(
+        return lazy.chart(
             chart_id, None, one_value_sentence(heading, f"{axis}: {name(int(only))}", sum(r["n"] for r in rows))
         )
-    return chart(chart_id, figures.counts_bar(rows, heading, axis))
+    return lazy.chart(chart_id, figures.counts_bar(rows, heading, axis))
 
 
 def trend_chart(ctx: Context, visitor: Visitor, metric: str | None, tournament: str | None) -> Any:
@@ -294,7 +306,9 @@ def trend_chart(ctx: Context, visitor: Visitor, metric: str | None, tournament: 
     if not rows:
         return empty(f"{name}: no finished games yet.", id="agg-trend-empty")
     share = catalogue_share(kind, metric)
-    return chart("agg-trend-graph", figures.trend(rows, share, catalogued[metric], name))
+    lazy = lazy_charts.Lazy("agg-trend-charts")  # (below the page's other charts: drawn when scrolled to)
+    drawn = lazy.chart("agg-trend-graph", figures.trend(rows, share, catalogued[metric], name))
+    return html.Div([lazy.store(), drawn])
 
 
 def catalogue_share(kind: str, metric: str) -> bool:

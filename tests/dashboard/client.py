@@ -227,7 +227,15 @@ def ids(tree: Any) -> set[str]:
 
 
 def graphs(tree: Any) -> dict[str, dict[str, Any]]:
-    return {g["props"]["id"]: g["props"]["figure"] for g in components(tree, "Graph")}
+    """Every figure in a layout tree by its chart's id: a ``dcc.Graph``'s, and those of charts drawn when scrolled
+    to (``dashboard.lazy_charts``: in a store beside their boxes), only where the page holds the chart's box."""
+    found = {g["props"]["id"]: g["props"]["figure"] for g in components(tree, "Graph")}
+    boxes = {c["props"].get("id") for c in components(tree, "Div") if c["props"].get("className") == "lazy-chart"}
+    for store in components(tree, "Store"):
+        data = store["props"].get("data")
+        if isinstance(data, dict) and "figures" in data and data.get("store") == store["props"].get("id"):
+            found.update({cid: figure for cid, figure in data["figures"].items() if cid in boxes})
+    return found
 
 
 def tendency_groups(tree: Any) -> dict[str, list[list[dict[str, Any]]]]:

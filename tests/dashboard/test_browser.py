@@ -106,7 +106,9 @@ def shown_bars(page: Any, group_id: str) -> list[list[dict[str, Any]]]:
 
 
 def plotted_points(page: Any, graph_id: str) -> list[int]:
-    """How many points each Plotly trace of a dcc.Graph holds, read from the live plot in the page."""
+    """How many points each Plotly trace of a chart holds, read from the live plot in the page (scrolled to
+    first: the players and aggregates pages draw a chart when it comes into view, ``dashboard.lazy_charts``)."""
+    page.locator(f"#{graph_id}").scroll_into_view_if_needed()
     page.wait_for_function(
         "id => { const g = document.querySelector('#' + id + ' .js-plotly-plot');"
         " return g && g.data && g.data.length > 0; }",
