@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 import dash
-from dash import Input, Output, State, dcc, html
+from dash import ClientsideFunction, Input, Output, State, dcc, html
 
-from dashboard import figures, lazy_charts, uncertainty
+from dashboard import figures, lazy_charts, tendency_bars, uncertainty
 from dashboard.access import Visitor, require_lists
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
@@ -110,6 +110,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
             ),
             # (whose charts the browser's ``digsite.lazyCharts`` watches: the page's, the trend's)
             dcc.Store(id="agg-charts-watched"),
+            dcc.Store(id="agg-bars-filled"),  # (what the browser's ``digsite.tendencyBars`` last filled)
             dcc.Store(id="agg-trend-charts-watched"),
         ]
     )
@@ -118,6 +119,9 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
 def register(app: dash.Dash, ctx: Context) -> None:
     lazy_charts.register(app, "agg-charts", "agg-charts-watched")
     lazy_charts.register(app, "agg-trend-charts", "agg-trend-charts-watched")
+    app.clientside_callback(
+        ClientsideFunction("digsite", "tendencyBars"), Output("agg-bars-filled", "data"), Input("agg-bars", "data")
+    )
 
     @app.callback(Output("agg-content", "children"), Input("agg-kind", "value"), Input("agg-tournament", "value"))
     def content(kind: str | None, tournament: str | None) -> Any:
@@ -186,24 +190,43 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
         )
     games = sum(int(r["n"]) for r in spread["moves"])
     lazy = lazy_charts.Lazy("agg-charts")  # each drawn when scrolled to
-    charts: list[Any] = []
+    # the win rates by seat (and by each seat dimension): HTML bars, sent as text (``tendency_bars``), on the
+    # first screen without Plotly
+    rates: dict[str, tuple[str, list[Any]]] = {}
+    reasons: dict[str, str] = {}  # (a chart not drawn: why)
+    order: list[str] = []
     for name, label, flag in [("seat", "seat", False)] + [
         (n, d.label, d.flag) for n, d in dimensions(kind).items() if d.grain == "seat" and n != "seat"
     ]:
         rows = seats if name == "seat" else data.by_dimension(visitor, kind, WIN_RATE, name, tournament)
         heading = "Win rate by seat (per player count)" if name == "seat" else f"Win rate by {label} (per player count)"
         chart_id = "agg-seats" if name == "seat" else f"agg-by-{name}"
-        only = figures.one_value(figures.dimension_labels(rows, name, label, flag, words))
+        order.append(chart_id)
+        labels = figures.dimension_labels(rows, name, label, flag, words)
+        only = figures.one_value(labels)
         counted = sum(r["n"] for r in rows if r["grp"] is not None)
-        reason = (
-            NO_GAMES
-            if not any(r["grp"] is not None for r in rows)
-            else one_value_sentence(heading, only, counted)
-            if only is not None
-            else None
+        if not any(r["grp"] is not None for r in rows):
+            reasons[chart_id] = NO_GAMES
+        elif only is not None:
+            reasons[chart_id] = one_value_sentence(heading, only, counted)
+        else:
+            kept = [r for r in rows if r["grp"] is not None]  # (as ``dimension_labels`` keeps them)
+            rates[chart_id] = (heading, tendency_bars.rates_by_size(heading, kept, labels))
+    bars, boxes = tendency_bars.boxed("agg-bars", rates)
+    charts: list[Any] = [
+        card(
+            None,
+            *(
+                [html.Div(reasons[chart_id], className="empty", id=chart_id)]
+                if chart_id in reasons
+                else [
+                    boxes[chart_id],
+                    html.P(f"{uncertainty.NOTE} {tendency_bars.SCALE_NOTE}", className="quiet chart-note"),
+                ]
+            ),
         )
-        figure = None if reason else figures.by_dimension(rows, heading, name, label, True, True, flag, words)
-        charts.append(card(None, *rate_chart(lazy, chart_id, figure, reason)))
+        for chart_id in [*rates, *reasons]
+    ]
     charts += [
         card(
             None,
@@ -262,6 +285,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
     return html.Div(
         [
             lazy.store(),
+            bars,
             html.P(
                 f"Over {games} finished {title} game{'s' if games != 1 else ''}: every chart below counts these "
                 "only (games in play are left out until they end).",

@@ -238,11 +238,13 @@ def graphs(tree: Any) -> dict[str, dict[str, Any]]:
     return found
 
 
-def tendency_groups(tree: Any) -> dict[str, list[list[dict[str, Any]]]]:
-    """A players page's tendency groups (``dashboard.tendency_bars``, sent as HTML text in the ``players-bars``
-    store) by id: each tendency's rows, one per series, as {who, value (None: none), n}; only the groups that have
-    a box in the page."""
-    (store,) = [c for c in components(tree, "Store") if c["props"].get("id") == "players-bars"]
+def tendency_groups(tree: Any, store_id: str = "players-bars") -> dict[str, list[list[dict[str, Any]]]]:
+    """A page's groups of bars (``dashboard.tendency_bars``, sent as HTML text in a store: a players page's
+    tendencies in ``players-bars``, the aggregates page's win rates in ``agg-bars``) by id: each tendency's (or
+    table size's) rows, one per series (or value), as {who, value (None: none), n}, with ``size`` (the group's
+    table size) and ``fair`` (where the dashed fair-share line is, in percent of the track) where the bars have
+    them; only the groups that have a box in the page."""
+    (store,) = [c for c in components(tree, "Store") if c["props"].get("id") == store_id]
     boxes = {c["props"]["id"] for c in components(tree, "Div") if c["props"].get("className") == "tbars"}
     return {gid: bar_rows(text) for gid, text in store["props"]["data"]["html"].items() if gid in boxes}
 
@@ -255,17 +257,24 @@ def bar_rows(html_text: str) -> list[list[dict[str, Any]]]:
 
     class Rows(HTMLParser):
         who: dict[str, Any] | None = None
+        size: str | None = None
 
         def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
             found = dict(attrs)
             classes = (found.get("class") or "").split()
             if "tbars-tendency" in classes:
                 tendencies.append([])
+                self.size = found.get("data-size")
             elif "tbars-row" in classes:
                 value = found.get("data-value") or ""
                 tendencies[-1].append(
                     {"who": "", "value": float(value) if value else None, "n": float(found["data-n"] or 0)}
                 )
+                if self.size:
+                    tendencies[-1][-1]["size"] = int(self.size)
+            elif "tbars-fair" in classes:
+                left = re.search(r"left:\s*([0-9.]+)%", found.get("style") or "")
+                tendencies[-1][-1]["fair"] = float(left.group(1)) if left else None
             elif "tbars-who" in classes:
                 self.who = tendencies[-1][-1]
 

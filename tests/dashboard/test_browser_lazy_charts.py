@@ -63,10 +63,14 @@ def test_a_players_chart_below_the_fold_is_drawn_once_scrolled_to(page: Any, dem
 
 def test_the_aggregates_page_draws_its_first_screen_at_once_and_the_rest_when_scrolled(page: Any, demo: Demo) -> None:
     page.goto("/aggregates?game=ruins")
-    expect(page.locator("#agg-seats" + PLOT)).to_be_attached()  # on the first screen: drawn without a scroll
-    boxes = page.eval_on_selector_all(
-        ".lazy-chart", "bs => bs.map(b => [b.id, b.getBoundingClientRect().top, !!b.querySelector('.js-plotly-plot')])"
-    )
+    expect(page.locator("#agg-seats .tbars-row").first).to_be_visible()  # the win rates: HTML bars, no Plotly
+    seen = "bs => bs.map(b => [b.id, b.getBoundingClientRect().top, !!b.querySelector('.js-plotly-plot')])"
+    boxes = page.eval_on_selector_all(".lazy-chart", seen)
+    shown = [cid for cid, top, _ in boxes if top < page.viewport_size["height"]]
+    assert shown  # a chart on the first screen is drawn without a scroll
+    for chart in shown:
+        expect(page.locator(f"#{chart}{PLOT}")).to_be_attached()
+    boxes = page.eval_on_selector_all(".lazy-chart", seen)
     below = [cid for cid, top, drawn in boxes if top > page.viewport_size["height"] + 400]
     assert below and not any(drawn for cid, top, drawn in boxes if cid in below)
     assert plotted_points(page, below[-1])  # the last one, once scrolled to
@@ -74,15 +78,15 @@ def test_the_aggregates_page_draws_its_first_screen_at_once_and_the_rest_when_sc
 
 def test_a_chart_follows_the_window_s_width(page: Any, demo: Demo) -> None:
     page.goto("/aggregates?game=ruins")
-    plotted_points(page, "agg-seats")
-    wide = float(page.eval_on_selector("#agg-seats" + PLOT, "g => g.getBoundingClientRect().width"))
+    plotted_points(page, "agg-score")
+    wide = float(page.eval_on_selector("#agg-score" + PLOT, "g => g.getBoundingClientRect().width"))
     page.set_viewport_size({"width": 500, "height": 900})
     page.wait_for_function(
-        "w => document.querySelector('#agg-seats .js-plotly-plot .main-svg').getBoundingClientRect().width < w - 50",
+        "w => document.querySelector('#agg-score .js-plotly-plot .main-svg').getBoundingClientRect().width < w - 50",
         arg=wide,
     )
-    box = float(page.eval_on_selector("#agg-seats", "b => b.getBoundingClientRect().width"))
-    svg = float(page.eval_on_selector("#agg-seats .main-svg", "s => s.getBoundingClientRect().width"))
+    box = float(page.eval_on_selector("#agg-score", "b => b.getBoundingClientRect().width"))
+    svg = float(page.eval_on_selector("#agg-score .main-svg", "s => s.getBoundingClientRect().width"))
     assert svg == pytest.approx(box, abs=2)  # the chart as wide as its box, no wider
 
 
