@@ -213,19 +213,12 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
             kept = [r for r in rows if r["grp"] is not None]  # (as ``dimension_labels`` keeps them)
             rates[chart_id] = (heading, tendency_bars.rates_by_size(heading, kept, labels))
     bars, boxes = tendency_bars.boxed("agg-bars", rates)
+    note = html.P(f"{uncertainty.NOTE} {tendency_bars.SCALE_NOTE}", className="quiet chart-note")
     charts: list[Any] = [
-        card(
-            None,
-            *(
-                [html.Div(reasons[chart_id], className="empty", id=chart_id)]
-                if chart_id in reasons
-                else [
-                    boxes[chart_id],
-                    html.P(f"{uncertainty.NOTE} {tendency_bars.SCALE_NOTE}", className="quiet chart-note"),
-                ]
-            ),
-        )
-        for chart_id in [*rates, *reasons]
+        card(None, html.Div(reasons[chart_id], className="empty", id=chart_id))
+        if chart_id in reasons
+        else card(None, boxes[chart_id], note)
+        for chart_id in order  # (the seat first, then the game's dimensions in its catalogue's order)
     ]
     charts += [
         card(
