@@ -96,7 +96,7 @@ def test_another_game_s_charts_replace_the_ones_shown(page: Any, demo: Demo) -> 
     page.evaluate("() => window.scrollTo(0, 0)")
     choose(page, "agg-kind", "Lost Ruins of Arnak")
     expect(page.locator("#agg-summary")).to_contain_text("Lost Ruins of Arnak")
-    expected = [r["value"] for r in demo.queries.distributions("arnak")["score"]]
+    expected = [r["value"] for r in demo.queries.analytics.distributions("arnak")["score"]]
     page.locator("#agg-score").scroll_into_view_if_needed()
     page.wait_for_function(
         "xs => { const g = document.querySelector('#agg-score .js-plotly-plot');"
