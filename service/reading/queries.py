@@ -17,7 +17,6 @@ from typing import Any, TypeVar, cast
 import psycopg
 from cachetools import LRUCache
 from psycopg.rows import dict_row
-from psycopg_pool import ConnectionPool, PoolTimeout
 
 from domain.games import GAMES
 from domain.games import game as game_of
@@ -29,6 +28,7 @@ from service.reading.projections.facts import game_tables
 from service.reading.projections.tables import PROJECTION_NAME, TRACKING_TABLE
 from service.reading.standings import seats_sql
 from service.store.backends import StoreUnavailable
+from service.store.connection_pool import GuardedPool, guarded_pool
 
 # A table size, or several: the field compared with a player is the games at the player's own sizes.
 Sizes = int | tuple[int, ...]
@@ -90,7 +90,7 @@ class Queries:
         # through cannot play a move (tests/service/reading/test_read_port.py).
         self.reader = games.reader if isinstance(games, Digsite) else games
         self.db = self.reader.database
-        self._pool: Any = None
+        self._pool: GuardedPool | None = None
         self._sqlite_idle: list[sqlite3.Connection] = []  # a few connections shared by request threads
         self._sqlite_lock = threading.Lock()
         self._records: LRUCache[str, list[dict[str, Any]]] = LRUCache(maxsize=max(replay_cache, 1))
@@ -121,23 +121,18 @@ class Queries:
         sql = sql.replace("{p}", self.prefix)
         if self.db.backend == "postgresql":
             if self._pool is None:
-                # During an outage a page must fail at once, not wait out the pool's 30 s: a short wait for a
-                # connection, a short connect timeout, and each connection checked before use (after a restart
-                # the idle ones are stale).
-                self._pool = ConnectionPool(
+                # During an outage a page fails at once, and a connection left stale by a restart is replaced
+                # (service/store/connection_pool.py).
+                self._pool = guarded_pool(
                     self.db.psycopg_conninfo(),
-                    min_size=1,
-                    max_size=4,
-                    kwargs={"row_factory": dict_row, "autocommit": True, "connect_timeout": CONNECT_TIMEOUT_SECONDS},
-                    check=ConnectionPool.check_connection,
-                    timeout=CONNECT_TIMEOUT_SECONDS,
-                    open=False,
+                    "digsite-read-models",
+                    row_factory=dict_row,
+                    autocommit=True,
+                    connect_timeout=CONNECT_TIMEOUT_SECONDS,
                 )
-                self._pool.open(wait=False)
             try:
-                with self._pool.connection() as conn:
-                    return list(conn.execute(sql.replace("?", "%s"), params).fetchall())
-            except (psycopg.OperationalError, PoolTimeout) as error:
+                return self._pool.run(lambda conn: list(conn.execute(sql.replace("?", "%s"), params).fetchall()))
+            except (psycopg.OperationalError, StoreUnavailable) as error:
                 raise StoreUnavailable(READ_MODELS_UNREACHABLE) from error
         # The dashboard's server runs each request in a new thread: borrow a connection, give it back.
         with self._sqlite_lock:
