@@ -86,6 +86,8 @@ class GuardedPool:
 
     def _new_connection(self) -> Connection:
         """A connection for the pool (in its worker thread); a failure tells the guard, then the pool."""
+        if self._guard.down:  # (the pool replacing a connection lost in the outage: no use trying now)
+            raise StoreUnavailable(UNREACHABLE)
         started = time.monotonic()
         try:
             return self._connect()
@@ -96,19 +98,25 @@ class GuardedPool:
         """A connection, once one is free (or made): ``StoreUnavailable`` at once while the store is known to be down,
         or after ``timeout`` if every connection stays in use."""
         self._guard.check()
-        deadline = time.monotonic() + timeout
+        try:
+            return self._pool.getconn(min(WAIT_SLICE_SECONDS, timeout))  # (a free connection: the move's path)
+        except PoolTimeout:
+            pass
+        deadline = time.monotonic() + timeout - min(WAIT_SLICE_SECONDS, timeout)
         while True:
+            if self._guard.down:  # a connect failed meanwhile: the server is down
+                raise StoreUnavailable(UNREACHABLE)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise StoreUnavailable(BUSY)
             try:
-                return self._pool.getconn(min(WAIT_SLICE_SECONDS, max(deadline - time.monotonic(), 0.001)))
+                return self._pool.getconn(min(WAIT_SLICE_SECONDS, left))
             except PoolTimeout:
-                if self._guard.down:  # a connect failed meanwhile: the server is down
-                    raise StoreUnavailable(UNREACHABLE) from None
-                if time.monotonic() >= deadline:
-                    raise StoreUnavailable(BUSY) from None
+                pass
 
     def give(self, conn: Connection) -> None:
         if not conn.closed:
-            if conn.info.transaction_status == TransactionStatus.IDLE:
+            if conn.pgconn.transaction_status == TransactionStatus.IDLE:
                 self._guard.answered()
             else:
                 conn.close()  # left in a transaction or a statement: never reused
