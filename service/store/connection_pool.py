@@ -147,6 +147,10 @@ class GuardedPool:
         with self.taken() as conn:
             return work(conn)
 
+    def opened(self) -> int:
+        """Connections the pool counts as open: idle, in use, or being opened (a connect it will try again counts)."""
+        return int(self._pool.get_stats().get("pool_size", 0))
+
     def clear(self) -> None:
         """Drop the idle connections (they may be stale); those in use are closed when they come back."""
         self._pool.drain()

@@ -252,3 +252,32 @@ def test_a_new_connection_timing_out_while_others_answer_is_busy_not_an_outage(
     with pytest.raises(StoreUnavailable):
         service.game(game)
     assert guard.down and time.monotonic() - started < TAKE_TIMEOUT_SECONDS / 2  # not the pool's waiting timeout
+
+
+def test_after_a_failed_connect_the_pool_keeps_no_connect_waiting_on_a_back_off(
+    service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """psycopg-pool by default tries a failed connect again and again, a back-off apart, and grows no further while
+    it does: a server back from an outage would wait for the next try. Here a failed connect is given up at once,
+    and the first request once the guard finds the server back opens a fresh connection."""
+    game = new_game(service)
+    connections = recorder_of(service).datastore.connections
+    guard = recorder_of(service)._guard
+
+    def refused() -> psycopg.Connection[Any]:
+        raise psycopg.OperationalError("connection refused")
+
+    real_connect = connections._connect
+    monkeypatch.setattr(connections, "_connect", refused)
+    connections.clear()
+    with pytest.raises(StoreUnavailable):
+        service.game(game)
+    assert guard.down
+    deadline = time.monotonic() + 5
+    while connections.opened() > 0:  # the pool gave the failed connects up
+        assert time.monotonic() < deadline, "a failed connect is still counted: the pool tries it again later"
+        time.sleep(0.01)
+    monkeypatch.setattr(connections, "_connect", real_connect)
+    monkeypatch.setattr(guard, "_next_probe", 0.0)  # the probe interval has passed: the next request probes
+    assert service.game(game)["version"] == 1 and not guard.down
+    assert connections.opened() >= 1
