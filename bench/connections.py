@@ -1,14 +1,16 @@
-"""An outage and the way back, in process: how soon requests are refused once PostgreSQL stops, and how soon they
-succeed again once it is back.
+"""The store's connections: an outage and the way back, and a burst of readers on a cold pool, in process.
 
-A private cluster (tests/service/pgcluster.py: initdb and pg_ctl, on a port of its own) is stopped and started
-``--outages`` times. While it is down a move is asked every 5 ms for a second: the time from the stop (``pg_ctl stop
--w`` returned) to the first 503, and the longest answer. Once it is started (``pg_ctl start -w`` returned: the server
-takes connections) a move, a read of the game and a read-model query are asked every 5 ms until each succeeds: the
-time to each first success. Compare the code before and after a change by running each tree by turns
-(``PYTHONPATH`` at the tree), on the same machine in the same hour.
+1. Outages. A private cluster (tests/service/pgcluster.py: initdb and pg_ctl, on a port of its own) is stopped and
+   started ``--outages`` times. While it is down a move is asked every 5 ms for a second: the time from the stop
+   (``pg_ctl stop -w`` returned) to the first 503, and the longest answer. Once it is started (``pg_ctl start -w``
+   returned: the server takes connections) a move, a read of the game and a read-model query are asked every 5 ms
+   until each succeeds: the time to each first success.
+2. A burst. ``--readers`` threads read a game's records at once from a pool emptied first, each new connection made
+   ``--connect-delay`` seconds slower (as a SCRAM handshake starved by a worker's other threads is): the time until
+   all are served, and the readers' latencies.
 
-Run: ``.venv/bin/python -m bench.outage --outages 4``.
+Compare the code before and after a change by running each tree by turns (``PYTHONPATH`` at the tree), on the same
+machine in the same hour. Run: ``.venv/bin/python -m bench.connections --outages 4 --readers 200``.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ import argparse
 import json
 import secrets
 import statistics
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -116,11 +120,61 @@ def measure(outages: int) -> dict[str, Any]:
     }
 
 
+def burst(readers: int, connect_delay: float) -> dict[str, Any]:
+    cluster = private_cluster()
+    db = Database.from_url(f"{cluster.url}?schema=bench_{secrets.token_hex(4)}")
+    backends.upgrade(db)
+    service = Digsite(Settings(database=db, api_key="bench"))
+    try:
+        players = [service.create_player(name) for name in ("Ana", "Beto")]
+        game = str(service.create_game("ruins", players, seed="burst")["id"])
+        connections = service.app.recorder.datastore.connections  # type: ignore[attr-defined]
+        connect = connections._connect
+
+        def slow_connect() -> Any:
+            time.sleep(connect_delay)
+            return connect()
+
+        connections._connect = slow_connect
+        connections.clear()
+        start = threading.Barrier(readers)
+        latencies: list[float] = []
+
+        def read(_: int) -> None:
+            start.wait()
+            asked = time.monotonic()
+            service.stored_records(game)
+            latencies.append(time.monotonic() - asked)
+
+        began = time.monotonic()
+        with ThreadPoolExecutor(readers) as pool:
+            list(pool.map(read, range(readers)))
+        served = time.monotonic() - began
+    finally:
+        service.close()
+        cluster.stop()
+        cluster.destroy()
+    return {
+        "readers": readers,
+        "connect_delay_s": connect_delay,
+        "all_served_s": round(served, 2),
+        "latency_median_s": round(statistics.median(latencies), 2),
+        "latency_max_s": round(max(latencies), 2),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--outages", type=int, default=4, help="times the server is stopped and started")
+    parser.add_argument("--outages", type=int, default=4, help="times the server is stopped and started (0: none)")
+    parser.add_argument("--readers", type=int, default=200, help="readers in the burst (0: no burst)")
+    parser.add_argument("--connect-delay", type=float, default=0.3, help="seconds added to each new connection")
     args = parser.parse_args()
-    print(json.dumps({"outages": args.outages, "ms": measure(args.outages)}, indent=2))
+    found: dict[str, Any] = {}
+    if args.outages:
+        found["outages"] = {"n": args.outages, "ms": measure(args.outages)}
+    if args.readers:
+        found["burst"] = burst(args.readers, args.connect_delay)
+    print(json.dumps(found, indent=2))
 
 
 if __name__ == "__main__":
