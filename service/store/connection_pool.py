@@ -1,4 +1,4 @@
-"""The one way Digsite keeps PostgreSQL connections: a psycopg-pool ``ConnectionPool`` behind a ``StoreGuard``.
+"""The one way Digsite pools PostgreSQL connections: a psycopg-pool ``ConnectionPool`` behind a ``StoreGuard``.
 
 Three things a bare pool does not do, and why this module is more than ``ConnectionPool(...)``:
 
