@@ -28,7 +28,7 @@ from typing import Any
 
 from service.commands.application import Digsite, Viewer
 from service.errors import Conflict
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store import backends
 from service.store.backends import StoreUnavailable
@@ -84,14 +84,14 @@ def measure(outages: int) -> dict[str, Any]:
     db = Database.from_url(f"{cluster.url}?schema=bench_{secrets.token_hex(4)}")
     backends.upgrade(db)
     service = Digsite(Settings(database=db, api_key="bench"))
-    queries = Queries(service)
+    reads = ReadPort.over(service.reader)
     figures: dict[str, list[float]] = {"first_503": [], "longest_down": [], "move": [], "read": [], "read_models": []}
     try:
         players = [service.create_player(name) for name in ("Ana", "Beto")]
         games = [str(service.create_game("ruins", players, seed=f"outage-{n}")["id"]) for n in range(outages)]
         for game in games:
             play_one(service, game)
-        queries.tournaments()
+        reads.lists.tournaments()
         for game in games:
             cluster.stop()
             first, longest = through_the_outage(service, game, time.monotonic())
@@ -102,12 +102,12 @@ def measure(outages: int) -> dict[str, Any]:
             asks: dict[str, Callable[[], Any]] = {
                 "move": partial(play_one, service, game),
                 "read": partial(service.game, game),
-                "read_models": queries.tournaments,
+                "read_models": reads.lists.tournaments,
             }
             for name, ms in back(asks, time.monotonic()).items():
                 figures[name].append(ms)
     finally:
-        queries.close()
+        reads.close()
         service.close()
         if cluster.running:
             cluster.stop()
