@@ -34,6 +34,7 @@ class ReadDatabase:
         self._pool: GuardedPool | None = None
         self._sqlite_idle: list[sqlite3.Connection] = []  # a few connections shared by request threads
         self._sqlite_lock = threading.Lock()
+        self._pool_lock = threading.Lock()  # request threads may ask for the first rows at once: one pool
         tracking = f"{self.prefix}{TRACKING_TABLE}" if self.backend == "postgresql" else "tracking"
         self._position_sql = f"SELECT notification_id FROM {tracking} WHERE application_name = '{PROJECTION_NAME}'"
 
@@ -45,15 +46,8 @@ class ReadDatabase:
         for conn in idle:
             conn.close()
 
-    def position(self) -> int:
-        """How far the read models have followed the store (the projection's tracked notification): the same
-        position, the same rows."""
-        found = self.rows(self._position_sql)
-        return int(found[0]["notification_id"]) if found else 0
-
-    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        sql = sql.replace("{p}", self.prefix)
-        if self.backend == "postgresql":
+    def _open_pool(self) -> GuardedPool:
+        with self._pool_lock:
             if self._pool is None:
                 # During an outage a page fails at once, and a connection left stale by a restart is replaced
                 # (service/store/connection_pool.py).
@@ -64,8 +58,20 @@ class ReadDatabase:
                     autocommit=True,
                     connect_timeout=CONNECT_TIMEOUT_SECONDS,
                 )
+            return self._pool
+
+    def position(self) -> int:
+        """How far the read models have followed the store (the projection's tracked notification): the same
+        position, the same rows."""
+        found = self.rows(self._position_sql)
+        return int(found[0]["notification_id"]) if found else 0
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        sql = sql.replace("{p}", self.prefix)
+        if self.backend == "postgresql":
+            pool = self._pool or self._open_pool()
             try:
-                return self._pool.run(lambda conn: list(conn.execute(sql.replace("?", "%s"), params).fetchall()))
+                return pool.run(lambda conn: list(conn.execute(sql.replace("?", "%s"), params).fetchall()))
             except (psycopg.OperationalError, StoreUnavailable) as error:
                 raise StoreUnavailable(READ_MODELS_UNREACHABLE) from error
         # The dashboard's server runs each request in a new thread: borrow a connection, give it back.
