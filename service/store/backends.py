@@ -352,7 +352,7 @@ def _match_read_models(upgrade: _Upgrade) -> list[str]:
         return []
     return [
         f"the read models were emptied to be rebuilt ({', '.join(changed)} changed): stop the previous release's "
-        "`digsite projections run`, then run this release's to fill them again"
+        "`digsite projections run`, then fill them with this release's `digsite projections rebuild`"
     ]
 
 
