@@ -19,6 +19,7 @@ from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from eventsourcing.persistence import PersistenceError
 
 from service.settings import Database
 from service.store.read_models import PROJECTION_NAME, TRACKING_TABLE, every_table
-from service.store.schema import fingerprint_text, found_shape, qualified
+from service.store.schema import Table, fingerprint_text, found_shape, qualified
 
 LOCK_TIMEOUT_SECONDS = 5
 RETRY_AFTER_SECONDS = 2  # what a 503 asks clients to wait before trying again
@@ -188,7 +189,12 @@ def migrations(backend: str) -> list[Migration]:
 
 
 def read_models_fingerprint(backend: str) -> str:
-    return hashlib.sha256(fingerprint_text(every_table(), backend).encode()).hexdigest()
+    return _fingerprint(every_table(), backend)
+
+
+@cache  # (each service start asks: `pending`)
+def _fingerprint(tables: tuple[Table, ...], backend: str) -> str:
+    return hashlib.sha256(fingerprint_text(tables, backend).encode()).hexdigest()
 
 
 def _migrations_folder() -> Path:

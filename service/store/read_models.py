@@ -9,6 +9,8 @@ from the event store, so a table whose rows change shape is rebuilt rather than 
 
 from __future__ import annotations
 
+from functools import cache
+
 from domain.games import GAMES
 from domain.metrics import FactTable
 from service.store.schema import Column, Index, Table
@@ -173,6 +175,7 @@ def game_tables(kind: str) -> tuple[Table, ...]:
     return tuple(fact_table(kind, t) for t in analytics.tables) if analytics is not None else ()
 
 
+@cache  # the registry is fixed at import
 def every_table() -> tuple[Table, ...]:
     """Every read model: the core's, then each registered game's, in registry order."""
     return (*CORE, *(t for kind in GAMES for t in game_tables(kind)))

@@ -135,8 +135,8 @@ def test_a_store_an_older_release_left_is_sent_to_that_release_first_and_left_un
     assert read_model_shapes(old)["rm_field_sums"] is None
 
 
-def _with(table: str, change: Any) -> list[Table]:
-    return [change(t) if t.name == table else t for t in read_models.every_table()]
+def _with(table: str, change: Any) -> tuple[Table, ...]:
+    return tuple(change(t) if t.name == table else t for t in read_models.every_table())
 
 
 CHANGES = {
@@ -178,7 +178,7 @@ def test_an_index_added_or_taken_out_changes_in_place_and_keeps_the_rows(
     backends.upgrade(db)
     query(db, "INSERT INTO {p}rm_moves VALUES ('g', 1, 0, 'p', 'play', 1, 'then', 1.5, 'played')")
     tables = _with("rm_moves", lambda t: replace(t, indexes=(Index("rm_moves_player", ("player_id", "at")),)))
-    tables = [replace(t, indexes=t.indexes[:1]) if t.name == "rm_games" else t for t in tables]
+    tables = tuple(replace(t, indexes=t.indexes[:1]) if t.name == "rm_games" else t for t in tables)
     monkeypatch.setattr(backends, "every_table", lambda: tables)
     said: list[str] = []
     assert backends.upgrade(db, said.append) == [backends.READ_MODELS]
