@@ -145,7 +145,7 @@ FIELD_SUMS = Table(
     primary_key=("kind", "scope", "figure", "n_players", "grp", "measure"),
 )
 
-CORE: tuple[Table, ...] = (PLAYERS, TOURNAMENTS, GAMES_TABLE, PLAYER_GAMES, MOVES, FIELD_SUMS)
+CORE: tuple[Table, ...] = (PLAYERS, TOURNAMENTS, GAMES_TABLE, MOVES, PLAYER_GAMES, FIELD_SUMS)
 
 
 def stored_name(kind: str, table: str) -> str:

@@ -16,11 +16,11 @@ from typing import Any
 
 from domain.games import GAMES
 from domain.metrics import FactTable
-from service.store.read_models import stored_name
+from service.store.read_models import CORE, stored_name
 
-# The generic core every game has, in the order a clear empties them (the read models' own tables; the field's
-# sums: service/reading/projections/field.py).
-CORE_TABLES = ("rm_field_sums", "rm_player_games", "rm_moves", "rm_games", "rm_tournaments", "rm_players")
+# The generic core every game has (declared in service/store/read_models.py), in the order a clear empties them:
+# the field's sums (service/reading/projections/field.py) first, the players last.
+CORE_TABLES = tuple(t.name for t in reversed(CORE))
 
 
 @dataclass(frozen=True, slots=True)
