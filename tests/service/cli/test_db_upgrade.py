@@ -5,6 +5,7 @@ where a declaration changed a table's rows: tests/service/store/test_schema.py.)
 from __future__ import annotations
 
 import secrets
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +14,8 @@ from click.testing import CliRunner, Result
 
 from service.cli import main
 from service.settings import Database
-from service.store import backends
+from service.store import backends, read_models
+from service.store.schema import found_shape
 from tests.service.conftest import _drop_schema
 from tests.service.store import stores_of_main
 
@@ -78,3 +80,21 @@ def test_a_store_used_before_is_told_the_notes_of_what_it_applies(
     with_a_noted_migration(monkeypatch)
     output = upgrade(new_store, tmp_path).output
     assert "applied 1 migration(s)" in output and f"  Note: {NOTE}" in output.splitlines()
+
+
+def test_the_read_models_statements_printed_make_the_declared_tables_and_touch_no_store(tmp_path: Path) -> None:
+    db = Database.from_url(f"sqlite:///{tmp_path / 'none.sqlite'}")
+    result = CliRunner().invoke(
+        main, ["db", "read-models"], env={"DIGSITE_DATABASE_URL": db.url, "DIGSITE_HOME": str(tmp_path)}
+    )
+    assert result.exit_code == 0, result.output
+    assert not Path(db.path).exists()
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(result.output)
+    for table in read_models.every_table():
+        assert found_shape(conn, "sqlite", "", table.name) == table.shape("sqlite")
+    postgresql = CliRunner().invoke(
+        main, ["db", "read-models", "--backend", "postgresql"], env={"DIGSITE_DATABASE_URL": db.url}
+    )
+    assert 'CREATE TABLE IF NOT EXISTS "public".rm_players (' in postgresql.output
+    assert "DOUBLE PRECISION" in postgresql.output and "DOUBLE PRECISION" not in result.output
