@@ -17,7 +17,7 @@ from service.settings import Database
 from service.store import backends, read_models
 from service.store.schema import found_shape
 from tests.service.conftest import _drop_schema
-from tests.service.store import stores_of_main
+from tests.service.store import earlier_releases
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -65,7 +65,7 @@ def test_a_brand_new_store_is_told_no_note(
 def test_a_store_an_earlier_release_made_is_told_the_notes_of_what_it_applies_and_no_other(
     new_store: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    stores_of_main.make(new_store)
+    earlier_releases.make(new_store)
     with_a_noted_migration(monkeypatch)
     output = upgrade(new_store, tmp_path).output
     assert "applied 3 migration(s)" in output  # store/0001 marked, store/9999 applied, the read models matched

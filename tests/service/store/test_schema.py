@@ -20,7 +20,7 @@ from service.settings import Database
 from service.store import backends, read_models
 from service.store.schema import Column, Index, Shape, Table, found_shape, sqlite_affinity
 from tests.service.conftest import _drop_schema
-from tests.service.store import stores_of_main
+from tests.service.store import earlier_releases
 
 EMPTIED = "the read models were emptied"
 
@@ -106,7 +106,7 @@ def test_a_store_the_earlier_migrations_made_upgrades_to_a_new_store_s_schema_an
     stores: tuple[Database, Database],
 ) -> None:
     new, old = stores
-    earlier = stores_of_main.make(old)
+    earlier = earlier_releases.make(old)
     assert set(backends.EARLIER[old.backend]) <= set(earlier)
     query(old, "INSERT INTO {p}rm_players (player_id, name, kind) VALUES ('p', 'Ada', 'human')")
     tracking = read_models.TRACKING_TABLE[old.backend]
@@ -128,7 +128,7 @@ def test_a_store_an_older_release_left_is_sent_to_that_release_first_and_left_un
     stores: tuple[Database, Database],
 ) -> None:
     _, old = stores
-    stores_of_main.make(old, upto="0004")
+    earlier_releases.make(old, upto="0004")
     with pytest.raises(backends.SchemaError, match=r"0005.*not applied.*first"):
         backends.upgrade(old)
     assert "store/0001" in backends.pending(old)

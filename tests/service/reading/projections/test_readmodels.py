@@ -18,7 +18,7 @@ from service.reading.queries import Queries
 from service.settings import Database
 from service.store import backends
 from tests.service.reading.projections.support import rows
-from tests.service.store import stores_of_main
+from tests.service.store import earlier_releases
 
 
 def _columns(follower: Follower, table: str) -> list[str]:
@@ -144,7 +144,7 @@ def test_a_store_with_the_old_read_models_upgrades_and_rebuilds_them(tmp_path: A
     """A store an earlier release made and projected, whose ``rm_games`` rows have another shape than declared now:
     the upgrade empties the read models and resets the position, and the next run projects every game again."""
     db = Database.from_url(f"sqlite:///{tmp_path / 'old.sqlite'}")
-    stores_of_main.make(db)
+    earlier_releases.make(db)
     import sqlite3
 
     with sqlite3.connect(db.path) as conn:  # its read models projected up to 42, rm_games without one column
