@@ -18,6 +18,7 @@ from service.reading.read_port import ReadPort
 from service.settings import Database
 from service.store import backends
 from tests.service.reading.projections.support import rows
+from tests.service.store import earlier_releases
 
 
 def _columns(follower: Follower, table: str) -> list[str]:
@@ -141,29 +142,27 @@ def test_think_time_keeps_fractions_of_a_millisecond(follower: Follower, played:
         assert think == pytest.approx(totals.get((game_id, seat), 0.0), abs=1e-6)
 
 
-def test_a_store_with_the_old_read_models_upgrades_and_rebuilds_them(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_store_with_the_old_read_models_upgrades_and_rebuilds_them(tmp_path: Any) -> None:
+    """A store an earlier release made and projected, whose ``rm_games`` rows have another shape than declared now:
+    the upgrade empties the read models and resets the position, and the next run projects every game again."""
     db = Database.from_url(f"sqlite:///{tmp_path / 'old.sqlite'}")
-    every = backends.migrations
-    monkeypatch.setattr(backends, "migrations", lambda backend: [m for m in every(backend) if m.version <= "0004"])
-    backends.upgrade(db)  # the store as the previous release left it, its read models projected up to 42
+    earlier_releases.make(db)
     import sqlite3
 
-    with sqlite3.connect(db.path) as conn:
+    with sqlite3.connect(db.path) as conn:  # its read models projected up to 42, rm_games without one column
         conn.execute("INSERT INTO tracking VALUES ('Digsite', 42)")
         conn.execute(
             "INSERT INTO rm_games (game_id, kind, n_players, players, status) VALUES ('g', 'ruins', 2, '[]', 'over')"
         )
-    monkeypatch.setattr(backends, "migrations", every)
+        conn.execute("ALTER TABLE rm_games DROP COLUMN detail")
     said: list[str] = []
     applied = backends.upgrade(db, report=said.append)
-    assert applied[0] == "0005" and "ruins/0001" in applied and backends.pending(db) == []
-    assert any("projections run" in line for line in said)  # the upgrade says the read models must be rebuilt
+    assert applied == ["store/0001", backends.READ_MODELS] and backends.pending(db) == []
+    assert any("rm_games changed" in line and "projections run" in line for line in said)  # to be rebuilt
     with sqlite3.connect(db.path) as conn:
         assert conn.execute("SELECT COUNT(*) FROM tracking").fetchone() == (0,)
         assert conn.execute("SELECT COUNT(*) FROM rm_games").fetchone() == (0,)
-        assert "rm_player_rounds" not in {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        assert "detail" in {r[1] for r in conn.execute("PRAGMA table_info(rm_games)")}
     from service.settings import Settings
 
     service = Digsite(Settings(database=db))
