@@ -20,12 +20,14 @@ from dashboard import access, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from domain.games import game as game_of
 from service.commands.application import Digsite, Viewer
+from service.commands.results import MoveAcknowledged
 from service.errors import NotFound
 from service.integrity.audit import verify
 from service.integrity.checkpoint import checkpoint_coverage
 from service.reading.crafting import crafted
 from service.reading.queries import Queries, Sizes
 from service.reading.replays import entries, events_of, evolved
+from service.reading.results import Standings
 from service.reading.standings import PointsTable, report, to_csv
 from service.serving import push
 
@@ -174,7 +176,7 @@ class Data:
             raise NotFound(f"no tournament with id {tournament_id}", "unknown_tournament")
         return found
 
-    def standings(self, visitor: Visitor, tournament_id: str, points: str | None) -> dict[str, Any]:
+    def standings(self, visitor: Visitor, tournament_id: str, points: str | None) -> Standings:
         """The tournament's standings (``service.reading.standings.report``): an organiser's count every game and show
         those in play; anyone else's only finished games. ``PointsTableError`` for a points table that cannot
         be read."""
@@ -419,7 +421,7 @@ class Data:
         }
         return {"game": now, "seat": seat, "frame": frame, "log": log[-LOG_MOVES:]}
 
-    def play(self, visitor: Visitor, game_id: str, version: Any, action: Any) -> dict[str, Any]:
+    def play(self, visitor: Visitor, game_id: str, version: Any, action: Any) -> MoveAcknowledged:
         """Submit ``action`` for the visitor's own seat on top of ``version``, as the API does
         (``Digsite.submit``: the engine decides; a stale version is a Conflict and changes nothing)."""
         opened, seat = self.seat(visitor, game_id)

@@ -15,7 +15,7 @@ import logging
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application, Repository
@@ -33,6 +33,7 @@ from domain import games as registry
 from domain.errors import DomainError
 from domain.protocol import AnyRules
 from service.caller_values import check_plain, now, parse_uuid
+from service.commands import results
 from service.commands.importing import import_game
 from service.commands.live_games import GameHandle, LiveGames
 from service.errors import (
@@ -229,7 +230,7 @@ class Digsite:
             )
         return str(player_id)
 
-    def player(self, player_id: str | UUID) -> dict[str, Any]:
+    def player(self, player_id: str | UUID) -> results.Player:
         found = self._get(player_id, Player, "player")
         return {
             "id": str(found.id),
@@ -258,7 +259,7 @@ class Digsite:
         self.app.save(tournament)
         return str(tournament.id)
 
-    def tournament(self, tournament_id: str | UUID) -> dict[str, Any]:
+    def tournament(self, tournament_id: str | UUID) -> results.Tournament:
         found = self._get(tournament_id, Tournament, "tournament")
         return {
             "id": str(found.id),
@@ -288,7 +289,7 @@ class Digsite:
         options: dict[str, Any] | None = None,
         labels: dict[str, Any] | None = None,
         seed: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> results.GameCreated:
         """Create a game; returns its id, version, seed commitment and one secret token per seat.
 
         The tokens are shown once: only their hashes are stored."""
@@ -426,7 +427,9 @@ class Digsite:
         holds, the game's kind and the move itself (``submit``), so a move's request loads its game once."""
         return GameHandle(self.live, parse_uuid(game_id, "game"))
 
-    def submit(self, game_id: str | UUID | GameHandle, viewer: Viewer, version: Any, action: Any) -> dict[str, Any]:
+    def submit(
+        self, game_id: str | UUID | GameHandle, viewer: Viewer, version: Any, action: Any
+    ) -> results.MoveAcknowledged:
         """Play ``action`` for the viewer's seat on top of ``version``; exactly one move per version lands."""
         if viewer.referee:
             raise Forbidden("moves are made with a seat's token, not the organiser key", "seat_token_required")
@@ -449,7 +452,7 @@ class Digsite:
             self.live.forget(uid)
             raise Conflict("another move on this game landed first; reload and retry", "conflict")
 
-    def _play(self, game: Game, viewer: Viewer, version: int, action: Any, reread: bool) -> dict[str, Any]:
+    def _play(self, game: Game, viewer: Viewer, version: int, action: Any, reread: bool) -> results.MoveAcknowledged:
         """One try at a move (under the game's lock): decided on the cached game (brought up to date if the
         client acted on a newer version, or if a try before lost the race), appended to the store."""
         uid = game.id
@@ -524,24 +527,24 @@ class Digsite:
 
     # -- reading ------------------------------------------------------------------------------------------
 
-    def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> dict[str, Any]:
+    def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> results.Game:
         """The game as ``viewer`` sees it, now or at ``version`` (from the nearest snapshot, then evolve)."""
-        return self.reader.game(game_id, viewer, version)
+        return cast(results.Game, self.reader.game(game_id, viewer, version))
 
-    def game_as_seen(self, game: Game, viewer: Viewer, latest: int | None = None) -> dict[str, Any]:
+    def game_as_seen(self, game: Game, viewer: Viewer, latest: int | None = None) -> results.Game:
         """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
         ``viewer`` sees it: what ``game`` answers, for a caller that already holds the game (the push channel)."""
         return game_as_seen(game, viewer, latest)
 
     def log(
         self, game_id: str | UUID, viewer: Viewer = REFEREE, after: int = 0, limit: int = 1000
-    ) -> list[dict[str, Any]]:
+    ) -> list[results.Record]:
         """The game's records after version ``after``, redacted for a seat until the game is over."""
         uid = parse_uuid(game_id, "game")
         game = self.live.load(uid)
         return self.records_as_seen(game, self.app.repository.event_store.get(uid, gt=after, limit=limit), viewer)
 
-    def records_as_seen(self, game: Game, events: Iterable[Any], viewer: Viewer) -> list[dict[str, Any]]:
+    def records_as_seen(self, game: Game, events: Iterable[Any], viewer: Viewer) -> list[results.Record]:
         """``events`` (stored records of ``game``) as ``viewer`` may read them: redacted for a seat until the
         game is over (as ``game`` says it is)."""
         rules = _rules(game.kind)
@@ -551,7 +554,7 @@ class Digsite:
             record = record_of(event)
             if not viewer.referee and not over:
                 record = redact_record(record, rules, viewer.seat)
-            records.append(record)
+            records.append(cast(results.Record, record))  # (the records' format is integrity.chain's, below)
         return records
 
     def stored_records(self, game_id: str | UUID) -> list[dict[str, Any]]:
@@ -610,7 +613,8 @@ class GameReader:
             if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= game.version:
                 raise NotFound(f"this game has versions 1 to {game.version}, not {version}", "unknown_version")
             game = self._repository.get(uid, version=version)
-        return game_as_seen(game, viewer, latest)
+        # (typed as results.Game once the replay's frame, which adds to it, is typed: service.reading.queries)
+        return cast(dict[str, Any], game_as_seen(game, viewer, latest))
 
     def state_at(self, game_id: str | UUID, version: int) -> Any:
         """The game's state at ``version`` (from the nearest snapshot, then evolve)."""
@@ -622,7 +626,7 @@ class GameReader:
         return [record_of(e) for e in self._repository.event_store.get(uid)]
 
 
-def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> dict[str, Any]:
+def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> results.Game:
     """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
     ``viewer`` sees it: what ``game`` answers, for a caller that already holds the game (the push channel)."""
     latest = game.version if latest is None else latest
@@ -631,7 +635,7 @@ def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> dict[
     state = game.state
     result = rules.result(state)
     over = result is not None
-    out: dict[str, Any] = {
+    out: results.Game = {
         "id": str(game.id),
         "kind": game.kind,
         "version": game.version,
@@ -648,7 +652,7 @@ def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> dict[
         "seed_commitment": game.seed_commitment,
         "seed": game.seed,
         "to_act": rules.to_act(state),
-        "result": None if result is None else result.to_dict(),
+        "result": None if result is None else cast(results.GameResult, result.to_dict()),  # (domain.protocol's)
         "view": rules.view(state, viewer.seat),
     }
     if viewer.referee:
@@ -684,7 +688,10 @@ def _options_in_full(game: registry.Game[Any, Any, Any], options: dict[str, Any]
 
 
 def _tournament_game(
-    tournament: dict[str, Any], game: registry.Game[Any, Any, Any], options: dict[str, Any] | None, players: list[str]
+    tournament: results.Tournament,
+    game: registry.Game[Any, Any, Any],
+    options: dict[str, Any] | None,
+    players: list[str],
 ) -> dict[str, Any] | None:
     """The rule options of a new game of ``tournament``: its own if given (they must ask for the tournament's
     game), else the tournament's. Refused: another game, other options, a player in two seats."""

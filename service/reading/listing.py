@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.commands.application import Digsite
+from service.commands.results import Player, Tournament
 from service.errors import BadRequest
+from service.reading.results import GameSummary
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,7 @@ def read_rows(service: Digsite, sql: str, params: tuple[Any, ...]) -> list[dict[
         return [dict(row) for row in cursor.fetchall()]
 
 
-def game_item(row: dict[str, Any]) -> dict[str, Any]:
+def game_item(row: dict[str, Any]) -> GameSummary:
     return {
         "id": row["game_id"],
         "kind": row["kind"],
@@ -127,7 +129,7 @@ def game_item(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def tournament_item(row: dict[str, Any]) -> dict[str, Any]:
+def tournament_item(row: dict[str, Any]) -> Tournament:
     return {
         "id": row["tournament_id"],
         "name": row["name"],
@@ -138,7 +140,7 @@ def tournament_item(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def player_item(row: dict[str, Any]) -> dict[str, Any]:
+def player_item(row: dict[str, Any]) -> Player:
     return {
         "id": row["player_id"],
         "name": row["name"],
