@@ -40,9 +40,6 @@ IMPORTS_IN_FUNCTIONS = {
     ("service/cluster/dask_jobs.py", "distributed.comm.addressing"): "Dask, as above",
     ("bench/checking.py", "service.api"): "a child process imports the tree it measures (the code before or after)",
     ("bench/checking.py", "service.api.validation"): "as above",
-    ("service/api/responses.py", "pydantic"): "0.34 s more to import the API (median of 5, 3.2 s without), for a "
-    "document most server processes never serve: imported when the document is first built",
-    ("service/api/responses.py", "pydantic.json_schema"): "pydantic, as above",
     ("service/serving/capacity.py", "resource"): "Unix only (as gunicorn is); push.py reads the module everywhere",
 }
 
