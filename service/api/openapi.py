@@ -163,7 +163,8 @@ def streamed_move(out: dict[str, Any]) -> dict[str, Any]:
             "sent at once: the move's acknowledgement (MoveResult without `next`): the move has landed. Line 2, "
             "when the seat is to act again, the game is over or the wait runs out: what GET "
             "/games/{game_id}/updates?after=<version>&until=turn&include=game answers (Updates); or, if the wait "
-            "failed once the move had landed, that error (Error) with `ready: false` and `retry_after` (seconds).",
+            "failed once the move had landed, that error with `ready: false` and `retry_after` (seconds) beside it "
+            "(WaitFailed).",
         }
     }
     out["description"] += (

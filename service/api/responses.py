@@ -80,9 +80,9 @@ class MoveResult(MoveAcknowledged):
 
 @final
 class WaitFailed(TypedDict):
-    """A move's wait for the next turn that failed once the move had landed (the store went down, the server held
-    as many waits as it may): the error the wait met, as an error is answered, beside ``ready`` false and the
-    seconds of its ``Retry-After``. The second line of a streamed move; a single answer leaves out ``next``."""
+    """A move's wait for its seat's next turn that failed once the move had landed (the store went down, the server
+    held as many waits as it may): the error the wait met, beside `ready` false and the seconds of its
+    `Retry-After`. The second line of a streamed move's answer; a single answer leaves `next` out instead."""
 
     error: ErrorDetail
     ready: Literal[False]
@@ -120,6 +120,7 @@ ANSWERS: tuple[type[Any], ...] = (
     GameCreated,
     Game,
     MoveResult,
+    WaitFailed,
     Record,
     Log,
     Updates,
@@ -140,6 +141,8 @@ class Closed(GenerateJsonSchema):
     def typed_dict_schema(self, schema: Any) -> Any:
         out = super().typed_dict_schema(schema)
         out.pop("title", None)
+        if "description" in out:  # (a docstring's lines, as one paragraph)
+            out["description"] = " ".join(out["description"].split())
         out["additionalProperties"] = False
         return out
 
