@@ -124,7 +124,7 @@ def vp_timeline(timeline: Mapping[str, Any], version: int, round_name: RoundName
     return fig
 
 
-# -- players and aggregates: drawn from a game's catalogue (service.reading.queries), whatever the game --------------
+# -- players and aggregates: drawn from a game's catalogue (service.reading.catalogue), whatever the game ------------
 
 
 def _colour(i: int, who: str) -> str:
@@ -373,7 +373,7 @@ def by_dimension(
     words: ValueText = no_words,
 ) -> go.Figure:
     """A metric per value of a dimension (named ``label`` for people), one group of bars per table size
-    (``Queries.by_dimension`` rows); rows without a value of the dimension (a multiplayer game has no rival's
+    (``Analytics.by_dimension`` rows); rows without a value of the dimension (a multiplayer game has no rival's
     difficulty) are left out. A rate carries its Wilson interval (whiskers) and, above it, its n ("too few"
     under ``uncertainty.TOO_FEW``, the bar pale). ``fair_share``: a win rate, drawn with the line each table
     size would give every seat if seats did not matter (1/N, in the size's colour, named in the legend)."""

@@ -59,7 +59,7 @@ class Tendency:
 
 
 def tendencies(names: Sequence[str], series: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Tendency]:
-    """What each tendency of the group shows (``Queries.tendencies`` answers, one per series)."""
+    """What each tendency of the group shows (``Analytics.tendencies`` answers, one per series)."""
     first = series[0][1]["metrics"]
     found = []
     for metric in names:

@@ -1,6 +1,7 @@
 """The field as a whole, for one game: win rate by seat per table size (and by each of the game's seat
 dimensions), scores and lengths, each per-round metric, each breakdown of the game's catalogue, and any
-tendency's trend over a tournament's rounds. Drawn from the catalogue (``service.reading.queries``), whatever the game.
+tendency's trend over a tournament's rounds. Drawn from the catalogue (``service.reading.catalogue``), whatever
+the game.
 
 Every figure is over finished games, for everyone: the heading counts them, and each chart counts what it says."""
 
@@ -20,7 +21,7 @@ from dashboard.format import tournament_label
 from dashboard.games import analysed_kinds, renderer, value_text
 from dashboard.pages.players import slug
 from domain.games import GAMES
-from service.reading.queries import breakdowns, dimensions, groups, stacked, trend_metrics
+from service.reading.catalogue import breakdowns, dimensions_of, groups, stacked, trend_metrics
 
 # The game the page opens on: the first registered game with analytics (any game can be chosen).
 DEFAULT_KIND = next(iter(analysed_kinds()), next(iter(GAMES)))
@@ -182,7 +183,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
     games = sum(int(r["n"]) for r in spread["moves"])
     charts: list[Any] = []
     for name, label, flag in [("seat", "seat", False)] + [
-        (n, d.label, d.flag) for n, d in dimensions(kind).items() if d.grain == "seat" and n != "seat"
+        (n, d.label, d.flag) for n, d in dimensions_of(kind).items() if d.grain == "seat" and n != "seat"
     ]:
         rows = seats if name == "seat" else data.by_dimension(visitor, kind, WIN_RATE, name, tournament)
         heading = "Win rate by seat (per player count)" if name == "seat" else f"Win rate by {label} (per player count)"

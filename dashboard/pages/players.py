@@ -1,7 +1,7 @@
 """One player's tendencies in one game against the field (or against another player), with sample sizes.
 
 Everything drawn comes from the chosen game's analytics catalogue (``domain.metrics``, answered by
-``service.reading.queries``): its seat- and game-grain metrics as bars and a table, each per-round metric as a line,
+``service.reading.catalogue``): its seat- and game-grain metrics as bars and a table, each per-round metric as a line,
 each breakdown of a table with a seat as bars; the comparison may keep to one table size. Every figure is
 computed from finished games only, for an organiser too: the summary counts those, and every chart counts what
 it says. Every rate carries its Wilson interval and n (``dashboard.uncertainty``)."""
@@ -20,7 +20,7 @@ from dashboard.components import card, chart, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.games import analysed_kinds, renderer, value_text
 from domain.games import GAMES
-from service.reading.queries import breakdowns, groups, per_player_breakdowns, stacked
+from service.reading.catalogue import breakdowns, groups, per_player_breakdowns, stacked
 
 # The game the page opens on: the first registered game with analytics (any game can be chosen).
 DEFAULT_KIND = next(iter(analysed_kinds()), next(iter(GAMES)))

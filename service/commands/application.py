@@ -595,7 +595,7 @@ class Digsite:
 
 
 class GameReader:
-    """The games as stored, read only: what the read side (``service.reading.queries.Queries``) may ask of the
+    """The games as stored, read only: what the read side (``service.reading.read_port.ReadPort``) may ask of the
     write side's store, and nothing that writes (no ``Digsite``: the read side cannot play a move). Shares the
     service's live games, so a game being played is not loaded twice."""
 

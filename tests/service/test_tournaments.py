@@ -17,7 +17,7 @@ from service.commands import application
 from service.commands.application import Digsite
 from service.errors import BadRequest, Conflict
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.reading.standings import report, to_csv
 from service.store.aggregates import Game, Seating, Tournament
 from tests.service.projecting import catch_up
@@ -39,7 +39,7 @@ def _tournament_as_stored_before(service: Digsite, game: str) -> str:
 
 
 def test_a_tournament_stored_before_options_reads_and_takes_its_game_under_any_options(
-    service: Digsite, queries: Queries
+    service: Digsite, queries: ReadPort
 ) -> None:
     game, seats = OTHER
     old = _tournament_as_stored_before(service, game)
@@ -54,11 +54,11 @@ def test_a_tournament_stored_before_options_reads_and_takes_its_game_under_any_o
         )
     assert refused.value.code == "tournament_game_mismatch"
     catch_up(service)  # the read models read the old record too
-    assert queries.tournament(old)["game"] == game  # type: ignore[index]
+    assert queries.lists.tournament(old)["game"] == game  # type: ignore[index]
 
 
 def test_standings_and_the_tournaments_list_count_only_games_of_the_tournament_s_game(
-    service: Digsite, queries: Queries, monkeypatch: pytest.MonkeyPatch
+    service: Digsite, queries: ReadPort, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cup = run_tournament(service, kind="ruins", players=2, games=2, seed="one-game", pool=4)
     game, seats = OTHER
@@ -74,15 +74,15 @@ def test_standings_and_the_tournaments_list_count_only_games_of_the_tournament_s
     catch_up(service)
 
     for finished_only in (True, False):
-        rows = queries.tournament_seats(cup.id, finished_only=finished_only)
+        rows = queries.lists.tournament_seats(cup.id, finished_only=finished_only)
         assert {row["game_id"] for row in rows} == {g.id for g in cup.games}
-    answer = report(queries.tournament(cup.id) or {}, queries.tournament_seats(cup.id))
+    answer = report(queries.lists.tournament(cup.id) or {}, queries.lists.tournament_seats(cup.id))
     assert intruder["id"] not in json.dumps(answer)
     assert sum(line["games"] for line in answer["standings"]) == 2 * len(cup.games)  # type: ignore[index, union-attr]
-    assert "round 1" in to_csv(queries.tournament_seats(cup.id)) and intruder["id"] not in to_csv(
-        queries.tournament_seats(cup.id)
+    assert "round 1" in to_csv(queries.lists.tournament_seats(cup.id)) and intruder["id"] not in to_csv(
+        queries.lists.tournament_seats(cup.id)
     )
-    listed = {t["tournament_id"]: t for t in queries.tournaments()}
+    listed = {t["tournament_id"]: t for t in queries.lists.tournaments()}
     assert listed[cup.id]["games"] == listed[cup.id]["finished"] == len(cup.games)
 
 

@@ -10,7 +10,7 @@ from domain.games import GAMES
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.store import backends
 from tests.service.integrity.test_audit import new_game, play
 from tests.service.reading.projections.support import rows
@@ -96,22 +96,22 @@ def test_the_players_queries_read_the_kept_totals(service: Digsite, follower: Fo
     """Not a count of the games: a total set by hand is what the list, a page's players and the search answer."""
     newcomer = a_season(service)
     follower.catch_up()
-    queries = Queries(service)
+    queries = ReadPort.over(service.reader)
     try:
-        every = {p["player_id"]: p for p in queries.players()}
+        every = {p["player_id"]: p for p in queries.lists.players()}
         someone = next(p for p, row in every.items() if row["games"] > 0)
         models = follower.read_models
         with models._transaction() as curs:
             curs.execute(models._q("UPDATE {p}rm_players SET games = 1000, wins = 999 WHERE player_id = ?"), (someone,))
             curs.execute(models._q("UPDATE {p}rm_players SET games = 0, wins = 0 WHERE player_id <> ?"), (someone,))
-        assert [(p["player_id"], p["games"], p["wins"]) for p in queries.players(finished_only=True)] == [
+        assert [(p["player_id"], p["games"], p["wins"]) for p in queries.lists.players(finished_only=True)] == [
             (someone, 1000, 999)
         ]
-        asked = queries.players(ids=[someone, newcomer])
+        asked = queries.lists.players(ids=[someone, newcomer])
         assert {p["player_id"]: (p["games"], p["wins"]) for p in asked} == {someone: (1000, 999), newcomer: (0, 0)}
-        found = queries.find_players(every[someone]["name"], finished_only=True)
+        found = queries.lists.find_players(every[someone]["name"], finished_only=True)
         assert [(p["player_id"], p["games"]) for p in found] == [(someone, 1000)]
-        assert queries.find_players("Newcomer", finished_only=True) == []
-        assert [p["player_id"] for p in queries.find_players("newcomer")] == [newcomer]
+        assert queries.lists.find_players("Newcomer", finished_only=True) == []
+        assert [p["player_id"] for p in queries.lists.find_players("newcomer")] == [newcomer]
     finally:
         queries.close()

@@ -1,0 +1,90 @@
+"""The read models' database: rows from SQL, for the read side's query objects (``service.reading.lists``,
+``service.reading.analytics``). It holds connections and nothing that can write a game.
+
+SQL here names a table as ``{p}rm_games``: ``{p}`` is the schema's prefix on PostgreSQL (nothing on SQLite), and
+``?`` marks a parameter on both.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from service.reading.projections.tables import PROJECTION_NAME, TRACKING_TABLE
+from service.store.backends import StoreUnavailable
+
+CONNECT_TIMEOUT_SECONDS = 2  # the read models' database is given up after this during an outage
+SQLITE_IDLE = 8  # SQLite connections kept between requests
+READ_MODELS_UNREACHABLE = "the read models' database is unreachable; this page works again once it is back"
+
+
+class ReadDatabase:
+    """Rows of the read models (``rm_*``) on the store's database (``database``: the store's settings)."""
+
+    def __init__(self, database: Any) -> None:
+        self.database = database
+        self.backend: str = database.backend
+        self.prefix = f'"{database.schema}".' if self.backend == "postgresql" else ""
+        self._pool: Any = None
+        self._sqlite_idle: list[sqlite3.Connection] = []  # a few connections shared by request threads
+        self._sqlite_lock = threading.Lock()
+        tracking = f"{self.prefix}{TRACKING_TABLE}" if self.backend == "postgresql" else "tracking"
+        self._position_sql = f"SELECT notification_id FROM {tracking} WHERE application_name = '{PROJECTION_NAME}'"
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+        with self._sqlite_lock:
+            idle, self._sqlite_idle = self._sqlite_idle, []
+        for conn in idle:
+            conn.close()
+
+    def position(self) -> int:
+        """How far the read models have followed the store (the projection's tracked notification): the same
+        position, the same rows."""
+        found = self.rows(self._position_sql)
+        return int(found[0]["notification_id"]) if found else 0
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        sql = sql.replace("{p}", self.prefix)
+        if self.backend == "postgresql":
+            if self._pool is None:
+                # During an outage a page must fail at once, not wait out the pool's 30 s: a short wait for a
+                # connection, a short connect timeout, and each connection checked before use (after a restart
+                # the idle ones are stale).
+                self._pool = ConnectionPool(
+                    self.database.psycopg_conninfo(),
+                    min_size=1,
+                    max_size=4,
+                    kwargs={"row_factory": dict_row, "autocommit": True, "connect_timeout": CONNECT_TIMEOUT_SECONDS},
+                    check=ConnectionPool.check_connection,
+                    timeout=CONNECT_TIMEOUT_SECONDS,
+                    open=False,
+                )
+                self._pool.open(wait=False)
+            try:
+                with self._pool.connection() as conn:
+                    return list(conn.execute(sql.replace("?", "%s"), params).fetchall())
+            except (psycopg.OperationalError, PoolTimeout) as error:
+                raise StoreUnavailable(READ_MODELS_UNREACHABLE) from error
+        # The dashboard's server runs each request in a new thread: borrow a connection, give it back.
+        with self._sqlite_lock:
+            conn = self._sqlite_idle.pop() if self._sqlite_idle else None
+        if conn is None:
+            conn = sqlite3.connect(self.database.path, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+        try:
+            return [dict(row) for row in conn.execute(sql, params).fetchall()]
+        finally:
+            with self._sqlite_lock:
+                if len(self._sqlite_idle) < SQLITE_IDLE:
+                    self._sqlite_idle.append(conn)
+                    conn = None
+            if conn is not None:
+                conn.close()
