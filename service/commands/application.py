@@ -529,7 +529,7 @@ class Digsite:
 
     def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> results.Game:
         """The game as ``viewer`` sees it, now or at ``version`` (from the nearest snapshot, then evolve)."""
-        return cast(results.Game, self.reader.game(game_id, viewer, version))
+        return self.reader.game(game_id, viewer, version)
 
     def game_as_seen(self, game: Game, viewer: Viewer, latest: int | None = None) -> results.Game:
         """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
@@ -604,7 +604,7 @@ class GameReader:
         self._live = live
         self._repository = repository
 
-    def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> dict[str, Any]:
+    def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> results.Game:
         """The game as ``viewer`` sees it, now or at ``version`` (from the nearest snapshot, then evolve)."""
         uid = parse_uuid(game_id, "game")
         game = self._live.current(uid)
@@ -613,8 +613,7 @@ class GameReader:
             if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= game.version:
                 raise NotFound(f"this game has versions 1 to {game.version}, not {version}", "unknown_version")
             game = self._repository.get(uid, version=version)
-        # (typed as results.Game once the replay's frame, which adds to it, is typed: service.reading.queries)
-        return cast(dict[str, Any], game_as_seen(game, viewer, latest))
+        return game_as_seen(game, viewer, latest)
 
     def state_at(self, game_id: str | UUID, version: int) -> Any:
         """The game's state at ``version`` (from the nearest snapshot, then evolve)."""

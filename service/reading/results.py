@@ -1,7 +1,9 @@
 """What the read side answers: the lists' items, a tournament's standings, the push channel's updates, and the
-rows the dashboard reads through its queries (games, players, tournaments, a replay's frame, tendencies). The API
-sends the first three as they are, and the OpenAPI document's schemas for them are derived from these types
-(``service.api.responses``): a field added here is a field documented.
+rows the dashboard reads through the read port's query objects (``Lists``: games, players, tournaments;
+``Replays``: a frame, a game's progress; ``Analytics``: tendencies and figures). The API sends the first three as
+they are, and the OpenAPI document's schemas for them are derived from these types (``service.api.responses``): a
+field added here is a field documented. A row read from SQL is given its type by a ``cast`` where it is read: the
+columns its SELECT names are the type's keys.
 
 TypedDicts from ``typing_extensions``, as in ``service.commands.results`` (which says why).
 """
@@ -211,7 +213,7 @@ class MoveRow(TypedDict):
     kind: str
     round: int
     at: str
-    think_ms: int | None
+    think_ms: float | None
     summary: str
 
 
