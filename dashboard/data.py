@@ -19,7 +19,7 @@ from cachetools import LRUCache
 from dashboard import access, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from domain.games import game as game_of
-from service.commands.application import Digsite, Viewer
+from service.commands.application import Digsite, GameReader, Viewer
 from service.commands.results import MoveAcknowledged
 from service.errors import NotFound
 from service.integrity.audit import verify
@@ -171,8 +171,9 @@ class Data:
         # (reads: none of these can play a move)
         self._lists: Lists = read.lists
         self._replays: Replays = read.replays
+        self._reader: GameReader = read.reader  # (a game now, as a seat sees it)
         self._analytics: Analytics = read.analytics
-        self._service = service  # (the command side: moves, and what reads the live game or verifies it)
+        self._service = service  # (the command side: moves, crafting, the push channel's waits, verification)
         self.verifications = Verifications(service)
         self.documents = Kept(size=512)  # a five-seat game of 300 moves is 72 parts
         self.states = States()
@@ -410,10 +411,10 @@ class Data:
 
     def table_now(self, visitor: Visitor, game_id: str) -> dict[str, Any]:
         """The game now as the visitor's seat sees it: the game (view, who is to act, the seat's legal actions:
-        the engine's, through the service), a replay frame of it for the game's renderer, and the log of the
+        the engine's, through the store's reader), a replay frame of it for the game's renderer, and the log of the
         last moves told for that seat (the engine's ``describe``: the other seats' secrets stay secret)."""
         opened, seat = self.seat(visitor, game_id)
-        now = self._service.game(opened.game_id, Viewer(seat))
+        now = self._reader.game(opened.game_id, Viewer(seat))
         records = self._replays.records(opened.game_id)[: now["version"]]
         log = entries(records, seat, since=len(records) - LOG_MOVES + 1) if records else []
         over = now["status"] == "over"
@@ -450,7 +451,7 @@ class Data:
         if isinstance(version, bool) or not isinstance(version, int):
             return {"forms": [], "view": {}, "kind": ""}
         forms = crafted(self._service, opened.game_id, Viewer(seat), version, action)
-        now = self._service.game(opened.game_id, Viewer(seat)) if forms else {"view": {}, "kind": ""}
+        now = self._reader.game(opened.game_id, Viewer(seat)) if forms else {"view": {}, "kind": ""}
         return {"forms": forms, "view": now["view"], "kind": now["kind"], "seat": seat}
 
     def wait_for_move(self, visitor: Visitor, game_id: str, after: int, wait: float) -> dict[str, Any]:
@@ -469,12 +470,12 @@ class Data:
 
     def in_play(self, visitor: Visitor, game_ids: list[str]) -> dict[str, dict[str, Any]]:
         """For an organiser's games list: each game in play's seats to act and the time of its last record
-        (from the store, through the service); nothing for anyone else."""
+        (from the store, through its reader); nothing for anyone else."""
         if not visitor.organiser:
             return {}
         out = {}
         for game_id in game_ids:
-            found = self._service.game(game_id)
+            found = self._reader.game(game_id)
             if found["status"] != "playing":
                 continue
             out[game_id] = {

@@ -14,9 +14,9 @@ from typing import Any
 import dash
 from dash import ClientsideFunction, Input, Output, dcc, html
 
-from dashboard import figures, player_search, tendency_bars, uncertainty
+from dashboard import figures, lazy_charts, player_search, tendency_bars, uncertainty
 from dashboard.access import Visitor, require_lists
-from dashboard.components import card, chart, dropdown, empty, field
+from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.games import analysed_kinds, renderer, value_text
 from domain.games import GAMES
@@ -73,6 +73,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
             ),
             html.Div(id="players-content"),
             dcc.Store(id="players-bars-filled"),  # (what the browser's ``digsite.tendencyBars`` last filled)
+            dcc.Store(id="players-charts-watched"),  # (whose charts the browser's ``digsite.lazyCharts`` watches)
         ]
     )
 
@@ -94,6 +95,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Output("players-bars-filled", "data"),
         Input("players-bars", "data"),
     )
+    lazy_charts.register(app, "players-charts", "players-charts-watched")
 
     @app.callback(
         Output("players-content", "children"),
@@ -167,6 +169,8 @@ def player_page(
         )
         for group, members in groups(kind).items()
     ]
+    # the per-round and breakdown charts, all below the first screen: drawn when scrolled to (``lazy_charts``)
+    lazy = lazy_charts.Lazy("players-charts")
     charts = []
     for group, members in groups(kind, ("round",)).items():
         if stacked(members):
@@ -179,7 +183,7 @@ def player_page(
             charts.append(
                 card(
                     None,
-                    chart(
+                    lazy.chart(
                         f"players-stack-{slug(group)}",
                         figures.stacked_by_round(parts, group, round_name),
                         None if any(rows for _, rows in parts[0][1]) else NO_DATA,
@@ -195,7 +199,7 @@ def player_page(
             charts.append(
                 card(
                     None,
-                    chart(
+                    lazy.chart(
                         f"players-round-{m.name}",
                         figures.by_round(
                             rows, f"{m.label[:1].upper()}{m.label[1:]}, per round", m.label, round_name, m.share
@@ -217,7 +221,7 @@ def player_page(
         charts.append(
             card(
                 None,
-                chart(
+                lazy.chart(
                     f"players-breakdown-{name_}",
                     figures.breakdown(counted, spec.label, spec.by, round_name, value_text(kind)),
                     None if counted[0][1] else f"{name} has none of these yet.",
@@ -227,6 +231,7 @@ def player_page(
     return html.Div(
         [
             bars,
+            lazy.store(),
             summary,
             html.Div(sections, className="grid-2"),
             card("Tendencies with sample sizes", tendency_table(mine, theirs, name, other_name)),

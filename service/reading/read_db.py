@@ -14,10 +14,10 @@ from typing import Any
 
 import psycopg
 from psycopg.rows import dict_row
-from psycopg_pool import ConnectionPool, PoolTimeout
 
 from service.reading.projections.tables import PROJECTION_NAME, TRACKING_TABLE
 from service.store.backends import StoreUnavailable
+from service.store.connection_pool import GuardedPool, guarded_pool
 
 CONNECT_TIMEOUT_SECONDS = 2  # the read models' database is given up after this during an outage
 SQLITE_IDLE = 8  # SQLite connections kept between requests
@@ -31,7 +31,7 @@ class ReadDatabase:
         self.database = database
         self.backend: str = database.backend
         self.prefix = f'"{database.schema}".' if self.backend == "postgresql" else ""
-        self._pool: Any = None
+        self._pool: GuardedPool | None = None
         self._sqlite_idle: list[sqlite3.Connection] = []  # a few connections shared by request threads
         self._sqlite_lock = threading.Lock()
         tracking = f"{self.prefix}{TRACKING_TABLE}" if self.backend == "postgresql" else "tracking"
@@ -55,23 +55,18 @@ class ReadDatabase:
         sql = sql.replace("{p}", self.prefix)
         if self.backend == "postgresql":
             if self._pool is None:
-                # During an outage a page must fail at once, not wait out the pool's 30 s: a short wait for a
-                # connection, a short connect timeout, and each connection checked before use (after a restart
-                # the idle ones are stale).
-                self._pool = ConnectionPool(
+                # During an outage a page fails at once, and a connection left stale by a restart is replaced
+                # (service/store/connection_pool.py).
+                self._pool = guarded_pool(
                     self.database.psycopg_conninfo(),
-                    min_size=1,
-                    max_size=4,
-                    kwargs={"row_factory": dict_row, "autocommit": True, "connect_timeout": CONNECT_TIMEOUT_SECONDS},
-                    check=ConnectionPool.check_connection,
-                    timeout=CONNECT_TIMEOUT_SECONDS,
-                    open=False,
+                    "digsite-read-models",
+                    row_factory=dict_row,
+                    autocommit=True,
+                    connect_timeout=CONNECT_TIMEOUT_SECONDS,
                 )
-                self._pool.open(wait=False)
             try:
-                with self._pool.connection() as conn:
-                    return list(conn.execute(sql.replace("?", "%s"), params).fetchall())
-            except (psycopg.OperationalError, PoolTimeout) as error:
+                return self._pool.run(lambda conn: list(conn.execute(sql.replace("?", "%s"), params).fetchall()))
+            except (psycopg.OperationalError, StoreUnavailable) as error:
                 raise StoreUnavailable(READ_MODELS_UNREACHABLE) from error
         # The dashboard's server runs each request in a new thread: borrow a connection, give it back.
         with self._sqlite_lock:

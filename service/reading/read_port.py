@@ -1,6 +1,6 @@
-"""The read port: the query objects the dashboard reads through, over one read-model database and the store's
-reader. None of them can play a move or create a game (``tests/service/reading/test_read_port.py``); that goes
-through the command side (``service.commands``) only."""
+"""The read port: the query objects the dashboard and the API's read routes read through, over one read-model
+database and the store's reader. None of them can play a move or create a game
+(``tests/service/reading/test_read_port.py``); that goes through the command side (``service.commands``) only."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ class ReadPort:
     """Lists of tournaments, players and games; a game's records, replay frames and progress; the analytics."""
 
     db: ReadDatabase
+    reader: GameReader  # (the store, read only: a game as a seat sees it, its log, a player, a tournament)
     lists: Lists
     replays: Replays
     analytics: Analytics
@@ -26,7 +27,7 @@ class ReadPort:
     def over(cls, reader: GameReader, cached_replays: int = 64) -> ReadPort:
         """The read port on the store ``reader`` reads (its read models beside its events)."""
         db = ReadDatabase(reader.database)
-        return cls(db, Lists(db), Replays(reader, cached_replays), Analytics(db))
+        return cls(db, reader, Lists(db), Replays(reader, cached_replays), Analytics(db))
 
     def close(self) -> None:
         self.db.close()

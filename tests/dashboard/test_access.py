@@ -31,7 +31,18 @@ from service.reading.read_port import ReadPort
 from service.serving.throttle import Throttle
 from service.settings import Database, Settings
 from service.store import backends
-from tests.dashboard.client import ORIGIN, Browser, by_id, components, hands, ids, listed, organiser, replay_root, text
+from tests.dashboard.client import (
+    ORIGIN,
+    Browser,
+    by_id,
+    graphs,
+    hands,
+    ids,
+    listed,
+    organiser,
+    replay_root,
+    text,
+)
 from tests.dashboard.client import perspectives as offered
 from tests.dashboard.conftest import TEST_SECRET, access_settings
 from tests.service.serving.test_throttle import Clock
@@ -327,9 +338,9 @@ def _trace(tree: Any, graph_id: str, name: str) -> dict[str, Any]:
 
 
 def _figure(tree: Any, graph_id: str) -> dict[str, Any]:
-    found = [c["props"]["figure"] for c in components(tree, "Graph") if c["props"]["id"] == graph_id]
-    assert found, f"no graph {graph_id}"
-    return dict(found[0])
+    found = graphs(tree)
+    assert graph_id in found, f"no graph {graph_id}"
+    return dict(found[graph_id])
 
 
 # -- a player's seat --------------------------------------------------------------------------------------------

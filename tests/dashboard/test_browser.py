@@ -106,7 +106,9 @@ def shown_bars(page: Any, group_id: str) -> list[list[dict[str, Any]]]:
 
 
 def plotted_points(page: Any, graph_id: str) -> list[int]:
-    """How many points each Plotly trace of a dcc.Graph holds, read from the live plot in the page."""
+    """How many points each Plotly trace of a chart holds, read from the live plot in the page (scrolled to
+    first: the players and aggregates pages draw a chart when it comes into view, ``dashboard.lazy_charts``)."""
+    page.locator(f"#{graph_id}").scroll_into_view_if_needed()
     page.wait_for_function(
         "id => { const g = document.querySelector('#' + id + ' .js-plotly-plot');"
         " return g && g.data && g.data.length > 0; }",
@@ -308,11 +310,13 @@ def _player_options(demo: Demo) -> list[dict[str, str]]:
 
 def test_the_aggregates_page_renders_its_charts(page: Any, demo: Demo, shots: Shots) -> None:
     page.goto("/aggregates")
-    graphs = ("agg-seats", "agg-by-led_round1", "agg-score", "agg-length")
-    graphs = (*graphs, "agg-breakdown-discoveries", "agg-round-torches_by_round")
+    graphs = ("agg-score", "agg-length", "agg-breakdown-discoveries", "agg-round-torches_by_round")
     for graph in graphs:
         points = plotted_points(page, graph)
         assert points and sum(points) > 0, (graph, points)
+    for rates in ("agg-seats", "agg-by-led_round1"):  # HTML bars, each with its value and n
+        shown = [r for rows in shown_bars(page, rates) for r in rows]
+        assert shown and all(r["text"] and r["n"] > 0 for r in shown), rates
     # every demo game went to the Showdown: a chart of that one value would compare nothing, a sentence says so
     for said in ("agg-rounds", "agg-breakdown-win_how"):
         expect(page.locator(f"#{said}")).to_contain_text("not drawn")

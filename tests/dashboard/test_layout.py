@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from dashboard import create_dashboard, figures
+from dashboard import create_dashboard, figures, tendency_bars
 from dashboard.format import log_line
 from dashboard.pages.players import slug
 from dashboard.replay_frames import CHUNK
 from service.commands.application import Digsite
-from service.reading.catalogue import breakdowns, groups, metrics, per_player_breakdowns, stacked
+from service.reading.catalogue import breakdowns, dimensions_of, groups, metrics, per_player_breakdowns, stacked
 from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store import backends
@@ -359,7 +359,9 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
         [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)],
     )
     charts = graphs(out["agg-content"]["children"])
-    expected = {"agg-seats", "agg-by-led_round1", "agg-score", "agg-length", "agg-rounds"}
+    rates = tendency_groups(out["agg-content"]["children"], "agg-bars")  # the win rates: HTML bars
+    assert set(rates) == {"agg-seats", "agg-by-led_round1"}
+    expected = {"agg-score", "agg-length", "agg-rounds"}
     expected |= {f"agg-round-{m}" for m in metrics("ruins", ("round",))}
     expected |= {f"agg-breakdown-{b}" for b in breakdowns("ruins")}
     # A chart of one value compares nothing: it is not drawn, and a sentence says why (the demo's four games
@@ -385,8 +387,14 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
     for name, figure in charts.items():
         assert figure["data"] and any(len(t.get("x") or []) for t in figure["data"]), name
     seats = demo.queries.analytics.by_dimension("ruins", "win_rate", "seat")
-    plotted = [y for t in charts["agg-seats"]["data"] if t["type"] == "bar" for y in t["y"]]
-    assert plotted == pytest.approx([100 * r["value"] for r in seats])
+    sizes = sorted({int(r["n_players"]) for r in seats})  # a group of bars per table size, the smallest first
+    shown = [(r["size"], r["who"], r["value"], r["n"]) for rows in rates["agg-seats"] for r in rows]
+    assert shown == [
+        (n, f"Seat {r['grp'] + 1}", pytest.approx(r["value"]), r["n"])
+        for n in sizes
+        for r in seats
+        if r["n_players"] == n
+    ]
     final = sum(int(r["n"]) for r in demo.queries.analytics.distributions("ruins")["score"])
     assert sum(charts["agg-score"]["data"][0]["y"]) == final
     lengths = sum(charts["agg-length"]["data"][0]["y"])
@@ -431,6 +439,7 @@ def test_every_game_s_pages_draw_its_catalogue_a_game_without_analytics_the_core
     for kind, games in demo.others.items():
         out = org.call([("agg-content", "children")], [("agg-kind", "value", kind), ("agg-tournament", "value", None)])
         charts = graphs(out["agg-content"]["children"])
+        charts |= {gid: {} for gid in tendency_groups(out["agg-content"]["children"], "agg-bars")}  # the win rates
         # a chart of one value is a sentence instead (every demo game ran its five rounds)
         charts |= {c["props"]["id"]: {} for c in components(out["agg-content"]["children"], "Div")
                    if c["props"].get("id") and "not drawn" in text(c)}  # fmt: skip
@@ -439,6 +448,11 @@ def test_every_game_s_pages_draw_its_catalogue_a_game_without_analytics_the_core
         for group, members in groups(kind, ("round",)).items():  # the parts of one whole stacked, else a line each
             own |= {f"agg-stack-{slug(group)}"} if stacked(members) else {f"agg-round-{m.name}" for m in members}
         assert core <= set(charts) and {c for c in set(charts) - core if not c.startswith("agg-by-")} == own
+        # the win rates in the catalogue's order, the seat first, drawn or said not drawn
+        rated = [i for i in (c["props"].get("id") for c in components(out["agg-content"]["children"], "Div"))
+                 if i == "agg-seats" or str(i).startswith("agg-by-")]  # fmt: skip
+        dims = [f"agg-by-{n}" for n, d in dimensions_of(kind).items() if d.grain == "seat" and n != "seat"]
+        assert rated == ["agg-seats", *dims]
         assert sum(charts["agg-length"]["data"][0]["y"]) == len(games)
         player = demo.queries.lists.game_row(games[0])["players"][0]["id"]
         page = org.call(
@@ -549,24 +563,19 @@ def test_seat_win_rates_carry_the_fair_share_of_each_table_size(org: Browser, de
         [("agg-content", "children")],
         [("agg-kind", "value", "ruins"), ("agg-tournament", "value", demo.tournament)],
     )
-    charts = graphs(out["agg-content"]["children"])
-    sizes = {
-        int(r["n_players"])
-        for r in demo.queries.analytics.by_dimension("ruins", "win_rate", "seat", tournament=demo.tournament)
-    }
+    rates = tendency_groups(out["agg-content"]["children"], "agg-bars")
+    seats = demo.queries.analytics.by_dimension("ruins", "win_rate", "seat", tournament=demo.tournament)
+    sizes = {int(r["n_players"]) for r in seats}
+    assert sizes and min(sizes) > 1
     for graph in ("agg-seats", "agg-by-led_round1"):  # leading round 1 too: per table size, in the tournament
-        lines = sorted(s["y0"] for s in charts[graph]["layout"]["shapes"])
-        assert lines == pytest.approx(sorted(100 / n for n in sizes)), graph
-        bars = [t for t in charts[graph]["data"] if t["type"] == "bar"]
-        assert {t["name"] for t in bars} == {f"{n} players" for n in sizes}
-        # the fair share is named in the legend (a label beside the line is clipped or covers a bar)
-        legend = [t for t in charts[graph]["data"] if t["type"] == "scatter" and t.get("showlegend") is not False]
-        named = {t["name"] for t in legend}
-        assert named == {f"fair share 1/{n}" for n in sizes}
-        assert not charts[graph]["layout"].get("annotations")
+        assert [rows[0]["size"] for rows in rates[graph]] == sorted(sizes), graph
+        for rows in rates[graph]:
+            # a dashed line at 1/N on every bar's track (0-100% is 100/SHARE_TOP of it)
+            fair = 100 * (100 / rows[0]["size"]) / tendency_bars.SHARE_TOP
+            assert [r["fair"] for r in rows] == pytest.approx([fair] * len(rows), abs=0.01), graph
     led = demo.queries.analytics.by_dimension("ruins", "win_rate", "led_round1", tournament=demo.tournament)
-    plotted = [y for t in charts["agg-by-led_round1"]["data"] if t["type"] == "bar" for y in t["y"]]
-    assert plotted == pytest.approx([100 * r["value"] for r in led])
+    shown = [(r["size"], round(r["value"], 9), r["n"]) for rows in rates["agg-by-led_round1"] for r in rows]
+    assert sorted(shown) == sorted((int(r["n_players"]), round(r["value"], 9), r["n"]) for r in led)
 
 
 def test_a_tendency_reads_as_a_share_or_a_number_never_rounded_to_nothing() -> None:

@@ -108,6 +108,7 @@ def test_a_store_projected_before_tournament_options_upgrades_and_lists_them(ser
     """The store as the release before left it (no options column, the migration not applied): `digsite db
     upgrade` adds the column, the tournaments projected before list no options, and new ones list theirs."""
     from service.reading import listing
+    from service.reading.read_db import ReadDatabase
     from service.store import backends
 
     old = _tournament_as_stored_before(service, "ruins")
@@ -131,6 +132,10 @@ def test_a_store_projected_before_tournament_options_upgrades_and_lists_them(ser
     assert backends.upgrade(db) == [migration.version]
     new = service.create_tournament("New cup", 1, OTHER[0], {"side": "snake"})
     catch_up(service)
-    rows, _ = listing.page(service, listing.TOURNAMENTS, {}, None, 10)
+    read_models = ReadDatabase(db)
+    try:
+        rows, _ = listing.page(read_models, listing.TOURNAMENTS, {}, None, 10)
+    finally:
+        read_models.close()
     listed = {item["id"]: item["options"] for item in map(listing.tournament_item, rows)}
     assert listed == {old: None, new: {"side": "snake"}}

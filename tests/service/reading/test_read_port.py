@@ -11,7 +11,7 @@ from typing import Any
 from service import bootstrap
 from service.commands.application import Digsite
 
-WRITING = ("submit", "create_game", "create_player", "create_tournament", "import_game", "handle")
+WRITING = ("submit", "move", "create_game", "create_player", "create_tournament", "import_game", "handle")
 
 
 def reachable(root: object) -> Iterator[object]:
