@@ -20,6 +20,7 @@ from dashboard import access, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from domain.games import game as game_of
 from service.commands.application import Digsite, GameReader, Viewer
+from service.commands.results import MoveAcknowledged
 from service.errors import NotFound
 from service.integrity.audit import verify
 from service.integrity.checkpoint import checkpoint_coverage
@@ -28,6 +29,18 @@ from service.reading.crafting import crafted
 from service.reading.lists import Lists
 from service.reading.read_port import ReadPort
 from service.reading.replays import Replays, entries, events_of, evolved
+from service.reading.results import (
+    ByDimension,
+    ByRound,
+    Count,
+    GamesPage,
+    PlayerRow,
+    Standings,
+    Tendencies,
+    Timeline,
+    TournamentListed,
+    TournamentRow,
+)
 from service.reading.scope import Sizes
 from service.reading.standings import PointsTable, report, to_csv
 from service.serving import push
@@ -167,13 +180,13 @@ class Data:
 
     # -- lists and statistics ---------------------------------------------------------------------------
 
-    def tournaments(self, visitor: Visitor) -> list[dict[str, Any]]:
+    def tournaments(self, visitor: Visitor) -> list[TournamentListed]:
         return self._lists.tournaments(finished_only=access.finished_only(visitor))
 
     def tournament_names(self, visitor: Visitor) -> dict[str, str]:
         return {str(t["tournament_id"]): t["name"] for t in self.tournaments(visitor)}
 
-    def tournament(self, visitor: Visitor, tournament_id: str) -> dict[str, Any]:
+    def tournament(self, visitor: Visitor, tournament_id: str) -> TournamentRow:
         """One tournament (``NotFound`` for an id the read models do not hold)."""
         access.require_lists(visitor)
         found = self._lists.tournament(tournament_id)
@@ -181,7 +194,7 @@ class Data:
             raise NotFound(f"no tournament with id {tournament_id}", "unknown_tournament")
         return found
 
-    def standings(self, visitor: Visitor, tournament_id: str, points: str | None) -> dict[str, Any]:
+    def standings(self, visitor: Visitor, tournament_id: str, points: str | None) -> Standings:
         """The tournament's standings (``service.reading.standings.report``): an organiser's count every game and show
         those in play; anyone else's only finished games. ``PointsTableError`` for a points table that cannot
         be read."""
@@ -195,18 +208,18 @@ class Data:
         self.tournament(visitor, tournament_id)
         return to_csv(self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor)), table)
 
-    def players(self, visitor: Visitor, ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    def players(self, visitor: Visitor, ids: Sequence[str] | None = None) -> list[PlayerRow]:
         """Every player the visitor may see (or only those of ``ids``)."""
         return self._lists.players(finished_only=access.finished_only(visitor), ids=ids)
 
-    def find_players(self, visitor: Visitor, text: str) -> list[dict[str, Any]]:
+    def find_players(self, visitor: Visitor, text: str) -> list[PlayerRow]:
         """The players the visitor may see whose name contains ``text`` (a picker's search)."""
         return self._lists.find_players(text, finished_only=access.finished_only(visitor))
 
     def player_names(self, visitor: Visitor) -> dict[str, str]:
         return {str(p["player_id"]): p["name"] for p in self.players(visitor)}
 
-    def games(self, visitor: Visitor, status: str | None = None, **filters: Any) -> dict[str, Any]:
+    def games(self, visitor: Visitor, status: str | None = None, **filters: Any) -> GamesPage:
         """The games list: an organiser's as asked; anyone else's finished games only."""
         status = access.list_status(visitor, status)
         if status == "":
@@ -216,9 +229,7 @@ class Data:
     # Tendencies are over finished games for everyone (``require_lists``); the per-round figures and
     # breakdowns count an organiser's games in play too, as the lists do (``access.finished_only``).
 
-    def tendencies(
-        self, visitor: Visitor, kind: str, player: str | None, n_players: Sizes | None = None
-    ) -> dict[str, Any]:
+    def tendencies(self, visitor: Visitor, kind: str, player: str | None, n_players: Sizes | None = None) -> Tendencies:
         access.require_lists(visitor)
         return self._analytics.tendencies(kind, player, n_players=n_players)
 
@@ -236,7 +247,7 @@ class Data:
         n_players: Sizes | None = None,
         tournament: str | None = None,
         in_play: bool = True,
-    ) -> list[dict[str, Any]]:
+    ) -> list[ByRound]:
         """``in_play`` False: finished games only, for an organiser too (a page whose heading says so)."""
         access.require_lists(visitor)
         return self._analytics.per_round(
@@ -261,15 +272,15 @@ class Data:
 
     def by_dimension(
         self, visitor: Visitor, kind: str, metric: str, dimension: str, tournament: str | None
-    ) -> list[dict[str, Any]]:
+    ) -> list[ByDimension]:
         access.require_lists(visitor)  # finished games only, for everyone
         return self._analytics.by_dimension(kind, metric, dimension, tournament=tournament)
 
-    def distributions(self, visitor: Visitor, kind: str, tournament: str | None) -> dict[str, list[dict[str, Any]]]:
+    def distributions(self, visitor: Visitor, kind: str, tournament: str | None) -> dict[str, list[Count]]:
         access.require_lists(visitor)  # finished games only, for everyone
         return self._analytics.distributions(kind, tournament)
 
-    def trend(self, visitor: Visitor, metric: str, tournament: str) -> list[dict[str, Any]]:
+    def trend(self, visitor: Visitor, metric: str, tournament: str) -> list[ByRound]:
         access.require_lists(visitor)  # finished games only, for everyone
         return self._analytics.trend(metric, tournament)
 
@@ -308,7 +319,7 @@ class Data:
             "tournaments": self.tournament_names(visitor) if visitor.sees_finished else {},
         }
 
-    def replay_timeline(self, visitor: Visitor, game_id: str) -> tuple[str, dict[str, Any]]:
+    def replay_timeline(self, visitor: Visitor, game_id: str) -> tuple[str, Timeline]:
         """The game's kind and VP timeline, for the replay's chart (drawn once the first table shows): Denied unless
         the visitor may see the game."""
         opened = self.open(visitor, game_id)
@@ -426,7 +437,7 @@ class Data:
         }
         return {"game": now, "seat": seat, "frame": frame, "log": log[-LOG_MOVES:]}
 
-    def play(self, visitor: Visitor, game_id: str, version: Any, action: Any) -> dict[str, Any]:
+    def play(self, visitor: Visitor, game_id: str, version: Any, action: Any) -> MoveAcknowledged:
         """Submit ``action`` for the visitor's own seat on top of ``version``, as the API does
         (``Digsite.submit``: the engine decides; a stale version is a Conflict and changes nothing)."""
         opened, seat = self.seat(visitor, game_id)

@@ -22,6 +22,7 @@ from dashboard.games import analysed_kinds, renderer, value_text
 from dashboard.pages.players import slug
 from domain.games import GAMES
 from service.reading.catalogue import breakdowns, dimensions_of, groups, stacked, trend_metrics
+from service.reading.results import Count, TournamentListed
 
 # The game the page opens on: the first registered game with analytics (any game can be chosen).
 DEFAULT_KIND = next(iter(analysed_kinds()), next(iter(GAMES)))
@@ -39,7 +40,7 @@ def _first_metric(kind: str) -> str | None:
 
 
 def trend_tournaments(
-    tournaments: list[dict[str, Any]], kind: str, chosen: str | None
+    tournaments: list[TournamentListed], kind: str, chosen: str | None
 ) -> tuple[list[dict[str, Any]], str | None]:
     """The trend's tournament options and the one it opens on: the chosen game's tournaments (the page's
     tournament alone when one is chosen), opening on the page's tournament, else the newest with a finished
@@ -205,7 +206,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
         order.append(chart_id)
         labels = figures.dimension_labels(rows, name, label, flag, words)
         only = figures.one_value(labels)
-        counted = sum(r["n"] for r in rows if r["grp"] is not None)
+        counted = sum(r["n"] or 0 for r in rows if r["grp"] is not None)
         if not any(r["grp"] is not None for r in rows):
             reasons[chart_id] = NO_GAMES
         elif only is not None:
@@ -249,11 +250,15 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
             )
             continue
         for m in members:
-            rows = data.per_round(visitor, kind, m.name, None, tournament=tournament, in_play=False)
+            by_round = data.per_round(visitor, kind, m.name, None, tournament=tournament, in_play=False)
             figure = figures.by_round(
-                [("the field", rows)], f"{m.label[:1].upper()}{m.label[1:]}, per round", m.label, round_name, m.share
+                [("the field", by_round)],
+                f"{m.label[:1].upper()}{m.label[1:]}, per round",
+                m.label,
+                round_name,
+                m.share,
             )
-            reason = None if rows else NO_GAMES
+            reason = None if by_round else NO_GAMES
             drawn = (
                 rate_chart(lazy, f"agg-round-{m.name}", figure, reason)
                 if m.share
@@ -261,17 +266,19 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
             )
             charts.append(card(None, *drawn))
     for name, spec in breakdowns(kind).items():
-        rows = data.breakdown(visitor, kind, name, None, tournament, in_play=False)
+        combinations = data.breakdown(visitor, kind, name, None, tournament, in_play=False)
         heading = f"{spec.label[:1].upper()}{spec.label[1:]}"
-        only = figures.one_value(figures.group_labels(rows, spec.by, round_name, words))
-        counted = sum(r["n"] for r in rows if all(r[c] is not None for c in spec.by))
+        only = figures.one_value(figures.group_labels(combinations, spec.by, round_name, words))
+        counted = sum(r["n"] for r in combinations if all(r[c] is not None for c in spec.by))
         reason = NO_GAMES if not counted else one_value_sentence(heading, only, counted) if only is not None else None
         charts.append(
             card(
                 None,
                 lazy.chart(
                     f"agg-breakdown-{name}",
-                    None if reason else figures.counts(rows, spec.label, spec.by, spec.average, round_name, words),
+                    None
+                    if reason
+                    else figures.counts(combinations, spec.label, spec.by, spec.average, round_name, words),
                     reason,
                 ),
             )
@@ -295,7 +302,7 @@ def _counted_chart(
     lazy: lazy_charts.Lazy,
     chart_id: str,
     heading: str,
-    rows: list[dict[str, Any]],
+    rows: list[Count],
     axis: str,
     name: Callable[[int], str],
 ) -> Any:

@@ -20,6 +20,7 @@ from dashboard.context import Context
 from dashboard.format import DASH, STATUS, number, ordinal, tournament_label, when
 from dashboard.games import renderer
 from domain.games import GAMES
+from service.reading.results import GameRow, TournamentListed
 
 PAGE_SIZE = 25
 IDLE_MINUTES = 10  # a game in play with no move for this long is flagged in an organiser's list, by default
@@ -168,7 +169,7 @@ def _idle_limit(visitor: Visitor, params: dict[str, str]) -> list[Any]:
     ]
 
 
-def _status_cell(row: dict[str, Any], live: dict[str, Any] | None) -> html.Td:
+def _status_cell(row: GameRow, live: dict[str, Any] | None) -> html.Td:
     status = STATUS.get(row["status"], row["status"])
     if live is None:
         return html.Td(status)
@@ -186,7 +187,7 @@ def _status_cell(row: dict[str, Any], live: dict[str, Any] | None) -> html.Td:
     )
 
 
-def _round_options(tournaments: list[dict[str, Any]], tournament: str | None) -> list[dict[str, Any]]:
+def _round_options(tournaments: list[TournamentListed], tournament: str | None) -> list[dict[str, Any]]:
     chosen = [t for t in tournaments if t["tournament_id"] == tournament] if tournament else tournaments
     most = max((int(t["rounds"]) for t in chosen), default=0)
     return [{"label": f"Round {r}", "value": r} for r in range(1, most + 1)]
@@ -312,7 +313,7 @@ def _nothing(ctx: Context, visitor: Visitor) -> html.P:
 
 def games_table(
     app: dash.Dash,
-    rows: list[dict[str, Any]],
+    rows: list[GameRow],
     tournaments: dict[str, str],
     live: dict[str, dict[str, Any]] | None = None,
 ) -> html.Table:
@@ -346,9 +347,10 @@ def games_table(
             link = dcc.Link(
                 p["name"], href=app.get_relative_path(f"/players?player={p['id']}"), className="player-link"
             )
-            names.append(html.Strong(link) if p.get("place") == 1 else link)
-            if over and p.get("place") is not None:  # the result beside the player: "1st 42"
-                names.append(html.Span(f" {ordinal(p['place'])} {number(p.get('score'), 0)}", className="quiet"))
+            place = p.get("place")
+            names.append(html.Strong(link) if place == 1 else link)
+            if over and place is not None:  # the result beside the player: "1st 42"
+                names.append(html.Span(f" {ordinal(place)} {number(p.get('score'), 0)}", className="quiet"))
             names.append(", ")
         names = names[:-1]
         winner = DASH
@@ -372,7 +374,7 @@ def games_table(
                     html.Td(part.round_name(int(row["round"])) if row.get("round") else DASH, className="nowrap"),
                     html.Td(dcc.Link("Replay →", href=href, className="btn btn-small open-replay"), className="nowrap"),
                 ],
-                **{"data-game": row["game_id"]},
+                **data_attributes({"data-game": row["game_id"]}),
             )
         )
     return html.Table([html.Thead(head), html.Tbody(body)], className="grid", id="games-table")

@@ -21,6 +21,7 @@ from dashboard.context import Context
 from dashboard.games import analysed_kinds, renderer, value_text
 from domain.games import GAMES
 from service.reading.catalogue import breakdowns, groups, per_player_breakdowns, stacked
+from service.reading.results import PlayerRow, Tendencies, Tendency
 
 # The game the page opens on: the first registered game with analytics (any game can be chosen).
 DEFAULT_KIND = next(iter(analysed_kinds()), next(iter(GAMES)))
@@ -210,7 +211,7 @@ def player_page(
     for name_, spec in breakdowns(kind).items():
         if name_ not in per_player_breakdowns(kind):
             continue
-        rows = [
+        counted = [
             (
                 who,
                 data.breakdown(visitor, kind, name_, pid, n_players=compared if pid != player else size, in_play=False),
@@ -222,8 +223,8 @@ def player_page(
                 None,
                 lazy.chart(
                     f"players-breakdown-{name_}",
-                    figures.breakdown(rows, spec.label, spec.by, round_name, value_text(kind)),
-                    None if rows[0][1] else f"{name} has none of these yet.",
+                    figures.breakdown(counted, spec.label, spec.by, round_name, value_text(kind)),
+                    None if counted[0][1] else f"{name} has none of these yet.",
                 ),
             )
         )
@@ -241,16 +242,17 @@ def player_page(
 
 
 def _summary(
-    record: dict[str, Any] | None,
+    record: PlayerRow | None,
     name: str,
-    mine: dict[str, Any],
+    mine: Tendencies,
     other_name: str,
-    theirs: dict[str, Any],
+    theirs: Tendencies,
     title: str,
     sizes: tuple[int, ...],
 ) -> html.Div:
     games = mine["games"]
-    wins = mine["metrics"].get("win_rate", {}).get("value")
+    win_rate = mine["metrics"].get("win_rate")
+    wins = None if win_rate is None else win_rate["value"]
     table = f" at tables of {sizes_text(sizes)}" if sizes else ""
     lines: list[Any] = [
         html.Strong(name),
@@ -276,7 +278,7 @@ def _summary(
     return html.Div(lines, className="summary", id="players-summary")
 
 
-def tendency_table(mine: dict[str, Any], theirs: dict[str, Any], name: str, other_name: str) -> html.Table:
+def tendency_table(mine: Tendencies, theirs: Tendencies, name: str, other_name: str) -> html.Table:
     head = html.Tr([html.Th("Tendency"), html.Th(name), html.Th("n"), html.Th(other_name), html.Th("n")])
     # (a share's cell: its value and 95% Wilson interval; an n under uncertainty.TOO_FEW says "too few")
     rows = []
@@ -303,11 +305,11 @@ def rate_text(value: float | None, n: float | int, unit: str = "") -> str:
     return f"{figures.tendency_text(value, True)} ({interval + ', ' if interval else ''}n={n:g}{flag})"
 
 
-def _value_cell(metric: dict[str, Any]) -> str:
+def _value_cell(metric: Tendency) -> str:
     text = figures.tendency_text(metric["value"], metric["share"])
     interval = uncertainty.interval_text(metric["value"], metric["n"]) if metric["share"] else ""
     return f"{text} ({interval})" if interval else text
 
 
-def _n_cell(metric: dict[str, Any]) -> str:
+def _n_cell(metric: Tendency) -> str:
     return f"{metric['n']:g}" + (", too few" if metric["share"] and uncertainty.too_few(metric["n"]) else "")

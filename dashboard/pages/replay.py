@@ -35,6 +35,7 @@ from dashboard.games import renderer
 from dashboard.live import LIVE_PATH
 from dashboard.replay_frames import CHUNK
 from service.errors import NotFound
+from service.reading.results import Timeline
 
 CHECK_NAMES = {
     "records": "records",
@@ -227,7 +228,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     )
 
 
-def _chart(timeline: dict[str, Any], move: int, round_name: figures.RoundName) -> Any:
+def _chart(timeline: Timeline, move: int, round_name: figures.RoundName) -> Any:
     """The VP chart, in the replay's words (steps, as its stepper counts them) and with its legend below, so it
     keeps its width on a phone."""
     fig = figures.vp_timeline(timeline, move, round_name)

@@ -18,6 +18,7 @@ from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import DASH, number, ordinal, when
 from domain.games import GAMES
+from service.reading.results import CrossTableCell, Standing, Standings
 from service.reading.standings import PointsTableError
 
 
@@ -146,7 +147,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         return {"content": text, "filename": f"standings-{tournament_id[:8]}.csv", "type": "text/csv"}
 
 
-def _standings_table(lines: list[dict[str, Any]]) -> html.Div:
+def _standings_table(lines: list[Standing]) -> html.Div:
     head = html.Tr([html.Th(h) for h in ("#", "Player", "Games", "Wins", "Points", "Game points", "Average place")])
     body = [
         html.Tr(
@@ -168,7 +169,7 @@ def _standings_table(lines: list[dict[str, Any]]) -> html.Div:
     )
 
 
-def _cross_table(app: dash.Dash, answer: dict[str, Any]) -> html.Div:
+def _cross_table(app: dash.Dash, answer: Standings) -> html.Div:
     rounds: list[int] = answer["rounds"]
     head = html.Tr([html.Th("Player"), *(html.Th(f"Round {r}") for r in rounds), html.Th("Points")])
     body = []
@@ -185,10 +186,11 @@ def _cross_table(app: dash.Dash, answer: dict[str, Any]) -> html.Div:
     )
 
 
-def _cell(app: dash.Dash, game: dict[str, Any]) -> dcc.Link:
+def _cell(app: dash.Dash, game: CrossTableCell) -> dcc.Link:
     href = app.get_relative_path(f"/replay/{game['game_id']}")
-    if not game["finished"]:
+    place = game["place"]
+    if not game["finished"] or place is None:  # (a finished game has its places: service.reading.standings)
         return dcc.Link("in play", href=href, className="cross-game in-play")
-    text = f"{ordinal(game['place'])}/{game['n_players']} · +{game['points']}"
+    text = f"{ordinal(place)}/{game['n_players']} · +{game['points']}"
     score = f" ({game['score']})" if game["score"] is not None else ""
     return dcc.Link(text + score, href=href, className="cross-game", title="open the replay")

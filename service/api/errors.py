@@ -17,6 +17,7 @@ from eventsourcing.persistence import DatabaseError, InterfaceError, Operational
 from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from service.api.responses import Error
 from service.errors import Busy, ServiceError, Unauthorized
 from service.serving.throttle import Throttled
 from service.store.backends import RETRY_AFTER_SECONDS, StoreUnavailable
@@ -33,7 +34,8 @@ HTTP_CODES = {
 
 
 def error_response(status: int, code: str, message: str) -> Response:
-    response = jsonify({"error": {"code": code, "message": message}})
+    body: Error = {"error": {"code": code, "message": message}}
+    response = jsonify(body)
     response.status_code = status
     if status == 503:
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)

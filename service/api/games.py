@@ -21,10 +21,13 @@ from service.api.openapi import (
     ref,
     streamed_move,
 )
+from service.api.responses import GameList, Log, MoveResult, WaitFailed
 from service.api.validation import check, json_body, query_args
 from service.commands.application import Digsite, Viewer
+from service.commands.results import GameCreated, MoveAcknowledged
 from service.errors import Forbidden
 from service.reading import listing
+from service.reading.results import Updates
 from service.serving import push
 
 bp = Blueprint("games", __name__)
@@ -50,7 +53,7 @@ NDJSON = "application/x-ndjson"  # a move's streamed answer: one JSON document a
     )
 )
 @organiser_only
-def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
+def create_game() -> tuple[GameCreated, int, dict[str, str]]:
     body = json_body()
     labels = {name: body[name] for name in LABELS if body.get(name) is not None}
     options = body.get("options")
@@ -81,7 +84,7 @@ def etag(latest: int, shown: int, viewer: Viewer) -> str:
     )
 )
 @organiser_only
-def games() -> dict[str, Any]:
+def games() -> GameList:
     """Games, newest first, a page at a time (from the read models: a new game is listed a moment later)."""
     args = query_args()
     rows, following = listing.page(
@@ -156,7 +159,7 @@ def _conditional(response: Response, latest: int, shown: int, viewer: Viewer) ->
         )
     )
 )
-def act(game_id: str) -> Response | dict[str, Any]:
+def act(game_id: str) -> Response | MoveResult:
     """Play a move; with ``?wait=S``, then wait for the seat's next turn and answer it as ``next`` (the push
     channel's answer), so that a client playing a game makes one request a move instead of two. A client that
     accepts ``application/x-ndjson`` gets the move's acknowledgement at once, as the first line of a streamed
@@ -170,7 +173,8 @@ def act(game_id: str) -> Response | dict[str, Any]:
     streamed = wait > 0 and _wants_stream()  # (without a wait the move's answer is all there is to send)
     hub = push.hub_for(service)
     mark = hub.mark()  # (before the move: lets the wait trust the game this move leaves cached; push.updates)
-    result = service.move(handle, viewer, body["version"], action)  # (waits here hear of it: ``Hub.landed``)
+    landed = service.move(handle, viewer, body["version"], action)  # (waits here hear of it: ``Hub.landed``)
+    result = cast(MoveResult, landed)  # (the very dict: ``next`` may join it below)
     if streamed:
         return _streamed(lambda: _next_turn(service, game_id, viewer, result["version"], wait, mark), result)
     if wait:
@@ -189,7 +193,7 @@ def _wants_stream() -> bool:
 
 def _next_turn(
     service: Digsite, game_id: str, viewer: Viewer, version: int, wait: float, mark: int | None
-) -> dict[str, Any]:
+) -> Updates | WaitFailed:
     """After a move that landed at ``version``: the push channel's answer for the seat's next turn; or, if the wait
     failed (the store went down, the server would not hold it), the error it met as the error alone would have been
     answered (``{"error": {"code", "message"}}``), with ``"ready": false`` and the ``retry_after`` (seconds) of its
@@ -198,14 +202,14 @@ def _next_turn(
         return push.updates(service, game_id, viewer, version, wait, "turn", include_game=True, mark=mark)
     except Exception as error:
         refusal = errors.handle(error)  # (logs it if it is a bug, as the error handler would)
-        out: dict[str, Any] = {**refusal.get_json(), "ready": False}
+        out: WaitFailed = {"error": refusal.get_json()["error"], "ready": False}
         retry_after = refusal.headers.get("Retry-After", "")
         if retry_after.isdigit():
             out["retry_after"] = int(retry_after)
         return out
 
 
-def _streamed(following: Callable[[], dict[str, Any]], acknowledgement: dict[str, Any]) -> Response:
+def _streamed(following: Callable[[], Updates | WaitFailed], acknowledgement: MoveAcknowledged) -> Response:
     """The move's answer as newline-delimited JSON: the acknowledgement (the move's version, events, status and who
     is to act) sent at once, then what ``following`` answers (the next turn, a wait that ran out, or the error the
     wait met) when it comes. A client that loses the connection after the first line knows its move landed."""
@@ -235,7 +239,7 @@ def _streamed(following: Callable[[], dict[str, Any]], acknowledgement: dict[str
         errors=["BadRequest", "Unauthorized", "NotFound"],
     )
 )
-def log(game_id: str) -> dict[str, Any]:
+def log(game_id: str) -> Log:
     viewer = viewer_for(game_id)
     args = query_args()
     return {"records": read_port().reader.log(game_id, viewer, args.get("after", 0), args.get("limit", 1000))}
@@ -259,7 +263,7 @@ def log(game_id: str) -> dict[str, Any]:
         "past what the server holds is refused at once: 503 `busy` with `Retry-After`.",
     )
 )
-def updates(game_id: str) -> dict[str, Any]:
+def updates(game_id: str) -> Updates:
     """The push channel, as a long poll: the records after ``after`` as the caller may read them, the latest
     version and who is to act, answered as soon as there is something (up to ``wait`` seconds)."""
     viewer = viewer_for(game_id)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from flask import Blueprint, current_app
 
 from service.api.auth import digsite
 from service.api.openapi import described, document, operation, ref
+from service.api.responses import Health, HealthDown
 from service.store.backends import RETRY_AFTER_SECONDS
 
 bp = Blueprint("meta", __name__)
@@ -22,14 +23,14 @@ def _health_operation() -> dict[str, Any]:
 
 @bp.get("/health")
 @described(_health_operation())
-def health() -> tuple[dict[str, Any], int, dict[str, str]] | dict[str, Any]:
+def health() -> tuple[HealthDown, int, dict[str, str]] | Health:
     """200 ``{"status": "ok"}`` while the store serves reads and writes; else 503 ``{"status": "down", "store":
     "unreachable" | "read_only", "message"}``. Bounded: a short probe at most once a second, else its result."""
     found = digsite().store_health()
     if found.ok:
         return {"status": "ok"}
-    store = "read_only" if found.state == "read_only" else "unreachable"
-    body = {"status": "down", "store": store, "message": found.message}
+    store: Literal["unreachable", "read_only"] = "read_only" if found.state == "read_only" else "unreachable"
+    body: HealthDown = {"status": "down", "store": store, "message": found.message}
     return body, 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
 

@@ -4,7 +4,9 @@ Each route declares its own operation where it is written (``@described(operatio
 ``@bp.get``/``@bp.post``): the document's paths and methods are the app's routes, and a route reads its query
 string and body through the parameters and request body its operation publishes (``query_args``,
 ``json_body``), the very schemas of ``service.api.schemas``. So nothing a route accepts goes undocumented, and
-a route without an operation is an error when the document is built.
+a route without an operation is an error when the document is built. What a route answers is documented by its
+type: the response schemas are derived from the answers' TypedDicts (``service.api.responses``), and
+tests/service/api/test_responses.py validates every route's real answers against them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any, TypeVar
 
 from flask import Flask
 
-from service.api import schemas
+from service.api import responses, schemas
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -25,10 +27,6 @@ JSON = "application/json"
 
 def ref(kind: str, name: str) -> dict[str, str]:
     return {"$ref": f"#/components/{kind}/{name}"}
-
-
-def obj(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": required or list(properties), **extra}
 
 
 ERRORS: dict[str, tuple[int, str]] = {
@@ -92,11 +90,6 @@ ERRORS: dict[str, tuple[int, str]] = {
     ),
 }
 WITH_RETRY_AFTER = (429, 503)
-NEXT = {
-    "type": ["string", "null"],
-    "description": "The cursor of the next page (pass it as `cursor`); null on the last page. A page may hold fewer "
-    "items than `limit` and still have a next one.",
-}
 RETRY_AFTER = {
     "description": "Seconds to wait before retrying.",
     "schema": {"type": "integer", "minimum": 1},
@@ -170,7 +163,8 @@ def streamed_move(out: dict[str, Any]) -> dict[str, Any]:
             "sent at once: the move's acknowledgement (MoveResult without `next`): the move has landed. Line 2, "
             "when the seat is to act again, the game is over or the wait runs out: what GET "
             "/games/{game_id}/updates?after=<version>&until=turn&include=game answers (Updates); or, if the wait "
-            "failed once the move had landed, that error (Error) with `ready: false` and `retry_after` (seconds).",
+            "failed once the move had landed, that error with `ready: false` and `retry_after` (seconds) beside it "
+            "(WaitFailed).",
         }
     }
     out["description"] += (
@@ -182,210 +176,9 @@ def streamed_move(out: dict[str, Any]) -> dict[str, Any]:
 
 
 def _component_schemas() -> dict[str, Any]:
-    timestamp = {"type": "string", "format": "date-time"}
-    return {
-        "Error": obj(
-            {
-                "error": obj(
-                    {
-                        "code": {"type": "string", "description": "A stable machine-readable code."},
-                        "message": {"type": "string", "description": "A sentence for people."},
-                    }
-                )
-            },
-            examples=[{"error": {"code": "stale_version", "message": "the game is at version 7 but ..."}}],
-        ),
-        "Health": obj({"status": {"type": "string", "enum": ["ok"]}}),
-        "HealthDown": obj(
-            {
-                "status": {"type": "string", "enum": ["down"]},
-                "store": {"type": "string", "enum": ["unreachable", "read_only"]},
-                "message": {"type": "string"},
-            }
-        ),
-        "Created": obj({"id": {"type": "string", "format": "uuid"}}),
-        **schemas.REQUEST_BODIES,
-        "Player": obj(
-            {
-                "id": {"type": "string", "format": "uuid"},
-                "name": {"type": "string"},
-                "kind": {"type": "string", "enum": ["human", "bot"]},
-                "bot": {"type": ["object", "null"]},
-                "created_at": timestamp,
-            }
-        ),
-        "Standing": obj(
-            {
-                "rank": {"type": "integer", "minimum": 1},
-                "player_id": {"type": "string"},
-                "name": {"type": "string"},
-                "games": {"type": "integer"},
-                "wins": {"type": "integer"},
-                "points": {"type": "integer"},
-                "score": {"type": "integer"},
-                "average_place": {"type": ["number", "null"]},
-            }
-        ),
-        "Standings": obj(
-            {
-                "tournament": {"type": "object"},
-                "points_table": {"type": ["array", "null"], "items": {"type": "integer"}},
-                "points_rule": {"type": "string"},
-                "tie_breaks": {"type": "array", "items": {"type": "string"}},
-                "rounds": {"type": "array", "items": {"type": "integer"}},
-                "standings": {"type": "array", "items": ref("schemas", "Standing")},
-                "after_round": {"type": "object", "additionalProperties": {"type": "array"}},
-                "cross_table": {"type": "array", "items": {"type": "object"}},
-            }
-        ),
-        "Tournament": obj(
-            {
-                "id": {"type": "string", "format": "uuid"},
-                "name": {"type": "string"},
-                "rounds": {"type": "integer"},
-                "game": {"type": "string"},
-                "options": {
-                    "type": ["object", "null"],
-                    "description": "The rule options every game of it plays with, as given when it was created "
-                    "(`{}`: the game's defaults; null: a tournament created before tournaments held them, whose "
-                    "games may have any).",
-                },
-                "created_at": timestamp,
-            }
-        ),
-        "GameCreated": obj(
-            {
-                "id": {"type": "string", "format": "uuid"},
-                "version": {"type": "integer"},
-                "seed_commitment": {"type": "string", "description": 'sha256("digsite-seed:" + seed), hex.'},
-                "tokens": {
-                    "type": "array",
-                    "description": "One secret token per seat. Shown only here: hand each to its player.",
-                    "items": obj(
-                        {"seat": {"type": "integer"}, "player": {"type": "string"}, "token": {"type": "string"}}
-                    ),
-                },
-            }
-        ),
-        "Game": obj(
-            {
-                "id": {"type": "string", "format": "uuid"},
-                "kind": {"type": "string"},
-                "version": {"type": "integer", "description": "The version shown (act on this one)."},
-                "latest_version": {"type": "integer"},
-                "status": {"type": "string", "enum": ["playing", "over"]},
-                "players": {"type": "array", "items": {"type": "object"}},
-                "labels": {"type": "object", "description": "tournament, round, table (as given)."},
-                "options": {"type": "object"},
-                "rules_version": {"type": "string"},
-                "created_at": timestamp,
-                "updated_at": timestamp,
-                "seed_commitment": {"type": "string"},
-                "seed": {"type": ["string", "null"], "description": "null until the game is over."},
-                "to_act": {"type": "array", "items": {"type": "integer"}, "description": "Seats that may act now."},
-                "result": {
-                    "type": ["object", "null"],
-                    "description": "null while the game is on; then the same summary for every game: ranking "
-                    "(every seat, best first), winners, scores (one per seat) and the game's own detail.",
-                    "properties": {
-                        "ranking": {"type": "array", "items": {"type": "integer"}},
-                        "winners": {"type": "array", "items": {"type": "integer"}},
-                        "scores": {"type": "array", "items": {"type": "integer"}},
-                        "detail": {"type": "object"},
-                    },
-                },
-                "view": {
-                    "description": "The game as the caller may see it (hidden information only as that seat may "
-                    "know it): the game's view schema.",
-                    "oneOf": [ref("schemas", schemas.component(kind, "View")) for kind in schemas.GAME_KINDS],
-                },
-                "last_hash": {"type": "string", "description": "Organisers only: the head of the hash chain."},
-                "seat": {"type": "integer", "description": "Seats only."},
-                "legal_actions": {
-                    "type": "array",
-                    "items": {"type": "object"},
-                    "description": "Seats only: every action the seat may post now (empty for a past version).",
-                },
-            },
-            required=["id", "kind", "version", "latest_version", "status", "players", "seed_commitment", "view"],
-        ),
-        "MoveResult": obj(
-            {
-                "version": {"type": "integer", "description": "The game's new version."},
-                "events": {"type": "array", "items": {"type": "object"}, "description": "As the seat may see them."},
-                "status": {"type": "string", "enum": ["playing", "over"]},
-                "to_act": {"type": "array", "items": {"type": "integer"}, "description": "Seats that may act now."},
-                "next": {
-                    **ref("schemas", "Updates"),
-                    "description": "With `?wait=S`: your seat's next turn (or the game's end), as GET "
-                    "/games/{game_id}/updates?after=<version>&until=turn&include=game answers it.",
-                },
-            },
-            required=["version", "events", "status", "to_act"],
-        ),
-        "Record": obj(
-            {
-                "type": {"type": "string", "enum": ["created", "move", "seed_revealed"]},
-                "game": {"type": "string", "format": "uuid"},
-                "version": {"type": "integer"},
-                "hash": {"type": "string", "description": "Organisers (and seats once the game is over)."},
-                "prev_hash": {"type": "string"},
-                "body": {"type": "object"},
-            },
-            required=["type", "game", "version", "body"],
-            description="hash = sha256 of canonical JSON {game, version, prev, body}; each record's prev_hash "
-            "is the hash of the record before it.",
-        ),
-        "Log": obj({"records": {"type": "array", "items": ref("schemas", "Record")}}),
-        "Updates": obj(
-            {
-                "id": {"type": "string", "format": "uuid"},
-                "version": {"type": "integer", "description": "The game's latest version (`after` for the next call)."},
-                "status": {"type": "string", "enum": ["playing", "over"]},
-                "to_act": {"type": "array", "items": {"type": "integer"}, "description": "Seats that may act now."},
-                "records": {
-                    "type": "array",
-                    "items": ref("schemas", "Record"),
-                    "description": "The records after `after`, up to `version`, exactly as GET /games/{game_id}/log "
-                    "gives them to the caller (redacted for a seat while the game is on); at most 1000.",
-                },
-                "ready": {
-                    "type": "boolean",
-                    "description": "Whether what `until` names has happened (false: the wait ran out first).",
-                },
-                "game": {
-                    **ref("schemas", "Game"),
-                    "description": "With `until=turn&include=game`, when ready: the game as the seat sees it.",
-                },
-                "retry_after": {
-                    "type": "integer",
-                    "description": "In a move's `next` only (`POST .../actions?wait=S`): the server was holding "
-                    "as many waiting requests as it may and answered at once instead; ask the channel again after "
-                    "this many seconds. (`GET .../updates` says it with 503 `busy` and `Retry-After`.)",
-                },
-            },
-            required=["id", "version", "status", "to_act", "records", "ready"],
-        ),
-        "GameSummary": obj(
-            {
-                "id": {"type": "string", "format": "uuid"},
-                "kind": {"type": "string"},
-                "tournament": {"type": ["string", "null"]},
-                "round": {"type": ["integer", "null"]},
-                "table": {"type": ["integer", "null"]},
-                "players": {"type": "array", "items": {"type": "object"}, "description": "seat, id, name."},
-                "status": {"type": "string", "enum": ["playing", "over"]},
-                "moves": {"type": "integer"},
-                "version": {"type": "integer"},
-                "started_at": {"type": ["string", "null"]},
-                "ended_at": {"type": ["string", "null"]},
-            }
-        ),
-        "GameList": obj({"games": {"type": "array", "items": ref("schemas", "GameSummary")}, "next": NEXT}),
-        "TournamentList": obj({"tournaments": {"type": "array", "items": ref("schemas", "Tournament")}, "next": NEXT}),
-        "PlayerList": obj({"players": {"type": "array", "items": ref("schemas", "Player")}, "next": NEXT}),
-        **schemas.COMPONENTS,
-    }
+    """The request bodies' schemas (those requests are checked against: ``service.api.schemas``) and the answers'
+    (derived from their types: ``service.api.responses``)."""
+    return {**schemas.REQUEST_BODIES, **responses.component_schemas(), **schemas.COMPONENTS}
 
 
 # The operation of each route, by its view function (``described``).

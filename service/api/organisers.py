@@ -9,13 +9,16 @@ from flask import Blueprint, Response, url_for
 from service.api import schemas
 from service.api.auth import digsite, organiser_key_sent, organiser_only, read_port
 from service.api.openapi import BODY_ERRORS, LISTED, ORGANISER, described, operation, public, ref
+from service.api.responses import Created, PlayerList, TournamentList
 from service.api.validation import check, json_body, query_args
+from service.commands.results import Player, Tournament
 from service.errors import BadRequest
 from service.reading import listing, standings
+from service.reading.results import Standings
 
 bp = Blueprint("organisers", __name__)
 
-Created = tuple[dict[str, Any], int, dict[str, str]]
+Made = tuple[Created, int, dict[str, str]]  # (the answer, 201, its Location)
 
 
 @bp.post("/players")
@@ -31,7 +34,7 @@ Created = tuple[dict[str, Any], int, dict[str, str]]
     )
 )
 @organiser_only
-def create_player() -> Created:
+def create_player() -> Made:
     body = json_body()
     player_id = digsite().create_player(body["name"], body.get("kind", "human"), body.get("bot"))
     return {"id": player_id}, 201, {"Location": url_for(".player", player_id=player_id)}
@@ -51,7 +54,7 @@ def create_player() -> Created:
     )
 )
 @organiser_only
-def players() -> dict[str, Any]:
+def players() -> PlayerList:
     """Players by name, a page at a time (from the read models)."""
     args = query_args()
     rows, following = listing.page(read_port().db, listing.PLAYERS, args, args.get("cursor"), args.get("limit", 50))
@@ -70,7 +73,7 @@ def players() -> dict[str, Any]:
     )
 )
 @organiser_only
-def player(player_id: str) -> dict[str, Any]:
+def player(player_id: str) -> Player:
     query_args()
     return read_port().reader.player(player_id)
 
@@ -88,7 +91,7 @@ def player(player_id: str) -> dict[str, Any]:
     )
 )
 @organiser_only
-def create_tournament() -> Created:
+def create_tournament() -> Made:
     body = json_body()
     options = body.get("options")
     if options is not None:
@@ -111,7 +114,7 @@ def create_tournament() -> Created:
         )
     )
 )
-def tournaments() -> dict[str, Any]:
+def tournaments() -> TournamentList:
     """Tournaments, newest first, a page at a time (public, as each tournament is; from the read models).
     Like every endpoint anyone may read: no token, or the organisers' key; any other token is refused."""
     organiser_key_sent()
@@ -132,7 +135,7 @@ def tournaments() -> dict[str, Any]:
         )
     )
 )
-def tournament(tournament_id: str) -> dict[str, Any]:
+def tournament(tournament_id: str) -> Tournament:
     organiser_key_sent()
     query_args()
     return read_port().reader.tournament(tournament_id)
@@ -158,7 +161,7 @@ def _standings_operation() -> dict[str, Any]:
 
 @bp.get("/tournaments/<tournament_id>/standings")
 @described(_standings_operation())
-def tournament_standings(tournament_id: str) -> Any:
+def tournament_standings(tournament_id: str) -> Response | Standings:
     """Who is leading (public, as the tournament is): finished games only, unless the organisers' key is sent,
     which adds the games in play to the cross table. JSON, or CSV with ``format=csv``."""
     everything = organiser_key_sent()

@@ -20,11 +20,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from domain.games import Game, game
 from domain.policies import Persona, Policy
 from service.commands.application import Digsite, Viewer
+from service.commands.results import GameResult, Player
 
 MAX_ROUNDS = 1000  # Digsite.create_tournament accepts 1 to 1000 rounds
 
@@ -62,7 +63,7 @@ class PlayedGame:
     seed: str
     seats: tuple[str, ...]  # player ids, seat order
     names: tuple[str, ...]  # every seat's name, seat order (with any seat the engine plays, like a solo rival)
-    result: dict[str, Any]  # the game's common result (``Result.to_dict``)
+    result: GameResult  # the game's common result (``Result.to_dict``)
     moves: int
     reads: int  # Digsite.game calls made to play it
 
@@ -84,7 +85,7 @@ class Tournament:
     seed: str
     players: int
     rounds: int
-    pool: list[dict[str, Any]]  # the player records: id, name, kind, bot
+    pool: list[Player]  # the player records: id, name, kind, bot
     games: list[PlayedGame] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -192,7 +193,8 @@ def run_tournament(
     # The same persona is the same player in every run (its id follows from its name): no twins told apart by ids.
     ids = [service.bot_player(p.name, p.record) for p in seated_personas]
     records = [service.player(i) for i in ids]
-    bots = [found.bots.from_record(r["bot"]) for r in records]  # the bots play exactly the recorded tendencies
+    # The bots play exactly the recorded tendencies (a bot player's record holds them: ``Digsite.bot_player``).
+    bots = [found.bots.from_record(cast(dict[str, Any], r["bot"])) for r in records]
     tournament = Tournament(
         id=service.create_tournament(name, rounds, kind, options),
         kind=kind,
@@ -214,6 +216,8 @@ def run_tournament(
             rng = random.Random(f"bots:{game_seed}")
             moves, reads = play_stored_game(service, created["id"], [bots[p] for p in table], rng)
             final = service.game(created["id"])
+            if final["result"] is None:
+                raise RuntimeError(f"the bots left game {created['id']} before it was over")
             played = PlayedGame(
                 id=created["id"],
                 round=round_no,

@@ -15,7 +15,7 @@ import logging
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application, Repository
@@ -33,6 +33,7 @@ from domain import games as registry
 from domain.errors import DomainError
 from domain.protocol import AnyRules
 from service.caller_values import check_plain, now, parse_uuid
+from service.commands import results
 from service.commands.importing import import_game
 from service.commands.live_games import GameHandle, LiveGames
 from service.errors import (
@@ -229,7 +230,7 @@ class Digsite:
             )
         return str(player_id)
 
-    def player(self, player_id: str | UUID) -> dict[str, Any]:
+    def player(self, player_id: str | UUID) -> results.Player:
         return self.reader.player(player_id)
 
     def create_tournament(self, name: str, rounds: int, kind: str, options: dict[str, Any] | None = None) -> str:
@@ -251,7 +252,7 @@ class Digsite:
         self.app.save(tournament)
         return str(tournament.id)
 
-    def tournament(self, tournament_id: str | UUID) -> dict[str, Any]:
+    def tournament(self, tournament_id: str | UUID) -> results.Tournament:
         return self.reader.tournament(tournament_id)
 
     def _get(self, aggregate_id: str | UUID, cls: type[Any], what: str) -> Any:
@@ -266,7 +267,7 @@ class Digsite:
         options: dict[str, Any] | None = None,
         labels: dict[str, Any] | None = None,
         seed: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> results.GameCreated:
         """Create a game; returns its id, version, seed commitment and one secret token per seat.
 
         The tokens are shown once: only their hashes are stored."""
@@ -404,12 +405,12 @@ class Digsite:
         holds, the game's kind and the move itself (``submit``), so a move's request loads its game once."""
         return GameHandle(self.live, parse_uuid(game_id, "game"))
 
-    def submit(self, game_id: str | UUID, viewer: Viewer, version: Any, action: Any) -> dict[str, Any]:
+    def submit(self, game_id: str | UUID, viewer: Viewer, version: Any, action: Any) -> results.MoveAcknowledged:
         """Play ``action`` for the viewer's seat on top of ``version``; exactly one move per version lands
         (``move``, on the game looked up by its id)."""
         return self.move(self.handle(game_id), viewer, version, action)
 
-    def move(self, handle: GameHandle, viewer: Viewer, version: Any, action: Any) -> dict[str, Any]:
+    def move(self, handle: GameHandle, viewer: Viewer, version: Any, action: Any) -> results.MoveAcknowledged:
         """Play ``action`` for the viewer's seat on top of ``version`` in the game ``handle`` holds (a request
         that checked the seat's token on it passes it on: the game is looked up once); exactly one move per
         version lands."""
@@ -433,7 +434,9 @@ class Digsite:
             self.live.forget(uid)
             raise Conflict("another move on this game landed first; reload and retry", "conflict")
 
-    def _try_move(self, game: Game, viewer: Viewer, version: int, action: Any, reread: bool) -> dict[str, Any]:
+    def _try_move(
+        self, game: Game, viewer: Viewer, version: int, action: Any, reread: bool
+    ) -> results.MoveAcknowledged:
         """One try at a move (under the game's lock): decided on the cached game (brought up to date if the
         client acted on a newer version, or if a try before lost the race), appended to the store."""
         uid = game.id
@@ -508,22 +511,22 @@ class Digsite:
 
     # -- reading ------------------------------------------------------------------------------------------
 
-    def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> dict[str, Any]:
+    def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> results.Game:
         """The game as ``viewer`` sees it, now or at ``version`` (from the nearest snapshot, then evolve)."""
         return self.reader.game(game_id, viewer, version)
 
-    def game_as_seen(self, game: Game, viewer: Viewer, latest: int | None = None) -> dict[str, Any]:
+    def game_as_seen(self, game: Game, viewer: Viewer, latest: int | None = None) -> results.Game:
         """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
         ``viewer`` sees it: what ``game`` answers, for a caller that already holds the game (the push channel)."""
         return game_as_seen(game, viewer, latest)
 
     def log(
         self, game_id: str | UUID, viewer: Viewer = REFEREE, after: int = 0, limit: int = 1000
-    ) -> list[dict[str, Any]]:
+    ) -> list[results.Record]:
         """The game's records after version ``after``, redacted for a seat until the game is over."""
         return self.reader.log(game_id, viewer, after, limit)
 
-    def records_as_seen(self, game: Game, events: Iterable[Any], viewer: Viewer) -> list[dict[str, Any]]:
+    def records_as_seen(self, game: Game, events: Iterable[Any], viewer: Viewer) -> list[results.Record]:
         """``events`` (stored records of ``game``) as ``viewer`` may read them (``records_as_seen``)."""
         return records_as_seen(game, events, viewer)
 
@@ -575,7 +578,7 @@ class GameReader:
         self._live = live
         self._repository = repository
 
-    def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> dict[str, Any]:
+    def game(self, game_id: str | UUID, viewer: Viewer = REFEREE, version: int | None = None) -> results.Game:
         """The game as ``viewer`` sees it, now or at ``version`` (from the nearest snapshot, then evolve)."""
         uid = parse_uuid(game_id, "game")
         game = self._live.current(uid)
@@ -606,13 +609,13 @@ class GameReader:
 
     def log(
         self, game_id: str | UUID, viewer: Viewer = REFEREE, after: int = 0, limit: int = 1000
-    ) -> list[dict[str, Any]]:
+    ) -> list[results.Record]:
         """The game's records after version ``after``, redacted for a seat until the game is over."""
         uid = parse_uuid(game_id, "game")
         game = self._live.load(uid)
         return records_as_seen(game, self._repository.event_store.get(uid, gt=after, limit=limit), viewer)
 
-    def player(self, player_id: str | UUID) -> dict[str, Any]:
+    def player(self, player_id: str | UUID) -> results.Player:
         found = self.aggregate(player_id, Player, "player")
         return {
             "id": str(found.id),
@@ -622,7 +625,7 @@ class GameReader:
             "created_at": found.created_at,
         }
 
-    def tournament(self, tournament_id: str | UUID) -> dict[str, Any]:
+    def tournament(self, tournament_id: str | UUID) -> results.Tournament:
         found = self.aggregate(tournament_id, Tournament, "tournament")
         return {
             "id": str(found.id),
@@ -645,7 +648,7 @@ class GameReader:
         return found
 
 
-def records_as_seen(game: Game, events: Iterable[Any], viewer: Viewer) -> list[dict[str, Any]]:
+def records_as_seen(game: Game, events: Iterable[Any], viewer: Viewer) -> list[results.Record]:
     """``events`` (stored records of ``game``) as ``viewer`` may read them: redacted for a seat until the game is
     over (as ``game`` says it is)."""
     rules = _rules(game.kind)
@@ -655,11 +658,11 @@ def records_as_seen(game: Game, events: Iterable[Any], viewer: Viewer) -> list[d
         record = record_of(event)
         if not viewer.referee and not over:
             record = redact_record(record, rules, viewer.seat)
-        records.append(record)
+        records.append(cast(results.Record, record))  # (the records' format is integrity.chain's, below)
     return records
 
 
-def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> dict[str, Any]:
+def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> results.Game:
     """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
     ``viewer`` sees it: what ``game`` answers, for a caller that already holds the game (the push channel)."""
     latest = game.version if latest is None else latest
@@ -668,7 +671,7 @@ def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> dict[
     state = game.state
     result = rules.result(state)
     over = result is not None
-    out: dict[str, Any] = {
+    out: results.Game = {
         "id": str(game.id),
         "kind": game.kind,
         "version": game.version,
@@ -685,7 +688,7 @@ def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> dict[
         "seed_commitment": game.seed_commitment,
         "seed": game.seed,
         "to_act": rules.to_act(state),
-        "result": None if result is None else result.to_dict(),
+        "result": None if result is None else cast(results.GameResult, result.to_dict()),  # (domain.protocol's)
         "view": rules.view(state, viewer.seat),
     }
     if viewer.referee:
@@ -721,7 +724,10 @@ def _options_in_full(game: registry.Game[Any, Any, Any], options: dict[str, Any]
 
 
 def _tournament_game(
-    tournament: dict[str, Any], game: registry.Game[Any, Any, Any], options: dict[str, Any] | None, players: list[str]
+    tournament: results.Tournament,
+    game: registry.Game[Any, Any, Any],
+    options: dict[str, Any] | None,
+    players: list[str],
 ) -> dict[str, Any] | None:
     """The rule options of a new game of ``tournament``: its own if given (they must ask for the tournament's
     game), else the tournament's. Refused: another game, other options, a player in two seats."""

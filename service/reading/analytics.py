@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from cachetools import LRUCache
 
 from domain.games import GAMES
-from service.reading import catalogue
+from service.reading import catalogue, results
 from service.reading.figures_from_rows import RowFigures
 from service.reading.figures_from_sums import SumFigures
 from service.reading.read_db import ReadDatabase
@@ -39,7 +39,7 @@ class Analytics:
 
     def tendencies(
         self, kind: str, player: str | None = None, tournament: str | None = None, n_players: Sizes | None = None
-    ) -> dict[str, Any]:
+    ) -> results.Tendencies:
         """A player's tendencies (or the field's, player None): every seat- and game-grain metric of the catalogue
         with its sample size (the denominator's sum)."""
         scope = Scope(kind, player, tournament, n_players)
@@ -53,7 +53,7 @@ class Analytics:
         tournament: str | None = None,
         n_players: Sizes | None = None,
         finished_only: bool = True,
-    ) -> list[dict[str, Any]]:
+    ) -> list[results.ByRound]:
         """A round-grain metric of the catalogue, round by round: [{round, value, n}]."""
         scope = Scope(kind, player, tournament, n_players, finished_only)
         return self._answer(
@@ -90,7 +90,7 @@ class Analytics:
         player: str | None = None,
         tournament: str | None = None,
         n_players: Sizes | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[results.ByDimension]:
         """A seat- or game-grain metric per value of a dimension, per table size (a rate compares only within
         one player count): [{n_players, grp, value, n, games}], e.g. win rate by seat per player count."""
         scope = Scope(kind, player, tournament, n_players)
@@ -103,7 +103,7 @@ class Analytics:
 
     def distributions(
         self, kind: str, tournament: str | None = None, n_players: Sizes | None = None
-    ) -> dict[str, list[dict[str, Any]]]:
+    ) -> dict[str, list[results.Count]]:
         """The field's places and final scores (one per seat), game lengths in moves and rounds (one per game)."""
         scope = Scope(kind, None, tournament, n_players)
         return self._answer(("distributions", scope), scope, self.rows.distributions, self.sums.distributions)
@@ -113,7 +113,7 @@ class Analytics:
         these sizes only (a rate compares only within one player count)."""
         return self.rows.table_sizes(Scope(kind, player, tournament))
 
-    def trend(self, metric: str, tournament: str, player: str | None = None) -> list[dict[str, Any]]:
+    def trend(self, metric: str, tournament: str, player: str | None = None) -> list[results.ByRound]:
         """A seat- or game-grain metric of the tournament's game per tournament round (the field's, or one
         player's): [{round, value, n}]."""
         found = self.db.rows("SELECT game FROM {p}rm_tournaments WHERE tournament_id = ?", (tournament,))

@@ -4,10 +4,10 @@ as SQL): every figure of one player, and the field's while the projection's sums
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from domain.metrics import Metric
-from service.reading import catalogue
+from service.reading import catalogue, results
 from service.reading.read_db import ReadDatabase
 from service.reading.scope import Scope
 
@@ -18,9 +18,9 @@ class RowFigures:
     def __init__(self, db: ReadDatabase) -> None:
         self.db = db
 
-    def tendencies(self, scope: Scope) -> dict[str, Any]:
+    def tendencies(self, scope: Scope) -> results.Tendencies:
         """Every seat- and game-grain metric of the catalogue with its sample size (the denominator's sum)."""
-        found: dict[str, dict[str, Any]] = {}
+        found: dict[str, results.Tendency] = {}
         games = 0
         for grain in ("seat", "game"):
             chosen = [m for m in catalogue.analytics_of(scope.kind)[0] if m.grain == grain]
@@ -42,7 +42,7 @@ class RowFigures:
                 found[m.name] = tendency(m, None if value is None else float(value), row[f"n{i}"])
         return tendencies_answer(scope, games, found)
 
-    def per_round(self, scope: Scope, metric: str) -> list[dict[str, Any]]:
+    def per_round(self, scope: Scope, metric: str) -> list[results.ByRound]:
         """A round-grain metric, round by round: [{round, value, n}]."""
         m = catalogue.metric(scope.kind, metric)
         if m.grain != "round":
@@ -61,7 +61,7 @@ class RowFigures:
             f"{joins} WHERE {' AND '.join(where)} GROUP BY r.round ORDER BY r.round",
             params,
         )
-        return [r for r in rows if r["n"]]
+        return cast(list[results.ByRound], [r for r in rows if r["n"]])  # (the columns selected)
 
     def breakdown(self, scope: Scope, name: str) -> list[dict[str, Any]]:
         """How often each combination of the breakdown's columns occurs: [{<by columns>, n, <averaged
@@ -89,7 +89,7 @@ class RowFigures:
             params,
         )
 
-    def by_dimension(self, scope: Scope, metric: str, dimension: str) -> list[dict[str, Any]]:
+    def by_dimension(self, scope: Scope, metric: str, dimension: str) -> list[results.ByDimension]:
         """A seat- or game-grain metric per value of a dimension, per table size (a rate compares only within
         one player count): [{n_players, grp, value, n, games}], e.g. win rate by seat per player count."""
         m = catalogue.metric(scope.kind, metric)
@@ -101,21 +101,22 @@ class RowFigures:
         value, n = catalogue.ratio(m, plan.qualified)
         group, size = plan.qualified[dimension], plan.qualified["n_players"]
         where, params = scope.where(m.grain)
-        return self.db.rows(
+        rows = self.db.rows(
             f"SELECT {size} AS n_players, {group} AS grp, {value} AS value, {n} AS n, COUNT(*) AS games "
             f"FROM {plan.from_clause('{p}')}{scope.tournament_join(m.grain)} WHERE {where} "
             f"GROUP BY {size}, {group} ORDER BY {size}, {group}",
             params,
         )
+        return cast(list[results.ByDimension], rows)  # (the columns selected)
 
-    def distributions(self, scope: Scope) -> dict[str, list[dict[str, Any]]]:
+    def distributions(self, scope: Scope) -> dict[str, list[results.Count]]:
         """From the core alone: places and final scores (one per seat), game lengths in moves and rounds (one per
         game)."""
         seat_where, seat_params = scope.where("seat")
         game_where, game_params = scope.where("game")
         seats = f"FROM {{p}}rm_player_games pg{scope.tournament_join('seat')} WHERE {seat_where}"
         games = f"FROM {{p}}rm_games g WHERE {game_where}"
-        return {
+        counts = {
             "place": self.db.rows(
                 f"SELECT pg.place AS value, COUNT(*) AS n {seats} GROUP BY pg.place ORDER BY pg.place", seat_params
             ),
@@ -129,19 +130,21 @@ class RowFigures:
                 f"SELECT g.round AS value, COUNT(*) AS n {games} GROUP BY g.round ORDER BY g.round", game_params
             ),
         }
+        return cast(dict[str, list[results.Count]], counts)  # (the columns selected)
 
-    def trend(self, scope: Scope, metric: str) -> list[dict[str, Any]]:
+    def trend(self, scope: Scope, metric: str) -> list[results.ByRound]:
         """A seat- or game-grain metric per round of the scope's tournament: [{round, value, n}]."""
         m = catalogue.metric(scope.kind, metric)
         plan = catalogue.plan(scope.kind, m.grain, sorted(m.columns()))
         value, n = catalogue.ratio(m, plan.qualified)
         where, params = scope.where(m.grain)
         label = "g.round_label" if m.grain == "game" else "tg.round_label"
-        return self.db.rows(
+        rows = self.db.rows(
             f"SELECT {label} AS round, {value} AS value, {n} AS n FROM {plan.from_clause('{p}')}"
             f"{scope.tournament_join(m.grain)} WHERE {where} GROUP BY {label} ORDER BY {label}",
             params,
         )
+        return cast(list[results.ByRound], rows)  # (the columns selected)
 
     def table_sizes(self, scope: Scope) -> tuple[int, ...]:
         """The table sizes of the scope's seats."""
@@ -154,12 +157,12 @@ class RowFigures:
         return tuple(int(r["n"]) for r in rows)
 
 
-def tendency(m: Metric, value: float | None, n: Any) -> dict[str, Any]:
+def tendency(m: Metric, value: float | None, n: Any) -> results.Tendency:
     """One metric's tendency as the pages read it: its value, sample size (0 when none) and how it is shown."""
     return {"value": value, "n": n or 0, "label": m.label, "grain": m.grain, "share": m.share, "group": m.group}
 
 
-def tendencies_answer(scope: Scope, games: int, found: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def tendencies_answer(scope: Scope, games: int, found: dict[str, results.Tendency]) -> results.Tendencies:
     """The tendencies ``found`` (by metric) in the catalogue's order, with whose and how many games they are over."""
     ordered = {m.name: found[m.name] for m in catalogue.analytics_of(scope.kind)[0] if m.name in found}
     return {

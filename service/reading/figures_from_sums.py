@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 
-from service.reading import catalogue
+from service.reading import catalogue, results
 from service.reading.figures_from_rows import tendencies_answer, tendency
 from service.reading.projections import field
 from service.reading.read_db import ReadDatabase
@@ -17,6 +17,7 @@ from service.reading.scope import Scope, sizes
 
 # {(table size, group as JSON): {measure: total}}
 Summed = dict[tuple[int, str], dict[str, float]]
+Row = TypeVar("Row", bound=Mapping[str, Any])
 
 
 class SumFigures:
@@ -25,8 +26,8 @@ class SumFigures:
     def __init__(self, db: ReadDatabase) -> None:
         self.db = db
 
-    def tendencies(self, scope: Scope) -> dict[str, Any] | None:
-        found: dict[str, dict[str, Any]] = {}
+    def tendencies(self, scope: Scope) -> results.Tendencies | None:
+        found: dict[str, results.Tendency] = {}
         games = 0
         for grain in ("seat", "game"):
             summed = self._summed(scope, field.tendencies_name(grain))
@@ -40,12 +41,12 @@ class SumFigures:
                     found[m.name] = tendency(m, *_ratio(totals, m.name))
         return tendencies_answer(Scope(scope.kind, None, scope.tournament, scope.n_players), games, found)
 
-    def per_round(self, scope: Scope, metric: str) -> list[dict[str, Any]] | None:
+    def per_round(self, scope: Scope, metric: str) -> list[results.ByRound] | None:
         m = catalogue.metric(scope.kind, metric)
         summed = None if m.grain != "round" else self._summed(scope, field.per_round_name())
         if summed is None:
             return None
-        rows = []
+        rows: list[results.ByRound] = []
         for grp, totals in _merged(summed).items():
             value, n = _ratio(totals, m.name)
             if n:
@@ -69,14 +70,14 @@ class SumFigures:
             rows.append(row)
         return self._ordered(rows, list(found.by), descending="n")
 
-    def by_dimension(self, scope: Scope, metric: str, dimension: str) -> list[dict[str, Any]] | None:
+    def by_dimension(self, scope: Scope, metric: str, dimension: str) -> list[results.ByDimension] | None:
         m = catalogue.metric(scope.kind, metric)
         summed = None
         if m.grain != "round":
             summed = self._summed(scope, field.by_dimension_name(m.grain, dimension))
         if summed is None:  # (also a dimension not recorded at the metric's grain: the rows' query says so)
             return None
-        rows = []
+        rows: list[results.ByDimension] = []
         for (size, grp), totals in _merged(summed, by_size=True).items():
             if totals.get("rows"):
                 value, n = _ratio(totals, m.name)
@@ -85,13 +86,13 @@ class SumFigures:
                 )
         return self._ordered(rows, ["n_players", "grp"])
 
-    def distributions(self, scope: Scope) -> dict[str, list[dict[str, Any]]] | None:
-        found: dict[str, list[dict[str, Any]]] = {}
+    def distributions(self, scope: Scope) -> dict[str, list[results.Count]] | None:
+        found: dict[str, list[results.Count]] = {}
         for what in ("place", "score", "moves", "rounds"):
             summed = self._summed(scope, field.distribution_name(what))
             if summed is None:
                 return None
-            rows = [
+            rows: list[results.Count] = [
                 {"value": json.loads(grp)[0], "n": int(totals["rows"])}
                 for grp, totals in _merged(summed).items()
                 if totals.get("rows")
@@ -124,14 +125,12 @@ class SumFigures:
                     found[(size, grp)][measure] += total
         return found
 
-    def _ordered(
-        self, rows: list[dict[str, Any]], keys: Sequence[str], descending: str | None = None
-    ) -> list[dict[str, Any]]:
+    def _ordered(self, rows: list[Row], keys: Sequence[str], descending: str | None = None) -> list[Row]:
         """Rows in the order the rows' query's ORDER BY gives: ``descending`` first, then ``keys`` ascending, a
         NULL where the database puts it (PostgreSQL last, SQLite first)."""
         nulls_first = self.db.backend == "sqlite"
 
-        def key(row: dict[str, Any]) -> tuple[Any, ...]:
+        def key(row: Row) -> tuple[Any, ...]:
             parts: list[Any] = [-row[descending]] if descending else []
             for k in keys:
                 v = row[k]

@@ -18,8 +18,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from service.commands.results import Player, Tournament
 from service.errors import BadRequest
 from service.reading.read_db import ReadDatabase
+from service.reading.results import GameSummary
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,7 @@ def page(
     return rows, following
 
 
-def game_item(row: dict[str, Any]) -> dict[str, Any]:
+def game_item(row: dict[str, Any]) -> GameSummary:
     return {
         "id": row["game_id"],
         "kind": row["kind"],
@@ -115,7 +117,7 @@ def game_item(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def tournament_item(row: dict[str, Any]) -> dict[str, Any]:
+def tournament_item(row: dict[str, Any]) -> Tournament:
     return {
         "id": row["tournament_id"],
         "name": row["name"],
@@ -126,7 +128,7 @@ def tournament_item(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def player_item(row: dict[str, Any]) -> dict[str, Any]:
+def player_item(row: dict[str, Any]) -> Player:
     return {
         "id": row["player_id"],
         "name": row["name"],

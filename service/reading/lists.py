@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from domain.games import GAMES
+from service.reading import results
 from service.reading.projections.facts import game_tables
 from service.reading.read_db import ReadDatabase
 from service.reading.standings import seats_sql
@@ -21,32 +22,33 @@ class Lists:
     def __init__(self, db: ReadDatabase) -> None:
         self.db = db
 
-    def tournaments(self, finished_only: bool = False) -> list[dict[str, Any]]:
+    def tournaments(self, finished_only: bool = False) -> list[results.TournamentListed]:
         """Every tournament with its number of games (finished ones only, with ``finished_only``) and of finished
         games (``finished``: what its tendencies are over), newest first. Only games of the tournament's own game
         count (as in its standings: ``service.reading.standings.SEATS_SQL``)."""
         over = " AND g.status = 'over'" if finished_only else ""
-        return self.db.rows(
+        rows = self.db.rows(
             "SELECT t.tournament_id, t.name, t.rounds, t.game, t.created_at, COUNT(g.game_id) AS games, "
             "COALESCE(SUM(CASE WHEN g.status = 'over' THEN 1 ELSE 0 END), 0) AS finished "
             "FROM {p}rm_tournaments t LEFT JOIN {p}rm_games g ON g.tournament_id = t.tournament_id "
             f"AND g.kind = t.game{over} "
             "GROUP BY t.tournament_id, t.name, t.rounds, t.game, t.created_at ORDER BY t.created_at DESC"
         )
+        return cast(list[results.TournamentListed], rows)  # (the columns selected: a row's types are the SQL's)
 
-    def tournament(self, tournament_id: str) -> dict[str, Any] | None:
+    def tournament(self, tournament_id: str) -> results.TournamentRow | None:
         rows = self.db.rows(
             "SELECT tournament_id, name, rounds, game, created_at FROM {p}rm_tournaments WHERE tournament_id = ?",
             (tournament_id,),
         )
-        return rows[0] if rows else None
+        return cast(results.TournamentRow, rows[0]) if rows else None  # (the columns selected)
 
     def tournament_seats(self, tournament_id: str, finished_only: bool = False) -> list[dict[str, Any]]:
         """Every seat of every game of a tournament (finished games only, with ``finished_only``): the game's
         round and table labels and status, the seat's player, name, place and score (the standings' input)."""
         return self.db.rows(seats_sql(finished_only), (tournament_id,))
 
-    def players(self, finished_only: bool = False, ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    def players(self, finished_only: bool = False, ids: Sequence[str] | None = None) -> list[results.PlayerRow]:
         """Every player with their finished games and wins (only those with a finished game, ``finished_only``);
         with ``ids``, only those players. The totals are kept on each player's row by the projection
         (``rm_players.games``, ``wins``): a page about one or two players reads their rows by key, however many
@@ -63,7 +65,9 @@ class Lists:
         )
         return _with_bots(rows)
 
-    def find_players(self, text: str, finished_only: bool = False, limit: int = PLAYERS_FOUND) -> list[dict[str, Any]]:
+    def find_players(
+        self, text: str, finished_only: bool = False, limit: int = PLAYERS_FOUND
+    ) -> list[results.PlayerRow]:
         """The players whose name contains ``text`` (in any case; ASCII's only on SQLite), the first ``limit``
         by name, with their finished games and wins (only those with a finished game, ``finished_only``): what a
         player picker offers as a name is typed. It reads the players' names in order (an index) and stops at the
@@ -90,7 +94,7 @@ class Lists:
         until: str | None = None,
         limit: int = 50,
         offset: int = 0,
-    ) -> dict[str, Any]:
+    ) -> results.GamesPage:
         """Games matching every filter given, newest first, with the total count for paging."""
         where, params = [], []
         for column, value in (
@@ -122,7 +126,7 @@ class Lists:
         )
         return {"total": total, "rows": self._with_results(self._game_rows(rows))}
 
-    def _with_results(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _with_results(self, rows: list[results.GameRow]) -> list[results.GameRow]:
         """Each seat's place and score (the game's points) beside its player, for the games list."""
         if not rows:
             return rows
@@ -137,14 +141,14 @@ class Lists:
         for row in rows:
             for player in row["players"]:
                 found = seats.get((row["game_id"], player["seat"]), {})
-                player.update(place=found.get("place"), score=found.get("score"))
+                player["place"], player["score"] = found.get("place"), found.get("score")
         return rows
 
-    def game_row(self, game_id: str) -> dict[str, Any] | None:
+    def game_row(self, game_id: str) -> results.GameRow | None:
         rows = self.db.rows("SELECT * FROM {p}rm_games WHERE game_id = ?", (game_id,))
         return self._game_rows(rows)[0] if rows else None
 
-    def _game_rows(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _game_rows(self, rows: list[dict[str, Any]]) -> list[results.GameRow]:
         """Core rows with their JSON read, and each game's own per-game facts (its fact tables keyed by the game
         alone: Ruins' Showdown, how it was won) merged in; a column another game's rows have is None here.
 
@@ -168,10 +172,11 @@ class Lists:
             row.update(own.get(row["game_id"], {}))
             for column in others:
                 row.setdefault(column, None)
-        return rows
+        return cast(list[results.GameRow], rows)  # (rm_games' columns, their JSON read, and the two above)
 
-    def moves(self, game_id: str) -> list[dict[str, Any]]:
-        return self.db.rows("SELECT * FROM {p}rm_moves WHERE game_id = ? ORDER BY version", (game_id,))
+    def moves(self, game_id: str) -> list[results.MoveRow]:
+        rows = self.db.rows("SELECT * FROM {p}rm_moves WHERE game_id = ? ORDER BY version", (game_id,))
+        return cast(list[results.MoveRow], rows)  # (rm_moves' columns)
 
 
 def per_game_tables(kind: str) -> list[str]:
@@ -183,8 +188,8 @@ def per_game_columns(kind: str) -> list[str]:
     return [c.name for t in game_tables(kind).values() if not t.append and not t.table.key for c in t.table.columns]
 
 
-def _with_bots(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _with_bots(players: list[dict[str, Any]]) -> list[results.PlayerRow]:
     """Player rows with their bot's settings decoded (None for a person)."""
     for row in players:
         row["bot"] = json.loads(row["bot"]) if row["bot"] else None
-    return players
+    return cast(list[results.PlayerRow], players)  # (the columns selected)

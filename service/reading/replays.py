@@ -22,6 +22,7 @@ from cachetools import LRUCache
 
 from domain.games import game as game_of
 from service.commands.application import GameReader, Viewer
+from service.reading import results
 
 SEED_REVEALED = "The seed is revealed."
 
@@ -145,7 +146,7 @@ class Replays:
     def __init__(self, reader: GameReader, cached: int = 64) -> None:
         self.reader = reader
         self._records: LRUCache[str, list[dict[str, Any]]] = LRUCache(maxsize=max(cached, 1))
-        self._progress: LRUCache[str, tuple[list[dict[str, Any]], dict[str, Any]]] = LRUCache(maxsize=max(cached, 1))
+        self._progress: LRUCache[str, tuple[list[dict[str, Any]], results.Progress]] = LRUCache(maxsize=max(cached, 1))
         self._lock = threading.Lock()
 
     def records(self, game_id: str) -> list[dict[str, Any]]:
@@ -161,7 +162,9 @@ class Replays:
             self._records[game_id] = records
         return records
 
-    def replay(self, game_id: str, version: int, seat: int | None = None, events: int | None = None) -> dict[str, Any]:
+    def replay(
+        self, game_id: str, version: int, seat: int | None = None, events: int | None = None
+    ) -> results.ReplayFrame:
         """One frame: the table at ``version`` as the referee (seat None) or one seat saw it then, with the
         event log up to that point told from the same perspective. With ``events`` = k (fewer than the
         record holds) the frame stops after the record's first k events: stepping by event, not by move."""
@@ -176,12 +179,10 @@ class Replays:
             state = self.reader.state_at(game_id, version - 1) if version > 1 else None
             for data in events_of(records[version - 1])[:events]:
                 state = rules.evolve(state, rules.event_from_dict(data))
-            game.update(version=version, view=rules.view(state, seat), to_act=rules.to_act(state))
+            game["version"], game["view"], game["to_act"] = version, rules.view(state, seat), rules.to_act(state)
             if seat is not None:
                 game["legal_actions"] = []
-        game["events_shown"] = events if partial else count
-        game["event_count"] = count
-        log = []
+        log: list[results.ReplayLine] = []
         for record in records[:version]:
             if record["type"] == "seed_revealed":
                 log.append({"version": record["version"], "seat": None, "lines": [SEED_REVEALED]})
@@ -194,14 +195,14 @@ class Replays:
             log.append(
                 {"version": record["version"], "seat": who, "lines": [x for x in lines if not x.endswith(" to act")]}
             )
-        game["log"] = log
-        return game
+        shown_events = events if partial and events is not None else count
+        return {**game, "events_shown": shown_events, "event_count": count, "log": log}
 
     def event_counts(self, game_id: str) -> list[int]:
         """How many events each version's record holds (index 0: version 1), for stepping by event."""
         return [event_count(r) for r in self.records(game_id)]
 
-    def progress(self, game_id: str) -> dict[str, Any]:
+    def progress(self, game_id: str) -> results.Progress:
         """Every seat's name (with any seat the engine plays, like a solo rival) and, after every version (index 0:
         version 1), the round and every seat's points as the game counts them (``GameRules.progress``), by
         evolving the recorded events once; cached with the records (a finished game never changes)."""
@@ -212,18 +213,18 @@ class Replays:
             return cached[1]
         rules = game_of(records[0]["body"]["kind"]).rules
         state = None
-        points = []
+        points: list[results.RoundPoints] = []
         for record in records:
             for data in events_of(record):
                 state = rules.evolve(state, rules.event_from_dict(data))
             now = rules.progress(state)
             points.append({"round": now.round, "scores": list(now.scores)})
-        found = {"names": list(rules.view(state)["players"]), "points": points}
+        found: results.Progress = {"names": list(rules.view(state)["players"]), "points": points}
         with self._lock:
             self._progress[game_id] = (records, found)
         return found
 
-    def vp_timeline(self, game_id: str) -> dict[str, Any]:
+    def vp_timeline(self, game_id: str) -> results.Timeline:
         """Every seat's points after every version, and the round each version is in."""
         found = self.progress(game_id)
         points = found["points"]

@@ -21,6 +21,8 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from service.reading.results import Standing, Standings
+
 TIE_BREAKS = (
     "tournament points",
     "games won",
@@ -118,7 +120,7 @@ class Line:
         average = self.average_place
         return (-self.points, -self.wins, -self.score, average if average is not None else float("inf"))
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> Standing:
         return {
             "rank": self.rank,
             "player_id": self.player_id,
@@ -217,13 +219,18 @@ def seats_from_rows(rows: Iterable[Mapping[str, object]]) -> tuple[list[Seat], d
 
 def report(
     tournament: Mapping[str, object], rows: Iterable[Mapping[str, object]], table: PointsTable = PointsTable()
-) -> dict[str, object]:
+) -> Standings:
     """The whole answer for a tournament: the standings now, after each round, and the cross table (JSON-ready)."""
     seats, names = seats_from_rows(rows)
     rounds = rounds_of(seats)
     final = standings(seats, names, table)
     return {
-        "tournament": {k: tournament.get(k) for k in ("tournament_id", "name", "game", "rounds")},
+        "tournament": {
+            "tournament_id": _text(tournament.get("tournament_id")),
+            "name": _text(tournament.get("name")),
+            "game": _text(tournament.get("game")),
+            "rounds": _int(tournament.get("rounds")),
+        },
         "points_table": list(table.by_place) if table.by_place is not None else None,
         "points_rule": table.describe(),
         "tie_breaks": list(TIE_BREAKS),
@@ -268,7 +275,7 @@ def to_csv(rows: Iterable[Mapping[str, object]], table: PointsTable = PointsTabl
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*CSV_COLUMNS, *(f"round {r}" for r in rounds)])
     for line in standings(seats, names, table):
-        values = line.to_dict()
+        values: Mapping[str, object] = line.to_dict()
         writer.writerow(
             [
                 *(_csv_safe(values[c]) for c in CSV_COLUMNS),
@@ -287,6 +294,10 @@ def _csv_safe(value: object) -> object:
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     return value
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _int(value: object) -> int | None:

@@ -47,6 +47,7 @@ from domain.games import game as game_of
 from service.caller_values import parse_uuid
 from service.commands.application import Digsite, Viewer
 from service.errors import Busy, NotFound
+from service.reading.results import Updates
 from service.serving import capacity
 from service.store.aggregates import Game
 
@@ -461,7 +462,7 @@ def updates(
     include_game: bool = False,
     mark: int | None = None,
     refuse_busy: bool = False,
-) -> dict[str, Any]:
+) -> Updates:
     """What a viewer learns of a game after version ``after``: the records since (redacted as ``GET
     /games/<id>/log`` gives them), the latest version, its status and who is to act. If nothing is ready yet,
     wait up to ``wait`` seconds for it: ``until="record"`` for any new record, ``"turn"`` for the viewer's seat
@@ -514,7 +515,7 @@ def updates(
         if found is None:
             found = service.app.repository.event_store.get(uid, gt=after, lte=game.version, limit=LOG_LIMIT)
         records = service.records_as_seen(game, found, viewer)
-    out: dict[str, Any] = {
+    out: Updates = {
         "id": str(uid),
         "version": game.version,
         "status": "over" if over else "playing",

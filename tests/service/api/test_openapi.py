@@ -68,7 +68,8 @@ def test_every_route_is_described_and_every_description_is_a_route(app: Flask, c
         assert errors and all(r == {"$ref": f"#/components/responses/{r['$ref'].split('/')[-1]}"} for r in errors)
         outage = document["components"]["responses"][operation["responses"]["503"]["$ref"].split("/")[-1]]
         assert "Retry-After" in outage["headers"], f"{method} {path}: a store outage answers 503 with Retry-After"
-    assert document["components"]["schemas"]["Error"]["properties"]["error"]["required"] == ["code", "message"]
+    error = document["components"]["schemas"]["Error"]["properties"]["error"]["$ref"].split("/")[-1]
+    assert document["components"]["schemas"][error]["required"] == ["code", "message"]
 
 
 def test_the_published_request_schemas_are_the_ones_requests_are_checked_against(client: FlaskClient) -> None:

@@ -1,0 +1,135 @@
+"""What the command service answers (``service.commands.application.Digsite``): a player, a tournament, a game
+as a viewer sees it, a move's acknowledgement, a stored record. The API sends these as they are, and the OpenAPI
+document's schemas for them are derived from these types (``service.api.responses``), so a field added here is a
+field documented.
+
+TypedDicts, so an answer stays a plain dict (``found["version"]``) that mypy checks wherever it is read. They come
+from ``typing_extensions`` because pydantic, which derives their JSON Schema, reads only that TypedDict on Python
+3.11 (the standard one from 3.12 on).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired
+
+from typing_extensions import TypedDict
+
+from service.json_schema_notes import TIMESTAMP, UUID, Note, note
+
+Status = Literal["playing", "over"]
+TO_ACT = note("Seats that may act now.")
+
+
+class Player(TypedDict):
+    """A player (a person or a bot)."""
+
+    id: Annotated[str, UUID]
+    name: str
+    kind: Literal["human", "bot"]
+    bot: Annotated[dict[str, Any] | None, note("A bot's settings, as given when it was created; null for a person.")]
+    created_at: Annotated[str, TIMESTAMP]
+
+
+class Tournament(TypedDict):
+    """A tournament: rounds of games of one game under one set of rule options."""
+
+    id: Annotated[str, UUID]
+    name: str
+    rounds: int
+    game: str
+    options: Annotated[
+        dict[str, Any] | None,
+        note(
+            "The rule options every game of it plays with, as given when it was created (`{}`: the game's "
+            "defaults; null: a tournament created before tournaments held them, whose games may have any)."
+        ),
+    ]
+    created_at: Annotated[str, TIMESTAMP]
+
+
+class SeatToken(TypedDict):
+    seat: int
+    player: str
+    token: str
+
+
+class GameCreated(TypedDict):
+    """A new game: its id, first version, seed commitment and the seats' secret tokens."""
+
+    id: Annotated[str, UUID]
+    version: int
+    seed_commitment: Annotated[str, note('sha256("digsite-seed:" + seed), hex.')]
+    tokens: Annotated[list[SeatToken], note("One secret token per seat. Shown only here: hand each to its player.")]
+
+
+class Seated(TypedDict):
+    """A seat of a game and the player in it."""
+
+    seat: int
+    id: str
+    name: str
+
+
+class GameResult(TypedDict):
+    """How a game ended, the same summary for every game."""
+
+    ranking: Annotated[list[int], note("Every seat, best first.")]
+    winners: list[int]
+    scores: Annotated[list[int], note("One per seat.")]
+    detail: Annotated[dict[str, Any], note("The game's own detail.")]
+
+
+# A game's view follows the game's own view schema, which the document holds per kind (service.api.schemas):
+# service.api.responses says which, where the document is built.
+VIEW = Note("The game as the caller may see it (hidden information only as that seat may know it): the game's view "
+            "schema.")  # fmt: skip
+
+
+class Game(TypedDict):
+    """A game as one viewer sees it: a seat its view and legal actions, an organiser all."""
+
+    id: Annotated[str, UUID]
+    kind: str
+    version: Annotated[int, note("The version shown (act on this one).")]
+    latest_version: int
+    status: Status
+    players: list[Seated]
+    labels: Annotated[dict[str, Any], note("tournament, round, table (as given).")]
+    options: dict[str, Any]
+    rules_version: str
+    created_at: Annotated[str, TIMESTAMP]
+    updated_at: Annotated[str, TIMESTAMP]
+    seed_commitment: str
+    seed: Annotated[str | None, note("null until the game is over.")]
+    to_act: Annotated[list[int], TO_ACT]
+    result: Annotated[GameResult | None, note("null while the game is on.")]
+    view: Annotated[dict[str, Any], VIEW]
+    last_hash: NotRequired[Annotated[str, note("Organisers only: the head of the hash chain.")]]
+    seat: NotRequired[Annotated[int, note("Seats only.")]]
+    legal_actions: NotRequired[
+        Annotated[
+            list[dict[str, Any]],
+            note("Seats only: every action the seat may post now (empty for a past version)."),
+        ]
+    ]
+
+
+class Record(TypedDict):
+    """A stored record of a game. hash = sha256 of canonical JSON {game, version, prev, body}; each record's
+    prev_hash is the hash of the record before it."""
+
+    type: Literal["created", "move", "seed_revealed"]
+    game: Annotated[str, UUID]
+    version: int
+    hash: NotRequired[Annotated[str, note("Organisers (and seats once the game is over).")]]
+    prev_hash: NotRequired[str]
+    body: dict[str, Any]
+
+
+class MoveAcknowledged(TypedDict):
+    """A move that landed: the game's new version, and what happened as the seat may see it."""
+
+    version: Annotated[int, note("The game's new version.")]
+    events: Annotated[list[dict[str, Any]], note("As the seat may see them.")]
+    status: Status
+    to_act: Annotated[list[int], TO_ACT]

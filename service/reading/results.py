@@ -1,0 +1,301 @@
+"""What the read side answers: the lists' items, a tournament's standings, the push channel's updates, and the
+rows the dashboard reads through the read port's query objects (``Lists``: games, players, tournaments;
+``Replays``: a frame, a game's progress; ``Analytics``: tendencies and figures). The API sends the first three as
+they are, and the OpenAPI document's schemas for them are derived from these types (``service.api.responses``): a
+field added here is a field documented. A row read from SQL is given its type by a ``cast`` where it is read: the
+columns its SELECT names are the type's keys.
+
+TypedDicts from ``typing_extensions``, as in ``service.commands.results`` (which says why).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired, final
+
+from typing_extensions import TypedDict
+
+from service.commands.results import TO_ACT, Game, Record, Seated, Status
+from service.json_schema_notes import UUID, note
+
+# -- the lists (service.reading.listing) -------------------------------------------------------------------------
+
+
+class GameSummary(TypedDict):
+    """A game as the list of games shows it."""
+
+    id: Annotated[str, UUID]
+    kind: str
+    tournament: str | None
+    round: int | None
+    table: int | None
+    players: Annotated[list[Seated], note("seat, id, name.")]
+    status: Status
+    moves: int
+    version: int
+    started_at: str | None
+    ended_at: str | None
+
+
+# -- a tournament's standings (service.reading.standings) --------------------------------------------------------
+
+
+class Standing(TypedDict):
+    """One player's line in the standings."""
+
+    rank: Annotated[int, note(minimum=1)]
+    player_id: str
+    name: str
+    games: int
+    wins: int
+    points: int
+    score: int
+    average_place: float | None
+
+
+class StandingsOf(TypedDict):
+    """The tournament the standings are of."""
+
+    tournament_id: str | None
+    name: str | None
+    game: str | None
+    rounds: int | None
+
+
+class CrossTableCell(TypedDict):
+    """One game of a player in a round of the cross table."""
+
+    game_id: str
+    table: int | None
+    finished: bool
+    place: int | None
+    n_players: int
+    score: int | None
+    points: int
+
+
+class CrossTableLine(TypedDict):
+    """A player's games, round by round (rounds by number, as text)."""
+
+    player_id: str
+    name: str
+    rank: int
+    rounds: dict[str, list[CrossTableCell]]
+
+
+class Standings(TypedDict):
+    """Who is leading: the standings now and after each round, and the cross table."""
+
+    tournament: StandingsOf
+    points_table: list[int] | None
+    points_rule: str
+    tie_breaks: list[str]
+    rounds: list[int]
+    standings: list[Standing]
+    after_round: Annotated[dict[str, list[Standing]], note("The standings after each round (by number, as text).")]
+    cross_table: list[CrossTableLine]
+
+
+# -- the push channel (service.serving.push) ---------------------------------------------------------------------
+
+
+@final
+class Updates(TypedDict):
+    """What is new in a game since a version, as the caller may read it."""
+
+    id: Annotated[str, UUID]
+    version: Annotated[int, note("The game's latest version (`after` for the next call).")]
+    status: Status
+    to_act: Annotated[list[int], TO_ACT]
+    records: Annotated[
+        list[Record],
+        note(
+            "The records after `after`, up to `version`, exactly as GET /games/{game_id}/log gives them to the "
+            "caller (redacted for a seat while the game is on); at most 1000."
+        ),
+    ]
+    ready: Annotated[bool, note("Whether what `until` names has happened (false: the wait ran out first).")]
+    game: NotRequired[
+        Annotated[Game, note("With `until=turn&include=game`, when ready: the game as the seat sees it.")]
+    ]
+    retry_after: NotRequired[
+        Annotated[
+            int,
+            note(
+                "In a move's `next` only (`POST .../actions?wait=S`): the server was holding as many waiting "
+                "requests as it may and answered at once instead; ask the channel again after this many seconds. "
+                "(`GET .../updates` says it with 503 `busy` and `Retry-After`.)"
+            ),
+        ]
+    ]
+
+
+# -- the dashboard's rows (the read models, through the read side's queries) ---------------------------------------
+
+
+class TournamentRow(TypedDict):
+    """A tournament as its read model holds it (``rm_tournaments``)."""
+
+    tournament_id: str
+    name: str
+    rounds: int
+    game: str
+    created_at: str
+
+
+class TournamentListed(TournamentRow):
+    """A tournament in the list of tournaments: with its games (of its own game) and how many are over."""
+
+    games: int
+    finished: int
+
+
+class PlayerRow(TypedDict):
+    """A player as its read model holds it (``rm_players``), with the totals the projection keeps."""
+
+    player_id: str
+    name: str
+    kind: str
+    bot: dict[str, Any] | None
+    games: Annotated[int, note("Finished games.")]
+    wins: int
+
+
+class SeatRow(TypedDict):
+    """A seat of a game's row: who sat there; in the games list, also their place and score (None in play)."""
+
+    seat: int
+    id: str
+    name: str
+    place: NotRequired[int | None]
+    score: NotRequired[int | None]
+
+
+class GameRow(TypedDict):
+    """A game as its read model holds it (``rm_games``), its JSON read. The row also holds the game's own per-game
+    facts (its fact tables keyed by the game alone; None for a game of another kind): only that game's code knows
+    their names, so they are not typed here."""
+
+    game_id: str
+    kind: str
+    tournament_id: str | None
+    round_label: int | None
+    table_label: int | None
+    n_players: int
+    players: list[SeatRow]
+    status: str
+    winner_seat: int | None
+    winner_player: str | None
+    winners: list[int]
+    round: int
+    moves: int
+    started_at: str | None
+    ended_at: str | None
+    last_version: int
+    detail: dict[str, Any]
+    rounds: Annotated[int, note("The rounds reached: the core's `round` unless the game's facts say otherwise.")]
+    win_how: Annotated[str | None, note("How the game was won, where its result's detail says.")]
+
+
+class GamesPage(TypedDict):
+    """A page of the games list and how many games match in all."""
+
+    total: int
+    rows: list[GameRow]
+
+
+class MoveRow(TypedDict):
+    """A move as its read model holds it (``rm_moves``)."""
+
+    game_id: str
+    version: int
+    seat: int
+    player_id: str
+    kind: str
+    round: int
+    at: str
+    think_ms: float | None
+    summary: str
+
+
+class ReplayLine(TypedDict):
+    """One record of a replay's log: its version, who moved (None: the game's opening or the seed's reveal) and
+    what happened, told from the replay's perspective."""
+
+    version: int
+    seat: int | None
+    lines: list[str]
+
+
+class ReplayFrame(Game):
+    """One frame of a replay: the game as a seat (or the referee) saw it at a version, stopped after
+    ``events_shown`` of the record's ``event_count`` events, with the log up to there."""
+
+    events_shown: int
+    event_count: int
+    log: list[ReplayLine]
+
+
+class RoundPoints(TypedDict):
+    round: int
+    scores: list[int]
+
+
+class Progress(TypedDict):
+    """Every seat's name and, after every version, the round and every seat's points."""
+
+    names: list[str]
+    points: list[RoundPoints]
+
+
+class Timeline(TypedDict):
+    """Every seat's points after every version (``vp``), and the round each version is in."""
+
+    names: list[str]
+    vp: list[list[int]]
+    round: list[int]
+
+
+class Tendency(TypedDict):
+    """One metric's tendency as the pages read it: its value, sample size (0 when none) and how it is shown."""
+
+    value: float | None
+    n: int | float
+    label: str
+    grain: Literal["seat", "game", "round"]
+    share: bool
+    group: str
+
+
+class Tendencies(TypedDict):
+    """A player's (or the field's, player None) tendencies over finished games of a kind, by metric name."""
+
+    player: str | None
+    kind: str
+    n_players: int | tuple[int, ...] | None
+    games: int
+    metrics: dict[str, Tendency]
+
+
+class ByRound(TypedDict):
+    """A metric's value in one round (of the games, or of a tournament), over ``n`` rows."""
+
+    round: int
+    value: float | None
+    n: int | float | None
+
+
+class ByDimension(TypedDict):
+    """A metric's value for one value (``grp``) of a dimension, at one table size."""
+
+    n_players: int
+    grp: Any
+    value: float | None
+    n: int | float | None
+    games: int
+
+
+class Count(TypedDict):
+    """How many seats (or games) had this value."""
+
+    value: Any
+    n: int
