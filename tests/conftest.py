@@ -59,6 +59,15 @@ def _lock_dir(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
     return tmp_path_factory.getbasetemp().parent
 
 
+@pytest.fixture(scope="session")
+def stores(tmp_path_factory: pytest.TempPathFactory, _lock_dir: Path | None) -> Any:
+    """The stores built once per run and copied per test or per worker (tests/stores.py), kept in the run's
+    temporary directory: under xdist the one its workers share."""
+    from tests.stores import Shelf
+
+    return Shelf((_lock_dir or tmp_path_factory.getbasetemp()) / "stores")
+
+
 @pytest.fixture(autouse=True)
 def _alone_when_asked(request: pytest.FixtureRequest, _lock_dir: Path | None) -> Iterator[None]:
     """Under xdist, a test marked ``alone`` runs while no other worker runs a test: it bounds how long answers take,

@@ -24,7 +24,7 @@ from service.commands.application import Digsite, Viewer
 from service.reading.projections.follower import Follower
 from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
-from service.store import backends
+from tests.stores import Shelf
 
 RUINS_BOTS = _game("ruins").bots
 
@@ -78,54 +78,65 @@ def _play_some(service: Digsite, game_id: str, bots: list[Any], moves: int) -> N
         guess = result["to_act"][0] if result["to_act"] else guess
 
 
-@pytest.fixture(scope="session")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
+def _demo_settings(db: Database) -> Settings:
+    return Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET)
+
+
+def _play_the_demo(db: Database) -> dict[str, Any]:
     """A Ruins tournament of 4 three-player bot games over 2 rounds (a pool of 6), plus one game still in
     play; for every other registered game, a small tournament of two games at a table of up to 3 and one
-    at its smallest table (a solo game where it has one); in a fresh SQLite store, read models caught up."""
-    db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'demo.sqlite'}")
-    backends.upgrade(db)
-    settings = Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET)
+    at its smallest table (a solo game where it has one); read models caught up. Returns the ids ``Demo`` holds."""
+    settings = _demo_settings(db)
     service = Digsite(settings)
-    tournament = run_tournament(service, kind="ruins", players=3, games=4, pool=6, seed="dash", name="Spring Cup")
-    pool = tournament.pool
-    live = service.create_game("ruins", [pool[0]["id"], pool[1]["id"]], labels={"table": 9}, seed="live")
-    _play_some(service, live["id"], [RUINS_BOTS.from_record(pool[0]["bot"]), RUINS_BOTS.from_record(pool[1]["bot"])], 6)
-    others: dict[str, list[str]] = {}
-    for kind, found in GAMES.items():
-        if kind == tournament.kind:
-            continue
-        seats = found.schemas.seats
-        table = min(max(3, seats.low), seats.high)
-        cup = run_tournament(service, kind=kind, players=table, games=2, seed="dash", name=f"{found.title} Cup")
-        others[kind] = [g.id for g in cup.games]
-        if seats.low < table:
-            small = run_tournament(
-                service,
-                kind=kind,
-                players=seats.low,
-                games=1,
-                seed="dash",
-                name=f"{found.title} Cup, {seats.low} seat(s)",
-            )
-            others[kind].extend(g.id for g in small.games)
+    try:
+        tournament = run_tournament(service, kind="ruins", players=3, games=4, pool=6, seed="dash", name="Spring Cup")
+        pool = tournament.pool
+        live = service.create_game("ruins", [pool[0]["id"], pool[1]["id"]], labels={"table": 9}, seed="live")
+        seated = [RUINS_BOTS.from_record(pool[0]["bot"]), RUINS_BOTS.from_record(pool[1]["bot"])]
+        _play_some(service, live["id"], seated, 6)
+        others: dict[str, list[str]] = {}
+        for kind, found in GAMES.items():
+            if kind == tournament.kind:
+                continue
+            seats = found.schemas.seats
+            table = min(max(3, seats.low), seats.high)
+            cup = run_tournament(service, kind=kind, players=table, games=2, seed="dash", name=f"{found.title} Cup")
+            others[kind] = [g.id for g in cup.games]
+            if seats.low < table:
+                small = run_tournament(
+                    service,
+                    kind=kind,
+                    players=seats.low,
+                    games=1,
+                    seed="dash",
+                    name=f"{found.title} Cup, {seats.low} seat(s)",
+                )
+                others[kind].extend(g.id for g in small.games)
+    finally:
+        service.close()
     follower = Follower(settings)
     try:
         follower.catch_up()
     finally:
         follower.close()
+    return {
+        "tournament": tournament.id,
+        "finished": [g.id for g in tournament.games],
+        "live": live["id"],
+        "players": pool,
+        "tokens": [t["token"] for t in live["tokens"]],
+        "others": others,
+    }
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory: pytest.TempPathFactory, stores: Shelf) -> Iterator[Demo]:
+    """The demo store (``_play_the_demo``), played once per run and copied for this worker: its tests only read it."""
+    built = stores.sqlite("dashboard-demo", _play_the_demo)
+    service = Digsite(_demo_settings(built.copy(tmp_path_factory.mktemp("dashboard"), "demo.sqlite")))
     queries = ReadPort.over(service.reader)
     try:
-        yield Demo(
-            service=service,
-            queries=queries,
-            tournament=tournament.id,
-            finished=[g.id for g in tournament.games],
-            live=live["id"],
-            players=pool,
-            tokens=[t["token"] for t in live["tokens"]],
-            others=others,
-        )
+        yield Demo(service=service, queries=queries, **built.facts)
     finally:
         queries.close()
         service.close()

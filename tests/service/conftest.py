@@ -12,6 +12,7 @@ from service.commands.application import Digsite
 from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store.backends import upgrade
+from tests.stores import Shelf
 
 
 def _drop_schema(url: str, schema: str) -> None:
@@ -22,12 +23,13 @@ def _drop_schema(url: str, schema: str) -> None:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
-    """A migrated, empty store: an SQLite file, or a new schema on the test PostgreSQL server."""
+def database(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, stores: Shelf
+) -> Iterator[Database]:
+    """A migrated, empty store: an SQLite file (a copy of the run's one empty store, migrated once), or a new
+    schema on the test PostgreSQL server."""
     if request.param == "sqlite":
-        db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('store') / 'digsite.sqlite'}")
-        upgrade(db)
-        yield db
+        yield stores.sqlite("empty").copy(tmp_path_factory.mktemp("store"))
         return
     with fresh_schema(request.getfixturevalue("postgres_url")) as db:
         yield db

@@ -247,7 +247,11 @@ game_seeds = st.one_of(st.integers(min_value=0, max_value=2**63), st.text(max_si
 sides = st.sampled_from(["bird", "snake"])
 
 
-@pytest.mark.parametrize("n_players", [1, 2, 3, 4])
+# Three and four seats take most of this test's time: the fast run plays one and two, the full run all four (and
+# the slow test below 30 games at each).
+@pytest.mark.parametrize(
+    "n_players", [1, 2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)]
+)
 @_settings(GAMES)
 @given(game_seed=game_seeds, bot_seed=st.integers(0, 2**32), pass_weight=st.floats(0.05, 1.0))
 def test_random_legal_games_keep_every_invariant(

@@ -25,6 +25,10 @@ from service.commands.application import Digsite
 from service.settings import Database, Settings
 from tests.service.api.polls import Polls, room_for_files
 
+# Every test here starts a server in processes of its own (digsite serve, gunicorn and its workers) and stops it:
+# the fast run leaves them to the full run and CI; the API itself is tested in process (tests/service/api).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[3]
 KEY = "serve-test-key"
 WAIT = 30  # seconds; a healthy server starts in about one
