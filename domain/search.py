@@ -14,11 +14,8 @@ ones too, is the rollout bot's, each seat playing for itself.
 Which actions: the rollout bot's own choices here (several draws of it; a game's bot may answer beyond the legal
 list, as Ruins' bots add purchases and claims to a play), then a few other legal actions. How the budget is
 spent: sequential halving (Karnin, Koren and Somekh 2013): the budget is split over rounds, each playing every
-action left on fresh draws, after which the worse half drops out; the rollout bot's own choice never does, and the
-survivor is played only if it beats that choice on the same draws by ``CONFIDENCE`` standard errors (a larger
-budget can tell smaller differences apart, a smaller one keeps to the rollout bot's sound default). One strength
-knob, ``budget``: the playouts a move. Everything is drawn from the ``random.Random`` ``choose`` is given, so a game of
-search bots is reproducible.
+action left on fresh draws, after which the worse half drops out. One strength knob, ``budget``: the playouts a
+move. Everything is drawn from the ``random.Random`` ``choose`` is given, so a game of search bots is reproducible.
 """
 
 from __future__ import annotations
@@ -43,7 +40,6 @@ PROPOSALS = 8  # draws of the rollout bot's own choice (duplicates fall away)
 EXTRA = 6  # other legal actions compared besides
 ROUNDS_AHEAD = 1  # a playout stops at the end of the round searched from (1), or later rounds, or the game's end
 ASK_EVERY = 4  # a playout asks whether the round is over at most this often (a few actions late costs little)
-CONFIDENCE = 1.0  # standard errors by which the survivor must beat the rollout bot's own choice to be played
 WIN_WEIGHT = 0.5  # a reward is this much winning, the rest the share of the other seats beaten
 MARGIN_SCALE = 0.15  # a cut playout's margins are read in units of 1 + this share of the most points any seat has
 MARGIN_STEEPNESS = 2.0  # a margin of one unit is worth 88 % of a win (logistic of 2): docs/judge.md
@@ -119,7 +115,8 @@ class SearchBot(Generic[Action]):
         seen = dict(view)  # the seat's view as plain JSON: all the search reads of the game
         seat = int(seen["viewer"])  # every game's view names its viewer
         start_round = -1  # the round searched in, as the game counts it (read from the first draw)
-        values: list[list[float]] = [[] for _ in candidates]  # each candidate's reward on each draw it was played
+        totals = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
         alive = list(range(len(candidates)))
         rounds = max(1, math.ceil(math.log2(len(candidates))))
         for _ in range(rounds):
@@ -129,19 +126,13 @@ class SearchBot(Generic[Action]):
                     start_round = self.rules.progress(state).round
                 seed = rng.getrandbits(64)
                 for i in alive:
-                    values[i].append(self.evaluate(state, candidates[i], seat, start_round, random.Random(seed)))
-            alive.sort(key=lambda i: (-sum(values[i]) / len(values[i]), i))  # ties: the rollout bot's choice first
+                    totals[i] += self.evaluate(state, candidates[i], seat, start_round, random.Random(seed))
+                    counts[i] += 1
+            alive.sort(key=lambda i: (-totals[i] / counts[i], i))  # ties: the rollout bot's choice first
             del alive[max(1, (len(alive) + 1) // 2) :]
-            if 0 not in alive:
-                alive.append(0)  # the rollout bot's own choice stays in: the survivor must beat it on the same draws
             if len(alive) == 1:
                 break
-        best = alive[0]
-        if best != 0 and _z([a - b for a, b in zip(values[best], values[0], strict=True)]) <= CONFIDENCE:
-            # Not clearly better than the rollout bot's choice on the draws both were played on: a smooth reward
-            # never ties, so without this a small budget would follow its noise away from a sound default.
-            best = 0
-        return candidates[best]
+        return candidates[alive[0]]
 
     def candidates(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> list[Action]:
         """What the search compares: the rollout bot's choices (most often chosen first), then up to ``EXTRA``
@@ -197,16 +188,6 @@ def play_out(
         action = player.choose(SeatView(rules, state, actor), rules.legal_actions(state, actor), rng)
         state = rules.step(state, action)[1]
     return rules.result(state), tuple(rules.progress(state).scores)
-
-
-def _z(differences: Sequence[float]) -> float:
-    """The mean of paired differences in standard errors (``inf`` without spread, 0 when not above 0)."""
-    n = len(differences)
-    mean = sum(differences) / n if n else 0.0
-    if mean <= 0:
-        return 0.0
-    variance = sum((d - mean) ** 2 for d in differences) / max(1, n - 1)
-    return math.inf if variance == 0 else mean / math.sqrt(variance / n)
 
 
 def parse_choice(text: str) -> tuple[str, dict[str, Any]]:

@@ -108,37 +108,3 @@ def test_a_bot_is_named_with_its_budget_on_the_command_line() -> None:
     for bad in ("search:", "search:0", "search:x", "search:-2"):
         with pytest.raises(ValueError):
             parse_choice(bad)
-
-
-def test_the_search_leaves_the_rollout_bot_s_choice_only_for_a_move_clearly_better(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The survivor of the halving is played only if it beats the rollout bot's own choice, on the same draws, by
-    ``CONFIDENCE`` standard errors; else the rollout bot's choice is (a small budget does not follow its noise)."""
-    found = GAMES[KINDS[0]]
-    rules = found.rules
-    state, seat = next(s for s in _turns(KINDS[0], 4, 17) if len(rules.legal_actions(s[0], s[1])) > 3)
-    view, legal = rules.view(state, seat), rules.legal_actions(state, seat)
-    bot = found.bots.make(SEARCH, budget=60)
-    assert isinstance(bot, SearchBot)
-    # The rollout bot's choice and the next candidate, as choose will draw them from the same numbers.
-    default, other = bot.candidates(view, legal, random.Random(9))[:2]
-
-    def scored(gain: float, swing: float) -> Any:
-        """``other`` earns ``gain`` more than every other action on each draw, plus ``swing`` and minus it on
-        alternate draws (so its mean stays ahead: the halving keeps it); every action shares the draw's luck."""
-        seen = [0]
-
-        def evaluate(state: Any, action: Any, seat: int, start: int, rng: random.Random) -> float:
-            luck = rng.uniform(-0.2, 0.2)
-            if action != other:
-                return 0.5 + luck
-            seen[0] += 1
-            return 0.5 + luck + gain + (swing if seen[0] % 2 else -swing)
-
-        return evaluate
-
-    monkeypatch.setattr(bot, "evaluate", scored(0.2, 0.0))  # better on every draw, by the same
-    assert bot.choose(view, legal, random.Random(9)) == other
-    monkeypatch.setattr(bot, "evaluate", scored(0.02, 0.3))  # ahead on average, within a standard error
-    assert bot.choose(view, legal, random.Random(9)) == default
