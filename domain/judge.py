@@ -13,16 +13,11 @@ random numbers (every move compared on the same draws and the same playout numbe
    on side by side. Their means are the expected results reported (the search phase's figures would flatter the
    survivor: the maximum of noisy means is biased upwards). The best move found stands only if it beats the move
    played there by more than ``SIGNIFICANCE`` standard errors of the paired difference; otherwise the move played
-   is the best found, and the loss is 0. A first estimate too close to call (within ``UNSURE``) is extended by
-   ``EXTEND`` times its pairs, so that judgements with other seeds make the same call.
-
-The candidates are drawn from the position (the move's number and seat), not from the seed: every judgement of a
-position compares the same moves.
+   is the best found, and the loss is 0.
 
 Each playout is scored for the mover: ``win`` (1 for a win, shared or not), ``place`` (1 first; at a playout cut
 short by ``rounds_ahead``, by the points then), and the ``value`` ``domain.search.rewards`` gives (half winning, half
-the share of the other seats beaten: 1 for a sure win, 0 for a sure last place; at a cut, smooth in the point
-margins, as lichess's Win% in centipawns). The *loss* of a move is
+the share of the other seats beaten: 1 for a sure win, 0 for a sure last place). The *loss* of a move is
 100 x (value of the best move found - value of the move played), in points of expected result (0-100), never below
 0. From it, lichess's shape (lichess.org/page/accuracy): a move's accuracy is ``103.1668 exp(-0.04354 loss) -
 3.1669`` clamped to [0, 100]; a seat's accuracy in a game is the mean of the arithmetic and the harmonic mean of its
@@ -50,12 +45,10 @@ from domain.search import PROPOSALS, play_out, rewards
 Action = TypeVar("Action")
 Event = TypeVar("Event")
 
-JUDGE_VERSION = 2  # raise on any change to what the judge computes: stored judgements are keyed by it
+JUDGE_VERSION = 1  # raise on any change to what the judge computes: stored judgements are keyed by it
 DEFAULT_BUDGET = 100  # playouts a decision (half to search, half to estimate): bench/judge.py measures it
 WIDTH = 12  # legal actions compared whole up to this many; beyond, the rollout bot's choices and a draw of the rest
 SIGNIFICANCE = 2.0  # standard errors by which the best move found must beat the move played to replace it
-UNSURE = (1.0, 3.0)  # a first estimate between these many standard errors is too close to call: it is extended
-EXTEND = 3  # by this many times its pairs (the budget of such a decision grows by half that: docs/judge.md)
 INACCURACY, MISTAKE, BLUNDER = 5.0, 10.0, 20.0  # points of expected result lost (0-100) for each mark
 ROUNDS_AHEAD: int | None = 1  # playouts stop where this many rounds have ended (None: at the game's end; a Ruins
 # playout to the end is about 170 actions from an early move, 8 times one to the round's end: docs/judge.md)
@@ -263,11 +256,8 @@ class Judge(Generic[Action]):
             return Judgement(index, seat, played_json, len(legal), judged=False)
         seen = rules.view(state, seat)
         rng = random.Random(f"judge:{JUDGE_VERSION}:{seed}:{index}")
-        # The candidates are drawn without the seed: which moves are compared is the position's, the same in every
-        # judgement of it, so judgements with other seeds differ only by their playouts (docs/judge.md).
-        pick = random.Random(f"judge-candidates:{JUDGE_VERSION}:{index}:{seat}")
         try:
-            best, best_est, played_est, loss = self.compare(seen, seat, legal, played, rng, pick)
+            best, best_est, played_est, loss = self.compare(seen, seat, legal, played, rng)
         except NotSampleable:
             return Judgement(index, seat, played_json, len(legal), judged=False)
         accuracy = move_accuracy(loss)
@@ -292,19 +282,12 @@ class Judge(Generic[Action]):
         return [*out, *others]
 
     def compare(
-        self,
-        seen: Mapping[str, Any],
-        seat: int,
-        legal: Sequence[Action],
-        played: Action,
-        rng: random.Random,
-        pick: random.Random | None = None,
+        self, seen: Mapping[str, Any], seat: int, legal: Sequence[Action], played: Action, rng: random.Random
     ) -> tuple[Action, Estimate, Estimate, float]:
-        """The best move found, its estimate, the move played's, and the loss (points, >= 0). ``pick`` draws the
-        candidates (``rng`` when not given), ``rng`` the states and playouts."""
+        """The best move found, its estimate, the move played's, and the loss (points, >= 0)."""
         rules = self.rules
         view = dict(seen)
-        candidates = self.candidates(view, legal, played, rng if pick is None else pick)
+        candidates = self.candidates(view, legal, played, rng)
         first = rules.sample(view, seat, rng)  # also the first draw of the search
         start = rules.progress(first).round
         stop = None if self.rounds_ahead is None else start + self.rounds_ahead
@@ -334,38 +317,30 @@ class Judge(Generic[Action]):
         # 2. Estimate: the move played and the best found side by side on fresh draws.
         played_tally, best_tally = _Tally(), _Tally()
         differences: list[float] = []
-
-        def side_by_side(pairs: int) -> None:
-            for _ in range(pairs):
-                state = rules.sample(view, seat, rng)
-                seed = rng.getrandbits(64)
-                mine = scored(state, played, seed)
-                played_tally.add(mine)
-                if found != 0:
-                    theirs = scored(state, candidates[found], seed)
-                    best_tally.add(theirs)
-                    differences.append(theirs[2] - mine[2])
-
         pairs = max(2, (self.budget - half) // (1 if found == 0 else 2))
-        side_by_side(pairs)
-        if found != 0 and UNSURE[0] < _z(differences) < UNSURE[1]:
-            # Too close to call: where one judgement would pass the test and the next fail it. More pairs here,
-            # only here, so the call follows the moves' difference rather than the draws (docs/judge.md).
-            side_by_side(EXTEND * pairs)
-        if found == 0 or _z(differences) <= SIGNIFICANCE:
+        for _ in range(pairs):
+            state = rules.sample(view, seat, rng)
+            seed = rng.getrandbits(64)
+            mine = scored(state, played, seed)
+            played_tally.add(mine)
+            if found != 0:
+                theirs = scored(state, candidates[found], seed)
+                best_tally.add(theirs)
+                differences.append(theirs[2] - mine[2])
+        if found == 0 or not _beats(differences):
             return played, played_tally.estimate(), played_tally.estimate(), 0.0
         loss = 100.0 * (best_tally.mean() - played_tally.mean())
         return candidates[found], best_tally.estimate(), played_tally.estimate(), loss
 
 
-def _z(differences: Sequence[float]) -> float:
-    """The mean paired difference in standard errors (``inf`` for a difference without spread, 0 for none)."""
+def _beats(differences: Sequence[float]) -> bool:
+    """Whether the mean paired difference is above ``SIGNIFICANCE`` standard errors (and above 0)."""
     n = len(differences)
     mean = sum(differences) / n
     if mean <= 0:
-        return 0.0
+        return False
     variance = sum((d - mean) ** 2 for d in differences) / max(1, n - 1)
-    return math.inf if variance == 0 else mean / math.sqrt(variance / n)
+    return mean > SIGNIFICANCE * math.sqrt(variance / n)
 
 
 def summarise(judged: Sequence[Judgement], seats: int) -> tuple[SeatSummary, ...]:

@@ -4,8 +4,6 @@ section 4) bots of known strength ordered by their mean accuracy. Time and stabi
 
 from __future__ import annotations
 
-import json
-import math
 import random
 import statistics
 from collections.abc import Sequence
@@ -13,7 +11,6 @@ from typing import Any
 
 import pytest
 
-import domain.judge as judge_module
 from domain.games import GAMES
 from domain.judge import (
     BLUNDER,
@@ -98,46 +95,6 @@ def test_a_decision_is_judged_from_the_mover_s_view_only(kind: str) -> None:
             checked += 1
         state = rules.replay(move.events, state)
     assert checked >= 3
-
-
-@pytest.mark.parametrize("kind", KINDS)
-def test_judgements_with_other_seeds_compare_the_same_moves(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Which moves a decision compares is the position's, not the seed's (docs/judge.md): judgements with other
-    seeds differ only by their draws and playouts, even where only some of the legal actions are compared."""
-    found = GAMES[kind]
-    rules = found.rules
-    opening, moves = _heuristic_game(kind, 4, "judge-candidates", 400)
-    state = rules.replay(opening)
-    spot = None
-    for index, move in enumerate(moves):  # the first position with more legal actions than the judge compares
-        if len(rules.legal_actions(state, move.seat)) > judge_module.WIDTH:
-            spot = index, state, move
-            break
-        state = rules.replay(move.events, state)
-    assert spot is not None, f"no position of {kind} with more than {judge_module.WIDTH} legal actions"
-    index, state, move = spot
-    tried: list[str] = []
-    real = judge_module.play_out
-
-    def recording(rules_: Any, player: Any, state_: Any, action: Any, *rest: Any) -> Any:
-        tried.append(json.dumps(rules.action_to_dict(action), sort_keys=True))
-        return real(rules_, player, state_, action, *rest)
-
-    monkeypatch.setattr(judge_module, "play_out", recording)
-    compared = []
-    for seed in (0, 1, 2):
-        tried.clear()
-        Judge(rules, found.bots, budget=16).decision(state, move.seat, move.action, index, seed=seed)
-        compared.append(set(tried))
-    assert len(compared[0]) > 2  # the search tried several moves
-    assert compared[0] == compared[1] == compared[2]
-
-
-def test_a_first_estimate_is_counted_in_standard_errors_of_the_paired_difference() -> None:
-    assert judge_module._z([0.1, 0.3, 0.2, 0.2]) == pytest.approx(0.2 / math.sqrt((0.02 / 3) / 4))
-    assert judge_module._z([0.0, -0.5, 0.1]) == 0.0  # no better on average: no call to extend or make
-    assert judge_module._z([0.25, 0.25]) == math.inf  # better every time, by the same
-    assert judge_module.UNSURE[0] < judge_module.SIGNIFICANCE < judge_module.UNSURE[1]
 
 
 def test_accuracy_is_lichess_s_curve_of_the_points_lost_and_a_game_s_the_mean_of_two_means() -> None:
