@@ -5,8 +5,7 @@ the game's own sampler (``GameRules.sample``: it reads the view, never a state),
 than the seat (Perfect Information Monte Carlo). On each draw, every action still in the running is played, then
 the game goes on with the game's own bot in every seat (``rollout``, its heuristic by default: each seat playing
 for itself as that bot does) to the end of the round searched in (or the game's end), and each action earns the
-bot's reward there: winning and the seats beaten, by the result or, at a round's end, by a logistic of the point
-margins so far (``rewards``: ranks alone saturate, so a seat ahead could not tell moves apart). The
+bot's reward there: winning and the seats beaten, by the result or, at a round's end, by the points so far. The
 actions share their draws and the playouts' random numbers, so they are compared on the same deals (common random
 numbers: far less noise than a draw each). Only the bot's own move is searched: every other move, its own later
 ones too, is the rollout bot's, each seat playing for itself.
@@ -41,47 +40,30 @@ EXTRA = 6  # other legal actions compared besides
 ROUNDS_AHEAD = 1  # a playout stops at the end of the round searched from (1), or later rounds, or the game's end
 ASK_EVERY = 4  # a playout asks whether the round is over at most this often (a few actions late costs little)
 WIN_WEIGHT = 0.5  # a reward is this much winning, the rest the share of the other seats beaten
-MARGIN_SCALE = 0.15  # a cut playout's margins are read in units of 1 + this share of the most points any seat has
-MARGIN_STEEPNESS = 2.0  # a margin of one unit is worth 88 % of a win (logistic of 2): docs/judge.md
 PLAYOUT_LIMIT = 10_000  # actions in one playout, against a game that never ends
 
 
 def rewards(result: Result | None, scores: Sequence[int]) -> list[float]:
-    """Each seat's reward in [0, 1]: ``WIN_WEIGHT`` for winning, the rest for the share of other seats it beat (ties
-    count half), by the result when the game ended.
-
-    A playout cut short (at a round's end) has no result, only points so far; there the reward is smooth in the
-    margins, as lichess's Win% is a logistic of the engine's centipawns: winning is the logistic of the margin over
-    the best other seat, beating a seat the logistic of the margin over it, each on a scale that grows with the
-    points in play (``MARGIN_SCALE``). Ranks alone saturate: a seat ahead by ten at a round's end scores the same
-    whatever it plays, so a search (or a judge) could not tell a move that gains points from one that loses them
-    (in two-player Ruins, most moves of a game)."""
+    """Each seat's reward in [0, 1]: ``WIN_WEIGHT`` for winning (leading on points when the playout stopped before
+    the end), the rest for the share of other seats it beat (ties count half)."""
     n = len(scores)
     if n == 1:
         return [1.0]
-    if result is None:
-        scale = 1.0 + MARGIN_SCALE * max(abs(s) for s in scores)
-        out = []
-        for s in range(n):
-            margins = [scores[s] - scores[o] for o in range(n) if o != s]
-            beaten = sum(_logistic(m / scale) for m in margins) / (n - 1)
-            out.append(WIN_WEIGHT * _logistic(min(margins) / scale) + (1 - WIN_WEIGHT) * beaten)
-        return out
-    place = [0] * n
-    for rank, seat in enumerate(result.ranking):
-        place[seat] = rank
-    for seat in result.winners:
-        place[seat] = 0
-    winners = set(result.winners)
+    if result is not None:
+        place = [0] * n
+        for rank, seat in enumerate(result.ranking):
+            place[seat] = rank
+        for seat in result.winners:
+            place[seat] = 0
+        winners = set(result.winners)
+    else:
+        place = [sum(1 for other in scores if other > mine) for mine in scores]
+        winners = {s for s in range(n) if place[s] == 0}
     out = []
     for s in range(n):
         beaten = sum(1.0 if place[o] > place[s] else 0.5 if place[o] == place[s] else 0.0 for o in range(n) if o != s)
         out.append(WIN_WEIGHT * (s in winners) + (1 - WIN_WEIGHT) * beaten / (n - 1))
     return out
-
-
-def _logistic(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-MARGIN_STEEPNESS * x))
 
 
 @dataclass
