@@ -2,9 +2,11 @@
 bots of known strength as they are.
 
 - ``time`` and ``stability``: ``--games`` four-player games of the game's heuristic bots (seeds
-  ``judge-bench-<i>``), each judged ``--repeats`` times at ``--budget`` with judge seeds 0, 1, ...: the seconds a
-  game takes to judge on one core (each run), and the share of judged decisions whose best move found is the same
-  in every repeat (and, pairwise, in two repeats).
+  ``judge-bench-<i>``), each judged ``--repeats`` times at ``--budget`` with judge seeds 0, 1, ...: the CPU seconds
+  a game takes to judge on one core (each run; the wall clock on a shared machine counts the other processes' turns
+  too), and the share of judged decisions whose best move found is the same in every repeat (and, pairwise, in two
+  repeats). With ``--decisions N``: stability on N decisions spread over the ``--games`` games instead of whole
+  games (and CPU seconds a decision), for a game too long to judge whole several times.
 - ``order`` (the issue's section 4): ``--order-games`` four-player games seating a random bot, a heuristic bot, the
   search bot at ``--search-budget`` B and at 4B (seats rotating with the game's number, seeds
   ``judge-order-<i>``), each judged once at ``--budget``: each bot's mean accuracy over its games (with a 95 %
@@ -44,9 +46,63 @@ def _judge(kind: str, players: Sequence[str], seed: str, policies: Sequence[Poli
     played = play_game(rules, players, policies, seed)
     opening = rules.start(players, None, seed)
     moves, _ = moves_of(rules, opening, played.actions)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU seconds: on a shared machine, the wall clock counts the other processes
     judged = Judge(rules, found.bots, budget=budget).game(opening, moves, seed=judge_seed, seats=len(players))
-    return judged, time.perf_counter() - started
+    return judged, time.process_time() - started
+
+
+def _positions(kind: str, games: int, decisions: int) -> list[tuple[int, Any, Any]]:
+    """``decisions`` judged decisions (more than one legal action) spread evenly over ``games`` four-player games
+    of heuristic bots (seeds ``judge-bench-<i>``): (the move's number, the state before it, the move)."""
+    found = game(kind)
+    rules = found.rules
+    names = [f"P{s}" for s in range(4)]
+    spots: list[tuple[int, Any, Any]] = []
+    for i in range(games):
+        played = play_game(rules, names, [found.bots.make("heuristic") for _ in names], f"judge-bench-{i}")
+        opening = rules.start(names, None, f"judge-bench-{i}")
+        moves, _ = moves_of(rules, opening, played.actions)
+        state = rules.replay(opening)
+        mine = []
+        for index, move in enumerate(moves):
+            if len(rules.legal_actions(state, move.seat)) > 1:
+                mine.append((index, state, move))
+            state = rules.replay(move.events, state)
+        share = -(-decisions // games)
+        spots += mine[:: max(1, len(mine) // share)][:share]
+    return spots[:decisions]
+
+
+def spread_stability(kind: str, games: int, decisions: int, repeats: int, budget: int) -> dict[str, Any]:
+    """Stability on ``decisions`` decisions spread over the games (a whole Arnak game is too long to judge several
+    times on a loaded machine): the share whose best move found is the same in every one of ``repeats`` judgements
+    (seeds 0, 1, ...), and the CPU seconds a decision."""
+    found = game(kind)
+    rules = found.rules
+    judge = Judge(rules, found.bots, budget=budget)
+    same = differs_from_played = 0
+    spots = _positions(kind, games, decisions)
+    started = time.process_time()
+    for index, state, move in spots:
+        runs = [judge.decision(state, move.seat, move.action, index, seed) for seed in range(repeats)]
+        bests = {json.dumps(run.best, sort_keys=True) for run in runs}
+        same += len(bests) == 1
+        differs_from_played += sum(run.best != run.played for run in runs)
+        print(json.dumps({"measure": "decision", "index": index, "legal": runs[0].legal, "same": len(bests) == 1,
+                          "best_other_than_played": [run.best != run.played for run in runs],
+                          "load": _load()}), flush=True)  # fmt: skip
+    cpu = time.process_time() - started
+    return {
+        "measure": "spread stability",
+        "game": kind,
+        "budget": budget,
+        "decisions": len(spots),
+        "repeats": repeats,
+        "same_in_every_repeat": round(same / len(spots), 3) if spots else None,
+        "best_other_than_played": round(differs_from_played / (len(spots) * repeats), 3) if spots else None,
+        "cpu_seconds_a_decision": round(cpu / (len(spots) * repeats), 3) if spots else None,
+        "load": _load(),
+    }
 
 
 def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict[str, Any]:
@@ -61,7 +117,7 @@ def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict
                                   budget, r)  # fmt: skip
             seconds.append(took)
             runs.append(judged)
-            print(json.dumps({"measure": "time", "game": i, "repeat": r, "seconds": round(took, 1),
+            print(json.dumps({"measure": "time", "game": i, "repeat": r, "cpu_seconds": round(took, 1),
                               "judged": sum(m.judged for m in judged.moves), "load": _load()}), flush=True)  # fmt: skip
         for at in range(len(runs[0].moves)):
             if not runs[0].moves[at].judged:
@@ -82,7 +138,7 @@ def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict
         "decisions": decisions,
         "same_in_every_repeat": round(same_all / decisions, 3) if decisions else None,
         "same_in_two_repeats": round(same_pairs / pairs, 3) if pairs else None,
-        "seconds_a_game": round(statistics.mean(seconds), 1),
+        "cpu_seconds_a_game": round(statistics.mean(seconds), 1),
         "seconds_range": [round(min(seconds), 1), round(max(seconds), 1)],
         "load": _load(),
     }
@@ -140,19 +196,32 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="the judge's playouts a decision")
     parser.add_argument("--games", type=int, default=2, help="heuristic games judged for time and stability")
     parser.add_argument("--repeats", type=int, default=3, help="judgements of each, with seeds 0, 1, ...")
+    parser.add_argument(
+        "--decisions",
+        type=int,
+        default=0,
+        help="instead of whole games: this many decisions spread over --games games, for stability",
+    )
     parser.add_argument("--order-games", type=int, default=8, help="games of the four bots of known strength")
     parser.add_argument("--search-budget", type=int, default=25, help="B: the ladder's search bots play at B and 4B")
     parser.add_argument("--first", type=int, default=0, help="the first order game's number")
     args = parser.parse_args()
     results = []
-    if args.games:
+    if args.games and args.decisions:
+        results.append(spread_stability(args.game, args.games, args.decisions, args.repeats, args.budget))
+        print(json.dumps(results[-1]), flush=True)
+    elif args.games:
         results.append(time_and_stability(args.game, args.games, args.repeats, args.budget))
         print(json.dumps(results[-1]), flush=True)
     if args.order_games:
         results.append(order(args.game, args.order_games, args.budget, args.search_budget, args.first))
         print(json.dumps(results[-1]), flush=True)
     for r in results:
-        if r["measure"] == "stability":
+        if r["measure"] == "spread stability":
+            print(f"{args.game} judge at {r['budget']}: best move the same in every one of {r['repeats']} repeats at "
+                  f"{r['same_in_every_repeat']:.0%} of {r['decisions']} decisions; {r['cpu_seconds_a_decision']} CPU s "
+                  f"a decision (load {r['load']})")  # fmt: skip
+        elif r["measure"] == "stability":
             stable = (
                 ""
                 if r["same_in_two_repeats"] is None
@@ -161,7 +230,7 @@ def main() -> None:
                     f"{r['decisions']} decisions ({r['same_in_two_repeats']:.0%} pairwise); "
                 )
             )
-            print(f"{args.game} judge at {r['budget']}: {stable}{r['seconds_a_game']} s a four-player game "
+            print(f"{args.game} judge at {r['budget']}: {stable}{r['cpu_seconds_a_game']} CPU s a four-player game "
                   f"(load {r['load']})")  # fmt: skip
         else:
             shown = ", ".join(f"{b} {v['accuracy']}" for b, v in r["bots"].items())
