@@ -59,30 +59,67 @@ def events_of(record: dict[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
-def steps(
+@dataclass(frozen=True)
+class At:
+    """The engine's state after ``events`` of version ``version``'s ``count`` events: a frame before it is viewed
+    (the same for every perspective, so a replay's perspectives can share it)."""
+
+    version: int
+    events: int
+    count: int
+    state: Any
+
+    @property
+    def whole(self) -> bool:
+        return self.events >= self.count
+
+
+def states(
     records: Sequence[dict[str, Any]],
-    seat: int | None,
     first: int = 1,
     last: int | None = None,
     start: tuple[int, Any] | None = None,
-) -> Iterator[Step]:
-    """Every frame of the game from ``seat``'s perspective: after each event of a version with several, then
-    the version whole (a version with one event or none has one frame). The setup (version 1) is one frame:
-    its events build the table and mean nothing one by one. Only versions ``first`` to ``last`` are
-    yielded (the ones before are evolved, not viewed: taking views is what costs). ``start``: (version, the
-    state after it), a state already evolved that far (``evolved``), to go on from instead of the first record."""
+    whole: bool | None = None,
+) -> Iterator[At]:
+    """The state at every frame of the game: after each event of a version with several, then the version whole
+    (a version with one event or none has one frame). The setup (version 1) is one frame: its events build the
+    table and mean nothing one by one. Only versions ``first`` to ``last`` are yielded (the ones before are evolved
+    only). ``start``: (version, the state after it), a state already evolved that far (``evolved``), to go on from
+    instead of the first record. ``whole``: True, only the versions whole; False, only the frames within versions;
+    None, both."""
     rules = game_of(records[0]["body"]["kind"]).rules
     done, state = start if start is not None and start[0] < first else (0, None)
     for record in records[done : last if last is not None else len(records)]:
         events = events_of(record)
         count = max(1, len(events))
         wanted = record["version"] >= first
+        within = wanted and whole is not True and record["version"] > 1
         for k, data in enumerate(events, start=1):
             state = rules.evolve(state, rules.event_from_dict(data))
-            if wanted and k < count and record["version"] > 1:
-                yield Step(record["version"], k, count, rules.view(state, seat), list(rules.to_act(state)))
-        if wanted:
-            yield Step(record["version"], count, count, rules.view(state, seat), list(rules.to_act(state)))
+            if within and k < count:
+                yield At(record["version"], k, count, state)
+        if wanted and whole is not False:
+            yield At(record["version"], count, count, state)
+
+
+def steps(
+    records: Sequence[dict[str, Any]],
+    seat: int | None,
+    first: int = 1,
+    last: int | None = None,
+    start: tuple[int, Any] | None = None,
+    whole: bool | None = None,
+) -> Iterator[Step]:
+    """Every frame of the game from ``seat``'s perspective (``states``, each viewed by the engine for ``seat``). Only
+    the frames asked for are viewed (``whole``, ``first`` to ``last``): taking views is what costs."""
+    rules = game_of(records[0]["body"]["kind"]).rules
+    for at in states(records, first, last, start, whole):
+        yield viewed(rules, at, seat)
+
+
+def viewed(rules: Any, at: At, seat: int | None) -> Step:
+    """The frame ``at`` as the engine shows it to ``seat`` (``None``: the referee)."""
+    return Step(at.version, at.events, at.count, rules.view(at.state, seat), list(rules.to_act(at.state)))
 
 
 def evolved(records: Sequence[dict[str, Any]], version: int, start: tuple[int, Any] | None = None) -> Any:
