@@ -572,7 +572,11 @@ def _player_body(view: dict[str, Any], seat: int) -> list[Any]:
     if is_rival and rival is not None:
         bits.append(_rival_lines(view, rival))
     else:
-        bits.append(_cards_lines(view, p, seat))
+        # The cards are most of a board, and a move's events change the resources more often than the cards: the
+        # cards are kept apart (a pure function of what is passed: the seat's cards and its deck's order, if shown).
+        decks = (view.get("stacks") or {}).get("decks") or []
+        order = decks[seat] if seat < len(decks) else None
+        bits.append(kept(_cards_lines, p["hand"], p["play_area"], p["deck"]["count"], p.get("fear_tiles"), order, seat))
     out = int(p.get("archaeologists_out", 0))
     total = book().archaeologists if not is_rival else 6
     bits.append(
@@ -660,9 +664,17 @@ def _helpers_line(p: dict[str, Any]) -> html.Div:
     return html.Div(bits, className="arnak-line")
 
 
-def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div:
-    hand = p["hand"]
-    fear_seen = sum(1 for c in p["play_area"] if c["kind"] == "fear")
+def _cards_lines(
+    hand: dict[str, Any],
+    play_area: list[dict[str, Any]],
+    deck_count: int,
+    fear_tiles: int | None,
+    deck_order: list[Any] | None,
+    seat: int,
+) -> html.Div:
+    """A seat's hand (its cards where the view lists them), play area, deck (its order where the referee's view
+    has it) and the fear it has seen."""
+    fear_seen = sum(1 for c in play_area if c["kind"] == "fear")
     if "cards" in hand:
         fear_seen += sum(1 for c in hand["cards"] if c["kind"] == "fear")
         hand_body: Any = [
@@ -671,15 +683,14 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
         ] or [html.Span("empty", className="q")]
     else:
         hand_body = [html.Span(f"{_plural(int(hand['count']), 'card')}, hidden", className="arnak-hidden")]
-    decks = (view.get("stacks") or {}).get("decks") or []
-    deck_bits: list[Any] = [html.Span("Deck", className="arnak-sub"), f"{_plural(int(p['deck']['count']), 'card')}"]
-    if seat < len(decks) and decks[seat]:
+    deck_bits: list[Any] = [html.Span("Deck", className="arnak-sub"), f"{_plural(int(deck_count), 'card')}"]
+    if deck_order:
         deck_bits.append(
             html.Details(
                 [
                     html.Summary("order"),
                     html.Span(
-                        "top first: " + ", ".join(names.card_name(c) for c in decks[seat]),
+                        "top first: " + ", ".join(names.card_name(c) for c in deck_order),
                         className="q arnak-deck-order",
                         **data_attributes({"data-secret": "deck", "data-seat": str(seat)}),
                     ),
@@ -688,14 +699,14 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
             )
         )
         fear_seen = (
-            sum(1 for c in p["play_area"] if c["kind"] == "fear")
+            sum(1 for c in play_area if c["kind"] == "fear")
             + sum(1 for c in hand.get("cards", []) if c["kind"] == "fear")
-            + sum(1 for c in decks[seat] if names.card_kind(c) == "fear")
+            + sum(1 for c in deck_order if names.card_kind(c) == "fear")
         )
     fear: list[Any] = [html.Span("Fear", className="arnak-sub"), f"{fear_seen} seen"]
-    if p.get("fear_tiles"):
-        fear.append(f", {_plural(int(p['fear_tiles']), 'fear tile')} (-2 each)")
-    play = [_card(c, "arnak-in-play", owned=True) for c in p["play_area"]] or [html.Span("empty", className="q")]
+    if fear_tiles:
+        fear.append(f", {_plural(int(fear_tiles), 'fear tile')} (-2 each)")
+    play = [_card(c, "arnak-in-play", owned=True) for c in play_area] or [html.Span("empty", className="q")]
     return html.Div(
         [
             html.Div(
@@ -704,7 +715,7 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
                 **data_attributes({"data-seat": str(seat)}),
             ),
             html.Div(
-                [html.Span(f"Play area ({len(p['play_area'])})", className="arnak-sub"), *play], className="arnak-line"
+                [html.Span(f"Play area ({len(play_area)})", className="arnak-sub"), *play], className="arnak-line"
             ),
             html.Div([*deck_bits, html.Span(" · ", className="q"), *fear], className="arnak-line"),
         ],
