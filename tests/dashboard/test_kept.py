@@ -69,3 +69,15 @@ def test_a_part_is_reused_only_for_the_same_arguments() -> None:
     assert to_html(other) == '<div class="part"><span>2</span></div>'
     # Outside a replay's frames (the seat page, the tests) a part is drawn as components, every time.
     assert not isinstance(kept.kept(_part, {"secret": 1}), Written)
+
+
+def test_arguments_json_cannot_hold_exactly_are_keyed_by_their_whole_text() -> None:
+    """A part's key is its arguments' JSON, or their ``repr`` where JSON would lose something (keys that are not text):
+    arguments that differ never share a part."""
+    kept.clear()
+    with kept.drawing_frames():
+        by_number = kept.kept(_part, {"secret": {1: "a"}})
+        by_text = kept.kept(_part, {"secret": {"1": "a"}})
+        other = kept.kept(_part, {"secret": {1: "b"}})
+    assert len({id(by_number), id(by_text), id(other)}) == 3
+    assert to_html(other) == "<div class=\"part\"><span>{1: 'b'}</span></div>"

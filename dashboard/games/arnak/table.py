@@ -56,7 +56,10 @@ def draw_table(frame: dict[str, Any]) -> html.Div:
                 className="arnak-main",
             ),
             html.Div(
-                [_player(view, seat, acting, seat == mover) for seat in range(len(view["seats"]))],
+                [
+                    kept(_player, _seat_slice(view, seat), seat, seat in acting, seat == mover)
+                    for seat in range(len(view["seats"]))
+                ],
                 className="arnak-players",
                 **data_attributes({"data-count": str(len(view["seats"]))}),
             ),
@@ -108,6 +111,11 @@ def _research_slice(view: dict[str, Any]) -> dict[str, Any]:
         rival = view["rival"]
         out["rival"] = {"seat": rival["seat"]} if rival else rival
     return out
+
+
+def _seat_slice(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A player's board with its head (who is first; its turn and last move are passed beside)."""
+    return {**_player_slice(view, seat), **narrow(view, ("first_player",))}
 
 
 def _player_slice(view: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -514,13 +522,13 @@ def _research(view: dict[str, Any]) -> html.Div:
 # -- each player's board ---------------------------------------------------------------------------------
 
 
-def _player(view: dict[str, Any], seat: int, acting: set[int], moved_last: bool = False) -> html.Div:
+def _player(view: dict[str, Any], seat: int, acting: bool, moved_last: bool = False) -> html.Div:
     p = view["seats"][seat]
     rival = view.get("rival")
     is_rival = rival is not None and int(rival["seat"]) == seat
     colour = names.seat_colour(view, seat)
     tags: list[Any] = []
-    if seat in acting:
+    if acting:
         tags.append(html.Span("TO ACT", className="arnak-tag arnak-tag-act"))
     if moved_last:
         tags.append(html.Span("moved last", className="arnak-tag arnak-tag-last"))
@@ -539,15 +547,16 @@ def _player(view: dict[str, Any], seat: int, acting: set[int], moved_last: bool 
         ],
         className="arnak-phead",
     )
-    # Whose turn it is and who moved last change every move; what is on the board only with its seat's moves.
+    # Whose turn it is and who moved last change every move, what is on the board only with its seat's moves: the
+    # board under the head is kept apart.
     return html.Div(
         [head, *kept_children(_player_body, _player_slice(view, seat), seat)],
-        className=f"arnak-player arnak-panel arnak-b-{colour}" + (" arnak-acting" if seat in acting else ""),
+        className=f"arnak-player arnak-panel arnak-b-{colour}" + (" arnak-acting" if acting else ""),
         id=f"arnak-seat-{seat}",
         **data_attributes(
             {
                 "data-seat": str(seat),
-                "data-to-act": "yes" if seat in acting else "no",
+                "data-to-act": "yes" if acting else "no",
                 "data-moved-last": "yes" if moved_last else "no",
             }
         ),
