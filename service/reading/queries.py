@@ -27,6 +27,7 @@ from service.reading import catalogue
 from service.reading.projections import field
 from service.reading.projections.facts import game_tables
 from service.reading.projections.tables import PROJECTION_NAME, TRACKING_TABLE
+from service.reading.replays import decoded
 from service.reading.standings import seats_sql
 from service.store.backends import StoreUnavailable
 
@@ -391,8 +392,8 @@ class Queries:
         state = None
         points = []
         for record in records:
-            for data in _events_of(record):
-                state = rules.evolve(state, rules.event_from_dict(data))
+            for event in decoded(rules, record):  # (decoded once for the replay's frames and log too)
+                state = rules.evolve(state, event)
             now = rules.progress(state)
             points.append({"round": now.round, "scores": list(now.scores)})
         found = {"names": list(rules.view(state)["players"]), "points": points}

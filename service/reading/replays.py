@@ -13,9 +13,12 @@ that reader, so a seat's replay holds nothing that seat could not see then.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from cachetools import LRUCache
 
 from domain.games import game as game_of
 
@@ -74,6 +77,27 @@ class At:
         return self.events >= self.count
 
 
+# A record's events, decoded (``event_from_dict``, most of the time a replay spends outside drawing): by the record's
+# hash, which its content determines. The events are frozen: the engine never changes one. A replay's perspectives,
+# its log and the VP chart decode the same records, each once now; about 100 records a game in play's move.
+_DECODED: LRUCache[str, tuple[Any, ...]] = LRUCache(maxsize=40_000)
+_DECODED_LOCK = threading.Lock()
+
+
+def decoded(rules: Any, record: dict[str, Any]) -> tuple[Any, ...]:
+    """The engine's events of ``record`` (``events_of``, each ``rules.event_from_dict``), decoded once per record."""
+    key = record.get("hash")
+    if not key:
+        return tuple(rules.event_from_dict(data) for data in events_of(record))
+    with _DECODED_LOCK:
+        found = _DECODED.get(key)
+    if found is None:
+        found = tuple(rules.event_from_dict(data) for data in events_of(record))
+        with _DECODED_LOCK:
+            _DECODED[key] = found
+    return found
+
+
 def states(
     records: Sequence[dict[str, Any]],
     first: int = 1,
@@ -90,12 +114,12 @@ def states(
     rules = game_of(records[0]["body"]["kind"]).rules
     done, state = start if start is not None and start[0] < first else (0, None)
     for record in records[done : last if last is not None else len(records)]:
-        events = events_of(record)
+        events = decoded(rules, record)
         count = max(1, len(events))
         wanted = record["version"] >= first
         within = wanted and whole is not True and record["version"] > 1
-        for k, data in enumerate(events, start=1):
-            state = rules.evolve(state, rules.event_from_dict(data))
+        for k, event in enumerate(events, start=1):
+            state = rules.evolve(state, event)
             if within and k < count:
                 yield At(record["version"], k, count, state)
         if wanted and whole is not False:
@@ -128,8 +152,8 @@ def evolved(records: Sequence[dict[str, Any]], version: int, start: tuple[int, A
     rules = game_of(records[0]["body"]["kind"]).rules
     done, state = start if start is not None and start[0] <= version else (0, None)
     for record in records[done:version]:
-        for data in events_of(record):
-            state = rules.evolve(state, rules.event_from_dict(data))
+        for event in decoded(rules, record):
+            state = rules.evolve(state, event)
     return state
 
 
@@ -151,7 +175,7 @@ def entries(records: Sequence[dict[str, Any]], seat: int | None, since: int = 1)
             out.append(Entry(record["version"], None, [SEED_REVEALED]))
             continue
         lines: list[str | None] = []
-        events = [rules.event_from_dict(data) for data in events_of(record)]
+        events = decoded(rules, record)
         for event in events:
             line = rules.describe(event, names, seat)
             lines.append(None if line.endswith(" to act") else line)

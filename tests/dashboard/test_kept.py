@@ -49,9 +49,9 @@ def test_frames_drawn_with_kept_parts_are_the_frames_drawn_whole(
                     m.setattr(table, name, lambda view, *_: view)
             whole = _documents(demo, game_id)
         assert reused == whole
-        # Most parts are reused (Arnak's board and player boards; Ruins' hands, market and changed ruins).
-        reuse = {"arnak": 10, "ruins": 5}[kind]
-        assert kept.counts["reused"] - before["reused"] > reuse * (kept.counts["drawn"] - before["drawn"]) > 0
+        # Most parts are reused (Arnak's board and player boards; Ruins' hands, market and changed ruins). A part
+        # kept within a kept part is drawn only when its parent is, and then often reused: both are counted.
+        assert kept.counts["reused"] - before["reused"] > 3 * (kept.counts["drawn"] - before["drawn"]) > 0
 
 
 def _part(view: dict[str, Any]) -> Any:
