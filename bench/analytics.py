@@ -5,7 +5,7 @@
    mapper), and the projection's own plain read and decode (``service.reading.projections.log``), the stricter.
    Measured in segments (``--segment`` records), each timed beside both baselines reading the same
    records right after it (``paired_catch_up``), so that the machine's drift stays out of the ratios.
-2. Replay step: one move forward or back, any perspective (Queries.replay), on the longest games:
+2. Replay step: one move forward or back, any perspective (Replays.replay), on the longest games:
    p50/p99 server-side latency (target: at most 100 ms).
 3. A player's tendencies page (player vs field: the catalogue's metrics, per-round metrics and breakdowns):
    server-side latency over the whole store (target: at most 300 ms at 10,000 games).
@@ -41,10 +41,11 @@ from domain.games import game
 from domain.play import play_game
 from service import bootstrap
 from service.commands.application import Digsite
+from service.reading.catalogue import metrics, per_player_breakdowns
 from service.reading.projections.follower import Follower
 from service.reading.projections.log import LibraryLog, log_for
 from service.reading.projections.tables import TABLES
-from service.reading.queries import Queries, metrics, per_player_breakdowns
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store import backends
 
@@ -186,7 +187,7 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(len(values) * q))]
 
 
-def replay_steps(queries: Queries, games: list[dict[str, Any]], steps: int) -> list[float]:
+def replay_steps(read: ReadPort, games: list[dict[str, Any]], steps: int) -> list[float]:
     """Milliseconds of ``steps`` replay steps (one move forward or back, any perspective, as the replay page
     steps) on games drawn from ``games`` (rows of ``rm_games``: game_id, last_version, n_players)."""
     rng = random.Random(3)
@@ -196,14 +197,14 @@ def replay_steps(queries: Queries, games: list[dict[str, Any]], steps: int) -> l
         version = rng.randint(2, row["last_version"] - 1)
         seat = rng.choice([None, *range(row["n_players"])])
         began = time.perf_counter()
-        queries.replay(row["game_id"], version + rng.choice([-1, 1]), seat)
+        read.replays.replay(row["game_id"], version + rng.choice([-1, 1]), seat)
         timings.append((time.perf_counter() - began) * 1000)
     return timings
 
 
-def measure_replay(queries: Queries, service: Digsite, steps: int) -> dict[str, Any]:
-    rows = queries._rows("SELECT game_id, last_version, n_players FROM {p}rm_games ORDER BY last_version DESC LIMIT 20")
-    timings = replay_steps(queries, rows, steps)
+def measure_replay(read: ReadPort, service: Digsite, steps: int) -> dict[str, Any]:
+    rows = read.db.rows("SELECT game_id, last_version, n_players FROM {p}rm_games ORDER BY last_version DESC LIMIT 20")
+    timings = replay_steps(read, rows, steps)
     return {
         "games": len(rows),
         "longest_game_versions": rows[0]["last_version"],
@@ -213,22 +214,22 @@ def measure_replay(queries: Queries, service: Digsite, steps: int) -> dict[str, 
     }
 
 
-def tendencies_page(queries: Queries, player: str) -> None:
+def tendencies_page(read: ReadPort, player: str) -> None:
     """What the players page reads for one player against the field (dashboard/pages/players.py)."""
     for who in (player, None):
-        queries.tendencies(KIND, who)
+        read.analytics.tendencies(KIND, who)
         for metric in metrics(KIND, ("round",)):
-            queries.per_round(KIND, metric, who)
+            read.analytics.per_round(KIND, metric, who)
         for name in per_player_breakdowns(KIND):
-            queries.breakdown(KIND, name, who)
+            read.analytics.breakdown(KIND, name, who)
 
 
-def measure_tendencies(queries: Queries, samples: int) -> dict[str, Any]:
-    players = [p["player_id"] for p in queries.players()]
+def measure_tendencies(read: ReadPort, samples: int) -> dict[str, Any]:
+    players = [p["player_id"] for p in read.lists.players()]
     timings = []
     for i in range(samples):
         began = time.perf_counter()
-        tendencies_page(queries, players[i % len(players)])
+        tendencies_page(read, players[i % len(players)])
         timings.append((time.perf_counter() - began) * 1000)
     return {
         "samples": samples,
@@ -275,8 +276,8 @@ def main() -> None:
             dumped = dump_read_models(follower, args.dump) if args.dump else None
             follower.read_models.analyze()  # as a rebuild ends (the queries below are measured in the steady state)
             follower.close()
-            queries = bootstrap.queries(service)
-            games = queries._rows("SELECT COUNT(*) AS n FROM {p}rm_games")[0]["n"]
+            read = bootstrap.read_port(service)
+            games = read.db.rows("SELECT COUNT(*) AS n FROM {p}rm_games")[0]["n"]
             result: dict[str, Any] = {
                 "backend": args.backend,
                 "games": games,
@@ -287,9 +288,9 @@ def main() -> None:
             if dumped:
                 result["read_models"] = dumped
             if not args.projection_only:
-                result["replay_step"] = measure_replay(queries, service, args.steps)
-                result["tendencies_page"] = measure_tendencies(queries, args.samples)
-            queries.close()
+                result["replay_step"] = measure_replay(read, service, args.steps)
+                result["tendencies_page"] = measure_tendencies(read, args.samples)
+            read.close()
         finally:
             service.close()
             drop(db)

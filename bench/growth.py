@@ -8,7 +8,7 @@ grown block by block to each size (``measure --sizes``), so a block is generated
   games played move by move, beside the baseline of ``bench.service`` (one plain single-row commit of the same
   bytes) in the same run;
 - the state of a stored game at a random move (random games of the whole store, a fresh service);
-- a replay step (``Queries.replay``, one move forward or back, any perspective) on random games;
+- a replay step (``Replays.replay``, one move forward or back, any perspective) on random games;
 - the tendencies page cold (the field's figures asked anew, as after the read models move: read from the
   projection's sums, and computed from every row as before them, in the same run) and a
   player's page (the dashboard's players page for one player: the players shown, the player's figures and
@@ -60,7 +60,9 @@ from service import bootstrap
 from service.api import create_app
 from service.commands.application import Digsite, Viewer
 from service.integrity.audit import stored_game_ids, verify_store
-from service.reading.queries import Queries, metrics, per_player_breakdowns
+from service.reading.catalogue import metrics, per_player_breakdowns
+from service.reading.figures_from_sums import SumFigures
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store import backends
 
@@ -248,9 +250,9 @@ def measure_moves(settings: Settings, games: int, seed: str) -> dict[str, Any]:
     }
 
 
-def random_games(queries: Queries, count: int, rng: random.Random) -> list[dict[str, Any]]:
+def random_games(read: ReadPort, count: int, rng: random.Random) -> list[dict[str, Any]]:
     """``count`` finished games drawn at random from the whole store (not the longest: those grow with it)."""
-    rows = queries._rows("SELECT game_id, last_version, n_players FROM {p}rm_games WHERE status = 'over'")
+    rows = read.db.rows("SELECT game_id, last_version, n_players FROM {p}rm_games WHERE status = 'over'")
     return rng.sample(rows, min(count, len(rows)))
 
 
@@ -269,28 +271,28 @@ def measure_state_at(settings: Settings, games: list[dict[str, Any]], samples: i
     return summary(timings)
 
 
-def measure_replay(queries: Queries, games: list[dict[str, Any]], steps: int) -> dict[str, Any]:
+def measure_replay(read: ReadPort, games: list[dict[str, Any]], steps: int) -> dict[str, Any]:
     """One move forward or back, any perspective, on the games given (as the replay page steps)."""
-    return summary(replay_steps(queries, games, steps))
+    return summary(replay_steps(read, games, steps))
 
 
-class EveryRow(Queries):
-    """The queries as they were before the projection kept the field's sums: every figure of the field computed
-    from every row of the finished games (what the pages fall back to while the sums are not complete)."""
+class EveryRow(SumFigures):
+    """No sums, as before the projection kept the field's: every figure of the field computed from every row of
+    the finished games (what the pages fall back to while the sums are not complete)."""
 
     def _summed(self, *args: Any, **kwargs: Any) -> None:
         return None
 
 
-def measure_tendencies(queries: Queries, every_row: Queries, players: list[str], samples: int) -> dict[str, Any]:
+def measure_tendencies(read: ReadPort, every_row: ReadPort, players: list[str], samples: int) -> dict[str, Any]:
     """A player's tendencies against the field (``bench.analytics.tendencies_page``) with the field's figures
     asked anew each time, as on the first page after the read models move (a live store moves on with every game
     played): read from the projection's sums (``page``), and, in the same run, computed from every row
     (``every_row``: as before the sums)."""
     timings: dict[str, list[float]] = {"page": [], "every_row": []}
     for i in range(samples):
-        for name, found in (("page", queries), ("every_row", every_row)):
-            found._field.clear()
+        for name, found in (("page", read), ("every_row", every_row)):
+            found.analytics._field.clear()
             began = time.perf_counter()
             tendencies_page(found, players[i % len(players)])
             timings[name].append((time.perf_counter() - began) * 1000)
@@ -311,12 +313,12 @@ def player_page_reads(data: Data, visitor: Visitor, player: str, every: bool = F
             data.breakdown(visitor, KIND, name, who, n_players=n_players)
 
 
-def measure_player_page(queries: Queries, players: list[str], samples: int) -> dict[str, Any]:
+def measure_player_page(read: ReadPort, players: list[str], samples: int) -> dict[str, Any]:
     """The dashboard's players page for one player against the field, as a spectator asks for it (the player
     list, the player's figures, the field's as kept since the read models last moved): its reads alone, the
     whole page (reads and charts), the list of players alone (one of its reads before its pickers searched),
     and a picker's search for the first three letters of the player's name."""
-    ctx = Context(data=Data(queries, cast(Any, None)), gate=cast(Any, None))  # (the page reads only: no service)
+    ctx = Context(data=Data(read, cast(Any, None)), gate=cast(Any, None))  # (the page reads only: no service)
     visitor = Visitor()
     player_page(ctx, visitor, players[0], None, KIND)  # the field's figures, kept from here on
     timings: dict[str, list[float]] = {
@@ -326,10 +328,10 @@ def measure_player_page(queries: Queries, players: list[str], samples: int) -> d
         "player_list": [],
         "player_search": [],
     }
-    names = {str(p["player_id"]): p["name"] for p in queries.players(ids=players)}
+    names = {str(p["player_id"]): p["name"] for p in read.lists.players(ids=players)}
     for i in range(samples):
         player = players[i % len(players)]
-        for name, read in (
+        for name, ask in (
             ("reads", lambda player=player: player_page_reads(ctx.data, visitor, player)),
             ("reads_every_player", lambda player=player: player_page_reads(ctx.data, visitor, player, every=True)),
             ("page", lambda player=player: player_page(ctx, visitor, player, None, KIND)),
@@ -337,7 +339,7 @@ def measure_player_page(queries: Queries, players: list[str], samples: int) -> d
             ("player_search", lambda player=player: ctx.data.find_players(visitor, names[player][:3])),
         ):
             began = time.perf_counter()
-            read()
+            ask()
             timings[name].append((time.perf_counter() - began) * 1000)
     return {name: summary(found) for name, found in timings.items()}
 
@@ -404,8 +406,8 @@ def measure_size(db: Database, settings: Settings, args: argparse.Namespace, siz
     seconds = time.perf_counter() - began
     follower.close()
     service = bootstrap.build(settings)
-    queries = bootstrap.queries(service)
-    stored = queries._rows("SELECT COUNT(*) AS n FROM {p}rm_games")[0]["n"]
+    read = bootstrap.read_port(service)
+    stored = read.db.rows("SELECT COUNT(*) AS n FROM {p}rm_games")[0]["n"]
     result["games"] = stored
     result["records"] = records
     if "rebuild" not in args.skip:
@@ -432,23 +434,24 @@ def measure_size(db: Database, settings: Settings, args: argparse.Namespace, siz
         "field_sums_us_per_record": round(keeping[0] / caught * 1e6, 1),
     }
     print(f"  caught up {caught} records in {seconds:.1f} s", file=sys.stderr)
-    games = random_games(queries, 40, rng)
+    games = random_games(read, 40, rng)
     if "replay" not in args.skip:
         result["state_at_move"] = measure_state_at(settings, games, args.samples)
-        result["replay_step"] = measure_replay(queries, games[:20], args.samples)
-    players = [p["player_id"] for p in queries.players(finished_only=True)]
+        result["replay_step"] = measure_replay(read, games[:20], args.samples)
+    players = [p["player_id"] for p in read.lists.players(finished_only=True)]
     chosen = rng.sample(players, min(len(players), 20))
-    every_row = EveryRow(service)
-    result["tendencies_page"] = measure_tendencies(queries, every_row, chosen, args.page_samples)
+    every_row = bootstrap.read_port(service)
+    every_row.analytics.sums = EveryRow(every_row.db)
+    result["tendencies_page"] = measure_tendencies(read, every_row, chosen, args.page_samples)
     every_row.close()
-    result["player_page"] = measure_player_page(queries, chosen, args.page_samples)
+    result["player_page"] = measure_player_page(read, chosen, args.page_samples)
     print("  pages measured", file=sys.stderr)
     if "verify" not in args.skip:
         sample = args.verify_sample if args.verify_sample and stored > args.verify_sample else None
         result["verify"] = measure_verify(service, sample, rng)
         print(f"  verified {result['verify']['games']} games", file=sys.stderr)
     result["disk_bytes"] = disk_bytes(db)
-    queries.close()
+    read.close()
     service.close()
     return result
 

@@ -1,7 +1,7 @@
 """The replay that steps in the browser: what drawing every frame once costs the server, beside a baseline
 measured in the same run.
 
-Baseline: the server's work for one step before (``Queries.replay``: nearest snapshot, evolve, narrate), for
+Baseline: the server's work for one step before (``Replays.replay``: nearest snapshot, evolve, narrate), for
 every move of the game. Measured: the parts the page fetches for one perspective (``Data.replay_document``:
 one pass over the events, every table drawn as HTML pieces), by move and then by event, the whole game;
 their size as JSON and gzipped. The step in the browser itself is measured by the browser test
@@ -28,17 +28,17 @@ from domain.games import GAMES
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store import backends
 
 
-def measure(data: Data, queries: Queries, game_id: str, perspective: str) -> dict[str, Any]:
+def measure(data: Data, read: ReadPort, game_id: str, perspective: str) -> dict[str, Any]:
     seat = None if perspective == "referee" else int(perspective)
-    latest = len(queries.records(game_id))
+    latest = len(read.replays.records(game_id))
     started = time.perf_counter()
     for version in range(1, latest + 1):
-        queries.replay(game_id, version, seat)
+        read.replays.replay(game_id, version, seat)
     baseline = time.perf_counter() - started
 
     raw = zipped = 0
@@ -91,14 +91,14 @@ def main() -> None:
             follower.catch_up()
         finally:
             follower.close()
-        queries = Queries(service.reader)
+        read = ReadPort.over(service.reader)
         try:
             for kind, game_id in longest.items():
                 for perspective in ("referee", "1"):
-                    data = Data(queries, service)  # nothing kept from the last measurement
-                    print(json.dumps({"game": kind, **measure(data, queries, game_id, perspective)}))
+                    data = Data(read, service)  # nothing kept from the last measurement
+                    print(json.dumps({"game": kind, **measure(data, read, game_id, perspective)}))
         finally:
-            queries.close()
+            read.close()
             service.close()
 
 

@@ -23,7 +23,7 @@ from dashboard.session import Gate
 from dashboard.static import INDEX
 from service.commands.application import Digsite
 from service.errors import ServiceError
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.store.backends import RETRY_AFTER_SECONDS, StoreUnavailable
 
 NAV = (
@@ -35,7 +35,7 @@ NAV = (
 
 
 def build(
-    queries: Queries,
+    read: ReadPort,
     service: Digsite,
     server: Any = None,
     url_base_pathname: str = "/",
@@ -64,7 +64,7 @@ def build(
     )
     gate.install(app.server)
     app.server.register_error_handler(StoreUnavailable, _store_unavailable)
-    ctx = Context(Data(queries, service), gate)
+    ctx = Context(Data(read, service), gate)
     app.layout = html.Div(
         [
             dcc.Location(id="url"),

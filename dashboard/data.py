@@ -1,9 +1,9 @@
 """Everything the pages read, each call for one :class:`~dashboard.access.Visitor`.
 
-The pages hold a :class:`Data`, never a ``Queries``: every function here takes the visitor first and asks
+The pages hold a :class:`Data`, never the read port itself: every function here takes the visitor first and asks
 ``dashboard.access`` before it reads, so a page or callback cannot read without saying for whom. A refusal
-is :class:`~dashboard.access.Denied` (HTTP 403 when it ends a callback). Reads go through
-``service.reading.queries.Queries`` (read models, snapshots, the event store through the service).
+is :class:`~dashboard.access.Denied` (HTTP 403 when it ends a callback). Reads go through the query objects of
+``service.reading.read_port.ReadPort`` (lists, replays, analytics: none can play a move).
 """
 
 from __future__ import annotations
@@ -19,13 +19,16 @@ from cachetools import LRUCache
 from dashboard import access, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from domain.games import game as game_of
-from service.commands.application import Digsite, Viewer
+from service.commands.application import Digsite, GameReader, Viewer
 from service.errors import NotFound
 from service.integrity.audit import verify
 from service.integrity.checkpoint import checkpoint_coverage
+from service.reading.analytics import Analytics
 from service.reading.crafting import crafted
-from service.reading.queries import Queries, Sizes
-from service.reading.replays import At, entries, events_of, evolved
+from service.reading.lists import Lists
+from service.reading.read_port import ReadPort
+from service.reading.replays import At, Replays, entries, events_of, evolved
+from service.reading.scope import Sizes
 from service.reading.standings import PointsTable, report, to_csv
 from service.serving import push
 
@@ -152,9 +155,13 @@ class States:
 
 
 class Data:
-    def __init__(self, queries: Queries, service: Digsite) -> None:
-        self._queries = queries  # (reads: it cannot play a move)
-        self._service = service  # (the command side: moves, and what reads the live game or verifies it)
+    def __init__(self, read: ReadPort, service: Digsite) -> None:
+        # (reads: none of these can play a move)
+        self._lists: Lists = read.lists
+        self._replays: Replays = read.replays
+        self._reader: GameReader = read.reader  # (a game now, as a seat sees it)
+        self._analytics: Analytics = read.analytics
+        self._service = service  # (the command side: moves, crafting, the push channel's waits, verification)
         self.verifications = Verifications(service)
         self.documents = Kept(size=512)  # a five-seat game of 300 moves is 72 parts
         self.states = States()
@@ -166,7 +173,7 @@ class Data:
     # -- lists and statistics ---------------------------------------------------------------------------
 
     def tournaments(self, visitor: Visitor) -> list[dict[str, Any]]:
-        return self._queries.tournaments(finished_only=access.finished_only(visitor))
+        return self._lists.tournaments(finished_only=access.finished_only(visitor))
 
     def tournament_names(self, visitor: Visitor) -> dict[str, str]:
         return {str(t["tournament_id"]): t["name"] for t in self.tournaments(visitor)}
@@ -174,7 +181,7 @@ class Data:
     def tournament(self, visitor: Visitor, tournament_id: str) -> dict[str, Any]:
         """One tournament (``NotFound`` for an id the read models do not hold)."""
         access.require_lists(visitor)
-        found = self._queries.tournament(tournament_id)
+        found = self._lists.tournament(tournament_id)
         if found is None:
             raise NotFound(f"no tournament with id {tournament_id}", "unknown_tournament")
         return found
@@ -185,21 +192,21 @@ class Data:
         be read."""
         table = PointsTable.parse(points)
         found = self.tournament(visitor, tournament_id)
-        rows = self._queries.tournament_seats(tournament_id, finished_only=access.finished_only(visitor))
+        rows = self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor))
         return report(found, rows, table)
 
     def standings_csv(self, visitor: Visitor, tournament_id: str, points: str | None) -> str:
         table = PointsTable.parse(points)
         self.tournament(visitor, tournament_id)
-        return to_csv(self._queries.tournament_seats(tournament_id, finished_only=access.finished_only(visitor)), table)
+        return to_csv(self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor)), table)
 
     def players(self, visitor: Visitor, ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """Every player the visitor may see (or only those of ``ids``)."""
-        return self._queries.players(finished_only=access.finished_only(visitor), ids=ids)
+        return self._lists.players(finished_only=access.finished_only(visitor), ids=ids)
 
     def find_players(self, visitor: Visitor, text: str) -> list[dict[str, Any]]:
         """The players the visitor may see whose name contains ``text`` (a picker's search)."""
-        return self._queries.find_players(text, finished_only=access.finished_only(visitor))
+        return self._lists.find_players(text, finished_only=access.finished_only(visitor))
 
     def player_names(self, visitor: Visitor) -> dict[str, str]:
         return {str(p["player_id"]): p["name"] for p in self.players(visitor)}
@@ -209,7 +216,7 @@ class Data:
         status = access.list_status(visitor, status)
         if status == "":
             return {"total": 0, "rows": []}
-        return self._queries.games(status=status, **filters)
+        return self._lists.games(status=status, **filters)
 
     # Tendencies are over finished games for everyone (``require_lists``); the per-round figures and
     # breakdowns count an organiser's games in play too, as the lists do (``access.finished_only``).
@@ -218,12 +225,12 @@ class Data:
         self, visitor: Visitor, kind: str, player: str | None, n_players: Sizes | None = None
     ) -> dict[str, Any]:
         access.require_lists(visitor)
-        return self._queries.tendencies(kind, player, n_players=n_players)
+        return self._analytics.tendencies(kind, player, n_players=n_players)
 
     def table_sizes(self, visitor: Visitor, kind: str, player: str) -> tuple[int, ...]:
         """The table sizes of the player's finished games: the field they are compared with plays at these."""
         access.require_lists(visitor)
-        return self._queries.table_sizes(kind, player)
+        return self._analytics.table_sizes(kind, player)
 
     def per_round(
         self,
@@ -237,7 +244,7 @@ class Data:
     ) -> list[dict[str, Any]]:
         """``in_play`` False: finished games only, for an organiser too (a page whose heading says so)."""
         access.require_lists(visitor)
-        return self._queries.per_round(
+        return self._analytics.per_round(
             kind, metric, player, tournament, n_players, finished_only=access.finished_only(visitor) or not in_play
         )
 
@@ -253,7 +260,7 @@ class Data:
     ) -> list[dict[str, Any]]:
         """``in_play`` False: finished games only, for an organiser too (a page whose heading says so)."""
         access.require_lists(visitor)
-        return self._queries.breakdown(
+        return self._analytics.breakdown(
             kind, name, player, tournament, n_players, finished_only=access.finished_only(visitor) or not in_play
         )
 
@@ -261,15 +268,15 @@ class Data:
         self, visitor: Visitor, kind: str, metric: str, dimension: str, tournament: str | None
     ) -> list[dict[str, Any]]:
         access.require_lists(visitor)  # finished games only, for everyone
-        return self._queries.by_dimension(kind, metric, dimension, tournament=tournament)
+        return self._analytics.by_dimension(kind, metric, dimension, tournament=tournament)
 
     def distributions(self, visitor: Visitor, kind: str, tournament: str | None) -> dict[str, list[dict[str, Any]]]:
         access.require_lists(visitor)  # finished games only, for everyone
-        return self._queries.distributions(kind, tournament)
+        return self._analytics.distributions(kind, tournament)
 
     def trend(self, visitor: Visitor, metric: str, tournament: str) -> list[dict[str, Any]]:
         access.require_lists(visitor)  # finished games only, for everyone
-        return self._queries.trend(metric, tournament)
+        return self._analytics.trend(metric, tournament)
 
     # -- one game -----------------------------------------------------------------------------------------
 
@@ -277,7 +284,7 @@ class Data:
         """The game ``game_id`` as ``visitor`` may see it; Denied (for an organiser: NotFound when there is no
         such game) when they may not see it at all. Over or not is read from the store, not the read models."""
         canonical = access.canonical_id(game_id)
-        records = self._queries.records(canonical) if canonical else []
+        records = self._replays.records(canonical) if canonical else []
         if not records:
             if visitor.organiser:
                 raise NotFound(f"no game with id {game_id!r}", "unknown_game")
@@ -300,9 +307,9 @@ class Data:
         seat = None if opened.perspectives[0] == REFEREE else int(opened.perspectives[0])
         return {
             "opened": opened,
-            "first": self._queries.replay(gid, 1, seat),
-            "row": self._queries.game_row(gid),
-            "starts": self._queries.round_starts(gid),
+            "first": self._replays.replay(gid, 1, seat),
+            "row": self._lists.game_row(gid),
+            "starts": self._replays.round_starts(gid),
             "tournaments": self.tournament_names(visitor) if visitor.sees_finished else {},
         }
 
@@ -310,8 +317,8 @@ class Data:
         """The game's kind and VP timeline, for the replay's chart (drawn once the first table shows): Denied unless
         the visitor may see the game."""
         opened = self.open(visitor, game_id)
-        kind = str(self._queries.records(opened.game_id)[0]["body"]["kind"])
-        return kind, self._queries.vp_timeline(opened.game_id)
+        kind = str(self._replays.records(opened.game_id)[0]["body"]["kind"])
+        return kind, self._replays.vp_timeline(opened.game_id)
 
     def replay_document(
         self,
@@ -338,8 +345,8 @@ class Data:
         found = self.documents.get(key)
         if found is not None:
             return found
-        records = self._queries.records(opened.game_id)[: opened.latest]
-        read = {int(m["version"]): m for m in self._queries.moves(opened.game_id)} if with_moves else {}
+        records = self._replays.records(opened.game_id)[: opened.latest]
+        read = {int(m["version"]): m for m in self._lists.moves(opened.game_id)} if with_moves else {}
         seat = None if perspective == REFEREE else int(perspective)
         built = replay_frames.document(
             opened.game_id,
@@ -356,7 +363,7 @@ class Data:
         # follows a game in play extends its chart with them as moves land.
         low = chunk * replay_frames.CHUNK + 1
         high = min(opened.latest, low + replay_frames.CHUNK - 1)
-        points = self._queries.progress(opened.game_id)["points"][low - 1 : high]
+        points = self._replays.progress(opened.game_id)["points"][low - 1 : high]
         built["points"] = [{"v": low + i, "vp": p["scores"], "round": p["round"]} for i, p in enumerate(points)]
         self.documents.put(key, built)
         return built
@@ -418,11 +425,11 @@ class Data:
 
     def table_now(self, visitor: Visitor, game_id: str) -> dict[str, Any]:
         """The game now as the visitor's seat sees it: the game (view, who is to act, the seat's legal actions:
-        the engine's, through the service), a replay frame of it for the game's renderer, and the log of the
+        the engine's, through the store's reader), a replay frame of it for the game's renderer, and the log of the
         last moves told for that seat (the engine's ``describe``: the other seats' secrets stay secret)."""
         opened, seat = self.seat(visitor, game_id)
-        now = self._service.game(opened.game_id, Viewer(seat))
-        records = self._queries.records(opened.game_id)[: now["version"]]
+        now = self._reader.game(opened.game_id, Viewer(seat))
+        records = self._replays.records(opened.game_id)[: now["version"]]
         log = entries(records, seat, since=len(records) - LOG_MOVES + 1) if records else []
         over = now["status"] == "over"
         rules_kind = now["kind"]
@@ -458,7 +465,7 @@ class Data:
         if isinstance(version, bool) or not isinstance(version, int):
             return {"forms": [], "view": {}, "kind": ""}
         forms = crafted(self._service, opened.game_id, Viewer(seat), version, action)
-        now = self._service.game(opened.game_id, Viewer(seat)) if forms else {"view": {}, "kind": ""}
+        now = self._reader.game(opened.game_id, Viewer(seat)) if forms else {"view": {}, "kind": ""}
         return {"forms": forms, "view": now["view"], "kind": now["kind"], "seat": seat}
 
     def wait_for_move(self, visitor: Visitor, game_id: str, after: int, wait: float) -> dict[str, Any]:
@@ -477,12 +484,12 @@ class Data:
 
     def in_play(self, visitor: Visitor, game_ids: list[str]) -> dict[str, dict[str, Any]]:
         """For an organiser's games list: each game in play's seats to act and the time of its last record
-        (from the store, through the service); nothing for anyone else."""
+        (from the store, through its reader); nothing for anyone else."""
         if not visitor.organiser:
             return {}
         out = {}
         for game_id in game_ids:
-            found = self._service.game(game_id)
+            found = self._reader.game(game_id)
             if found["status"] != "playing":
                 continue
             out[game_id] = {

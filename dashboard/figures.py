@@ -124,7 +124,7 @@ def vp_timeline(timeline: Mapping[str, Any], version: int, round_name: RoundName
     return fig
 
 
-# -- players and aggregates: drawn from a game's catalogue (service.reading.queries), whatever the game --------------
+# -- players and aggregates: drawn from a game's catalogue (service.reading.catalogue), whatever the game ------------
 
 
 def _colour(i: int, who: str) -> str:
@@ -358,84 +358,9 @@ def dimension_labels(
     flag: bool = False,
     words: ValueText = no_words,
 ) -> list[str]:
-    """Each row's value of a dimension as ``by_dimension`` labels it (rows without one left out)."""
+    """Each row's value of a dimension in words, as the aggregates page names a win rate's bar (rows without one left
+    out; ``tendency_bars.rates_by_size``)."""
     return [_dimension_value(dimension, r["grp"], label, flag, words) for r in rows if r["grp"] is not None]
-
-
-def by_dimension(
-    rows: Sequence[Mapping[str, Any]],
-    title: str,
-    dimension: str,
-    label: str | None = None,
-    rate: bool = True,
-    fair_share: bool = False,
-    flag: bool = False,
-    words: ValueText = no_words,
-) -> go.Figure:
-    """A metric per value of a dimension (named ``label`` for people), one group of bars per table size
-    (``Queries.by_dimension`` rows); rows without a value of the dimension (a multiplayer game has no rival's
-    difficulty) are left out. A rate carries its Wilson interval (whiskers) and, above it, its n ("too few"
-    under ``uncertainty.TOO_FEW``, the bar pale). ``fair_share``: a win rate, drawn with the line each table
-    size would give every seat if seats did not matter (1/N, in the size's colour, named in the legend)."""
-    rows = [r for r in rows if r["grp"] is not None]
-    fig = go.Figure()
-    sizes = sorted({int(r["n_players"]) for r in rows})
-    for i, n in enumerate(sizes):
-        colour = COLOURS[i % len(COLOURS)]
-        if fair_share and n > 1:
-            fig.add_hline(y=100 / n, line={"color": colour, "dash": "dash", "width": 1.5})
-            # named in the legend, not beside the line: a label there is clipped by the axis or covers a bar
-            fig.add_trace(
-                go.Scatter(
-                    x=[None],
-                    y=[None],
-                    mode="lines",
-                    line={"color": colour, "dash": "dash", "width": 1.5},
-                    name=f"fair share 1/{n}",
-                    hoverinfo="skip",
-                )
-            )
-        mine = [r for r in rows if int(r["n_players"]) == n]
-        names = [_dimension_value(dimension, r["grp"], label, flag, words) for r in mine]
-        values = [None if r["value"] is None else (100 * r["value"] if rate else r["value"]) for r in mine]
-        intervals = [wilson(r["value"], r["n"]) if rate else None for r in mine]
-        group = f"{n} players"
-        fig.add_trace(
-            go.Bar(
-                x=names,
-                y=values,
-                name=f"{n} player{'s' if n != 1 else ''}",
-                offsetgroup=group,
-                marker={"color": colour, "opacity": [0.35 if rate and too_few(r["n"]) else 1.0 for r in mine]},
-                error_y=_whiskers(values, intervals) if rate else None,
-                customdata=[_n_text(r["n"], "games" if rate else None) for r in mine],
-                hovertemplate="%{x}: %{y:.0f}" + ("%" if rate else "") + f" (%{{customdata}})<extra>{group}</extra>",
-            )
-        )
-        # each bar's n above its whisker (a text trace in the bar's own slot: ``scattermode="group"``)
-        fig.add_trace(
-            go.Scatter(
-                x=names,
-                y=[
-                    (100 * found[1] if found else v or 0) if rate else (v or 0)
-                    for v, found in zip(values, intervals, strict=True)
-                ],
-                mode="text",
-                text=[_n_text(r["n"], "games" if rate else None) for r in mine],
-                textposition="top center",
-                textfont={"size": 10, "color": "#556"},
-                offsetgroup=group,
-                showlegend=False,
-                hoverinfo="skip",
-                cliponaxis=False,
-            )
-        )
-    _layout(fig, title, barmode="group", scattermode="group", showlegend=True)
-    fig.update_xaxes(type="category")
-    fig.update_yaxes(ticksuffix="%" if rate else "", rangemode="tozero")
-    if rate:  # a rate on its whole scale (a 50% bar looks like half), with room above 100% for the n labels
-        fig.update_yaxes(range=[0, 118], **PERCENT_TICKS)
-    return fig
 
 
 def _n_text(n: Any, unit: str | None = "") -> str:

@@ -20,4 +20,4 @@ def create_app() -> Any:
     """The dashboard's Flask server over the store the environment names."""
     push.MAX_WAITING = capacity.size_worker(push.MAX_WAITING)  # (a worker sized by hand may hold fewer)
     service = bootstrap.build()
-    return create_dashboard(bootstrap.queries(service), service).server
+    return create_dashboard(bootstrap.read_port(service), service).server

@@ -29,11 +29,11 @@ def dashboard(host: str, port: int) -> None:
         service = bootstrap.build(found)
     except ServiceError as error:
         raise click.ClickException(error.message) from None
-    queries = bootstrap.queries(service)
+    read = bootstrap.read_port(service)
     try:
-        app = create_dashboard(queries, service)
+        app = create_dashboard(read, service)
     except ValueError as error:  # a dashboard setting that makes no sense (DIGSITE_DASHBOARD_*)
-        queries.close()
+        read.close()
         service.close()
         raise click.ClickException(str(error)) from None
     access = app.digsite.gate.settings
@@ -63,5 +63,5 @@ def dashboard(host: str, port: int) -> None:
         click.echo("stopped")
     finally:
         server.server_close()
-        queries.close()
+        read.close()
         service.close()

@@ -8,7 +8,7 @@ from typing import Any
 
 from service.commands.application import Digsite, DigsiteApplication
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.settings import Settings
 
 
@@ -30,7 +30,7 @@ def follower(settings: Settings | None = None, **options: Any) -> Follower:
     return Follower(settings, app=application(settings.log_settings()), **options)
 
 
-def queries(service: Digsite, **options: Any) -> Queries:
-    """The read side (read models and replays) beside a service: it is given the service's store reader only,
+def read_port(service: Digsite, **options: Any) -> ReadPort:
+    """The read side (lists, replays, analytics) beside a service: it is given the service's store reader only,
     so it cannot play a move."""
-    return Queries(service.reader, **options)
+    return ReadPort.over(service.reader, **options)

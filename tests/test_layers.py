@@ -215,3 +215,44 @@ def test_the_digsite_command_composes_the_service_s_commands_with_the_dashboard_
     from service.cli import main as service_main
 
     assert main is service_main and {"dashboard", "up", "serve", "simulate"} <= set(main.commands)
+
+
+# The API's routes that read (GET) and still ask the command side, each with its reason: the rest read through the
+# read port (``service.api.auth.read_port``). tests/service/api/test_read_routes.py checks the same on the answers.
+READ_ROUTES_ON_THE_COMMAND_SIDE = {
+    ("service/api/games.py", "updates"): "the push channel's waits hear of moves from the service (Hub.landed)",
+    ("service/api/meta.py", "health"): "the store's health is the command side's own connection",
+}
+
+
+def _read_routes_asking_the_command_side(path: Path) -> set[str]:
+    """The functions of ``path`` routed with ``@bp.get`` that call ``digsite()`` (the command side)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        routed = any(
+            isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr == "get"
+            for d in node.decorator_list
+        )
+        calls = {c.func.id for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
+        if routed and "digsite" in calls:
+            found.add(node.name)
+    return found
+
+
+def test_the_api_s_read_routes_read_through_the_read_port() -> None:
+    found = {
+        (str(path.relative_to(ROOT)), name)
+        for path in sorted((ROOT / "service" / "api").glob("*.py"))
+        for name in _read_routes_asking_the_command_side(path)
+    }
+    assert found == set(READ_ROUTES_ON_THE_COMMAND_SIDE)
+
+
+def test_the_read_route_finder_finds_a_read_route_on_the_command_side(tmp_path: Path) -> None:
+    source = tmp_path / "routes.py"
+    source.write_text(
+        "@bp.get('/x')\ndef x():\n    return digsite().game()\n\n@bp.post('/y')\ndef y():\n    digsite()\n"
+    )
+    assert _read_routes_asking_the_command_side(source) == {"x"}

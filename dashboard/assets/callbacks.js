@@ -90,6 +90,84 @@
         return bars.key;
     }
 
+    // The charts of a page (dashboard/lazy_charts.py): each drawn by Plotly the first time its box comes near the
+    // screen, not all at once as the page opens (most are below the first screen). One watcher per store: a new
+    // answer's figures replace the old ones'. The boxes carry the answer's key (`data-key`), as the tendency
+    // groups' do, since React may not have put them in the page yet, nor taken the old ones away; React may also
+    // keep a box of the same id and only change its key, the old answer's chart still in it.
+    var NEAR = 200;  // px: drawn a little before it is seen, so a slow scroll finds it drawn
+    var watchers = {};  // by store: {observer, plots drawn}
+
+    function purge(plot) {
+        if (plot.__purged) { return; }
+        plot.__purged = true;
+        if (window.Plotly && window.Plotly.purge) { window.Plotly.purge(plot); }  // (its resize listener too)
+        plot.remove();
+    }
+
+    function near(box) {
+        var at = box.getBoundingClientRect();
+        return at.height > 0 && at.bottom > -NEAR && at.top < window.innerHeight + NEAR;
+    }
+
+    // Drawn once Plotly is in, if the box is still near the screen once no part of the page waits for an answer
+    // (Dash marks those `data-dash-is-loading`): a box seen while the page was still being put together (the
+    // trend's chart, answered before the charts above it) is watched again instead of drawn out of sight.
+    function drawChart(box, figure, config, key, watcher) {
+        var tries = 0;
+        function when(Plotly) {
+            if (box.getAttribute("data-key") !== key || box.getAttribute("data-drawn") === key) { return; }
+            if (document.querySelector("[data-dash-is-loading]") && tries++ < 200) {
+                setTimeout(function () { when(Plotly); }, 50);
+                return;
+            }
+            if (!near(box)) { watcher.observer.observe(box); return; }
+            box.setAttribute("data-drawn", key);
+            var plot = document.createElement("div");
+            plot.style.height = "100%";
+            box.replaceChildren(plot);
+            watcher.plots.push(plot);
+            Plotly.newPlot(plot, figure.data || [], figure.layout || {}, config);
+        }
+        Promise.resolve(window.Plotly).then(function (Plotly) {  // (the loader's promise, then Plotly itself)
+            window.requestAnimationFrame(function () { when(Plotly); });
+        });
+    }
+
+    function lazyCharts(sent) {
+        if (!sent || !sent.figures) { return window.dash_clientside.no_update; }
+        var before = watchers[sent.store];
+        if (before) { before.observer.disconnect(); }
+        var watcher = {plots: []};
+        var observer = watcher.observer = new IntersectionObserver(function (entries) {
+            entries.forEach(function (entry) {
+                if (!entry.isIntersecting) { return; }
+                observer.unobserve(entry.target);
+                drawChart(entry.target, sent.figures[entry.target.id], sent.config, sent.key, watcher);
+            });
+        }, {rootMargin: NEAR + "px 0px"});
+        watchers[sent.store] = watcher;
+        var waiting = Object.keys(sent.figures), tries = 0;
+        function watch() {
+            waiting = waiting.filter(function (id) {
+                var box = document.getElementById(id);
+                if (!box || box.getAttribute("data-key") !== sent.key) { return true; }
+                if (box.getAttribute("data-drawn") !== sent.key) {  // a box kept by React: the old chart goes
+                    Array.from(box.children).forEach(purge);
+                    box.removeAttribute("data-drawn");
+                }
+                observer.observe(box);
+                return false;
+            });
+            if (watchers[sent.store] !== watcher) { return; }  // a newer answer came
+            if (waiting.length && tries++ < 400) { setTimeout(watch, 25); return; }
+            // every box of this answer in the page: the old answer's charts React took away are let go
+            if (before) { before.plots.filter(function (p) { return !p.isConnected; }).forEach(purge); }
+        }
+        watch();
+        return sent.key;
+    }
+
     window.dash_clientside = Object.assign({}, window.dash_clientside, {
         digsite: {
             gamesAddress: gamesAddress,
@@ -97,6 +175,7 @@
             playTable: playTable,
             playOptions: playOptions,
             tendencyBars: tendencyBars,
+            lazyCharts: lazyCharts,
         },
     });
 })();

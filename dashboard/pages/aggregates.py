@@ -1,6 +1,7 @@
 """The field as a whole, for one game: win rate by seat per table size (and by each of the game's seat
 dimensions), scores and lengths, each per-round metric, each breakdown of the game's catalogue, and any
-tendency's trend over a tournament's rounds. Drawn from the catalogue (``service.reading.queries``), whatever the game.
+tendency's trend over a tournament's rounds. Drawn from the catalogue (``service.reading.catalogue``), whatever
+the game.
 
 Every figure is over finished games, for everyone: the heading counts them, and each chart counts what it says."""
 
@@ -10,17 +11,17 @@ from collections.abc import Callable
 from typing import Any
 
 import dash
-from dash import Input, Output, State, html
+from dash import ClientsideFunction, Input, Output, State, dcc, html
 
-from dashboard import figures, uncertainty
+from dashboard import figures, lazy_charts, tendency_bars, uncertainty
 from dashboard.access import Visitor, require_lists
-from dashboard.components import card, chart, dropdown, empty, field
+from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import tournament_label
 from dashboard.games import analysed_kinds, renderer, value_text
 from dashboard.pages.players import slug
 from domain.games import GAMES
-from service.reading.queries import breakdowns, dimensions, groups, stacked, trend_metrics
+from service.reading.catalogue import breakdowns, dimensions_of, groups, stacked, trend_metrics
 
 # The game the page opens on: the first registered game with analytics (any game can be chosen).
 DEFAULT_KIND = next(iter(analysed_kinds()), next(iter(GAMES)))
@@ -108,11 +109,21 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
                 ),
                 html.Div(id="agg-trend"),
             ),
+            # (whose charts the browser's ``digsite.lazyCharts`` watches: the page's, the trend's)
+            dcc.Store(id="agg-charts-watched"),
+            dcc.Store(id="agg-bars-filled"),  # (what the browser's ``digsite.tendencyBars`` last filled)
+            dcc.Store(id="agg-trend-charts-watched"),
         ]
     )
 
 
 def register(app: dash.Dash, ctx: Context) -> None:
+    lazy_charts.register(app, "agg-charts", "agg-charts-watched")
+    lazy_charts.register(app, "agg-trend-charts", "agg-trend-charts-watched")
+    app.clientside_callback(
+        ClientsideFunction("digsite", "tendencyBars"), Output("agg-bars-filled", "data"), Input("agg-bars", "data")
+    )
+
     @app.callback(Output("agg-content", "children"), Input("agg-kind", "value"), Input("agg-tournament", "value"))
     def content(kind: str | None, tournament: str | None) -> Any:
         visitor = ctx.visitor()
@@ -155,13 +166,12 @@ def one_value_sentence(title: str, value: Any, counted: float) -> str:
     )
 
 
-def rate_chart(chart_id: str, figure: Any, empty_text: str | None = None) -> list[Any]:
+def rate_chart(lazy: lazy_charts.Lazy, chart_id: str, figure: Any, empty_text: str | None = None) -> list[Any]:
     """A chart of rates, and under it how to read its whiskers and pale bars (``dashboard.uncertainty``)."""
-    drawn = chart(chart_id, figure, empty_text)
+    drawn = lazy.chart(chart_id, figure, empty_text)
     if empty_text is not None:
         return [drawn]
-    # (the graph alone in its own box: beside a sibling, a responsive graph loses its height)
-    return [html.Div(drawn), html.P(uncertainty.NOTE, className="quiet chart-note")]
+    return [drawn, html.P(uncertainty.NOTE, className="quiet chart-note")]
 
 
 def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str | None) -> Any:
@@ -180,31 +190,46 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
             id="agg-empty",
         )
     games = sum(int(r["n"]) for r in spread["moves"])
-    charts: list[Any] = []
+    lazy = lazy_charts.Lazy("agg-charts")  # each drawn when scrolled to
+    # the win rates by seat (and by each seat dimension): HTML bars, sent as text (``tendency_bars``), on the
+    # first screen without Plotly
+    rates: dict[str, tuple[str, list[Any]]] = {}
+    reasons: dict[str, str] = {}  # (a chart not drawn: why)
+    order: list[str] = []
     for name, label, flag in [("seat", "seat", False)] + [
-        (n, d.label, d.flag) for n, d in dimensions(kind).items() if d.grain == "seat" and n != "seat"
+        (n, d.label, d.flag) for n, d in dimensions_of(kind).items() if d.grain == "seat" and n != "seat"
     ]:
         rows = seats if name == "seat" else data.by_dimension(visitor, kind, WIN_RATE, name, tournament)
         heading = "Win rate by seat (per player count)" if name == "seat" else f"Win rate by {label} (per player count)"
         chart_id = "agg-seats" if name == "seat" else f"agg-by-{name}"
-        only = figures.one_value(figures.dimension_labels(rows, name, label, flag, words))
+        order.append(chart_id)
+        labels = figures.dimension_labels(rows, name, label, flag, words)
+        only = figures.one_value(labels)
         counted = sum(r["n"] for r in rows if r["grp"] is not None)
-        reason = (
-            NO_GAMES
-            if not any(r["grp"] is not None for r in rows)
-            else one_value_sentence(heading, only, counted)
-            if only is not None
-            else None
-        )
-        figure = None if reason else figures.by_dimension(rows, heading, name, label, True, True, flag, words)
-        charts.append(card(None, *rate_chart(chart_id, figure, reason)))
+        if not any(r["grp"] is not None for r in rows):
+            reasons[chart_id] = NO_GAMES
+        elif only is not None:
+            reasons[chart_id] = one_value_sentence(heading, only, counted)
+        else:
+            kept = [r for r in rows if r["grp"] is not None]  # (as ``dimension_labels`` keeps them)
+            rates[chart_id] = (heading, tendency_bars.rates_by_size(heading, kept, labels))
+    bars, boxes = tendency_bars.boxed("agg-bars", rates)
+    note = html.P(f"{uncertainty.NOTE} {tendency_bars.SCALE_NOTE}", className="quiet chart-note")
+    charts: list[Any] = [
+        card(None, html.Div(reasons[chart_id], className="empty", id=chart_id))
+        if chart_id in reasons
+        else card(None, boxes[chart_id], note)
+        for chart_id in order  # (the seat first, then the game's dimensions in its catalogue's order)
+    ]
     charts += [
         card(
             None,
-            chart("agg-score", figures.counts_bar(spread["score"], "Final score (every seat of every game)", "score")),
+            lazy.chart(
+                "agg-score", figures.counts_bar(spread["score"], "Final score (every seat of every game)", "score")
+            ),
         ),
-        card(None, chart("agg-length", figures.histogram(spread["moves"], "Game length", "moves per game"))),
-        card(None, _counted_chart("agg-rounds", "Rounds per game", spread["rounds"], "last round", round_name)),
+        card(None, lazy.chart("agg-length", figures.histogram(spread["moves"], "Game length", "moves per game"))),
+        card(None, _counted_chart(lazy, "agg-rounds", "Rounds per game", spread["rounds"], "last round", round_name)),
     ]
     for group, members in groups(kind, ("round",)).items():
         if stacked(members):
@@ -215,7 +240,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
             charts.append(
                 card(
                     None,
-                    chart(
+                    lazy.chart(
                         f"agg-stack-{slug(group)}",
                         figures.stacked_by_round([("the field", parts)], group, round_name),
                         None if any(rows for _, rows in parts) else NO_GAMES,
@@ -225,18 +250,16 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
             continue
         for m in members:
             rows = data.per_round(visitor, kind, m.name, None, tournament=tournament, in_play=False)
-            drawn = chart(
-                f"agg-round-{m.name}",
-                figures.by_round(
-                    [("the field", rows)],
-                    f"{m.label[:1].upper()}{m.label[1:]}, per round",
-                    m.label,
-                    round_name,
-                    m.share,
-                ),
-                None if rows else NO_GAMES,
+            figure = figures.by_round(
+                [("the field", rows)], f"{m.label[:1].upper()}{m.label[1:]}, per round", m.label, round_name, m.share
             )
-            charts.append(card(None, *(rate_chart(drawn.id, drawn.figure) if m.share and rows else [drawn])))
+            reason = None if rows else NO_GAMES
+            drawn = (
+                rate_chart(lazy, f"agg-round-{m.name}", figure, reason)
+                if m.share
+                else [lazy.chart(f"agg-round-{m.name}", figure, reason)]
+            )
+            charts.append(card(None, *drawn))
     for name, spec in breakdowns(kind).items():
         rows = data.breakdown(visitor, kind, name, None, tournament, in_play=False)
         heading = f"{spec.label[:1].upper()}{spec.label[1:]}"
@@ -246,7 +269,7 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
         charts.append(
             card(
                 None,
-                chart(
+                lazy.chart(
                     f"agg-breakdown-{name}",
                     None if reason else figures.counts(rows, spec.label, spec.by, spec.average, round_name, words),
                     reason,
@@ -255,6 +278,8 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
         )
     return html.Div(
         [
+            lazy.store(),
+            bars,
             html.P(
                 f"Over {games} finished {title} game{'s' if games != 1 else ''}: every chart below counts these "
                 "only (games in play are left out until they end).",
@@ -267,17 +292,22 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
 
 
 def _counted_chart(
-    chart_id: str, heading: str, rows: list[dict[str, Any]], axis: str, name: Callable[[int], str]
+    lazy: lazy_charts.Lazy,
+    chart_id: str,
+    heading: str,
+    rows: list[dict[str, Any]],
+    axis: str,
+    name: Callable[[int], str],
 ) -> Any:
     """Counts of a value, or why not drawn: no rows, or one value only (``name``: the value in words)."""
     if not rows:
-        return chart(chart_id, None, NO_GAMES)
+        return lazy.chart(chart_id, None, NO_GAMES)
     only = figures.one_value([r["value"] for r in rows])
     if only is not None:
-        return chart(
+        return lazy.chart(
             chart_id, None, one_value_sentence(heading, f"{axis}: {name(int(only))}", sum(r["n"] for r in rows))
         )
-    return chart(chart_id, figures.counts_bar(rows, heading, axis))
+    return lazy.chart(chart_id, figures.counts_bar(rows, heading, axis))
 
 
 def trend_chart(ctx: Context, visitor: Visitor, metric: str | None, tournament: str | None) -> Any:
@@ -294,7 +324,9 @@ def trend_chart(ctx: Context, visitor: Visitor, metric: str | None, tournament: 
     if not rows:
         return empty(f"{name}: no finished games yet.", id="agg-trend-empty")
     share = catalogue_share(kind, metric)
-    return chart("agg-trend-graph", figures.trend(rows, share, catalogued[metric], name))
+    lazy = lazy_charts.Lazy("agg-trend-charts")  # (below the page's other charts: drawn when scrolled to)
+    drawn = lazy.chart("agg-trend-graph", figures.trend(rows, share, catalogued[metric], name))
+    return html.Div([lazy.store(), drawn])
 
 
 def catalogue_share(kind: str, metric: str) -> bool:

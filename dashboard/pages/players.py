@@ -1,7 +1,7 @@
 """One player's tendencies in one game against the field (or against another player), with sample sizes.
 
 Everything drawn comes from the chosen game's analytics catalogue (``domain.metrics``, answered by
-``service.reading.queries``): its seat- and game-grain metrics as bars and a table, each per-round metric as a line,
+``service.reading.catalogue``): its seat- and game-grain metrics as bars and a table, each per-round metric as a line,
 each breakdown of a table with a seat as bars; the comparison may keep to one table size. Every figure is
 computed from finished games only, for an organiser too: the summary counts those, and every chart counts what
 it says. Every rate carries its Wilson interval and n (``dashboard.uncertainty``)."""
@@ -14,13 +14,13 @@ from typing import Any
 import dash
 from dash import ClientsideFunction, Input, Output, dcc, html
 
-from dashboard import figures, player_search, tendency_bars, uncertainty
+from dashboard import figures, lazy_charts, player_search, tendency_bars, uncertainty
 from dashboard.access import Visitor, require_lists
-from dashboard.components import card, chart, dropdown, empty, field
+from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.games import analysed_kinds, renderer, value_text
 from domain.games import GAMES
-from service.reading.queries import breakdowns, groups, per_player_breakdowns, stacked
+from service.reading.catalogue import breakdowns, groups, per_player_breakdowns, stacked
 
 # The game the page opens on: the first registered game with analytics (any game can be chosen).
 DEFAULT_KIND = next(iter(analysed_kinds()), next(iter(GAMES)))
@@ -72,6 +72,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
             ),
             html.Div(id="players-content"),
             dcc.Store(id="players-bars-filled"),  # (what the browser's ``digsite.tendencyBars`` last filled)
+            dcc.Store(id="players-charts-watched"),  # (whose charts the browser's ``digsite.lazyCharts`` watches)
         ]
     )
 
@@ -93,6 +94,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Output("players-bars-filled", "data"),
         Input("players-bars", "data"),
     )
+    lazy_charts.register(app, "players-charts", "players-charts-watched")
 
     @app.callback(
         Output("players-content", "children"),
@@ -166,6 +168,8 @@ def player_page(
         )
         for group, members in groups(kind).items()
     ]
+    # the per-round and breakdown charts, all below the first screen: drawn when scrolled to (``lazy_charts``)
+    lazy = lazy_charts.Lazy("players-charts")
     charts = []
     for group, members in groups(kind, ("round",)).items():
         if stacked(members):
@@ -178,7 +182,7 @@ def player_page(
             charts.append(
                 card(
                     None,
-                    chart(
+                    lazy.chart(
                         f"players-stack-{slug(group)}",
                         figures.stacked_by_round(parts, group, round_name),
                         None if any(rows for _, rows in parts[0][1]) else NO_DATA,
@@ -194,7 +198,7 @@ def player_page(
             charts.append(
                 card(
                     None,
-                    chart(
+                    lazy.chart(
                         f"players-round-{m.name}",
                         figures.by_round(
                             rows, f"{m.label[:1].upper()}{m.label[1:]}, per round", m.label, round_name, m.share
@@ -216,7 +220,7 @@ def player_page(
         charts.append(
             card(
                 None,
-                chart(
+                lazy.chart(
                     f"players-breakdown-{name_}",
                     figures.breakdown(rows, spec.label, spec.by, round_name, value_text(kind)),
                     None if rows[0][1] else f"{name} has none of these yet.",
@@ -226,6 +230,7 @@ def player_page(
     return html.Div(
         [
             bars,
+            lazy.store(),
             summary,
             html.Div(sections, className="grid-2"),
             card("Tendencies with sample sizes", tendency_table(mine, theirs, name, other_name)),

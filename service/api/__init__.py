@@ -14,7 +14,7 @@ from werkzeug.wsgi import get_content_length
 from service.api import errors, games, meta, openapi, organisers
 from service.api.encoding import AnswerJSON
 from service.api.validation import check_url_length
-from service.bootstrap import build
+from service.bootstrap import build, read_port
 from service.commands.application import Digsite
 from service.serving.throttle import Throttle, trusted_proxies
 from service.settings import Settings
@@ -99,12 +99,18 @@ def create_app(
     settings: Settings | None = None, service: Digsite | None = None, throttle: Throttle | None = None
 ) -> Flask:
     """The API app around ``service`` (or a service built from ``settings``, or from the environment), counting
-    wrong secrets with ``throttle`` (by default 5 per address in 5 minutes per kind: ``service.serving.throttle``)."""
+    wrong secrets with ``throttle`` (by default 5 per address in 5 minutes per kind: ``service.serving.throttle``).
+    Its read routes read through the service's read port (``service.reading.read_port``: it cannot play a move);
+    only creating and playing go through the service itself."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json = AnswerJSON(app)  # orjson, keys unsorted: service/api/encoding.py
     app.wsgi_app = StreamedBodyLimit(app.wsgi_app, MAX_BODY_BYTES)  # type: ignore[method-assign]
-    app.extensions["digsite"] = service if service is not None else build(settings)
+    service = service if service is not None else build(settings)
+    read = read_port(service)
+    service.on_close(read.close)  # (its connections to the read models go with the service's)
+    app.extensions["digsite"] = service
+    app.extensions["digsite_read"] = read
     app.extensions["digsite_throttle"] = throttle if throttle is not None else Throttle(proxies=trusted_proxies())
     _routes(app)
     app.before_request(lambda: check_url_length(MAX_URL_BYTES))

@@ -18,6 +18,7 @@ from service.caller_values import parse_uuid
 from service.commands.application import REFEREE, Digsite, Viewer
 from service.commands.live_games import GameHandle
 from service.errors import Forbidden, Unauthorized
+from service.reading.read_port import ReadPort
 from service.serving.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle
 
 P = ParamSpec("P")
@@ -26,8 +27,15 @@ MAX_TOKEN_LENGTH = 512
 
 
 def digsite() -> Digsite:
-    """The service this app serves (``create_app`` put it in ``app.extensions``)."""
+    """The service this app serves (``create_app`` put it in ``app.extensions``): the command side, for what
+    creates or plays (and the push channel's waits, which hear of moves through it)."""
     return cast(Digsite, current_app.extensions["digsite"])
+
+
+def read_port() -> ReadPort:
+    """What the read routes read through (``create_app`` put it in ``app.extensions``): the store's reader and the
+    read models, nothing that can play a move."""
+    return cast(ReadPort, current_app.extensions["digsite_read"])
 
 
 def throttle() -> Throttle:
@@ -102,7 +110,8 @@ def viewer_for(game_id: str, handle: GameHandle | None = None) -> Viewer:
     try:
         if len(token) > MAX_TOKEN_LENGTH:
             raise Unauthorized("this seat token does not belong to this game", "invalid_token")
-        return Viewer((handle or digsite().handle(game)).seat_for_token(token))
+        seat = handle.seat_for_token(token) if handle else read_port().reader.seat_for_token(game, token)
+        return Viewer(seat)
     except Unauthorized:
         throttle().failed(SEAT_TOKEN, client_address(), game)
         raise

@@ -9,7 +9,7 @@ from typing import Any, cast
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 
 from service.api import errors, schemas
-from service.api.auth import digsite, organiser_only, viewer_for
+from service.api.auth import digsite, organiser_only, read_port, viewer_for
 from service.api.encoding import AnswerJSON
 from service.api.openapi import (
     BODY_ERRORS,
@@ -22,7 +22,6 @@ from service.api.openapi import (
     streamed_move,
 )
 from service.api.validation import check, json_body, query_args
-from service.caller_values import parse_uuid
 from service.commands.application import Digsite, Viewer
 from service.errors import Forbidden
 from service.reading import listing
@@ -86,7 +85,7 @@ def games() -> dict[str, Any]:
     """Games, newest first, a page at a time (from the read models: a new game is listed a moment later)."""
     args = query_args()
     rows, following = listing.page(
-        digsite(), listing.GAMES, args, args.get("cursor"), args.get("limit", 50), player=args.get("player")
+        read_port().db, listing.GAMES, args, args.get("cursor"), args.get("limit", 50), player=args.get("player")
     )
     return {"games": [listing.game_item(row) for row in rows], "next": following}
 
@@ -119,13 +118,13 @@ def game(game_id: str) -> Response:
     sent_tags = request.headers.get("If-None-Match")
     if sent_tags is not None:
         check(sent_tags, schemas.IF_NONE_MATCH["schema"], "If-None-Match")
-    service = digsite()
+    reader = read_port().reader
     if request.if_none_match:
-        latest = service.live.current(parse_uuid(game_id, "game")).version
+        latest = reader.latest_version(game_id)
         shown = args.get("version", latest)
         if 1 <= shown <= latest and request.if_none_match.contains_weak(etag(latest, shown, viewer)):
             return _conditional(Response(status=304), latest, shown, viewer)
-    found = service.game(game_id, viewer, args.get("version"))
+    found = reader.game(game_id, viewer, args.get("version"))
     return _conditional(jsonify(found), found["latest_version"], found["version"], viewer)
 
 
@@ -171,7 +170,7 @@ def act(game_id: str) -> Response | dict[str, Any]:
     streamed = wait > 0 and _wants_stream()  # (without a wait the move's answer is all there is to send)
     hub = push.hub_for(service)
     mark = hub.mark()  # (before the move: lets the wait trust the game this move leaves cached; push.updates)
-    result = service.submit(handle, viewer, body["version"], action)  # (waits here hear of it: ``Hub.landed``)
+    result = service.move(handle, viewer, body["version"], action)  # (waits here hear of it: ``Hub.landed``)
     if streamed:
         return _streamed(lambda: _next_turn(service, game_id, viewer, result["version"], wait, mark), result)
     if wait:
@@ -239,7 +238,7 @@ def _streamed(following: Callable[[], dict[str, Any]], acknowledgement: dict[str
 def log(game_id: str) -> dict[str, Any]:
     viewer = viewer_for(game_id)
     args = query_args()
-    return {"records": digsite().log(game_id, viewer, args.get("after", 0), args.get("limit", 1000))}
+    return {"records": read_port().reader.log(game_id, viewer, args.get("after", 0), args.get("limit", 1000))}
 
 
 @bp.get("/games/<game_id>/updates")

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, url_for
 
 from service.api import schemas
-from service.api.auth import digsite, organiser_key_sent, organiser_only
+from service.api.auth import digsite, organiser_key_sent, organiser_only, read_port
 from service.api.openapi import BODY_ERRORS, LISTED, ORGANISER, described, operation, public, ref
 from service.api.validation import check, json_body, query_args
 from service.errors import BadRequest
@@ -54,7 +54,7 @@ def create_player() -> Created:
 def players() -> dict[str, Any]:
     """Players by name, a page at a time (from the read models)."""
     args = query_args()
-    rows, following = listing.page(digsite(), listing.PLAYERS, args, args.get("cursor"), args.get("limit", 50))
+    rows, following = listing.page(read_port().db, listing.PLAYERS, args, args.get("cursor"), args.get("limit", 50))
     return {"players": [listing.player_item(row) for row in rows], "next": following}
 
 
@@ -72,7 +72,7 @@ def players() -> dict[str, Any]:
 @organiser_only
 def player(player_id: str) -> dict[str, Any]:
     query_args()
-    return digsite().player(player_id)
+    return read_port().reader.player(player_id)
 
 
 @bp.post("/tournaments")
@@ -116,7 +116,7 @@ def tournaments() -> dict[str, Any]:
     Like every endpoint anyone may read: no token, or the organisers' key; any other token is refused."""
     organiser_key_sent()
     args = query_args()
-    rows, following = listing.page(digsite(), listing.TOURNAMENTS, args, args.get("cursor"), args.get("limit", 50))
+    rows, following = listing.page(read_port().db, listing.TOURNAMENTS, args, args.get("cursor"), args.get("limit", 50))
     return {"tournaments": [listing.tournament_item(row) for row in rows], "next": following}
 
 
@@ -135,7 +135,7 @@ def tournaments() -> dict[str, Any]:
 def tournament(tournament_id: str) -> dict[str, Any]:
     organiser_key_sent()
     query_args()
-    return digsite().tournament(tournament_id)
+    return read_port().reader.tournament(tournament_id)
 
 
 def _standings_operation() -> dict[str, Any]:
@@ -167,9 +167,9 @@ def tournament_standings(tournament_id: str) -> Any:
         table = standings.PointsTable.parse(args.get("points"))
     except standings.PointsTableError as error:
         raise BadRequest(str(error), "invalid_points") from None
-    service = digsite()
-    found = service.tournament(tournament_id)  # 404 unknown_tournament
-    rows = listing.read_rows(service, standings.seats_sql(finished_only=not everything), (found["id"],))
+    read = read_port()
+    found = read.reader.tournament(tournament_id)  # 404 unknown_tournament
+    rows = read.lists.tournament_seats(found["id"], finished_only=not everything)
     if args.get("format") == "csv":
         return Response(
             standings.to_csv(rows, table),

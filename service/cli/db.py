@@ -10,6 +10,7 @@ import psycopg
 from service.cli.group import main
 from service.cli.problems import StoreProblem, reachable, settings
 from service.store import backends
+from service.store.read_models import every_table
 
 EXIT_CANNOT_TELL = 2  # 1 is "migrations pending": a database that cannot be read is neither up to date nor pending
 
@@ -34,6 +35,23 @@ def upgrade() -> None:
             f"the upgrade of {database.display()} stopped and changed nothing (it runs as one transaction): {reason}"
         ) from None
     click.echo(f"applied {len(applied)} migration(s)" if applied else "already up to date")
+
+
+@db.command("read-models")
+@click.option(
+    "--backend",
+    type=click.Choice(["sqlite", "postgresql"]),
+    help="The backend to write them for (default: the store's, DIGSITE_DATABASE_URL).",
+)
+def read_models_ddl(backend: str | None) -> None:
+    """Print the read models' CREATE statements, as `digsite db upgrade` makes them from their declarations.
+
+    Reads no database: for a review, or a database administrator's own tooling."""
+    database = settings().database
+    backend = backend or database.backend
+    for table in every_table():
+        for statement in table.create_statements(backend, database.schema if backend == "postgresql" else ""):
+            click.echo(f"{statement};")
 
 
 @db.command()

@@ -230,14 +230,7 @@ class Digsite:
         return str(player_id)
 
     def player(self, player_id: str | UUID) -> dict[str, Any]:
-        found = self._get(player_id, Player, "player")
-        return {
-            "id": str(found.id),
-            "name": found.name,
-            "kind": found.kind,
-            "bot": found.bot,
-            "created_at": found.created_at,
-        }
+        return self.reader.player(player_id)
 
     def create_tournament(self, name: str, rounds: int, kind: str, options: dict[str, Any] | None = None) -> str:
         """A tournament of the game ``kind`` under the rule ``options`` (none: the game's defaults), fixed now
@@ -259,25 +252,10 @@ class Digsite:
         return str(tournament.id)
 
     def tournament(self, tournament_id: str | UUID) -> dict[str, Any]:
-        found = self._get(tournament_id, Tournament, "tournament")
-        return {
-            "id": str(found.id),
-            "name": found.name,
-            "rounds": found.rounds,
-            "game": found.game,
-            "options": found.options,
-            "created_at": found.created_at,
-        }
+        return self.reader.tournament(tournament_id)
 
     def _get(self, aggregate_id: str | UUID, cls: type[Any], what: str) -> Any:
-        uid = parse_uuid(aggregate_id, what)
-        try:
-            found: Any = self.app.repository.get(uid)
-        except AggregateNotFoundError:
-            raise NotFound(f"no {what} with id {aggregate_id}", f"unknown_{what}") from None
-        if not isinstance(found, cls):
-            raise NotFound(f"no {what} with id {aggregate_id}", f"unknown_{what}")
-        return found
+        return self.reader.aggregate(aggregate_id, cls, what)
 
     # -- games --------------------------------------------------------------------------------------------
 
@@ -426,15 +404,21 @@ class Digsite:
         holds, the game's kind and the move itself (``submit``), so a move's request loads its game once."""
         return GameHandle(self.live, parse_uuid(game_id, "game"))
 
-    def submit(self, game_id: str | UUID | GameHandle, viewer: Viewer, version: Any, action: Any) -> dict[str, Any]:
-        """Play ``action`` for the viewer's seat on top of ``version``; exactly one move per version lands."""
+    def submit(self, game_id: str | UUID, viewer: Viewer, version: Any, action: Any) -> dict[str, Any]:
+        """Play ``action`` for the viewer's seat on top of ``version``; exactly one move per version lands
+        (``move``, on the game looked up by its id)."""
+        return self.move(self.handle(game_id), viewer, version, action)
+
+    def move(self, handle: GameHandle, viewer: Viewer, version: Any, action: Any) -> dict[str, Any]:
+        """Play ``action`` for the viewer's seat on top of ``version`` in the game ``handle`` holds (a request
+        that checked the seat's token on it passes it on: the game is looked up once); exactly one move per
+        version lands."""
         if viewer.referee:
             raise Forbidden("moves are made with a seat's token, not the organiser key", "seat_token_required")
         if isinstance(version, bool) or not isinstance(version, int):
             raise BadRequest("'version' must be the integer version you acted on", "malformed_request")
-        handle = game_id if isinstance(game_id, GameHandle) else self.handle(game_id)
         uid = handle.uid
-        with self.live.lock(uid):
+        with self.live.locked(uid):
             # A move of another process may land between our read and our append: the store refuses ours, and
             # it is tried again on the game as it now is, where it still stands only if that move was a secret
             # choice made at the same time (``_still_stands``); otherwise the retry refuses it as stale.
@@ -443,13 +427,13 @@ class Digsite:
             for attempt in range(MOVE_ATTEMPTS):
                 try:
                     game = handle.game if attempt == 0 else self.live.load(uid)
-                    return self._play(game, viewer, version, action, reread=attempt > 0)
+                    return self._try_move(game, viewer, version, action, reread=attempt > 0)
                 except IntegrityError:
                     continue
             self.live.forget(uid)
             raise Conflict("another move on this game landed first; reload and retry", "conflict")
 
-    def _play(self, game: Game, viewer: Viewer, version: int, action: Any, reread: bool) -> dict[str, Any]:
+    def _try_move(self, game: Game, viewer: Viewer, version: int, action: Any, reread: bool) -> dict[str, Any]:
         """One try at a move (under the game's lock): decided on the cached game (brought up to date if the
         client acted on a newer version, or if a try before lost the race), appended to the store."""
         uid = game.id
@@ -537,22 +521,11 @@ class Digsite:
         self, game_id: str | UUID, viewer: Viewer = REFEREE, after: int = 0, limit: int = 1000
     ) -> list[dict[str, Any]]:
         """The game's records after version ``after``, redacted for a seat until the game is over."""
-        uid = parse_uuid(game_id, "game")
-        game = self.live.load(uid)
-        return self.records_as_seen(game, self.app.repository.event_store.get(uid, gt=after, limit=limit), viewer)
+        return self.reader.log(game_id, viewer, after, limit)
 
     def records_as_seen(self, game: Game, events: Iterable[Any], viewer: Viewer) -> list[dict[str, Any]]:
-        """``events`` (stored records of ``game``) as ``viewer`` may read them: redacted for a seat until the
-        game is over (as ``game`` says it is)."""
-        rules = _rules(game.kind)
-        over = game.seed is not None
-        records = []
-        for event in events:
-            record = record_of(event)
-            if not viewer.referee and not over:
-                record = redact_record(record, rules, viewer.seat)
-            records.append(record)
-        return records
+        """``events`` (stored records of ``game``) as ``viewer`` may read them (``records_as_seen``)."""
+        return records_as_seen(game, events, viewer)
 
     def stored_records(self, game_id: str | UUID) -> list[dict[str, Any]]:
         """Every record of a game, unredacted (for audits and export)."""
@@ -592,9 +565,10 @@ class Digsite:
 
 
 class GameReader:
-    """The games as stored, read only: what the read side (``service.reading.queries.Queries``) may ask of the
-    write side's store, and nothing that writes (no ``Digsite``: the read side cannot play a move). Shares the
-    service's live games, so a game being played is not loaded twice."""
+    """What is stored, read only: a game as a seat sees it, its records and log, a state at a version, the seat a
+    token opens; a player, a tournament. What the read side (``service.reading.read_port.ReadPort``, the API's read
+    routes) may ask of the write side's store, and nothing that writes (no ``Digsite``: the read side cannot play a
+    move). Shares the service's live games, so a game being played is not loaded twice."""
 
     def __init__(self, database: Any, live: LiveGames, repository: Any) -> None:
         self.database = database
@@ -620,6 +594,69 @@ class GameReader:
         """Every record of a game, unredacted (for audits and export)."""
         uid = parse_uuid(game_id, "game")
         return [record_of(e) for e in self._repository.event_store.get(uid)]
+
+    def latest_version(self, game_id: str | UUID) -> int:
+        """The game's version now (from the cached game, brought up to date: no view is built)."""
+        version: int = self._live.current(parse_uuid(game_id, "game")).version
+        return version
+
+    def seat_for_token(self, game_id: str | UUID, token: str) -> int:
+        """The seat ``token`` opens in this game (401 ``invalid_token`` for any other token)."""
+        return GameHandle(self._live, parse_uuid(game_id, "game")).seat_for_token(token)
+
+    def log(
+        self, game_id: str | UUID, viewer: Viewer = REFEREE, after: int = 0, limit: int = 1000
+    ) -> list[dict[str, Any]]:
+        """The game's records after version ``after``, redacted for a seat until the game is over."""
+        uid = parse_uuid(game_id, "game")
+        game = self._live.load(uid)
+        return records_as_seen(game, self._repository.event_store.get(uid, gt=after, limit=limit), viewer)
+
+    def player(self, player_id: str | UUID) -> dict[str, Any]:
+        found = self.aggregate(player_id, Player, "player")
+        return {
+            "id": str(found.id),
+            "name": found.name,
+            "kind": found.kind,
+            "bot": found.bot,
+            "created_at": found.created_at,
+        }
+
+    def tournament(self, tournament_id: str | UUID) -> dict[str, Any]:
+        found = self.aggregate(tournament_id, Tournament, "tournament")
+        return {
+            "id": str(found.id),
+            "name": found.name,
+            "rounds": found.rounds,
+            "game": found.game,
+            "options": found.options,
+            "created_at": found.created_at,
+        }
+
+    def aggregate(self, aggregate_id: str | UUID, cls: type[Any], what: str) -> Any:
+        """The stored player, tournament or game ``aggregate_id`` (404 ``unknown_<what>`` unless it is a ``cls``)."""
+        uid = parse_uuid(aggregate_id, what)
+        try:
+            found: Any = self._repository.get(uid)
+        except AggregateNotFoundError:
+            raise NotFound(f"no {what} with id {aggregate_id}", f"unknown_{what}") from None
+        if not isinstance(found, cls):
+            raise NotFound(f"no {what} with id {aggregate_id}", f"unknown_{what}")
+        return found
+
+
+def records_as_seen(game: Game, events: Iterable[Any], viewer: Viewer) -> list[dict[str, Any]]:
+    """``events`` (stored records of ``game``) as ``viewer`` may read them: redacted for a seat until the game is
+    over (as ``game`` says it is)."""
+    rules = _rules(game.kind)
+    over = game.seed is not None
+    records = []
+    for event in events:
+        record = record_of(event)
+        if not viewer.referee and not over:
+            record = redact_record(record, rules, viewer.seat)
+        records.append(record)
+    return records
 
 
 def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> dict[str, Any]:

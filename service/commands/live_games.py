@@ -1,11 +1,13 @@
 """The live games a service process keeps in memory: an LRU of game aggregates, so a move costs one round trip
 to the store (the append), and a lock per game, so moves on one game are made one at a time in this process
-(across processes the store's unique (game, version) key lets exactly one land)."""
+(across processes the store's unique (game, version) key lets exactly one land). A game's lock is kept only while
+a move holds it or waits for it: a server that runs for months keeps no lock per game it ever saw."""
 
 from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
@@ -18,20 +20,51 @@ from service.store import eventsourcing_workarounds
 from service.store.aggregates import Game
 
 
+class _GameLock:
+    """One game's lock and how many moves hold it or wait for it (the lock goes when none does); ``with`` it holds
+    the lock. A class, not ``contextlib.contextmanager``: a generator's context costs a microsecond a move more."""
+
+    __slots__ = ("_guard", "_kept", "_uid", "lock", "users")
+
+    def __init__(self, kept: dict[UUID, _GameLock], guard: threading.Lock, uid: UUID) -> None:
+        self.lock = threading.Lock()
+        self.users = 0
+        self._kept, self._guard, self._uid = kept, guard, uid
+
+    def __enter__(self) -> None:
+        self.lock.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()
+        with self._guard:
+            self.users -= 1
+            if not self.users:
+                del self._kept[self._uid]
+
+
 class LiveGames:
     def __init__(self, repository: Any, size: int) -> None:
         self.repository = repository
         self.size = size
         self._games: LRUCache[UUID, Game] = LRUCache(maxsize=max(size, 1))  # (cachetools refuses a size of 0)
-        self._locks: dict[UUID, threading.Lock] = {}
+        self._locks: dict[UUID, _GameLock] = {}  # only the games a move holds or waits for
         self._guard = threading.Lock()
 
-    def lock(self, uid: UUID) -> threading.Lock:
+    def locked(self, uid: UUID) -> _GameLock:
+        """The game's lock, to hold ``with`` it: moves on one game are made one at a time in this process. The lock
+        is made for the first move that asks and dropped when the last one waiting is done, so the locks kept are
+        the games in a move now, however many games the process has seen. Use it at once, in a ``with``."""
         with self._guard:
-            lock = self._locks.get(uid)
-            if lock is None:
-                lock = self._locks[uid] = threading.Lock()
-            return lock
+            held = self._locks.get(uid)
+            if held is None:
+                held = self._locks[uid] = _GameLock(self._locks, self._guard, uid)
+            held.users += 1  # (counted before waiting: a lock someone waits for is never dropped)
+            return held
+
+    def locks_kept(self) -> int:
+        """How many games' locks are kept now (the games a move holds or waits for)."""
+        with self._guard:
+            return len(self._locks)
 
     def load(self, uid: UUID) -> Game:
         with self._guard:
@@ -59,9 +92,7 @@ class LiveGames:
         newer = list(self.repository.event_store.get(game.id, gt=game.version))
         if not newer:
             return game
-        game = eventsourcing_workarounds.detached_copy(game)
-        for event in newer:
-            event.mutate(game)
+        game = moved_on(game, newer)
         self.remember(game)
         return game
 
@@ -77,9 +108,7 @@ class LiveGames:
             game = self._games.get(uid)
         if game is None or not events or events[0].originator_version != game.version + 1:
             return
-        game = eventsourcing_workarounds.detached_copy(game)
-        for event in events:
-            event.mutate(game)
+        game = moved_on(game, events)
         with self._guard:
             cached = self._games.get(uid)
             if cached is not None and cached.version < game.version:  # (else a move of this process got there first)
@@ -92,6 +121,15 @@ class LiveGames:
     def forget(self, uid: UUID) -> None:
         with self._guard:
             self._games.pop(uid, None)
+
+
+def moved_on(game: Game, records: Iterable[Any]) -> Game:
+    """A copy of ``game`` with ``records`` (the stored records after its version, in order) applied: the cached
+    object itself is never changed, so a reader holding it sees a consistent game."""
+    game = eventsourcing_workarounds.detached_copy(game)
+    for record in records:
+        record.mutate(game)
+    return game
 
 
 class GameHandle:

@@ -1,4 +1,4 @@
-"""A game's analytics catalogue (``domain.metrics``) as SQL over the read models, for ``service.reading.queries``.
+"""A game's analytics catalogue (``domain.metrics``) as SQL over the read models, for ``service.reading.analytics``.
 
 Every figure is a ratio of sums over rows at the metric's grain; this module says which tables hold those
 rows and columns, from the catalogue and the game's fact tables alone (``service.reading.projections.facts``):
@@ -187,3 +187,46 @@ def dimension(kind: str, name: str) -> Dimension:
 def dimensions_of(kind: str) -> dict[str, Dimension]:
     """A game's dimensions, by name (the seat and the table size are every game's)."""
     return {**CORE_DIMENSIONS, **{d.name: d for d in analytics_of(kind)[2]}}
+
+
+# -- what the pages offer of a catalogue ----------------------------------------------------------------------
+
+
+def metrics(kind: str, grains: tuple[str, ...] = ("seat", "game")) -> dict[str, str]:
+    """A game's tendency metrics at these grains (its analytics catalogue), name -> label, in catalogue order.
+    A game without analytics has none."""
+    return {m.name: m.label for m in analytics_of(kind)[0] if m.grain in grains}
+
+
+def groups(kind: str, grains: tuple[str, ...] = ("seat", "game")) -> dict[str, list[Metric]]:
+    """A game's metrics at these grains by the group they are shown in (``Metric.group``; a metric without one is
+    a group of its own, named by its label), groups in the order their first metric comes in the catalogue."""
+    found: dict[str, list[Metric]] = {}
+    for m in analytics_of(kind)[0]:
+        if m.grain in grains:
+            found.setdefault(m.group or f"{m.label[:1].upper()}{m.label[1:]}", []).append(m)
+    return found
+
+
+def stacked(group: list[Metric]) -> bool:
+    """Whether a group of round-grain metrics is the parts of one whole, round by round: all shares of the same
+    denominator (the action mix per round), drawn stacked."""
+    return len(group) > 1 and all(m.share and m.denominator == group[0].denominator for m in group)
+
+
+def trend_metrics(kind: str) -> dict[str, str]:
+    """The metrics worth following over a tournament's rounds: all seat- and game-grain ones but those the table
+    size fixes for the field as a whole (every seat's won, or place, averages 1/N, or (N+1)/2, in every round)."""
+    fixed = {("won",), ("place",)}
+    return {m.name: m.label for m in analytics_of(kind)[0] if m.grain != "round" and m.numerator not in fixed}
+
+
+def breakdowns(kind: str) -> dict[str, Breakdown]:
+    """A game's breakdowns (counts of a fact table by some of its columns), by name, in catalogue order."""
+    return {b.name: b for b in analytics_of(kind)[1]}
+
+
+def per_player_breakdowns(kind: str) -> set[str]:
+    """The breakdowns that can be asked about one player: over a fact table with a ``seat`` column."""
+    tables = game_tables(kind)
+    return {b.name for b in analytics_of(kind)[1] if "seat" in tables[b.table].table.column_names()}

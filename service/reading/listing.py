@@ -6,8 +6,8 @@ repeats or skips a row when rows are added meanwhile, and a deep page costs what
 is opaque to clients (URL-safe base64 of the sort key). The read models follow the store a moment behind:
 a new game is listed once the projections have seen it.
 
-Reads go through the service's own connections to the store (the read models live beside the events), so an
-outage is answered as every other request is: 503 ``store_unavailable``.
+Reads go through the read port's connections to the read models (``service.reading.read_db``: they live beside
+the events), so an outage is answered as every other request is: 503 ``store_unavailable``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from service.commands.application import Digsite
 from service.errors import BadRequest
+from service.reading.read_db import ReadDatabase
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def decode_cursor(cursor: str) -> list[str]:
 
 
 def page(
-    service: Digsite,
+    db: ReadDatabase,
     listing: Listing,
     filters: dict[str, Any],
     cursor: str | None,
@@ -90,25 +90,13 @@ def page(
         f"SELECT {columns} FROM {table}{' WHERE ' + ' AND '.join(where) if where else ''} "
         f"ORDER BY COALESCE({sort}, '') {order}, {ident} {order} LIMIT {int(limit) + 1}"
     )
-    rows = read_rows(service, sql, tuple(params))
+    rows = db.rows(sql, tuple(params))
     more = len(rows) > limit
     rows = rows[:limit]
     following = encode_cursor([rows[-1][sort] or "", rows[-1][ident]]) if more else None
     if player is not None:
         rows = [r for r in rows if any(seat.get("id") == player for seat in json.loads(r["players"]))]
     return rows, following
-
-
-def read_rows(service: Digsite, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
-    """Rows of a read-model query written with ``{p}`` for the schema's prefix and ``?`` marks, read through the
-    store's own connections (as the lists are)."""
-    postgres = service.settings.database.backend == "postgresql"
-    sql = sql.replace("{p}", f'"{service.settings.database.schema}".' if postgres else "")
-    if postgres:
-        sql = sql.replace("?", "%s")
-    with service.app.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
-        cursor.execute(sql, params)
-        return [dict(row) for row in cursor.fetchall()]
 
 
 def game_item(row: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """A whole game's replay from one perspective in a single pass: every frame and every log entry.
 
-``Queries.replay`` answers one frame (nearest snapshot, then ``evolve``): right for one look, too slow
+``Replays.replay`` answers one frame (nearest snapshot, then ``evolve``): right for one look, too slow
 to prepare a replay that steps in the browser without asking the server again. Here the recorded
 events are evolved once, from the first, and the perspective's view is taken after every event (a
 frame per event, so a replay can step by event too) and every version. The engine decides everything
@@ -21,6 +21,7 @@ from typing import Any
 from cachetools import LRUCache
 
 from domain.games import game as game_of
+from service.commands.application import GameReader, Viewer
 
 SEED_REVEALED = "The seed is revealed."
 
@@ -187,3 +188,108 @@ def entries(records: Sequence[dict[str, Any]], seat: int | None, since: int = 1)
             lines[-1] = next_up if who is None else f"{names[who]} ends their turn; {next_up}"
         out.append(Entry(record["version"], who, lines))
     return out
+
+
+def event_count(record: dict[str, Any]) -> int:
+    """How many steps a record's version has when stepping by event (one at least: the seed's reveal too)."""
+    return max(1, len(events_of(record)))
+
+
+class Replays:
+    """A game's records, one frame of its replay, and its progress (points and round after every version), from
+    the store's reader (``GameReader``: it cannot play a move). A finished game's records and progress are kept
+    (``cached`` games); a live game's are read again until it ends."""
+
+    def __init__(self, reader: GameReader, cached: int = 64) -> None:
+        self.reader = reader
+        self._records: LRUCache[str, list[dict[str, Any]]] = LRUCache(maxsize=max(cached, 1))
+        self._progress: LRUCache[str, tuple[list[dict[str, Any]], dict[str, Any]]] = LRUCache(maxsize=max(cached, 1))
+        self._lock = threading.Lock()
+
+    def records(self, game_id: str) -> list[dict[str, Any]]:
+        """A game's records (cached per game: a finished game never changes; a live one is re-read)."""
+        with self._lock:
+            cached = self._records.get(game_id)
+        if cached and cached[-1]["type"] == "seed_revealed":
+            return cached
+        records = self.reader.stored_records(game_id)
+        if not records:
+            return records
+        with self._lock:
+            self._records[game_id] = records
+        return records
+
+    def replay(self, game_id: str, version: int, seat: int | None = None, events: int | None = None) -> dict[str, Any]:
+        """One frame: the table at ``version`` as the referee (seat None) or one seat saw it then, with the
+        event log up to that point told from the same perspective. With ``events`` = k (fewer than the
+        record holds) the frame stops after the record's first k events: stepping by event, not by move."""
+        records = self.records(game_id)
+        count = event_count(records[version - 1]) if 1 <= version <= len(records) else 0
+        partial = events is not None and 1 <= events < count
+        game = self.reader.game(game_id, Viewer(seat), version=version - 1 if partial and version > 1 else version)
+        rules = game_of(game["kind"]).rules
+        names = list(game["view"]["players"])  # every seat, with any the engine plays (a solo rival)
+        if partial:
+            assert events is not None
+            state = self.reader.state_at(game_id, version - 1) if version > 1 else None
+            for data in events_of(records[version - 1])[:events]:
+                state = rules.evolve(state, rules.event_from_dict(data))
+            game.update(version=version, view=rules.view(state, seat), to_act=rules.to_act(state))
+            if seat is not None:
+                game["legal_actions"] = []
+        game["events_shown"] = events if partial else count
+        game["event_count"] = count
+        log = []
+        for record in records[:version]:
+            if record["type"] == "seed_revealed":
+                log.append({"version": record["version"], "seat": None, "lines": [SEED_REVEALED]})
+                continue
+            shown = events_of(record)
+            if partial and record["version"] == version:
+                shown = shown[:events]
+            who = record["body"]["seat"] if record["type"] == "move" else None
+            lines = [rules.describe(rules.event_from_dict(e), names, seat) for e in shown]
+            log.append(
+                {"version": record["version"], "seat": who, "lines": [x for x in lines if not x.endswith(" to act")]}
+            )
+        game["log"] = log
+        return game
+
+    def event_counts(self, game_id: str) -> list[int]:
+        """How many events each version's record holds (index 0: version 1), for stepping by event."""
+        return [event_count(r) for r in self.records(game_id)]
+
+    def progress(self, game_id: str) -> dict[str, Any]:
+        """Every seat's name (with any seat the engine plays, like a solo rival) and, after every version (index 0:
+        version 1), the round and every seat's points as the game counts them (``GameRules.progress``), by
+        evolving the recorded events once; cached with the records (a finished game never changes)."""
+        records = self.records(game_id)
+        with self._lock:
+            cached = self._progress.get(game_id)
+        if cached is not None and cached[0] is records:
+            return cached[1]
+        rules = game_of(records[0]["body"]["kind"]).rules
+        state = None
+        points = []
+        for record in records:
+            for event in decoded(rules, record):  # (decoded once for the replay's frames and log too)
+                state = rules.evolve(state, event)
+            now = rules.progress(state)
+            points.append({"round": now.round, "scores": list(now.scores)})
+        found = {"names": list(rules.view(state)["players"]), "points": points}
+        with self._lock:
+            self._progress[game_id] = (records, found)
+        return found
+
+    def vp_timeline(self, game_id: str) -> dict[str, Any]:
+        """Every seat's points after every version, and the round each version is in."""
+        found = self.progress(game_id)
+        points = found["points"]
+        return {"names": found["names"], "vp": [p["scores"] for p in points], "round": [p["round"] for p in points]}
+
+    def round_starts(self, game_id: str) -> dict[int, int]:
+        """The first version of each round (for 'jump to round')."""
+        starts: dict[int, int] = {}
+        for version, point in enumerate(self.progress(game_id)["points"], start=1):
+            starts.setdefault(point["round"], version)
+        return starts

@@ -176,7 +176,7 @@ def _ordinal(n: int) -> str:
 
 
 # Every seat of every game of one tournament, as the standings read it (``{p}``: the schema's prefix; ``?``: the
-# tournament id). The dashboard (``Queries.tournament_seats``) and the API read through this one statement.
+# tournament id). The dashboard (``Lists.tournament_seats``) and the API read through this one statement.
 # Only games of the tournament's own game count: a store may hold a game of another kind labelled with the
 # tournament from before the service refused one, and places of two games never compare.
 SEATS_SQL = (
@@ -194,7 +194,7 @@ def seats_sql(finished_only: bool) -> str:
 
 
 def seats_from_rows(rows: Iterable[Mapping[str, object]]) -> tuple[list[Seat], dict[str, str]]:
-    """``Seat``s and player names from the read models' rows (``Queries.tournament_seats``)."""
+    """``Seat``s and player names from the read models' rows (``Lists.tournament_seats``)."""
     seats: list[Seat] = []
     names: dict[str, str] = {}
     for row in rows:

@@ -5,7 +5,7 @@ The game's rules state is rebuilt by folding the game's own ``evolve`` over the 
 
 Every class whose topic the store records names it explicitly (``TOPIC``, the library's own way to move a class):
 the topics stay ``service.aggregates:...`` as every stored record, the snapshots' seals and the PostgreSQL
-ledger trigger (migrations/postgresql/0005_ledger.sql) have them, wherever this module lives.
+ledger trigger (migrations/postgresql/0001_store.sql) have them, wherever this module lives.
 """
 
 from __future__ import annotations

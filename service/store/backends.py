@@ -1,9 +1,13 @@
 """Where games are kept: the eventsourcing environment for a database URL, and the schema migrations.
 
-Schema changes are explicit: ``digsite db upgrade`` applies the SQL files under ``migrations/<backend>/``
-in order, each once, recorded with a checksum in ``digsite_schema_migrations``; then each registered game's
-own, under ``migrations/<backend>/<kind>/`` (its read models' fact tables), recorded as ``<kind>/NNNN``. The
-application itself always runs with ``CREATE_TABLE=n``, so workers never race to create tables.
+Schema changes are explicit: ``digsite db upgrade`` applies the store's SQL files under ``migrations/<backend>/``
+in order, each once, recorded with a checksum in ``digsite_schema_migrations`` as ``store/NNNN``; then it makes the
+read models' tables those declared in ``service.store.read_models`` (their fingerprint recorded as ``read-models``),
+all in one transaction. The application itself always runs with ``CREATE_TABLE=n``, so workers never race to
+create tables.
+
+The runner is this module's, not a library's (yoyo-migrations, Alembic): docs/deploy.md, *Why the schema upgrade
+is Digsite's own*, says why.
 """
 
 from __future__ import annotations
@@ -15,14 +19,16 @@ from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import psycopg
 from eventsourcing.persistence import PersistenceError
 
-from domain.games import GAMES
 from service.settings import Database
+from service.store.read_models import PROJECTION_NAME, TRACKING_TABLE, every_table
+from service.store.schema import Table, fingerprint_text, found_shape, qualified
 
 LOCK_TIMEOUT_SECONDS = 5
 RETRY_AFTER_SECONDS = 2  # what a 503 asks clients to wait before trying again
@@ -142,6 +148,19 @@ def eventsourcing_env(db: Database) -> dict[str, str]:
     }
 
 
+# The version under which the read models' fingerprint is recorded (the hash of every declared table's statements):
+# when the declarations change, the next upgrade matches the store's tables to them.
+READ_MODELS = "read-models"
+
+# The store's migrations are recorded as ``store/NNNN``. The releases before them numbered one SQL file a change,
+# read models included; ``store/0001`` gathers what those files made of the store. A store with every one of them
+# (the releases up to 2026-12-05 left every store so) has it all: the upgrade marks it done without running it.
+EARLIER = {
+    "postgresql": tuple(f"{n:04d}" for n in range(1, 11)),
+    "sqlite": tuple(f"{n:04d}" for n in range(1, 9)),
+}
+
+
 @dataclass(frozen=True)
 class Migration:
     version: str
@@ -160,22 +179,22 @@ class Migration:
 
 
 def migrations(backend: str) -> list[Migration]:
-    """The core's migrations (``migrations/<backend>/NNNN_name.sql``), then each registered game's own
-    (``migrations/<backend>/<kind>/NNNN_name.sql``: its read models' fact tables), numbered and tracked apart:
-    a game's version is ``<kind>/NNNN``. Games come in registry order, each after the whole core."""
-    folder = _migrations_folder() / backend
-    found = _folder(folder, "")
-    for kind in GAMES:
-        found.extend(_folder(folder / kind, f"{kind}/"))
-    return found
-
-
-def _folder(folder: Path, prefix: str) -> list[Migration]:
+    """The store's migrations (``migrations/<backend>/NNNN_name.sql``), in order. Their numbers are shared by both
+    backends: a change only one of them needs has a file in its folder only (docs/projections.md)."""
     found = []
-    for path in sorted(folder.glob("*.sql")):
-        version, _, name = path.stem.partition("_")
-        found.append(Migration(f"{prefix}{version}", name, path.read_text("utf-8")))
+    for path in sorted((_migrations_folder() / backend).glob("*.sql")):
+        number, _, name = path.stem.partition("_")
+        found.append(Migration(f"store/{number}", name, path.read_text("utf-8")))
     return found
+
+
+def read_models_fingerprint(backend: str) -> str:
+    return _fingerprint(every_table(), backend)
+
+
+@cache  # (each service start asks: `pending`)
+def _fingerprint(tables: tuple[Table, ...], backend: str) -> str:
+    return hashlib.sha256(fingerprint_text(tables, backend).encode()).hexdigest()
 
 
 def _migrations_folder() -> Path:
@@ -192,7 +211,8 @@ class SchemaError(RuntimeError):
 
 
 def upgrade(db: Database, report: Callable[[str], None] = lambda _: None) -> list[str]:
-    """Apply every migration not applied yet; returns the versions applied (empty: already up to date)."""
+    """Apply every store migration not applied yet, then match the read models' tables to their declarations;
+    all in one transaction. Returns what was applied: versions, and ``read-models`` (empty: already up to date)."""
     if db.backend == "sqlite":
         return _upgrade_sqlite(db, report)
     return _upgrade_postgres(db, report)
@@ -209,7 +229,6 @@ def _upgrade_sqlite(db: Database, report: Callable[[str], None]) -> list[str]:
             probe.execute("PRAGMA schema_version").fetchall()
     except (OSError, sqlite3.Error) as error:
         raise _sqlite_problem(db, error) from error
-    applied: list[str] = []
     with sqlite3.connect(db.path, isolation_level=None) as conn:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("BEGIN IMMEDIATE")  # one upgrader at a time
@@ -218,20 +237,7 @@ def _upgrade_sqlite(db: Database, report: Callable[[str], None]) -> list[str]:
                 "CREATE TABLE IF NOT EXISTS digsite_schema_migrations "
                 "(version TEXT PRIMARY KEY, name TEXT, checksum TEXT, applied_at TEXT)"
             )
-            done = dict(conn.execute("SELECT version, checksum FROM digsite_schema_migrations").fetchall())
-            for migration in migrations("sqlite"):
-                if _already(migration, done):
-                    continue
-                report(f"applying {migration.version} {migration.name}")
-                for statement in _statements(migration.sql):
-                    conn.execute(statement)
-                for note in _notes(migration, done):
-                    report(f"  {note}")
-                conn.execute(
-                    "INSERT INTO digsite_schema_migrations VALUES (?, ?, ?, ?)",
-                    (migration.version, migration.name, migration.checksum, _now()),
-                )
-                applied.append(migration.version)
+            applied = _apply(_Upgrade(conn, "sqlite", ""), report)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -240,7 +246,6 @@ def _upgrade_sqlite(db: Database, report: Callable[[str], None]) -> list[str]:
 
 
 def _upgrade_postgres(db: Database, report: Callable[[str], None]) -> list[str]:
-    applied: list[str] = []
     with _connect_postgres(db, autocommit=False) as conn, conn.transaction():
         # Several processes may run the upgrade at once (compose, CI): serialise them.
         conn.execute("SELECT pg_advisory_xact_lock(hashtext('digsite-schema-migrations'))")
@@ -249,22 +254,112 @@ def _upgrade_postgres(db: Database, report: Callable[[str], None]) -> list[str]:
             f'CREATE TABLE IF NOT EXISTS "{db.schema}".digsite_schema_migrations '
             "(version text PRIMARY KEY, name text, checksum text, applied_at text)"
         )
-        rows = conn.execute(f'SELECT version, checksum FROM "{db.schema}".digsite_schema_migrations').fetchall()
-        done = {str(v): str(c) for v, c in rows}
-        for migration in migrations("postgresql"):
-            if _already(migration, done):
-                continue
+        return _apply(_Upgrade(conn, "postgresql", db.schema), report)
+
+
+@dataclass(frozen=True)
+class _Upgrade:
+    """One upgrade's connection, inside its transaction, and how its backend says things."""
+
+    conn: Any  # sqlite3 or psycopg
+    backend: str
+    schema: str  # PostgreSQL's; "" on SQLite
+
+    @property
+    def prefix(self) -> str:
+        return qualified(self.backend, self.schema)
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        """One statement, ``{p}`` before a table's name and ``?`` for each parameter, whatever the backend."""
+        sql = sql.replace("{p}", self.prefix)
+        if self.backend == "postgresql":
+            return self.conn.execute(sql.replace("?", "%s"), params or None)
+        return self.conn.execute(sql, params)
+
+    def run_script(self, sql: str) -> None:
+        if self.backend == "sqlite":
+            for statement in _statements(sql):
+                self.conn.execute(statement)
+            return
+        sql = sql.replace("{schema}", self.schema).replace("{lock_timeout}", str(LOCK_TIMEOUT_SECONDS))
+        self.conn.execute(sql.encode())  # several statements: psycopg sends them as one simple query
+
+    def record(self, version: str, name: str, checksum: str) -> None:
+        self.execute("DELETE FROM {p}digsite_schema_migrations WHERE version = ?", (version,))
+        self.execute("INSERT INTO {p}digsite_schema_migrations VALUES (?, ?, ?, ?)", (version, name, checksum, _now()))
+
+
+def _apply(upgrade: _Upgrade, report: Callable[[str], None]) -> list[str]:
+    rows = upgrade.execute("SELECT version, checksum FROM {p}digsite_schema_migrations").fetchall()
+    done = {str(v): str(c) for v, c in rows}
+    made_earlier = _made_by_earlier_releases(upgrade.backend, done)
+    applied: list[str] = []
+    for migration in migrations(upgrade.backend):
+        if _already(migration, done):
+            continue
+        if made_earlier and migration.version == "store/0001":
+            report(f"marking {migration.version} {migration.name}: the earlier releases' migrations made it")
+        else:
             report(f"applying {migration.version} {migration.name}")
-            sql = migration.sql.replace("{schema}", db.schema).replace("{lock_timeout}", str(LOCK_TIMEOUT_SECONDS))
-            conn.execute(sql.encode())  # several statements: psycopg sends them as one simple query
+            upgrade.run_script(migration.sql)
             for note in _notes(migration, done):
                 report(f"  {note}")
-            conn.execute(
-                f'INSERT INTO "{db.schema}".digsite_schema_migrations VALUES (%s, %s, %s, %s)',
-                (migration.version, migration.name, migration.checksum, _now()),
-            )
-            applied.append(migration.version)
+        upgrade.record(migration.version, migration.name, migration.checksum)
+        applied.append(migration.version)
+    fingerprint = read_models_fingerprint(upgrade.backend)
+    if done.get(READ_MODELS) != fingerprint:
+        report("matching the read models to their declarations")
+        for note in _match_read_models(upgrade):
+            report(f"  {note}")
+        upgrade.record(READ_MODELS, "read models", fingerprint)
+        applied.append(READ_MODELS)
     return applied
+
+
+def _made_by_earlier_releases(backend: str, done: dict[str, str]) -> bool:
+    """Whether the earlier releases' numbered migrations made this store (all of them: ``EARLIER``). A store they
+    made only in part cannot be brought on from here."""
+    earlier = [version for version in EARLIER[backend] if version in done]
+    if earlier and len(earlier) < len(EARLIER[backend]):
+        missing = ", ".join(v for v in EARLIER[backend] if v not in done)
+        raise SchemaError(
+            f"this store was last upgraded by a release older than 2026-12-05 (its migrations {missing} are not "
+            "applied): run `digsite db upgrade` with that release (up to 2026-12-05) first, then with this one"
+        )
+    return bool(earlier)
+
+
+def _match_read_models(upgrade: _Upgrade) -> list[str]:
+    """Make the store's read-model tables the declared ones (``service.store.read_models``); returns the notes.
+
+    A table that is missing is created, an index added or dropped in place. A table whose columns or key differ
+    is dropped and created anew, and since the read models are projected together, the others are emptied with
+    it and the projection's position reset in the same transaction: the next `digsite projections run` fills
+    them all from the first record, exactly once. Tables no longer declared are left alone."""
+    tables = every_table()
+    found = {t.name: found_shape(upgrade.conn, upgrade.backend, upgrade.schema, t.name) for t in tables}
+    changed = [t.name for t in tables if (f := found[t.name]) is not None and not f.same_rows(t.shape(upgrade.backend))]
+    if changed:
+        for table in tables:
+            if table.name in changed:
+                upgrade.execute(f"DROP TABLE {{p}}{table.name}")
+            elif found[table.name] is not None:
+                upgrade.execute(f"DELETE FROM {{p}}{table.name}")
+        tracking = TRACKING_TABLE[upgrade.backend]
+        upgrade.execute(f"DELETE FROM {{p}}{tracking} WHERE application_name = ?", (PROJECTION_NAME,))
+    for table in tables:
+        have = found[table.name]
+        if have is not None and table.name not in changed:
+            for name, _ in sorted(have.indexes - table.shape(upgrade.backend).indexes):
+                upgrade.execute(f"DROP INDEX {{p}}{name}")
+        for statement in table.create_statements(upgrade.backend, upgrade.schema):
+            upgrade.execute(statement)
+    if not changed:
+        return []
+    return [
+        f"the read models were emptied to be rebuilt ({', '.join(changed)} changed): stop the previous release's "
+        "`digsite projections run`, then fill them with this release's `digsite projections rebuild`"
+    ]
 
 
 def _notes(migration: Migration, done: dict[str, str]) -> list[str]:
@@ -292,27 +387,29 @@ def _statements(sql: str) -> list[str]:
 
 
 def pending(db: Database) -> list[str]:
-    """Migration versions not yet applied (used to give a clear error before serving). A store that is not there
-    (no SQLite file, no such PostgreSQL database) or cannot be reached raises ``StoreMissing``/``StoreUnreachable``:
-    upgrading a schema is not what it needs first."""
+    """What an upgrade would apply: store migration versions, and ``read-models`` when the read models' declarations
+    changed since (used to give a clear error before serving). A store that is not there (no SQLite file, no such
+    PostgreSQL database) or cannot be reached raises ``StoreMissing``/``StoreUnreachable``: upgrading a schema is
+    not what it needs first."""
     known = [m.version for m in migrations(db.backend)]
     try:
         if db.backend == "sqlite":
             if not Path(db.path).exists():  # not a schema to upgrade but no store at all (a path mistyped?)
                 raise _no_sqlite_file(db)
             with closing(sqlite3.connect(db.path)) as conn:
-                rows = conn.execute("SELECT version FROM digsite_schema_migrations").fetchall()
+                rows = conn.execute("SELECT version, checksum FROM digsite_schema_migrations").fetchall()
         else:
             with _connect_postgres(db) as conn:
-                rows = conn.execute(f'SELECT version FROM "{db.schema}".digsite_schema_migrations').fetchall()
+                rows = conn.execute(f'SELECT version, checksum FROM "{db.schema}".digsite_schema_migrations').fetchall()
     except StoreUnavailable:  # unreachable or missing: not a schema to upgrade
         raise
     except Exception as error:
         if _no_table(error):  # nothing applied yet
-            return known
+            return [*known, READ_MODELS]
         raise StoreUnavailable(f"cannot read the schema version of {db.display()}: {error}") from error
-    done = {str(r[0]) for r in rows}
-    return [v for v in known if v not in done]
+    done = {str(v): str(c) for v, c in rows}
+    missing = [v for v in known if v not in done]
+    return missing if done.get(READ_MODELS) == read_models_fingerprint(db.backend) else [*missing, READ_MODELS]
 
 
 def _no_table(error: Exception) -> bool:

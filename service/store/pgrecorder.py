@@ -15,27 +15,20 @@ notification carries the new record, so that the push feeds of the other process
 (service/serving/push.py); the multi-statement query's stays bare.
 
 Outages. Every connection this process uses (appends, and the library's reads and snapshot writes through
-``DigsiteDatastore``) goes through one ``StoreGuard``. When a connection is lost, the guard probes the server
-with a fresh, time-bounded connection: if the server is down, every request fails at once with
-``StoreUnavailable`` (503) until a probe (at most one every half second) finds it back; if the server is up,
-the lost connection was stale (the server restarted), the idle connections are dropped and the statement is
-tried once more on a fresh one. A retried append cannot record a move twice: the unique (game, version) key
-refuses the second copy, and a refusal whose stored rows are exactly the ones sent means the first attempt
-had committed. A read-only server (a standby, ``default_transaction_read_only``) refuses writes with 503 too.
-
-A busy server is not an outage: a process keeps at most ``OPEN_PER_LIST`` connections out per list (the rest wait
-for one), a new connection that runs out of time while the others answer fails its request alone
-(``StoreGuard.connect_failed``), and /health asks on a connection in use (``StoreGuard.probe_in_use``).
+``DigsiteDatastore``) comes from a ``GuardedPool`` (psycopg-pool, service/store/connection_pool.py) behind one
+``StoreGuard`` (service/store/store_guard.py): while the server is down every request fails at once with
+``StoreUnavailable`` (503) until a probe finds it back; a connection found stale (the server restarted) is
+replaced and the statement tried once more on a fresh one. A retried append cannot record a move twice: the
+unique (game, version) key refuses the second copy, and a refusal whose stored rows are exactly the ones sent
+means the first attempt had committed. A read-only server (a standby, ``default_transaction_read_only``) refuses
+writes with 503 too.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any
 
 import psycopg
 from eventsourcing import persistence
@@ -43,285 +36,35 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore, PostgresFactory
 from eventsourcing.utils import Environment, EnvType
 from psycopg import ClientCursor, errors
-from psycopg.pq import TransactionStatus
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
 from psycopg.types.composite import register_composite
 
 from service.store import eventsourcing_workarounds
-from service.store.backends import Health, StoreUnavailable
+from service.store.backends import StoreUnavailable
+from service.store.connection_pool import BOUNDED, GuardedPool
+from service.store.store_guard import PROBE_INTERVAL_SECONDS, READ_ONLY, UNREACHABLE, StoreGuard, connection_lost
 
-CONNECT_TIMEOUT_SECONDS = 2  # a probe's (libpq advises no less): a server that does not answer is given up after this
-# A connection for the requests' work has longer: under a burst of 1,500 waits on a loaded machine (load 25, two
-# cores) the compose stack's SCRAM handshakes took up to 2.4 s (median 1.7 s of those over 0.3 s), and at 2 s
-# 17 of them ran out. A server that refuses connections (stopped) still fails them at once.
-WORK_CONNECT_TIMEOUT_SECONDS = 5
-PROBE_INTERVAL_SECONDS = 0.5  # while the store is down, at most one probe per interval; the rest fail at once
-HEALTH_CACHE_SECONDS = 1.0  # /health probes at most this often
-KEEP_IDLE = 16  # idle connections kept per list
-# Connections a list has out at once (in use or being opened); a thread past that waits for one to come back. Without
-# the bound a burst of 750 waiting requests in one worker opened connections all at once: past PostgreSQL's
-# max_connections (100 by default), and each handshake (SCRAM in the compose stack) starved of the interpreter by
-# the burst's other threads past the connect timeout: the store was taken for down and /health and the waits
-# answered 503 (tests/docker/test_stack.py). 1,500 waits over two workers use about 26 on a quiet server.
-OPEN_PER_LIST = KEEP_IDLE
-TAKE_TIMEOUT_SECONDS = 10  # the longest a thread waits for a connection: what a lost server takes to be given up
-# A server that stops answering (a network gone, a host gone) is given up in seconds, not the minutes TCP
-# waits by default: keepalives while waiting for an answer, and a bound on data left unacknowledged.
-BOUNDED = {
-    "connect_timeout": WORK_CONNECT_TIMEOUT_SECONDS,
-    "keepalives": 1,
-    "keepalives_idle": 10,
-    "keepalives_interval": 5,
-    "keepalives_count": 3,
-    "tcp_user_timeout": 10_000,
-}
-logger = logging.getLogger(__name__)
-UNREACHABLE = "the game store is unreachable; try again shortly"
-BUSY = "every connection to the game store is in use; try again shortly"
-READ_ONLY = "the game store is read-only (a standby, or writes switched off) and records nothing now; try again shortly"
-
-
-def connection_lost(error: BaseException) -> bool:
-    """The connection itself failed (rather than the server refusing a statement): the client lost it, or the
-    server is shutting down or restarting."""
-    if isinstance(error, psycopg.InterfaceError):
-        return True
-    if isinstance(error, (errors.AdminShutdown, errors.CrashShutdown, errors.CannotConnectNow)):
-        return True
-    return isinstance(error, psycopg.OperationalError) and error.sqlstate is None
-
-
-WRITABLE = "SELECT current_setting('transaction_read_only')"
-
-
-def _writable(row: Any) -> Health:
-    if row is not None and row[0] == "on":
-        return Health("read_only", READ_ONLY)
-    return Health("ok")
-
-
-def _first_line(error: BaseException) -> str:
-    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-
-
-class IdleConnections:
-    """A few open connections kept for reuse, at most ``OPEN_PER_LIST`` out at once. A connection is taken out,
-    used by one thread, and given back (always, closed or not: that frees its place), kept only if it is still
-    healthy and idle; ``clear`` closes the idle ones (after an outage they are stale)."""
-
-    def __init__(
-        self,
-        connect: Callable[[], psycopg.Connection[Any]],
-        guard: StoreGuard,
-        keep: int = KEEP_IDLE,
-        open_at_once: int = OPEN_PER_LIST,
-    ) -> None:
-        self._connect = connect
-        self._guard = guard
-        self._keep = keep
-        guard.connection_lists.append(self)
-        self._idle: list[psycopg.Connection[Any]] = []
-        self._lock = threading.Lock()
-        self._places = threading.BoundedSemaphore(open_at_once)
-
-    def take(self, timeout: float = TAKE_TIMEOUT_SECONDS) -> psycopg.Connection[Any]:
-        if not self._places.acquire(timeout=timeout):
-            raise StoreUnavailable(BUSY)
-        try:
-            while True:
-                with self._lock:
-                    conn = self._idle.pop() if self._idle else None
-                if conn is None:
-                    started = time.monotonic()
-                    try:
-                        return self._connect()
-                    except psycopg.OperationalError as error:  # a failed connect is as good as a probe: no second
-                        self._guard.connect_failed(error, started)
-                if not conn.closed:
-                    return conn
-        except BaseException:
-            self._places.release()
-            raise
-
-    def give(self, conn: psycopg.Connection[Any]) -> None:
-        try:
-            if not conn.closed and conn.info.transaction_status == TransactionStatus.IDLE:
-                self._guard.answered()
-                with self._lock:
-                    if len(self._idle) < self._keep:
-                        self._idle.append(conn)
-                        return
-            conn.close()
-        finally:
-            self._places.release()
-
-    @contextmanager
-    def taken(self, timeout: float = TAKE_TIMEOUT_SECONDS) -> Iterator[psycopg.Connection[Any]]:
-        """A connection for the block, given back after it (closed first if the block failed)."""
-        conn = self.take(timeout)
-        try:
-            yield conn
-        except BaseException:
-            conn.close()  # a broken connection, or one left in a failed statement: never reused
-            raise
-        finally:
-            self.give(conn)
-
-    def clear(self) -> None:
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            conn.close()
-
-
-class StoreGuard:
-    """What this process knows about the server being reachable, shared by all its connections.
-
-    ``check()`` before using a connection raises ``StoreUnavailable`` at once while the store is known to be
-    down (one caller per ``PROBE_INTERVAL_SECONDS`` probes instead, and clears the outage if the server is
-    back). ``lost(error)`` after a connection failed decides between an outage (raises) and a stale
-    connection (returns: the caller may retry once on a fresh connection)."""
-
-    def __init__(self, connect: Callable[..., psycopg.Connection[Any]]) -> None:
-        self._connect = connect
-        self._lock = threading.Lock()
-        self._down: str | None = None  # why the store is down, while it is
-        self._next_probe = 0.0
-        self._probing = False
-        self._health: tuple[float, Health] | None = None
-        self._answered = float("-inf")  # when a connection of this process last did its work (``answered``)
-        self.connection_lists: list[IdleConnections] = []  # dropped whenever connections may be stale
-
-    @property
-    def down(self) -> bool:
-        return self._down is not None
-
-    def probe(self) -> Health:
-        """Connect afresh (bounded in time) and ask whether this server accepts writes."""
-        try:
-            options = "-c statement_timeout=2000"
-            with self._connect(connect_timeout=CONNECT_TIMEOUT_SECONDS, options=options, row_factory=tuple_row) as conn:
-                row = conn.execute(WRITABLE).fetchone()
-        except psycopg.Error as error:
-            return Health("down", f"{UNREACHABLE} ({_first_line(error)})")
-        return _writable(row)
-
-    def probe_in_use(self) -> Health | None:
-        """Whether the server answers a connection this process keeps open (its reads'). A fresh connection was the
-        health check's undoing under load: its handshake waited on the interpreter behind a worker's hundreds of
-        threads and ran out of time. If every connection is busy (none free within a probe's timeout, or a new one
-        ran out of time while the others answer), the last answer stands; None when only a fresh probe can tell: the
-        connection failed, or it found the server read-only (a session keeps the setting it began with)."""
-        if not self.connection_lists:
-            return None
-        try:
-            with self.connection_lists[0].taken(CONNECT_TIMEOUT_SECONDS) as conn:
-                row = conn.cursor(row_factory=tuple_row).execute(WRITABLE).fetchone()
-                if conn.info.transaction_status != TransactionStatus.IDLE:
-                    conn.rollback()
-        except StoreUnavailable as error:
-            if error.message != BUSY:
-                return Health("down", error.message)  # a new connection failed: the store was taken for down
-            with self._lock:
-                return self._health[1] if self._health is not None else None
-        except psycopg.Error:
-            return None
-        found = _writable(row)
-        return found if found.ok else None
-
-    def _record(self, found: Health) -> None:
-        with self._lock:
-            before = self._health[1].state if self._health is not None else "ok"
-            self._health = (time.monotonic(), found)
-            self._next_probe = time.monotonic() + PROBE_INTERVAL_SECONDS
-            recovered = found.state != "down" and self._down is not None
-            self._down = found.message if found.state == "down" else None
-        if recovered or (before == "read_only" and found.ok):
-            self.drop_idle()  # every idle connection predates the outage (or may have a read-only session)
-
-    def drop_idle(self) -> None:
-        for connections in self.connection_lists:
-            connections.clear()
-
-    def check(self) -> None:
-        if self._down is None:
-            return
-        with self._lock:
-            if self._down is None:
-                return
-            if self._probing or time.monotonic() < self._next_probe:
-                raise StoreUnavailable(UNREACHABLE)
-            self._probing = True
-        try:
-            found = self.probe()
-            self._record(found)
-        finally:
-            with self._lock:
-                self._probing = False
-        if found.state == "down":
-            raise StoreUnavailable(UNREACHABLE)
-
-    def answered(self) -> None:
-        """A connection of this process has just done its work: the server answers."""
-        self._answered = time.monotonic()
-
-    def connect_failed(self, error: psycopg.OperationalError, started: float) -> NoReturn:
-        """A new connection begun at ``started`` failed. If it ran out of time while the server answered this process's
-        other connections (within a connect timeout of it), the server is busy, not down: this request alone gets
-        ``StoreUnavailable``. Else the store is down (``unreachable``)."""
-        if isinstance(error, errors.ConnectionTimeout) and self._answered >= started - CONNECT_TIMEOUT_SECONDS:
-            logger.warning("a new connection ran out of time while others answer: the store is busy, not down")
-            raise StoreUnavailable(BUSY) from error
-        self.unreachable(error)
-
-    def unreachable(self, error: BaseException) -> NoReturn:
-        """A new connection could not be made: the store is down (raises ``StoreUnavailable``)."""
-        logger.warning("the store is taken for down: a new connection failed (%s)", _first_line(error))
-        self._record(Health("down", UNREACHABLE))
-        raise StoreUnavailable(UNREACHABLE) from error
-
-    def lost(self, error: BaseException) -> None:
-        """A connection failed: raise ``StoreUnavailable`` if the server is down, else drop the idle connections
-        (the server restarted under them) and return."""
-        if self._down is not None:
-            raise StoreUnavailable(UNREACHABLE) from error
-        found = self.probe()
-        self._record(found)
-        if found.state == "down":
-            raise StoreUnavailable(UNREACHABLE) from error
-        self.drop_idle()
-
-    def health(self) -> Health:
-        """The store's state for /health: from the last probe if it is recent, else from a new (bounded) probe: on a
-        connection in use while the store is up, on a new one while it is down (or if that found nothing)."""
-        with self._lock:
-            cached = self._health
-        if cached is not None and time.monotonic() - cached[0] < HEALTH_CACHE_SECONDS:
-            return cached[1]
-        found = self.probe_in_use() if self._down is None else None
-        if found is None:
-            found = self.probe()
-        self._record(found)
-        return found
+__all__ = ["PROBE_INTERVAL_SECONDS", "DigsiteDatastore", "DigsitePostgresFactory", "DigsitePostgresRecorder"]
 
 
 class DigsiteDatastore(PostgresDatastore):
-    """The library's datastore with the connections handed out by ``get_connection`` kept in a plain list
-    behind a ``StoreGuard`` (instead of the library's pool, which waits up to its timeout for a connection
-    while the server is down and reconnects with a backoff of its own after it is back).
+    """The library's datastore with the connections handed out by ``get_connection`` taken from a ``GuardedPool``
+    (service/store/connection_pool.py) instead of the library's own pool (psycopg-pool too, which the library never
+    opens here): the library's pool waits up to its timeout for a connection while the server is down, and
+    reconnects with a back-off of its own after it is back, and the library has no setting for either.
 
     Made from the library's datastore by ``adopt`` (the factory builds that one from the environment)."""
 
     guard: StoreGuard
-    connections: IdleConnections
+    connections: GuardedPool
 
     @classmethod
     def adopt(cls, datastore: PostgresDatastore) -> DigsiteDatastore:
         datastore = eventsourcing_workarounds.adopt(datastore, cls)
         datastore._configure = datastore.after_connect_func()
         datastore.guard = StoreGuard(datastore.connect)
-        datastore.connections = IdleConnections(datastore._configured_connection, datastore.guard)
+        datastore.connections = GuardedPool(datastore._configured_connection, datastore.guard, "digsite-store")
         return datastore
 
     _configure: Callable[[psycopg.Connection[Any]], None]
@@ -402,7 +145,7 @@ class DigsiteDatastore(PostgresDatastore):
     def close(self) -> None:
         connections = getattr(self, "connections", None)
         if connections is not None:
-            connections.clear()
+            connections.close()
         super().close()
 
 
@@ -419,14 +162,13 @@ class DigsitePostgresRecorder(PostgresApplicationRecorder):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._appends: dict[int, bytes] = {}
-        # Appends use their own few connections: checking one out of the library's pool (which has
-        # maintenance threads) cost more than the append itself on these machines.
+        # Appends have a pool of their own: a move never waits behind the library's reads for a connection.
         datastore = self.datastore
         if not isinstance(datastore, DigsiteDatastore):  # made by the library's own factory
             datastore = DigsiteDatastore.adopt(datastore)
         self._guard = datastore.guard
-        self._appenders = IdleConnections(
-            lambda: datastore.connect(autocommit=True, row_factory=tuple_row), self._guard
+        self._appenders = GuardedPool(
+            lambda: datastore.connect(autocommit=True, row_factory=tuple_row), self._guard, "digsite-appends"
         )
         self._append_one = (
             SQL("SELECT {0}.digsite_append_one(%s, %s, %s, %b)")
@@ -435,12 +177,13 @@ class DigsitePostgresRecorder(PostgresApplicationRecorder):
         )
 
     def close_append_connections(self) -> None:
-        self._appenders.clear()
+        self._appenders.close()
 
     @contextmanager
     def _append_connection(self) -> Iterator[psycopg.Connection[Any]]:
-        self._guard.check()  # while the store is known to be down: StoreUnavailable at once
-        with self._appenders.taken() as conn:  # a broken connection, or a refused append (a conflicting move): closed
+        # While the store is known to be down: StoreUnavailable at once. A broken connection, or a refused append (a
+        # conflicting move): closed, and replaced by the pool.
+        with self._appenders.taken() as conn:
             yield conn
 
     def _append_statement(self, rows: int, conn: Any) -> bytes:

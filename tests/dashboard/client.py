@@ -227,14 +227,24 @@ def ids(tree: Any) -> set[str]:
 
 
 def graphs(tree: Any) -> dict[str, dict[str, Any]]:
-    return {g["props"]["id"]: g["props"]["figure"] for g in components(tree, "Graph")}
+    """Every figure in a layout tree by its chart's id: a ``dcc.Graph``'s, and those of charts drawn when scrolled
+    to (``dashboard.lazy_charts``: in a store beside their boxes), only where the page holds the chart's box."""
+    found = {g["props"]["id"]: g["props"]["figure"] for g in components(tree, "Graph")}
+    boxes = {c["props"].get("id") for c in components(tree, "Div") if c["props"].get("className") == "lazy-chart"}
+    for store in components(tree, "Store"):
+        data = store["props"].get("data")
+        if isinstance(data, dict) and "figures" in data and data.get("store") == store["props"].get("id"):
+            found.update({cid: figure for cid, figure in data["figures"].items() if cid in boxes})
+    return found
 
 
-def tendency_groups(tree: Any) -> dict[str, list[list[dict[str, Any]]]]:
-    """A players page's tendency groups (``dashboard.tendency_bars``, sent as HTML text in the ``players-bars``
-    store) by id: each tendency's rows, one per series, as {who, value (None: none), n}; only the groups that have
-    a box in the page."""
-    (store,) = [c for c in components(tree, "Store") if c["props"].get("id") == "players-bars"]
+def tendency_groups(tree: Any, store_id: str = "players-bars") -> dict[str, list[list[dict[str, Any]]]]:
+    """A page's groups of bars (``dashboard.tendency_bars``, sent as HTML text in a store: a players page's
+    tendencies in ``players-bars``, the aggregates page's win rates in ``agg-bars``) by id: each tendency's (or
+    table size's) rows, one per series (or value), as {who, value (None: none), n}, with ``size`` (the group's
+    table size) and ``fair`` (where the dashed fair-share line is, in percent of the track) where the bars have
+    them; only the groups that have a box in the page."""
+    (store,) = [c for c in components(tree, "Store") if c["props"].get("id") == store_id]
     boxes = {c["props"]["id"] for c in components(tree, "Div") if c["props"].get("className") == "tbars"}
     return {gid: bar_rows(text) for gid, text in store["props"]["data"]["html"].items() if gid in boxes}
 
@@ -247,17 +257,24 @@ def bar_rows(html_text: str) -> list[list[dict[str, Any]]]:
 
     class Rows(HTMLParser):
         who: dict[str, Any] | None = None
+        size: str | None = None
 
         def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
             found = dict(attrs)
             classes = (found.get("class") or "").split()
             if "tbars-tendency" in classes:
                 tendencies.append([])
+                self.size = found.get("data-size")
             elif "tbars-row" in classes:
                 value = found.get("data-value") or ""
                 tendencies[-1].append(
                     {"who": "", "value": float(value) if value else None, "n": float(found["data-n"] or 0)}
                 )
+                if self.size:
+                    tendencies[-1][-1]["size"] = int(self.size)
+            elif "tbars-fair" in classes:
+                left = re.search(r"left:\s*([0-9.]+)%", found.get("style") or "")
+                tendencies[-1][-1]["fair"] = float(left.group(1)) if left else None
             elif "tbars-who" in classes:
                 self.who = tendencies[-1][-1]
 

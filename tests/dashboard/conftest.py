@@ -22,7 +22,7 @@ from domain.games import game as _game
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite, Viewer
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store import backends
 
@@ -47,7 +47,7 @@ TEST_SECRET = "a test secret that signs the dashboard's sessions"
 @dataclass
 class Demo:
     service: Digsite
-    queries: Queries
+    queries: ReadPort
     tournament: str
     finished: list[str]  # game ids, in play order
     live: str  # a game still in play
@@ -114,7 +114,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
         follower.catch_up()
     finally:
         follower.close()
-    queries = Queries(service)
+    queries = ReadPort.over(service.reader)
     try:
         yield Demo(
             service=service,

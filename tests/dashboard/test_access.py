@@ -27,11 +27,22 @@ from domain.games import game as _game
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite, Viewer
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.serving.throttle import Throttle
 from service.settings import Database, Settings
 from service.store import backends
-from tests.dashboard.client import ORIGIN, Browser, by_id, components, hands, ids, listed, organiser, replay_root, text
+from tests.dashboard.client import (
+    ORIGIN,
+    Browser,
+    by_id,
+    graphs,
+    hands,
+    ids,
+    listed,
+    organiser,
+    replay_root,
+    text,
+)
 from tests.dashboard.client import perspectives as offered
 from tests.dashboard.conftest import TEST_SECRET, access_settings
 from tests.service.serving.test_throttle import Clock
@@ -42,7 +53,7 @@ RUINS_BOTS = _game("ruins").bots
 @dataclass
 class Venue:
     service: Digsite
-    queries: Queries
+    queries: ReadPort
     tournament: str
     finished: list[str]
     live: str  # in play, into its second round; seat 1 is the lurker
@@ -81,16 +92,16 @@ def _in_round_2(records: list[dict[str, Any]]) -> bool:
     )
 
 
-def _statistics(queries: Queries, finished_only: bool) -> dict[str, Any]:
+def _statistics(queries: ReadPort, finished_only: bool) -> dict[str, Any]:
     return {
-        "players": sorted(str(p["player_id"]) for p in queries.players(finished_only)),
-        "tournaments": [(t["tournament_id"], t["games"]) for t in queries.tournaments(finished_only)],
-        "places": queries.breakdown("ruins", "places", finished_only=finished_only),
-        "vp": queries.per_round("ruins", "vp_by_round", finished_only=finished_only),
-        "torches": queries.per_round("ruins", "torches_by_round", finished_only=finished_only),
+        "players": sorted(str(p["player_id"]) for p in queries.lists.players(finished_only)),
+        "tournaments": [(t["tournament_id"], t["games"]) for t in queries.lists.tournaments(finished_only)],
+        "places": queries.analytics.breakdown("ruins", "places", finished_only=finished_only),
+        "vp": queries.analytics.per_round("ruins", "vp_by_round", finished_only=finished_only),
+        "torches": queries.analytics.per_round("ruins", "torches_by_round", finished_only=finished_only),
         "purchases": sorted(
             (r["effect"], r["position"], r["n"])
-            for r in queries.breakdown("ruins", "discoveries", finished_only=finished_only)
+            for r in queries.analytics.breakdown("ruins", "discoveries", finished_only=finished_only)
         ),
     }
 
@@ -115,7 +126,7 @@ def venue(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     backends.upgrade(db)
     settings = Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET)
     service = Digsite(settings)
-    queries = Queries(service)
+    queries = ReadPort.over(service.reader)
     try:
         cup = run_tournament(service, kind="ruins", players=3, games=2, pool=3, seed="door", name="Door Cup")
         _catch_up(settings)
@@ -194,7 +205,7 @@ def _every_perspective(venue: Venue, game_id: str) -> list[str]:
 
 def test_the_venue_has_games_in_play_with_secrets(venue: Venue) -> None:
     for game_id in (venue.live, venue.other):
-        assert venue.queries.game_row(game_id)["status"] == "playing"
+        assert venue.queries.lists.game_row(game_id)["status"] == "playing"
         referee = venue.service.game(game_id)
         assert referee["seed"] is None
     assert _statistics(venue.queries, finished_only=False) != venue.before  # the live game counts for organisers
@@ -275,7 +286,7 @@ def test_spectator_statistics_come_from_finished_games_only(app: Any, venue: Ven
     for picker in ("players-player", "players-other", "games-player", "games-winner"):
         assert venue.lurker not in _found(anyone, picker, "lurk")  # no finished game: not the spectators'
         assert _found(anyone, picker, " ") is None  # (nothing typed: the options stay)
-    seated = venue.queries.games(status="over")["rows"][0]["players"][0]
+    seated = venue.queries.lists.games(status="over")["rows"][0]["players"][0]
     player = seated["id"]
     assert player in (_found(anyone, "players-player", seated["name"].upper()) or ())
     out = anyone.call([("players-content", "children")], _player_inputs(player))["players-content"]["children"]
@@ -297,7 +308,7 @@ def test_spectator_statistics_come_from_finished_games_only(app: Any, venue: Ven
     )["agg-content"]["children"]
     # The aggregates' heading counts finished games: an organiser's charts count those too, not the games in
     # play this store also holds (which the read models would add to every per-round figure and breakdown).
-    with_play = venue.queries.per_round("ruins", "torches_by_round", finished_only=False)
+    with_play = venue.queries.analytics.per_round("ruins", "torches_by_round", finished_only=False)
     assert sum(r["n"] for r in with_play) > sum(r["n"] for r in venue.before["torches"])
     for seen in (aggregates, everything):
         assert f"Over {len(venue.finished)} finished Ruins games" in text(by_id(seen, "agg-summary"))
@@ -306,8 +317,10 @@ def test_spectator_statistics_come_from_finished_games_only(app: Any, venue: Ven
         bought = sum(sum(t["y"]) for t in _figure(seen, "agg-breakdown-discoveries")["data"])
         assert bought == sum(n for _, _, n in venue.before["purchases"])
         claims = sum(sum(t["y"]) for t in _figure(seen, "agg-breakdown-claim_rounds")["data"])
-        assert claims == sum(r["n"] for r in venue.queries.breakdown("ruins", "claim_rounds", finished_only=True))
-    games = sum(int(r["n"]) for r in venue.queries.distributions("ruins")["moves"])
+        assert claims == sum(
+            r["n"] for r in venue.queries.analytics.breakdown("ruins", "claim_rounds", finished_only=True)
+        )
+    games = sum(int(r["n"]) for r in venue.queries.analytics.distributions("ruins")["moves"])
     assert games == len(venue.finished)
 
 
@@ -325,9 +338,9 @@ def _trace(tree: Any, graph_id: str, name: str) -> dict[str, Any]:
 
 
 def _figure(tree: Any, graph_id: str) -> dict[str, Any]:
-    found = [c["props"]["figure"] for c in components(tree, "Graph") if c["props"]["id"] == graph_id]
-    assert found, f"no graph {graph_id}"
-    return dict(found[0])
+    found = graphs(tree)
+    assert graph_id in found, f"no graph {graph_id}"
+    return dict(found[graph_id])
 
 
 # -- a player's seat --------------------------------------------------------------------------------------------
@@ -377,10 +390,10 @@ def test_a_seat_link_opens_that_seat_and_nothing_else(app: Any, venue: Venue) ->
     player = _open_seat(app, game_id, venue.tokens[game_id][seat], seat)
     page = player.route(f"/replay/{game_id}", "?v=2&seat=referee")  # asking for the referee gets the seat
     assert offered(page) == [str(seat)] and replay_root(page)["data-seat"] == str(seat)
-    version = venue.queries.round_starts(game_id)[2]  # the second round's deal: every hand is full
+    version = venue.queries.replays.round_starts(game_id)[2]  # the second round's deal: every hand is full
     mine = player.frame(game_id, version, str(seat))
     assert hands(mine) == ["hidden", "shown"]
-    seen = venue.queries.replay(game_id, version, seat)
+    seen = venue.queries.replays.replay(game_id, version, seat)
     assert json.dumps(mine["replay-log"]).count("in secret") == json.dumps(seen["log"]).count("in secret")
     # Not the referee, not the other seat, of this game; nothing at all of the other game in play.
     for perspective in ("referee", "0", "2", "-1", "x", None):
@@ -419,7 +432,7 @@ def test_a_seats_replay_document_never_holds_the_referees_frames(app: Any, venue
         assert any(
             "".join(theirs["pieces"][i] for i in f["t"]).count('data-visible="shown"') == 2 for f in theirs["frames"]
         ), "the referee's frames of the same part show both hands (what the seat's must not)"
-    told = venue.queries.replay(game_id, referee["latest"], seat)["log"]
+    told = venue.queries.replays.replay(game_id, referee["latest"], seat)["log"]
     lines = [x for m in mine["moves"] for x in m["lines"] if x is not None]
     assert sum("in secret" in x for x in lines) == sum("in secret" in x for e in told for x in e["lines"]) > 0
     assert lines != [x for m in referee["moves"] for x in m["lines"] if x is not None]
@@ -569,7 +582,7 @@ def test_a_signed_in_organiser_sees_everything(app: Any, venue: Venue) -> None:
     assert sorted(listed(org.games())) == sorted([*venue.finished, venue.live, venue.other])
     page = org.route(f"/replay/{venue.live}", "?seat=referee")
     assert offered(page) == ["referee", "0", "1"]
-    version = venue.queries.round_starts(venue.live)[2]
+    version = venue.queries.replays.round_starts(venue.live)[2]
     assert hands(org.frame(venue.live, version)) == ["shown", "shown"]
     for seat in ("0", "1"):
         assert hands(org.frame(venue.live, version, seat)).count("hidden") == 1
@@ -811,11 +824,21 @@ def test_the_access_rules_in_one_table() -> None:
 
 
 def test_no_page_reads_around_the_access_check() -> None:
-    """The pages hold ``Data`` (every read takes the visitor), never ``Queries`` or the service."""
+    """The pages hold ``Data`` (every read takes the visitor), never the read port or the service."""
     from pathlib import Path
 
     pages = Path(__file__).resolve().parents[2] / "dashboard" / "pages"
     for source in pages.glob("*.py"):
         code = source.read_text()
-        for reach in ("ctx.queries", "Queries(", "import Queries", ".service", "stored_records", "_queries"):
+        for reach in (
+            "ReadPort",
+            "read_port",
+            "service.reading.lists",
+            "service.reading.analytics",
+            ".service",
+            "stored_records",
+            "._lists",
+            "._replays",
+            "._analytics",
+        ):
             assert reach not in code, (source.name, reach)

@@ -1,7 +1,7 @@
 """The dashboard in a real browser (headless Chromium via Playwright), as an organiser, a spectator and a
 player use it. Tests that need games in play sign in first, through the sign-in page, as an organiser would.
 
-Every expectation is computed from the read side (``Queries``) for the same game and version, so the
+Every expectation is computed from the read side (``ReadPort``) for the same game and version, so the
 tests check that the page shows what the store holds, not numbers written down here. Waits are on
 page conditions (``expect`` / ``wait_for_function`` with a timeout), never fixed sleeps.
 """
@@ -73,10 +73,10 @@ def hand_counts(page: Any) -> list[int]:
 
 def first_change(demo: Demo, game_id: str) -> int:
     """The first version whose table differs from the one before in hand sizes (the first play)."""
-    before = [h["count"] for h in demo.queries.replay(game_id, 1)["view"]["hands"]]
+    before = [h["count"] for h in demo.queries.replays.replay(game_id, 1)["view"]["hands"]]
     version = 2
     while True:
-        now = [h["count"] for h in demo.queries.replay(game_id, version)["view"]["hands"]]
+        now = [h["count"] for h in demo.queries.replays.replay(game_id, version)["view"]["hands"]]
         if now != before:
             return version
         before, version = now, version + 1
@@ -106,7 +106,9 @@ def shown_bars(page: Any, group_id: str) -> list[list[dict[str, Any]]]:
 
 
 def plotted_points(page: Any, graph_id: str) -> list[int]:
-    """How many points each Plotly trace of a dcc.Graph holds, read from the live plot in the page."""
+    """How many points each Plotly trace of a chart holds, read from the live plot in the page (scrolled to
+    first: the players and aggregates pages draw a chart when it comes into view, ``dashboard.lazy_charts``)."""
+    page.locator(f"#{graph_id}").scroll_into_view_if_needed()
     page.wait_for_function(
         "id => { const g = document.querySelector('#' + id + ' .js-plotly-plot');"
         " return g && g.data && g.data.length > 0; }",
@@ -136,7 +138,7 @@ def test_open_a_game_from_the_games_browser(page: Any, demo: Demo, shots: Shots)
     expect(page.locator("#games-page")).to_contain_text(f"of {len(demo.every_finished)} games")
 
     choose(page, "games-round", "Round 2")
-    in_round_2 = demo.queries.games(round_label=2, status="over")["rows"]
+    in_round_2 = demo.queries.lists.games(round_label=2, status="over")["rows"]
     assert in_round_2, "the demo tournament has a second round"
     expect(rows).to_have_count(len(in_round_2))
     shots.take(page, "filtered")
@@ -145,7 +147,7 @@ def test_open_a_game_from_the_games_browser(page: Any, demo: Demo, shots: Shots)
     page.locator(f"#games-table tr[data-game='{wanted}'] a.open-replay").click()
     expect(page).to_have_url(re.compile(f"/replay/{wanted}$"))
     version_is(page, 1)
-    names = [p["name"] for p in demo.queries.game_row(wanted)["players"]]
+    names = [p["name"] for p in demo.queries.lists.game_row(wanted)["players"]]
     expect(page.locator("h2")).to_contain_text(" vs ".join(names))
     expect(page.locator("#replay-verified")).to_contain_text("Verified")
 
@@ -156,8 +158,8 @@ def test_open_a_game_from_the_games_browser(page: Any, demo: Demo, shots: Shots)
 def test_step_forward_and_back_changes_the_table(page: Any, demo: Demo, shots: Shots) -> None:
     game_id = demo.finished[0]
     change = first_change(demo, game_id)
-    before = demo.queries.replay(game_id, change - 1)["view"]
-    after = demo.queries.replay(game_id, change)["view"]
+    before = demo.queries.replays.replay(game_id, change - 1)["view"]
+    after = demo.queries.replays.replay(game_id, change)["view"]
 
     open_replay(page, game_id, change - 1)
     assert hand_counts(page) == [h["count"] for h in before["hands"]]
@@ -176,11 +178,11 @@ def test_step_forward_and_back_changes_the_table(page: Any, demo: Demo, shots: S
     assert hand_counts(page) == [h["count"] for h in before["hands"]]
 
     # Jump to a round, then to the end: the cursor lands where the read side says.
-    starts = demo.queries.round_starts(game_id)
+    starts = demo.queries.replays.round_starts(game_id)
     page.get_by_role("button", name="Round 2", exact=True).click()
     version_is(page, starts[2])
     expect(page.locator("#table-round")).to_contain_text("Round 2")
-    latest = demo.queries.game_row(game_id)["last_version"]
+    latest = demo.queries.lists.game_row(game_id)["last_version"]
     page.click("#replay-last")
     version_is(page, latest)
     expect(page.locator("#replay-next")).to_be_disabled()
@@ -231,10 +233,10 @@ def test_play_runs_the_replay_and_pause_stops_it(page: Any, demo: Demo) -> None:
 
 def test_a_seats_perspective_hides_the_other_hands(page: Any, demo: Demo, shots: Shots) -> None:
     game_id = demo.finished[0]
-    starts = demo.queries.round_starts(game_id)
+    starts = demo.queries.replays.round_starts(game_id)
     version = starts[2] + 3
     seat = 1
-    seen = demo.queries.replay(game_id, version, seat)
+    seen = demo.queries.replays.replay(game_id, version, seat)
     names = [p["name"] for p in seen["players"]]
     open_replay(page, game_id, version)
     expect(page.locator(".hand[data-visible='hidden']")).to_have_count(0)  # the referee sees every hand
@@ -287,7 +289,7 @@ def test_the_player_page_shows_charts_with_data(page: Any, demo: Demo, shots: Sh
     leads = shown_bars(page, "players-group-leads")
     assert [[r["who"] for r in rows] for rows in leads] == [[player["name"], "the field"]] * 2
     assert all(r["text"] for rows in leads for r in rows)
-    games = demo.queries.tendencies("ruins", player["id"])["games"]
+    games = demo.queries.analytics.tendencies("ruins", player["id"])["games"]
     expect(page.locator("#players-summary")).to_contain_text(f"{games} finished Ruins game")
     expect(page.locator("#players-table")).to_contain_text("the field")
     shots.take(page, "field")
@@ -303,16 +305,18 @@ def test_the_player_page_shows_charts_with_data(page: Any, demo: Demo, shots: Sh
 def _player_options(demo: Demo) -> list[dict[str, str]]:
     from dashboard.format import player_labels
 
-    return player_labels(demo.queries.players())
+    return player_labels(demo.queries.lists.players())
 
 
 def test_the_aggregates_page_renders_its_charts(page: Any, demo: Demo, shots: Shots) -> None:
     page.goto("/aggregates")
-    graphs = ("agg-seats", "agg-by-led_round1", "agg-score", "agg-length")
-    graphs = (*graphs, "agg-breakdown-discoveries", "agg-round-torches_by_round")
+    graphs = ("agg-score", "agg-length", "agg-breakdown-discoveries", "agg-round-torches_by_round")
     for graph in graphs:
         points = plotted_points(page, graph)
         assert points and sum(points) > 0, (graph, points)
+    for rates in ("agg-seats", "agg-by-led_round1"):  # HTML bars, each with its value and n
+        shown = [r for rows in shown_bars(page, rates) for r in rows]
+        assert shown and all(r["text"] and r["n"] > 0 for r in shown), rates
     # every demo game went to the Showdown: a chart of that one value would compare nothing, a sentence says so
     for said in ("agg-rounds", "agg-breakdown-win_how"):
         expect(page.locator(f"#{said}")).to_contain_text("not drawn")
@@ -323,7 +327,7 @@ def test_the_aggregates_page_renders_its_charts(page: Any, demo: Demo, shots: Sh
 
     choose(page, "agg-metric", "games reaching the Showdown")
     expect(page.locator("#agg-trend-graph")).to_contain_text("Games reaching the Showdown, by round of Spring Cup")
-    expected = [100 * r["value"] for r in demo.queries.trend("showdown_rate", demo.tournament)]
+    expected = [100 * r["value"] for r in demo.queries.analytics.trend("showdown_rate", demo.tournament)]
     plotted = page.eval_on_selector("#agg-trend-graph .js-plotly-plot", "g => Array.from(g.data[0].y)")
     assert plotted == pytest.approx(expected)
 
@@ -331,7 +335,7 @@ def test_the_aggregates_page_renders_its_charts(page: Any, demo: Demo, shots: Sh
 def test_step_by_event_within_a_move_and_across_moves(page: Any, demo: Demo, shots: Shots) -> None:
     """'step forward/back by move or by event': a move's events are shown one at a time."""
     game_id = demo.finished[0]
-    counts = demo.queries.event_counts(game_id)
+    counts = demo.queries.replays.event_counts(game_id)
     version = next(v for v in range(3, len(counts)) if counts[v - 1] >= 3)  # a move with 3+ events
     open_replay(page, game_id, version - 1)
     page.click("#replay-next-event")  # the first event of the next move
@@ -469,9 +473,9 @@ def test_with_spectator_mode_off_only_the_sign_in_page_shows(page: Any, demo: De
 
 def arnak_version_with_hands(demo: Demo, game_id: str) -> int:
     """A version from mid-game on where the referee sees cards in every seat's hand."""
-    latest = demo.queries.game_row(game_id)["last_version"]
+    latest = demo.queries.lists.game_row(game_id)["last_version"]
     for version in range(latest // 2, latest):
-        seats = demo.queries.replay(game_id, version)["view"]["seats"]
+        seats = demo.queries.replays.replay(game_id, version)["view"]["seats"]
         if all(s["hand"].get("cards") for s in seats):
             return version
     raise AssertionError("no version of the demo's Arnak game has cards in every hand")
@@ -499,7 +503,7 @@ def overflowing(page: Any) -> list[str]:
 def test_an_arnak_replay_as_an_organiser_from_the_games_list_to_the_score(page: Any, demo: Demo, shots: Shots) -> None:
     games = demo.others["arnak"]
     game_id = games[0]  # a three-seat game
-    row = demo.queries.game_row(game_id)
+    row = demo.queries.lists.game_row(game_id)
     names = [p["name"] for p in row["players"]]
     assert len(names) >= 2
 
@@ -519,7 +523,7 @@ def test_an_arnak_replay_as_an_organiser_from_the_games_list_to_the_score(page: 
 
     # Buttons and keys step one version each way; the table follows (who is to act, from the read side).
     def to_act_is(version: int) -> None:
-        frame = demo.queries.replay(game_id, version)
+        frame = demo.queries.replays.replay(game_id, version)
         who = ", ".join(frame["view"]["players"][int(s)] for s in frame["to_act"])
         expect(page.locator("#arnak-to-act")).to_contain_text(who)
 
@@ -540,7 +544,7 @@ def test_an_arnak_replay_as_an_organiser_from_the_games_list_to_the_score(page: 
     version = arnak_version_with_hands(demo, game_id)
     page.goto(f"/replay/{game_id}?v={version}&seat=referee")
     version_is(page, version)
-    referee = demo.queries.replay(game_id, version)["view"]["seats"]
+    referee = demo.queries.replays.replay(game_id, version)["view"]["seats"]
     for seat, board in enumerate(referee):
         assert hand_names(page, seat) == [c["name"] for c in board["hand"]["cards"]]
     expect(page.locator("[data-secret='deck']").first).to_be_attached()  # the deck order: the referee's only
@@ -568,7 +572,7 @@ def test_an_arnak_replay_as_an_organiser_from_the_games_list_to_the_score(page: 
     page.click("#replay-last")
     version_is(page, row["last_version"])
     expect(page.locator("#replay-next")).to_be_disabled()
-    outcome = demo.queries.replay(game_id, row["last_version"], seat)["view"]["outcome"]
+    outcome = demo.queries.replays.replay(game_id, row["last_version"], seat)["view"]["outcome"]
     score = page.locator("#arnak-score")
     expect(score).to_be_visible()
     expect(score.locator("tbody tr")).to_have_count(len(outcome["scores"]))

@@ -25,7 +25,7 @@ from dashboard import create_dashboard
 from domain.games import game
 from service.commands.application import Digsite, Viewer
 from service.errors import ServiceError
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.serving import push
 from service.settings import Database, Settings
 from service.store import backends
@@ -46,7 +46,7 @@ BOT_SEATS = (2, 3)
 class Venue:
     service: Digsite
     base_url: str
-    queries: Queries
+    queries: ReadPort
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +57,7 @@ def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venue]:
     db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('live') / 'live.sqlite'}")
     backends.upgrade(db)
     service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
-    queries = Queries(service)
+    queries = ReadPort.over(service.reader)
     app = create_dashboard(queries, service, access=access_settings())
     server = make_server("127.0.0.1", 0, app.server, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-dashboard", daemon=True)
@@ -318,7 +318,7 @@ def test_an_open_replay_follows_a_game_in_play(browser: Any, venue: Venue) -> No
                 "n => document.querySelector('#replay-vp .js-plotly-plot').data.every(t => t.x.length === n)",
                 arg=expected,
             )
-        timeline = venue.queries.vp_timeline(game_id)["vp"]
+        timeline = venue.queries.replays.vp_timeline(game_id)["vp"]
         drawn = page.eval_on_selector("#replay-vp .js-plotly-plot", "g => g.data.map(t => Array.from(t.y))")
         assert drawn == [[row[s] for row in timeline[:4]] for s in range(2)]  # the points the server counts
         # Stepping back, the viewer stays where they are while the game goes on.

@@ -84,7 +84,7 @@ def record_latency(name: str, times: list[float]) -> dict[str, float]:
 
 def test_stepping_jumping_and_switching_perspective_ask_the_server_nothing(page: Any, demo: Demo, shots: Shots) -> None:
     game_id = demo.finished[0]
-    latest = demo.queries.game_row(game_id)["last_version"]
+    latest = demo.queries.lists.game_row(game_id)["last_version"]
     open_loaded(page, game_id, 1)
     asked = requests_of(page)
 
@@ -106,7 +106,7 @@ def test_stepping_jumping_and_switching_perspective_ask_the_server_nothing(page:
     page.keyboard.press("ArrowLeft")
     version_is(page, 19)
     page.get_by_role("button", name="Round 2", exact=True).click()
-    version_is(page, demo.queries.round_starts(game_id)[2])
+    version_is(page, demo.queries.replays.round_starts(game_id)[2])
     assert asked == [], f"the replay asked the server while stepping: {asked}"
     shots.take(page, "stepped")
     # The table patched step by step is the table drawn whole when the page opens at that move.
@@ -116,7 +116,7 @@ def test_stepping_jumping_and_switching_perspective_ask_the_server_nothing(page:
 
 def test_home_end_the_move_list_and_the_back_button(page: Any, demo: Demo, shots: Shots) -> None:
     game_id = demo.finished[1]
-    latest = demo.queries.game_row(game_id)["last_version"]
+    latest = demo.queries.lists.game_row(game_id)["last_version"]
     open_loaded(page, game_id, 5)
     page.locator("h2").click()
     page.keyboard.press("ArrowRight")  # a step replaces the address's move
@@ -131,10 +131,10 @@ def test_home_end_the_move_list_and_the_back_button(page: Any, demo: Demo, shots
     rows = page.locator("#replay-moves .move-row")
     expect(rows).to_have_count(latest)
     expect(page.locator("#replay-moves .move-row.current")).to_have_attribute("data-move", str(latest))
-    moves = demo.queries.moves(game_id)
+    moves = demo.queries.lists.moves(game_id)
     picked = moves[len(moves) // 2]
     row = page.locator(f"#replay-moves .move-row[data-move='{picked['version']}']")
-    name = demo.queries.game_row(game_id)["players"][picked["seat"]]["name"]
+    name = demo.queries.lists.game_row(game_id)["players"][picked["seat"]]["name"]
     expect(row.locator(".move-who")).to_have_text(name)
     expect(row.locator(".move-think")).not_to_be_empty()  # the think time, from the read models
     row.click()
@@ -163,7 +163,7 @@ def test_home_end_the_move_list_and_the_back_button(page: Any, demo: Demo, shots
 
 def test_the_last_play_and_the_seat_to_act_are_marked(page: Any, demo: Demo) -> None:
     game_id = demo.finished[0]
-    records = demo.queries.records(game_id)
+    records = demo.queries.replays.records(game_id)
 
     def played(record: dict[str, Any]) -> list[int]:
         events = record["body"].get("events", []) if record["type"] == "move" else []
@@ -172,9 +172,9 @@ def test_the_last_play_and_the_seat_to_act_are_marked(page: Any, demo: Demo) -> 
     version = next(
         r["version"]
         for r in records[len(records) // 3 :]
-        if played(r) and set(played(r)) <= set(demo.queries.replay(game_id, r["version"])["view"]["pile"])
+        if played(r) and set(played(r)) <= set(demo.queries.replays.replay(game_id, r["version"])["view"]["pile"])
     )
-    frame = demo.queries.replay(game_id, version)
+    frame = demo.queries.replays.replay(game_id, version)
     mover = records[version - 1]["body"]["seat"]
     open_loaded(page, game_id, version)
     expect(page.locator(".pile .chip-last")).to_have_count(len(played(records[version - 1])))
@@ -190,7 +190,7 @@ def test_the_last_play_and_the_seat_to_act_are_marked(page: Any, demo: Demo) -> 
 def test_at_1440_by_900_the_table_fits_on_the_screen(page: Any, demo: Demo, shots: Shots) -> None:
     page.set_viewport_size({"width": 1440, "height": 900})
     game_id = demo.finished[0]
-    move = demo.queries.round_starts(game_id)[2] + 4  # mid-game: hands full, a pile, the market
+    move = demo.queries.replays.round_starts(game_id)[2] + 4  # mid-game: hands full, a pile, the market
     open_loaded(page, game_id, move)
     box = page.locator("#replay-table .ruins-table").bounding_box()
     assert box is not None and box["y"] >= 0
@@ -206,7 +206,7 @@ def test_on_a_phone_nothing_is_wider_than_the_screen(page: Any, demo: Demo, shot
     width = 390
     page.set_viewport_size({"width": width, "height": 844})
     game_id = demo.finished[0] if kind == "ruins" else demo.others[kind][0]
-    open_loaded(page, game_id, demo.queries.game_row(game_id)["last_version"] // 2)
+    open_loaded(page, game_id, demo.queries.lists.game_row(game_id)["last_version"] // 2)
     wide = page.evaluate(
         "w => Array.from(document.querySelectorAll('body *')).filter(e => {"
         " const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 1 && !e.closest('svg'); })"
@@ -221,7 +221,7 @@ def test_on_a_phone_nothing_is_wider_than_the_screen(page: Any, demo: Demo, shot
 
 def test_an_arnak_replay_steps_without_asking_the_server(page: Any, demo: Demo, shots: Shots) -> None:
     game_id = demo.others["arnak"][0]
-    latest = demo.queries.game_row(game_id)["last_version"]
+    latest = demo.queries.lists.game_row(game_id)["last_version"]
     open_loaded(page, game_id, 1)
     expect(page.locator(".arnak-table")).to_be_visible()
     asked = requests_of(page)
@@ -229,10 +229,10 @@ def test_an_arnak_replay_steps_without_asking_the_server(page: Any, demo: Demo, 
     times = page.evaluate(STEP_TIMES_JS, ["ArrowRight", min(60, latest - 1)])
     record_latency("arnak, 3 seats, referee", times)
     version_is(page, 1 + len(times))
-    frame = demo.queries.replay(game_id, 1 + len(times))
+    frame = demo.queries.replays.replay(game_id, 1 + len(times))
     who = ", ".join(frame["view"]["players"][int(s)] for s in frame["to_act"])
     expect(page.locator("#arnak-to-act")).to_contain_text(who)
-    record = demo.queries.records(game_id)[len(times)]  # the move shown: 1 + len(times)
+    record = demo.queries.replays.records(game_id)[len(times)]  # the move shown: 1 + len(times)
     if record["type"] == "move":
         mover = page.locator(f"#arnak-seat-{record['body']['seat']}")
         expect(mover).to_have_attribute("data-moved-last", "yes")
@@ -255,7 +255,7 @@ def test_the_games_lists_filters_live_in_the_address(page: Any, demo: Demo) -> N
     choose(page, "games-round", "Round 2")
     expect(page).to_have_url(re.compile(r"/games\?round=2&status=over$"))
     rows = page.locator("#games-table tbody tr")
-    wanted = demo.queries.games(round_label=2, status="over")["rows"]
+    wanted = demo.queries.lists.games(round_label=2, status="over")["rows"]
     expect(rows).to_have_count(len(wanted))
     page.reload()  # the address alone brings the same list back
     expect(page.locator("#games-status")).to_contain_text("finished")
@@ -272,7 +272,7 @@ def test_at_1440_by_900_the_arnak_player_boards_are_on_the_first_screen(page: An
     below the fold under the board and the market."""
     page.set_viewport_size({"width": 1440, "height": 900})
     game_id = demo.others["arnak"][0]  # three seats
-    open_loaded(page, game_id, demo.queries.game_row(game_id)["last_version"] // 2)
+    open_loaded(page, game_id, demo.queries.lists.game_row(game_id)["last_version"] // 2)
     boards = page.locator("#replay-table .arnak-player")
     expect(boards.first).to_be_visible()
     found = [boards.nth(i).bounding_box() for i in range(boards.count())]

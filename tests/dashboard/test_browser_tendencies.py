@@ -1,7 +1,7 @@
 """The tendencies pages in a real browser, for every game with analytics: Arnak's players page (its tendencies
 by group against the field at the same table sizes, the action mix stacked per round) and aggregates page (the
 seat win rates with their fair-share lines, solo results by difficulty), and the trend's choices following the
-page. Expectations come from the read side (``Queries``), never written down here."""
+page. Expectations come from the read side (``ReadPort``), never written down here."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from dashboard import plotly_bundle
 from dashboard.format import player_labels, tournament_label
 from dashboard.pages.players import slug
-from service.reading.queries import groups, stacked, trend_metrics
+from service.reading.catalogue import groups, stacked, trend_metrics
 from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots
 from tests.dashboard.test_browser import choose, choose_player, plotted_points, shown_bars
 
@@ -26,8 +26,12 @@ ARNAK = "Lost Ruins of Arnak"
 
 def _arnak_player(demo: Demo) -> dict[str, Any]:
     """The Arnak player with the most finished games (the one the page compares with the field)."""
-    players = [p for p in demo.queries.players() if demo.queries.tendencies("arnak", str(p["player_id"]))["games"]]
-    return max(players, key=lambda p: demo.queries.tendencies("arnak", str(p["player_id"]))["games"])
+    players = [
+        p
+        for p in demo.queries.lists.players()
+        if demo.queries.analytics.tendencies("arnak", str(p["player_id"]))["games"]
+    ]
+    return max(players, key=lambda p: demo.queries.analytics.tendencies("arnak", str(p["player_id"]))["games"])
 
 
 def test_the_arnak_players_page_compares_a_player_with_the_field_group_by_group(
@@ -37,9 +41,9 @@ def test_the_arnak_players_page_compares_a_player_with_the_field_group_by_group(
     pid = str(player["player_id"])
     page.goto(f"/players?game=arnak&player={pid}")
     expect(page.locator("#players-kind")).to_contain_text(ARNAK)
-    sizes = demo.queries.table_sizes("arnak", pid)
-    mine = demo.queries.tendencies("arnak", pid)
-    field = demo.queries.tendencies("arnak", None, n_players=sizes)
+    sizes = demo.queries.analytics.table_sizes("arnak", pid)
+    mine = demo.queries.analytics.tendencies("arnak", pid)
+    field = demo.queries.analytics.tendencies("arnak", None, n_players=sizes)
     expect(page.locator("#players-summary")).to_contain_text(f"{mine['games']} finished {ARNAK} game")
     expect(page.locator("#players-summary")).to_contain_text(f"the field: {field['games']} player-game")
     for group, members in groups("arnak").items():
@@ -75,19 +79,31 @@ def test_the_arnak_players_page_compares_a_player_with_the_field_group_by_group(
 def test_the_arnak_aggregates_page_draws_its_charts_with_fair_shares(page: Any, demo: Demo, shots: Shots) -> None:
     page.goto("/aggregates?game=arnak")
     expect(page.locator("#agg-kind")).to_contain_text(ARNAK)
-    finished = sum(int(r["n"]) for r in demo.queries.distributions("arnak")["moves"])
+    finished = sum(int(r["n"]) for r in demo.queries.analytics.distributions("arnak")["moves"])
     expect(page.locator("#agg-summary")).to_contain_text(f"Over {finished} finished {ARNAK} game")
-    for graph in ("agg-seats", "agg-score", "agg-breakdown-cards_by_kind_cost", "agg-by-solo"):
+    for graph in ("agg-score", "agg-breakdown-cards_by_kind_cost"):
         points = plotted_points(page, graph)
         assert points and sum(points) > 0, (graph, points)
+    # the win rates by seat and by solo: HTML bars, a group per table size, each bar its rate and n
+    for graph, dimension in (("agg-seats", "seat"), ("agg-by-solo", "solo")):
+        rates = demo.queries.analytics.by_dimension("arnak", "win_rate", dimension)
+        shown = [(r["value"], r["n"]) for rows in shown_bars(page, graph) for r in rows]
+        expected = [
+            (r["value"], r["n"]) for r in sorted(rates, key=lambda r: int(r["n_players"])) if r["grp"] is not None
+        ]
+        assert shown == [(pytest.approx(v) if v is not None else None, n) for v, n in expected], graph
     # the demo's solo games are all against a rival of one difficulty: a chart of that one value is a sentence
     expect(page.locator("#agg-by-difficulty")).to_contain_text("not drawn")
-    # a dashed fair-share line for every multiplayer table size, at 1/N
-    sizes = sorted({int(r["n_players"]) for r in demo.queries.by_dimension("arnak", "win_rate", "seat")})
+    # a dashed fair-share line for every multiplayer table size, at 1/N of the 0-100% scale, on each bar
+    sizes = sorted({int(r["n_players"]) for r in demo.queries.analytics.by_dimension("arnak", "win_rate", "seat")})
     lines = page.eval_on_selector(
-        "#agg-seats .js-plotly-plot", "g => (g.layout.shapes || []).map(s => s.y0).sort((a, b) => a - b)"
+        "#agg-seats",
+        """g => Array.from(g.querySelectorAll('.tbars-tendency')).map(t => {
+            const fair = t.querySelector('.tbars-fair'), scale = t.querySelector('.tbars-scale');
+            return fair ? 100 * (fair.getBoundingClientRect().left - scale.getBoundingClientRect().left)
+                / scale.getBoundingClientRect().width : null; })""",
     )
-    assert lines == pytest.approx(sorted(100 / n for n in sizes if n > 1))
+    assert lines == pytest.approx([100 / n if n > 1 else None for n in sizes], abs=0.5)
     shots.take(page, "wide")
     page.set_viewport_size({"width": 390, "height": 900})
     expect(page.locator("#agg-seats")).to_be_visible()
@@ -100,7 +116,7 @@ def test_the_charts_are_drawn_by_the_basic_bundle_alone(page: Any, demo: Demo) -
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
     page.goto("/aggregates?game=arnak")
-    points = plotted_points(page, "agg-seats")
+    points = plotted_points(page, "agg-score")
     assert points and sum(points) > 0
     scripts = [url.rsplit("/", 1)[-1].split("?", 1)[0] for url in asked if "plotly" in url.rsplit("/", 1)[-1]]
     assert scripts == [plotly_bundle.ROUTE.rsplit("/", 1)[-1]]
@@ -115,7 +131,7 @@ def test_the_trend_follows_the_page_s_game_and_tournament(page: Any, demo: Demo,
     first = next(iter(trend_metrics("ruins").values()))
     assert offered.startswith(first[:1].upper() + first[1:])
     choose(page, "agg-kind", ARNAK)
-    cup = next(t for t in demo.queries.tournaments() if t["game"] == "arnak" and t["finished"])
+    cup = next(t for t in demo.queries.lists.tournaments() if t["game"] == "arnak" and t["finished"])
     choose(page, "agg-tournament", tournament_label(cup))
     expect(page.locator("#agg-trend-tournament")).to_contain_text(tournament_label(cup))
     page.click("#agg-metric")
@@ -123,7 +139,7 @@ def test_the_trend_follows_the_page_s_game_and_tournament(page: Any, demo: Demo,
     assert set(options) == set(trend_metrics("arnak").values())  # no "games won": constant for the field
     page.keyboard.press("Escape")
     metric = next(iter(trend_metrics("arnak")))
-    rows = demo.queries.trend(metric, str(cup["tournament_id"]))
+    rows = demo.queries.analytics.trend(metric, str(cup["tournament_id"]))
     assert plotted_points(page, "agg-trend-graph") == [len(rows)]
     plotted = page.eval_on_selector("#agg-trend-graph .js-plotly-plot", "g => Array.from(g.data[0].text)")
     assert plotted == [f"n={r['n']:g}" for r in rows]
@@ -132,10 +148,10 @@ def test_the_trend_follows_the_page_s_game_and_tournament(page: Any, demo: Demo,
 
 def test_the_ruins_players_page_compares_at_the_player_s_table_sizes(page: Any, demo: Demo, shots: Shots) -> None:
     player = demo.players[0]
-    label = next(o for o in player_labels(demo.queries.players()) if o["value"] == player["id"])["label"]
+    label = next(o for o in player_labels(demo.queries.lists.players()) if o["value"] == player["id"])["label"]
     page.goto("/players")
     choose_player(page, "players-player", player["name"], label)
-    sizes = demo.queries.table_sizes("ruins", player["id"])
+    sizes = demo.queries.analytics.table_sizes("ruins", player["id"])
     expect(page.locator("#players-like")).to_contain_text(" and ".join(str(n) for n in sizes) + " players")
     results = shown_bars(page, "players-group-results")
     assert results and all(len(rows) == 2 for rows in results)
@@ -150,7 +166,7 @@ def test_the_ruins_players_page_compares_at_the_player_s_table_sizes(page: Any, 
 def test_the_players_page_keeps_its_choices_in_the_address(page: Any, demo: Demo, shots: Shots) -> None:
     from dashboard.format import player_labels
 
-    labels = {o["value"]: o["label"] for o in player_labels(demo.queries.players())}
+    labels = {o["value"]: o["label"] for o in player_labels(demo.queries.lists.players())}
     player, other = demo.players[2], demo.players[3]
     page.goto("/players")
     choose_player(page, "players-player", player["name"], labels[player["id"]])

@@ -13,7 +13,7 @@ from dashboard import create_dashboard
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite
 from service.integrity import checkpoint
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store import backends
 from tests.dashboard.client import Browser, by_id, organiser
@@ -21,11 +21,11 @@ from tests.dashboard.conftest import TEST_SECRET, access_settings
 
 
 @pytest.fixture
-def cup(tmp_path: Any) -> Iterator[tuple[Digsite, Queries, list[str]]]:
+def cup(tmp_path: Any) -> Iterator[tuple[Digsite, ReadPort, list[str]]]:
     db = Database.from_url(f"sqlite:///{tmp_path / 'cup.sqlite'}")
     backends.upgrade(db)
     service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
-    queries = Queries(service)
+    queries = ReadPort.over(service.reader)
     try:
         games = run_tournament(
             service, kind="ruins", players=2, games=2, pool=2, seed="pinned", name="Pinned Cup"

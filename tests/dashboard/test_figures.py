@@ -24,28 +24,6 @@ def test_the_wilson_interval_matches_the_published_values_and_stays_inside_0_to_
     assert uncertainty.wilson(None, 5) is None and uncertainty.wilson(0.5, 0) is None
 
 
-def test_a_win_rate_chart_shows_each_rate_s_interval_and_n_and_pales_too_few() -> None:
-    few, many = uncertainty.TOO_FEW - 1, uncertainty.TOO_FEW * 4
-    rows = [
-        {"grp": 0, "n_players": 3, "value": 1.0, "n": few},
-        {"grp": 1, "n_players": 3, "value": 0.25, "n": many},
-    ]
-    fig = figures.by_dimension(rows, "Win rate by seat", "seat", fair_share=True)
-    (bar,) = _bars(fig)
-    assert list(bar.y) == pytest.approx([100.0, 25.0])
-    for i, row in enumerate(rows):
-        low, high = uncertainty.wilson(row["value"], row["n"]) or (0, 0)
-        assert bar.y[i] + bar.error_y.array[i] == pytest.approx(100 * high)
-        assert bar.y[i] - bar.error_y.arrayminus[i] == pytest.approx(100 * low)
-    assert list(bar.marker.opacity) == [0.35, 1.0]  # the rate over too few games is pale
-    labels = next(t for t in fig.data if t.type == "scatter" and t.mode == "text")
-    assert list(labels.text) == [f"n={few}, too few games", f"n={many}"]
-    # the n sits above the whisker, not on it; the fair share is named in the legend, not clipped beside its line
-    assert labels.y[0] == pytest.approx(100 * (uncertainty.wilson(1.0, few) or (0, 0))[1])
-    assert not fig.layout.annotations
-    assert [t.name for t in fig.data if t.type == "scatter" and t.mode == "lines"] == ["fair share 1/3"]
-
-
 def test_final_scores_sit_on_a_numeric_axis_so_a_gap_shows() -> None:
     rows = [{"value": 3, "n": 1}, {"value": 4, "n": 2}, {"value": 10, "n": 3}]
     fig = figures.counts_bar(rows, "Final score", "score")

@@ -30,7 +30,7 @@ def arnak_venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Brow
     db = Database.from_url(f"sqlite:///{path}")
     backends.upgrade(db)
     service = bootstrap.build(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
-    queries = bootstrap.queries(service)
+    queries = bootstrap.read_port(service)
     try:
         played = run_tournament(service, kind="arnak", players=1, games=1, pool=1, seed="dash").games[0]
         follower = bootstrap.follower(service.settings)

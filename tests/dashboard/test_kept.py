@@ -20,7 +20,7 @@ from tests.dashboard.conftest import Demo
 
 def _documents(demo: Demo, game_id: str) -> dict[tuple[str, int, bool], list[str]]:
     """Every frame of every perspective of a game, as HTML, drawn the way the replay draws them."""
-    records = demo.queries.records(game_id)
+    records = demo.queries.replays.records(game_id)
     seats = len(records[0]["body"]["names"])
     out = {}
     for perspective in ["referee", *map(str, range(seats))]:

@@ -1,6 +1,6 @@
 """The dashboard without a browser: the app builds, mounts in a Flask app, and its callbacks (called
 through Dash's own HTTP endpoint, as the browser calls them) produce pages, tables and figures from a
-demo store. Expectations come from the read side (``Queries``), not from numbers written here."""
+demo store. Expectations come from the read side (``ReadPort``), not from numbers written here."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from dashboard import create_dashboard, figures
+from dashboard import create_dashboard, figures, tendency_bars
 from dashboard.format import log_line
 from dashboard.pages.players import slug
 from dashboard.replay_frames import CHUNK
 from service.commands.application import Digsite
-from service.reading.queries import Queries, breakdowns, groups, metrics, per_player_breakdowns, stacked
+from service.reading.catalogue import breakdowns, dimensions_of, groups, metrics, per_player_breakdowns, stacked
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store import backends
 from tests.dashboard.client import (
@@ -122,7 +123,7 @@ def test_every_games_demo_games_are_listed_and_a_winner_no_player_holds_is_named
 ) -> None:
     for kind, games in demo.others.items():
         assert sorted(listed(org.games(kind=kind))) == sorted(games)
-    rows = [demo.queries.game_row(g) for games in demo.others.values() for g in games]
+    rows = [demo.queries.lists.game_row(g) for games in demo.others.values() for g in games]
     engine_wins = [r for r in rows if r and r["winner_seat"] is not None and r["winner_seat"] >= len(r["players"])]
     assert engine_wins, "the demo's solo game is won by the seat the game plays (seeded)"
     for row in engine_wins:  # a solo game the game's own seat won: the list names that seat
@@ -153,10 +154,10 @@ def test_the_games_browser_filters(org: Browser, demo: Demo) -> None:
     assert sorted(listed(everything)) == sorted([*demo.every_finished, demo.live])
     assert listed(org.games(status="playing")) == [demo.live]
     assert sorted(listed(org.games(tournament=demo.tournament))) == sorted(demo.finished)
-    second = {r["game_id"] for r in demo.queries.games(round_label=2)["rows"]}
+    second = {r["game_id"] for r in demo.queries.lists.games(round_label=2)["rows"]}
     assert set(listed(org.games(round=2))) == second
-    winner = demo.queries.game_row(demo.finished[0])["winner_player"]
-    won = {r["game_id"] for r in demo.queries.games(winner=winner)["rows"]}
+    winner = demo.queries.lists.game_row(demo.finished[0])["winner_player"]
+    won = {r["game_id"] for r in demo.queries.lists.games(winner=winner)["rows"]}
     assert set(listed(org.games(winner=winner))) == won
     future = org.games(start="2999-01-01")
     assert listed(future) == []
@@ -167,15 +168,15 @@ def test_the_games_browser_filters(org: Browser, demo: Demo) -> None:
 
 
 def demo_latest(demo: Demo, game_id: str) -> int:
-    return int(demo.queries.replay(game_id, 1)["latest_version"])
+    return int(demo.queries.replays.replay(game_id, 1)["latest_version"])
 
 
 def test_the_replay_counts_moves_as_the_games_list_does(org: Browser, demo: Demo) -> None:
     """The games list's moves are the players' moves; the replay steps through every record (the setup first,
     a finished game's seed reveal last) but says the same number of moves under its title."""
     for game_id in (demo.finished[0], demo.live):
-        listed_moves = demo.queries.game_row(game_id)["moves"]
-        records = len(demo.queries.records(game_id))
+        listed_moves = demo.queries.lists.game_row(game_id)["moves"]
+        records = len(demo.queries.replays.records(game_id))
         assert records != listed_moves  # (what the page said before: its records)
         head = text(route(org, f"/replay/{game_id}"))
         assert f"· {listed_moves} moves" in head and f"· {records} moves" not in head
@@ -185,18 +186,18 @@ def test_the_replay_page_draws_the_vp_chart_with_one_line_per_seat(org: Browser,
     game_id = demo.finished[0]
     page = route(org, f"/replay/{game_id}", "?v=7&seat=1")
     assert "replay-vp-graph" not in graphs(page)  # drawn once the first table shows, asked for by the page's script
-    latest = len(demo.queries.records(game_id))
+    latest = len(demo.queries.replays.records(game_id))
     answer = org.chart_response(game_id, 7, latest)
     assert answer.status_code == 200
     chart = graphs(json.loads(answer.get_data(as_text=True))["response"]["replay-vp"]["children"])["replay-vp-graph"]
-    timeline = demo.queries.vp_timeline(game_id)
+    timeline = demo.queries.replays.vp_timeline(game_id)
     assert [t["name"] for t in chart["data"]] == timeline["names"]
     for seat, trace in enumerate(chart["data"]):
         assert list(trace["y"]) == [row[seat] for row in timeline["vp"]]
     assert chart["layout"]["shapes"][0]["x0"] == 7  # the cursor
     root = replay_root(page)
     assert (root["data-move"], root["data-seat"], root["data-game"]) == ("7", "1", game_id)
-    starts = demo.queries.round_starts(game_id)
+    starts = demo.queries.replays.round_starts(game_id)
     rounds = [c["props"]["data-move"] for c in components(page) if "replay-round" in c["props"].get("className", "")]
     assert rounds == [str(v) for _, v in sorted(starts.items())]
 
@@ -204,13 +205,13 @@ def test_the_replay_page_draws_the_vp_chart_with_one_line_per_seat(org: Browser,
 def test_a_replay_frame_shows_what_the_perspective_may_see(org: Browser, demo: Demo) -> None:
     game_id = demo.finished[1]
     latest = demo_latest(demo, game_id)
-    version = demo.queries.round_starts(game_id)[2] + 2
+    version = demo.queries.replays.round_starts(game_id)[2] + 2
     referee = org.frame(game_id, version)
     assert hands(referee) == ["shown"] * 3
     assert referee["document"]["latest"] == latest and referee["document"]["perspective"] == "referee"
 
     seat = org.frame(game_id, version, "2")
-    seen = demo.queries.replay(game_id, version, 2)["view"]["hands"]
+    seen = demo.queries.replays.replay(game_id, version, 2)["view"]["hands"]
     assert hands(seat) == ["hidden", "hidden", "shown"]
     counts = [int(c) for c in re.findall(r'data-count="(\d+)"', seat["replay-table"])]
     assert counts == [h["count"] for h in seen]
@@ -223,7 +224,7 @@ def test_a_replay_frame_shows_what_the_perspective_may_see(org: Browser, demo: D
 
 
 def test_every_frame_is_the_table_the_store_holds_then(org: Browser, demo: Demo) -> None:
-    """The frames drawn in one pass are the views ``Queries.replay`` reads from snapshots, move by move and
+    """The frames drawn in one pass are the views ``Replays.replay`` reads from snapshots, move by move and
     event by event, for the referee and a seat; the log is the same, line for line."""
     game_id = demo.finished[0]
     for perspective, seat in (("referee", None), ("1", 1)):
@@ -234,11 +235,11 @@ def test_every_frame_is_the_table_the_store_holds_then(org: Browser, demo: Demo)
         for frame in doc["frames"][::4] + within["frames"][::4]:
             pieces = doc["pieces"] if frame["k"] is None else within["pieces"]
             table = "".join(pieces[i] for i in frame["t"])
-            expected = demo.queries.replay(game_id, frame["v"], seat, events=frame["k"])
+            expected = demo.queries.replays.replay(game_id, frame["v"], seat, events=frame["k"])
             counts = [int(c) for c in re.findall(r'data-count="(\d+)"', table)]
             assert counts == [h["count"] for h in expected["view"]["hands"]], frame
             assert f'data-pile="{len(expected["view"].get("pile", []))}"' in table, frame
-        told = demo.queries.replay(game_id, doc["latest"], seat)["log"]
+        told = demo.queries.replays.replay(game_id, doc["latest"], seat)["log"]
         assert [m["v"] for m in doc["moves"]] == [e["version"] for e in told]
         assert [[x for x in m["lines"] if x is not None] for m in doc["moves"]] == [
             [log_line(x) for x in e["lines"]] for e in told
@@ -300,8 +301,10 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
     rounds = {f"players-round-{m}" for m in metrics("ruins", ("round",))}
     parts = {f"players-breakdown-{b}" for b in per_player_breakdowns("ruins")}
     assert rounds and parts and set(bars) == sections and set(charts) == {*rounds, *parts}
-    mine = demo.queries.tendencies("ruins", player["id"])
-    field = demo.queries.tendencies("ruins", None, n_players=demo.queries.table_sizes("ruins", player["id"]))
+    mine = demo.queries.analytics.tendencies("ruins", player["id"])
+    field = demo.queries.analytics.tendencies(
+        "ruins", None, n_players=demo.queries.analytics.table_sizes("ruins", player["id"])
+    )
     for name, tendencies in bars.items():  # one bar per series for each tendency of the group, each named
         group = next(g for g in groups("ruins") if f"players-group-{slug(g)}" == name)
         assert len(tendencies) == len(groups("ruins")[group]), name
@@ -318,7 +321,9 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
     table = text(by_id(out, "players-table"))
     assert str(mine["metrics"]["pass_rate"]["n"]) in table
     vp = charts["players-round-vp_by_round"]["data"][1]  # the field's
-    assert list(vp["y"]) == pytest.approx([r["value"] for r in demo.queries.per_round("ruins", "vp_by_round")])
+    assert list(vp["y"]) == pytest.approx(
+        [r["value"] for r in demo.queries.analytics.per_round("ruins", "vp_by_round")]
+    )
 
     versus = org.call(
         [("players-content", "children")],
@@ -333,7 +338,7 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
     assert rates and all([r["who"] for r in rows] == [player["name"], other["name"]] for rows in rates)
 
     # At one table size, the field is the games of that size only.
-    sizes = {r["n_players"] for r in demo.queries.by_dimension("ruins", "win_rate", "seat")}
+    sizes = {r["n_players"] for r in demo.queries.analytics.by_dimension("ruins", "win_rate", "seat")}
     size = min(sizes)
     sized = org.call(
         [("players-content", "children")],
@@ -344,7 +349,7 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
             ("players-size", "value", size),
         ],
     )["players-content"]["children"]
-    field = demo.queries.tendencies("ruins", None, n_players=size)
+    field = demo.queries.analytics.tendencies("ruins", None, n_players=size)
     assert f"{field['games']} player-game" in text(by_id(sized, "players-summary"))
 
 
@@ -354,7 +359,9 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
         [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)],
     )
     charts = graphs(out["agg-content"]["children"])
-    expected = {"agg-seats", "agg-by-led_round1", "agg-score", "agg-length", "agg-rounds"}
+    rates = tendency_groups(out["agg-content"]["children"], "agg-bars")  # the win rates: HTML bars
+    assert set(rates) == {"agg-seats", "agg-by-led_round1"}
+    expected = {"agg-score", "agg-length", "agg-rounds"}
     expected |= {f"agg-round-{m}" for m in metrics("ruins", ("round",))}
     expected |= {f"agg-breakdown-{b}" for b in breakdowns("ruins")}
     # A chart of one value compares nothing: it is not drawn, and a sentence says why (the demo's four games
@@ -362,10 +369,16 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
     single = {
         f"agg-breakdown-{b}"
         for b, spec in breakdowns("ruins").items()
-        if len({tuple(r[c] for c in spec.by) for r in demo.queries.breakdown("ruins", b) if r[spec.by[0]] is not None})
+        if len(
+            {
+                tuple(r[c] for c in spec.by)
+                for r in demo.queries.analytics.breakdown("ruins", b)
+                if r[spec.by[0]] is not None
+            }
+        )
         == 1
     }
-    if len({r["value"] for r in demo.queries.distributions("ruins")["rounds"]}) == 1:
+    if len({r["value"] for r in demo.queries.analytics.distributions("ruins")["rounds"]}) == 1:
         single.add("agg-rounds")
     assert "agg-breakdown-win_how" in single
     assert set(charts) == expected - single
@@ -373,17 +386,24 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
         assert "not drawn" in text(by_id(out["agg-content"]["children"], name)), name
     for name, figure in charts.items():
         assert figure["data"] and any(len(t.get("x") or []) for t in figure["data"]), name
-    seats = demo.queries.by_dimension("ruins", "win_rate", "seat")
-    plotted = [y for t in charts["agg-seats"]["data"] if t["type"] == "bar" for y in t["y"]]
-    assert plotted == pytest.approx([100 * r["value"] for r in seats])
-    final = sum(int(r["n"]) for r in demo.queries.distributions("ruins")["score"])
+    seats = demo.queries.analytics.by_dimension("ruins", "win_rate", "seat")
+    sizes = sorted({int(r["n_players"]) for r in seats})  # a group of bars per table size, the smallest first
+    shown = [(r["size"], r["who"], r["value"], r["n"]) for rows in rates["agg-seats"] for r in rows]
+    assert shown == [
+        (n, f"Seat {r['grp'] + 1}", pytest.approx(r["value"]), r["n"])
+        for n in sizes
+        for r in seats
+        if r["n_players"] == n
+    ]
+    final = sum(int(r["n"]) for r in demo.queries.analytics.distributions("ruins")["score"])
     assert sum(charts["agg-score"]["data"][0]["y"]) == final
     lengths = sum(charts["agg-length"]["data"][0]["y"])
     assert lengths == len(demo.finished)
     how = text(by_id(out["agg-content"]["children"], "agg-breakdown-win_how"))  # the game in play is left out
     assert f"All {len(demo.finished)} counted" in how
     assert (
-        sum(r["n"] for r in demo.queries.breakdown("ruins", "win_how", finished_only=False)) == len(demo.finished) + 1
+        sum(r["n"] for r in demo.queries.analytics.breakdown("ruins", "win_how", finished_only=False))
+        == len(demo.finished) + 1
     )
 
     trend = org.call(
@@ -392,7 +412,7 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
     )
     figure = graphs(trend["agg-trend"]["children"])["agg-trend-graph"]
     assert list(figure["data"][0]["y"]) == pytest.approx(
-        [r["value"] for r in demo.queries.trend("final_vp", demo.tournament)]
+        [r["value"] for r in demo.queries.analytics.trend("final_vp", demo.tournament)]
     )
     nothing = org.call(
         [("agg-trend", "children")],
@@ -401,7 +421,7 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
     assert "Choose a tournament" in text(nothing["agg-trend"]["children"])
 
     # The trend's metrics are one game's: it offers that game's tournaments, and says so for another's.
-    others = {demo.queries.game_row(g)["tournament_id"] for games in demo.others.values() for g in games}
+    others = {demo.queries.lists.game_row(g)["tournament_id"] for games in demo.others.values() for g in games}
     assert others
     offered = by_id(route(org, "/aggregates"), "agg-trend-tournament")["props"]["options"]
     assert demo.tournament in {o["value"] for o in offered} and not others & {o["value"] for o in offered}
@@ -419,6 +439,7 @@ def test_every_game_s_pages_draw_its_catalogue_a_game_without_analytics_the_core
     for kind, games in demo.others.items():
         out = org.call([("agg-content", "children")], [("agg-kind", "value", kind), ("agg-tournament", "value", None)])
         charts = graphs(out["agg-content"]["children"])
+        charts |= {gid: {} for gid in tendency_groups(out["agg-content"]["children"], "agg-bars")}  # the win rates
         # a chart of one value is a sentence instead (every demo game ran its five rounds)
         charts |= {c["props"]["id"]: {} for c in components(out["agg-content"]["children"], "Div")
                    if c["props"].get("id") and "not drawn" in text(c)}  # fmt: skip
@@ -427,8 +448,13 @@ def test_every_game_s_pages_draw_its_catalogue_a_game_without_analytics_the_core
         for group, members in groups(kind, ("round",)).items():  # the parts of one whole stacked, else a line each
             own |= {f"agg-stack-{slug(group)}"} if stacked(members) else {f"agg-round-{m.name}" for m in members}
         assert core <= set(charts) and {c for c in set(charts) - core if not c.startswith("agg-by-")} == own
+        # the win rates in the catalogue's order, the seat first, drawn or said not drawn
+        rated = [i for i in (c["props"].get("id") for c in components(out["agg-content"]["children"], "Div"))
+                 if i == "agg-seats" or str(i).startswith("agg-by-")]  # fmt: skip
+        dims = [f"agg-by-{n}" for n, d in dimensions_of(kind).items() if d.grain == "seat" and n != "seat"]
+        assert rated == ["agg-seats", *dims]
         assert sum(charts["agg-length"]["data"][0]["y"]) == len(games)
-        player = demo.queries.game_row(games[0])["players"][0]["id"]
+        player = demo.queries.lists.game_row(games[0])["players"][0]["id"]
         page = org.call(
             [("players-content", "children")],
             [
@@ -439,7 +465,7 @@ def test_every_game_s_pages_draw_its_catalogue_a_game_without_analytics_the_core
             ],
         )["players-content"]["children"]
         table = text(by_id(page, "players-table"))
-        mine = demo.queries.tendencies(kind, player)
+        mine = demo.queries.analytics.tendencies(kind, player)
         assert mine["games"] > 0 and "games won" in table and "think time per move" in table
         assert set(mine["metrics"]) >= {"win_rate", "place", "think_ms"}
 
@@ -452,7 +478,7 @@ def empty_app(tmp_path: Any) -> Iterator[Any]:
     db = Database.from_url(f"sqlite:///{tmp_path / 'empty.sqlite'}")
     backends.upgrade(db)
     service = Digsite(Settings(database=db))
-    queries = Queries(service)
+    queries = ReadPort.over(service.reader)
     try:
         yield create_dashboard(queries, service, access=access_settings())
     finally:
@@ -517,7 +543,7 @@ def test_the_trend_opens_on_the_newest_tournament_with_finished_games_and_follow
 
 def test_the_trend_offers_no_metric_the_table_size_fixes(org: Browser, demo: Demo) -> None:
     """Every seat's won (or place) averages 1/N (or (N+1)/2) in every round: a constant line, not offered."""
-    from service.reading.queries import trend_metrics
+    from service.reading.catalogue import trend_metrics
 
     for kind in ("ruins", "arnak"):
         offered = trend_metrics(kind)
@@ -526,7 +552,7 @@ def test_the_trend_offers_no_metric_the_table_size_fixes(org: Browser, demo: Dem
         [("agg-trend", "children")],
         [("agg-metric", "value", "showdown_rate"), ("agg-trend-tournament", "value", demo.tournament)],
     )
-    rows = demo.queries.trend("showdown_rate", demo.tournament)
+    rows = demo.queries.analytics.trend("showdown_rate", demo.tournament)
     figure = graphs(nothing["agg-trend"]["children"])["agg-trend-graph"]
     assert list(figure["data"][0]["text"]) == [f"n={r['n']:g}" for r in rows]  # each point's sample size shown
     assert all(0 <= y <= 100 for y in figure["data"][0]["y"])  # a share, in percent
@@ -537,23 +563,19 @@ def test_seat_win_rates_carry_the_fair_share_of_each_table_size(org: Browser, de
         [("agg-content", "children")],
         [("agg-kind", "value", "ruins"), ("agg-tournament", "value", demo.tournament)],
     )
-    charts = graphs(out["agg-content"]["children"])
-    sizes = {
-        int(r["n_players"]) for r in demo.queries.by_dimension("ruins", "win_rate", "seat", tournament=demo.tournament)
-    }
+    rates = tendency_groups(out["agg-content"]["children"], "agg-bars")
+    seats = demo.queries.analytics.by_dimension("ruins", "win_rate", "seat", tournament=demo.tournament)
+    sizes = {int(r["n_players"]) for r in seats}
+    assert sizes and min(sizes) > 1
     for graph in ("agg-seats", "agg-by-led_round1"):  # leading round 1 too: per table size, in the tournament
-        lines = sorted(s["y0"] for s in charts[graph]["layout"]["shapes"])
-        assert lines == pytest.approx(sorted(100 / n for n in sizes)), graph
-        bars = [t for t in charts[graph]["data"] if t["type"] == "bar"]
-        assert {t["name"] for t in bars} == {f"{n} players" for n in sizes}
-        # the fair share is named in the legend (a label beside the line is clipped or covers a bar)
-        legend = [t for t in charts[graph]["data"] if t["type"] == "scatter" and t.get("showlegend") is not False]
-        named = {t["name"] for t in legend}
-        assert named == {f"fair share 1/{n}" for n in sizes}
-        assert not charts[graph]["layout"].get("annotations")
-    led = demo.queries.by_dimension("ruins", "win_rate", "led_round1", tournament=demo.tournament)
-    plotted = [y for t in charts["agg-by-led_round1"]["data"] if t["type"] == "bar" for y in t["y"]]
-    assert plotted == pytest.approx([100 * r["value"] for r in led])
+        assert [rows[0]["size"] for rows in rates[graph]] == sorted(sizes), graph
+        for rows in rates[graph]:
+            # a dashed line at 1/N on every bar's track (0-100% is 100/SHARE_TOP of it)
+            fair = 100 * (100 / rows[0]["size"]) / tendency_bars.SHARE_TOP
+            assert [r["fair"] for r in rows] == pytest.approx([fair] * len(rows), abs=0.01), graph
+    led = demo.queries.analytics.by_dimension("ruins", "win_rate", "led_round1", tournament=demo.tournament)
+    shown = [(r["size"], round(r["value"], 9), r["n"]) for rows in rates["agg-by-led_round1"] for r in rows]
+    assert sorted(shown) == sorted((int(r["n_players"]), round(r["value"], 9), r["n"]) for r in led)
 
 
 def test_a_tendency_reads_as_a_share_or_a_number_never_rounded_to_nothing() -> None:

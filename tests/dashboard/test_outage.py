@@ -12,7 +12,7 @@ import pytest
 
 from dashboard import create_dashboard
 from service.commands.application import Digsite
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store import backends
 from service.store.backends import StoreUnavailable
@@ -25,11 +25,11 @@ QUICK = 5.0  # seconds: far below the pool's default 30 s wait, above the 2 s co
 
 
 @pytest.fixture
-def queries(pg_cluster: Cluster) -> Iterator[tuple[Queries, Digsite]]:
+def queries(pg_cluster: Cluster) -> Iterator[tuple[ReadPort, Digsite]]:
     db = Database.from_url(f"{pg_cluster.url}?schema=dash_outage_{secrets.token_hex(4)}")
     backends.upgrade(db)
     service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
-    found = Queries(service)
+    found = ReadPort.over(service.reader)
     try:
         yield found, service
     finally:
@@ -40,17 +40,17 @@ def queries(pg_cluster: Cluster) -> Iterator[tuple[Queries, Digsite]]:
 
 
 def test_pages_fail_at_once_while_the_store_is_down_and_work_again_after(
-    pg_cluster: Cluster, queries: tuple[Queries, Digsite]
+    pg_cluster: Cluster, queries: tuple[ReadPort, Digsite]
 ) -> None:
     queries, service = queries  # type: ignore[assignment]
     browser = organiser(create_dashboard(queries, service, access=access_settings(failures=1000)))
     assert browser.games_response().status_code == 200
-    assert queries.tournaments() == []
+    assert queries.lists.tournaments() == []
 
     pg_cluster.stop("immediate")
     started = time.monotonic()
     with pytest.raises(StoreUnavailable):
-        queries.tournaments()
+        queries.lists.tournaments()
     refused = browser.games_response()
     assert refused.status_code == 503 and int(refused.headers["Retry-After"]) >= 1
     assert refused.get_json()["error"]["code"] == "store_unavailable"
@@ -61,7 +61,7 @@ def test_pages_fail_at_once_while_the_store_is_down_and_work_again_after(
     deadline = time.monotonic() + 30
     while True:  # the pool reconnects by itself; the first reads may still find stale connections checked out
         try:
-            assert queries.tournaments() == []
+            assert queries.lists.tournaments() == []
             break
         except StoreUnavailable:
             assert time.monotonic() < deadline, "the read models never came back"

@@ -22,7 +22,7 @@ from domain.games import game
 from service.commands.application import Digsite, Viewer
 from service.errors import RuleRejected, from_domain
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store import backends
 from tests.dashboard.client import Browser, components, organiser, text
@@ -47,7 +47,7 @@ OUTPUTS = [
 @dataclass
 class Table:
     service: Digsite
-    queries: Queries
+    queries: ReadPort
     game_id: str
     tokens: list[str]
 
@@ -57,7 +57,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('play') / 'play.sqlite'}")
     backends.upgrade(db)
     service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
-    queries = Queries(service)
+    queries = ReadPort.over(service.reader)
     players = [service.create_player(name) for name in ("Ada", "Bea", "Cy")]
     made = service.create_game("ruins", players, seed="play")
     follower = Follower(service.settings)
@@ -133,7 +133,9 @@ def test_the_seat_sees_its_own_table_and_the_engines_options(app: Any, table: Ta
     assert {int(c["value"]) for c in out["play-cards"]["options"]} <= set(hand)
     assert "Your move" in text(out["play-status"]["children"])
     # moves counted as the games list counts them (the first record sets the game up: no move)
-    assert f"{table.queries.game_row(table.game_id)['moves']} moves played" in text(out["play-status"]["children"])
+    assert f"{table.queries.lists.game_row(table.game_id)['moves']} moves played" in text(
+        out["play-status"]["children"]
+    )
     # The other seats' ruins are nowhere in the table drawn for this seat.
     referee = table.service.game(table.game_id)["view"]
     others = [r for h in referee["hands"] if h["seat"] != seat for r in h["ruins"]]

@@ -47,8 +47,8 @@ def test_every_chart_of_the_players_and_aggregates_pages_is_one_the_basic_bundle
     for kind in GAMES:
         player = next(
             str(p["player_id"])
-            for p in demo.queries.players()
-            if demo.queries.tendencies(kind, str(p["player_id"]))["games"]
+            for p in demo.queries.lists.players()
+            if demo.queries.analytics.tendencies(kind, str(p["player_id"]))["games"]
         )
         pages = [
             org.call(

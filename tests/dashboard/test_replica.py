@@ -18,7 +18,7 @@ from service import bootstrap
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store import backends
 from tests.dashboard.client import organiser, text
@@ -49,8 +49,8 @@ class Site:
         # As `digsite dashboard` and dashboard.wsgi build it, on the standby: with its schema check at start.
         on_standby = Settings(database=Database.from_url(f"{standby.url}?schema={SCHEMA}"), secret_key=TEST_SECRET)
         self.standby_service = bootstrap.build(on_standby)
-        self.reader = bootstrap.queries(self.standby_service)
-        self.truth = Queries(self.service)
+        self.reader = bootstrap.read_port(self.standby_service)
+        self.truth = ReadPort.over(self.service.reader)
 
     def project(self) -> None:
         """Bring the read models on the primary up to date, then wait until the standby has replayed them."""
@@ -74,8 +74,8 @@ def site(pg_replica: tuple[Cluster, Cluster]) -> Iterator[Site]:
         found.close()
 
 
-def listed(queries: Queries) -> list[dict[str, Any]]:
-    return sorted(queries.games(limit=500)["rows"], key=lambda g: str(g["game_id"]))
+def listed(queries: ReadPort) -> list[dict[str, Any]]:
+    return sorted(queries.lists.games(limit=500)["rows"], key=lambda g: str(g["game_id"]))
 
 
 def test_the_dashboard_s_reads_on_the_standby_show_what_the_primary_recorded(site: Site) -> None:
@@ -84,12 +84,12 @@ def test_the_dashboard_s_reads_on_the_standby_show_what_the_primary_recorded(sit
     assert len(games) == len(GAMES) + 1
     assert games == listed(site.truth)
     for game_id in [*site.finished, site.live]:
-        last = len(site.truth.records(game_id))
-        assert site.reader.records(game_id) == site.truth.records(game_id)
+        last = len(site.truth.replays.records(game_id))
+        assert site.reader.replays.records(game_id) == site.truth.replays.records(game_id)
         for version in (1, last // 2, last):
-            assert site.reader.replay(game_id, version) == site.truth.replay(game_id, version)
-    assert site.reader.tournaments() == site.truth.tournaments()
-    assert site.reader.players() == site.truth.players()
+            assert site.reader.replays.replay(game_id, version) == site.truth.replays.replay(game_id, version)
+    assert site.reader.lists.tournaments() == site.truth.lists.tournaments()
+    assert site.reader.lists.players() == site.truth.lists.players()
 
 
 def test_the_dashboard_served_from_the_standby_shows_its_pages_and_replays(site: Site) -> None:
@@ -107,9 +107,9 @@ def test_the_dashboard_served_from_the_standby_shows_its_pages_and_replays(site:
 
 
 def test_moves_made_on_the_primary_reach_the_dashboard_on_the_standby(site: Site, caplog: Any) -> None:
-    before = site.reader.game_row(site.live)
+    before = site.reader.lists.game_row(site.live)
     assert before is not None
-    version = len(site.reader.records(site.live))
+    version = len(site.reader.replays.records(site.live))
     watcher = organiser(create_dashboard(site.reader, site.standby_service, access=access_settings()))
     answer: dict[str, Any] = {}
 
@@ -127,8 +127,8 @@ def test_moves_made_on_the_primary_reach_the_dashboard_on_the_standby(site: Site
     # The page's feed polled the standby (which serves no LISTEN) rather than fail and retry against it.
     assert not [r for r in caplog.records if r.name == "service.serving.push"], [r.getMessage() for r in caplog.records]
 
-    after = site.reader.game_row(site.live)
+    after = site.reader.lists.game_row(site.live)
     assert after is not None and after["moves"] > before["moves"]
-    assert after == site.truth.game_row(site.live)
-    assert len(site.reader.records(site.live)) == version + 5
-    assert site.reader.replay(site.live, version + 5) == site.truth.replay(site.live, version + 5)
+    assert after == site.truth.lists.game_row(site.live)
+    assert len(site.reader.replays.records(site.live)) == version + 5
+    assert site.reader.replays.replay(site.live, version + 5) == site.truth.replays.replay(site.live, version + 5)

@@ -77,3 +77,35 @@ def test_the_groups_are_sent_as_escaped_html_that_says_every_number_in_text() ->
     # another answer, another key: the page's boxes of another player are not filled with these
     other, _ = _drawn({"players-group-results": ("Results & more", ["win"], sly)})
     assert getattr(other["players-group-results"], "data-key") != getattr(boxes["players-group-results"], "data-key")
+
+
+def test_win_rates_are_grouped_by_table_size_each_with_its_fair_share_interval_and_n() -> None:
+    from dashboard import html_text
+
+    rows = [
+        {"n_players": 3, "grp": 0, "value": 0.5, "n": FEW},
+        {"n_players": 2, "grp": 0, "value": 0.25, "n": MANY},
+        {"n_players": 3, "grp": 1, "value": None, "n": 0},
+        {"n_players": 2, "grp": 1, "value": 0.75, "n": MANY},
+    ]
+    labels = ["Seat 1", "Seat 1", "Seat 2", "a value named at some length, cut"]
+    drawn = html_text.to_html(tendency_bars.rates_by_size("Win rate by seat", rows, labels))
+    groups = bar_rows(drawn)
+    # the smallest table first, each group's values in the rows' order
+    assert [[(r["size"], r["who"], r["value"], r["n"]) for r in g] for g in groups] == [
+        [(2, "Seat 1", 0.25, MANY), (2, labels[3], 0.75, MANY)],
+        [(3, "Seat 1", 0.5, FEW), (3, "Seat 2", None, 0)],
+    ]
+    scale = tendency_bars.SHARE_TOP
+    assert [g[0]["fair"] for g in groups] == pytest.approx([100 * 50 / scale, 100 * (100 / 3) / scale], abs=0.01)
+    assert "2 players, dashed: fair share 1/2 (50%)" in drawn and "3 players, dashed: fair share 1/3 (33%)" in drawn
+    few = tendency_bars._rate("Seat 1", "#000", rows[0], 1 / 3)
+    low, high = uncertainty.wilson(0.5, FEW) or (0, 0)
+    assert few.pale and few.text == f"50% (n={FEW}, too few games)"
+    assert few.whisker == pytest.approx((100 * low * 100 / scale, 100 * high * 100 / scale), abs=0.01)
+    many = tendency_bars._rate("Seat 1", "#000", rows[1], 1 / 2)
+    assert not many.pale and many.text == f"25% (n={MANY})" and many.interval == uncertainty.interval_text(0.25, MANY)
+    none = tendency_bars._rate("Seat 2", "#000", rows[2], 1 / 3)
+    assert none.whisker is None and "tbars-fill" not in html_text.to_html(tendency_bars._row(none))
+    # the names' column as wide as the longest name, up to WHO_MOST characters
+    assert f"--tbars-who: max(104px, {tendency_bars.WHO_MOST}ch)" in drawn

@@ -102,7 +102,7 @@ def test_the_games_list_shows_each_player_s_place_and_points(app: Any, venue: Ve
     out = org.games(tournament=venue.tournament, status="over")
     table = by_id(out["games-results"]["children"], "games-table")
     shown = " ".join(text(table).split())  # (the text helper spaces out every element)
-    seats = venue.queries.tournament_seats(venue.tournament, finished_only=True)
+    seats = venue.queries.lists.tournament_seats(venue.tournament, finished_only=True)
     assert {s["game_id"] for s in seats} == set(venue.finished)
     for seat in seats:
         assert f"{seat['name']} {ordinal(seat['place'])} {seat['score']}" in shown

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 
 from service.commands.application import Digsite
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store.backends import upgrade
 
@@ -63,9 +63,9 @@ def service(database: Database) -> Iterator[Digsite]:
 
 
 @pytest.fixture
-def queries(service: Digsite) -> Iterator[Queries]:
+def queries(service: Digsite) -> Iterator[ReadPort]:
     """The read side's queries on the service's store, closed after the test."""
-    made = Queries(service)
+    made = ReadPort.over(service.reader)
     try:
         yield made
     finally:

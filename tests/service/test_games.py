@@ -18,7 +18,7 @@ from service.commands.application import Digsite
 from service.integrity.audit import verify
 from service.integrity.transfer import import_lines, write_export
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from tests.service.api.support import bearer, new_players, ok, organiser, strong_seed
 from tests.service.integrity.test_transfer import another_store
@@ -113,17 +113,17 @@ def test_a_game_plays_over_the_api_verifies_exports_imports_and_projects(
     assert target.game(game_id)["view"] == final["view"]
 
     follower = Follower(service.settings)
-    queries = Queries(service)
+    queries = ReadPort.over(service.reader)
     try:
         follower.catch_up()
         assert follower.behind() == 0
-        row = queries.game_row(game_id)
+        row = queries.lists.game_row(game_id)
         assert row is not None and row["kind"] == kind and row["status"] == "over"
         assert row["moves"] == len(records) - 2 and row["winner_seat"] == result["winners"][0]
-        timeline = queries.vp_timeline(game_id)
+        timeline = queries.replays.vp_timeline(game_id)
         assert len(timeline["vp"]) == len(records) and timeline["vp"][-1] == result["scores"]
         assert timeline["names"] == everyone
-        assert min(queries.round_starts(game_id)) == 1
+        assert min(queries.replays.round_starts(game_id)) == 1
     finally:
         queries.close()
         follower.close()

@@ -17,7 +17,7 @@ from service.commands import application
 from service.commands.application import Digsite
 from service.errors import BadRequest, Conflict
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.reading.standings import report, to_csv
 from service.store.aggregates import Game, Seating, Tournament
 from tests.service.projecting import catch_up
@@ -39,7 +39,7 @@ def _tournament_as_stored_before(service: Digsite, game: str) -> str:
 
 
 def test_a_tournament_stored_before_options_reads_and_takes_its_game_under_any_options(
-    service: Digsite, queries: Queries
+    service: Digsite, queries: ReadPort
 ) -> None:
     game, seats = OTHER
     old = _tournament_as_stored_before(service, game)
@@ -54,11 +54,11 @@ def test_a_tournament_stored_before_options_reads_and_takes_its_game_under_any_o
         )
     assert refused.value.code == "tournament_game_mismatch"
     catch_up(service)  # the read models read the old record too
-    assert queries.tournament(old)["game"] == game  # type: ignore[index]
+    assert queries.lists.tournament(old)["game"] == game  # type: ignore[index]
 
 
 def test_standings_and_the_tournaments_list_count_only_games_of_the_tournament_s_game(
-    service: Digsite, queries: Queries, monkeypatch: pytest.MonkeyPatch
+    service: Digsite, queries: ReadPort, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cup = run_tournament(service, kind="ruins", players=2, games=2, seed="one-game", pool=4)
     game, seats = OTHER
@@ -74,15 +74,15 @@ def test_standings_and_the_tournaments_list_count_only_games_of_the_tournament_s
     catch_up(service)
 
     for finished_only in (True, False):
-        rows = queries.tournament_seats(cup.id, finished_only=finished_only)
+        rows = queries.lists.tournament_seats(cup.id, finished_only=finished_only)
         assert {row["game_id"] for row in rows} == {g.id for g in cup.games}
-    answer = report(queries.tournament(cup.id) or {}, queries.tournament_seats(cup.id))
+    answer = report(queries.lists.tournament(cup.id) or {}, queries.lists.tournament_seats(cup.id))
     assert intruder["id"] not in json.dumps(answer)
     assert sum(line["games"] for line in answer["standings"]) == 2 * len(cup.games)  # type: ignore[index, union-attr]
-    assert "round 1" in to_csv(queries.tournament_seats(cup.id)) and intruder["id"] not in to_csv(
-        queries.tournament_seats(cup.id)
+    assert "round 1" in to_csv(queries.lists.tournament_seats(cup.id)) and intruder["id"] not in to_csv(
+        queries.lists.tournament_seats(cup.id)
     )
-    listed = {t["tournament_id"]: t for t in queries.tournaments()}
+    listed = {t["tournament_id"]: t for t in queries.lists.tournaments()}
     assert listed[cup.id]["games"] == listed[cup.id]["finished"] == len(cup.games)
 
 
@@ -106,31 +106,32 @@ def test_a_game_stored_by_a_try_whose_answer_was_lost_is_not_called_a_duplicate_
 
 def test_a_store_projected_before_tournament_options_upgrades_and_lists_them(service: Digsite) -> None:
     """The store as the release before left it (no options column, the migration not applied): `digsite db
-    upgrade` adds the column, the tournaments projected before list no options, and new ones list theirs."""
+    upgrade` rebuilds the read models, the tournaments stored before list no options, and new ones list theirs."""
     from service.reading import listing
+    from service.reading.read_db import ReadDatabase
     from service.store import backends
 
     old = _tournament_as_stored_before(service, "ruins")
     catch_up(service)
     db = service.settings.database
-    [migration] = [m for m in backends.migrations(db.backend) if m.name == "tournament_options"]
     follower = Follower(service.settings)
     try:
         models = follower.read_models
         with models.tracker.datastore.transaction(commit=True) as curs:
             curs.execute(models._q("ALTER TABLE {p}rm_tournaments DROP COLUMN options"))
-            table = (
-                f'"{db.schema}".digsite_schema_migrations'
-                if db.backend == "postgresql"
-                else "digsite_schema_migrations"
+            curs.execute(
+                models._q("DELETE FROM {p}digsite_schema_migrations WHERE version = ?"), (backends.READ_MODELS,)
             )
-            curs.execute(models._q(f"DELETE FROM {table} WHERE version = ?"), (migration.version,))
     finally:
         follower.close()
-    assert backends.pending(db) == [migration.version]
-    assert backends.upgrade(db) == [migration.version]
+    assert backends.pending(db) == [backends.READ_MODELS]
+    assert backends.upgrade(db) == [backends.READ_MODELS]  # the read models emptied, to be projected again
     new = service.create_tournament("New cup", 1, OTHER[0], {"side": "snake"})
     catch_up(service)
-    rows, _ = listing.page(service, listing.TOURNAMENTS, {}, None, 10)
+    read_models = ReadDatabase(db)
+    try:
+        rows, _ = listing.page(read_models, listing.TOURNAMENTS, {}, None, 10)
+    finally:
+        read_models.close()
     listed = {item["id"]: item["options"] for item in map(listing.tournament_item, rows)}
     assert listed == {old: None, new: {"side": "snake"}}

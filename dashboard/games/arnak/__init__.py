@@ -1,6 +1,6 @@
 """Lost Ruins of Arnak in the dashboard: the replay table, the log in names, and the table's stylesheet.
 
-``draw_table(frame)`` draws one ``Queries.replay`` frame from its ``view`` only; the log is the engine's own
+``draw_table(frame)`` draws one ``Replays.replay`` frame from its ``view`` only; the log is the engine's own
 narration (``domain.arnak.describe`` names every code itself; ``log_line`` reads one event with it); ``CSS`` is
 the table's stylesheet. With ``round_name``, ``how_won``, ``log_text`` and ``value_text`` (a chart's
 words for the values it groups by) they make the game's ``RENDERER`` (``dashboard.games.Renderer``): the replay

@@ -34,7 +34,7 @@ SCORE_PARTS = (  # key, column head, what it counts
 
 
 def draw_table(frame: dict[str, Any]) -> html.Div:
-    """The whole table of an Arnak replay frame (``Queries.replay``: ``view``, ``to_act``, ``players``...)."""
+    """The whole table of an Arnak replay frame (``Replays.replay``: ``view``, ``to_act``, ``players``...)."""
     view = frame["view"]
     acting = {int(s) for s in frame.get("to_act") or []}
     mover = (frame.get("last") or {}).get("seat")  # who made the move shown (the replay's latest play)

@@ -1,4 +1,4 @@
-"""Draw the Ruins table of one replay frame (``Queries.replay``) as plain HTML components.
+"""Draw the Ruins table of one replay frame (``Replays.replay``) as plain HTML components.
 
 Everything comes from the frame's ``view``: a hand lists its ruins only when the perspective may see
 them (the referee, or that seat), otherwise just its size. Every ruin shows its side, its rank(s), its

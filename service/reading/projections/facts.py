@@ -1,9 +1,9 @@
 """Where each registered game's facts are stored, from its analytics part alone (``domain.metrics``).
 
 A game's ``FactTable`` named ``name`` is the table ``rm_<kind>_<name>``: ``game_id``, then (an append table)
-``version`` and ``idx``, then the table's key and value columns (``FactTable.stored_columns``). The game's own
-migrations create it (``migrations/<dialect>/<kind>/``); the projection fills it and the queries read it
-knowing no more than what is here.
+``version`` and ``idx``, then the table's key and value columns (``FactTable.stored_columns``). ``digsite db
+upgrade`` creates it from the same declaration (``service.store.read_models``); the projection fills it and the
+queries read it knowing no more than what is here.
 """
 
 from __future__ import annotations
@@ -16,14 +16,11 @@ from typing import Any
 
 from domain.games import GAMES
 from domain.metrics import FactTable
+from service.store.read_models import CORE, stored_name
 
-# The generic core every game has, in the order a clear empties them (the read models' own tables; the field's
-# sums: service/reading/projections/field.py).
-CORE_TABLES = ("rm_field_sums", "rm_player_games", "rm_moves", "rm_games", "rm_tournaments", "rm_players")
-
-
-def stored_name(kind: str, table: str) -> str:
-    return f"rm_{kind}_{table}"
+# The generic core every game has (declared in service/store/read_models.py), in the order a clear empties them:
+# the field's sums (service/reading/projections/field.py) first, the players last.
+CORE_TABLES = tuple(t.name for t in reversed(CORE))
 
 
 @dataclass(frozen=True, slots=True)

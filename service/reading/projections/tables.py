@@ -16,10 +16,10 @@ from service.reading.projections.batch import KIND, MOVES, N_PLAYERS, PLAYER, TH
 from service.reading.projections.facts import StoredTable, all_tables, every_game_table
 from service.reading.projections.field import FieldSums
 from service.settings import Database
-from service.store import eventsourcing_workarounds
+from service.store import eventsourcing_workarounds, read_models
 
-PROJECTION_NAME = "Digsite"  # the tracking row is keyed by the application followed
-TRACKING_TABLE = "digsite_projection_tracking"
+PROJECTION_NAME = read_models.PROJECTION_NAME  # the tracking row is keyed by the application followed
+TRACKING_TABLE = read_models.TRACKING_TABLE["postgresql"]
 TABLES = all_tables()  # every read model: each registered game's fact tables, then the core's
 
 GAME_COLUMNS = (
@@ -246,7 +246,11 @@ class ReadModels:
         with self.tracker.datastore.transaction(commit=True) as curs:
             for table in TABLES:
                 curs.execute(self._q(f"DELETE FROM {{p}}{table}"))
-            table = f'"{self.db.schema}".{TRACKING_TABLE}' if self.db.backend == "postgresql" else "tracking"
+            table = (
+                f'"{self.db.schema}".{TRACKING_TABLE}'
+                if self.db.backend == "postgresql"
+                else read_models.TRACKING_TABLE["sqlite"]
+            )
             curs.execute(self._q(f"DELETE FROM {table} WHERE application_name = ?"), (PROJECTION_NAME,))
 
 

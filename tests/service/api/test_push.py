@@ -223,10 +223,10 @@ def test_a_seat_reads_its_game_conditionally(client: FlaskClient, service: Digsi
     referee = client.get(url, headers=organiser()).headers["ETag"]
     assert len({tag, other_seat, referee}) == 3
 
-    # Unchanged: 304, and the view is not built (the service's game() is not called).
+    # Unchanged: 304, and the view is not built (the store reader's game() is not called).
     built = []
-    real_game = service.game
-    monkeypatch.setattr(service, "game", lambda *a, **k: built.append(a) or real_game(*a, **k))
+    real_game = service.reader.game
+    monkeypatch.setattr(service.reader, "game", lambda *a, **k: built.append(a) or real_game(*a, **k))
     again = client.get(url, headers={**seat_headers(created, 0), "If-None-Match": tag})
     assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == tag and built == []
     # Another seat's tag does not match this seat's answer; a move changes the tag.

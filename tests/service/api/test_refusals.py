@@ -500,7 +500,7 @@ def test_an_unexpected_failure_is_logged_and_answered_500_without_details(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(service, "tournament", broken)
+    monkeypatch.setattr(service.reader, "tournament", broken)  # (the read route reads through the reader)
     with caplog.at_level(logging.ERROR):
         answer = client.get(f"/api/v1/tournaments/{uuid4()}")
     assert answer.status_code == 500 and answer.get_json()["error"]["code"] == "internal_error"
@@ -514,7 +514,7 @@ def test_an_unreachable_store_is_answered_503(
     def down(*args: Any, **kwargs: Any) -> Any:
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr(service, "tournament", down)
+    monkeypatch.setattr(service.reader, "tournament", down)
     answer = client.get(f"/api/v1/tournaments/{uuid4()}")
     assert (answer.status_code, answer.get_json()["error"]["code"]) == (503, "store_unavailable")
 

@@ -1,9 +1,11 @@
-"""``digsite db upgrade`` says a migration's notes (read models emptied, the previous release's processes to stop)
-only to a store an earlier release used: a brand-new store has nothing to empty and no previous release."""
+"""``digsite db upgrade`` says a migration's notes (the previous release's processes to stop) only to a store an earlier
+release used: a brand-new store has no previous release. (That the read models were emptied to be rebuilt is said
+where a declaration changed a table's rows: tests/service/store/test_schema.py.)"""
 
 from __future__ import annotations
 
 import secrets
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,8 +14,10 @@ from click.testing import CliRunner, Result
 
 from service.cli import main
 from service.settings import Database
-from service.store import backends
+from service.store import backends, read_models
+from service.store.schema import found_shape
 from tests.service.conftest import _drop_schema
+from tests.service.store import earlier_releases
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -38,32 +42,59 @@ def upgrade(db: Database, home: Path) -> Result:
     return result
 
 
-def noted(backend: str) -> list[backends.Migration]:
-    found = [m for m in backends.migrations(backend) if m.notes]
-    assert found, "no migration has a note: this test would prove nothing"
-    return found
+NOTE = "stop the previous release's `digsite serve` first: it would not read this."
 
 
-def test_a_brand_new_store_is_told_no_note(new_store: Database, tmp_path: Path) -> None:
-    output = upgrade(new_store, tmp_path).output
-    assert f"applied {len(backends.migrations(new_store.backend))} migration(s)" in output
-    for migration in noted(new_store.backend):
-        assert f"applying {migration.version} {migration.name}" in output
-        for note in migration.notes:
-            assert note not in output
-    assert "previous release" not in output and "emptied" not in output
+def with_a_noted_migration(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store's migrations and one more that has a note (no migration has one today)."""
+    every = backends.migrations
+    noted = backends.Migration("store/9999", "noted", f"-- What it changes.\n-- Note: {NOTE}\nSELECT 1;\n")
+    monkeypatch.setattr(backends, "migrations", lambda backend: [*every(backend), noted])
 
 
-def test_a_store_an_earlier_release_used_is_told_the_notes_of_what_it_applies(
+def test_a_brand_new_store_is_told_no_note(
     new_store: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    every = backends.migrations(new_store.backend)
-    first_noted = every.index(noted(new_store.backend)[0])
-    with monkeypatch.context() as earlier:  # the store as the release before the first noted migration left it
-        earlier.setattr(backends, "migrations", lambda backend: every[:first_noted])
-        assert backends.upgrade(new_store) == [m.version for m in every[:first_noted]]
+    with_a_noted_migration(monkeypatch)
     output = upgrade(new_store, tmp_path).output
-    assert f"applied {len(every) - first_noted} migration(s)" in output
-    for migration in noted(new_store.backend):
-        for note in migration.notes:
-            assert f"  {note}" in output.splitlines()
+    assert f"applied {len(backends.migrations(new_store.backend)) + 1} migration(s)" in output
+    assert "applying store/9999 noted" in output and "matching the read models" in output
+    assert NOTE not in output and "previous release" not in output and "emptied" not in output
+
+
+def test_a_store_an_earlier_release_made_is_told_the_notes_of_what_it_applies_and_no_other(
+    new_store: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    earlier_releases.make(new_store)
+    with_a_noted_migration(monkeypatch)
+    output = upgrade(new_store, tmp_path).output
+    assert "applied 3 migration(s)" in output  # store/0001 marked, store/9999 applied, the read models matched
+    assert f"  Note: {NOTE}" in output.splitlines()
+    assert "emptied" not in output  # its read models are the declared ones: kept
+
+
+def test_a_store_used_before_is_told_the_notes_of_what_it_applies(
+    new_store: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    upgrade(new_store, tmp_path)
+    with_a_noted_migration(monkeypatch)
+    output = upgrade(new_store, tmp_path).output
+    assert "applied 1 migration(s)" in output and f"  Note: {NOTE}" in output.splitlines()
+
+
+def test_the_read_models_statements_printed_make_the_declared_tables_and_touch_no_store(tmp_path: Path) -> None:
+    db = Database.from_url(f"sqlite:///{tmp_path / 'none.sqlite'}")
+    result = CliRunner().invoke(
+        main, ["db", "read-models"], env={"DIGSITE_DATABASE_URL": db.url, "DIGSITE_HOME": str(tmp_path)}
+    )
+    assert result.exit_code == 0, result.output
+    assert not Path(db.path).exists()
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(result.output)
+    for table in read_models.every_table():
+        assert found_shape(conn, "sqlite", "", table.name) == table.shape("sqlite")
+    postgresql = CliRunner().invoke(
+        main, ["db", "read-models", "--backend", "postgresql"], env={"DIGSITE_DATABASE_URL": db.url}
+    )
+    assert 'CREATE TABLE IF NOT EXISTS "public".rm_players (' in postgresql.output
+    assert "DOUBLE PRECISION" in postgresql.output and "DOUBLE PRECISION" not in result.output

@@ -97,7 +97,11 @@ def test_db_status_tells_a_missing_database_apart_from_pending_migrations(tmp_pa
     empty = tmp_path / "empty.sqlite"
     sqlite3.connect(empty).close()  # a file, but no migration applied
     pending = run(["db", "status"], tmp_path, f"sqlite:///{empty}")
-    assert pending.exit_code == 1 and "pending 0001" in pending.output and "digsite db upgrade" in pending.output
+    assert (
+        pending.exit_code == 1
+        and "pending store/0001, read-models" in pending.output
+        and "digsite db upgrade" in pending.output
+    )
 
 
 @pytest.mark.parametrize("args", READING_COMMANDS, ids=" ".join)

@@ -1,5 +1,6 @@
-"""The read side is a read port: the object the dashboard and the API read through (``Queries``) holds no path to
-anything that plays a move or creates a game; playing goes through the command side (``Digsite``) only."""
+"""The read side is a read port: the query objects the dashboard and the API read through (``ReadPort``: lists,
+replays, analytics) hold no path to anything that plays a move or creates a game; playing goes through the command
+side (``Digsite``) only."""
 
 from __future__ import annotations
 
@@ -9,9 +10,8 @@ from typing import Any
 
 from service import bootstrap
 from service.commands.application import Digsite
-from service.reading.queries import Queries
 
-WRITING = ("submit", "create_game", "create_player", "create_tournament", "import_game", "handle")
+WRITING = ("submit", "move", "create_game", "create_player", "create_tournament", "import_game", "handle")
 
 
 def reachable(root: object) -> Iterator[object]:
@@ -52,26 +52,25 @@ def writers(root: object) -> list[str]:
 
 
 def test_the_read_side_holds_no_path_to_a_command(service: Digsite) -> None:
-    queries = bootstrap.queries(service)
-    given_the_service = Queries(service)  # (given the whole service, it keeps the store's reader only)
+    read = bootstrap.read_port(service)
     try:
         assert writers(service) != []  # (the walk finds a writer where there is one)
-        for read_side in (queries, given_the_service):
-            assert writers(read_side) == []
-            assert any(o is service.reader for o in reachable(read_side))  # (and the walk reached the reader)
+        assert writers(read) == []
+        assert any(o is service.reader for o in reachable(read))  # (and the walk reached the reader)
+        for query_object in (read.lists, read.replays, read.analytics):
+            assert writers(query_object) == []
     finally:
-        queries.close()
-        given_the_service.close()
+        read.close()
 
 
 def test_the_reader_answers_without_the_service(service: Digsite) -> None:
     """What the read side asks of the store: a game's records, a game as a seat sees it, a state at a version."""
     players = [service.create_player(name) for name in ("Ada", "Bo")]
     created = service.create_game("ruins", players, seed="read-port")
-    queries = bootstrap.queries(service)
-    reader: Any = queries.reader
+    read = bootstrap.read_port(service)
+    reader: Any = read.replays.reader
     records = reader.stored_records(created["id"])
     assert [r["version"] for r in records] == [1]
     assert reader.game(created["id"])["version"] == 1 == service.game(created["id"])["version"]
     assert reader.state_at(created["id"], 1) is not None
-    queries.close()
+    read.close()

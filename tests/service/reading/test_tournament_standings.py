@@ -13,18 +13,18 @@ from domain.games import GAMES
 from domain.protocol import Result
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.reading.standings import TIE_BREAKS, PointsTable, report, to_csv
 from tests.service.projecting import catch_up
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
-def test_a_tournament_s_standings_follow_the_engine_s_places(service: Digsite, queries: Queries, kind: str) -> None:
+def test_a_tournament_s_standings_follow_the_engine_s_places(service: Digsite, queries: ReadPort, kind: str) -> None:
     played = run_tournament(service, kind=kind, players=2, games=6, seed="standings", pool=4)
     catch_up(service)
-    rows = queries.tournament_seats(played.id)
+    rows = queries.lists.tournament_seats(played.id)
     assert len(rows) == 12
-    answer = report(queries.tournament(played.id) or {}, rows)
+    answer = report(queries.lists.tournament(played.id) or {}, rows)
     # every player's points are the default table's points for the places the engine gave them
     expected: dict[str, int] = defaultdict(int)
     for game in played.games:
@@ -46,13 +46,13 @@ def test_a_tournament_s_standings_follow_the_engine_s_places(service: Digsite, q
 
 
 def test_the_csv_has_the_same_order_and_points_and_a_custom_table_changes_them(
-    service: Digsite, queries: Queries
+    service: Digsite, queries: ReadPort
 ) -> None:
     kind = sorted(GAMES)[0]
     played = run_tournament(service, kind=kind, players=2, games=4, seed="csv", pool=4)
     catch_up(service)
-    rows = queries.tournament_seats(played.id)
-    answer = report(queries.tournament(played.id) or {}, rows)
+    rows = queries.lists.tournament_seats(played.id)
+    answer = report(queries.lists.tournament(played.id) or {}, rows)
     lines = list(csv.DictReader(io.StringIO(to_csv(rows))))
     assert [(r["player_id"], int(r["points"])) for r in lines] == [
         (line["player_id"], line["points"])

@@ -21,6 +21,6 @@ def test_every_stored_class_keeps_the_topic_the_first_records_were_stored_under(
 
 
 def test_the_ledger_trigger_names_the_topics_games_are_created_and_finished_under() -> None:
-    trigger = (ROOT / "migrations" / "postgresql" / "0005_ledger.sql").read_text()
+    trigger = (ROOT / "migrations" / "postgresql" / "0001_store.sql").read_text()
     named = set(re.findall(r"'(service\.[\w.]+:[\w.]+)'", trigger))
     assert named == {get_topic(Game.Created), get_topic(Game.SeedRevealed)}

@@ -22,7 +22,9 @@ from service.errors import Conflict
 from service.settings import Database, Settings
 from service.store import backends
 from service.store.backends import Health, StoreUnavailable
-from service.store.pgrecorder import OPEN_PER_LIST, DigsitePostgresRecorder, StoreGuard
+from service.store.connection_pool import OPEN_PER_POOL, TAKE_TIMEOUT_SECONDS
+from service.store.pgrecorder import DigsitePostgresRecorder
+from service.store.store_guard import BUSY, StoreGuard
 from tests.service.conftest import _drop_schema
 
 pytestmark = pytest.mark.postgres
@@ -156,34 +158,35 @@ def test_while_the_store_is_down_requests_fail_at_once_and_one_probe_finds_it_ba
     assert moves(service, game) == [(2, 0)]
 
 
-def test_a_burst_of_readers_opens_no_more_connections_than_a_list_allows(service: Digsite) -> None:
-    """Sixty requests reading at once, each finding no idle connection and each connect slow (as a SCRAM handshake
-    starved by a worker's other threads is): at most ``OPEN_PER_LIST`` connections are opened, the rest wait for one
-    to come back. Unbounded, a burst of waits opened hundreds, past PostgreSQL's max_connections."""
-    game = new_game(service)
-    datastore = recorder_of(service).datastore
-    connections = datastore.connections
-    connections.clear()
+def test_a_burst_of_readers_opens_no_more_connections_than_a_pool_allows(service: Digsite) -> None:
+    """Forty readers at once, each holding its connection a while (as a slow page does) and each connect slow (as a
+    SCRAM handshake starved by a worker's other threads is): at most ``OPEN_PER_POOL`` connections are opened, the
+    rest wait for one to come back, and every reader is served. Unbounded, a burst of waits opened hundreds, past
+    PostgreSQL's max_connections."""
+    connections = recorder_of(service).datastore.connections
     real_connect = connections._connect
     made = []
 
     def slow_connect() -> psycopg.Connection[Any]:
-        time.sleep(0.05)
+        time.sleep(0.02)
         conn = real_connect()
         made.append(conn)
         return conn
 
     connections._connect = slow_connect  # type: ignore[method-assign]
-    start = threading.Barrier(60)
+    connections.clear()
+    start = threading.Barrier(40)
 
     def read() -> int:
         start.wait()
-        return int(service.game(game)["version"])
+        with connections.taken() as conn:
+            row = conn.execute("SELECT 1 AS one, pg_sleep(0.2)").fetchone()
+        return int(row["one"]) if row is not None else 0
 
-    with ThreadPoolExecutor(60) as pool:
-        versions = list(pool.map(lambda _: read(), range(60)))
-    assert versions == [1] * 60
-    assert 1 <= len(made) <= OPEN_PER_LIST
+    with ThreadPoolExecutor(40) as pool:
+        answers = list(pool.map(lambda _: read(), range(40)))
+    assert answers == [1] * 40
+    assert OPEN_PER_POOL // 2 <= len(made) <= OPEN_PER_POOL
 
 
 def test_a_health_check_asks_a_connection_in_use_not_a_new_one(
@@ -203,17 +206,17 @@ def test_a_health_check_asks_a_connection_in_use_not_a_new_one(
     assert not guard.down
     # Every connection busy (none free within the probe's timeout): the last answer stands.
     connections = recorder_of(service).datastore.connections
-    held = [connections.take() for _ in range(OPEN_PER_LIST)]
+    held = [connections.take() for _ in range(OPEN_PER_POOL)]
     monkeypatch.setattr(guard, "_health", (0.0, Health("ok")))  # (an answer older than the cache keeps)
     assert service.store_health() == Health("ok")
     assert not guard.down
     for conn in held:
         connections.give(conn)
     # With no connection that answers, the new one decides: down.
-    guard.drop_idle()
-    monkeypatch.setattr(recorder_of(service).datastore.connections, "_connect", timed_out)
+    monkeypatch.setattr(connections, "_connect", timed_out)
     monkeypatch.setattr(guard, "_answered", float("-inf"))
     monkeypatch.setattr(guard, "_health", None)
+    guard.drop_idle()
     assert service.store_health().state == "down"
     assert guard.down
 
@@ -221,27 +224,60 @@ def test_a_health_check_asks_a_connection_in_use_not_a_new_one(
 def test_a_new_connection_timing_out_while_others_answer_is_busy_not_an_outage(
     service: Digsite, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The request that could not connect gets a 503, the store is not taken for down: the next request, on a
-    connection in use, is served. The same timeout with no answer from the server for a while is an outage."""
+    """A request that finds no connection free and cannot make one waits (503 'busy' past its timeout), the store is
+    not taken for down: once a connection can be made again, the next request is served. The same timeout with no
+    answer from the server for a while is an outage, and the request waiting fails at once."""
     game = new_game(service)
     connections = recorder_of(service).datastore.connections
     service.game(game)
     guard = recorder_of(service)._guard
+    tried: list[float] = []
 
     def timed_out() -> psycopg.Connection[Any]:
+        tried.append(time.monotonic())
         raise psycopg.errors.ConnectionTimeout("connection timeout expired")
 
     real_connect = connections._connect
-    connections.clear()
     monkeypatch.setattr(connections, "_connect", timed_out)
-    with pytest.raises(StoreUnavailable):
-        service.game(game)
-    assert not guard.down
+    connections.clear()
+    with pytest.raises(StoreUnavailable) as refused:
+        connections.take(timeout=0.5)
+    assert refused.value.message == BUSY and tried and not guard.down
     monkeypatch.setattr(connections, "_connect", real_connect)
     assert service.game(game)["version"] == 1
-    connections.clear()
     monkeypatch.setattr(connections, "_connect", timed_out)
     monkeypatch.setattr(guard, "_answered", float("-inf"))
+    connections.clear()
+    started = time.monotonic()
+    with pytest.raises(StoreUnavailable):
+        service.game(game)
+    assert guard.down and time.monotonic() - started < TAKE_TIMEOUT_SECONDS / 2  # not the pool's waiting timeout
+
+
+def test_after_a_failed_connect_the_pool_keeps_no_connect_waiting_on_a_back_off(
+    service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """psycopg-pool by default tries a failed connect again and again, a back-off apart, and grows no further while
+    it does: a server back from an outage would wait for the next try. Here a failed connect is given up at once,
+    and the first request once the guard finds the server back opens a fresh connection."""
+    game = new_game(service)
+    connections = recorder_of(service).datastore.connections
+    guard = recorder_of(service)._guard
+
+    def refused() -> psycopg.Connection[Any]:
+        raise psycopg.OperationalError("connection refused")
+
+    real_connect = connections._connect
+    monkeypatch.setattr(connections, "_connect", refused)
+    connections.clear()
     with pytest.raises(StoreUnavailable):
         service.game(game)
     assert guard.down
+    deadline = time.monotonic() + 5
+    while connections.opened() > 0:  # the pool gave the failed connects up
+        assert time.monotonic() < deadline, "a failed connect is still counted: the pool tries it again later"
+        time.sleep(0.01)
+    monkeypatch.setattr(connections, "_connect", real_connect)
+    monkeypatch.setattr(guard, "_next_probe", 0.0)  # the probe interval has passed: the next request probes
+    assert service.game(game)["version"] == 1 and not guard.down
+    assert connections.opened() >= 1

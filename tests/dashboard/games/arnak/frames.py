@@ -1,4 +1,4 @@
-"""Replay frames of real Arnak games, built as ``Queries.replay`` builds them: bot games played by the engine,
+"""Replay frames of real Arnak games, built as ``Replays.replay`` builds them: bot games played by the engine,
 stopped at several points, seen by the referee and by each seat."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def all_games() -> list[Game]:
 
 
 def frame(state: GameState, seat: int | None, version: int = 1) -> dict[str, Any]:
-    """What ``Queries.replay`` hands the dashboard for this state and perspective."""
+    """What ``Replays.replay`` hands the dashboard for this state and perspective."""
     return {
         "kind": "arnak",
         "players": [{"name": n} for n in state.players],

@@ -1,8 +1,10 @@
-"""The field's figures kept as sums by the projection (``service.reading.projections.field``): the same answers as the
-queries over every fact row, read from a few rows, on both backends."""
+"""The field's figures kept as sums by the projection (``service.reading.projections.field``, read by
+``service.reading.figures_from_sums``): the same answers as the queries over every fact row
+(``service.reading.figures_from_rows``), read from a few rows, on both backends."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -13,9 +15,11 @@ from domain.games import GAMES
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite
 from service.reading import catalogue
+from service.reading.catalogue import breakdowns
 from service.reading.projections import field
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries, breakdowns
+from service.reading.read_port import ReadPort
+from service.reading.scope import Scope
 from tests.service.integrity.test_audit import new_game, play
 
 
@@ -31,19 +35,20 @@ def same(mine: Any, theirs: Any) -> bool:
 
 
 def both(kept: Callable[[], Any], afresh: Callable[[], Any]) -> tuple[Any, Any]:
-    """Both answers, or both refusals (a dimension a metric's grain does not record)."""
+    """The sums' answer and the rows', or none from the sums where the rows refuse (a dimension a metric's grain
+    does not record): the sums answer None or refuse too, and the rows' refusal is what the pages get."""
     try:
         theirs = afresh()
     except catalogue.UnknownName:
-        with pytest.raises(catalogue.UnknownName):
-            kept()
+        with contextlib.suppress(catalogue.UnknownName):
+            assert kept() is None
         return None, None
     return kept(), theirs
 
 
 @pytest.fixture
-def queries(service: Digsite) -> Iterator[Queries]:
-    found = Queries(service)
+def queries(service: Digsite) -> Iterator[ReadPort]:
+    found = ReadPort.over(service.reader)
     try:
         yield found
     finally:
@@ -61,33 +66,40 @@ def a_season(service: Digsite) -> dict[str, str]:
     return first
 
 
-def assert_the_field_s_figures_are_those_of_every_row(queries: Queries, kind: str, tournament: str | None) -> int:
+def assert_the_field_s_figures_are_those_of_every_row(queries: ReadPort, kind: str, tournament: str | None) -> int:
     """Every figure of the field the pages ask for, kept and afresh, at every table size asked; how many."""
     compared = 0
     metrics = catalogue.analytics_of(kind)[0]
+    sums, rows = queries.analytics.sums, queries.analytics.rows
     for sizes in (None, 2, (2, 3)):
+        scope = Scope(kind, None, tournament, sizes)
         pairs = [
-            both(
-                lambda n=sizes: queries._field_tendencies(kind, tournament, n),
-                lambda n=sizes: queries._tendencies(kind, None, tournament, n),
-            ),
-            both(
-                lambda n=sizes: queries._field_distributions(kind, tournament, n),
-                lambda n=sizes: queries._distributions(kind, tournament, n),
-            ),
+            both(lambda s=scope: sums.tendencies(s), lambda s=scope: rows.tendencies(s)),
+            both(lambda s=scope: sums.distributions(s), lambda s=scope: rows.distributions(s)),
         ]
         for finished_only in (True, False):
+            asked = Scope(kind, None, tournament, sizes, finished_only)
             for m in (m for m in metrics if m.grain == "round"):
-                args = (kind, m.name, None, tournament, sizes, finished_only)
-                pairs.append(both(lambda a=args: queries._field_per_round(*a), lambda a=args: queries._per_round(*a)))
+                pairs.append(
+                    both(
+                        lambda s=asked, n=m.name: sums.per_round(s, n),
+                        lambda s=asked, n=m.name: rows.per_round(s, n),
+                    )
+                )
             for name in breakdowns(kind):
-                args = (kind, name, None, tournament, sizes, finished_only)
-                pairs.append(both(lambda a=args: queries._field_breakdown(*a), lambda a=args: queries._breakdown(*a)))
+                pairs.append(
+                    both(
+                        lambda s=asked, n=name: sums.breakdown(s, n),
+                        lambda s=asked, n=name: rows.breakdown(s, n),
+                    )
+                )
         for m in (m for m in metrics if m.grain != "round"):
             for dimension in catalogue.dimensions_of(kind):
-                args2 = (kind, m.name, dimension, None, tournament, sizes)
                 pairs.append(
-                    both(lambda a=args2: queries._field_by_dimension(*a), lambda a=args2: queries._by_dimension(*a))
+                    both(
+                        lambda s=scope, n=m.name, d=dimension: sums.by_dimension(s, n, d),
+                        lambda s=scope, n=m.name, d=dimension: rows.by_dimension(s, n, d),
+                    )
                 )
         for mine, theirs in pairs:
             assert same(mine, theirs), (kind, tournament, sizes, mine, theirs)
@@ -102,13 +114,13 @@ def lose_the_sums(follower: Follower) -> None:
 
 @pytest.mark.slow
 def test_every_figure_of_the_field_kept_as_sums_is_the_one_every_row_gives(
-    service: Digsite, follower: Follower, queries: Queries
+    service: Digsite, follower: Follower, queries: ReadPort
 ) -> None:
     firsts = a_season(service)
     follower.catch_up()
-    assert field.complete(queries._rows)
+    assert field.complete(queries.db.rows)
     for kind, tournament in firsts.items():
-        assert queries.tendencies(kind)["games"] > 0
+        assert queries.analytics.tendencies(kind)["games"] > 0
         for scope in (None, tournament):
             assert assert_the_field_s_figures_are_those_of_every_row(queries, kind, scope) > 50
     # Games go on finishing, one batch at a time: the sums follow.
@@ -119,43 +131,48 @@ def test_every_figure_of_the_field_kept_as_sums_is_the_one_every_row_gives(
 
 
 def test_the_field_s_figures_are_read_from_the_sums_not_from_every_row(
-    service: Digsite, follower: Follower, queries: Queries
+    service: Digsite, follower: Follower, queries: ReadPort
 ) -> None:
     a_season(service)
     follower.catch_up()
     kind = next(iter(GAMES))
     name = next(iter(breakdowns(kind)))
     table = catalogue.breakdown(kind, name)[2]
-    kept = queries._field_breakdown(kind, name, None, None, None, True)
+    kept = queries.analytics.breakdown(kind, name)
     assert kept
     with follower.read_models.tracker.datastore.transaction(commit=True) as curs:
         curs.execute(follower.read_models._q(f"DELETE FROM {{p}}{table}"))
-    assert queries._breakdown(kind, name, None, None, None, True) == []  # every row: gone
-    assert queries._field_breakdown(kind, name, None, None, None, True) == kept  # the sums: still there
+    assert queries.analytics.rows.breakdown(Scope(kind), name) == []  # every row: gone
+    queries.analytics._field.clear()  # (not kept from before: read again)
+    assert queries.analytics.breakdown(kind, name) == kept  # the sums: still there
 
 
 def test_sums_not_yet_complete_are_not_read_and_the_next_batch_fills_them_from_every_finished_game(
-    service: Digsite, follower: Follower, queries: Queries
+    service: Digsite, follower: Follower, queries: ReadPort
 ) -> None:
     """A store whose read models are from before the sums (or whose sums were lost): the pages compute the field
     afresh meanwhile, and the projection's next batch sums every finished game once."""
     a_season(service)
     follower.catch_up()
     kind = next(iter(GAMES))
-    before = queries._field_tendencies(kind, None, None)
+    analytics = queries.analytics
+    before = analytics.sums.tendencies(Scope(kind))
+    assert before is not None
     lose_the_sums(follower)
-    assert not field.complete(queries._rows)
-    assert same(queries._field_tendencies(kind, None, None), before)  # computed afresh
+    assert not field.complete(queries.db.rows)
+    assert analytics.sums.tendencies(Scope(kind)) is None
+    assert same(analytics.tendencies(kind), before)  # computed afresh
     run_tournament(service, kind=kind, players=2, games=1, seed="field-after")
     follower.catch_up()
-    assert field.complete(queries._rows)
-    after = queries._field_tendencies(kind, None, None)
+    assert field.complete(queries.db.rows)
+    after = analytics.sums.tendencies(Scope(kind))
+    assert after is not None
     assert after["games"] == before["games"] + 2
     assert_the_field_s_figures_are_those_of_every_row(queries, kind, None)
 
 
 def test_a_store_upgraded_from_before_the_sums_has_them_once_the_projection_starts_with_no_new_record(
-    service: Digsite, follower: Follower, queries: Queries
+    service: Digsite, follower: Follower, queries: ReadPort
 ) -> None:
     a_season(service)
     follower.catch_up()
@@ -166,5 +183,5 @@ def test_a_store_upgraded_from_before_the_sums_has_them_once_the_projection_star
         assert started.catch_up() == 0
     finally:
         started.close()
-    assert field.complete(queries._rows)
+    assert field.complete(queries.db.rows)
     assert_the_field_s_figures_are_those_of_every_row(queries, kind, None)

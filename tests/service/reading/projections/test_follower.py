@@ -16,7 +16,7 @@ from service.bots.simulation import run_tournament
 from service.commands.application import Digsite
 from service.reading.projections.follower import Follower, UnprojectableRecord
 from service.reading.projections.tables import TABLES
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 
 
@@ -216,20 +216,25 @@ def test_tendencies_tell_a_cautious_passer_and_a_torch_hoarder_from_the_field(se
     """Cautious Cora passes 60% of the time she could follow; Hoarding Hugo never spends a torch."""
     tournament = run_tournament(service, kind="ruins", players=4, games=12, seed="styles", pool=8)
     follower = Follower(service.settings)
-    queries = Queries(service)
+    queries = ReadPort.over(service.reader)
     try:
         follower.catch_up()
         ids = {p["name"]: p["id"] for p in tournament.pool}
-        cora = queries.tendencies("ruins", ids["Cautious Cora"])["metrics"]
-        hugo = queries.tendencies("ruins", ids["Hoarding Hugo"])["metrics"]
-        others = [queries.tendencies("ruins", ids[n])["metrics"] for n in ("Spending Sofia", "Big Bruno", "High Hana")]
+        cora = queries.analytics.tendencies("ruins", ids["Cautious Cora"])["metrics"]
+        hugo = queries.analytics.tendencies("ruins", ids["Hoarding Hugo"])["metrics"]
+        others = [
+            queries.analytics.tendencies("ruins", ids[n])["metrics"]
+            for n in ("Spending Sofia", "Big Bruno", "High Hana")
+        ]
         assert cora["pass_rate_when_able"]["n"] > 30
         assert cora["pass_rate_when_able"]["value"] > 0.45
         assert all(o["pass_rate_when_able"]["value"] < 0.3 for o in others)
         assert hugo["torches_per_round"]["value"] == 0 and hugo["torches_per_round"]["n"] > 0
         assert all(o["torches_per_round"]["value"] > 0.5 for o in others)
-        field = queries.tendencies("ruins")
-        assert field["games"] == sum(t["games"] for t in (queries.tendencies("ruins", i) for i in ids.values()))
+        field = queries.analytics.tendencies("ruins")
+        assert field["games"] == sum(
+            t["games"] for t in (queries.analytics.tendencies("ruins", i) for i in ids.values())
+        )
     finally:
         follower.close()
         queries.close()

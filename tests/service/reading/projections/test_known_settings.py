@@ -14,8 +14,9 @@ import pytest
 
 from service.bots.simulation import Tournament, run_tournament
 from service.commands.application import Digsite
+from service.reading.catalogue import groups
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries, groups
+from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from service.store import backends
 
@@ -34,35 +35,35 @@ def sqlite_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Digsite
         svc.close()
 
 
-def _played(service: Digsite, kind: str, games: int, pool: int, seed: str) -> tuple[Tournament, Queries]:
+def _played(service: Digsite, kind: str, games: int, pool: int, seed: str) -> tuple[Tournament, ReadPort]:
     tournament = run_tournament(service, kind=kind, players=4, games=games, seed=seed, pool=pool)
     follower = Follower(service.settings)
     try:
         follower.catch_up()
     finally:
         follower.close()
-    return tournament, Queries(service)
+    return tournament, ReadPort.over(service.reader)
 
 
-def _values(queries: Queries, kind: str, tournament: Tournament, metric: str) -> dict[str, float]:
+def _values(queries: ReadPort, kind: str, tournament: Tournament, metric: str) -> dict[str, float]:
     """The metric per bot name, from the read models (each bot's finished games of the tournament)."""
     found = {}
     for p in tournament.pool:
-        row = queries.tendencies(kind, str(p["id"]), tournament=tournament.id)["metrics"][metric]
+        row = queries.analytics.tendencies(kind, str(p["id"]), tournament=tournament.id)["metrics"][metric]
         assert row["n"], (p["name"], metric)  # every bot had the chance to show it
         found[p["name"]] = float(row["value"])
     return found
 
 
 @pytest.fixture(scope="module")
-def ruins(sqlite_service: Digsite) -> Iterator[tuple[Tournament, Queries]]:
+def ruins(sqlite_service: Digsite) -> Iterator[tuple[Tournament, ReadPort]]:
     tournament, queries = _played(sqlite_service, "ruins", games=RUINS_GAMES, pool=12, seed="known-ruins")
     yield tournament, queries
     queries.close()
 
 
 @pytest.fixture(scope="module")
-def arnak(sqlite_service: Digsite) -> Iterator[tuple[Tournament, Queries]]:
+def arnak(sqlite_service: Digsite) -> Iterator[tuple[Tournament, ReadPort]]:
     tournament, queries = _played(sqlite_service, "arnak", games=ARNAK_GAMES, pool=8, seed="known-arnak")
     yield tournament, queries
     queries.close()
@@ -99,13 +100,13 @@ def _ordered_as_set(values: dict[str, float], settings: dict[str, Any]) -> None:
         ("night_flips_per_round", "flip_rate"),
     ],
 )
-def test_ruins_rates_order_the_bots_as_set(ruins: tuple[Tournament, Queries], metric: str, setting: str) -> None:
+def test_ruins_rates_order_the_bots_as_set(ruins: tuple[Tournament, ReadPort], metric: str, setting: str) -> None:
     tournament, queries = ruins
     values = _heuristic(tournament, _values(queries, "ruins", tournament, metric))
     _ordered_as_set(values, {name: _settings(tournament, name)[setting] for name in values})
 
 
-def test_ruins_torches_follow_the_torch_setting(ruins: tuple[Tournament, Queries]) -> None:
+def test_ruins_torches_follow_the_torch_setting(ruins: tuple[Tournament, ReadPort]) -> None:
     """The hoarder (0) spends none, the spender (1.0) most; the other bots' torches also depend on what they
     hold and lead, so only the ends are asked."""
     tournament, queries = ruins
@@ -115,7 +116,7 @@ def test_ruins_torches_follow_the_torch_setting(ruins: tuple[Tournament, Queries
     assert max(values, key=lambda n: values[n]) == max(rates, key=lambda n: rates[n])
 
 
-def test_ruins_lead_style_shows(ruins: tuple[Tournament, Queries]) -> None:
+def test_ruins_lead_style_shows(ruins: tuple[Tournament, ReadPort]) -> None:
     tournament, queries = ruins
     sizes = _heuristic(tournament, _values(queries, "ruins", tournament, "lead_size"))
     ranks = _heuristic(tournament, _values(queries, "ruins", tournament, "lead_rank"))
@@ -126,7 +127,7 @@ def test_ruins_lead_style_shows(ruins: tuple[Tournament, Queries]) -> None:
     assert min(v for n, v in sizes.items() if lead[n] == "big") > sizes["Steady Sam"]
 
 
-def test_ruins_eager_claimer_claims_earliest(ruins: tuple[Tournament, Queries]) -> None:
+def test_ruins_eager_claimer_claims_earliest(ruins: tuple[Tournament, ReadPort]) -> None:
     """Claims are few (a ruin must be upgraded first): the eager claimer's show in their timing."""
     tournament, queries = ruins
     rounds = _heuristic(tournament, _values(queries, "ruins", tournament, "claim_round"))
@@ -134,10 +135,10 @@ def test_ruins_eager_claimer_claims_earliest(ruins: tuple[Tournament, Queries]) 
     assert claim[min(rounds, key=lambda n: rounds[n])] == max(claim.values())
 
 
-def test_ruins_showdowns_and_think_time_read_right(ruins: tuple[Tournament, Queries]) -> None:
+def test_ruins_showdowns_and_think_time_read_right(ruins: tuple[Tournament, ReadPort]) -> None:
     """Shares stay shares (never above 1) and sub-millisecond think time is not rounded to nothing."""
     tournament, queries = ruins
-    field = queries.tendencies("ruins", tournament=tournament.id)
+    field = queries.analytics.tendencies("ruins", tournament=tournament.id)
     assert field["games"] == 4 * RUINS_GAMES
     rate = field["metrics"]["showdown_rate"]
     assert rate["n"] == RUINS_GAMES and 0 <= rate["value"] <= 1
@@ -154,7 +155,7 @@ def test_ruins_showdowns_and_think_time_read_right(ruins: tuple[Tournament, Quer
     ],
 )
 def test_arnak_each_bot_shows_its_tendency_most(
-    arnak: tuple[Tournament, Queries], tendency: str, metrics: list[str]
+    arnak: tuple[Tournament, ReadPort], tendency: str, metrics: list[str]
 ) -> None:
     tournament, queries = arnak
     for metric in metrics:
@@ -163,11 +164,14 @@ def test_arnak_each_bot_shows_its_tendency_most(
         assert _settings(tournament, top)["tendency"] == tendency, (metric, values)
 
 
-def test_arnak_research_heavy_researches_most_per_round(arnak: tuple[Tournament, Queries]) -> None:
+def test_arnak_research_heavy_researches_most_per_round(arnak: tuple[Tournament, ReadPort]) -> None:
     tournament, queries = arnak
     research = next(p for p in tournament.pool if p["bot"]["tendencies"].get("tendency") == "research-heavy")
-    mine = queries.per_round("arnak", "round_research_steps", str(research["id"]), tournament.id)
-    field = {r["round"]: r["value"] for r in queries.per_round("arnak", "round_research_steps", None, tournament.id)}
+    mine = queries.analytics.per_round("arnak", "round_research_steps", str(research["id"]), tournament.id)
+    field = {
+        r["round"]: r["value"]
+        for r in queries.analytics.per_round("arnak", "round_research_steps", None, tournament.id)
+    }
     assert len(mine) == 5
     for row in mine[1:]:  # round 1: nobody has the resources for a bridge yet
         assert row["value"] > field[row["round"]], (row, field)
@@ -175,23 +179,23 @@ def test_arnak_research_heavy_researches_most_per_round(arnak: tuple[Tournament,
 
 @pytest.mark.parametrize("kind", ["ruins", "arnak"])
 def test_every_share_stays_a_share_for_every_bot(
-    ruins: tuple[Tournament, Queries], arnak: tuple[Tournament, Queries], kind: str
+    ruins: tuple[Tournament, ReadPort], arnak: tuple[Tournament, ReadPort], kind: str
 ) -> None:
     """What the catalogue calls a share is shown as a percentage: for no bot, and not for the field, is it above
     1 (a part of its denominator), per seat or round by round."""
     tournament, queries = ruins if kind == "ruins" else arnak
     for who in [None, *(str(p["id"]) for p in tournament.pool)]:
-        found = queries.tendencies(kind, who, tournament=tournament.id)["metrics"]
+        found = queries.analytics.tendencies(kind, who, tournament=tournament.id)["metrics"]
         shares = {name: m["value"] for name, m in found.items() if m["share"] and m["value"] is not None}
         assert shares and all(0 <= v <= 1 for v in shares.values()), (who, shares)
     for name in groups(kind, ("round",)):
         for m in groups(kind, ("round",))[name]:
             if m.share:
-                rows = queries.per_round(kind, m.name, None, tournament.id)
+                rows = queries.analytics.per_round(kind, m.name, None, tournament.id)
                 assert rows and all(0 <= r["value"] <= 1 for r in rows), m.name
 
 
-def test_the_field_at_a_player_s_table_sizes(sqlite_service: Digsite, ruins: tuple[Tournament, Queries]) -> None:
+def test_the_field_at_a_player_s_table_sizes(sqlite_service: Digsite, ruins: tuple[Tournament, ReadPort]) -> None:
     """Like with like: the field asked at several table sizes counts the games at those sizes only."""
     _, queries = ruins
     threes = run_tournament(sqlite_service, kind="ruins", players=3, games=2, seed="known-threes", pool=3)
@@ -201,9 +205,9 @@ def test_the_field_at_a_player_s_table_sizes(sqlite_service: Digsite, ruins: tup
     finally:
         follower.close()
     player = str(threes.pool[0]["id"])  # a persona is the same player in every tournament: it sat at 4 too
-    assert queries.table_sizes("ruins", player) == (3, 4)
-    assert queries.table_sizes("ruins", player, threes.id) == (3,)
-    counted = {n: queries.tendencies("ruins", None, n_players=n)["games"] for n in (3, 4)}
+    assert queries.analytics.table_sizes("ruins", player) == (3, 4)
+    assert queries.analytics.table_sizes("ruins", player, threes.id) == (3,)
+    counted = {n: queries.analytics.tendencies("ruins", None, n_players=n)["games"] for n in (3, 4)}
     assert counted == {3: 6, 4: 4 * RUINS_GAMES}
-    assert queries.tendencies("ruins", None, n_players=(3, 4))["games"] == sum(counted.values())
-    assert queries.tendencies("ruins", None, n_players=(5,))["games"] == 0
+    assert queries.analytics.tendencies("ruins", None, n_players=(3, 4))["games"] == sum(counted.values())
+    assert queries.analytics.tendencies("ruins", None, n_players=(5,))["games"] == 0

@@ -1,5 +1,5 @@
 """Each player's finished games and wins, kept on their ``rm_players`` row by the projection: the count of their
-finished seats however the batches fall, counted by the upgrade for a store projected before, read by the
+finished seats however the batches fall, projected again for a store projected before, read by the
 players' queries instead of counting their games; on both backends."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from domain.games import GAMES
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite
 from service.reading.projections.follower import Follower
-from service.reading.queries import Queries
+from service.reading.read_port import ReadPort
 from service.store import backends
 from tests.service.integrity.test_audit import new_game, play
 from tests.service.reading.projections.support import rows
@@ -70,48 +70,49 @@ def test_counting_every_player_s_totals_afresh_gives_what_the_batches_added(
 
 
 @pytest.mark.slow
-def test_a_store_projected_before_the_totals_has_them_counted_by_the_upgrade(
+def test_a_store_projected_before_the_totals_has_them_from_the_rebuild_its_upgrade_asks(
     service: Digsite, follower: Follower
 ) -> None:
     a_season(service)
     follower.catch_up()
     totals = kept(follower)
     db = service.settings.database
-    before = [m for m in backends.migrations(db.backend) if m.name == "player_totals"]
-    assert len(before) == 1
     models = follower.read_models
-    with models.tracker.datastore.transaction(commit=True) as curs:  # the store as the previous release left it
+    with models.tracker.datastore.transaction(commit=True) as curs:  # the store as the release before left it
         for column in ("games", "wins"):
             curs.execute(models._q(f"ALTER TABLE {{p}}rm_players DROP COLUMN {column}"))
-        migrations = (
-            f'"{db.schema}".digsite_schema_migrations' if db.backend == "postgresql" else "digsite_schema_migrations"
-        )
-        curs.execute(models._q(f"DELETE FROM {migrations} WHERE version = ?"), (before[0].version,))
-    assert backends.pending(db) == [before[0].version]
-    assert backends.upgrade(db) == [before[0].version]
-    assert kept(follower) == totals
+        curs.execute(models._q("DELETE FROM {p}digsite_schema_migrations WHERE version = ?"), (backends.READ_MODELS,))
+    assert backends.pending(db) == [backends.READ_MODELS]
+    assert backends.upgrade(db) == [backends.READ_MODELS]
+    assert kept(follower) == {}  # emptied, to be projected again: by this release's run, started anew
+    anew = Follower(service.settings)
+    try:
+        anew.catch_up()
+        assert kept(anew) == totals
+    finally:
+        anew.close()
 
 
 def test_the_players_queries_read_the_kept_totals(service: Digsite, follower: Follower) -> None:
     """Not a count of the games: a total set by hand is what the list, a page's players and the search answer."""
     newcomer = a_season(service)
     follower.catch_up()
-    queries = Queries(service)
+    queries = ReadPort.over(service.reader)
     try:
-        every = {p["player_id"]: p for p in queries.players()}
+        every = {p["player_id"]: p for p in queries.lists.players()}
         someone = next(p for p, row in every.items() if row["games"] > 0)
         models = follower.read_models
         with models._transaction() as curs:
             curs.execute(models._q("UPDATE {p}rm_players SET games = 1000, wins = 999 WHERE player_id = ?"), (someone,))
             curs.execute(models._q("UPDATE {p}rm_players SET games = 0, wins = 0 WHERE player_id <> ?"), (someone,))
-        assert [(p["player_id"], p["games"], p["wins"]) for p in queries.players(finished_only=True)] == [
+        assert [(p["player_id"], p["games"], p["wins"]) for p in queries.lists.players(finished_only=True)] == [
             (someone, 1000, 999)
         ]
-        asked = queries.players(ids=[someone, newcomer])
+        asked = queries.lists.players(ids=[someone, newcomer])
         assert {p["player_id"]: (p["games"], p["wins"]) for p in asked} == {someone: (1000, 999), newcomer: (0, 0)}
-        found = queries.find_players(every[someone]["name"], finished_only=True)
+        found = queries.lists.find_players(every[someone]["name"], finished_only=True)
         assert [(p["player_id"], p["games"]) for p in found] == [(someone, 1000)]
-        assert queries.find_players("Newcomer", finished_only=True) == []
-        assert [p["player_id"] for p in queries.find_players("newcomer")] == [newcomer]
+        assert queries.lists.find_players("Newcomer", finished_only=True) == []
+        assert [p["player_id"] for p in queries.lists.find_players("newcomer")] == [newcomer]
     finally:
         queries.close()

@@ -1,0 +1,181 @@
+"""Every read-model table, declared once: the generic core here, and each registered game's fact tables from its
+own declaration (``Analytics.tables`` in ``domain/<game>/``), never named here. ``digsite db upgrade`` makes the
+store's tables match these (``service.store.backends``); a new table, column or index is a change here (or in
+the game's analytics part) and nothing else: see docs/projections.md, *Where a new table goes*.
+
+The projection writes them (``service/reading/projections/``) and the queries read them; every one is derived
+from the event store, so a table whose rows change shape is rebuilt rather than converted.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from domain.games import GAMES
+from domain.metrics import FactTable
+from service.store.schema import Column, Index, Table
+
+# The projection's position in the log, reset with the read models when they are rebuilt: the library's tracking
+# table (made by the store's migrations) and the row of the application the projection follows.
+PROJECTION_NAME = "Digsite"
+TRACKING_TABLE = {"postgresql": "digsite_projection_tracking", "sqlite": "tracking"}
+
+
+def _text(name: str, *, not_null: bool = True, default: str | None = None) -> Column:
+    return Column(name, "text", not_null, default)
+
+
+def _int(name: str, *, not_null: bool = True, default: str | None = None) -> Column:
+    return Column(name, "int", not_null, default)
+
+
+def _count(name: str) -> Column:
+    """A number that adds up from 0."""
+    return Column(name, "int", True, "0")
+
+
+# The one-column keys below are not declared NOT NULL: SQLite, unlike PostgreSQL, does not imply it, and the stores
+# made before these declarations have them so.
+PLAYERS = Table(
+    "rm_players",
+    (
+        _text("player_id", not_null=False),
+        _text("name"),
+        _text("kind"),
+        _text("bot", not_null=False),
+        _text("created_at", not_null=False),
+        _count("games"),  # finished games, kept on the row (docs/performance.md, section 7)
+        _count("wins"),
+    ),
+    primary_key=("player_id",),
+    indexes=(Index("rm_players_name", ("name", "player_id")),),  # a picker's search reads names in order
+)
+
+TOURNAMENTS = Table(
+    "rm_tournaments",
+    (
+        _text("tournament_id", not_null=False),
+        _text("name"),
+        _int("rounds", not_null=False),
+        _text("game", not_null=False),
+        _text("created_at", not_null=False),
+        _text("options", not_null=False),  # NULL: projected before tournaments held options
+    ),
+    primary_key=("tournament_id",),
+)
+
+GAMES_TABLE = Table(
+    "rm_games",
+    (
+        _text("game_id", not_null=False),
+        _text("kind"),
+        _text("tournament_id", not_null=False),
+        _int("round_label", not_null=False),
+        _int("table_label", not_null=False),
+        _int("n_players"),
+        _text("players"),
+        _text("status"),
+        _int("winner_seat", not_null=False),
+        _text("winner_player", not_null=False),
+        _text("winners", default="'[]'"),
+        _count("round"),
+        _count("moves"),
+        _text("started_at", not_null=False),
+        _text("ended_at", not_null=False),
+        _int("last_version", default="1"),
+        _text("detail", not_null=False),
+    ),
+    primary_key=("game_id",),
+    indexes=(
+        Index("rm_games_tournament", ("tournament_id", "round_label", "table_label")),
+        Index("rm_games_kind_status", ("kind", "status")),
+    ),
+)
+
+PLAYER_GAMES = Table(
+    "rm_player_games",
+    (
+        _text("game_id"),
+        _int("seat"),
+        _text("player_id"),
+        _text("kind"),
+        _int("n_players"),
+        _count("finished"),
+        _count("won"),
+        _int("place", not_null=False),
+        _int("score", not_null=False),
+        _count("moves"),
+        Column("think_ms", "real", True, "0"),  # a fraction: sub-millisecond moves count
+    ),
+    primary_key=("game_id", "seat"),
+    indexes=(
+        Index("rm_player_games_player", ("player_id", "finished", "kind")),
+        Index("rm_player_games_kind", ("kind", "finished", "n_players")),
+    ),
+)
+
+MOVES = Table(
+    "rm_moves",
+    (
+        _text("game_id"),
+        _int("version"),
+        _int("seat"),
+        _text("player_id"),
+        _text("kind"),
+        _int("round"),
+        _text("at"),
+        Column("think_ms", "real"),
+        _text("summary"),
+    ),
+    primary_key=("game_id", "version"),
+)
+
+# The field's figures kept as sums (service/reading/projections/field.py).
+FIELD_SUMS = Table(
+    "rm_field_sums",
+    (
+        _text("kind"),
+        _text("scope"),
+        _text("figure"),
+        _int("n_players"),
+        _text("grp"),
+        _text("measure"),
+        Column("total", "real", True),
+    ),
+    primary_key=("kind", "scope", "figure", "n_players", "grp", "measure"),
+)
+
+CORE: tuple[Table, ...] = (PLAYERS, TOURNAMENTS, GAMES_TABLE, MOVES, PLAYER_GAMES, FIELD_SUMS)
+
+
+def stored_name(kind: str, table: str) -> str:
+    """A game's fact table ``table`` is stored as ``rm_<kind>_<table>``."""
+    return f"rm_{kind}_{table}"
+
+
+def fact_table(kind: str, table: FactTable) -> Table:
+    """How a game's fact table is stored: ``game_id``, then (an append table: each row a move's) ``version`` and
+    ``idx``, then the table's key and value columns. Key columns are NOT NULL. A value that adds up is NOT NULL, and
+    starts at 0 where rows are combined; a value that is set or kept may be NULL until a fact gives it one."""
+    ids = [_text("game_id")]
+    if table.append:
+        ids += [_int("version"), _int("idx")]
+    key = [Column(c.name, c.type, True) for c in table.key]
+    values = [
+        Column(c.name, c.type, c.combine == "add", "0" if c.combine == "add" and not table.append else None)
+        for c in table.columns
+    ]
+    primary = ("game_id", *(("version", "idx") if table.append else table.key_names()))
+    return Table(stored_name(kind, table.name), (*ids, *key, *values), primary)
+
+
+def game_tables(kind: str) -> tuple[Table, ...]:
+    """The stored tables of a registered game's fact tables (none without an analytics part)."""
+    analytics = GAMES[kind].analytics
+    return tuple(fact_table(kind, t) for t in analytics.tables) if analytics is not None else ()
+
+
+@cache  # the registry is fixed at import
+def every_table() -> tuple[Table, ...]:
+    """Every read model: the core's, then each registered game's, in registry order."""
+    return (*CORE, *(t for kind in GAMES for t in game_tables(kind)))
