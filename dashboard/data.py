@@ -28,7 +28,7 @@ from service.reading.analytics import Analytics
 from service.reading.crafting import crafted
 from service.reading.lists import Lists
 from service.reading.read_port import ReadPort
-from service.reading.replays import Replays, entries, events_of, evolved
+from service.reading.replays import At, Replays, entries, events_of, evolved
 from service.reading.results import (
     ByDimension,
     ByRound,
@@ -49,6 +49,7 @@ DETAILS_LATER = "shown to everyone once the game is over"
 NOT_YOUR_SEAT = "Only a player of this game can play here: open the seat link the organiser gave you."
 MAX_WAIT_SECONDS = 25.0  # a live page's one waiting request answers within this (then the page asks again)
 LOG_MOVES = 30  # the play page's log: the last moves
+PART_STATES = 64  # parts whose frames' states are kept (a part is 25 to 80 states sharing most of their parts)
 
 
 @dataclass
@@ -177,6 +178,10 @@ class Data:
         self.verifications = Verifications(service)
         self.documents = Kept(size=512)  # a five-seat game of 300 moves is 72 parts
         self.states = States()
+        # A part's states, frame by frame, while its perspectives are drawn one after the other (each perspective's
+        # frames are the engine's views of the same states): by (game, part, by event, its last move).
+        self.part_states: LRUCache[tuple[str, int, bool, int], list[At]] = LRUCache(maxsize=PART_STATES)
+        self._part_states_lock = threading.Lock()
 
     # -- lists and statistics ---------------------------------------------------------------------------
 
@@ -354,9 +359,16 @@ class Data:
         records = self._replays.records(opened.game_id)[: opened.latest]
         read = {int(m["version"]): m for m in self._lists.moves(opened.game_id)} if with_moves else {}
         seat = None if perspective == REFEREE else int(perspective)
-        start = self.states.after(opened.game_id, records, chunk * replay_frames.CHUNK)
         built = replay_frames.document(
-            opened.game_id, records, perspective, seat, read, chunk, with_moves, by_event, start
+            opened.game_id,
+            records,
+            perspective,
+            seat,
+            read,
+            chunk,
+            with_moves,
+            by_event,
+            frames_at=self._part_states(opened.game_id, records, chunk, by_event),
         )
         # The VP chart's points for this part's moves (the page's chart shows them all already): a page that
         # follows a game in play extends its chart with them as moves land.
@@ -366,6 +378,19 @@ class Data:
         built["points"] = [{"v": low + i, "vp": p["scores"], "round": p["round"]} for i, p in enumerate(points)]
         self.documents.put(key, built)
         return built
+
+    def _part_states(self, game_id: str, records: Sequence[dict[str, Any]], chunk: int, by_event: bool) -> list[At]:
+        """The engine's states at part ``chunk``'s frames (``replay_frames.part_states``), from the state kept at the
+        part's boundary, kept for the part's other perspectives."""
+        key = (game_id, chunk, by_event, min(len(records), (chunk + 1) * replay_frames.CHUNK))
+        with self._part_states_lock:
+            found = self.part_states.get(key)
+        if found is None:
+            start = self.states.after(game_id, records, chunk * replay_frames.CHUNK)
+            found = replay_frames.part_states(records, chunk, by_event, start)
+            with self._part_states_lock:
+                self.part_states[key] = found
+        return found
 
     def verification(self, visitor: Visitor, game_id: str) -> dict[str, Any]:
         """The verification report; to a player of a game in play only whether each check holds (the details

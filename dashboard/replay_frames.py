@@ -30,7 +30,7 @@ from dashboard.games import renderer
 from dashboard.html_text import pieces
 from dashboard.kept import drawing_frames
 from domain.games import game
-from service.reading.replays import Entry, entries, events_of, steps
+from service.reading.replays import At, Entry, entries, events_of, states, viewed
 
 CHUNK = 25  # moves per part: the first part is drawn in a fraction of a second, the rest follow it
 
@@ -50,6 +50,7 @@ def document(
     with_moves: bool = True,
     by_event: bool = False,
     start: tuple[int, Any] | None = None,
+    frames_at: Sequence[At] | None = None,
 ) -> dict[str, Any]:
     """Part ``chunk`` (moves ``chunk * CHUNK + 1`` on) of the replay of ``records`` from ``perspective``
     ("referee" or a seat number as text; ``seat`` the same as the engine's reader), with the whole log when
@@ -58,22 +59,22 @@ def document(
     move with several): most steps are by move, so those come first and the others only when wanted.
     ``start``: (version, the engine's state after it) before the part, to evolve on from
     (``service.reading.replays.evolved``)
-    instead of from the first record."""
+    instead of from the first record; ``frames_at``: the part's states already evolved (``part_states``: every
+    perspective's frames are views of the same states), instead of evolving them here."""
     first = records[0]["body"]
     kind = str(first["kind"])
     drawing = renderer(kind)
     rules = game(kind).rules
     players = [{"seat": i, "name": str(n)} for i, n in enumerate(first["names"])]
     latest = len(records)
-    low, high = chunk * CHUNK + 1, min(latest, (chunk + 1) * CHUNK)
+    high = min(latest, (chunk + 1) * CHUNK)
     movers = [r["body"]["seat"] if r["type"] == "move" else None for r in records]  # who made each move
     index: dict[str, int] = {}
     shared: list[str] = []
     frames = []
     views: dict[int, Mapping[str, Any]] = {}
-    for step in steps(records, seat, low, high, start):
-        if step.whole == by_event:
-            continue
+    for at in part_states(records, chunk, by_event, start) if frames_at is None else frames_at:
+        step = viewed(rules, at, seat)
         record = records[step.version - 1]
         # The move's events as this reader may read them then (a secret draw stays a count), for the table
         # to mark the latest play.
@@ -120,6 +121,15 @@ def document(
         log = entries(records, seat)
         out["moves"] = [_move(entry, drawing.log_text, views.get(entry.version, final), read) for entry in log]
     return out
+
+
+def part_states(
+    records: Sequence[dict[str, Any]], chunk: int, by_event: bool, start: tuple[int, Any] | None = None
+) -> list[At]:
+    """The engine's state at every frame of part ``chunk`` (by move, or ``by_event`` within moves), the same for every
+    perspective; ``start`` as for ``document``."""
+    low, high = chunk * CHUNK + 1, min(len(records), (chunk + 1) * CHUNK)
+    return list(states(records, low, high, start, whole=not by_event))
 
 
 def _move(entry: Entry, told: Any, view: Mapping[str, Any], read: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:

@@ -64,30 +64,88 @@ def events_of(record: dict[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
+@dataclass(frozen=True)
+class At:
+    """The engine's state after ``events`` of version ``version``'s ``count`` events: a frame before it is viewed
+    (the same for every perspective, so a replay's perspectives can share it)."""
+
+    version: int
+    events: int
+    count: int
+    state: Any
+
+    @property
+    def whole(self) -> bool:
+        return self.events >= self.count
+
+
+# A record's events, decoded (``event_from_dict``, most of the time a replay spends outside drawing): by the record's
+# hash, which its content determines. The events are frozen: the engine never changes one. A replay's perspectives,
+# its log and the VP chart decode the same records, each once now; about 100 records a game in play's move.
+_DECODED: LRUCache[str, tuple[Any, ...]] = LRUCache(maxsize=40_000)
+_DECODED_LOCK = threading.Lock()
+
+
+def decoded(rules: Any, record: dict[str, Any]) -> tuple[Any, ...]:
+    """The engine's events of ``record`` (``events_of``, each ``rules.event_from_dict``), decoded once per record."""
+    key = record.get("hash")
+    if not key:
+        return tuple(rules.event_from_dict(data) for data in events_of(record))
+    with _DECODED_LOCK:
+        found = _DECODED.get(key)
+    if found is None:
+        found = tuple(rules.event_from_dict(data) for data in events_of(record))
+        with _DECODED_LOCK:
+            _DECODED[key] = found
+    return found
+
+
+def states(
+    records: Sequence[dict[str, Any]],
+    first: int = 1,
+    last: int | None = None,
+    start: tuple[int, Any] | None = None,
+    whole: bool | None = None,
+) -> Iterator[At]:
+    """The state at every frame of the game: after each event of a version with several, then the version whole
+    (a version with one event or none has one frame). The setup (version 1) is one frame: its events build the
+    table and mean nothing one by one. Only versions ``first`` to ``last`` are yielded (the ones before are evolved
+    only). ``start``: (version, the state after it), a state already evolved that far (``evolved``), to go on from
+    instead of the first record. ``whole``: True, only the versions whole; False, only the frames within versions;
+    None, both."""
+    rules = game_of(records[0]["body"]["kind"]).rules
+    done, state = start if start is not None and start[0] < first else (0, None)
+    for record in records[done : last if last is not None else len(records)]:
+        events = decoded(rules, record)
+        count = max(1, len(events))
+        wanted = record["version"] >= first
+        within = wanted and whole is not True and record["version"] > 1
+        for k, event in enumerate(events, start=1):
+            state = rules.evolve(state, event)
+            if within and k < count:
+                yield At(record["version"], k, count, state)
+        if wanted and whole is not False:
+            yield At(record["version"], count, count, state)
+
+
 def steps(
     records: Sequence[dict[str, Any]],
     seat: int | None,
     first: int = 1,
     last: int | None = None,
     start: tuple[int, Any] | None = None,
+    whole: bool | None = None,
 ) -> Iterator[Step]:
-    """Every frame of the game from ``seat``'s perspective: after each event of a version with several, then
-    the version whole (a version with one event or none has one frame). The setup (version 1) is one frame:
-    its events build the table and mean nothing one by one. Only versions ``first`` to ``last`` are
-    yielded (the ones before are evolved, not viewed: taking views is what costs). ``start``: (version, the
-    state after it), a state already evolved that far (``evolved``), to go on from instead of the first record."""
+    """Every frame of the game from ``seat``'s perspective (``states``, each viewed by the engine for ``seat``). Only
+    the frames asked for are viewed (``whole``, ``first`` to ``last``): taking views is what costs."""
     rules = game_of(records[0]["body"]["kind"]).rules
-    done, state = start if start is not None and start[0] < first else (0, None)
-    for record in records[done : last if last is not None else len(records)]:
-        events = events_of(record)
-        count = max(1, len(events))
-        wanted = record["version"] >= first
-        for k, data in enumerate(events, start=1):
-            state = rules.evolve(state, rules.event_from_dict(data))
-            if wanted and k < count and record["version"] > 1:
-                yield Step(record["version"], k, count, rules.view(state, seat), list(rules.to_act(state)))
-        if wanted:
-            yield Step(record["version"], count, count, rules.view(state, seat), list(rules.to_act(state)))
+    for at in states(records, first, last, start, whole):
+        yield viewed(rules, at, seat)
+
+
+def viewed(rules: Any, at: At, seat: int | None) -> Step:
+    """The frame ``at`` as the engine shows it to ``seat`` (``None``: the referee)."""
+    return Step(at.version, at.events, at.count, rules.view(at.state, seat), list(rules.to_act(at.state)))
 
 
 def evolved(records: Sequence[dict[str, Any]], version: int, start: tuple[int, Any] | None = None) -> Any:
@@ -96,8 +154,8 @@ def evolved(records: Sequence[dict[str, Any]], version: int, start: tuple[int, A
     rules = game_of(records[0]["body"]["kind"]).rules
     done, state = start if start is not None and start[0] <= version else (0, None)
     for record in records[done:version]:
-        for data in events_of(record):
-            state = rules.evolve(state, rules.event_from_dict(data))
+        for event in decoded(rules, record):
+            state = rules.evolve(state, event)
     return state
 
 
@@ -119,7 +177,7 @@ def entries(records: Sequence[dict[str, Any]], seat: int | None, since: int = 1)
             out.append(Entry(record["version"], None, [SEED_REVEALED]))
             continue
         lines: list[str | None] = []
-        events = [rules.event_from_dict(data) for data in events_of(record)]
+        events = decoded(rules, record)
         for event in events:
             line = rules.describe(event, names, seat)
             lines.append(None if line.endswith(" to act") else line)
@@ -215,8 +273,8 @@ class Replays:
         state = None
         points: list[results.RoundPoints] = []
         for record in records:
-            for data in events_of(record):
-                state = rules.evolve(state, rules.event_from_dict(data))
+            for event in decoded(rules, record):  # (decoded once for the replay's frames and log too)
+                state = rules.evolve(state, event)
             now = rules.progress(state)
             points.append({"round": now.round, "scores": list(now.scores)})
         found: results.Progress = {"names": list(rules.view(state)["players"]), "points": points}

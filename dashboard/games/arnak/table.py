@@ -56,7 +56,10 @@ def draw_table(frame: dict[str, Any]) -> html.Div:
                 className="arnak-main",
             ),
             html.Div(
-                [_player(view, seat, acting, seat == mover) for seat in range(len(view["seats"]))],
+                [
+                    kept(_player, _seat_slice(view, seat), seat, seat in acting, seat == mover)
+                    for seat in range(len(view["seats"]))
+                ],
                 className="arnak-players",
                 **data_attributes({"data-count": str(len(view["seats"]))}),
             ),
@@ -108,6 +111,11 @@ def _research_slice(view: dict[str, Any]) -> dict[str, Any]:
         rival = view["rival"]
         out["rival"] = {"seat": rival["seat"]} if rival else rival
     return out
+
+
+def _seat_slice(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A player's board with its head (who is first; its turn and last move are passed beside)."""
+    return {**_player_slice(view, seat), **narrow(view, ("first_player",))}
 
 
 def _player_slice(view: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -514,13 +522,13 @@ def _research(view: dict[str, Any]) -> html.Div:
 # -- each player's board ---------------------------------------------------------------------------------
 
 
-def _player(view: dict[str, Any], seat: int, acting: set[int], moved_last: bool = False) -> html.Div:
+def _player(view: dict[str, Any], seat: int, acting: bool, moved_last: bool = False) -> html.Div:
     p = view["seats"][seat]
     rival = view.get("rival")
     is_rival = rival is not None and int(rival["seat"]) == seat
     colour = names.seat_colour(view, seat)
     tags: list[Any] = []
-    if seat in acting:
+    if acting:
         tags.append(html.Span("TO ACT", className="arnak-tag arnak-tag-act"))
     if moved_last:
         tags.append(html.Span("moved last", className="arnak-tag arnak-tag-last"))
@@ -539,15 +547,16 @@ def _player(view: dict[str, Any], seat: int, acting: set[int], moved_last: bool 
         ],
         className="arnak-phead",
     )
-    # Whose turn it is and who moved last change every move; what is on the board only with its seat's moves.
+    # Whose turn it is and who moved last change every move, what is on the board only with its seat's moves: the
+    # board under the head is kept apart.
     return html.Div(
         [head, *kept_children(_player_body, _player_slice(view, seat), seat)],
-        className=f"arnak-player arnak-panel arnak-b-{colour}" + (" arnak-acting" if seat in acting else ""),
+        className=f"arnak-player arnak-panel arnak-b-{colour}" + (" arnak-acting" if acting else ""),
         id=f"arnak-seat-{seat}",
         **data_attributes(
             {
                 "data-seat": str(seat),
-                "data-to-act": "yes" if seat in acting else "no",
+                "data-to-act": "yes" if acting else "no",
                 "data-moved-last": "yes" if moved_last else "no",
             }
         ),
@@ -572,7 +581,11 @@ def _player_body(view: dict[str, Any], seat: int) -> list[Any]:
     if is_rival and rival is not None:
         bits.append(_rival_lines(view, rival))
     else:
-        bits.append(_cards_lines(view, p, seat))
+        # The cards are most of a board, and a move's events change the resources more often than the cards: the
+        # cards are kept apart (a pure function of what is passed: the seat's cards and its deck's order, if shown).
+        decks = (view.get("stacks") or {}).get("decks") or []
+        order = decks[seat] if seat < len(decks) else None
+        bits.append(kept(_cards_lines, p["hand"], p["play_area"], p["deck"]["count"], p.get("fear_tiles"), order, seat))
     out = int(p.get("archaeologists_out", 0))
     total = book().archaeologists if not is_rival else 6
     bits.append(
@@ -660,9 +673,17 @@ def _helpers_line(p: dict[str, Any]) -> html.Div:
     return html.Div(bits, className="arnak-line")
 
 
-def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div:
-    hand = p["hand"]
-    fear_seen = sum(1 for c in p["play_area"] if c["kind"] == "fear")
+def _cards_lines(
+    hand: dict[str, Any],
+    play_area: list[dict[str, Any]],
+    deck_count: int,
+    fear_tiles: int | None,
+    deck_order: list[Any] | None,
+    seat: int,
+) -> html.Div:
+    """A seat's hand (its cards where the view lists them), play area, deck (its order where the referee's view
+    has it) and the fear it has seen."""
+    fear_seen = sum(1 for c in play_area if c["kind"] == "fear")
     if "cards" in hand:
         fear_seen += sum(1 for c in hand["cards"] if c["kind"] == "fear")
         hand_body: Any = [
@@ -671,15 +692,14 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
         ] or [html.Span("empty", className="q")]
     else:
         hand_body = [html.Span(f"{_plural(int(hand['count']), 'card')}, hidden", className="arnak-hidden")]
-    decks = (view.get("stacks") or {}).get("decks") or []
-    deck_bits: list[Any] = [html.Span("Deck", className="arnak-sub"), f"{_plural(int(p['deck']['count']), 'card')}"]
-    if seat < len(decks) and decks[seat]:
+    deck_bits: list[Any] = [html.Span("Deck", className="arnak-sub"), f"{_plural(int(deck_count), 'card')}"]
+    if deck_order:
         deck_bits.append(
             html.Details(
                 [
                     html.Summary("order"),
                     html.Span(
-                        "top first: " + ", ".join(names.card_name(c) for c in decks[seat]),
+                        "top first: " + ", ".join(names.card_name(c) for c in deck_order),
                         className="q arnak-deck-order",
                         **data_attributes({"data-secret": "deck", "data-seat": str(seat)}),
                     ),
@@ -688,14 +708,14 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
             )
         )
         fear_seen = (
-            sum(1 for c in p["play_area"] if c["kind"] == "fear")
+            sum(1 for c in play_area if c["kind"] == "fear")
             + sum(1 for c in hand.get("cards", []) if c["kind"] == "fear")
-            + sum(1 for c in decks[seat] if names.card_kind(c) == "fear")
+            + sum(1 for c in deck_order if names.card_kind(c) == "fear")
         )
     fear: list[Any] = [html.Span("Fear", className="arnak-sub"), f"{fear_seen} seen"]
-    if p.get("fear_tiles"):
-        fear.append(f", {_plural(int(p['fear_tiles']), 'fear tile')} (-2 each)")
-    play = [_card(c, "arnak-in-play", owned=True) for c in p["play_area"]] or [html.Span("empty", className="q")]
+    if fear_tiles:
+        fear.append(f", {_plural(int(fear_tiles), 'fear tile')} (-2 each)")
+    play = [_card(c, "arnak-in-play", owned=True) for c in play_area] or [html.Span("empty", className="q")]
     return html.Div(
         [
             html.Div(
@@ -704,7 +724,7 @@ def _cards_lines(view: dict[str, Any], p: dict[str, Any], seat: int) -> html.Div
                 **data_attributes({"data-seat": str(seat)}),
             ),
             html.Div(
-                [html.Span(f"Play area ({len(p['play_area'])})", className="arnak-sub"), *play], className="arnak-line"
+                [html.Span(f"Play area ({len(play_area)})", className="arnak-sub"), *play], className="arnak-line"
             ),
             html.Div([*deck_bits, html.Span(" · ", className="q"), *fear], className="arnak-line"),
         ],

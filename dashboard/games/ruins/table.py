@@ -15,26 +15,34 @@ from dashboard import fast_html as html
 from dashboard.components import data_attributes
 from dashboard.format import TIMES, ordinal
 from dashboard.games.ruins.words import HOW, PHASES, effect_label, round_name
+from dashboard.kept import kept, narrow
 from domain.ruins import book_of
 
 
 def draw_table(frame: dict[str, Any]) -> html.Div:
     view = frame["view"]
     names = [p["name"] for p in frame["players"]]
-    cards = {r["id"]: r for r in view["ruins"]}
     acting = set(frame.get("to_act", []))
+    # The pile, the market, each hand and the changed ruins are drawn from the slices of the view they read, and
+    # kept (``dashboard.kept``): a replay draws each distinct one once, for every frame and perspective that shows it
+    # the same. The status line and the scoreboard change every move.
+    latest = sorted(last_played(frame))
     return html.Div(
         [
             _status(frame, view, names),
             html.Div(
-                [_pile(view, names, cards, last_played(frame)), _market(view)],
+                [kept(_pile, _pile_slice(view), names, latest), kept(_market, _market_slice(view))],
                 className="table-centre",
             ),
             html.Div(_scoreboard(frame, view, names), className="score-wrap"),
             html.Div(
-                [_hand(view, names, cards, hand, hand["seat"] in acting) for hand in view["hands"]], className="hands"
+                [
+                    kept(_hand, _hand_slice(view, hand["seat"]), names, hand["seat"], hand["seat"] in acting)
+                    for hand in view["hands"]
+                ],
+                className="hands",
             ),
-            _crafted(view, names),
+            kept(_crafted, _crafted_slice(view), names),
         ],
         className="ruins-table",
     )
@@ -44,6 +52,40 @@ def last_played(frame: dict[str, Any]) -> set[int]:
     """The ruins the move shown played onto the pile (none if it played none)."""
     events = (frame.get("last") or {}).get("events") or []
     return {int(c) for e in events if e.get("type") == "RuinsPlayed" for c in e.get("ruins", [])}
+
+
+OUT_OF_SIGHT = "out of sight (another hand or the draw pile)"
+
+
+# -- what each kept part reads of the view ---------------------------------------------------------------
+# Each slice holds every entry of the view its part reads (a part given less would draw a default; the tests
+# compare whole games drawn both ways). The ruins a part shows are given whole, the others left out.
+
+
+def _ruins_of(view: dict[str, Any], ids: Any) -> list[dict[str, Any]]:
+    wanted = set(ids)
+    return [r for r in view["ruins"] if r["id"] in wanted]
+
+
+def _pile_slice(view: dict[str, Any]) -> dict[str, Any]:
+    out = narrow(view, ("top", "leader", "pile", "draw_pile", "discard", "discovery_deck"))
+    out["ruins"] = _ruins_of(view, view.get("pile", []))
+    return out
+
+
+def _market_slice(view: dict[str, Any]) -> dict[str, Any]:
+    return narrow(view, ("market",))
+
+
+def _hand_slice(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    hand = next(h for h in view["hands"] if h["seat"] == seat)
+    return {"hands": [hand], "ruins": _ruins_of(view, hand.get("ruins", []))}
+
+
+def _crafted_slice(view: dict[str, Any]) -> dict[str, Any]:
+    out = narrow(view, ("hands", "pile", "discard", "draw_pile"))
+    out["ruins"] = [r for r in view["ruins"] if _changed(r)]
+    return out
 
 
 # -- pieces -----------------------------------------------------------------------------------------------
@@ -132,10 +174,9 @@ def _scoreboard(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -
     return html.Table([html.Thead(head), html.Tbody(rows)], className="scoreboard", id="table-scoreboard")
 
 
-def _hand(
-    view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any]], hand: dict[str, Any], acting: bool
-) -> html.Div:
-    seat = hand["seat"]
+def _hand(view: dict[str, Any], names: list[str], seat: int, acting: bool) -> html.Div:
+    hand = next(h for h in view["hands"] if h["seat"] == seat)
+    cards = {r["id"]: r for r in view["ruins"]}
     count = hand["count"]
     size = f"{count} ruin{'s' if count != 1 else ''}"
     if "ruins" in hand:
@@ -170,7 +211,8 @@ def _hand(
     )
 
 
-def _pile(view: dict[str, Any], names: list[str], cards: dict[int, dict[str, Any]], latest: set[int]) -> html.Div:
+def _pile(view: dict[str, Any], names: list[str], latest: list[int]) -> html.Div:
+    cards = {r["id"]: r for r in view["ruins"]}
     top = view.get("top")
     if top is None:
         leader = view.get("leader")
@@ -246,35 +288,30 @@ def _crafted(view: dict[str, Any], names: list[str]) -> html.Details:
         where[card] = "the discard"
     for card in view["draw_pile"].get("order", []):  # the referee sees the draw pile
         where[card] = "the draw pile"
-    changed = [
-        r
-        for r in view["ruins"]
-        if r["side"] == "night" or r["claim"] is not None or any(d is not None for d in r["sleeves"].values())
-    ]
+    changed = [r for r in view["ruins"] if _changed(r)]
     if not changed:
         body: Any = html.Div("No ruin has been flipped, upgraded or claimed yet.", className="quiet small")
     else:
-        body = html.Div(
-            [
-                html.Div(
-                    [
-                        ruin_chip(r, names),
-                        html.Span(
-                            f" {r['day_rank']}☀/{r['night_rank']}☾ · "
-                            + where.get(r["id"], "out of sight (another hand or the draw pile)")
-                        ),
-                    ],
-                    className="crafted-row small",
-                )
-                for r in changed
-            ],
-            className="crafted",
-        )
+        # Each row kept apart too: a move moves a ruin or two, and the list grows through the game.
+        rows = [kept(_crafted_row, r, where.get(r["id"], OUT_OF_SIGHT), names) for r in changed]
+        body = html.Div(rows, className="crafted")
     return html.Details(
         [html.Summary(f"Flipped, upgraded and claimed ruins ({len(changed)})"), body],
         className="panel crafted-panel",
         id="table-crafted",
     )
+
+
+def _crafted_row(ruin: dict[str, Any], where: str, names: list[str]) -> html.Div:
+    return html.Div(
+        [ruin_chip(ruin, names), html.Span(f" {ruin['day_rank']}☀/{ruin['night_rank']}☾ · {where}")],
+        className="crafted-row small",
+    )
+
+
+def _changed(ruin: dict[str, Any]) -> bool:
+    """Whether a ruin was flipped, upgraded or claimed (all public)."""
+    return ruin["side"] == "night" or ruin["claim"] is not None or any(d is not None for d in ruin["sleeves"].values())
 
 
 def ruin_chip(card: dict[str, Any], names: list[str], latest: bool = False) -> html.Span:

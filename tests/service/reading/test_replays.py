@@ -58,6 +58,10 @@ def test_a_log_from_a_later_version_and_frames_from_a_kept_state_are_the_whole_g
         for since in (1, 2, 30, len(records)):
             assert entries(records, reader, since=since) == whole[since - 1 :]
         every = list(steps(records, reader))
+        # A replay's part asks for the versions whole or the frames within them: the same frames, the others unviewed.
+        assert list(steps(records, reader, whole=True)) == [s for s in every if s.whole]
+        assert list(steps(records, reader, whole=False)) == [s for s in every if not s.whole]
+        assert any(not s.whole for s in every)
         for boundary in (1, 25, 50):
             kept = (boundary, evolved(records, boundary))
             assert list(steps(records, reader, boundary + 1, start=kept)) == [s for s in every if s.version > boundary]
