@@ -20,6 +20,7 @@ from typing import Any
 from dashboard import fast_html as html
 from dashboard.figures import COLOURS, histogram_bins, score_tick
 
+BOX_HEIGHT = 370  # px: a chart's whole height filled in (heading, columns, axis), held by its box before then
 MANY = 24  # columns: above this, the counts are written upwards
 TALLEST = 80.0  # percent of the plot's height: the tallest column, room above it for its count
 
@@ -94,7 +95,7 @@ def drawn(title: str, columns: Sequence[Column], axis: str, unit: str, colour: s
 
 CSS = """
 /* counts as HTML columns (dashboard/count_columns.py), no Plotly */
-.ccols-plot { display: grid; gap: 0 1px; height: 220px; align-items: end; border-bottom: 1px solid #ccd;
+.ccols-plot { display: grid; gap: 0 1px; height: 300px; align-items: end; border-bottom: 1px solid #ccd;
     margin-top: 0.3rem; }
 .ccols-col { display: flex; flex-direction: column; justify-content: flex-end; align-items: center; height: 100%;
     min-width: 0; }
@@ -104,5 +105,8 @@ CSS = """
     padding-bottom: 2px; }
 .ccols-axis { display: grid; gap: 0 1px; font-size: 10px; line-height: 14px; color: #556; }
 .ccols-tick { text-align: center; white-space: nowrap; overflow: visible; min-width: 0; }
+/* the aggregates page before its charts arrive: the trend's card below it waits under the first screen, not
+   drawn there by Plotly before the charts above push it down */
+#agg-content:empty { min-height: 150vh; }
 .ccols-axis-title { text-align: center; font-size: 11px; color: #556; margin-top: 0.2rem; }
 """

@@ -227,6 +227,8 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
         ),
     )
     bars, boxes = tendency_bars.boxed("agg-bars", rates)
+    for chart_id in ("agg-score", "agg-length"):  # (their height before filled: the charts below do not move)
+        boxes[chart_id].style = {"minHeight": f"{count_columns.BOX_HEIGHT}px"}
     note = html.P(f"{uncertainty.NOTE} {tendency_bars.SCALE_NOTE}", className="quiet chart-note")
     charts: list[Any] = [
         card(None, html.Div(reasons[chart_id], className="empty", id=chart_id))
@@ -235,8 +237,10 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
         for chart_id in order  # (the seat first, then the game's dimensions in its catalogue's order)
     ]
     charts += [
-        card(None, boxes["agg-score"]),
-        card(None, boxes["agg-length"]),
+        # each the page's whole width: a column per score is readable there, and the per-round Plotly charts
+        # start below the first screen (with the lazy charts' margin), so it loads no Plotly
+        card(None, boxes["agg-score"], className="span-2"),
+        card(None, boxes["agg-length"], className="span-2"),
         card(None, _counted_chart(lazy, "agg-rounds", "Rounds per game", spread["rounds"], "last round", round_name)),
     ]
     for group, members in groups(kind, ("round",)).items():
