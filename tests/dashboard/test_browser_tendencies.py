@@ -132,6 +132,7 @@ def test_the_charts_are_drawn_by_the_basic_bundle_alone(page: Any, demo: Demo) -
 
 def test_the_trend_follows_the_page_s_game_and_tournament(page: Any, demo: Demo, shots: Shots) -> None:
     page.goto("/aggregates")
+    expect(page.locator("#agg-summary")).to_be_visible()  # the charts above in: the trend at its place, below them
     assert plotted_points(page, "agg-trend-graph")  # the newest Ruins tournament with finished games, drawn
     offered = page.eval_on_selector("#agg-trend-graph .js-plotly-plot", "g => g.layout.title.text")
     first = next(iter(trend_metrics("ruins").values()))
