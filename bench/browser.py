@@ -254,7 +254,7 @@ def measure_pages(browser: Any, url: str, found: dict[str, Any], per_kind: int) 
             for _ in range(per_kind):
                 page, pending = watched(context)
                 page.goto(f"/aggregates?game={kind}")
-                page.wait_for_selector(".js-plotly-plot")
+                page.wait_for_selector("#agg-summary")  # (its charts' answer in: a first screen may draw no Plotly)
                 out.setdefault(f"aggregates page, {kind}", []).append(settled(page, pending))
                 page.close()
     finally:

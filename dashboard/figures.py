@@ -418,9 +418,7 @@ def counts_bar(
     )
     _layout(fig, title)
     if numeric:
-        values = [r["value"] for r in rows]
-        span = (max(values) - min(values)) if values else 0
-        fig.update_xaxes(title_text=axis, type="linear", tickformat=",d", dtick=max(1, -(-span // 12)))
+        fig.update_xaxes(title_text=axis, type="linear", tickformat=",d", dtick=score_tick([r["value"] for r in rows]))
     else:
         fig.update_xaxes(title_text=axis, type="category")
     fig.update_yaxes(title_text="count")
@@ -428,8 +426,15 @@ def counts_bar(
     return fig
 
 
-def histogram(rows: Sequence[Mapping[str, Any]], title: str, axis: str, bins: int = 12) -> go.Figure:
-    """Counts of ``value`` in about ``bins`` equal bins of a round width (the y axis counts whole games)."""
+def score_tick(values: Sequence[float]) -> int:
+    """The step between a numeric count axis's labels: about 12 labels over the values' span."""
+    span = (max(values) - min(values)) if values else 0
+    return int(max(1, -(-span // 12)))
+
+
+def histogram_bins(rows: Sequence[Mapping[str, Any]], bins: int = 12) -> list[tuple[str, int]]:
+    """Counts of ``value`` in about ``bins`` equal bins of a round width, each with its label ("20-24"), empty
+    bins included: the bins ``histogram`` draws (and ``count_columns.histogram``)."""
     values = [(int(r["value"]), int(r["n"])) for r in rows]
     low = min(v for v, _ in values)
     high = max(v for v, _ in values)
@@ -440,18 +445,24 @@ def histogram(rows: Sequence[Mapping[str, Any]], title: str, axis: str, bins: in
         edge = start + (value - start) // width * width
         counts[edge] = counts.get(edge, 0) + n
     edges = list(range(start, high + 1, width))
-    labels = [str(e) if width == 1 else f"{e}{DASH}{e + width - 1}" for e in edges]
+    return [(str(e) if width == 1 else f"{e}{DASH}{e + width - 1}", counts.get(e, 0)) for e in edges]
+
+
+def histogram(rows: Sequence[Mapping[str, Any]], title: str, axis: str, bins: int = 12) -> go.Figure:
+    """Counts of ``value`` in about ``bins`` equal bins of a round width (the y axis counts whole games)."""
+    found = histogram_bins(rows, bins)
+    counts = [n for _, n in found]
     fig = go.Figure(
         go.Bar(
-            x=labels,
-            y=[counts.get(e, 0) for e in edges],
+            x=[label for label, _ in found],
+            y=counts,
             marker_color=COLOURS[3],
             hovertemplate="%{x}: %{y} games<extra></extra>",
         )
     )
     _layout(fig, title, bargap=0.05)
     fig.update_xaxes(title_text=axis, type="category")
-    fig.update_yaxes(title_text="games", tickformat=",d", dtick=max(1, -(-max(counts.values()) // 6)))
+    fig.update_yaxes(title_text="games", tickformat=",d", dtick=max(1, -(-max(counts) // 6)))
     return fig
 
 

@@ -25,6 +25,7 @@ from dash import dcc
 
 from dashboard import fast_html as html
 from dashboard import html_text
+from dashboard.count_columns import CSS as COLUMNS_CSS
 from dashboard.figures import COLOURS, _colour, _n_text, tendency_text
 from dashboard.format import percent
 from dashboard.uncertainty import interval_text, too_few, wilson
@@ -222,7 +223,8 @@ def _row(bar: Bar) -> Any:
     )
 
 
-CSS = """
+CSS = (
+    """
 /* a player's tendency groups (dashboard/tendency_bars.py): HTML bars with whiskers, no Plotly */
 .tbars { font-size: 12px; padding: 0.2rem 0 0.4rem; overflow: hidden; }
 .tbars-title { font-size: 15px; font-weight: 400; text-transform: none; letter-spacing: 0; color: var(--ink);
@@ -243,3 +245,5 @@ CSS = """
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
     white-space: nowrap; }
 """
+    + COLUMNS_CSS
+)

@@ -13,7 +13,7 @@ from typing import Any
 import dash
 from dash import ClientsideFunction, Input, Output, State, dcc, html
 
-from dashboard import figures, lazy_charts, tendency_bars, uncertainty
+from dashboard import count_columns, figures, lazy_charts, tendency_bars, uncertainty
 from dashboard.access import Visitor, require_lists
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
@@ -214,7 +214,22 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
         else:
             kept = [r for r in rows if r["grp"] is not None]  # (as ``dimension_labels`` keeps them)
             rates[chart_id] = (heading, tendency_bars.rates_by_size(heading, kept, labels))
+    # the final scores and game lengths: HTML columns too (``count_columns``), sent with the win rates, so the
+    # first screen needs no Plotly
+    score_title, length_title = "Final score (every seat of every game)", "Game length"
+    rates["agg-score"] = (
+        score_title,
+        count_columns.drawn(score_title, count_columns.score_columns(spread["score"]), "score", "seat results"),
+    )
+    rates["agg-length"] = (
+        length_title,
+        count_columns.drawn(
+            length_title, count_columns.bin_columns(spread["moves"]), "moves per game", "games", figures.COLOURS[3]
+        ),
+    )
     bars, boxes = tendency_bars.boxed("agg-bars", rates)
+    for chart_id in ("agg-score", "agg-length"):  # (their height before filled: the charts below do not move)
+        boxes[chart_id].style = {"minHeight": f"{count_columns.BOX_HEIGHT}px"}
     note = html.P(f"{uncertainty.NOTE} {tendency_bars.SCALE_NOTE}", className="quiet chart-note")
     charts: list[Any] = [
         card(None, html.Div(reasons[chart_id], className="empty", id=chart_id))
@@ -223,13 +238,10 @@ def aggregate_charts(ctx: Context, visitor: Visitor, kind: str, tournament: str 
         for chart_id in order  # (the seat first, then the game's dimensions in its catalogue's order)
     ]
     charts += [
-        card(
-            None,
-            lazy.chart(
-                "agg-score", figures.counts_bar(spread["score"], "Final score (every seat of every game)", "score")
-            ),
-        ),
-        card(None, lazy.chart("agg-length", figures.histogram(spread["moves"], "Game length", "moves per game"))),
+        # each the page's whole width: a column per score is readable there, and the per-round Plotly charts
+        # start below the first screen (with the lazy charts' margin), so it loads no Plotly
+        card(None, boxes["agg-score"], className="span-2"),
+        card(None, boxes["agg-length"], className="span-2"),
         card(None, _counted_chart(lazy, "agg-rounds", "Rounds per game", spread["rounds"], "last round", round_name)),
     ]
     for group, members in groups(kind, ("round",)).items():

@@ -249,6 +249,29 @@ def tendency_groups(tree: Any, store_id: str = "players-bars") -> dict[str, list
     return {gid: bar_rows(text) for gid, text in store["props"]["data"]["html"].items() if gid in boxes}
 
 
+def store_texts(tree: Any, store_id: str) -> dict[str, str]:
+    """The HTML texts a store of ``tendency_bars.boxed`` carries, by box id."""
+    (store,) = [c for c in components(tree, "Store") if c["props"].get("id") == store_id]
+    return dict(store["props"]["data"]["html"])
+
+
+def column_counts(html_text: str) -> list[tuple[str, int]]:
+    """The columns of a chart of counts' HTML (``dashboard.count_columns``): each one's value (or bin) and the
+    count it is drawn with, in the axis's order."""
+    from html.parser import HTMLParser
+
+    found: list[tuple[str, int]] = []
+
+    class Columns(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            named = dict(attrs)
+            if "ccols-col" in (named.get("class") or "").split():
+                found.append((named.get("data-label") or "", int(named.get("data-n") or 0)))
+
+    Columns().feed(html_text)
+    return found
+
+
 def bar_rows(html_text: str) -> list[list[dict[str, Any]]]:
     """The rows of one group of bars' HTML, per tendency."""
     from html.parser import HTMLParser

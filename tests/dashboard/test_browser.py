@@ -105,6 +105,24 @@ def shown_bars(page: Any, group_id: str) -> list[list[dict[str, Any]]]:
     )
 
 
+def shown_columns(page: Any, chart_id: str) -> list[tuple[str, int]]:
+    """A chart of counts' columns (``dashboard.count_columns``) as the page shows them: each one's value (or
+    bin) and the count written above it (0: none written), with every column drawn as tall as its count says
+    against the tallest."""
+    page.wait_for_selector(f"#{chart_id} .ccols-col")
+    found = page.eval_on_selector(
+        f"#{chart_id}",
+        """c => Array.from(c.querySelectorAll('.ccols-col')).map(col => [
+            col.dataset.label, parseInt(col.querySelector('.ccols-count').textContent.replace(/,/g, '') || '0', 10),
+            col.querySelector('.ccols-bar').getBoundingClientRect().height])""",
+    )
+    tallest = max((h for _, _, h in found), default=0)
+    most = max((n for _, n, _ in found), default=0)
+    for label, n, height in found:
+        assert height == pytest.approx(tallest * n / (most or 1), abs=1.5), (chart_id, label, n, height)
+    return [(label, n) for label, n, _ in found]
+
+
 def plotted_points(page: Any, graph_id: str) -> list[int]:
     """How many points each Plotly trace of a chart holds, read from the live plot in the page (scrolled to
     first: the players and aggregates pages draw a chart when it comes into view, ``dashboard.lazy_charts``)."""
@@ -310,7 +328,11 @@ def _player_options(demo: Demo) -> list[dict[str, str]]:
 
 def test_the_aggregates_page_renders_its_charts(page: Any, demo: Demo, shots: Shots) -> None:
     page.goto("/aggregates")
-    graphs = ("agg-score", "agg-length", "agg-breakdown-discoveries", "agg-round-torches_by_round")
+    spread = demo.queries.analytics.distributions("ruins")
+    scores = shown_columns(page, "agg-score")  # HTML columns, each score's count as the read side counts it
+    assert {label: n for label, n in scores if n} == {str(r["value"]): r["n"] for r in spread["score"]}
+    assert sum(n for _, n in shown_columns(page, "agg-length")) == len(demo.finished)
+    graphs = ("agg-breakdown-discoveries", "agg-round-torches_by_round")
     for graph in graphs:
         points = plotted_points(page, graph)
         assert points and sum(points) > 0, (graph, points)

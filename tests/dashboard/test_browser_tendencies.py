@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from dashboard import plotly_bundle
+from dashboard import figures, plotly_bundle
 from dashboard.format import player_labels, tournament_label
 from dashboard.pages.players import slug
 from service.reading.catalogue import groups, stacked, trend_metrics
 from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots
-from tests.dashboard.test_browser import choose, choose_player, plotted_points, shown_bars
+from tests.dashboard.test_browser import choose, choose_player, plotted_points, shown_bars, shown_columns
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -81,9 +81,15 @@ def test_the_arnak_aggregates_page_draws_its_charts_with_fair_shares(page: Any, 
     expect(page.locator("#agg-kind")).to_contain_text(ARNAK)
     finished = sum(int(r["n"]) for r in demo.queries.analytics.distributions("arnak")["moves"])
     expect(page.locator("#agg-summary")).to_contain_text(f"Over {finished} finished {ARNAK} game")
-    for graph in ("agg-score", "agg-breakdown-cards_by_kind_cost"):
-        points = plotted_points(page, graph)
-        assert points and sum(points) > 0, (graph, points)
+    # the final scores and game lengths: HTML columns, the read side's counts, the lengths in the Plotly bins
+    spread = demo.queries.analytics.distributions("arnak")
+    scores = shown_columns(page, "agg-score")
+    assert {label: n for label, n in scores if n} == {str(r["value"]): r["n"] for r in spread["score"]}
+    histogram = figures.histogram(spread["moves"], "Game length", "moves")
+    assert shown_columns(page, "agg-length") == list(zip(histogram.data[0].x, histogram.data[0].y, strict=True))
+    expect(page.locator("#agg-length")).to_contain_text(f"(n={finished} games)")
+    points = plotted_points(page, "agg-breakdown-cards_by_kind_cost")
+    assert points and sum(points) > 0, points
     # the win rates by seat and by solo: HTML bars, a group per table size, each bar its rate and n
     for graph, dimension in (("agg-seats", "seat"), ("agg-by-solo", "solo")):
         rates = demo.queries.analytics.by_dimension("arnak", "win_rate", dimension)
@@ -116,7 +122,7 @@ def test_the_charts_are_drawn_by_the_basic_bundle_alone(page: Any, demo: Demo) -
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
     page.goto("/aggregates?game=arnak")
-    points = plotted_points(page, "agg-score")
+    points = plotted_points(page, "agg-breakdown-cards_by_kind_cost")
     assert points and sum(points) > 0
     scripts = [url.rsplit("/", 1)[-1].split("?", 1)[0] for url in asked if "plotly" in url.rsplit("/", 1)[-1]]
     assert scripts == [plotly_bundle.ROUTE.rsplit("/", 1)[-1]]
@@ -126,6 +132,7 @@ def test_the_charts_are_drawn_by_the_basic_bundle_alone(page: Any, demo: Demo) -
 
 def test_the_trend_follows_the_page_s_game_and_tournament(page: Any, demo: Demo, shots: Shots) -> None:
     page.goto("/aggregates")
+    expect(page.locator("#agg-summary")).to_be_visible()  # the charts above in: the trend at its place, below them
     assert plotted_points(page, "agg-trend-graph")  # the newest Ruins tournament with finished games, drawn
     offered = page.eval_on_selector("#agg-trend-graph .js-plotly-plot", "g => g.layout.title.text")
     first = next(iter(trend_metrics("ruins").values()))

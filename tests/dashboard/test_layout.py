@@ -23,12 +23,14 @@ from service.store import backends
 from tests.dashboard.client import (
     Browser,
     by_id,
+    column_counts,
     components,
     graphs,
     hands,
     listed,
     organiser,
     replay_root,
+    store_texts,
     tendency_groups,
     text,
 )
@@ -359,9 +361,10 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
         [("agg-kind", "value", "ruins"), ("agg-tournament", "value", None)],
     )
     charts = graphs(out["agg-content"]["children"])
-    rates = tendency_groups(out["agg-content"]["children"], "agg-bars")  # the win rates: HTML bars
-    assert set(rates) == {"agg-seats", "agg-by-led_round1"}
-    expected = {"agg-score", "agg-length", "agg-rounds"}
+    drawn = tendency_groups(out["agg-content"]["children"], "agg-bars")  # the first screen: HTML, no Plotly
+    assert set(drawn) == {"agg-seats", "agg-by-led_round1", "agg-score", "agg-length"}
+    rates = {gid: rows for gid, rows in drawn.items() if gid not in ("agg-score", "agg-length")}
+    expected = {"agg-rounds"}
     expected |= {f"agg-round-{m}" for m in metrics("ruins", ("round",))}
     expected |= {f"agg-breakdown-{b}" for b in breakdowns("ruins")}
     # A chart of one value compares nothing: it is not drawn, and a sentence says why (the demo's four games
@@ -395,10 +398,19 @@ def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> 
         for r in seats
         if r["n_players"] == n
     ]
-    final = sum(int(r["n"]) for r in demo.queries.analytics.distributions("ruins")["score"])
-    assert sum(charts["agg-score"]["data"][0]["y"]) == final
-    lengths = sum(charts["agg-length"]["data"][0]["y"])
-    assert lengths == len(demo.finished)
+    # the final scores and lengths as HTML columns: every score counted as the read side counts it, a score
+    # nobody made an empty column; the lengths in the bins the Plotly histogram drew, every finished game once
+    columns = store_texts(out["agg-content"]["children"], "agg-bars")
+    spread = demo.queries.analytics.distributions("ruins")
+    scores = column_counts(columns["agg-score"])
+    assert {label: n for label, n in scores if n} == {str(r["value"]): int(r["n"]) for r in spread["score"]}
+    values = [int(r["value"]) for r in spread["score"]]
+    assert [label for label, _ in scores] == [str(v) for v in range(min(values), max(values) + 1)]
+    lengths = column_counts(columns["agg-length"])
+    histogram = figures.histogram(spread["moves"], "Game length", "moves")
+    assert lengths == list(zip(histogram.data[0].x, histogram.data[0].y, strict=True))
+    assert sum(n for _, n in lengths) == len(demo.finished)
+    assert f"(n={len(demo.finished)} games)" in columns["agg-length"]
     how = text(by_id(out["agg-content"]["children"], "agg-breakdown-win_how"))  # the game in play is left out
     assert f"All {len(demo.finished)} counted" in how
     assert (
@@ -453,7 +465,8 @@ def test_every_game_s_pages_draw_its_catalogue_a_game_without_analytics_the_core
                  if i == "agg-seats" or str(i).startswith("agg-by-")]  # fmt: skip
         dims = [f"agg-by-{n}" for n, d in dimensions_of(kind).items() if d.grain == "seat" and n != "seat"]
         assert rated == ["agg-seats", *dims]
-        assert sum(charts["agg-length"]["data"][0]["y"]) == len(games)
+        lengths = column_counts(store_texts(out["agg-content"]["children"], "agg-bars")["agg-length"])  # HTML
+        assert sum(n for _, n in lengths) == len(games)
         player = demo.queries.lists.game_row(games[0])["players"][0]["id"]
         page = org.call(
             [("players-content", "children")],
