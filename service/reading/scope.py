@@ -15,6 +15,36 @@ Sizes = int | tuple[int, ...]
 
 
 @dataclass(frozen=True)
+class Conditions:
+    """How a grain's rows are picked: by kind, finished, player, tournament (``?`` for a parameter), and the column
+    holding the table size."""
+
+    kind: str
+    finished: str
+    player: str
+    tournament: str
+    n_players: str
+
+
+CONDITIONS = {
+    "game": Conditions(
+        kind="g.kind = ?",
+        finished="g.status = 'over'",
+        player="EXISTS (SELECT 1 FROM {p}rm_player_games pp WHERE pp.game_id = g.game_id AND pp.player_id = ?)",
+        tournament="g.tournament_id = ?",
+        n_players="g.n_players",
+    ),
+    "seat": Conditions(
+        kind="pg.kind = ?",
+        finished="pg.finished = 1",
+        player="pg.player_id = ?",
+        tournament="tg.tournament_id = ?",
+        n_players="pg.n_players",
+    ),
+}
+
+
+@dataclass(frozen=True)
 class Scope:
     """The games of ``kind`` a figure is over: one player's (or the field's, ``player`` None), of one tournament
     (or every one), at some table sizes (or all), finished ones only (or, for an organiser, those in play too)."""
@@ -28,36 +58,20 @@ class Scope:
     def filters(self, grain: str) -> tuple[list[str], list[Any]]:
         """The WHERE conditions keeping this scope's rows at ``grain`` (its rows come with ``pg``, or ``g`` for a
         game), and their parameters."""
-        if grain == "game":
-            where: list[str] = ["g.kind = ?"]
-            params: list[Any] = [self.kind]
-            if self.finished_only:
-                where.append("g.status = 'over'")
-            if self.player:
-                where.append(
-                    "EXISTS (SELECT 1 FROM {p}rm_player_games pp WHERE pp.game_id = g.game_id AND pp.player_id = ?)"
-                )
-                params.append(self.player)
-            if self.tournament:
-                where.append("g.tournament_id = ?")
-                params.append(self.tournament)
-            if self.n_players is not None:
-                found = sizes(self.n_players)
-                where.append(f"g.n_players IN ({', '.join('?' * len(found))})")
-                params.extend(found)
-            return where, params
-        where, params = ["pg.kind = ?"], [self.kind]
+        sql = CONDITIONS["game" if grain == "game" else "seat"]
+        where: list[str] = [sql.kind]
+        params: list[Any] = [self.kind]
         if self.finished_only:
-            where.append("pg.finished = 1")
+            where.append(sql.finished)
         if self.player:
-            where.append("pg.player_id = ?")
+            where.append(sql.player)
             params.append(self.player)
         if self.tournament:
-            where.append("tg.tournament_id = ?")
+            where.append(sql.tournament)
             params.append(self.tournament)
         if self.n_players is not None:
             found = sizes(self.n_players)
-            where.append(f"pg.n_players IN ({', '.join('?' * len(found))})")
+            where.append(f"{sql.n_players} IN ({', '.join('?' * len(found))})")
             params.extend(found)
         return where, params
 
