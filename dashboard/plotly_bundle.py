@@ -11,6 +11,8 @@ Dash's loading did, so a page without a graph loads no Plotly at all), and the b
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 from pathlib import Path
 
@@ -52,10 +54,17 @@ def loader_script(app: dash.Dash) -> str:
 
 
 def install(app: dash.Dash) -> None:
-    """Serve the bundle under the dashboard's prefix, cached by the browser for as long as its version lasts."""
+    """Serve the bundle under the dashboard's prefix, cached by the browser for as long as its version lasts.
+
+    The bytes are read once and served from memory: a file opened per request is left for the garbage collector
+    to close when a browser drops the connection mid-download (a page closed while loading), which Python reports
+    as an unclosed file.
+    """
+    data = FILE.read_bytes()
+    etag = hashlib.sha256(data).hexdigest()[:32]
 
     def bundle() -> Response:
-        return send_file(FILE, mimetype="text/javascript", max_age=YEAR)
+        return send_file(io.BytesIO(data), mimetype="text/javascript", max_age=YEAR, etag=etag, conditional=True)
 
     prefix = app.config.routes_pathname_prefix
     app.server.add_url_rule(prefix + ROUTE, f"{prefix.replace('/', '_')}digsite_plotly_basic", bundle)

@@ -41,6 +41,30 @@ def test_the_dashboard_serves_it_and_every_page_loads_it_from_there(org: Browser
     assert f'"{org.prefix}{plotly_bundle.ROUTE}"' in shell.split("</head>", 1)[0]
 
 
+def test_the_bundle_is_served_from_memory_and_revalidated_by_its_etag(
+    org: Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A file opened per request is left to the garbage collector when the browser drops the connection
+    # mid-download (a page closed while loading): CI saw it as an unclosed file. No request may open one.
+    import builtins
+    import io
+
+    def no_open(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError(f"a file opened while serving the bundle: {args[:1]}")
+
+    monkeypatch.setattr(builtins, "open", no_open)
+    monkeypatch.setattr(io, "open", no_open)
+    served = org.get(plotly_bundle.ROUTE)
+    monkeypatch.undo()
+    assert served.status_code == 200 and served.headers["ETag"]
+    body = served.get_data()
+    served.close()
+    again = org.get(plotly_bundle.ROUTE, headers={"If-None-Match": served.headers["ETag"]})
+    assert again.status_code == 304 and again.get_data() == b""
+    again.close()
+    assert body == plotly_bundle.FILE.read_bytes()
+
+
 def test_every_chart_of_the_players_and_aggregates_pages_is_one_the_basic_bundle_draws(
     org: Browser, demo: Demo
 ) -> None:
