@@ -35,7 +35,7 @@ from dashboard import csrf
 from dashboard.access import AccessSettings, Visitor, canonical_id
 from dashboard.static import CSS
 from service.errors import ServiceError
-from service.serving.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle, Throttled
+from service.serving.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle, Throttled, storage_from_uri
 
 SESSION_COOKIE = "digsite_session"
 MAX_TOKEN_LENGTH = 512
@@ -63,7 +63,11 @@ class Gate:
         self.serializer = URLSafeTimedSerializer(settings.secret, salt="digsite.dashboard.session")
         # Wrong keys and seat tokens, counted apart (service.serving.throttle, the API's throttle too).
         self.throttle = Throttle(
-            settings.failures, settings.window, settings.seat_failures_across_games, proxies=settings.trusted_proxies
+            settings.failures,
+            settings.window,
+            settings.seat_failures_across_games,
+            proxies=settings.trusted_proxies,
+            storage=storage_from_uri(settings.throttle_storage),
         )
         self._revoked: dict[str, float] = {}
         self._lock = threading.Lock()
