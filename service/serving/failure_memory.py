@@ -3,12 +3,13 @@ bounded, with a clock that can be given.
 
 The throttle counts with the `limits` library's moving window (``service.serving.throttle``), which keeps its
 entries in a storage. `limits` ships one in memory (``MemoryStorage``), but it fits a counter of failures badly,
-as measured (docs/performance.md §8, *The throttle on limits*): it holds every address that ever failed until
-its window passes, with no bound, and after each hit a timer thread sweeps every key it holds (30 ms for 20,000
-keys on this machine), so that a guesser trying from many addresses would keep a core busy sweeping. This one
-is what the hand-written throttle held: one tuple of recent failure times per key in cachetools' ``TLRUCache``
-(an entry lives its window after its last failure; when ``size`` keys are held the least recently used go
-first; what has aged out goes at the next write), so a check costs one look-up and no thread runs.
+as measured (docs/performance.md §8, *the throttle on limits*): it holds every address that ever failed until
+its window passes, with no bound, and 10 ms after a hit a timer thread walks every key it holds (18 to 41 ms
+for 20,000 keys, ``bench/throttle.py``), so that a guesser trying from many addresses would keep a core busy
+walking. This one holds what the hand-written throttle held: one tuple of recent failure times per key in
+cachetools' ``TLRUCache`` (an entry lives its window after its last failure; when ``size`` keys are held the
+least recently used go first; what has aged out goes at the next write), so a check costs one look-up and no
+thread runs.
 
 Only the moving window's two calls are served (``acquire_entry``, ``get_moving_window``); the fixed-window calls
 of `limits`' interface refuse, as nothing here uses them.
@@ -62,8 +63,11 @@ class BoundedMemoryStorage(Storage, MovingWindowSupport):
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         """(when the oldest entry in the window was counted, how many are), as `limits` asks; (now, 0) if none."""
         with self._lock:
-            now = self.timer()
-            recent = self._recent(key, expiry, now)
+            held = self._held.get(key)
+        now = self.timer()
+        if held is None:
+            return now, 0  # the usual case: no failure from there
+        recent = [t for t in held[1] if t > now - expiry]
         return (recent[0], len(recent)) if recent else (now, 0)
 
     def clear(self, key: str) -> None:
