@@ -16,6 +16,7 @@ refused with 403.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import html
@@ -35,7 +36,15 @@ from dashboard import csrf
 from dashboard.access import AccessSettings, Visitor, canonical_id
 from dashboard.static import CSS
 from service.errors import ServiceError
-from service.serving.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle, Throttled, storage_from_uri
+from service.serving.throttle import (
+    ORGANISER_KEY,
+    SEAT_TOKEN,
+    Throttle,
+    Throttled,
+    ThrottleUnavailable,
+    storage_from_uri,
+)
+from service.store.backends import RETRY_AFTER_SECONDS
 
 SESSION_COOKIE = "digsite_session"
 MAX_TOKEN_LENGTH = 512
@@ -76,11 +85,10 @@ class Gate:
 
     def install(self, server: Flask) -> None:
         name = self.routes_prefix.replace("/", "_")
-        server.add_url_rule(
-            f"{self.routes_prefix}login", f"{name}digsite_login", self.login_page, methods=["GET", "POST"]
-        )
+        login, seat = self._or_unavailable(self.login_page), self._or_unavailable(self.seat_form)
+        server.add_url_rule(f"{self.routes_prefix}login", f"{name}digsite_login", login, methods=["GET", "POST"])
         server.add_url_rule(f"{self.routes_prefix}logout", f"{name}digsite_logout", self.logout, methods=["POST"])
-        server.add_url_rule(f"{self.routes_prefix}seat", f"{name}digsite_seat", self.seat_form, methods=["POST"])
+        server.add_url_rule(f"{self.routes_prefix}seat", f"{name}digsite_seat", seat, methods=["POST"])
         server.before_request(self.guard)
         server.after_request(self.finish)
         csrf.CsrfCookie.install(server, self)
@@ -107,8 +115,26 @@ class Gate:
                 403,
             )
         if request.method == "GET" and "token" in request.args:
-            return self.seat_link()
+            return self._or_unavailable(self.seat_link)()
         return None
+
+    def _or_unavailable(self, view: Callable[[], Any]) -> Callable[[], Any]:
+        """``view``, answering 503 while the throttle's counts cannot be reached (DIGSITE_THROTTLE_STORAGE)."""
+
+        @functools.wraps(view)
+        def answer() -> Any:
+            try:
+                return view()
+            except ThrottleUnavailable:
+                response = self.page(
+                    "Try again shortly",
+                    "<p>Keys and seat links cannot be checked just now. Try again in a few seconds.</p>",
+                    503,
+                )
+                response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+                return response
+
+        return answer
 
     def finish(self, response: Response) -> Response:
         if not self.mine():

@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable
 
 from limits import RateLimitItem, RateLimitItemPerSecond
-from limits.errors import ConfigurationError
+from limits.errors import ConfigurationError, StorageError
 from limits.storage import MovingWindowSupport, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
@@ -62,6 +62,14 @@ class Throttled(ServiceError):
         super().__init__(message, code)
         self.retry_after = retry_after
         self.per_game = per_game  # shut for one game's seat tokens only (not for every game's)
+
+
+class ThrottleUnavailable(ServiceError):
+    """The storage the counts live in (DIGSITE_THROTTLE_STORAGE) cannot be reached: HTTP 503, try again shortly.
+    No secret is compared meanwhile, right or wrong, as no failure could be counted."""
+
+    status = 503
+    code = "throttle_unavailable"
 
 
 class Throttle:
@@ -120,8 +128,11 @@ class Throttle:
     def failed(self, kind: str, address: str, game: str | None = None) -> None:
         """One more wrong secret of this kind from this address (for this game). (A count already full stays
         full: the hit is refused and the door stays shut until its oldest failure ages out.)"""
-        for item, whose in self._counts(kind, address, game):
-            self._limiter.hit(item, *whose)
+        try:
+            for item, whose in self._counts(kind, address, game):
+                self._limiter.hit(item, *whose)
+        except StorageError as error:
+            raise _unreachable(error) from error
 
     def _counts(self, kind: str, address: str, game: str | None) -> list[Count]:
         """The counts a failure of this kind goes into."""
@@ -136,14 +147,23 @@ class Throttle:
     def _waits(self, kind: str, address: str, game: str | None) -> list[float]:
         """For each count of this kind: the seconds until it allows another failure (0: it does now)."""
         counts = self._counts(kind, address, game)
-        if all(self._limiter.test(item, *whose) for item, whose in counts):
-            return [0.0] * len(counts)  # the usual case
-        now = self._timer()
-        waits = []
-        for item, whose in counts:
-            stats = self._limiter.get_window_stats(item, *whose)
-            waits.append(max(0.0, stats.reset_time - now) if stats.remaining <= 0 else 0.0)
+        try:
+            if all(self._limiter.test(item, *whose) for item, whose in counts):
+                return [0.0] * len(counts)  # the usual case
+            now = self._timer()
+            waits = []
+            for item, whose in counts:
+                stats = self._limiter.get_window_stats(item, *whose)
+                waits.append(max(0.0, stats.reset_time - now) if stats.remaining <= 0 else 0.0)
+        except StorageError as error:
+            raise _unreachable(error) from error
         return waits
+
+
+def _unreachable(error: StorageError) -> ThrottleUnavailable:
+    return ThrottleUnavailable(
+        f"the counts of wrong secrets cannot be reached ({type(error.storage_error).__name__}); try again shortly"
+    )
 
 
 def _refusal(kind: str, left: float, per_game: bool = False) -> Throttled:
@@ -184,7 +204,7 @@ def storage_from_uri(uri: str) -> Storage | None:
     if not uri:
         return None
     try:
-        storage = storage_from_string(uri)
+        storage = storage_from_string(uri, wrap_exceptions=True)  # its errors as limits' StorageError
     except ConfigurationError as error:
         raise ValueError(f"{STORAGE_VARIABLE} must name a storage the limits library can use ({error})") from None
     if not isinstance(storage, Storage) or not isinstance(storage, MovingWindowSupport):
