@@ -26,7 +26,8 @@ answers; a door here counts only the wrong secrets among them, of a kind it lear
 doors call the library's core themselves. Where the counts live is a `limits` storage: by default this
 process's memory, bounded (``service.serving.failure_memory``: a check costs a look-up and nothing is written;
 under several worker processes each counts for itself, as docs/api.md says); ``DIGSITE_THROTTLE_STORAGE``
-names another (``redis://host:6379``: counts shared by every worker, at a round trip per check).
+names another (``redis://host:6379``: counts shared by every worker, at a round trip per check; while it cannot
+be reached every check answers :class:`ThrottleUnavailable`, HTTP 503, and nothing is compared).
 """
 
 from __future__ import annotations
