@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask, session
 
 from dashboard import create_dashboard
 from service.api import create_app
@@ -27,19 +28,26 @@ FORMS = {  # each form, a body it sends besides its token, and the sentence of i
 
 
 @pytest.fixture(scope="module")
-def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any]]:
-    """The API with the dashboard mounted at /dashboard/ on the same Flask server, over an empty store."""
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Digsite, ReadPort]]:
+    """An empty store, its service and read port."""
     database = Database.from_url(f"sqlite:///{Path(tmp_path_factory.mktemp('csrf')) / 'csrf.sqlite'}")
     backends.upgrade(database)
     service = Digsite(Settings(database=database, api_key=KEY, secret_key=TEST_SECRET))
     read = ReadPort.over(service.reader)
-    api = create_app(service=service)
-    dashboard = create_dashboard(read, service, server=api, url_base_pathname="/dashboard/", access=access_settings())
     try:
-        yield api, dashboard
+        yield service, read
     finally:
         read.close()
         service.close()
+
+
+@pytest.fixture(scope="module")
+def host(store: tuple[Digsite, ReadPort]) -> tuple[Any, Any]:
+    """The API with the dashboard mounted at /dashboard/ on the same Flask server."""
+    service, read = store
+    api = create_app(service=service)
+    dashboard = create_dashboard(read, service, server=api, url_base_pathname="/dashboard/", access=access_settings())
+    return api, dashboard
 
 
 def _refused(response: Any, form: str) -> bool:
@@ -100,3 +108,26 @@ def test_dash_callbacks_need_no_form_token(host: tuple[Any, Any]) -> None:
     browser = Browser(dashboard)
     page = browser.route_response("/games")
     assert "page" in page
+
+
+def test_a_host_apps_own_session_is_left_to_it(store: tuple[Digsite, ReadPort]) -> None:
+    """Mounted in a Flask app that has a session of its own, the dashboard's CSRF cookie takes its place only
+    under the dashboard's path."""
+    service, read = store
+    app = Flask("host")
+    app.secret_key = "the host's own secret"
+
+    @app.get("/visits")
+    def visits() -> str:
+        session["n"] = session.get("n", 0) + 1
+        return str(session["n"])
+
+    dashboard = create_dashboard(read, service, server=app, url_base_pathname="/dashboard/", access=access_settings())
+    client = app.test_client()
+    assert [client.get("/visits").get_data(as_text=True) for _ in range(3)] == ["1", "2", "3"]
+    assert client.get_cookie("session") is not None and client.get_cookie("digsite_csrf", path="/dashboard/") is None
+    browser = Browser(dashboard)
+    browser.client = client  # the same browser: the host's session cookie and the dashboard's side by side
+    assert browser.post("login", data={**FORMS["login"][0], "csrf": browser.csrf()}).status_code == 303
+    assert client.get_cookie("digsite_csrf", path="/dashboard/") is not None
+    assert client.get("/visits").get_data(as_text=True) == "4"
