@@ -4,7 +4,7 @@ bounded, with a clock that can be given.
 The throttle counts with the `limits` library's moving window (``service.serving.throttle``), which keeps its
 entries in a storage. `limits` ships one in memory (``MemoryStorage``), but it fits a counter of failures badly,
 as measured (docs/performance.md §8, *the throttle on limits*): it holds every address that ever failed until
-its window passes, with no bound, and 10 ms after a hit a timer thread walks every key it holds (18 to 41 ms
+its window passes, with no bound, and 10 ms after a hit a timer thread walks every key it holds (18 to 53 ms
 for 20,000 keys, ``bench/throttle.py``), so that a guesser trying from many addresses would keep a core busy
 walking. This one holds what the hand-written throttle held: one tuple of recent failure times per key in
 cachetools' ``TLRUCache`` (an entry lives its window after its last failure; when ``size`` keys are held the
