@@ -43,7 +43,7 @@ class Browser:
         if page.status_code == 303:  # signed in already
             account = self.route_response("/")["account"]["children"]
             return str(next(c["props"]["value"] for c in components(account) if c["props"].get("name") == "csrf"))
-        found = re.search(r'name="csrf" value="([0-9a-f]+)"', page.get_data(as_text=True))
+        found = re.search(r'name="csrf" value="([^"]+)"', page.get_data(as_text=True))
         assert found, page.get_data(as_text=True)[:2000]
         return found.group(1)
 
