@@ -166,8 +166,9 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                     html.Div(
                         [
                             html.Span("Jump to", className="field-label"),
-                            # (the rounds' buttons come with the VP chart, ``chart``: finding them evolves the game)
-                            html.Span(id="replay-rounds", style={"display": "contents"}),  # (its buttons: the row's items)
+                            # The rounds' buttons come with the VP chart (``chart``: finding them evolves the game),
+                            # each an item of this row.
+                            html.Span(id="replay-rounds", style={"display": "contents"}),
                             html.Span("Perspective", className="field-label gap"),
                             html.Div(
                                 [
