@@ -163,8 +163,13 @@ def _res_chip(resource: str, count: int, seat: int | None = None) -> html.Span:
     )
 
 
-def _card(card: dict[str, Any], extra: str = "", owned: bool = False, **attrs: Any) -> html.Span:
-    """A card chip: its name, cost (not once owned), travel icons and points; its printed text on hover."""
+def _card(card: dict[str, Any], extra: str = "", owned: bool = False, **attrs: Any) -> Any:
+    """A card chip: its name, cost (not once owned), travel icons and points; its printed text on hover. Kept: a
+    card is drawn in many frames (a hand, the row) and a part around it changes more often than it does."""
+    return kept(_card_chip, card, extra, owned, attrs)
+
+
+def _card_chip(card: dict[str, Any], extra: str, owned: bool, attrs: dict[str, Any]) -> html.Span:
     bits: list[Any] = [html.Span(card["name"], className="arnak-card-name")]
     if card["kind"] in ("item", "artifact") and not owned:
         unit = "coin" if card["kind"] == "item" else "compass"
@@ -568,16 +573,23 @@ def _player_body(view: dict[str, Any], seat: int) -> list[Any]:
     p = view["seats"][seat]
     rival = view.get("rival")
     is_rival = rival is not None and int(rival["seat"]) == seat
-    resources = html.Div(
-        [_res_chip(r, int(p["resources"].get(r, 0)), seat) for r in RESOURCES]
-        + ([html.Span("held:", className="q"), _travel(p["travel"])] if p.get("travel") else []),
-        className="arnak-resources",
+    # Each line is kept apart too (a pure function of what is passed): a move changes one or two of them, most
+    # often the resources, and the others are reused.
+    bits: list[Any] = [kept(_resources, p["resources"], p.get("travel"), seat)]
+    bits.append(kept(_research_line, narrow(p, ("glass", "notebook", "temple_place", "temple_tiles")), is_rival))
+    secret = (view.get("stacks") or {}).get("idols") or []
+    bits.append(
+        kept(
+            _idols_line,
+            p["idols"],
+            None if is_rival else p["idol_slots"],
+            secret[seat] if seat < len(secret) else None,
+            narrow(rival, ("face_up_idols", "negative_idols")) if is_rival and rival is not None else None,
+            seat,
+        )
     )
-    bits: list[Any] = [resources]
-    bits.append(_research_line(view, p, is_rival))
-    bits.append(_idols_line(view, p, seat, is_rival))
     if p["assistants"] or p["guardians"]:
-        bits.append(_helpers_line(p))
+        bits.append(kept(_helpers_line, narrow(p, ("assistants", "guardians"))))
     if is_rival and rival is not None:
         bits.append(_rival_lines(view, rival))
     else:
@@ -597,7 +609,17 @@ def _player_body(view: dict[str, Any], seat: int) -> list[Any]:
     return bits
 
 
-def _research_line(view: dict[str, Any], p: dict[str, Any], is_rival: bool) -> html.Div:
+def _resources(resources: dict[str, Any], travel: list[str] | None, seat: int) -> html.Div:
+    """A seat's resources, and the travel icons it holds."""
+    return html.Div(
+        [_res_chip(r, int(resources.get(r, 0)), seat) for r in RESOURCES]
+        + ([html.Span("held:", className="q"), _travel(travel)] if travel else []),
+        className="arnak-resources",
+    )
+
+
+def _research_line(p: dict[str, Any], is_rival: bool) -> html.Div:
+    """``p``: the seat's glass, notebook, place at the Lost Temple and temple tiles."""
     place = p.get("temple_place")
     glass = names.short_research(p["glass"]) if place is None else f"Lost Temple, {_ordinal(place + 1)} to arrive"
     bits: list[Any] = [
@@ -617,19 +639,22 @@ def _research_line(view: dict[str, Any], p: dict[str, Any], is_rival: bool) -> h
     return html.Div(bits, className="arnak-line")
 
 
-def _idols_line(view: dict[str, Any], p: dict[str, Any], seat: int, is_rival: bool) -> html.Div:
-    count = int(p["idols"]["count"])
+def _idols_line(
+    idols: dict[str, Any], slots_held: list[Any] | None, secret: list[Any] | None, rival: Any, seat: int
+) -> html.Div:
+    """A seat's idols: ``idols`` (its count, the ids where its own view lists them), its slots (None: the solo
+    rival, ``rival``), ``secret`` (the seat's face-down idols from the referee's stacks, if the view has them)."""
+    count = int(idols["count"])
     # Which idols lie face down in the supply: the holder's own view lists them (``ids``), the referee's stacks too.
-    secret = (view.get("stacks") or {}).get("idols") or []
-    held = p["idols"].get("ids")
-    if held is None and seat < len(secret):
-        held = secret[seat]
+    held = idols.get("ids")
+    if held is None:
+        held = secret
     bits: list[Any] = [html.Span("Idols", className="arnak-sub"), f"{count} in supply"]
     if count and held:
         bits.extend(_idol(i, "down", seat) for i in held)
-    if not is_rival:
+    if rival is None:
         vps = book().idol_slot_vp
-        slots = list(p["idol_slots"])
+        slots = list(slots_held or [])
         cells = []
         for i, vp in enumerate(vps):
             if i < len(slots):
@@ -646,7 +671,6 @@ def _idols_line(view: dict[str, Any], p: dict[str, Any], seat: int, is_rival: bo
                 cells.append(html.Span(f"{vp} VP", className="arnak-slot", title=f"Slot {i + 1}: empty, worth {vp} VP"))
         bits.append(html.Span(["slots", *cells], className="arnak-slots"))
     else:
-        rival = view["rival"]
         ups = [_idol(i) for i in rival["face_up_idols"]]
         bits.append(html.Span([" face up:", *ups] if ups else " no face-up idols", className="arnak-slots"))
         bits.append(f" · {rival['negative_idols']['count']} in the negative stack")
