@@ -118,6 +118,19 @@ def _seat_slice(view: dict[str, Any], seat: int) -> dict[str, Any]:
     return {**_player_slice(view, seat), **narrow(view, ("first_player",))}
 
 
+def _line_slice(view: dict[str, Any], seat: int, keys: tuple[str, ...]) -> dict[str, Any]:
+    """One line of a player's board: the seat's entries under ``keys``."""
+    return {"seats": [narrow(s, keys) if i == seat else None for i, s in enumerate(view["seats"])]}
+
+
+def _idols_slice(view: dict[str, Any], seat: int, is_rival: bool) -> dict[str, Any]:
+    """A player's idols: its own, its face-down ones in the referee's stacks, and the solo rival's face-up ones."""
+    out = {**_line_slice(view, seat, ("idols", "idol_slots")), **_stacks(view, ("idols",), seat)}
+    if is_rival:
+        out["rival"] = narrow(view["rival"], ("face_up_idols", "negative_idols"))
+    return out
+
+
 def _player_slice(view: dict[str, Any], seat: int) -> dict[str, Any]:
     seats = [s if i == seat else None for i, s in enumerate(view["seats"])]
     return {"seats": seats, **narrow(view, ("rival",)), **_stacks(view, ("idols", "decks"), seat)}
@@ -573,23 +586,14 @@ def _player_body(view: dict[str, Any], seat: int) -> list[Any]:
     p = view["seats"][seat]
     rival = view.get("rival")
     is_rival = rival is not None and int(rival["seat"]) == seat
-    # Each line is kept apart too (a pure function of what is passed): a move changes one or two of them, most
-    # often the resources, and the others are reused.
-    bits: list[Any] = [kept(_resources, p["resources"], p.get("travel"), seat)]
-    bits.append(kept(_research_line, narrow(p, ("glass", "notebook", "temple_place", "temple_tiles")), is_rival))
-    secret = (view.get("stacks") or {}).get("idols") or []
-    bits.append(
-        kept(
-            _idols_line,
-            p["idols"],
-            None if is_rival else p["idol_slots"],
-            secret[seat] if seat < len(secret) else None,
-            narrow(rival, ("face_up_idols", "negative_idols")) if is_rival and rival is not None else None,
-            seat,
-        )
-    )
+    # Each line is kept apart too, from the slice of the view it reads: a move changes one or two of them (most often
+    # the resources), and the others are reused.
+    bits: list[Any] = [kept(_resources, _line_slice(view, seat, ("resources", "travel")), seat)]
+    research = _line_slice(view, seat, ("glass", "notebook", "temple_place", "temple_tiles"))
+    bits.append(kept(_research_line, research, seat, is_rival))
+    bits.append(kept(_idols_line, _idols_slice(view, seat, is_rival), seat, is_rival))
     if p["assistants"] or p["guardians"]:
-        bits.append(kept(_helpers_line, narrow(p, ("assistants", "guardians"))))
+        bits.append(kept(_helpers_line, _line_slice(view, seat, ("assistants", "guardians")), seat))
     if is_rival and rival is not None:
         bits.append(_rival_lines(view, rival))
     else:
@@ -609,17 +613,18 @@ def _player_body(view: dict[str, Any], seat: int) -> list[Any]:
     return bits
 
 
-def _resources(resources: dict[str, Any], travel: list[str] | None, seat: int) -> html.Div:
+def _resources(view: dict[str, Any], seat: int) -> html.Div:
     """A seat's resources, and the travel icons it holds."""
+    p = view["seats"][seat]
     return html.Div(
-        [_res_chip(r, int(resources.get(r, 0)), seat) for r in RESOURCES]
-        + ([html.Span("held:", className="q"), _travel(travel)] if travel else []),
+        [_res_chip(r, int(p["resources"].get(r, 0)), seat) for r in RESOURCES]
+        + ([html.Span("held:", className="q"), _travel(p["travel"])] if p.get("travel") else []),
         className="arnak-resources",
     )
 
 
-def _research_line(p: dict[str, Any], is_rival: bool) -> html.Div:
-    """``p``: the seat's glass, notebook, place at the Lost Temple and temple tiles."""
+def _research_line(view: dict[str, Any], seat: int, is_rival: bool) -> html.Div:
+    p = view["seats"][seat]
     place = p.get("temple_place")
     glass = names.short_research(p["glass"]) if place is None else f"Lost Temple, {_ordinal(place + 1)} to arrive"
     bits: list[Any] = [
@@ -639,22 +644,20 @@ def _research_line(p: dict[str, Any], is_rival: bool) -> html.Div:
     return html.Div(bits, className="arnak-line")
 
 
-def _idols_line(
-    idols: dict[str, Any], slots_held: list[Any] | None, secret: list[Any] | None, rival: Any, seat: int
-) -> html.Div:
-    """A seat's idols: ``idols`` (its count, the ids where its own view lists them), its slots (None: the solo
-    rival, ``rival``), ``secret`` (the seat's face-down idols from the referee's stacks, if the view has them)."""
-    count = int(idols["count"])
+def _idols_line(view: dict[str, Any], seat: int, is_rival: bool) -> html.Div:
+    p = view["seats"][seat]
+    count = int(p["idols"]["count"])
     # Which idols lie face down in the supply: the holder's own view lists them (``ids``), the referee's stacks too.
-    held = idols.get("ids")
-    if held is None:
-        held = secret
+    secret = (view.get("stacks") or {}).get("idols") or []
+    held = p["idols"].get("ids")
+    if held is None and seat < len(secret):
+        held = secret[seat]
     bits: list[Any] = [html.Span("Idols", className="arnak-sub"), f"{count} in supply"]
     if count and held:
         bits.extend(_idol(i, "down", seat) for i in held)
-    if rival is None:
+    if not is_rival:
         vps = book().idol_slot_vp
-        slots = list(slots_held or [])
+        slots = list(p["idol_slots"])
         cells = []
         for i, vp in enumerate(vps):
             if i < len(slots):
@@ -671,13 +674,15 @@ def _idols_line(
                 cells.append(html.Span(f"{vp} VP", className="arnak-slot", title=f"Slot {i + 1}: empty, worth {vp} VP"))
         bits.append(html.Span(["slots", *cells], className="arnak-slots"))
     else:
+        rival = view["rival"]
         ups = [_idol(i) for i in rival["face_up_idols"]]
         bits.append(html.Span([" face up:", *ups] if ups else " no face-up idols", className="arnak-slots"))
         bits.append(f" · {rival['negative_idols']['count']} in the negative stack")
     return html.Div(bits, className="arnak-line")
 
 
-def _helpers_line(p: dict[str, Any]) -> html.Div:
+def _helpers_line(view: dict[str, Any], seat: int) -> html.Div:
+    p = view["seats"][seat]
     bits: list[Any] = []
     if p["assistants"]:
         bits.append(html.Span("Assistants", className="arnak-sub"))
