@@ -582,7 +582,7 @@ def _player(view: dict[str, Any], seat: int, acting: bool, moved_last: bool = Fa
 
 
 def _player_body(view: dict[str, Any], seat: int) -> list[Any]:
-    """A player's board under its head: resources, research, idols, helpers, cards, archaeologists."""
+    """A player's board under its head: resources, research, idols, assistants and guardians, cards, archaeologists."""
     p = view["seats"][seat]
     rival = view.get("rival")
     is_rival = rival is not None and int(rival["seat"]) == seat
@@ -593,7 +593,7 @@ def _player_body(view: dict[str, Any], seat: int) -> list[Any]:
     bits.append(kept(_research_line, research, seat, is_rival))
     bits.append(kept(_idols_line, _idols_slice(view, seat, is_rival), seat, is_rival))
     if p["assistants"] or p["guardians"]:
-        bits.append(kept(_helpers_line, _line_slice(view, seat, ("assistants", "guardians")), seat))
+        bits.append(kept(_assistants_line, _line_slice(view, seat, ("assistants", "guardians")), seat))
     if is_rival and rival is not None:
         bits.append(_rival_lines(view, rival))
     else:
@@ -681,7 +681,7 @@ def _idols_line(view: dict[str, Any], seat: int, is_rival: bool) -> html.Div:
     return html.Div(bits, className="arnak-line")
 
 
-def _helpers_line(view: dict[str, Any], seat: int) -> html.Div:
+def _assistants_line(view: dict[str, Any], seat: int) -> html.Div:
     p = view["seats"][seat]
     bits: list[Any] = []
     if p["assistants"]:
