@@ -346,6 +346,26 @@ class Data:
         perspective the replay's page shows this visitor for that wish, ``Opened.choose``); NotFound for a part
         the game does not have. Drawn once per game (as far as it is played), perspective and part, then kept."""
         opened, perspective = self._perspective(visitor, game_id, perspective, chunk, chosen)
+        return self._document(opened, perspective, chunk, with_moves, by_event)
+
+    def replay_parts(
+        self, visitor: Visitor, game_id: str, perspective: str | None, by_event: bool = False
+    ) -> dict[str, Any]:
+        """Every part of ``perspective``'s frames (by move, or ``by_event`` within moves) in one document with one
+        table of pieces (``replay_frames.merged``): the page loads a perspective it does not show in one request,
+        and a piece many parts share (the board, a hand nobody touched) is sent once, not once a part. Checked as
+        ``replay_document`` is; each part drawn and kept as it is."""
+        opened, perspective = self._perspective(visitor, game_id, perspective, 0, False)
+        parts = [
+            self._document(opened, perspective, chunk, False, by_event)
+            for chunk in range(replay_frames.chunks(opened.latest))
+        ]
+        return replay_frames.merged(parts)
+
+    def _document(
+        self, opened: Opened, perspective: str, chunk: int, with_moves: bool, by_event: bool
+    ) -> dict[str, Any]:
+        """``replay_document`` once the visitor's perspective and the part are checked."""
         key = (opened.game_id, opened.latest, perspective, chunk, with_moves, by_event)
         found = self.documents.get(key)
         if found is not None:
