@@ -16,7 +16,7 @@ from typing import Any
 
 from cachetools import LRUCache
 
-from dashboard import access, replay_frames
+from dashboard import access, collection, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from domain.games import game as game_of
 from service.commands.application import Digsite, GameReader, Viewer
@@ -373,17 +373,18 @@ class Data:
         records = self._replays.records(opened.game_id)[: opened.latest]
         read = {int(m["version"]): m for m in self._lists.moves(opened.game_id)} if with_moves else {}
         seat = None if perspective == REFEREE else int(perspective)
-        built = replay_frames.document(
-            opened.game_id,
-            records,
-            perspective,
-            seat,
-            read,
-            chunk,
-            with_moves,
-            by_event,
-            frames_at=self._part_states(opened.game_id, records, chunk, by_event),
-        )
+        with collection.paused():  # (drawing: dashboard.collection)
+            built = replay_frames.document(
+                opened.game_id,
+                records,
+                perspective,
+                seat,
+                read,
+                chunk,
+                with_moves,
+                by_event,
+                frames_at=self._part_states(opened.game_id, records, chunk, by_event),
+            )
         if not opened.over:
             # The VP chart's points for this part's moves (the page's chart shows them all already): a page that
             # follows a game in play extends its chart with them as moves land. A finished game's page never does,
@@ -408,15 +409,16 @@ class Data:
             return found
         records = self._replays.records(opened.game_id)[: opened.latest]
         read = {int(m["version"]): m for m in self._lists.moves(opened.game_id)}
-        built = replay_frames.log_document(
-            opened.game_id,
-            records,
-            perspective,
-            None if perspective == REFEREE else int(perspective),
-            read,
-            chunk,
-            self._part_states(opened.game_id, records, chunk, False),
-        )
+        with collection.paused():
+            built = replay_frames.log_document(
+                opened.game_id,
+                records,
+                perspective,
+                None if perspective == REFEREE else int(perspective),
+                read,
+                chunk,
+                self._part_states(opened.game_id, records, chunk, False),
+            )
         self.documents.put(key, built)
         return built
 
