@@ -27,7 +27,7 @@
         "[role=listbox], [role=option]";
     var LIVE_WAIT_S = 20;      // a game in play: how long one waiting request waits for a new move
     var LIVE_RETRY_MS = 5000;  // and the pause after a failed one
-    var IN_FLIGHT = 2;         // parts asked for at once while loading the rest of a replay
+    var IN_FLIGHT = 3;         // requests at once while loading the rest of a replay
     var R = null;              // the open replay, or null
 
     function $(id) { return document.getElementById(id); }
