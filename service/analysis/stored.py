@@ -96,8 +96,8 @@ def _transaction(db: Database, *, writes: bool = True) -> Iterator[_Writer]:
                 conn.execute("ROLLBACK")
                 raise
         return
-    with psycopg.connect(db.psycopg_conninfo()) as conn, conn.transaction():
-        yield _Writer(db, conn)
+    with psycopg.connect(db.psycopg_conninfo()) as pg, pg.transaction():
+        yield _Writer(db, pg)
 
 
 def write(db: Database, judged: Judged) -> None:
