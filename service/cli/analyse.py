@@ -26,6 +26,7 @@ from service.analysis.judging import Judged, finished, judge_records
 from service.bootstrap import build
 from service.cli.group import main
 from service.cli.problems import StoreProblem, ready, settings
+from service.cluster import dask_jobs
 from service.commands.application import Digsite
 from service.errors import ServiceError
 from service.integrity.audit import stored_game_ids
@@ -80,9 +81,14 @@ def _finished_records(service: Digsite, ids: list[str]) -> Iterator[list[dict[st
             yield records
 
 
-def _judged(service: Digsite, ids: list[str], budget: int, workers: int) -> Iterator[Judged]:
-    """Each finished game of ``ids`` judged, here (one worker) or on ``workers`` processes, as each is done."""
+def _judged(service: Digsite, ids: list[str], budget: int, workers: int, cluster: str | None) -> Iterator[Judged]:
+    """Each finished game of ``ids`` judged, here (one worker), on ``workers`` processes or on the workers of the
+    Dask scheduler at ``cluster``, as each is done."""
     games = _finished_records(service, ids)
+    if cluster is not None:
+        with dask_jobs.engine(cluster, None) as client:
+            yield from dask_jobs.judged_on(client, games, budget)
+        return
     if workers == 1:
         for records in games:
             yield judge_records(records, budget)
@@ -123,8 +129,20 @@ def _judged(service: Digsite, ids: list[str], budget: int, workers: int) -> Iter
     show_default=True,
     help="Processes judging games side by side (each game whole on one of them).",
 )
+@click.option(
+    "--cluster",
+    metavar="ADDRESS",
+    help="Judge on the workers of the Dask scheduler at ADDRESS (tcp://HOST:8786; the `cluster` extra; "
+    "docs/deploy.md): each worker gets whole games' records, this process writes the rows.",
+)
 def analyse(
-    game: str | None, game_option: str | None, tournament: str | None, every: bool, budget: int, workers: int
+    game: str | None,
+    game_option: str | None,
+    tournament: str | None,
+    every: bool,
+    budget: int,
+    workers: int,
+    cluster: str | None,
 ) -> None:
     """Judge every move of finished games (the judge, docs/judge.md) and store the judgements.
 
@@ -136,6 +154,13 @@ def analyse(
     game = game if game is not None else game_option
     if sum([game is not None, tournament is not None, every]) != 1:
         raise click.UsageError("name one game (--game ID), or use --tournament T, or --all")
+    if cluster is not None and workers != 1:
+        raise click.UsageError("give --cluster ADDRESS (its workers are used) or --workers N, not both")
+    if cluster is not None:
+        try:
+            dask_jobs.require_dask("digsite analyse --cluster")
+        except dask_jobs.ClusterProblem as error:
+            _stop(str(error))
     with _service() as service:
         database = service.settings.database
         ids = _candidates(service, game, tournament)
@@ -148,10 +173,12 @@ def analyse(
         count = 0
         try:
             with click.progressbar(length=len(todo), label="judging", file=sys.stderr) as bar:
-                for judged in _judged(service, todo, budget, workers):
+                for judged in _judged(service, todo, budget, workers, cluster):
                     stored.write(database, judged)
                     count += 1
                     bar.update(1)
+        except dask_jobs.ClusterProblem as error:
+            _stop(f"{error} ({count} game(s) judged and stored whole before)")
         except KeyboardInterrupt:
             click.echo(f"\ninterrupted: {count} game(s) judged and stored whole; run again to judge the rest", err=True)
             raise SystemExit(EXIT_INTERRUPTED) from None
