@@ -616,20 +616,21 @@ def judged_on(client: Client, games: Iterator[list[dict[str, Any]]], budget: int
     """Each game of ``games`` (its stored records) judged on the cluster's workers (``judge_records``, the very
     function a single process runs: the same rows), yielded as each is done. The workers read no store: the
     records travel with the task, so any store works, SQLite included, and the caller writes the rows."""
-    from distributed import wait as dask_wait  # lazy: Dask, 1.2 s to import
+    from distributed import as_completed  # lazy: Dask, 1.2 s to import
 
     check_workers(client)
     ahead = JUDGE_AHEAD * max(1, len(client.scheduler_info()["workers"]))
-    running: set[Any] = set()
+    futures: list[Any] = []
+    done = as_completed(loop=client.loop)  # (this client's futures, not a default client's)
     try:
         for records in games:
-            running.add(client.submit(judge_records, records, budget, pure=False))
-            while len(running) >= ahead:
-                done, running = dask_wait(running, return_when="FIRST_COMPLETED")
-                yield from (future.result() for future in done)
-        while running:
-            done, running = dask_wait(running, return_when="FIRST_COMPLETED")
-            yield from (future.result() for future in done)
+            future = client.submit(judge_records, records, budget, pure=False)
+            futures.append(future)
+            done.add(future)
+            while done.count() >= ahead:
+                yield next(done).result()
+        for future in done:
+            yield future.result()
     except BaseException:
-        client.cancel(list(running))
+        client.cancel(futures)
         raise
