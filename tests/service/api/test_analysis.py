@@ -153,3 +153,29 @@ def test_refusals_say_what_is_wrong(client: FlaskClient, service: Digsite, datab
     no_game = analyse(database, "--game", unknown)
     assert no_game.exit_code == 2 and f"no game with id {unknown}" in no_game.output
     assert analyse(database, "--game", game_id, "--all").exit_code == 2  # one target only (a usage error)
+
+
+def test_an_interrupted_run_leaves_the_games_it_stored_whole_and_the_next_run_judges_the_rest(
+    client: FlaskClient, service: Digsite, database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = [finished(client, service, seed)["id"] for seed in (1, 2)]
+    write = stored.write
+    written: list[str] = []
+
+    def interrupted_at_the_second(db: Database, judged: Any) -> None:
+        if written:
+            raise KeyboardInterrupt  # Ctrl-C while the second game's judgement is at hand
+        write(db, judged)
+        written.append(judged.game_id)
+
+    monkeypatch.setattr(stored, "write", interrupted_at_the_second)
+    stopped = analyse(database, "--all", "--budget", str(BUDGET))
+    assert stopped.exit_code == 130 and "1 game(s) judged and stored whole" in stopped.output, stopped.output
+    rows = stored_rows(database)
+    assert {row[0] for row in rows[JUDGED_SEATS.name]} == set(written)
+    moves = [r for r in service.stored_records(written[0]) if r["type"] == "move"]
+    assert len(rows[JUDGED_MOVES.name]) == len(moves)  # the game stored is whole
+    monkeypatch.setattr(stored, "write", write)
+    again = analyse(database, "--all", "--budget", str(BUDGET))
+    assert again.exit_code == 0 and "1 already judged" in again.output and "judged 1 game(s)" in again.output
+    assert {row[0] for row in stored_rows(database)[JUDGED_SEATS.name]} == set(games)
