@@ -5,6 +5,7 @@ when the callback computes them itself."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -162,3 +163,16 @@ def test_a_page_refused_begins_nothing_but_the_way_in(closed: Any, demo: Demo, c
 def test_the_page_loads_no_script_no_page_uses(fresh: Any) -> None:
     page = Browser(fresh).get("games").get_data(as_text=True)
     assert "/html/dash_html_components" in page and "/dash_table/bundle" not in page
+
+
+def test_the_dashboard_s_scripts_are_kept_by_the_browser_until_they_change(fresh: Any) -> None:
+    browser = Browser(fresh)
+    page = browser.get("games").get_data(as_text=True)
+    assets = re.findall(r'src="/(assets/[^"?]+[?]m=[^"]+)"', page)
+    assert len(assets) >= 3  # (the dashboard's own scripts, each address carrying its file's time)
+    for asset in assets:
+        with browser.get(asset) as response:
+            assert response.status_code == 200
+            assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    with browser.get(assets[0].split("?")[0]) as unversioned:  # (an address without the file's time: asked again)
+        assert "immutable" not in unversioned.headers.get("Cache-Control", "")
