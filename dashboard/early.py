@@ -27,6 +27,11 @@ from dashboard.access import Visitor
 KEEP_SECONDS = 10.0  # the page's callback comes well under a second after its HTML; a page left unopened lets go
 MOST_WAITING = 32  # answers begun and not yet taken (the oldest is dropped beyond)
 WORKERS = 2  # the machine's cores: an early answer must not crowd out the requests being served
+# Answers being computed or queued at most. A page's HTML costs nothing to ask for and begins about 350 ms of
+# work: without a bound, a burst of page loads (or a client asking for HTML and never for its callbacks) would
+# queue that work without end. Beyond it nothing is begun, and the callback computes its answer when it comes,
+# as it did before answers were begun early.
+MOST_IN_FLIGHT = 2 * WORKERS
 
 
 def visitor_key(visitor: Visitor) -> tuple[Any, ...]:
@@ -37,9 +42,17 @@ def visitor_key(visitor: Visitor) -> tuple[Any, ...]:
 class Early:
     """Answers begun before they are asked for, each taken at most once."""
 
-    def __init__(self, keep_seconds: float = KEEP_SECONDS, most: int = MOST_WAITING, workers: int = WORKERS) -> None:
+    def __init__(
+        self,
+        keep_seconds: float = KEEP_SECONDS,
+        most: int = MOST_WAITING,
+        workers: int = WORKERS,
+        most_in_flight: int = MOST_IN_FLIGHT,
+    ) -> None:
         self.keep_seconds = keep_seconds
         self.most = most
+        self.most_in_flight = most_in_flight
+        self._in_flight = 0  # submitted and not done, taken or dropped alike
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="digsite-early")
         self._begun: OrderedDict[Hashable, tuple[float, Future[Any]]] = OrderedDict()
         self._lock = threading.Lock()
@@ -48,9 +61,10 @@ class Early:
         """Start ``compute`` on a worker thread, for the request that will ask with ``key``."""
         with self._lock:
             self._drop_stale()
-            if key in self._begun:
+            if key in self._begun or self._in_flight >= self.most_in_flight:
                 return
-            self._begun[key] = (time.monotonic(), self._pool.submit(compute))
+            self._in_flight += 1
+            self._begun[key] = (time.monotonic(), self._pool.submit(self._counted, compute))
             while len(self._begun) > self.most:
                 self._begun.popitem(last=False)
 
@@ -62,6 +76,13 @@ class Early:
         if begun is None:
             return compute()
         return begun[1].result()  # (an exception raised by compute is raised here, as it would have been)
+
+    def _counted(self, compute: Callable[[], Any]) -> Any:
+        try:
+            return compute()
+        finally:  # (before the answer is set: whoever takes it finds the room it leaves)
+            with self._lock:
+                self._in_flight -= 1
 
     def waiting(self) -> int:
         """How many answers are begun and not taken (for the tests)."""
