@@ -157,7 +157,7 @@ class Browser:
     def chart_response(self, game_id: str, move: int = 1, latest: int = 1) -> Any:
         """The replay's VP chart, as its page asks for it once the first table shows."""
         return self.post_callback(
-            [("replay-vp", "children")],
+            [("replay-vp", "children"), ("replay-rounds", "children")],
             [("replay-chart-wanted", "data", {"v": move})],
             [("replay-meta", "data", {"game": game_id, "latest": latest})],
         )
