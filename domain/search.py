@@ -74,8 +74,7 @@ def _logistic(x: float) -> float:
 
 def ranked_rewards(result: Result | None, scores: Sequence[int]) -> list[float]:
     """Each seat's reward by rank, in [0, 1]: ``WIN_WEIGHT`` for winning (leading on points when the playout stopped
-    before the end), the rest for the share of other seats it beat (ties count half). The judge's value (its
-    version 1 keeps ranks at a cut: docs/judge.md); the search's at a game's end."""
+    before the end), the rest for the share of other seats it beat (ties count half): ``rewards`` at a game's end."""
     n = len(scores)
     if n == 1:
         return [1.0]
