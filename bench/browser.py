@@ -12,9 +12,13 @@ headless Chromium (Playwright, ``/usr/bin/chromium``):
   choice made through the picker;
 - **replay first table** / **replay all**: from the start of the navigation to a signed-in organiser's
   ``/replay/<game>`` to the first table drawn, and to every perspective's frames loaded (``data-loaded=all``);
-  each finished game once (``--replays`` per game, the demo's four-seat tables first), so each is cold;
+  each finished game once (``--replays`` per game, the demo's four-seat tables first), so each is cold; beside
+  them the **server CPU** the dashboard's process spent until then (its user and system time, Linux only): on a
+  shared machine the wall times follow the load, the CPU a page costs the server much less;
 - **players** / **aggregates**: from the start of the navigation until the page stops changing (its last DOM
-  change once no request is pending for a second), per player shown / per game.
+  change once no request is pending for a second), per player shown / per game; and **first shown**: until the
+  page's content (the answer of its content callback, ``#players-loaded`` / ``#agg-summary``) is first in the
+  document.
 
 Timings are never asserted anywhere; these are figures to compare, beside the other tree's in the same run.
 
@@ -66,11 +70,18 @@ SLOW_MS = 900_000  # the slowest replay before: 43 s for every perspective on a 
 QUIET_MS = 1_000  # a page has settled when nothing changed and nothing was pending for this long
 HERE = Path(__file__).resolve().parents[1]
 
-# Every change to the document, timed: a page has settled at its last one (read once it is quiet).
+# Every change to the document, timed: a page has settled at its last one (read once it is quiet). Also when the
+# page's content first showed: the first change after which its content callback's answer is in the document.
 WATCH_JS = """
 window.__lastChange = 0;
-new MutationObserver(function () { window.__lastChange = performance.now(); })
-    .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+window.__shown = {};
+new MutationObserver(function () {
+    var now = performance.now();
+    window.__lastChange = now;
+    ["players-loaded", "agg-summary"].forEach(function (id) {
+        if (!window.__shown[id] && document.getElementById(id)) { window.__shown[id] = now; }
+    });
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 """
 
 # Click "Play this move" and time the answer in the page: until it shows the table after the move (a later
@@ -132,8 +143,9 @@ def build_store(folder: Path, demo_games: int) -> dict[str, Any]:
 
 
 @contextmanager
-def served(tree: Path, database: Path) -> Iterator[str]:
-    """``digsite dashboard`` from ``tree`` over ``database`` on a free port, in a process of its own."""
+def served(tree: Path, database: Path) -> Iterator[tuple[str, int]]:
+    """``digsite dashboard`` from ``tree`` over ``database`` on a free port, in a process of its own: its address and
+    its process id."""
     env = {
         **os.environ,
         "PYTHONPATH": str(tree),
@@ -161,7 +173,7 @@ def served(tree: Path, database: Path) -> Iterator[str]:
             )
         if url is None:
             raise RuntimeError(f"the dashboard from {tree} did not start: {log.read_text()[-2000:]}")
-        yield url
+        yield url, process.pid
     finally:
         process.terminate()
         try:
@@ -205,7 +217,20 @@ def watched(context: Any) -> tuple[Any, set[Any]]:
 # -- the interactions -------------------------------------------------------------------------------------------
 
 
-def measure_replays(browser: Any, url: str, found: dict[str, Any], replays: int) -> dict[str, list[float]]:
+def cpu_ms(pid: int) -> float | None:
+    """The user and system CPU time process ``pid`` has spent, in ms (None where /proc is not there)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def measure_replays(
+    browser: Any, url: str, found: dict[str, Any], replays: int, server: int | None = None
+) -> dict[str, list[float]]:
+    """Each replay's first table and every perspective (wall, in the page), and with ``server`` (the dashboard's
+    process id) the server's CPU until each."""
     out: dict[str, list[float]] = {}
     context = browser.new_context(viewport=VIEWPORT, base_url=url)
     context.set_default_timeout(SLOW_MS)
@@ -215,6 +240,7 @@ def measure_replays(browser: Any, url: str, found: dict[str, Any], replays: int)
         for kind, games in found["finished"].items():
             for game_id in games[:replays]:
                 page = context.new_page()
+                cpu_before = cpu_ms(server) if server else None
                 page.goto(f"/replay/{game_id}")
                 page.wait_for_function(
                     "() => { var t = document.getElementById('replay-table');"
@@ -222,6 +248,7 @@ def measure_replays(browser: Any, url: str, found: dict[str, Any], replays: int)
                     " window.__first = window.__first || performance.now(); return true; } return false; }",
                     polling="raf",
                 )
+                cpu_first = cpu_ms(server) if server else None
                 page.wait_for_function(
                     "() => { if (document.getElementById('replay-root').dataset.loaded === 'all') {"
                     " window.__all = window.__all || performance.now(); return true; } return false; }",
@@ -230,6 +257,10 @@ def measure_replays(browser: Any, url: str, found: dict[str, Any], replays: int)
                 first, every = page.evaluate("() => [window.__first, window.__all]")
                 out.setdefault(f"replay first table, {kind}", []).append(first)
                 out.setdefault(f"replay all perspectives, {kind}", []).append(every)
+                cpu_all = cpu_ms(server) if server else None
+                if cpu_before is not None and cpu_first is not None and cpu_all is not None:
+                    out.setdefault(f"replay server CPU to the first table, {kind}", []).append(cpu_first - cpu_before)
+                    out.setdefault(f"replay server CPU to every perspective, {kind}", []).append(cpu_all - cpu_before)
                 page.close()
     finally:
         context.close()
@@ -249,6 +280,8 @@ def measure_pages(browser: Any, url: str, found: dict[str, Any], per_kind: int) 
                 page.goto(f"/players?game={kind}&player={player}")
                 page.wait_for_selector("#players-loaded")
                 out.setdefault(f"players page, {kind}", []).append(settled(page, pending))
+                shown = page.evaluate("() => window.__shown['players-loaded']")
+                out.setdefault(f"players page first shown, {kind}", []).append(shown)
                 page.close()
         for kind in found["players"]:
             for _ in range(per_kind):
@@ -256,6 +289,8 @@ def measure_pages(browser: Any, url: str, found: dict[str, Any], per_kind: int) 
                 page.goto(f"/aggregates?game={kind}")
                 page.wait_for_selector("#agg-summary")  # (its charts' answer in: a first screen may draw no Plotly)
                 out.setdefault(f"aggregates page, {kind}", []).append(settled(page, pending))
+                shown = page.evaluate("() => window.__shown['agg-summary']")
+                out.setdefault(f"aggregates page first shown, {kind}", []).append(shown)
                 page.close()
     finally:
         context.close()
@@ -364,13 +399,13 @@ def measure(
     copy.parent.mkdir()
     shutil.copyfile(found["path"], copy)
     out: dict[str, list[float]] = {}
-    with served(tree, copy) as url:
+    with served(tree, copy) as (url, pid):
         warm = browser.new_page(base_url=url)
         warm.goto("/games")  # the process's first page (imports, the first connection): not any interaction's
         warm.wait_for_selector("#nav a")
         warm.close()
         if "replay" in args.only:
-            out.update(measure_replays(browser, url, found, args.replays))
+            out.update(measure_replays(browser, url, found, args.replays, pid))
         if "pages" in args.only:
             out.update(measure_pages(browser, url, found, args.per_kind))
         if "move" in args.only:

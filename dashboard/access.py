@@ -26,7 +26,7 @@ from uuid import UUID
 
 from werkzeug.exceptions import Forbidden
 
-from service.serving.throttle import trusted_proxies
+from service.serving.throttle import storage_uri, trusted_proxies
 
 REFEREE = "referee"
 
@@ -147,7 +147,9 @@ class AccessSettings:
       seconds; ``seat_failures_across_games``: wrong seat tokens per address over every game
       (``service.serving.throttle``);
     - ``trusted_proxies``: reverse proxies in front that add to X-Forwarded-For, whose client is then the
-      address counted (DIGSITE_TRUSTED_PROXIES, default 0: the header is ignored).
+      address counted (DIGSITE_TRUSTED_PROXIES, default 0: the header is ignored);
+    - ``throttle_storage``: where those counts live, a `limits` storage URI (DIGSITE_THROTTLE_STORAGE, default
+      "": this process's memory).
     """
 
     api_key: str | None
@@ -160,6 +162,7 @@ class AccessSettings:
     delay: float = 0.5
     seat_failures_across_games: int | None = None  # None: ten times ``failures``
     trusted_proxies: int = 0
+    throttle_storage: str = ""
 
     def __post_init__(self) -> None:
         if self.secure_cookie not in ("auto", "always", "never"):
@@ -190,6 +193,7 @@ class AccessSettings:
             "secure_cookie": secure,
             "session_hours": hours,
             "trusted_proxies": trusted_proxies(),
+            "throttle_storage": storage_uri(),
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]

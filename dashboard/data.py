@@ -311,8 +311,9 @@ class Data:
 
     def replay_page(self, visitor: Visitor, game_id: str) -> dict[str, Any]:
         """What the replay page is built from: the game's first frame (from a perspective the visitor may
-        take), its read-model row and round starts (the frames come apart: ``replay_document``; the VP chart too,
-        ``replay_timeline``)."""
+        take) and its read-model row (the frames come apart: ``replay_document``; the VP chart and the rounds to
+        jump to too, ``replay_timeline``: they evolve and score every record, which the first table need not wait
+        for)."""
         opened = self.open(visitor, game_id)
         gid = opened.game_id
         seat = None if opened.perspectives[0] == REFEREE else int(opened.perspectives[0])
@@ -320,16 +321,15 @@ class Data:
             "opened": opened,
             "first": self._replays.replay(gid, 1, seat),
             "row": self._lists.game_row(gid),
-            "starts": self._replays.round_starts(gid),
             "tournaments": self.tournament_names(visitor) if visitor.sees_finished else {},
         }
 
-    def replay_timeline(self, visitor: Visitor, game_id: str) -> tuple[str, Timeline]:
-        """The game's kind and VP timeline, for the replay's chart (drawn once the first table shows): Denied unless
-        the visitor may see the game."""
+    def replay_timeline(self, visitor: Visitor, game_id: str) -> tuple[str, Timeline, dict[int, int]]:
+        """The game's kind, VP timeline and the first move of each round, for the replay's chart and its buttons
+        to jump to a round (drawn once the first table shows): Denied unless the visitor may see the game."""
         opened = self.open(visitor, game_id)
         kind = str(self._replays.records(opened.game_id)[0]["body"]["kind"])
-        return kind, self._replays.vp_timeline(opened.game_id)
+        return kind, self._replays.vp_timeline(opened.game_id), self._replays.round_starts(opened.game_id)
 
     def replay_document(
         self,
@@ -345,13 +345,7 @@ class Data:
         (``dashboard.replay_frames``): Denied unless the visitor may take that perspective (``chosen``: from the
         perspective the replay's page shows this visitor for that wish, ``Opened.choose``); NotFound for a part
         the game does not have. Drawn once per game (as far as it is played), perspective and part, then kept."""
-        opened = self.open(visitor, game_id)
-        if chosen:
-            perspective = opened.choose(perspective)
-        if perspective not in opened.perspectives:
-            raise Denied("you may not see this game from that perspective")
-        if not 0 <= chunk < replay_frames.chunks(opened.latest):
-            raise NotFound(f"this game's replay has parts 0 to {replay_frames.chunks(opened.latest) - 1}", "no_part")
+        opened, perspective = self._perspective(visitor, game_id, perspective, chunk, chosen)
         key = (opened.game_id, opened.latest, perspective, chunk, with_moves, by_event)
         found = self.documents.get(key)
         if found is not None:
@@ -370,14 +364,54 @@ class Data:
             by_event,
             frames_at=self._part_states(opened.game_id, records, chunk, by_event),
         )
-        # The VP chart's points for this part's moves (the page's chart shows them all already): a page that
-        # follows a game in play extends its chart with them as moves land.
-        low = chunk * replay_frames.CHUNK + 1
-        high = min(opened.latest, low + replay_frames.CHUNK - 1)
-        points = self._replays.progress(opened.game_id)["points"][low - 1 : high]
-        built["points"] = [{"v": low + i, "vp": p["scores"], "round": p["round"]} for i, p in enumerate(points)]
+        if not opened.over:
+            # The VP chart's points for this part's moves (the page's chart shows them all already): a page that
+            # follows a game in play extends its chart with them as moves land. A finished game's page never does,
+            # and its points (every record evolved and scored) would hold up its first part.
+            low = chunk * replay_frames.CHUNK + 1
+            high = min(opened.latest, low + replay_frames.CHUNK - 1)
+            points = self._replays.progress(opened.game_id)["points"][low - 1 : high]
+            built["points"] = [{"v": low + i, "vp": p["scores"], "round": p["round"]} for i, p in enumerate(points)]
         self.documents.put(key, built)
         return built
+
+    def replay_log(
+        self, visitor: Visitor, game_id: str, perspective: str | None, chunk: int = 0, chosen: bool = False
+    ) -> dict[str, Any]:
+        """The log ``replay_document`` sends with part ``chunk`` of ``perspective`` (``with_moves``), alone
+        (``replay_frames.log_document``): the page asks for it once its first table is drawn. Checked and kept as
+        ``replay_document`` is."""
+        opened, perspective = self._perspective(visitor, game_id, perspective, chunk, chosen)
+        key = (opened.game_id, opened.latest, perspective, chunk, "log")
+        found = self.documents.get(key)
+        if found is not None:
+            return found
+        records = self._replays.records(opened.game_id)[: opened.latest]
+        read = {int(m["version"]): m for m in self._lists.moves(opened.game_id)}
+        built = replay_frames.log_document(
+            opened.game_id,
+            records,
+            perspective,
+            None if perspective == REFEREE else int(perspective),
+            read,
+            chunk,
+            self._part_states(opened.game_id, records, chunk, False),
+        )
+        self.documents.put(key, built)
+        return built
+
+    def _perspective(
+        self, visitor: Visitor, game_id: str, perspective: str | None, chunk: int, chosen: bool
+    ) -> tuple[Opened, str]:
+        """The game as ``visitor`` may open it and the perspective to draw (``replay_document``'s checks)."""
+        opened = self.open(visitor, game_id)
+        if chosen:
+            perspective = opened.choose(perspective)
+        if perspective not in opened.perspectives:
+            raise Denied("you may not see this game from that perspective")
+        if not 0 <= chunk < replay_frames.chunks(opened.latest):
+            raise NotFound(f"this game's replay has parts 0 to {replay_frames.chunks(opened.latest) - 1}", "no_part")
+        return opened, perspective
 
     def _part_states(self, game_id: str, records: Sequence[dict[str, Any]], chunk: int, by_event: bool) -> list[At]:
         """The engine's states at part ``chunk``'s frames (``replay_frames.part_states``), from the state kept at the

@@ -116,11 +116,47 @@ def document(
         "frames": frames,
     }
     if with_moves:
-        # The log names codes beside a view; a move's own view where this part drew it, else the last one.
-        final = views.get(high) or next(iter(views.values()), {})
-        log = entries(records, seat)
-        out["moves"] = [_move(entry, drawing.log_text, views.get(entry.version, final), read) for entry in log]
+        out["moves"] = log(records, seat, read, views, high)
     return out
+
+
+def log_document(
+    game_id: str,
+    records: Sequence[dict[str, Any]],
+    perspective: str,
+    seat: int | None,
+    read: Mapping[int, Mapping[str, Any]],
+    chunk: int,
+    frames_at: Sequence[At],
+) -> dict[str, Any]:
+    """The log ``document`` sends with part ``chunk`` (``with_moves``), alone: the page draws its first table before
+    the log (every move told for the perspective) is written. ``frames_at``: the part's states, viewed again for the
+    log's naming as the part's frames view them, so the log is the one ``document`` would send."""
+    rules = game(str(records[0]["body"]["kind"])).rules
+    views = {at.version: viewed(rules, at, seat).view for at in frames_at}
+    high = min(len(records), (chunk + 1) * CHUNK)
+    return {
+        "game": game_id,
+        "perspective": perspective,
+        "latest": len(records),
+        "chunk": chunk,
+        "moves": log(records, seat, read, views, high),
+    }
+
+
+def log(
+    records: Sequence[dict[str, Any]],
+    seat: int | None,
+    read: Mapping[int, Mapping[str, Any]],
+    views: Mapping[int, Mapping[str, Any]],
+    high: int,
+) -> list[dict[str, Any]]:
+    """The game's log for ``seat``, one entry per move (``_move``); ``views``: a part's views by version, ``high``
+    its last move."""
+    told = renderer(str(records[0]["body"]["kind"])).log_text
+    # The log names codes beside a view; a move's own view where the part drew it, else the part's last one.
+    final = views.get(high) or next(iter(views.values()), {})
+    return [_move(entry, told, views.get(entry.version, final), read) for entry in entries(records, seat)]
 
 
 def part_states(

@@ -8,14 +8,15 @@ deadlines, checked on every request, and the cookie's Max-Age matches. The organ
 fingerprint of the organiser key, so changing DIGSITE_API_KEY signs every organiser out; signing out drops
 the cookie and revokes its session id in this process.
 
-Forms (sign in, sign out, a seat token) carry a CSRF token: an HMAC of a second, random cookie
-(``digsite_csrf``, HttpOnly, SameSite=Lax) under the server secret, compared in constant time. Every POST
-to the dashboard (Dash's callbacks included) must come from the dashboard's own origin (Origin, else
-Referer, naming the request's host), or it is refused with 403.
+Forms (sign in, sign out, a seat token) carry a CSRF token from Flask-WTF, tied to a second cookie
+(``digsite_csrf``, HttpOnly, SameSite=Lax): ``dashboard.csrf``. Every POST to the dashboard (Dash's callbacks
+included) must come from the dashboard's own origin (Origin, else Referer, naming the request's host), or it is
+refused with 403.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import html
@@ -31,13 +32,21 @@ from flask import Flask, Response, g, redirect, request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.wrappers import Response as BaseResponse  # what redirect() makes
 
+from dashboard import csrf
 from dashboard.access import AccessSettings, Visitor, canonical_id
 from dashboard.static import CSS
 from service.errors import ServiceError
-from service.serving.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle, Throttled
+from service.serving.throttle import (
+    ORGANISER_KEY,
+    SEAT_TOKEN,
+    Throttle,
+    Throttled,
+    ThrottleUnavailable,
+    storage_from_uri,
+)
+from service.store.backends import RETRY_AFTER_SECONDS
 
 SESSION_COOKIE = "digsite_session"
-CSRF_COOKIE = "digsite_csrf"
 MAX_TOKEN_LENGTH = 512
 MAX_SEATS = 16  # seats remembered per session (the oldest go first)
 
@@ -63,7 +72,11 @@ class Gate:
         self.serializer = URLSafeTimedSerializer(settings.secret, salt="digsite.dashboard.session")
         # Wrong keys and seat tokens, counted apart (service.serving.throttle, the API's throttle too).
         self.throttle = Throttle(
-            settings.failures, settings.window, settings.seat_failures_across_games, proxies=settings.trusted_proxies
+            settings.failures,
+            settings.window,
+            settings.seat_failures_across_games,
+            proxies=settings.trusted_proxies,
+            storage=storage_from_uri(settings.throttle_storage),
         )
         self._revoked: dict[str, float] = {}
         self._lock = threading.Lock()
@@ -72,13 +85,17 @@ class Gate:
 
     def install(self, server: Flask) -> None:
         name = self.routes_prefix.replace("/", "_")
-        server.add_url_rule(
-            f"{self.routes_prefix}login", f"{name}digsite_login", self.login_page, methods=["GET", "POST"]
-        )
+        login, seat = self._or_unavailable(self.login_page), self._or_unavailable(self.seat_form)
+        server.add_url_rule(f"{self.routes_prefix}login", f"{name}digsite_login", login, methods=["GET", "POST"])
         server.add_url_rule(f"{self.routes_prefix}logout", f"{name}digsite_logout", self.logout, methods=["POST"])
-        server.add_url_rule(f"{self.routes_prefix}seat", f"{name}digsite_seat", self.seat_form, methods=["POST"])
+        server.add_url_rule(f"{self.routes_prefix}seat", f"{name}digsite_seat", seat, methods=["POST"])
         server.before_request(self.guard)
         server.after_request(self.finish)
+        csrf.CsrfCookie.install(server, self)
+
+    @property
+    def secret(self) -> bytes:
+        return self.settings.secret
 
     def mine(self) -> bool:
         """Is this request for the dashboard? (Mounted in another app, give it a prefix of its own: at "/"
@@ -98,8 +115,26 @@ class Gate:
                 403,
             )
         if request.method == "GET" and "token" in request.args:
-            return self.seat_link()
+            return self._or_unavailable(self.seat_link)()
         return None
+
+    def _or_unavailable(self, view: Callable[[], Any]) -> Callable[[], Any]:
+        """``view``, answering 503 while the throttle's counts cannot be reached (DIGSITE_THROTTLE_STORAGE)."""
+
+        @functools.wraps(view)
+        def answer() -> Any:
+            try:
+                return view()
+            except ThrottleUnavailable:
+                response = self.page(
+                    "Try again shortly",
+                    "<p>Keys and seat links cannot be checked just now. Try again in a few seconds.</p>",
+                    503,
+                )
+                response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+                return response
+
+        return answer
 
     def finish(self, response: Response) -> Response:
         if not self.mine():
@@ -108,8 +143,9 @@ class Gate:
         response.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        if not request.cookies.get(CSRF_COOKIE) and (request.method == "GET" or g.get("digsite_csrf")):
-            self._set_csrf_cookie(response)  # the seed of this browser's CSRF tokens, for the forms to come
+        if request.method == "GET" and response.mimetype == "text/html":
+            # The page's callbacks may draw forms at once, in parallel: the browser's CSRF value is set here, first.
+            self.csrf_token()
         return response
 
     # -- the session ----------------------------------------------------------------------------------------
@@ -136,6 +172,11 @@ class Gate:
         visitor = Visitor(organiser=organiser, seats=seats, spectators=self.settings.spectators)
         known[id(self)] = visitor
         return visitor
+
+    def holder(self) -> tuple[str, str]:
+        """The cookies this request's answers may depend on (its session and its CSRF seed), as sent: what an
+        answer computed early for one browser is kept under (``dashboard.early``)."""
+        return request.cookies.get(SESSION_COOKIE, ""), request.cookies.get(csrf.CSRF_COOKIE, "")
 
     def _payload(self) -> dict[str, Any]:
         raw = request.cookies.get(SESSION_COOKIE)
@@ -189,24 +230,10 @@ class Gate:
 
     def csrf_token(self) -> str:
         """The token this browser's forms must carry (made, with its cookie, if the browser has none yet)."""
-        seed = request.cookies.get(CSRF_COOKIE) or g.get("digsite_csrf")
-        if not seed:
-            seed = secrets.token_urlsafe(32)
-            g.digsite_csrf = seed
-        return hmac.new(self.settings.secret, b"csrf\0" + seed.encode(), hashlib.sha256).hexdigest()
+        return csrf.token(self)
 
     def _csrf_ok(self) -> bool:
-        seed = request.cookies.get(CSRF_COOKIE)
-        sent = request.form.get("csrf", "")
-        if not seed or not sent:
-            return False
-        wanted = hmac.new(self.settings.secret, b"csrf\0" + seed.encode(), hashlib.sha256).hexdigest()
-        return hmac.compare_digest(sent.encode(), wanted.encode())
-
-    def _set_csrf_cookie(self, response: Response) -> None:
-        seed = g.get("digsite_csrf") or secrets.token_urlsafe(32)
-        g.digsite_csrf = seed
-        response.set_cookie(CSRF_COOKIE, seed, path=self.prefix, httponly=True, samesite="Lax", secure=self.secure())
+        return csrf.valid(self, request.form.get(csrf.FIELD), self.settings.session_hours * 3600)
 
     # -- endpoints ------------------------------------------------------------------------------------------
 

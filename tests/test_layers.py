@@ -26,7 +26,7 @@ LAYER_ORDER: tuple[tuple[str, ...], ...] = (
     # The store, and the records' format the commands write into it (their hashes and chain):
     ("service.store", "service.integrity.records", "service.integrity.chain"),
     ("service.commands",),  # writing: creating games, players and tournaments, playing moves
-    ("service.reading", "service.integrity"),  # reading and verifying what the commands stored
+    ("service.reading", "service.integrity", "service.analysis"),  # reading, verifying and judging what was stored
     ("service.bootstrap",),  # the composition root: builds the service and its read side from settings
     ("service.serving", "service.api", "service.cli", "service.bots", "service.cluster"),  # the doors and jobs
     ("dashboard", "entrypoints"),

@@ -27,6 +27,7 @@
         "[role=listbox], [role=option]";
     var LIVE_WAIT_S = 20;      // a game in play: how long one waiting request waits for a new move
     var LIVE_RETRY_MS = 5000;  // and the pause after a failed one
+    var IN_FLIGHT = 2;         // parts asked for at once while loading the rest of a replay
     var R = null;              // the open replay, or null
 
     function $(id) { return document.getElementById(id); }
@@ -77,7 +78,7 @@
     // -- data -------------------------------------------------------------------------------------------
 
     function book(p) {
-        if (!R.books[p]) { R.books[p] = {frames: {}, parts: {}, moves: null, chunks: null, points: {}}; }
+        if (!R.books[p]) { R.books[p] = {frames: {}, parts: {}, moves: null, log: null, chunks: null, points: {}}; }
         return R.books[p];
     }
 
@@ -85,22 +86,25 @@
 
     function partOf(v) { return Math.floor((v - 1) / R.chunk); }
 
-    // A part of a perspective: its frames by move, or (byEvent) its frames within moves.
+    function answered(response) {
+        return response.json().then(function (body) {
+            if (!response.ok) { throw new Error((body.error && body.error.message) || response.statusText); }
+            return body;
+        });
+    }
+
+    // A part of a perspective: its frames by move, or (byEvent) its frames within moves. The log comes apart
+    // (fetchLog): the first table need not wait for every move to be told.
     function fetchPart(p, part, byEvent) {
         var b = book(p), slot = (byEvent ? "e" : "m") + part;
         if (b.parts[slot]) { return b.parts[slot]; }
-        var url = R.framesUrl + "?seat=" + encodeURIComponent(p) + "&part=" + part + "&moves=" + (b.moves ? 0 : 1) +
-            "&events=" + (byEvent ? 1 : 0);
+        var url = R.framesUrl + "?seat=" + encodeURIComponent(p) + "&part=" + part + "&moves=0&events=" +
+            (byEvent ? 1 : 0);
         var mine = R;
-        var asked = (!byEvent && !b.moves && prefetched(url, p, part)) ||
+        var asked = (!byEvent && prefetched(url, p, part)) ||
             fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}});
         b.parts[slot] = asked
-            .then(function (response) {
-                return response.json().then(function (body) {
-                    if (!response.ok) { throw new Error((body.error && body.error.message) || response.statusText); }
-                    return body;
-                });
-            })
+            .then(answered)
             .then(function (doc) {
                 if (R !== mine) { return; }
                 b.chunks = doc.chunks;
@@ -109,10 +113,6 @@
                     b.frames[key(f.v, f.k)] = {t: f.t.map(function (i) { return global[i]; }), n: f.n, tree: null};
                 });
                 (doc.points || []).forEach(function (point) { b.points[point.v] = point; });
-                if (doc.moves && (!b.moves || doc.moves.length > b.moves.length)) {  // (a live game's log grows)
-                    b.moves = doc.moves;
-                    if (p === R.p) { buildMoves(); }
-                }
             })
             .catch(function (error) {
                 delete b.parts[slot];
@@ -122,9 +122,33 @@
         return b.parts[slot];
     }
 
-    // The part at the cursor first, then the rest of this perspective nearest first, then every other
-    // perspective the same way (so a switch needs no request either), then this perspective's frames within
-    // moves (for stepping by event), one request at a time.
+    // A perspective's log (the move list and the event log), told for it: asked for once per perspective (again
+    // when a game in play grows), after the first table.
+    function fetchLog(p) {
+        var b = book(p);
+        if (b.log) { return b.log; }
+        var url = R.framesUrl + "?seat=" + encodeURIComponent(p) + "&part=" + partOf(R.v) + "&log=1";
+        var mine = R;
+        b.log = fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+            .then(answered)
+            .then(function (doc) {
+                if (R !== mine) { return; }
+                if (!b.moves || doc.moves.length > b.moves.length) {  // (a live game's log grows)
+                    b.moves = doc.moves;
+                    if (p === R.p) { buildMoves(); told(); }
+                }
+            })
+            .catch(function (error) {
+                b.log = null;
+                throw error;
+            });
+        return b.log;
+    }
+
+    // This perspective's log, the part at the cursor, then the rest of this perspective nearest first, then every
+    // other perspective the same way (so a switch needs no request either), then this perspective's frames within
+    // moves (for stepping by event). Two requests at a time: the server draws the next part while the page takes
+    // in the last one.
     function backgroundLoad() {
         var mine = R;
         var queue = [];
@@ -136,19 +160,27 @@
             if (here - d >= 0) { order.push(here - d); }
         }
         [R.p].concat(R.perspectives.filter(function (p) { return p !== R.p; })).forEach(function (p) {
+            queue.push([p, null, false]);  // (its log)
             order.forEach(function (part) { queue.push([p, part, false]); });
         });
         order.forEach(function (part) { queue.push([R.p, part, true]); });
+        var busy = 0;
         function next() {
             if (R !== mine) { return; }
             var item = queue.shift();
-            if (!item) { R.root.setAttribute("data-loaded", "all"); return; }
-            fetchPart(item[0], item[1], item[2]).then(next, next);
+            if (!item) {
+                if (!busy) { R.root.setAttribute("data-loaded", "all"); }
+                return;
+            }
+            busy += 1;
+            var asked = item[1] === null ? fetchLog(item[0]) : fetchPart(item[0], item[1], item[2]);
+            asked.then(done, done);
         }
+        function done() { busy -= 1; next(); }
         if (R.loading) { return; }  // one queue per replay: it already covers every perspective
         R.loading = true;
         R.root.setAttribute("data-loaded", "some");
-        next();
+        for (var i = 0; i < IN_FLIGHT; i++) { next(); }
     }
 
     // -- drawing ----------------------------------------------------------------------------------------
@@ -307,6 +339,14 @@
         box.replaceChildren.apply(box, parts);
     }
 
+    // The log arrived: the step's label (who moved, how long they thought) and the event log say it now.
+    function told() {
+        var frame = book(R.p).frames[key(R.v, R.k)];
+        if (!frame || !$("replay-table")) { return; }
+        label(frame);
+        drawLog();
+    }
+
     function drawLog() {
         var b = book(R.p), box = $("replay-log");
         if (!b.moves) { box.replaceChildren(el("div", "quiet small", "Loading the log…")); return; }
@@ -461,6 +501,7 @@
         fetchPart(p, partOf(R.v), R.k !== null).then(function () {
             if (R === mine && R.p === p) { buildMoves(); show(R.v, R.k, null); }
         }, function () {});
+        fetchLog(p).catch(function () {});
     }
 
     // -- wiring -----------------------------------------------------------------------------------------
@@ -560,6 +601,7 @@
         Object.keys(R.books).forEach(function (p) {
             var b = R.books[p];
             b.moves = null;
+            b.log = null;
             Object.keys(b.parts).forEach(function (slot) {
                 if (parseInt(slot.slice(1), 10) >= from) { delete b.parts[slot]; }
             });
@@ -569,6 +611,7 @@
         if (R.slider) { R.slider.max = String(latest); }
         var wanted = [];
         for (var part = from; part <= partOf(latest); part++) { wanted.push(fetchPart(R.p, part, false)); }
+        wanted.push(fetchLog(R.p));
         return Promise.all(wanted).then(function () {
             if (R !== mine) { return; }
             growChart(old, latest);
@@ -624,7 +667,7 @@
             if (R !== mine) { return; }
             show(R.v, null, null);
             askChart();
-            backgroundLoad();
+            backgroundLoad();  // (this perspective's log first)
             follow();
         }, function () { askChart(); });
     }

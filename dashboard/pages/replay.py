@@ -48,7 +48,8 @@ CHECK_NAMES = {
     "ledger": "ledger",
 }
 
-# Under the dashboard's prefix: GET <prefix>replay-frames/<game>?seat=&part=&moves=&events= (Data.replay_document).
+# Under the dashboard's prefix: GET <prefix>replay-frames/<game>?seat=&part=&moves=&events= (Data.replay_document), or
+# ?seat=&part=&log=1 for the log alone (Data.replay_log).
 FRAMES_PATH = "replay-frames/"
 
 
@@ -67,7 +68,6 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     game_id = opened.game_id
     latest = int(first["latest_version"])
     names = [p["name"] for p in first["players"]]
-    starts = {int(k): int(v) for k, v in found["starts"].items()}
     move = _int(params.get("v"), 1, 1, latest)
     seat = opened.choose(params.get("seat", REFEREE))
     labels = first.get("labels") or {}
@@ -166,14 +166,9 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                     html.Div(
                         [
                             html.Span("Jump to", className="field-label"),
-                            *[
-                                html.Button(
-                                    renderer(first["kind"]).round_name(int(r)),
-                                    className="btn btn-small replay-round",
-                                    **data_attributes({"data-move": str(v)}),
-                                )
-                                for r, v in sorted(starts.items())
-                            ],
+                            # The rounds' buttons come with the VP chart (``chart``: finding them evolves the game),
+                            # each an item of this row.
+                            html.Span(id="replay-rounds", style={"display": "contents"}),
                             html.Span("Perspective", className="field-label gap"),
                             html.Div(
                                 [
@@ -228,6 +223,18 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
     )
 
 
+def round_buttons(kind: str, starts: dict[int, int]) -> list[Any]:
+    """A button per round, to its first move (``Replays.round_starts``)."""
+    return [
+        html.Button(
+            renderer(kind).round_name(int(r)),
+            className="btn btn-small replay-round",
+            **data_attributes({"data-move": str(v)}),
+        )
+        for r, v in sorted(starts.items())
+    ]
+
+
 def _chart(timeline: Timeline, move: int, round_name: figures.RoundName) -> Any:
     """The VP chart, in the replay's words (steps, as its stepper counts them) and with its legend below, so it
     keeps its width on a phone."""
@@ -261,17 +268,18 @@ def register(app: dash.Dash, ctx: Context) -> None:
 
     @app.callback(
         Output("replay-vp", "children"),
+        Output("replay-rounds", "children"),
         Input("replay-chart-wanted", "data"),
         State("replay-meta", "data"),
         prevent_initial_call=True,
     )
     def chart(wanted: dict[str, Any] | None, meta: dict[str, Any] | None) -> Any:
         if not wanted or not meta:
-            return dash.no_update
-        kind, timeline = ctx.data.replay_timeline(ctx.visitor(), str(meta.get("game")))
+            return dash.no_update, dash.no_update
+        kind, timeline, starts = ctx.data.replay_timeline(ctx.visitor(), str(meta.get("game")))
         move = _int(str(wanted.get("v")), 1, 1, int(meta.get("latest") or 1))
         figure = _chart(timeline, move, renderer(kind).round_name)
-        return dcc.Graph(id="replay-vp-graph", figure=figure, config=GRAPH_CONFIG)
+        return dcc.Graph(id="replay-vp-graph", figure=figure, config=GRAPH_CONFIG), round_buttons(kind, starts)
 
     @app.callback(Output("replay-verify", "children"), Input("replay-meta", "data"))
     def verification(meta: dict[str, Any]) -> Any:
@@ -290,15 +298,18 @@ def frames_response(ctx: Context, game_id: str) -> Response:
     if not part_text.isdigit() or len(part_text) > 6:
         return _error(400, "bad_part", "part must be a whole number from 0")
     try:
-        found = ctx.data.replay_document(
-            ctx.visitor(),
-            game_id,
-            seat,
-            int(part_text),
-            with_moves=request.args.get("moves") == "1",
-            by_event=request.args.get("events") == "1",
-            chosen=early,
-        )
+        if request.args.get("log") == "1":  # the log alone, asked for once the first table is drawn
+            found = ctx.data.replay_log(ctx.visitor(), game_id, seat, int(part_text), chosen=early)
+        else:
+            found = ctx.data.replay_document(
+                ctx.visitor(),
+                game_id,
+                seat,
+                int(part_text),
+                with_moves=request.args.get("moves") == "1",
+                by_event=request.args.get("events") == "1",
+                chosen=early,
+            )
     except Denied as refused:
         return Response(status=204) if early else _error(403, "denied", refused.reason)
     except NotFound as missing:

@@ -16,7 +16,7 @@ from service.api.encoding import AnswerJSON
 from service.api.validation import check_url_length
 from service.bootstrap import build, read_port
 from service.commands.application import Digsite
-from service.serving.throttle import Throttle, trusted_proxies
+from service.serving.throttle import Throttle, storage_from_uri, storage_uri, trusted_proxies
 from service.settings import Settings
 
 PREFIX = "/api/v1"
@@ -111,7 +111,9 @@ def create_app(
     service.on_close(read.close)  # (its connections to the read models go with the service's)
     app.extensions["digsite"] = service
     app.extensions["digsite_read"] = read
-    app.extensions["digsite_throttle"] = throttle if throttle is not None else Throttle(proxies=trusted_proxies())
+    if throttle is None:
+        throttle = Throttle(proxies=trusted_proxies(), storage=storage_from_uri(storage_uri()))
+    app.extensions["digsite_throttle"] = throttle
     _routes(app)
     app.before_request(lambda: check_url_length(MAX_URL_BYTES))
     errors.register(app)

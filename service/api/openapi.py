@@ -79,7 +79,8 @@ ERRORS: dict[str, tuple[int, str]] = {
         "`store_unavailable`: the database cannot be reached or is read-only; nothing was recorded. Answered at "
         "once, with `Retry-After` (seconds): retry the same request then. `schema_not_ready`: run "
         "`digsite db upgrade`. `busy` (the push channel): the server holds as many waiting requests as it may; ask "
-        "again after `Retry-After`.",
+        "again after `Retry-After`. `throttle_unavailable`: the shared counts of wrong secrets "
+        "(`DIGSITE_THROTTLE_STORAGE`) cannot be reached; no key or token was compared.",
     ),
     "Unexpected": (500, "`internal_error`: a bug, logged on the server."),
     "TooManyWrongSecrets": (

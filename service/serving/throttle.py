@@ -18,30 +18,40 @@ A correct secret does not wipe the count: a guesser behind the same address as s
 While a door is shut it answers :class:`Throttled` (HTTP 429, ``Retry-After``) to every secret of that kind,
 right or wrong, without comparing it: an answer that differed would tell the guesser which was right.
 
-The counts live in this process's memory (cachetools' ``TTLCache``: an entry lives ``window`` seconds after
-its last failure, and when ``size`` entries are held the least recently used go first), so checking a correct
-request costs a dictionary look-up and nothing is written anywhere. Under several worker processes each counts
-for itself: docs/api.md says what that allows.
+The counting is the `limits` library's moving window (``MovingWindowRateLimiter``): one rate-limit item per
+count (``failures`` in ``window`` seconds, or ``across_games``), ``hit`` on a failure, ``test`` on a check, and the
+window's stats for how long to wait. Flask-Limiter, built on the same library, limits the requests a route
+answers; a door here counts only the wrong secrets among them, of a kind it learns once it has read the secret
+(an API bearer is an organiser key or a seat token), and the dashboard's doors are a form and a link: so the
+doors call the library's core themselves. Where the counts live is a `limits` storage: by default this
+process's memory, bounded (``service.serving.failure_memory``: a check costs a look-up and nothing is written;
+under several worker processes each counts for itself, as docs/api.md says); ``DIGSITE_THROTTLE_STORAGE``
+names another (``redis://host:6379``: counts shared by every worker, at a round trip per check; while it cannot
+be reached every check answers :class:`ThrottleUnavailable`, HTTP 503, and nothing is compared).
 """
 
 from __future__ import annotations
 
 import math
 import os
-import threading
 import time
 from collections.abc import Callable
 
-from cachetools import TTLCache
+from limits import RateLimitItem, RateLimitItemPerSecond
+from limits.errors import ConfigurationError, StorageError
+from limits.storage import MovingWindowSupport, Storage, storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 
 from service.errors import ServiceError
+from service.serving.failure_memory import BoundedMemoryStorage
 
 ORGANISER_KEY = "organiser_key"
 SEAT_TOKEN = "seat_token"
 ACROSS_GAMES = 10  # by default an address may fail on seat tokens ten times as often over every game as on one
 
-Key = tuple[str, ...]
 PROXIES_VARIABLE = "DIGSITE_TRUSTED_PROXIES"
+STORAGE_VARIABLE = "DIGSITE_THROTTLE_STORAGE"
+Count = tuple[RateLimitItem, tuple[str, ...]]  # an item of the moving window, and whose count it is
 
 
 class Throttled(ServiceError):
@@ -55,8 +65,17 @@ class Throttled(ServiceError):
         self.per_game = per_game  # shut for one game's seat tokens only (not for every game's)
 
 
+class ThrottleUnavailable(ServiceError):
+    """The storage the counts live in (DIGSITE_THROTTLE_STORAGE) cannot be reached: HTTP 503, try again shortly.
+    No secret is compared meanwhile, right or wrong, as no failure could be counted."""
+
+    status = 503
+    code = "throttle_unavailable"
+
+
 class Throttle:
-    """Failed attempts per kind of secret (``ORGANISER_KEY``, ``SEAT_TOKEN``), as the module says."""
+    """Failed attempts per kind of secret (``ORGANISER_KEY``, ``SEAT_TOKEN``), as the module says. ``storage``: a
+    `limits` storage to count in (default: this process's memory, ``size`` keys at most, on ``timer``'s clock)."""
 
     def __init__(
         self,
@@ -66,14 +85,24 @@ class Throttle:
         timer: Callable[[], float] = time.monotonic,
         size: int = 10_000,
         proxies: int = 0,
+        storage: Storage | None = None,
     ) -> None:
         across_games = ACROSS_GAMES * failures if across_games is None else across_games
         if failures < 1 or across_games < failures or window <= 0:
             raise ValueError("a throttle allows at least one failure a game, no more than across games, in a window")
+        if window != int(window):
+            raise ValueError(f"a throttle's window is whole seconds (got {window})")
         self.failures, self.window, self.across_games = failures, window, across_games
-        self._timer = timer
-        self._seen: TTLCache[Key, tuple[float, ...]] = TTLCache(maxsize=size, ttl=window, timer=timer)
-        self._lock = threading.Lock()
+        self.storage = storage if storage is not None else BoundedMemoryStorage(size, timer)
+        # The clock the storage's times are on: ours is given; `limits`' own storages read the wall clock.
+        self._timer = timer if storage is None else time.time
+        self._limiter = MovingWindowRateLimiter(self.storage)
+        seconds = int(window)
+        self._items = {  # the three counts, each a key space of its own in the storage
+            ORGANISER_KEY: RateLimitItemPerSecond(failures, seconds, namespace="digsite_organiser_key"),
+            SEAT_TOKEN: RateLimitItemPerSecond(failures, seconds, namespace="digsite_seat_token"),
+            "across": RateLimitItemPerSecond(across_games, seconds, namespace="digsite_seat_token_games"),
+        }
         self.proxies = proxies  # reverse proxies in front, each adding to X-Forwarded-For (see ``who``)
 
     def who(self, remote_addr: str | None, forwarded_for: str | None) -> str:
@@ -98,32 +127,44 @@ class Throttle:
             raise _refusal(kind, max(waits), per_game=game is not None and waits[0] > 0)
 
     def failed(self, kind: str, address: str, game: str | None = None) -> None:
-        """One more wrong secret of this kind from this address (for this game)."""
-        with self._lock:
-            now = self._timer()
-            for key, limit in self._counts(kind, address, game):
-                recent = self._seen.get(key, ())
-                self._seen[key] = (*recent[-(limit - 1) :], now) if limit > 1 else (now,)  # refreshes its ttl
+        """One more wrong secret of this kind from this address (for this game). (A count already full stays
+        full: the hit is refused and the door stays shut until its oldest failure ages out.)"""
+        try:
+            for item, whose in self._counts(kind, address, game):
+                self._limiter.hit(item, *whose)
+        except StorageError as error:
+            raise _unreachable(error) from error
 
-    def _counts(self, kind: str, address: str, game: str | None) -> list[tuple[Key, int]]:
-        """The counts a failure of this kind goes into, each with the failures it allows in a window."""
+    def _counts(self, kind: str, address: str, game: str | None) -> list[Count]:
+        """The counts a failure of this kind goes into."""
         if kind == ORGANISER_KEY:
-            return [((kind, address), self.failures)]
+            return [(self._items[ORGANISER_KEY], (address,))]
         if kind == SEAT_TOKEN:
             if game is None:
                 raise ValueError("a seat token is counted per game")
-            return [((kind, address, game), self.failures), ((kind, address), self.across_games)]
+            return [(self._items[SEAT_TOKEN], (address, game)), (self._items["across"], (address,))]
         raise ValueError(f"unknown kind of secret {kind!r}")
 
     def _waits(self, kind: str, address: str, game: str | None) -> list[float]:
         """For each count of this kind: the seconds until it allows another failure (0: it does now)."""
         counts = self._counts(kind, address, game)
-        with self._lock:
-            held = [(self._seen.get(key, ()), limit) for key, limit in counts]
-        if all(len(recent) < limit for recent, limit in held):
-            return [0.0] * len(held)  # the usual case
-        now = self._timer()
-        return [max(0.0, recent[-limit] + self.window - now) if len(recent) >= limit else 0.0 for recent, limit in held]
+        try:
+            if all(self._limiter.test(item, *whose) for item, whose in counts):
+                return [0.0] * len(counts)  # the usual case
+            now = self._timer()
+            waits = []
+            for item, whose in counts:
+                stats = self._limiter.get_window_stats(item, *whose)
+                waits.append(max(0.0, stats.reset_time - now) if stats.remaining <= 0 else 0.0)
+        except StorageError as error:
+            raise _unreachable(error) from error
+        return waits
+
+
+def _unreachable(error: StorageError) -> ThrottleUnavailable:
+    return ThrottleUnavailable(
+        f"the counts of wrong secrets cannot be reached ({type(error.storage_error).__name__}); try again shortly"
+    )
 
 
 def _refusal(kind: str, left: float, per_game: bool = False) -> Throttled:
@@ -151,3 +192,22 @@ def trusted_proxies() -> int:
     if not raw.isdigit() or int(raw) > 10:
         raise ValueError(f"{PROXIES_VARIABLE} must be a whole number of proxies from 0 to 10 (got {raw!r})")
     return int(raw)
+
+
+def storage_uri() -> str:
+    """Where the counts live (DIGSITE_THROTTLE_STORAGE): a `limits` storage URI, or "" for this process's memory."""
+    return os.environ.get(STORAGE_VARIABLE, "").strip()
+
+
+def storage_from_uri(uri: str) -> Storage | None:
+    """The `limits` storage a URI names (``redis://host:6379``, ``memcached://...``), or None for "" (this
+    process's memory). Raises ValueError, naming DIGSITE_THROTTLE_STORAGE, for one it cannot count in."""
+    if not uri:
+        return None
+    try:
+        storage = storage_from_string(uri, wrap_exceptions=True)  # its errors as limits' StorageError
+    except ConfigurationError as error:
+        raise ValueError(f"{STORAGE_VARIABLE} must name a storage the limits library can use ({error})") from None
+    if not isinstance(storage, Storage) or not isinstance(storage, MovingWindowSupport):
+        raise ValueError(f"{STORAGE_VARIABLE} must name a storage with a moving window, not async (got {uri!r})")
+    return storage

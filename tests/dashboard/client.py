@@ -43,7 +43,7 @@ class Browser:
         if page.status_code == 303:  # signed in already
             account = self.route_response("/")["account"]["children"]
             return str(next(c["props"]["value"] for c in components(account) if c["props"].get("name") == "csrf"))
-        found = re.search(r'name="csrf" value="([0-9a-f]+)"', page.get_data(as_text=True))
+        found = re.search(r'name="csrf" value="([^"]+)"', page.get_data(as_text=True))
         assert found, page.get_data(as_text=True)[:2000]
         return found.group(1)
 
@@ -157,7 +157,7 @@ class Browser:
     def chart_response(self, game_id: str, move: int = 1, latest: int = 1) -> Any:
         """The replay's VP chart, as its page asks for it once the first table shows."""
         return self.post_callback(
-            [("replay-vp", "children")],
+            [("replay-vp", "children"), ("replay-rounds", "children")],
             [("replay-chart-wanted", "data", {"v": move})],
             [("replay-meta", "data", {"game": game_id, "latest": latest})],
         )

@@ -438,6 +438,47 @@ def test_a_seats_replay_document_never_holds_the_referees_frames(app: Any, venue
     assert lines != [x for m in referee["moves"] for x in m["lines"] if x is not None]
 
 
+def test_a_perspectives_log_asked_for_alone_is_the_one_its_part_sends_and_guarded_alike(app: Any, venue: Venue) -> None:
+    """The page asks for a perspective's log apart from its frames (``log=1``, after the first table): it is the log
+    the part sends with ``moves=1``, told for that reader (the other seat's secrets kept), and refused for any
+    perspective the visitor may not take, with the same codes as a part."""
+    game_id, seat = venue.live, 1
+    player = _open_seat(app, game_id, venue.tokens[game_id][seat], seat)
+
+    def log(browser: Browser, perspective: str | None, part: str = "0", **kw: Any) -> Any:
+        query = {"part": part, "log": "1", **({"seat": perspective} if perspective is not None else {}), **kw}
+        return browser.get(f"replay-frames/{game_id}", query_string=query)
+
+    mine = log(player, str(seat)).get_json()
+    assert mine["perspective"] == str(seat) and "frames" not in mine and "pieces" not in mine
+    assert mine["moves"] == player.frames(game_id, str(seat), 0, moves=True)["moves"]
+    referee = organiser(app).frames(game_id, "referee", 0, moves=True)
+    assert log(organiser(app), "referee").get_json()["moves"] == referee["moves"]
+    lines = [x for m in mine["moves"] for x in m["lines"] if x is not None]
+    told = venue.queries.replays.replay(game_id, referee["latest"], seat)["log"]
+    assert sum("in secret" in x for x in lines) == sum("in secret" in x for e in told for x in e["lines"]) > 0
+    assert lines != [x for m in referee["moves"] for x in m["lines"] if x is not None]
+    for perspective in ("referee", "0", "2", "x", None):
+        refused = log(player, perspective)
+        _refused(refused)
+        assert '"moves"' not in refused.get_data(as_text=True)
+    assert log(player, "referee", early="1").get_json() == mine  # (the page's own perspective, chosen as it does)
+    assert log(Browser(app), "referee", early="1").status_code == 204
+    assert log(Browser(app), "referee").status_code == 403
+    assert log(player, str(seat), part="x").get_json()["error"]["code"] == "bad_part"
+    assert log(player, str(seat), part="999").get_json()["error"]["code"] == "no_part"
+
+
+def test_only_a_game_in_plays_parts_carry_the_vp_charts_points(app: Any, venue: Venue) -> None:
+    """A page following a game in play extends its VP chart from its parts' points; a finished game's page never
+    does, so its parts do without them (every record evolved and scored before the first table)."""
+    org = organiser(app)
+    assert "points" not in org.frames(venue.finished[0], "referee", 0, moves=False)
+    live = org.frames(venue.live, "referee", 0, moves=False)
+    scores = venue.queries.replays.vp_timeline(venue.live)["vp"]
+    assert [p["vp"] for p in live["points"]] == scores[: len(live["points"])] and live["points"]
+
+
 def test_the_replay_document_answers_bad_requests_with_a_code_and_changes_nothing(app: Any, venue: Venue) -> None:
     org = organiser(app)
     game_id = venue.finished[0]

@@ -118,6 +118,19 @@ def _seat_slice(view: dict[str, Any], seat: int) -> dict[str, Any]:
     return {**_player_slice(view, seat), **narrow(view, ("first_player",))}
 
 
+def _line_slice(view: dict[str, Any], seat: int, keys: tuple[str, ...]) -> dict[str, Any]:
+    """One line of a player's board: the seat's entries under ``keys``."""
+    return {"seats": [narrow(s, keys) if i == seat else None for i, s in enumerate(view["seats"])]}
+
+
+def _idols_slice(view: dict[str, Any], seat: int, is_rival: bool) -> dict[str, Any]:
+    """A player's idols: its own, its face-down ones in the referee's stacks, and the solo rival's face-up ones."""
+    out = {**_line_slice(view, seat, ("idols", "idol_slots")), **_stacks(view, ("idols",), seat)}
+    if is_rival:
+        out["rival"] = narrow(view["rival"], ("face_up_idols", "negative_idols"))
+    return out
+
+
 def _player_slice(view: dict[str, Any], seat: int) -> dict[str, Any]:
     seats = [s if i == seat else None for i, s in enumerate(view["seats"])]
     return {"seats": seats, **narrow(view, ("rival",)), **_stacks(view, ("idols", "decks"), seat)}
@@ -163,8 +176,13 @@ def _res_chip(resource: str, count: int, seat: int | None = None) -> html.Span:
     )
 
 
-def _card(card: dict[str, Any], extra: str = "", owned: bool = False, **attrs: Any) -> html.Span:
-    """A card chip: its name, cost (not once owned), travel icons and points; its printed text on hover."""
+def _card(card: dict[str, Any], extra: str = "", owned: bool = False, **attrs: Any) -> Any:
+    """A card chip: its name, cost (not once owned), travel icons and points; its printed text on hover. Kept: a
+    card is drawn in many frames (a hand, the row) and a part around it changes more often than it does."""
+    return kept(_card_chip, card, extra, owned, attrs)
+
+
+def _card_chip(card: dict[str, Any], extra: str, owned: bool, attrs: dict[str, Any]) -> html.Span:
     bits: list[Any] = [html.Span(card["name"], className="arnak-card-name")]
     if card["kind"] in ("item", "artifact") and not owned:
         unit = "coin" if card["kind"] == "item" else "compass"
@@ -564,20 +582,18 @@ def _player(view: dict[str, Any], seat: int, acting: bool, moved_last: bool = Fa
 
 
 def _player_body(view: dict[str, Any], seat: int) -> list[Any]:
-    """A player's board under its head: resources, research, idols, helpers, cards, archaeologists."""
+    """A player's board under its head: resources, research, idols, assistants and guardians, cards, archaeologists."""
     p = view["seats"][seat]
     rival = view.get("rival")
     is_rival = rival is not None and int(rival["seat"]) == seat
-    resources = html.Div(
-        [_res_chip(r, int(p["resources"].get(r, 0)), seat) for r in RESOURCES]
-        + ([html.Span("held:", className="q"), _travel(p["travel"])] if p.get("travel") else []),
-        className="arnak-resources",
-    )
-    bits: list[Any] = [resources]
-    bits.append(_research_line(view, p, is_rival))
-    bits.append(_idols_line(view, p, seat, is_rival))
+    # Each line is kept apart too, from the slice of the view it reads: a move changes one or two of them (most often
+    # the resources), and the others are reused.
+    bits: list[Any] = [kept(_resources, _line_slice(view, seat, ("resources", "travel")), seat)]
+    research = _line_slice(view, seat, ("glass", "notebook", "temple_place", "temple_tiles"))
+    bits.append(kept(_research_line, research, seat, is_rival))
+    bits.append(kept(_idols_line, _idols_slice(view, seat, is_rival), seat, is_rival))
     if p["assistants"] or p["guardians"]:
-        bits.append(_helpers_line(p))
+        bits.append(kept(_assistants_line, _line_slice(view, seat, ("assistants", "guardians")), seat))
     if is_rival and rival is not None:
         bits.append(_rival_lines(view, rival))
     else:
@@ -597,7 +613,18 @@ def _player_body(view: dict[str, Any], seat: int) -> list[Any]:
     return bits
 
 
-def _research_line(view: dict[str, Any], p: dict[str, Any], is_rival: bool) -> html.Div:
+def _resources(view: dict[str, Any], seat: int) -> html.Div:
+    """A seat's resources, and the travel icons it holds."""
+    p = view["seats"][seat]
+    return html.Div(
+        [_res_chip(r, int(p["resources"].get(r, 0)), seat) for r in RESOURCES]
+        + ([html.Span("held:", className="q"), _travel(p["travel"])] if p.get("travel") else []),
+        className="arnak-resources",
+    )
+
+
+def _research_line(view: dict[str, Any], seat: int, is_rival: bool) -> html.Div:
+    p = view["seats"][seat]
     place = p.get("temple_place")
     glass = names.short_research(p["glass"]) if place is None else f"Lost Temple, {_ordinal(place + 1)} to arrive"
     bits: list[Any] = [
@@ -617,7 +644,8 @@ def _research_line(view: dict[str, Any], p: dict[str, Any], is_rival: bool) -> h
     return html.Div(bits, className="arnak-line")
 
 
-def _idols_line(view: dict[str, Any], p: dict[str, Any], seat: int, is_rival: bool) -> html.Div:
+def _idols_line(view: dict[str, Any], seat: int, is_rival: bool) -> html.Div:
+    p = view["seats"][seat]
     count = int(p["idols"]["count"])
     # Which idols lie face down in the supply: the holder's own view lists them (``ids``), the referee's stacks too.
     secret = (view.get("stacks") or {}).get("idols") or []
@@ -653,7 +681,8 @@ def _idols_line(view: dict[str, Any], p: dict[str, Any], seat: int, is_rival: bo
     return html.Div(bits, className="arnak-line")
 
 
-def _helpers_line(p: dict[str, Any]) -> html.Div:
+def _assistants_line(view: dict[str, Any], seat: int) -> html.Div:
+    p = view["seats"][seat]
     bits: list[Any] = []
     if p["assistants"]:
         bits.append(html.Span("Assistants", className="arnak-sub"))

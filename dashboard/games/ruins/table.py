@@ -126,52 +126,79 @@ def _status(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -> ht
 
 
 def _scoreboard(frame: dict[str, Any], view: dict[str, Any], names: list[str]) -> html.Table:
-    book = book_of()
     acting = set(frame.get("to_act", []))
     mover = (frame.get("last") or {}).get("seat")
     out_place = {seat: i + 1 for i, seat in enumerate(view.get("finish_order", []))}
     responded = set(view.get("passed_or_skipped", []))
     participants = set(view.get("participants", range(len(names))))
-    rows = []
-    for seat, name in enumerate(names):
-        notes = []
-        if seat in acting:
-            notes.append("to act")
-        if seat == mover:
-            notes.append("moved last")
-        if seat in out_place:
-            notes.append(f"out {ordinal(out_place[seat])}")
-        if seat in responded:
-            notes.append("passed")
-        if seat not in participants:
-            notes.append("sits out the Showdown")
-        torches = view["torches"][seat]
-        rows.append(
-            html.Tr(
-                [
-                    html.Td(("▶ " if seat in acting else "") + f"Seat {seat + 1}"),
-                    html.Td(name, className="strong"),
-                    html.Td(str(view["vp"][seat]), className="num vp"),
-                    html.Td(
-                        [
-                            html.Span("●" * torches, className="torch-lit torch-glyphs"),
-                            html.Span("○" * max(0, book.torches - torches), className="torch-out torch-glyphs"),
-                            html.Span(f" {torches}", className="num"),
-                        ],
-                        title=f"{torches} torch(es) lit",
-                    ),
-                    html.Td(str(view["claims_left"][seat]), className="num"),
-                    html.Td(str(view["hands"][seat]["count"]), className="num"),
-                    html.Td(", ".join(notes), className="quiet"),
-                ],
-                className=" ".join(c for c, on in (("row-acting", seat in acting), ("row-last", seat == mover)) if on)
-                or None,
-            )
+    # Each row is kept (a pure function of what is passed): a move changes the rows of the seats it touches and of
+    # whoever acts next, the others are reused.
+    rows = [
+        kept(
+            _score_row,
+            seat,
+            name,
+            seat in acting,
+            seat == mover,
+            out_place.get(seat),
+            seat in responded,
+            seat in participants,
+            view["torches"][seat],
+            view["vp"][seat],
+            view["claims_left"][seat],
+            view["hands"][seat]["count"],
         )
+        for seat, name in enumerate(names)
+    ]
     head = html.Tr(
         [html.Th(h) for h in ("Seat", "Player", "VP", "Torches", "Claims left", "Hand", "")],
     )
     return html.Table([html.Thead(head), html.Tbody(rows)], className="scoreboard", id="table-scoreboard")
+
+
+def _score_row(
+    seat: int,
+    name: str,
+    acting: bool,
+    moved_last: bool,
+    out_place: int | None,
+    responded: bool,
+    participant: bool,
+    torches: int,
+    vp: Any,
+    claims_left: Any,
+    hand_count: Any,
+) -> html.Tr:
+    notes = []
+    if acting:
+        notes.append("to act")
+    if moved_last:
+        notes.append("moved last")
+    if out_place is not None:
+        notes.append(f"out {ordinal(out_place)}")
+    if responded:
+        notes.append("passed")
+    if not participant:
+        notes.append("sits out the Showdown")
+    return html.Tr(
+        [
+            html.Td(("▶ " if acting else "") + f"Seat {seat + 1}"),
+            html.Td(name, className="strong"),
+            html.Td(str(vp), className="num vp"),
+            html.Td(
+                [
+                    html.Span("●" * torches, className="torch-lit torch-glyphs"),
+                    html.Span("○" * max(0, book_of().torches - torches), className="torch-out torch-glyphs"),
+                    html.Span(f" {torches}", className="num"),
+                ],
+                title=f"{torches} torch(es) lit",
+            ),
+            html.Td(str(claims_left), className="num"),
+            html.Td(str(hand_count), className="num"),
+            html.Td(", ".join(notes), className="quiet"),
+        ],
+        className=" ".join(c for c, on in (("row-acting", acting), ("row-last", moved_last)) if on) or None,
+    )
 
 
 def _hand(view: dict[str, Any], names: list[str], seat: int, acting: bool) -> html.Div:

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from limits.storage import MemoryStorage
 
-from service.serving.throttle import ORGANISER_KEY, SEAT_TOKEN, Throttle, Throttled, trusted_proxies
+from service.serving.failure_memory import BoundedMemoryStorage
+from service.serving.throttle import (
+    ORGANISER_KEY,
+    SEAT_TOKEN,
+    Throttle,
+    Throttled,
+    storage_from_uri,
+    storage_uri,
+    trusted_proxies,
+)
 
 HERE, THERE = "203.0.113.7", "198.51.100.9"
 GAME, OTHER, THIRD = "game-a", "game-b", "game-c"
@@ -79,11 +89,11 @@ def test_counts_age_out_of_memory_and_memory_is_bounded() -> None:
     throttle = Throttle(failures=1, window=60, timer=clock, size=100)
     for n in range(1000):
         throttle.failed(ORGANISER_KEY, f"10.0.{n // 256}.{n % 256}")
-    assert len(throttle._seen) <= 100
+    assert len(throttle.storage) <= 100
     assert throttle.wait(ORGANISER_KEY, "10.0.3.231") > 0  # the latest are kept
     clock.now += 61
     throttle.failed(ORGANISER_KEY, HERE)  # (a write expires what has aged out)
-    assert len(throttle._seen) == 1
+    assert len(throttle.storage) == 1
 
 
 def test_impossible_limits_are_refused() -> None:
@@ -114,3 +124,33 @@ def test_the_number_of_trusted_proxies_is_read_strictly(monkeypatch: pytest.Monk
         monkeypatch.setenv("DIGSITE_TRUSTED_PROXIES", wrong)
         with pytest.raises(ValueError, match="DIGSITE_TRUSTED_PROXIES"):
             trusted_proxies()
+
+
+def test_the_memory_counts_no_more_than_its_limit_and_ages_out() -> None:
+    clock = Clock()
+    memory = BoundedMemoryStorage(size=10, timer=clock)
+    assert [memory.acquire_entry("k", 2, 60) for _ in range(3)] == [True, True, False]  # full: not counted
+    clock.now += 10
+    assert memory.get_moving_window("k", 2, 60) == (1000.0, 2)  # (the oldest's time, how many)
+    clock.now += 50  # the first two are a minute old
+    assert memory.get_moving_window("k", 2, 60) == (1060.0, 0)
+    assert memory.acquire_entry("k", 2, 60)
+
+
+def test_the_counts_may_live_in_another_limits_storage(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DIGSITE_THROTTLE_STORAGE", raising=False)
+    assert storage_uri() == "" and storage_from_uri("") is None  # this process's bounded memory
+    monkeypatch.setenv("DIGSITE_THROTTLE_STORAGE", " memory:// ")
+    storage = storage_from_uri(storage_uri())
+    assert isinstance(storage, MemoryStorage)  # `limits`' own (a redis:// URI is read the same way)
+    throttle = Throttle(failures=1, window=60, storage=storage)
+    throttle.failed(SEAT_TOKEN, HERE, GAME)
+    with pytest.raises(Throttled) as shut:
+        throttle.check(SEAT_TOKEN, HERE, GAME)
+    assert 59 <= shut.value.retry_after <= 60  # on the wall clock, as `limits`' storages count
+    throttle.check(SEAT_TOKEN, HERE, OTHER)
+    for wrong in ("nonsense://x", "async+memory://"):
+        with pytest.raises(ValueError, match="DIGSITE_THROTTLE_STORAGE"):
+            storage_from_uri(wrong)
+    with pytest.raises(ValueError, match="whole seconds"):
+        Throttle(window=0.5)
