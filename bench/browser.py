@@ -16,7 +16,9 @@ headless Chromium (Playwright, ``/usr/bin/chromium``):
   them the **server CPU** the dashboard's process spent until then (its user and system time, Linux only): on a
   shared machine the wall times follow the load, the CPU a page costs the server much less;
 - **players** / **aggregates**: from the start of the navigation until the page stops changing (its last DOM
-  change once no request is pending for a second), per player shown / per game.
+  change once no request is pending for a second), per player shown / per game; and **first shown**: until the
+  page's content (the answer of its content callback, ``#players-loaded`` / ``#agg-summary``) is first in the
+  document.
 
 Timings are never asserted anywhere; these are figures to compare, beside the other tree's in the same run.
 
@@ -68,11 +70,18 @@ SLOW_MS = 900_000  # the slowest replay before: 43 s for every perspective on a 
 QUIET_MS = 1_000  # a page has settled when nothing changed and nothing was pending for this long
 HERE = Path(__file__).resolve().parents[1]
 
-# Every change to the document, timed: a page has settled at its last one (read once it is quiet).
+# Every change to the document, timed: a page has settled at its last one (read once it is quiet). Also when the
+# page's content first showed: the first change after which its content callback's answer is in the document.
 WATCH_JS = """
 window.__lastChange = 0;
-new MutationObserver(function () { window.__lastChange = performance.now(); })
-    .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+window.__shown = {};
+new MutationObserver(function () {
+    var now = performance.now();
+    window.__lastChange = now;
+    ["players-loaded", "agg-summary"].forEach(function (id) {
+        if (!window.__shown[id] && document.getElementById(id)) { window.__shown[id] = now; }
+    });
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 """
 
 # Click "Play this move" and time the answer in the page: until it shows the table after the move (a later
@@ -271,6 +280,8 @@ def measure_pages(browser: Any, url: str, found: dict[str, Any], per_kind: int) 
                 page.goto(f"/players?game={kind}&player={player}")
                 page.wait_for_selector("#players-loaded")
                 out.setdefault(f"players page, {kind}", []).append(settled(page, pending))
+                shown = page.evaluate("() => window.__shown['players-loaded']")
+                out.setdefault(f"players page first shown, {kind}", []).append(shown)
                 page.close()
         for kind in found["players"]:
             for _ in range(per_kind):
@@ -278,6 +289,8 @@ def measure_pages(browser: Any, url: str, found: dict[str, Any], per_kind: int) 
                 page.goto(f"/aggregates?game={kind}")
                 page.wait_for_selector("#agg-summary")  # (its charts' answer in: a first screen may draw no Plotly)
                 out.setdefault(f"aggregates page, {kind}", []).append(settled(page, pending))
+                shown = page.evaluate("() => window.__shown['agg-summary']")
+                out.setdefault(f"aggregates page first shown, {kind}", []).append(shown)
                 page.close()
     finally:
         context.close()

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 import dash
 from dash import Input, Output, State, dcc, html
 
-from dashboard import live, plotly_bundle
+from dashboard import live, plotly_bundle, shell
 from dashboard.access import HIDDEN_GAME, AccessSettings, Denied, Visitor
 from dashboard.context import Context
 from dashboard.data import Data
@@ -42,7 +42,7 @@ def build(
     access: AccessSettings | None = None,
 ) -> dash.Dash:
     settings = access if access is not None else AccessSettings.from_env(service.settings)
-    app = dash.Dash(
+    app: dash.Dash = shell.Shell(
         __name__,
         server=server if server is not None else True,
         url_base_pathname=url_base_pathname,
@@ -83,15 +83,7 @@ def build(
         ]
     )
 
-    @app.callback(
-        Output("page", "children"),
-        Output("nav", "children"),
-        Output("account", "children"),
-        Output("go", "href"),
-        Input("url", "pathname"),
-        State("url", "search"),
-    )
-    def route(pathname: str | None, search: str | None) -> tuple[Any, Any, Any, Any]:
+    def route_answer(pathname: str | None, search: str | None) -> tuple[Any, Any, Any, Any]:
         visitor = ctx.visitor()
         path = app.strip_relative_path(pathname or "/") or ""
         params = {k: v[-1] for k, v in parse_qs((search or "").lstrip("?")).items() if k != "token"}
@@ -139,6 +131,20 @@ def build(
         except StoreUnavailable as error:
             page = html.Div([html.H2("The store is unreachable"), html.P(error.message, className="empty")])
         return page, _nav(app, section) if visitor.sees_finished else [], account, dash.no_update
+
+    # The router's answer for a page is begun while the page's HTML is served (``dashboard.shell``).
+    taken = shell.install(app, ctx.early, gate.holder, route_answer)
+
+    @app.callback(
+        Output("page", "children"),
+        Output("nav", "children"),
+        Output("account", "children"),
+        Output("go", "href"),
+        Input("url", "pathname"),
+        State("url", "search"),
+    )
+    def route(pathname: str | None, search: str | None) -> tuple[Any, Any, Any, Any]:
+        return taken(pathname or "/", search or "")  # type: ignore[no-any-return]
 
     games.register(app, ctx)
     replay.register(app, ctx)

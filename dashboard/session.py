@@ -173,6 +173,11 @@ class Gate:
         known[id(self)] = visitor
         return visitor
 
+    def holder(self) -> tuple[str, str]:
+        """The cookies this request's answers may depend on (its session and its CSRF seed), as sent: what an
+        answer computed early for one browser is kept under (``dashboard.early``)."""
+        return request.cookies.get(SESSION_COOKIE, ""), request.cookies.get(csrf.CSRF_COOKIE, "")
+
     def _payload(self) -> dict[str, Any]:
         raw = request.cookies.get(SESSION_COOKIE)
         if not raw or len(raw) > 8192:

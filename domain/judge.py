@@ -16,8 +16,9 @@ random numbers (every move compared on the same draws and the same playout numbe
    is the best found, and the loss is 0.
 
 Each playout is scored for the mover: ``win`` (1 for a win, shared or not), ``place`` (1 first; at a playout cut
-short by ``rounds_ahead``, by the points then), and the ``value`` ``domain.search.rewards`` gives (half winning, half
-the share of the other seats beaten: 1 for a sure win, 0 for a sure last place). The *loss* of a move is
+short by ``rounds_ahead``, by the points then), and the ``value`` the search bot's ``domain.search.rewards`` gives
+(half winning, half the share of the other seats beaten: 1 for a sure win, 0 for a sure last place; at a cut, each
+a logistic of the point margins, since ranks saturate there). The *loss* of a move is
 100 x (value of the best move found - value of the move played), in points of expected result (0-100), never below
 0. From it, lichess's shape (lichess.org/page/accuracy): a move's accuracy is ``103.1668 exp(-0.04354 loss) -
 3.1669`` clamped to [0, 100]; a seat's accuracy in a game is the mean of the arithmetic and the harmonic mean of its
@@ -45,7 +46,8 @@ from domain.search import PROPOSALS, play_out, rewards
 Action = TypeVar("Action")
 Event = TypeVar("Event")
 
-JUDGE_VERSION = 1  # raise on any change to what the judge computes: stored judgements are keyed by it
+JUDGE_VERSION = 2  # raise on any change to what the judge computes: stored judgements are keyed by it (2: a cut
+# playout valued by its point margins, not by ranks: docs/judge.md)
 DEFAULT_BUDGET = 100  # playouts a decision (half to search, half to estimate): bench/judge.py measures it
 WIDTH = 12  # legal actions compared whole up to this many; beyond, the rollout bot's choices and a draw of the rest
 SIGNIFICANCE = 2.0  # standard errors by which the best move found must beat the move played to replace it

@@ -5,7 +5,8 @@ the game's own sampler (``GameRules.sample``: it reads the view, never a state),
 than the seat (Perfect Information Monte Carlo). On each draw, every action still in the running is played, then
 the game goes on with the game's own bot in every seat (``rollout``, its heuristic by default: each seat playing
 for itself as that bot does) to the end of the round searched in (or the game's end), and each action earns the
-bot's reward there: winning and the seats beaten, by the result or, at a round's end, by the points so far. The
+bot's reward there: winning and the seats beaten, by the result or, at a round's end, by a logistic of the point
+margins so far (``rewards``: ranks alone saturate, so a seat ahead could not tell moves apart). The
 actions share their draws and the playouts' random numbers, so they are compared on the same deals (common random
 numbers: far less noise than a draw each). Only the bot's own move is searched: every other move, its own later
 ones too, is the rollout bot's, each seat playing for itself.
@@ -40,12 +41,40 @@ EXTRA = 6  # other legal actions compared besides
 ROUNDS_AHEAD = 1  # a playout stops at the end of the round searched from (1), or later rounds, or the game's end
 ASK_EVERY = 4  # a playout asks whether the round is over at most this often (a few actions late costs little)
 WIN_WEIGHT = 0.5  # a reward is this much winning, the rest the share of the other seats beaten
+MARGIN_SCALE = 0.15  # a cut playout's margins are read in units of 1 + this share of the most points any seat has
+MARGIN_STEEPNESS = 2.0  # a margin of one unit is worth 88 % of a win (logistic of 2): docs/performance.md section 9
 PLAYOUT_LIMIT = 10_000  # actions in one playout, against a game that never ends
 
 
 def rewards(result: Result | None, scores: Sequence[int]) -> list[float]:
-    """Each seat's reward in [0, 1]: ``WIN_WEIGHT`` for winning (leading on points when the playout stopped before
-    the end), the rest for the share of other seats it beat (ties count half)."""
+    """The search's reward for each seat, in [0, 1]: by the result when the game ended (``ranked_rewards``).
+
+    A playout cut short (at a round's end) has no result, only points so far; there the reward is smooth in the
+    margins, as lichess's Win% is a logistic of the engine's centipawns: winning is the logistic of the margin over
+    the best other seat, beating a seat the logistic of the margin over it, each on a scale that grows with the
+    points in play (``MARGIN_SCALE``). Ranks alone saturate: a seat ahead by ten at a round's end scores the same
+    whatever it plays, so more playouts cannot tell a move that gains points from one that loses them (in
+    two-player Ruins every move scored alike at a third of the positions measured: docs/performance.md, section 9).
+    """
+    n = len(scores)
+    if result is not None or n == 1:
+        return ranked_rewards(result, scores)
+    scale = 1.0 + MARGIN_SCALE * max(abs(s) for s in scores)
+    out = []
+    for s in range(n):
+        margins = [scores[s] - scores[o] for o in range(n) if o != s]
+        beaten = sum(_logistic(m / scale) for m in margins) / (n - 1)
+        out.append(WIN_WEIGHT * _logistic(min(margins) / scale) + (1 - WIN_WEIGHT) * beaten)
+    return out
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-MARGIN_STEEPNESS * x))
+
+
+def ranked_rewards(result: Result | None, scores: Sequence[int]) -> list[float]:
+    """Each seat's reward by rank, in [0, 1]: ``WIN_WEIGHT`` for winning (leading on points when the playout stopped
+    before the end), the rest for the share of other seats it beat (ties count half): ``rewards`` at a game's end."""
     n = len(scores)
     if n == 1:
         return [1.0]

@@ -6,6 +6,7 @@ Checked on the source (what the modules import, with ``ast``) and on what import
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +26,7 @@ LAYER_ORDER: tuple[tuple[str, ...], ...] = (
     # The store, and the records' format the commands write into it (their hashes and chain):
     ("service.store", "service.integrity.records", "service.integrity.chain"),
     ("service.commands",),  # writing: creating games, players and tournaments, playing moves
-    ("service.reading", "service.integrity"),  # reading and verifying what the commands stored
+    ("service.reading", "service.integrity", "service.analysis"),  # reading, verifying and judging what was stored
     ("service.bootstrap",),  # the composition root: builds the service and its read side from settings
     ("service.serving", "service.api", "service.cli", "service.bots", "service.cluster"),  # the doors and jobs
     ("dashboard", "entrypoints"),
@@ -44,9 +45,16 @@ IMPORTS_IN_FUNCTIONS = {
 }
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The module's syntax tree, parsed once for all the checks of a process (they only read it): parsing every
+    module again for each check was half of these tests' time."""
+    return ast.parse(path.read_text(), str(path))
+
+
 def _imports(path: Path) -> set[str]:
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
@@ -83,7 +91,7 @@ def _imported(path: Path) -> list[tuple[str, int, bool]]:
                     found.append((name if name in MODULES else child.module, child.lineno, in_function))
             visit(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
 
-    visit(ast.parse(path.read_text(), str(path)), False)
+    visit(_tree(path), False)
     return found
 
 
@@ -172,7 +180,7 @@ def test_imports_inside_functions_are_only_those_a_start_up_cost_asks_for() -> N
     found = {
         (str(path.relative_to(ROOT)), node.module if isinstance(node, ast.ImportFrom) else alias.name)
         for path in MODULES.values()
-        for function in ast.walk(ast.parse(path.read_text()))
+        for function in ast.walk(_tree(path))
         if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
         for node in ast.walk(function)
         if isinstance(node, (ast.Import, ast.ImportFrom))
@@ -228,7 +236,7 @@ READ_ROUTES_ON_THE_COMMAND_SIDE = {
 def _read_routes_asking_the_command_side(path: Path) -> set[str]:
     """The functions of ``path`` routed with ``@bp.get`` that call ``digsite()`` (the command side)."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(_tree(path)):
         if not isinstance(node, ast.FunctionDef):
             continue
         routed = any(

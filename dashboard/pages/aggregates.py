@@ -7,7 +7,7 @@ Every figure is over finished games, for everyone: the heading counts them, and 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import dash
@@ -17,6 +17,7 @@ from dashboard import count_columns, figures, lazy_charts, tendency_bars, uncert
 from dashboard.access import Visitor, require_lists
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
+from dashboard.early import visitor_key
 from dashboard.format import tournament_label
 from dashboard.games import analysed_kinds, renderer, value_text
 from dashboard.pages.players import slug
@@ -60,6 +61,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
     options = [{"label": tournament_label(t), "value": t["tournament_id"]} for t in tournaments]
     # The trend's metrics are the chosen game's: it offers that game's tournaments only.
     trend_options, opened = trend_tournaments(tournaments, kind, None)
+    # The content callback will be asked for this game as soon as the page mounts: begun now, while it does.
+    ctx.early.begin(*content_answer(ctx, visitor, kind, None))
     return html.Div(
         [
             html.H2("Aggregates"),
@@ -127,9 +130,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
 
     @app.callback(Output("agg-content", "children"), Input("agg-kind", "value"), Input("agg-tournament", "value"))
     def content(kind: str | None, tournament: str | None) -> Any:
-        visitor = ctx.visitor()
-        require_lists(visitor)  # 403 when spectator mode is off and the visitor is no organiser
-        return aggregate_charts(ctx, visitor, kind if kind in GAMES else DEFAULT_KIND, tournament)
+        return ctx.early.take(*content_answer(ctx, ctx.visitor(), kind, tournament))
 
     @app.callback(
         Output("agg-metric", "options"),
@@ -155,6 +156,20 @@ def register(app: dash.Dash, ctx: Context) -> None:
         visitor = ctx.visitor()
         require_lists(visitor)
         return trend_chart(ctx, visitor, metric, tournament)
+
+
+def content_answer(
+    ctx: Context, visitor: Visitor, kind: str | None, tournament: str | None
+) -> tuple[Hashable, Callable[[], Any]]:
+    """The content callback's answer for ``visitor``, this game and tournament, and the key it is begun early
+    under (``dashboard.early``): one function, whether the page's layout begins it or the callback computes it."""
+    chosen = kind if kind in GAMES else DEFAULT_KIND
+
+    def answer() -> Any:
+        require_lists(visitor)  # 403 when spectator mode is off and the visitor is no organiser
+        return aggregate_charts(ctx, visitor, chosen, tournament)
+
+    return ("aggregates", visitor_key(visitor), chosen, tournament), answer
 
 
 def one_value_sentence(title: str, value: Any, counted: float) -> str:

@@ -9,6 +9,7 @@ it says. Every rate carries its Wilson interval and n (``dashboard.uncertainty``
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import dash
@@ -18,6 +19,7 @@ from dashboard import figures, lazy_charts, player_search, tendency_bars, uncert
 from dashboard.access import Visitor, require_lists
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
+from dashboard.early import visitor_key
 from dashboard.games import analysed_kinds, renderer, value_text
 from domain.games import GAMES
 from service.reading.catalogue import breakdowns, groups, per_player_breakdowns, stacked
@@ -47,6 +49,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, params: dict[str, str
     kind = str(params["game"]) if params.get("game") in GAMES else DEFAULT_KIND
     sizes = {o["value"] for o in size_options()}
     size = int(params["size"]) if params.get("size", "").isdigit() and int(params["size"]) in sizes else None
+    # The content callback will be asked for these choices as soon as the page mounts: begun now, while it does.
+    ctx.early.begin(*content_answer(ctx, visitor, player, other, kind, size))
     return html.Div(
         [
             html.H2("Players"),
@@ -105,10 +109,22 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Input("players-size", "value"),
     )
     def content(player: str | None, other: str | None, kind: str | None, size: int | None) -> Any:
-        visitor = ctx.visitor()
+        return ctx.early.take(*content_answer(ctx, ctx.visitor(), player, other, kind, size))
+
+
+def content_answer(
+    ctx: Context, visitor: Visitor, player: str | None, other: str | None, kind: str | None, size: int | None
+) -> tuple[Hashable, Callable[[], Any]]:
+    """The content callback's answer for ``visitor`` and these choices, and the key it is begun early under
+    (``dashboard.early``): one function, whether the page's layout begins it or the callback computes it."""
+    chosen = kind if kind in GAMES else DEFAULT_KIND
+    size = size if isinstance(size, int) else None
+
+    def answer() -> Any:
         require_lists(visitor)  # before anything, even the sentences: 403 when spectator mode is off
-        chosen = kind if kind in GAMES else DEFAULT_KIND
-        return player_page(ctx, visitor, player, other, chosen, size if isinstance(size, int) else None)
+        return player_page(ctx, visitor, player, other, chosen, size)
+
+    return ("players", visitor_key(visitor), player, other, chosen, size), answer
 
 
 def slug(text: str) -> str:

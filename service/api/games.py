@@ -23,11 +23,12 @@ from service.api.openapi import (
 )
 from service.api.responses import GameList, Log, MoveResult, WaitFailed
 from service.api.validation import check, json_body, query_args
+from service.caller_values import parse_uuid
 from service.commands.application import Digsite, Viewer
 from service.commands.results import GameCreated, MoveAcknowledged
-from service.errors import Forbidden
+from service.errors import Conflict, Forbidden, NotFound
 from service.reading import listing
-from service.reading.results import Updates
+from service.reading.results import Analysis, Updates
 from service.serving import push
 
 bp = Blueprint("games", __name__)
@@ -243,6 +244,39 @@ def log(game_id: str) -> Log:
     viewer = viewer_for(game_id)
     args = query_args()
     return {"records": read_port().reader.log(game_id, viewer, args.get("after", 0), args.get("limit", 1000))}
+
+
+@bp.get("/games/<game_id>/analysis")
+@described(
+    operation(
+        "getAnalysis",
+        "The judge's judgement of a finished game: every decision, and each seat's accuracy.",
+        tag="games",
+        security=SEAT_OR_ORGANISER,
+        parameters=schemas.ANALYSIS_QUERY,
+        ok=(200, "The stored judgement (docs/judge.md).", ref("schemas", "Analysis")),
+        errors=["BadRequest", "Unauthorized", "NotFound", "Conflict"],
+        description="Read as the game's log is (a seat's token or the organisers' key). Only a finished game is "
+        "judged: a game in play is 409 `game_not_finished` for everyone, so its judgement tells no one what a "
+        "seat could not see. A finished game not judged yet (at that budget) is 404 `not_analysed`: "
+        "`digsite analyse` judges it.",
+    )
+)
+def analysis(game_id: str) -> Analysis:
+    viewer_for(game_id)  # (the same door as the log's: a seat of this game or an organiser)
+    args = query_args()
+    port = read_port()
+    version = port.reader.over_at(game_id)
+    if version is None:
+        raise Conflict("this game is still being played: it is judged once it is over", "game_not_finished")
+    budget = args.get("budget")
+    found = port.judgements.of(str(parse_uuid(game_id, "game")), version, budget)
+    if found is None:
+        at = "" if budget is None else f" at budget {budget}"
+        raise NotFound(
+            f"this game has not been analysed{at} yet: `digsite analyse --game {game_id}` judges it", "not_analysed"
+        )
+    return found
 
 
 @bp.get("/games/<game_id>/updates")

@@ -31,7 +31,7 @@ from service.commands.results import (
     Tournament,
 )
 from service.json_schema_notes import UUID, note
-from service.reading.results import GameSummary, Standings, Updates
+from service.reading.results import Analysis, GameSummary, Standings, Updates
 
 NEXT = note(
     "The cursor of the next page (pass it as `cursor`); null on the last page. A page may hold fewer items than "
@@ -123,6 +123,7 @@ ANSWERS: tuple[type[Any], ...] = (
     WaitFailed,
     Record,
     Log,
+    Analysis,
     Updates,
     GameSummary,
     GameList,

@@ -239,6 +239,17 @@ LOG_QUERY: list[dict[str, Any]] = [
     },
 ]
 
+ANALYSIS_QUERY: list[dict[str, Any]] = [
+    {
+        "name": "budget",
+        "in": "query",
+        "required": False,
+        "description": "The judgement at this budget (playouts a decision, as `digsite analyse --budget`); "
+        "default: the largest the game is judged at.",
+        "schema": {"type": "integer", "minimum": 4, "maximum": MAX_INT},
+    }
+]
+
 MAX_WAIT_SECONDS = 55  # under the read timeout of common proxies (nginx: 60 s)
 
 UPDATES_QUERY: list[dict[str, Any]] = [

@@ -1,4 +1,5 @@
-"""Whole-store jobs split by game on Dask distributed: the projections' rebuild and the full verify.
+"""Whole-store jobs split by game on Dask distributed: the projections' rebuild, the full verify, and the judge's
+analysis (``judged_on``: each game's records judged on a worker, the rows written by the caller).
 
 Games are independent streams: every read-model row belongs to one game (or to a player or tournament), and
 a game verifies from its own records and ledger entries. So both jobs cut the store's games into shares and
@@ -51,6 +52,7 @@ from psycopg.rows import tuple_row
 
 from domain.games import GAMES
 from service import bootstrap
+from service.analysis.judging import Judged, judge_records
 from service.integrity.audit import GAME_TOPICS, Report, verify_each
 from service.integrity.ledger import Entry
 from service.reading.projections.follower import NOT_THE_RECORD, REFUSED_VALUE, STANDBY_POLL_SECONDS, _Collector
@@ -603,3 +605,32 @@ def verify_share(
 ) -> list[Report]:
     """On a worker: the reports of ``ids``, exactly as the single-process verify makes them."""
     return verify_each(_kept("service", settings, lambda: bootstrap.build(settings)), ids, by_game, signed)
+
+
+# -- the judge ------------------------------------------------------------------------------------------------
+
+JUDGE_AHEAD = 2  # games handed to each worker ahead of its results: busy workers, few records held at once
+
+
+def judged_on(client: Client, games: Iterator[list[dict[str, Any]]], budget: int) -> Iterator[Judged]:
+    """Each game of ``games`` (its stored records) judged on the cluster's workers (``judge_records``, the very
+    function a single process runs: the same rows), yielded as each is done. The workers read no store: the
+    records travel with the task, so any store works, SQLite included, and the caller writes the rows."""
+    from distributed import as_completed  # lazy: Dask, 1.2 s to import
+
+    check_workers(client)
+    ahead = JUDGE_AHEAD * max(1, len(client.scheduler_info()["workers"]))
+    futures: list[Any] = []
+    done = as_completed(loop=client.loop)  # (this client's futures, not a default client's)
+    try:
+        for records in games:
+            future = client.submit(judge_records, records, budget, pure=False)
+            futures.append(future)
+            done.add(future)
+            while done.count() >= ahead:
+                yield next(done).result()
+        for future in done:
+            yield future.result()
+    except BaseException:
+        client.cancel(futures)
+        raise

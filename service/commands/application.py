@@ -603,6 +603,11 @@ class GameReader:
         version: int = self._live.current(parse_uuid(game_id, "game")).version
         return version
 
+    def over_at(self, game_id: str | UUID) -> int | None:
+        """The game's last version if it is over (its seed revealed), else None (the cached game: no view built)."""
+        game = self._live.current(parse_uuid(game_id, "game"))
+        return int(game.version) if game.seed is not None else None
+
     def seat_for_token(self, game_id: str | UUID, token: str) -> int:
         """The seat ``token`` opens in this game (401 ``invalid_token`` for any other token)."""
         return GameHandle(self._live, parse_uuid(game_id, "game")).seat_for_token(token)

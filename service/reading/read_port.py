@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from service.commands.application import GameReader
 from service.reading.analytics import Analytics
+from service.reading.judgements import Judgements
 from service.reading.lists import Lists
 from service.reading.read_db import ReadDatabase
 from service.reading.replays import Replays
@@ -15,19 +16,21 @@ from service.reading.replays import Replays
 
 @dataclass(frozen=True)
 class ReadPort:
-    """Lists of tournaments, players and games; a game's records, replay frames and progress; the analytics."""
+    """Lists of tournaments, players and games; a game's records, replay frames and progress; the analytics; the
+    judge's judgements."""
 
     db: ReadDatabase
     reader: GameReader  # (the store, read only: a game as a seat sees it, its log, a player, a tournament)
     lists: Lists
     replays: Replays
     analytics: Analytics
+    judgements: Judgements  # finished games' stored judgements (``digsite analyse``)
 
     @classmethod
     def over(cls, reader: GameReader, cached_replays: int = 64) -> ReadPort:
         """The read port on the store ``reader`` reads (its read models beside its events)."""
         db = ReadDatabase(reader.database)
-        return cls(db, reader, Lists(db), Replays(reader, cached_replays), Analytics(db))
+        return cls(db, reader, Lists(db), Replays(reader, cached_replays), Analytics(db), Judgements(db))
 
     def close(self) -> None:
         self.db.close()

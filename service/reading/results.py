@@ -299,3 +299,55 @@ class Count(TypedDict):
 
     value: Any
     n: int
+
+
+# -- a finished game's judgement (service.reading.judgements; docs/judge.md) ----------------------------------
+
+
+class MoveEstimate(TypedDict):
+    """What a move is worth to its mover, over the judge's playouts."""
+
+    win: Annotated[float, note("The chance to win (a shared win counts), 0 to 1.", minimum=0, maximum=1)]
+    place: Annotated[float, note("The expected place, 1 first.", minimum=1)]
+    value: Annotated[float, note("The expected result, 0 (sure last) to 1 (sure win).", minimum=0, maximum=1)]
+    playouts: Annotated[int, note("The playouts behind these figures.", minimum=1)]
+
+
+class JudgedMove(TypedDict):
+    """One decision of the game: the move played and the best found, what each was worth, the loss between."""
+
+    index: Annotated[int, note("The move's number in the game, 0 first.", minimum=0)]
+    version: Annotated[int, note("The game's version the move recorded (its record in the log).", minimum=2)]
+    seat: int
+    judged: Annotated[bool, note("False for a forced move (one legal action): no figures.")]
+    legal: Annotated[int, note("The legal actions the seat had.")]
+    played: Annotated[dict[str, Any], note("The action played, as the game's actions are written.")]
+    best: Annotated[dict[str, Any] | None, note("The best action found (the one played if none beat it).")]
+    played_estimate: MoveEstimate | None
+    best_estimate: MoveEstimate | None
+    loss: Annotated[float, note("100 x (value of the best found - value of the move played), at least 0.")]
+    accuracy: Annotated[float | None, note("The move's accuracy, 0 to 100 (lichess's curve of the loss).")]
+    mark: Literal["inaccuracy", "mistake", "blunder"] | None
+
+
+class JudgedSeat(TypedDict):
+    """One seat's game: its judged moves, accuracy, mean loss and marks."""
+
+    seat: int
+    judged: Annotated[int, note("The seat's judged moves.")]
+    accuracy: Annotated[float | None, note("0 to 100; null without a judged move.")]
+    mean_loss: float | None
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+
+class Analysis(TypedDict):
+    """A finished game judged: every decision, and each seat's accuracy (docs/judge.md)."""
+
+    game_id: Annotated[str, UUID]
+    version: Annotated[int, note("The game's last version, the one judged.")]
+    judge_version: Annotated[int, note("The judge's version: a new one judges again.")]
+    budget: Annotated[int, note("Playouts a decision.")]
+    moves: list[JudgedMove]
+    seats: list[JudgedSeat]

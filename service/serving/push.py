@@ -95,6 +95,10 @@ class Watch:
         self.woken.clear()
 
     def wait(self, deadline: float) -> bool:
+        # A hub closed before ``arm`` cleared its wake-up would leave the request waiting out its whole deadline
+        # (seen under load: a closing service held a request 30 s); ``close`` sets ``closed`` before it wakes.
+        if self.hub.closed:
+            return False
         return self.woken.wait(max(0.0, deadline - time.monotonic())) and not self.hub.closed
 
 

@@ -27,7 +27,7 @@ import psycopg
 from eventsourcing.persistence import PersistenceError
 
 from service.settings import Database
-from service.store.read_models import PROJECTION_NAME, TRACKING_TABLE, every_table
+from service.store.read_models import NOT_PROJECTED, PROJECTION_NAME, TRACKING_TABLE, every_table
 from service.store.schema import Table, fingerprint_text, found_shape, qualified
 
 LOCK_TIMEOUT_SECONDS = 5
@@ -335,7 +335,8 @@ def _match_read_models(upgrade: _Upgrade) -> list[str]:
     A table that is missing is created, an index added or dropped in place. A table whose columns or key differ
     is dropped and created anew, and since the read models are projected together, the others are emptied with
     it and the projection's position reset in the same transaction: the next `digsite projections run` fills
-    them all from the first record, exactly once. Tables no longer declared are left alone."""
+    them all from the first record, exactly once. The judge's tables (``NOT_PROJECTED``) keep their rows unless
+    they changed themselves: no projection fills them again. Tables no longer declared are left alone."""
     tables = every_table()
     found = {t.name: found_shape(upgrade.conn, upgrade.backend, upgrade.schema, t.name) for t in tables}
     changed = [t.name for t in tables if (f := found[t.name]) is not None and not f.same_rows(t.shape(upgrade.backend))]
@@ -343,7 +344,7 @@ def _match_read_models(upgrade: _Upgrade) -> list[str]:
         for table in tables:
             if table.name in changed:
                 upgrade.execute(f"DROP TABLE {{p}}{table.name}")
-            elif found[table.name] is not None:
+            elif found[table.name] is not None and table.name not in NOT_PROJECTED:  # (the judge's rows stay)
                 upgrade.execute(f"DELETE FROM {{p}}{table.name}")
         tracking = TRACKING_TABLE[upgrade.backend]
         upgrade.execute(f"DELETE FROM {{p}}{tracking} WHERE application_name = ?", (PROJECTION_NAME,))

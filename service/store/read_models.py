@@ -148,6 +148,65 @@ FIELD_SUMS = Table(
 CORE: tuple[Table, ...] = (PLAYERS, TOURNAMENTS, GAMES_TABLE, MOVES, PLAYER_GAMES, FIELD_SUMS)
 
 
+def _real(name: str, *, not_null: bool = False) -> Column:
+    return Column(name, "real", not_null)
+
+
+# The judge's judgements of finished games (``domain.judge``, written by ``digsite analyse``: service/analysis/).
+# Derived data like the rest, but not projected: each game's rows are computed by the judge, written in one
+# transaction, and kept by a projections rebuild (docs/judge.md, *The service side*). A judgement is keyed by the
+# game, the game's last version, the judge's version and its budget.
+JUDGEMENT_KEY = (_text("game_id"), _int("last_version"), _int("judge_version"), _int("budget"))
+
+# One row a decision: the move played and the best found (the engine's action dicts as JSON), what each is worth
+# to the mover (win chance, expected place, value in [0, 1]), the loss (points of 0-100), accuracy and mark.
+# A forced move (``judged`` 0) has the move played alone.
+JUDGED_MOVES = Table(
+    "rm_judged_moves",
+    (
+        *JUDGEMENT_KEY,
+        _int("idx"),  # the move's number in the game, 0 first
+        _int("version"),  # the game's version the move recorded
+        _int("seat"),
+        _int("judged"),  # 1 judged, 0 forced (one legal action) or not sampleable
+        _int("legal"),
+        _text("played"),
+        _text("best", not_null=False),
+        _real("played_win"),
+        _real("played_place"),
+        _real("played_value"),
+        _real("best_win"),
+        _real("best_place"),
+        _real("best_value"),
+        _int("playouts", not_null=False),  # the estimate's playouts behind each figure
+        _real("loss", not_null=True),
+        _real("accuracy"),
+        _text("mark", not_null=False),
+    ),
+    primary_key=("game_id", "last_version", "judge_version", "budget", "idx"),
+)
+
+# One row a seat: its judged moves, accuracy (NULL without a judged move), mean loss, and marks counted.
+JUDGED_SEATS = Table(
+    "rm_judged_seats",
+    (
+        *JUDGEMENT_KEY,
+        _int("seat"),
+        _int("judged"),
+        _real("accuracy"),
+        _real("mean_loss"),
+        _count("inaccuracies"),
+        _count("mistakes"),
+        _count("blunders"),
+    ),
+    primary_key=("game_id", "last_version", "judge_version", "budget", "seat"),
+)
+
+JUDGEMENTS: tuple[Table, ...] = (JUDGED_MOVES, JUDGED_SEATS)
+# Tables the projection does not write: an upgrade that rebuilds the projected ones leaves their rows alone.
+NOT_PROJECTED = frozenset(t.name for t in JUDGEMENTS)
+
+
 def stored_name(kind: str, table: str) -> str:
     """A game's fact table ``table`` is stored as ``rm_<kind>_<table>``."""
     return f"rm_{kind}_{table}"
@@ -177,5 +236,5 @@ def game_tables(kind: str) -> tuple[Table, ...]:
 
 @cache  # the registry is fixed at import
 def every_table() -> tuple[Table, ...]:
-    """Every read model: the core's, then each registered game's, in registry order."""
-    return (*CORE, *(t for kind in GAMES for t in game_tables(kind)))
+    """Every read model: the core's, then each registered game's, in registry order, then the judge's."""
+    return (*CORE, *(t for kind in GAMES for t in game_tables(kind)), *JUDGEMENTS)

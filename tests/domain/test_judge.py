@@ -4,9 +4,12 @@ section 4) bots of known strength ordered by their mean accuracy. Time and stabi
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -123,47 +126,99 @@ def test_a_judge_s_budget_is_a_count() -> None:
             Judge(found.rules, found.bots, budget=bad)  # type: ignore[arg-type]
 
 
-LADDER_SETTINGS = {"ruins": (30, 128, 4), "arnak": (24, 48, 8)}  # positions, judge's budget, B
+@dataclass(frozen=True)
+class Ladder:
+    """A ladder's settings: positions spread over ``games`` four-player heuristic games, the judge's budget, and B
+    (the weaker search bot's budget; the stronger has 4B)."""
+
+    positions: int
+    games: int
+    budget: int
+    small: int
 
 
-def _ladder_accuracy(kind: str) -> dict[str, float]:
-    """Mean accuracy of four bots of known strength (random, heuristic, search at B, search at 4B), each choosing
-    at the same positions of a heuristic game (every judged decision of one seat after another, spread over the
-    game) and judged there with the same seed: paired, so the differences are the bots' choices, not the draws."""
+LADDERS = {"ruins": Ladder(120, 4, 128, 32), "arnak": Ladder(72, 3, 96, 8)}  # docs/performance.md, section 11
+STEP_Z = 1.0  # each step up the ladder must raise the paired mean accuracy by more than this many standard errors
+
+
+def _positions(kind: str, ladder: Ladder) -> list[tuple[int, Any, int]]:
+    """(move number, state, seat) of judged decisions, every seat's, spread evenly over each heuristic game."""
+    rules = GAMES[kind].rules
+    per_game = max(1, ladder.positions // ladder.games)
+    out = []
+    for game in range(ladder.games):
+        opening, moves = _heuristic_game(kind, 4, "judge-ladder" if game == 0 else f"judge-ladder-{game}", 10_000)
+        state = rules.replay(opening)
+        mine = []
+        for index, move in enumerate(moves):
+            if len(rules.legal_actions(state, move.seat)) > 1:
+                mine.append((index, state, move.seat))
+            state = rules.replay(move.events, state)
+        out += mine[:: max(1, len(mine) // per_game)][:per_game]
+    return out
+
+
+def _ladder_accuracies(kind: str, ladder: Ladder, names: Sequence[str]) -> dict[str, list[float]]:
+    """Each bot's accuracy at each position, paired: every bot chooses at the same positions with the same random
+    numbers, and each choice is judged with the same seed (the same draws when two bots choose alike), so a
+    difference between two bots is their choices', not the draws'."""
     found = GAMES[kind]
     rules, bots = found.rules, found.bots
-    positions, budget, small = LADDER_SETTINGS[kind]
-    opening, moves = _heuristic_game(kind, 4, "judge-ladder", 10_000)
-    ladder = {
-        "random": bots.make("random"),
-        "heuristic": bots.make("heuristic"),
-        "search B": bots.make("search", budget=small),
-        "search 4B": bots.make("search", budget=4 * small),
+    makers = {
+        "random": lambda: bots.make("random"),
+        "heuristic": lambda: bots.make("heuristic"),
+        "search B": lambda: bots.make("search", budget=ladder.small),
+        "search 4B": lambda: bots.make("search", budget=4 * ladder.small),
     }
-    state = rules.replay(opening)
-    spots = []
-    for index, move in enumerate(moves):
-        if len(rules.legal_actions(state, move.seat)) > 1:
-            spots.append((index, state, move.seat))
-        state = rules.replay(move.events, state)
-    spots = spots[:: max(1, len(spots) // positions)][:positions]
-    judge = Judge(rules, bots, budget=budget)
-    accuracies: dict[str, list[float]] = {name: [] for name in ladder}
-    for index, state, seat in spots:
-        for name, bot in ladder.items():
+    players = {name: makers[name]() for name in names}
+    judge = Judge(rules, bots, budget=ladder.budget)
+    accuracies: dict[str, list[float]] = {name: [] for name in names}
+    for index, state, seat in _positions(kind, ladder):
+        for name, bot in players.items():
             chosen = bot.choose(rules.view(state, seat), rules.legal_actions(state, seat), random.Random(index))
             judged = judge.decision(state, seat, chosen, index, seed=0)
             assert judged.accuracy is not None
             accuracies[name].append(judged.accuracy)
-    return {name: statistics.mean(values) for name, values in accuracies.items()}
+    return accuracies
 
 
-@pytest.mark.slow  # a minute for Ruins on a quiet machine, several for Arnak: the full run and CI keep it
-@pytest.mark.parametrize("kind", KINDS)
+def paired_step(lower: Sequence[float], upper: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``upper - lower`` over paired positions and its standard error."""
+    differences = [u - v for u, v in zip(upper, lower, strict=True)]
+    spread = statistics.stdev(differences) if len(differences) > 1 else 0.0
+    return statistics.mean(differences), spread / math.sqrt(len(differences))
+
+
+def test_a_paired_step_is_the_mean_difference_and_its_standard_error() -> None:
+    mean, error = paired_step([90.0, 100.0, 80.0, 100.0], [100.0, 100.0, 90.0, 100.0])
+    assert mean == 5.0 and error == pytest.approx(statistics.stdev([10.0, 0.0, 10.0, 0.0]) / 2)
+    assert paired_step([100.0, 100.0], [100.0, 100.0]) == (0.0, 0.0)  # bots that agree everywhere: no step
+
+
+NOT_YET_ORDERED = {
+    # Arnak's search bots are not told apart by one standard error yet: at B = 8 the last step is +1.62 +- 1.75
+    # (the means are in order); at 16 the heuristic to search step is +1.41 +- 2.77; at 32, 4B is below B
+    # (docs/performance.md, section 11). Strict: the day it passes, this goes red and the entry goes.
+    "arnak": "search at B and 4B not ordered by one standard error in Arnak yet",
+}
+
+
+@pytest.mark.slow  # Ruins about 5 to 7 minutes and Arnak 7 at a load of 7 to 10 on 2 cores: the full run keeps it
+@pytest.mark.parametrize(
+    "kind",
+    [
+        pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_ORDERED[k])) if k in NOT_YET_ORDERED else k
+        for k in KINDS
+    ],
+)
 def test_mean_accuracy_orders_bots_of_known_strength(kind: str) -> None:
     """The judge's contract (the issue's section 4, small K; bench/judge.py plays whole games at a larger K):
-    random < heuristic < search at B < search at 4B, by mean accuracy."""
-    means = _ladder_accuracy(kind)
-    names = list(means)
-    assert [means[n] for n in names] == sorted(means.values()), means
-    assert len(set(means.values())) == len(means), means
+    random < heuristic < search at B < search at 4B. Each step is a paired comparison over the same positions,
+    and it must clear ``STEP_Z`` standard errors of the paired difference: a step the positions cannot tell from
+    noise fails, as does a step the wrong way (swap the budgets and the last step goes red)."""
+    names = ["random", "heuristic", "search B", "search 4B"]
+    accuracies = _ladder_accuracies(kind, LADDERS[kind], names)
+    steps = {f"{a} < {b}": paired_step(accuracies[a], accuracies[b]) for a, b in itertools.pairwise(names)}
+    report = {step: (round(mean, 3), round(error, 3)) for step, (mean, error) in steps.items()}
+    for mean, error in steps.values():
+        assert mean > STEP_Z * error and mean > 0, report

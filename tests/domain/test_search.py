@@ -14,7 +14,7 @@ from domain.games import GAMES
 from domain.play import SeatView, play_game
 from domain.policies import UnknownPolicy
 from domain.protocol import Result
-from domain.search import SEARCH, SearchBot, parse_choice, rewards
+from domain.search import SEARCH, SearchBot, parse_choice, ranked_rewards, rewards
 from tests.domain.twins import HIDDEN_TWINS
 
 KINDS = sorted(GAMES)
@@ -87,8 +87,21 @@ def test_the_budget_counts_the_playouts_of_a_move() -> None:
 def test_each_seat_is_rewarded_for_winning_and_for_the_seats_it_beat() -> None:
     ended = Result(ranking=(2, 0, 1), winners=(2,), scores=(5, 3, 9))
     assert rewards(ended, ended.scores) == [0.25, 0.0, 1.0]
-    assert rewards(None, (4, 4, 1)) == [0.875, 0.875, 0.0]  # stopped before the end: by points, ties halved
+    assert ranked_rewards(ended, ended.scores) == [0.25, 0.0, 1.0]
+    assert ranked_rewards(None, (4, 4, 1)) == [0.875, 0.875, 0.0]  # the judge's, stopped early: by points, ties halved
     assert rewards(None, (3,)) == [1.0]
+
+
+def test_a_playout_cut_short_is_rewarded_smoothly_by_its_margins() -> None:
+    tied = rewards(None, (4, 4, 1))
+    assert tied[0] == tied[1] > 0.5 > tied[2] > 0.0  # tied seats alike; no sure win or loss before the end
+    assert sum(rewards(None, (3, 2))) == pytest.approx(1.0)  # two seats: one's gain is the other's loss
+    # Ranks saturate where margins do not: a seat already ahead still gains by a point more, and a seat behind by
+    # a point less (at a round's end in a two-player game, most moves change the margin and not the order).
+    assert rewards(None, (6, 2))[0] < rewards(None, (7, 2))[0] < 1.0
+    assert 0.0 < rewards(None, (1, 6))[0] < rewards(None, (2, 6))[0]
+    # The same margin weighs less when more points are in play.
+    assert rewards(None, (3, 2))[0] > rewards(None, (30, 29))[0] > 0.5
 
 
 def test_a_bot_is_named_with_its_budget_on_the_command_line() -> None:

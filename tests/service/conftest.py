@@ -48,6 +48,18 @@ def fresh_schema(base: str) -> Iterator[Database]:
         _drop_schema(base, schema)
 
 
+@contextmanager
+def another_store(database: Database, request: pytest.FixtureRequest) -> Iterator[Database]:
+    """A second migrated, empty store on the same backend as ``database``: a copy of the run's empty SQLite store
+    in a folder of its own, or a new schema in ``database``'s PostgreSQL database."""
+    if database.backend == "sqlite":
+        stores: Shelf = request.getfixturevalue("stores")
+        yield stores.sqlite("empty").copy(request.getfixturevalue("tmp_path_factory").mktemp("other"))
+        return
+    with fresh_schema(database.url.split("?")[0]) as other:
+        yield other
+
+
 @pytest.fixture
 def pg(postgres_url: str) -> Iterator[Database]:
     """A migrated, empty store on the test PostgreSQL server only (for what SQLite cannot do)."""

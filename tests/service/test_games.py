@@ -21,7 +21,7 @@ from service.reading.projections.follower import Follower
 from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
 from tests.service.api.support import bearer, new_players, ok, organiser, strong_seed
-from tests.service.integrity.test_transfer import another_store
+from tests.service.conftest import another_store
 
 # (kind, seats, options): each registered game at least once; Arnak solo (the rival's seat is the engine's).
 TABLES = [("ruins", 3, None), ("arnak", 2, {"side": "snake"}), ("arnak", 1, {"difficulty": 3})]
@@ -37,8 +37,8 @@ def client(service: Digsite) -> FlaskClient:
 
 
 @pytest.fixture
-def target(database: Database, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Digsite]:
-    with another_store(database, tmp_path_factory) as other:
+def target(database: Database, request: pytest.FixtureRequest) -> Iterator[Digsite]:
+    with another_store(database, request) as other:
         svc = Digsite(Settings(database=other))
         try:
             yield svc

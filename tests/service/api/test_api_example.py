@@ -78,6 +78,10 @@ class Quiet(WSGIRequestHandler):
         pass
 
 
+# A whole game over HTTP whose retries wait as the server says: 18 s on a quiet machine, nearly all of it waiting
+# (0.6 s of CPU), a worker idle in the fast run. The bots' own client meets every busy answer there
+# (tests/service/bots/test_seat_client.py).
+@pytest.mark.slow
 def test_the_documented_seat_client_plays_a_game_against_a_busy_server_and_honours_every_retry_after(
     service: Digsite, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,6 +13,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.analysis import stored
+from service.analysis.judging import judge_records
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite
 from tests.service.api.support import bearer, new_players, ok, organiser, project, strong_seed
@@ -107,12 +109,17 @@ def test_every_documented_route_answers_what_its_schema_says(checked: Checked, s
         checked("GET", f"{game}?version=1", 200, headers=headers)
     checked("GET", f"/api/v1/games/{NO_SUCH_GAME}", 404, headers=organiser())
     checked("GET", f"/api/v1/games/{NO_SUCH_GAME}/log", 404, headers=organiser())
+    checked("GET", f"{game}/analysis", 409, headers=organiser())  # in play: judged once over
     checked("POST", f"/api/v1/games/{NO_SUCH_GAME}/actions", 401, json={"version": 1, "action": {}})
 
     # Finished games of a tournament: their results, the lists and the standings from the read models.
     played = run_tournament(service, kind="ruins", players=2, games=2, seed="responses", pool=3)
     over = checked("GET", f"/api/v1/games/{played.games[0].id}", 200, headers=organiser())
     assert over["result"] is not None and over["seed"] is not None
+    checked("GET", f"/api/v1/games/{played.games[0].id}/analysis", 404, headers=organiser())  # not analysed yet
+    stored.write(service.settings.database, judge_records(service.stored_records(played.games[0].id), 8))
+    analysis = checked("GET", f"/api/v1/games/{played.games[0].id}/analysis", 200, headers=organiser())
+    assert analysis["moves"] and analysis["seats"]
     project(service)
     assert checked("GET", "/api/v1/games", 200, headers=organiser())["games"]
     checked("GET", "/api/v1/games?status=over&limit=1", 200, headers=organiser())

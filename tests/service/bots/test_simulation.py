@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import secrets
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,33 +18,20 @@ from service.bots.simulation import Tournament, default_pool, run_tournament, se
 from service.cli import main
 from service.commands.application import Digsite
 from service.settings import Database, Settings
-from service.store import backends
+from tests.service.conftest import another_store
 
 KINDS = sorted(GAMES)
 
 
 @contextmanager
-def fresh_store_like(database: Database, where: str) -> Iterator[Digsite]:
+def fresh_store_like(database: Database, request: pytest.FixtureRequest) -> Iterator[Digsite]:
     """Another empty, migrated store on the same backend as ``database``."""
-    if database.backend == "sqlite":
-        other = Database.from_url(f"sqlite:///{where}/other.sqlite")
-        drop = None
-    else:
-        schema = f"digsite_test_{secrets.token_hex(6)}"
-        base = database.url.split("?")[0]
-        other = Database.from_url(f"{base}?schema={schema}")
-        drop = schema
-    backends.upgrade(other)
-    service = Digsite(Settings(database=other))
-    try:
-        yield service
-    finally:
-        service.close()
-        if drop is not None:
-            import psycopg
-
-            with psycopg.connect(other.psycopg_conninfo(), autocommit=True) as conn:
-                conn.execute(f'DROP SCHEMA IF EXISTS "{drop}" CASCADE')
+    with another_store(database, request) as other:
+        service = Digsite(Settings(database=other))
+        try:
+            yield service
+        finally:
+            service.close()
 
 
 def outline(tournament: Tournament) -> list[tuple[object, ...]]:
@@ -108,9 +94,11 @@ def test_a_stored_tournament_plays_every_game_to_the_end_with_a_reused_pool(serv
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
-def test_the_same_seed_plays_the_same_tournament_in_a_fresh_store(service: Digsite, tmp_path: Path, kind: str) -> None:
+def test_the_same_seed_plays_the_same_tournament_in_a_fresh_store(
+    service: Digsite, request: pytest.FixtureRequest, kind: str
+) -> None:
     first = run_tournament(service, kind=kind, players=2, games=4, seed="replay", pool=4)
-    with fresh_store_like(service.settings.database, str(tmp_path)) as other:
+    with fresh_store_like(service.settings.database, request) as other:
         second = run_tournament(other, kind=kind, players=2, games=4, seed="replay", pool=4)
         # Same seatings, seeds, winners and moves; and the same moves in the records.
         assert outline(second) == outline(first)

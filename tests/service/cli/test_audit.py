@@ -12,8 +12,8 @@ from click.testing import CliRunner, Result
 from service.cli import main
 from service.commands.application import Digsite
 from service.settings import Database, Settings
+from tests.service.conftest import another_store
 from tests.service.integrity.test_audit import bump_rank, edit_row, finished_game, first_play, new_game, play
-from tests.service.integrity.test_transfer import another_store
 
 
 def run(database: Database, *args: str) -> Result:
@@ -21,8 +21,8 @@ def run(database: Database, *args: str) -> Result:
 
 
 @pytest.fixture
-def other(database: Database, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
-    with another_store(database, tmp_path_factory) as db:
+def other(database: Database, request: pytest.FixtureRequest) -> Iterator[Database]:
+    with another_store(database, request) as db:
         yield db
 
 

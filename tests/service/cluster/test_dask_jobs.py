@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from service.analysis import stored
+from service.analysis.judging import judge_records
 from service.bots.simulation import run_tournament
 from service.cli import main
 from service.cluster import dask_jobs
@@ -25,6 +27,8 @@ from service.reading.projections.follower import Follower
 from service.settings import Database, Settings
 from service.store import backends
 from service.store.aggregates import Player
+from service.store.read_models import JUDGED_SEATS
+from tests.service.api.test_analysis import stored_rows
 from tests.service.api.test_serve import Server
 from tests.service.integrity.test_audit import bump_rank, edit_row, finished_game, first_play, new_game, play
 from tests.service.reading.projections.test_bad_records import bad_move
@@ -241,3 +245,17 @@ def test_a_rebuild_and_a_verify_on_a_scheduler_and_a_worker_started_by_hand(
         if worker is not None:
             worker.stop(signal.SIGTERM)
         scheduler.stop(signal.SIGTERM)
+
+
+def test_analyse_on_the_cluster_stores_what_one_process_does(client: Any, service: Digsite, pg: Database) -> None:
+    games = [finished_game(service, seed) for seed in ("judge-a", "judge-b")]
+    result = CliRunner().invoke(
+        main, ["analyse", "--all", "--budget", "8", "--cluster", client.scheduler.address],
+        env={"DIGSITE_DATABASE_URL": pg.url},
+    )  # fmt: skip
+    assert result.exit_code == 0 and "judged 2 game(s)" in result.output, result.output
+    on_the_cluster = stored_rows(pg)
+    assert len(on_the_cluster[JUDGED_SEATS.name]) == 6  # two games of three seats
+    for game_id in games:  # each game's rows replaced whole by the single process's
+        stored.write(pg, judge_records(service.stored_records(game_id), 8))
+    assert stored_rows(pg) == on_the_cluster

@@ -37,6 +37,7 @@ def test_the_engine_names_the_extra_to_install(without_dask: None) -> None:
         (["projections", "rebuild", "--workers", "2"], 1, "digsite projections rebuild --workers"),
         (["projections", "rebuild", "--cluster", "tcp://127.0.0.1:1"], 1, "digsite projections rebuild --cluster"),
         (["verify", "--all", "--workers", "2"], 2, "digsite verify --workers"),
+        (["analyse", "--all", "--cluster", "tcp://127.0.0.1:1"], 2, "digsite analyse --cluster"),
     ],
 )
 def test_a_command_that_needs_dask_says_what_to_install_in_one_line(

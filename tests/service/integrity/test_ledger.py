@@ -616,15 +616,16 @@ def test_backfill_enters_the_games_stored_before_the_ledger_once_they_verify(
 
 
 def test_an_imported_game_enters_the_ledger_and_a_removed_one_cannot_come_back(
-    service: Digsite, database: Database, tmp_path_factory: pytest.TempPathFactory
+    service: Digsite, database: Database, request: pytest.FixtureRequest
 ) -> None:
     from service.integrity.transfer import import_lines
-    from tests.service.integrity.test_transfer import another_store, exported
+    from tests.service.conftest import another_store
+    from tests.service.integrity.test_transfer import exported
 
     done, in_play = finished_game(service, "a"), new_game(service, "b")
     play(service, in_play, moves=8)
     lines = exported(service, done, in_play)
-    with another_store(database, tmp_path_factory) as other_db:
+    with another_store(database, request) as other_db:
         other = Digsite(Settings(database=other_db))
         try:
             assert all(r.imported for r in import_lines(other, lines))

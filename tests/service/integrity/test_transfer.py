@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import io
 import json
-import secrets
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -16,34 +14,14 @@ from service.integrity.audit import verify
 from service.integrity.records import GENESIS, record_hash
 from service.integrity.transfer import FORMAT, export_lines, import_lines, write_export
 from service.settings import Database, Settings
-from service.store import backends
+from tests.service.conftest import another_store
 from tests.service.integrity.test_audit import finished_game, first_play, new_game, play
 
 
-@contextmanager
-def another_store(database: Database, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
-    """A second, empty, upgraded store on the same backend as ``database``."""
-    if database.backend == "sqlite":
-        other = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('target') / 'digsite.sqlite'}")
-        backends.upgrade(other)
-        yield other
-        return
-    schema = f"digsite_test_{secrets.token_hex(6)}"
-    other = Database.from_url(f"{database.url.split('?')[0]}?schema={schema}")
-    backends.upgrade(other)
-    try:
-        yield other
-    finally:
-        import psycopg
-
-        with psycopg.connect(other.psycopg_conninfo(), autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-
-
 @pytest.fixture
-def target(database: Database, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Digsite]:
+def target(database: Database, request: pytest.FixtureRequest) -> Iterator[Digsite]:
     """A Digsite on a second, empty store of the same backend as ``service``."""
-    with another_store(database, tmp_path_factory) as other:
+    with another_store(database, request) as other:
         svc = Digsite(Settings(database=other))
         try:
             yield svc

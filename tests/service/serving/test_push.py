@@ -133,3 +133,22 @@ def test_a_request_waiting_in_one_process_wakes_on_another_s_move_without_readin
             time.sleep(0.005)
     finally:
         second.close()
+
+
+class _NeverWait(threading.Event):
+    def wait(self, timeout: float | None = None) -> bool:
+        raise AssertionError("a request waited on a hub that had closed")
+
+
+def test_a_request_armed_after_its_hub_closed_does_not_wait_out_its_deadline() -> None:
+    """``Hub.close`` wakes every watch; a request that arms its watch just after (``arm`` clears the wake-up)
+    must still see the hub closed and stop waiting, not hold on for its whole deadline."""
+
+    class ClosedHub:
+        closed = True
+
+    watch = push.Watch(ClosedHub(), uuid4(), lambda game, to_act: False)  # type: ignore[arg-type]
+    watch.woken = _NeverWait()
+    watch.woken.set()  # (close's wake-up) ...
+    watch.arm()  # ... cleared by the request arming after it
+    assert watch.wait(time.monotonic() + 30) is False

@@ -6,7 +6,6 @@ tests/service/api/test_outage.py stops and restarts a real server."""
 
 from __future__ import annotations
 
-import secrets
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -20,12 +19,10 @@ from eventsourcing.persistence import StoredEvent
 from service.commands.application import Digsite, Viewer
 from service.errors import Conflict
 from service.settings import Database, Settings
-from service.store import backends
 from service.store.backends import Health, StoreUnavailable
 from service.store.connection_pool import OPEN_PER_POOL, TAKE_TIMEOUT_SECONDS
 from service.store.pgrecorder import DigsitePostgresRecorder
 from service.store.store_guard import BUSY, StoreGuard
-from tests.service.conftest import _drop_schema
 
 pytestmark = pytest.mark.postgres
 
@@ -33,16 +30,12 @@ FLIP = {"type": "flip", "seat": 0, "ruin": None}
 
 
 @pytest.fixture
-def service(postgres_url: str) -> Iterator[Digsite]:
-    schema = f"digsite_test_{secrets.token_hex(6)}"
-    db = Database.from_url(f"{postgres_url}{'&' if '?' in postgres_url else '?'}schema={schema}")
-    backends.upgrade(db)
-    svc = Digsite(Settings(database=db, api_key="key"))
+def service(pg: Database) -> Iterator[Digsite]:
+    svc = Digsite(Settings(database=pg, api_key="key"))
     try:
         yield svc
     finally:
         svc.close()
-        _drop_schema(postgres_url, schema)
 
 
 def new_game(service: Digsite) -> str:

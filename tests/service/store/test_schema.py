@@ -153,6 +153,7 @@ def test_a_table_whose_rows_change_is_rebuilt_with_every_read_model_and_the_upgr
     backends.upgrade(db)
     query(db, "INSERT INTO {p}rm_players (player_id, name, kind) VALUES ('p', 'Ada', 'human')")
     query(db, "INSERT INTO {p}rm_moves VALUES ('g', 1, 0, 'p', 'play', 1, 'then', 1.5, 'played')")
+    query(db, "INSERT INTO {p}rm_judged_seats VALUES ('g', 9, 1, 8, 0, 3, 90.0, 1.5, 0, 0, 0)")
     tracking = read_models.TRACKING_TABLE[db.backend]
     query(db, f"INSERT INTO {{p}}{tracking} VALUES (?, 42)", (read_models.PROJECTION_NAME,))
     changed, how = CHANGES[change]
@@ -168,6 +169,7 @@ def test_a_table_whose_rows_change_is_rebuilt_with_every_read_model_and_the_upgr
     assert query(db, "SELECT COUNT(*) FROM {p}rm_players") == [(0,)]
     assert query(db, "SELECT COUNT(*) FROM {p}rm_moves") == [(0,)]  # projected together: emptied together
     assert query(db, f"SELECT COUNT(*) FROM {{p}}{tracking}") == [(0,)]  # so the next run starts from the first
+    assert query(db, "SELECT COUNT(*) FROM {p}rm_judged_seats") == [(1,)]  # not projected: the judge's rows stay
     assert backends.pending(db) == [] and backends.upgrade(db) == []
 
 
