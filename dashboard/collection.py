@@ -4,8 +4,9 @@ Drawing a part of a replay allocates some hundred thousand short-lived objects (
 HTML pieces, the views), and many survive it (the kept parts, the engine's states, the documents). Their count
 triggers the collector's full passes, which walk every object of the process (the app, its caches) each time: in the
 dashboard's process about a fifth of its CPU for every perspective of an Arnak game (docs/performance.md §10,
-2026-12-05, "every part of a perspective in one request"). Almost nothing a frame allocates is a cycle (reference counting frees it); the few
-that are wait until the last drawing in the process ends, when the collector runs again as it was.
+2026-12-05, "every part of a perspective in one request"). Almost nothing a frame allocates is a cycle (reference
+counting frees it); the few that are wait until the last drawing in the process ends, when the collector runs again
+as it was.
 """
 
 from __future__ import annotations
