@@ -16,7 +16,7 @@ from typing import Any
 
 from cachetools import LRUCache
 
-from dashboard import access, replay_frames
+from dashboard import access, collection, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from domain.games import game as game_of
 from service.commands.application import Digsite, GameReader, Viewer
@@ -346,6 +346,26 @@ class Data:
         perspective the replay's page shows this visitor for that wish, ``Opened.choose``); NotFound for a part
         the game does not have. Drawn once per game (as far as it is played), perspective and part, then kept."""
         opened, perspective = self._perspective(visitor, game_id, perspective, chunk, chosen)
+        return self._document(opened, perspective, chunk, with_moves, by_event)
+
+    def replay_parts(
+        self, visitor: Visitor, game_id: str, perspective: str | None, by_event: bool = False
+    ) -> dict[str, Any]:
+        """Every part of ``perspective``'s frames (by move, or ``by_event`` within moves) in one document with one
+        table of pieces (``replay_frames.merged``): the page loads a perspective it does not show in one request,
+        and a piece many parts share (the board, a hand nobody touched) is sent once, not once a part. Checked as
+        ``replay_document`` is; each part drawn and kept as it is."""
+        opened, perspective = self._perspective(visitor, game_id, perspective, 0, False)
+        parts = [
+            self._document(opened, perspective, chunk, False, by_event)
+            for chunk in range(replay_frames.chunks(opened.latest))
+        ]
+        return replay_frames.merged(parts)
+
+    def _document(
+        self, opened: Opened, perspective: str, chunk: int, with_moves: bool, by_event: bool
+    ) -> dict[str, Any]:
+        """``replay_document`` once the visitor's perspective and the part are checked."""
         key = (opened.game_id, opened.latest, perspective, chunk, with_moves, by_event)
         found = self.documents.get(key)
         if found is not None:
@@ -353,17 +373,18 @@ class Data:
         records = self._replays.records(opened.game_id)[: opened.latest]
         read = {int(m["version"]): m for m in self._lists.moves(opened.game_id)} if with_moves else {}
         seat = None if perspective == REFEREE else int(perspective)
-        built = replay_frames.document(
-            opened.game_id,
-            records,
-            perspective,
-            seat,
-            read,
-            chunk,
-            with_moves,
-            by_event,
-            frames_at=self._part_states(opened.game_id, records, chunk, by_event),
-        )
+        with collection.paused():  # (drawing: dashboard.collection)
+            built = replay_frames.document(
+                opened.game_id,
+                records,
+                perspective,
+                seat,
+                read,
+                chunk,
+                with_moves,
+                by_event,
+                frames_at=self._part_states(opened.game_id, records, chunk, by_event),
+            )
         if not opened.over:
             # The VP chart's points for this part's moves (the page's chart shows them all already): a page that
             # follows a game in play extends its chart with them as moves land. A finished game's page never does,
@@ -388,15 +409,16 @@ class Data:
             return found
         records = self._replays.records(opened.game_id)[: opened.latest]
         read = {int(m["version"]): m for m in self._lists.moves(opened.game_id)}
-        built = replay_frames.log_document(
-            opened.game_id,
-            records,
-            perspective,
-            None if perspective == REFEREE else int(perspective),
-            read,
-            chunk,
-            self._part_states(opened.game_id, records, chunk, False),
-        )
+        with collection.paused():
+            built = replay_frames.log_document(
+                opened.game_id,
+                records,
+                perspective,
+                None if perspective == REFEREE else int(perspective),
+                read,
+                chunk,
+                self._part_states(opened.game_id, records, chunk, False),
+            )
         self.documents.put(key, built)
         return built
 

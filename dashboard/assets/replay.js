@@ -4,7 +4,7 @@
  *
  * It wakes when the router shows a replay (an element `#replay-root` with the game's `data-*`), fetches
  * the perspective's frames in parts (the part holding the asked move first, then the others, then every
- * other perspective the visitor may take, the same way, one request at a time), and from then on every step,
+ * other perspective the visitor may take, each perspective's parts in one request), and from then on every step,
  * jump and perspective switch only swaps drawn HTML into the page. Text from the server (names, log
  * lines) is set with `textContent`; the tables are HTML the server wrote with every value escaped
  * (`dashboard.html_text`). `#replay-root` gets `data-loaded="all"` once nothing is left to fetch.
@@ -27,7 +27,7 @@
         "[role=listbox], [role=option]";
     var LIVE_WAIT_S = 20;      // a game in play: how long one waiting request waits for a new move
     var LIVE_RETRY_MS = 5000;  // and the pause after a failed one
-    var IN_FLIGHT = 2;         // parts asked for at once while loading the rest of a replay
+    var IN_FLIGHT = 3;         // requests at once while loading the rest of a replay
     var R = null;              // the open replay, or null
 
     function $(id) { return document.getElementById(id); }
@@ -122,6 +122,36 @@
         return b.parts[slot];
     }
 
+    // Every part of a perspective at once (its frames by move, or byEvent within moves), for the background
+    // loading: one request and one table of pieces instead of a request a part, each repeating the pieces the
+    // parts share. A part already in (or asked for on its own) is left as it is.
+    function fetchEvery(p, byEvent) {
+        var b = book(p), prefix = byEvent ? "e" : "m";
+        var url = R.framesUrl + "?seat=" + encodeURIComponent(p) + "&part=all&events=" + (byEvent ? 1 : 0);
+        var mine = R, latest = R.latest;
+        return fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+            .then(answered)
+            .then(function (doc) {
+                if (R !== mine || R.latest !== latest) { return; }  // (a game in play moved on: its parts come anew)
+                b.chunks = doc.chunks;
+                var global = doc.pieces.map(intern);
+                doc.frames.forEach(function (f) {
+                    var at = key(f.v, f.k);
+                    if (!b.frames[at]) {
+                        b.frames[at] = {t: f.t.map(function (i) { return global[i]; }), n: f.n, tree: null};
+                    }
+                });
+                (doc.points || []).forEach(function (point) { b.points[point.v] = point; });
+                doc.parts.forEach(function (part) {
+                    if (!b.parts[prefix + part]) { b.parts[prefix + part] = Promise.resolve(); }
+                });
+            })
+            .catch(function (error) {
+                if (R === mine) { say("Could not load the replay: " + error.message); }
+                throw error;
+            });
+    }
+
     // A perspective's log (the move list and the event log), told for it: asked for once per perspective (again
     // when a game in play grows), after the first table.
     function fetchLog(p) {
@@ -145,25 +175,23 @@
         return b.log;
     }
 
-    // This perspective's log, the part at the cursor, then the rest of this perspective nearest first, then every
-    // other perspective the same way (so a switch needs no request either), then this perspective's frames within
-    // moves (for stepping by event). Two requests at a time: the server draws the next part while the page takes
-    // in the last one.
+    // This perspective's log, the part after the cursor's, then the rest of this perspective, then every other
+    // perspective the same way (so a switch needs no request either), then this perspective's frames within
+    // moves (for stepping by event); the rest of a perspective in one request (fetchEvery). Two requests at a
+    // time: the server draws the next while the page takes in the last one. `data-loaded="all"` once every
+    // request has answered; a part that failed stays missing, and is asked for again when it is shown.
     function backgroundLoad() {
         var mine = R;
         var queue = [];
-        var total = book(R.p).chunks || 1;
         var here = partOf(R.v);
-        var order = [here];
-        for (var d = 1; d < total; d++) {
-            if (here + d < total) { order.push(here + d); }
-            if (here - d >= 0) { order.push(here - d); }
-        }
-        [R.p].concat(R.perspectives.filter(function (p) { return p !== R.p; })).forEach(function (p) {
-            queue.push([p, null, false]);  // (its log)
-            order.forEach(function (part) { queue.push([p, part, false]); });
+        queue.push(["log", R.p]);
+        if (here + 1 < (book(R.p).chunks || 1)) { queue.push(["part", R.p, here + 1]); }  // (a step forward)
+        queue.push(["every", R.p, false]);
+        R.perspectives.filter(function (p) { return p !== R.p; }).forEach(function (p) {
+            queue.push(["log", p]);
+            queue.push(["every", p, false]);
         });
-        order.forEach(function (part) { queue.push([R.p, part, true]); });
+        queue.push(["every", R.p, true]);
         var busy = 0;
         function next() {
             if (R !== mine) { return; }
@@ -173,7 +201,8 @@
                 return;
             }
             busy += 1;
-            var asked = item[1] === null ? fetchLog(item[0]) : fetchPart(item[0], item[1], item[2]);
+            var asked = item[0] === "log" ? fetchLog(item[1]) :
+                item[0] === "part" ? fetchPart(item[1], item[2], false) : fetchEvery(item[1], item[2]);
             asked.then(done, done);
         }
         function done() { busy -= 1; next(); }

@@ -49,7 +49,8 @@ CHECK_NAMES = {
 }
 
 # Under the dashboard's prefix: GET <prefix>replay-frames/<game>?seat=&part=&moves=&events= (Data.replay_document), or
-# ?seat=&part=&log=1 for the log alone (Data.replay_log).
+# ?seat=&part=&log=1 for the log alone (Data.replay_log), or ?seat=&part=all&events= for every part of a
+# perspective in one document (Data.replay_parts).
 FRAMES_PATH = "replay-frames/"
 
 
@@ -295,10 +296,13 @@ def frames_response(ctx: Context, game_id: str) -> Response:
     # named if the visitor may take it, as the page chooses); a visitor who may not see the game gets nothing
     # (204: the page itself then says so), not an error in the browser's console.
     early = request.args.get("early") == "1"
-    if not part_text.isdigit() or len(part_text) > 6:
-        return _error(400, "bad_part", "part must be a whole number from 0")
+    every = part_text == "all" and not early and request.args.get("log") != "1"
+    if not every and (not part_text.isdigit() or len(part_text) > 6):
+        return _error(400, "bad_part", "part must be a whole number from 0, or all")
     try:
-        if request.args.get("log") == "1":  # the log alone, asked for once the first table is drawn
+        if every:  # every part of a perspective at once (the page's background loading)
+            found = ctx.data.replay_parts(ctx.visitor(), game_id, seat, by_event=request.args.get("events") == "1")
+        elif request.args.get("log") == "1":  # the log alone, asked for once the first table is drawn
             found = ctx.data.replay_log(ctx.visitor(), game_id, seat, int(part_text), chosen=early)
         else:
             found = ctx.data.replay_document(

@@ -469,6 +469,49 @@ def test_a_perspectives_log_asked_for_alone_is_the_one_its_part_sends_and_guarde
     assert log(player, str(seat), part="999").get_json()["error"]["code"] == "no_part"
 
 
+def _tables(doc: dict[str, Any]) -> dict[tuple[int, int | None], tuple[str, int]]:
+    """A replay document's frames as the page draws them: each one's table (HTML) and event count, by move, event."""
+    return {(f["v"], f["k"]): ("".join(doc["pieces"][i] for i in f["t"]), f["n"]) for f in doc["frames"]}
+
+
+def test_every_part_of_a_perspective_at_once_is_its_parts_and_guarded_alike(app: Any, venue: Venue) -> None:
+    """The page loads a perspective it does not show in one request (``part=all``): every part's frames, each the
+    table its part sends, with one table of pieces; refused for any perspective the visitor may not take, with the
+    same codes as a part; never with the log or from the page's head."""
+
+    def every(browser: Browser, game_id: str, perspective: str | None, events: int = 0, **kw: Any) -> Any:
+        query = {
+            "part": "all",
+            "events": str(events),
+            **({"seat": perspective} if perspective is not None else {}),
+            **kw,
+        }
+        return browser.get(f"replay-frames/{game_id}", query_string=query)
+
+    org = organiser(app)
+    for game_id, browser, perspective in (
+        (venue.finished[0], org, "referee"),
+        (venue.finished[0], org, "1"),
+        (venue.live, _open_seat(app, venue.live, venue.tokens[venue.live][1], 1), "1"),
+    ):
+        for events in (0, 1):
+            doc = every(browser, game_id, perspective, events).get_json()
+            parts = [browser.frames(game_id, perspective, c, False, bool(events)) for c in range(doc["chunks"])]
+            assert doc["perspective"] == perspective and doc["parts"] == list(range(doc["chunks"]))
+            assert _tables(doc) == {k: v for part in parts for k, v in _tables(part).items()}
+            sent = sum(len(part["pieces"]) for part in parts)  # (a piece several parts share, once)
+            assert len(doc["pieces"]) == len(set(doc["pieces"]))
+            assert len(doc["pieces"]) < sent or len(parts) == 1
+            assert [p["v"] for p in doc.get("points", [])] == [p["v"] for part in parts for p in part.get("points", [])]
+    assert org.frames(venue.finished[0], "referee", 0, False)["chunks"] > 1  # (parts to put together)
+    player = _open_seat(app, venue.live, venue.tokens[venue.live][1], 1)
+    for perspective in ("referee", "0", "2", "x", None):
+        _refused(every(player, venue.live, perspective))
+    assert every(Browser(app), venue.live, "referee").status_code == 403
+    for extra in ({"log": "1"}, {"early": "1"}):  # (the log and the page's head ask for one part)
+        assert every(player, venue.live, "1", **extra).get_json()["error"]["code"] == "bad_part"
+
+
 def test_only_a_game_in_plays_parts_carry_the_vp_charts_points(app: Any, venue: Venue) -> None:
     """A page following a game in play extends its VP chart from its parts' points; a finished game's page never
     does, so its parts do without them (every record evolved and scored before the first table)."""
