@@ -53,3 +53,22 @@ def test_a_failed_drawing_resumes_it_and_a_collector_turned_off_stays_off() -> N
     with collection.paused():
         assert not gc.isenabled()
     assert not gc.isenabled()
+
+
+def test_drawings_that_overlap_without_a_break_still_collect_now_and_then(monkeypatch: pytest.MonkeyPatch) -> None:
+    gc.enable()
+    now = [100.0]
+    collected: list[float] = []
+    monkeypatch.setattr(collection, "_clock", lambda: now[0])
+    monkeypatch.setattr(gc, "collect", lambda *args: collected.append(now[0]) or 0)
+    with collection.paused():  # a drawing that lasts while others come and go
+        with collection.paused():
+            now[0] += collection.LONGEST_PAUSE_SECONDS / 2
+        assert collected == []  # (not overdue yet)
+        with collection.paused():
+            now[0] += collection.LONGEST_PAUSE_SECONDS
+        assert collected == [now[0]] and not gc.isenabled()  # overdue: collected, still paused
+        with collection.paused():
+            now[0] += 1.0
+        assert collected == [now[0] - 1.0]  # (the pause counted afresh from the collection)
+    assert gc.isenabled()
