@@ -29,7 +29,7 @@ HERE = "203.0.113.7"
 
 
 @pytest.fixture(scope="module")
-def redis_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.skip("redis-server is not installed")
@@ -49,10 +49,19 @@ def redis_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 assert time.monotonic() < deadline and server.poll() is None, "redis-server did not start"
                 time.sleep(0.02)
         client.close()
-        yield f"redis+unix://{socket}"
+        yield str(socket)
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@pytest.fixture
+def redis_uri(redis_server: str) -> str:
+    """The module's redis server, emptied: a test's counts must not meet the previous test's (or parameter's)."""
+    client = redis.Redis(unix_socket_path=redis_server)
+    client.flushall()
+    client.close()
+    return f"redis+unix://{redis_server}"
 
 
 def test_two_throttles_over_one_redis_count_together(redis_uri: str) -> None:
