@@ -103,9 +103,9 @@ def test_a_game_is_stored_whole_or_not_at_all(
     assert stored_rows(database) == before
 
 
+# On SQLite only: the workers judge records handed to them, the backend is the coordinator's alone (tested above).
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 def test_two_workers_store_what_one_does(client: FlaskClient, service: Digsite, database: Database) -> None:
-    if database.backend != "sqlite":
-        pytest.skip("the workers judge records handed to them: the backend is the coordinator's alone (tested above)")
     games = [finished(client, service, seed)["id"] for seed in (1, 2)]
     result = analyse(database, "--all", "--budget", str(BUDGET), "--workers", "2")
     assert result.exit_code == 0 and "judged 2 game(s)" in result.output, result.output
