@@ -15,7 +15,7 @@ import multiprocessing
 import sys
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any, NoReturn
 
 import click
@@ -23,12 +23,10 @@ import click
 from domain.judge import DEFAULT_BUDGET, JUDGE_VERSION
 from service.analysis import stored
 from service.analysis.judging import Judged, finished, judge_records
-from service.bootstrap import build
 from service.cli.group import main
-from service.cli.problems import StoreProblem, ready, settings
+from service.cli.problems import service_or_exit
 from service.cluster import dask_jobs
 from service.commands.application import Digsite
-from service.errors import ServiceError
 from service.integrity.audit import stored_game_ids
 
 EXIT_REFUSED, EXIT_CANNOT_RUN, EXIT_INTERRUPTED = 1, 2, 130
@@ -40,22 +38,8 @@ def _stop(message: str, code: int = EXIT_CANNOT_RUN) -> NoReturn:
     raise SystemExit(code)
 
 
-@contextmanager
-def _service() -> Iterator[Digsite]:
-    try:
-        found = settings()
-        ready(found.database)  # unreachable, missing and not upgraded each say so, and what to do
-        service = build(found)
-    except StoreProblem as error:
-        _stop(error.message)
-    except (ServiceError, ValueError) as error:
-        _stop(getattr(error, "message", str(error)))
-    try:
-        yield service
-    except ServiceError as error:
-        _stop(error.message)
-    finally:
-        service.close()
+def _service() -> AbstractContextManager[Digsite]:
+    return service_or_exit(EXIT_CANNOT_RUN)
 
 
 def _records(service: Digsite, game_id: str) -> list[dict[str, Any]]:

@@ -11,16 +11,15 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import IO, Any, NoReturn
 from uuid import UUID
 
 import click
 
-from service.bootstrap import build
 from service.cli.group import main
-from service.cli.problems import StoreProblem, ready, settings
+from service.cli.problems import StoreProblem, service_or_exit
 from service.cluster import dask_jobs
 from service.commands.application import Digsite
 from service.errors import ServiceError
@@ -38,22 +37,8 @@ from service.integrity.backfill import backfill
 from service.integrity.transfer import import_lines, write_export
 
 
-@contextmanager
-def _service() -> Iterator[Digsite]:
-    try:
-        found = settings()
-        ready(found.database)  # unreachable, missing and not upgraded each say so, and what to do
-        service = build(found)
-    except StoreProblem as error:
-        _stop(error.message)
-    except (ServiceError, ValueError) as error:
-        _stop(getattr(error, "message", str(error)))
-    try:
-        yield service
-    except ServiceError as error:
-        _stop(error.message)
-    finally:
-        service.close()
+def _service() -> AbstractContextManager[Digsite]:
+    return service_or_exit(2)
 
 
 def _stop(message: str) -> NoReturn:

@@ -11,11 +11,16 @@ could not run, which they tell apart from 1, "migrations pending" and "a check f
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
 
 import click
 from eventsourcing.persistence import InterfaceError, OperationalError
 
+from service.bootstrap import build
+from service.commands.application import Digsite
+from service.errors import ServiceError
 from service.settings import Database, MalformedDatabaseURL, Settings
 from service.store import backends
 
@@ -92,3 +97,29 @@ def as_line(error: BaseException) -> click.ClickException | None:
     if isinstance(error, (OperationalError, InterfaceError)):  # the library's, after its retries
         return StoreProblem(f"the store stopped answering: {error}; try again once the database is back")
     return None
+
+
+@contextmanager
+def service_or_exit(code: int) -> Iterator[Digsite]:
+    """The service over the store the environment names, closed afterwards. A store not ready, or a service error
+    while the block runs, ends the command with its one line "Error: ..." and exit ``code`` (the audit commands
+    and ``digsite analyse`` say 2: the command could not run)."""
+
+    def stop(message: str) -> NoReturn:
+        click.echo(f"Error: {message}", err=True)
+        raise SystemExit(code)
+
+    try:
+        found = settings()
+        ready(found.database)  # unreachable, missing and not upgraded each say so, and what to do
+        service = build(found)
+    except StoreProblem as error:
+        stop(error.message)
+    except (ServiceError, ValueError) as error:
+        stop(getattr(error, "message", str(error)))
+    try:
+        yield service
+    except ServiceError as error:
+        stop(error.message)
+    finally:
+        service.close()
