@@ -85,9 +85,15 @@ def install(app: dash.Dash, early: Early, holder: Callable[[], tuple[str, str]],
         raise TypeError("the dashboard's app must be a dashboard.shell.Shell")
 
     def begin(pathname: str, search: str) -> None:
+        cookies = holder()
+        if not any(cookies):
+            # A browser with no cookie yet: its answer's form token is made for a CSRF cookie this very page sets,
+            # and under the key of "no cookies" any other cookie-less client could take it. Nothing is begun; the
+            # router computes it when asked, as for a first visit it would anyway.
+            return
         # The answer reads the request (its cookies: who is asking): it runs in a copy of the page's request.
         compute = flask.copy_current_request_context(lambda: answer(pathname, search))
-        early.begin(route_key(holder(), pathname, search), compute)
+        early.begin(route_key(cookies, pathname, search), compute)
 
     def route(pathname: str, search: str) -> Any:
         return early.take(route_key(holder(), pathname, search), lambda: answer(pathname, search))

@@ -197,6 +197,14 @@ def test_a_page_refused_begins_nothing_but_the_way_in(closed: Any, demo: Demo, c
     assert _players_content(stranger, demo.players[0]["id"]).status_code == 403
 
 
+def test_a_browser_without_cookies_begins_no_router_answer_for_another_to_take(fresh: Any) -> None:
+    # Keyed by "no cookies", an answer begun for one cookie-less client (its sign-in form's token made for the
+    # CSRF cookie its page sets) could be taken by any other cookie-less client.
+    page = fresh.server.test_client().get(fresh.config.requests_pathname_prefix + "aggregates?game=ruins")
+    assert page.status_code == 200  # a first visit: no cookie sent
+    assert fresh.digsite.early.waiting() == 0
+
+
 def test_the_page_loads_no_script_no_page_uses(fresh: Any) -> None:
     page = Browser(fresh).get("games").get_data(as_text=True)
     assert "/html/dash_html_components" in page and "/dash_table/bundle" not in page
