@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from dashboard.pages import aggregates, players
 from domain.games import GAMES
 from domain.games import game as _game
 from service.bots.simulation import run_tournament
@@ -233,3 +234,18 @@ def page(browser: Any, base_url: str, shots: Shots) -> Iterator[Any]:
     expected = getattr(tab, "expected_statuses", ())
     errors = [e for e in errors if not any(f"status of {status} " in e for status in expected)]
     assert not errors, f"the browser reported errors: {errors}"
+
+
+@pytest.fixture
+def computed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The threads the players and aggregates pages' figures were computed on, in order."""
+    threads: list[str] = []
+    for module, name in ((players, "player_page"), (aggregates, "aggregate_charts")):
+        real = getattr(module, name)
+
+        def spy(*args: Any, _real: Any = real, **kwargs: Any) -> Any:
+            threads.append(threading.current_thread().name)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, spy)
+    yield threads

@@ -4,31 +4,13 @@ figures still follow the choices made in the page afterwards."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from dashboard.pages import aggregates, players
 from tests.dashboard.conftest import Demo
 from tests.dashboard.test_browser import choose, sign_in
-
-
-@pytest.fixture
-def computed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The threads the players and aggregates pages' figures were computed on, in order."""
-    threads: list[str] = []
-    for module, name in ((players, "player_page"), (aggregates, "aggregate_charts")):
-        real = getattr(module, name)
-
-        def spy(*args: Any, _real: Any = real, **kwargs: Any) -> Any:
-            threads.append(threading.current_thread().name)
-            return _real(*args, **kwargs)
-
-        monkeypatch.setattr(module, name, spy)
-    yield threads
 
 
 @pytest.mark.parametrize("signed_in", [False, True], ids=["spectator", "organiser"])

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +14,6 @@ import pytest
 from dashboard import create_dashboard
 from dashboard.access import Denied
 from dashboard.early import Early
-from dashboard.pages import aggregates, players
 from tests.dashboard.client import Browser, organiser
 from tests.dashboard.conftest import Demo, access_settings
 
@@ -30,21 +28,6 @@ def fresh(demo: Demo) -> Any:
 def closed(demo: Demo) -> Any:
     """Spectator mode off: only an organiser (or a seat, for its own game) sees the lists."""
     return create_dashboard(demo.queries, demo.service, access=access_settings(spectators=False))
-
-
-@pytest.fixture
-def computed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The threads the players and aggregates pages' figures were computed on, in order."""
-    threads: list[str] = []
-    for module, name in ((players, "player_page"), (aggregates, "aggregate_charts")):
-        real = getattr(module, name)
-
-        def spy(*args: Any, _real: Any = real, **kwargs: Any) -> Any:
-            threads.append(threading.current_thread().name)
-            return _real(*args, **kwargs)
-
-        monkeypatch.setattr(module, name, spy)
-    yield threads
 
 
 def _players_content(browser: Browser, player: str | None, kind: str = "ruins") -> Any:
