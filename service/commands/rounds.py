@@ -192,10 +192,7 @@ class TournamentRounds:
     def _unfinished(self, tournament: Tournament) -> list[str]:
         """The games of seated rounds still in play."""
         return [
-            t["game"]
-            for r in tournament.seated
-            for t in r["tables"]
-            if self.service.reader.over_at(t["game"]) is None
+            t["game"] for r in tournament.seated for t in r["tables"] if self.service.reader.over_at(t["game"]) is None
         ]
 
     def _standings(self, tournament: Tournament) -> list[str]:
@@ -223,7 +220,9 @@ class TournamentRounds:
         """Round ``number`` as seated: its tables with their games' status (404 ``unknown_round``)."""
         tournament = self._tournament(tournament_id)
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(tournament.seated):
-            raise NotFound(f"this tournament has {len(tournament.seated)} seated round(s), not {number}", "unknown_round")
+            raise NotFound(
+                f"this tournament has {len(tournament.seated)} seated round(s), not {number}", "unknown_round"
+            )
         r = tournament.seated[number - 1]
         seating = formats.Round(tuple(tuple(t["players"]) for t in r["tables"]), tuple(r["byes"]))
         games = [t["game"] for t in r["tables"]]

@@ -79,9 +79,7 @@ def table_sizes(entries: int, size: int, low: int, high: int) -> list[int]:
     """The table sizes of one round: as many tables as seat everyone at tables of at most ``size``, as even as
     possible; if that leaves a table below the game's ``low``, tables of exactly ``size`` and the rest sit out."""
     if not low <= size <= high:
-        raise SeatingError(
-            f"this game seats {low} to {high} players at a table, not {size}", "table_size_not_allowed"
-        )
+        raise SeatingError(f"this game seats {low} to {high} players at a table, not {size}", "table_size_not_allowed")
     if entries < low:
         raise SeatingError(
             f"{entries} entries cannot fill a table: this game needs at least {low} players", "too_few_entries"
@@ -251,9 +249,7 @@ def parse_csv(text: str, entries: Sequence[str], low: int, high: int) -> Round:
             raise SeatingError(
                 f"table {number} seats {len(players)}: this game seats {low} to {high}", "table_size_not_allowed"
             )
-    return Round(
-        tuple(tuple(tables[n]) for n in sorted(tables)), tuple(sorted(known - set(seated)))
-    )
+    return Round(tuple(tuple(tables[n]) for n in sorted(tables)), tuple(sorted(known - set(seated))))
 
 
 def evenness(entries: Sequence[str], rounds: Sequence[Round]) -> dict[str, int]:
