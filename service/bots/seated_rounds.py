@@ -34,6 +34,7 @@ def play_rounds(service: Digsite, tournament_id: str, seed: str = "0", max_games
         if not tables:
             return played
         for round_no, table in tables:
+            assert table["game"] is not None  # (a seated round's tables have their games)
             kind = service.kind_of(table["game"])
             bots = [
                 game(kind).bots.from_record(cast(dict[str, Any], service.player(p["id"])["bot"]))

@@ -21,7 +21,7 @@ import base64
 import hashlib
 import hmac
 import logging
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 from uuid import UUID, uuid4
 
@@ -29,14 +29,13 @@ from eventsourcing.persistence import IntegrityError
 
 from domain import games as registry
 from service.caller_values import now, parse_uuid
+from service.commands import results
 from service.errors import BadRequest, Conflict, NotFound
 from service.integrity.records import token_hash
 from service.seating import formats
 from service.store.aggregates import Game, Tournament
 
 logger = logging.getLogger(__name__)
-
-MAX_CSV = 100_000  # characters of an imported seating
 
 
 def seat_token(secret: bytes, game_id: str, seat: int) -> str:
@@ -97,12 +96,13 @@ class TournamentRounds:
         tournament_id: str,
         fmt: str | None = None,
         table_size: int | None = None,
-        csv_text: str | None = None,
+        tables: list[list[str]] | None = None,
         force: bool = False,
         round_no: int | None = None,
         dry_run: bool = False,
-    ) -> dict[str, Any]:
+    ) -> results.SeatedRound:
         """Seat the next round and start it (its games created); ``dry_run`` only says how it would be seated.
+        ``tables`` (player ids in seat order) is the seating of format ``csv`` (``formats.csv_tables`` reads a file).
         Refused, with nothing changed: a round already seated (409 ``round_already_seated``), the round before
         still in play unless ``force`` (409 ``round_in_play``: forced, those games go on and count when they end),
         every round played (409 ``tournament_complete``), a format or table size that cannot seat the entries
@@ -139,9 +139,9 @@ class TournamentRounds:
         seed = f"{tournament.id}/{upcoming}"
         try:
             if fmt == "csv":
-                if not isinstance(csv_text, str) or not csv_text.strip() or len(csv_text) > MAX_CSV:
-                    raise formats.SeatingError("a CSV seating needs 'csv': 'table,player' lines", "invalid_csv")
-                seating = formats.parse_csv(csv_text, entries, low, high)
+                if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
+                    raise formats.SeatingError("a CSV seating needs its tables: lists of player ids", "invalid_csv")
+                seating = formats.given(tables, entries, low, high)
                 size = max(len(t) for t in seating.tables)
             else:
                 history = formats.History.of([([tuple(t["players"]) for t in r["tables"]], r["byes"]) for r in seated])
@@ -155,7 +155,7 @@ class TournamentRounds:
 
     def _start(
         self, tournament: Tournament, number: int, fmt: str, size: int, seating: formats.Round, unfinished: list[str]
-    ) -> dict[str, Any]:
+    ) -> results.SeatedRound:
         secret = self.service.settings.server_secret()
         games: list[Game] = []
         seatings = []
@@ -216,7 +216,7 @@ class TournamentRounds:
 
     # -- reading ----------------------------------------------------------------------------------------
 
-    def round(self, tournament_id: str, number: Any) -> dict[str, Any]:
+    def round(self, tournament_id: str, number: Any) -> results.SeatedRound:
         """Round ``number`` as seated: its tables with their games' status (404 ``unknown_round``)."""
         tournament = self._tournament(tournament_id)
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(tournament.seated):
@@ -237,12 +237,14 @@ class TournamentRounds:
         seating: formats.Round,
         forced_past: list[str],
         games: list[str] | None,
-    ) -> dict[str, Any]:
+    ) -> results.SeatedRound:
         names = tournament.entries
-        tables = []
+        tables: list[results.RoundTable] = []
         for i, players in enumerate(seating.tables):
             game_id = None if games is None else games[i]
-            status = None if game_id is None else ("over" if self.service.reader.over_at(game_id) else "playing")
+            status: results.Status | None = None
+            if game_id is not None:
+                status = "over" if self.service.reader.over_at(game_id) is not None else "playing"
             tables.append(
                 {
                     "table": i + 1,
@@ -254,7 +256,7 @@ class TournamentRounds:
                     ],
                 }
             )
-        return {
+        answer = {
             "tournament": str(tournament.id),
             "round": number,
             "format": fmt,
@@ -265,8 +267,9 @@ class TournamentRounds:
             "byes": [{"id": p, "name": names.get(p, p)} for p in seating.byes],
             "forced_past": forced_past,
         }
+        return cast(results.SeatedRound, answer)
 
-    def status(self, tournament_id: str) -> dict[str, Any]:
+    def status(self, tournament_id: str) -> results.TournamentRounds:
         """The tournament's entries and rounds, and what comes next."""
         tournament = self._tournament(tournament_id)
         rounds = [self.round(str(tournament.id), n) for n in range(1, len(tournament.seated) + 1)]
@@ -283,13 +286,14 @@ class TournamentRounds:
             "complete": complete,
         }
 
-    def links(self, tournament_id: str, number: Any, base_url: str) -> list[dict[str, Any]]:
+    def links(self, tournament_id: str, number: Any, base_url: str) -> list[results.SeatLink]:
         """Each seat's link of round ``number``: ``base_url`` + ``/replay/<game>?token=...`` (the dashboard's seat
         page). 409 ``links_unavailable`` if the server secret is no longer the one the tokens were made with."""
         found = self.round(tournament_id, number)
         secret = self.service.settings.server_secret()
-        rows = []
+        rows: list[results.SeatLink] = []
         for table in found["tables"]:
+            assert table["game"] is not None  # (a seated round's tables have their games)
             stored = self.service.reader.aggregate(table["game"], Game, "game")
             for player in table["players"]:
                 token = seat_token(secret, table["game"], player["seat"])

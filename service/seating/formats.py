@@ -15,7 +15,8 @@ one round differ by at most one seat and never exceed the size asked for (``tabl
   Swiss for multiplayer games: players sorted by standings (ties drawn by the seed) and cut into tables from the
   top, then a player who would meet someone again is swapped with the nearest-ranked player of a lower table when
   that removes repeats. Round 1 (no standings) is a seeded draw. Seat order as for the round robin.
-- ``csv``: the organiser's own seating, one line per seat (``table,player``), read by ``parse_csv``.
+- ``csv``: the organiser's own seating, one line per seat (``table,player``), read by ``csv_tables`` and checked
+  by ``given``.
 
 Byes go to those who had fewest byes (ties drawn by the seed; in Swiss, to the lowest ranked of them).
 """
@@ -223,33 +224,46 @@ def _seat_order(table: Sequence[str], history: History, rng: random.Random) -> T
     return tuple(best)
 
 
-def parse_csv(text: str, entries: Sequence[str], low: int, high: int) -> Round:
-    """An organiser's seating: a ``table,player`` line per seat (a header line ``table,player`` allowed), seats
-    in the order given. Every player must be an entry, seated once; the entries not listed sit out."""
+def csv_tables(text: str) -> list[list[str]]:
+    """The tables of an organiser's CSV seating: a ``table,player`` line per seat (a header line ``table,player``
+    allowed), seats in the order given, tables by number."""
     rows = [r for r in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in r)]
     if rows and [c.strip().lower() for c in rows[0]] == ["table", "player"]:
         rows = rows[1:]
     tables: dict[int, list[str]] = {}
-    known = set(entries)
     for number, row in enumerate(rows, start=1):
         if len(row) != 2 or not row[0].strip().isdigit():
             raise SeatingError(f"CSV line {number}: expected 'table,player', got {','.join(row)!r}", "invalid_csv")
-        player = row[1].strip()
+        tables.setdefault(int(row[0]), []).append(row[1].strip())
+    if not tables:
+        raise SeatingError("the CSV seats nobody", "invalid_csv")
+    return [tables[n] for n in sorted(tables)]
+
+
+def given(tables: Sequence[Sequence[str]], entries: Sequence[str], low: int, high: int) -> Round:
+    """The organiser's own seating (from a CSV file: ``csv_tables``): every player an entry, seated once, at
+    tables the game allows; the entries not seated sit out."""
+    if not tables:
+        raise SeatingError("the seating seats nobody", "invalid_csv")
+    known = set(entries)
+    seated = [p for t in tables for p in t]
+    for player in seated:
         if player not in known:
-            raise SeatingError(f"CSV line {number}: {player!r} is not an entry of this tournament", "unknown_entry")
-        tables.setdefault(int(row[0]), []).append(player)
-    seated = [p for t in tables.values() for p in t]
+            raise SeatingError(f"{player!r} is not an entry of this tournament", "unknown_entry")
     twice = sorted({p for p in seated if seated.count(p) > 1})
     if twice:
         raise SeatingError(f"{twice[0]} is seated more than once", "player_seated_twice")
-    if not tables:
-        raise SeatingError("the CSV seats nobody", "invalid_csv")
-    for number, players in tables.items():
+    for number, players in enumerate(tables, start=1):
         if not low <= len(players) <= high:
             raise SeatingError(
                 f"table {number} seats {len(players)}: this game seats {low} to {high}", "table_size_not_allowed"
             )
-    return Round(tuple(tuple(tables[n]) for n in sorted(tables)), tuple(sorted(known - set(seated))))
+    return Round(tuple(tuple(t) for t in tables), tuple(sorted(known - set(seated))))
+
+
+def parse_csv(text: str, entries: Sequence[str], low: int, high: int) -> Round:
+    """An organiser's CSV seating (``csv_tables``), checked as ``given`` checks it."""
+    return given(csv_tables(text), entries, low, high)
 
 
 def evenness(entries: Sequence[str], rounds: Sequence[Round]) -> dict[str, int]:

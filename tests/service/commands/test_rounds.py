@@ -6,15 +6,19 @@ server secret."""
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 from typing import Any
 from uuid import uuid4
 
 import pytest
 
+from domain.games import game as game_of
+from service.bots.simulation import play_stored_game
 from service.commands.application import Digsite, Viewer
 from service.commands.rounds import seat_token
 from service.errors import BadRequest, Conflict, NotFound, ServiceError
+from service.seating.formats import csv_tables
 from service.store.aggregates import Tournament
 
 
@@ -150,13 +154,21 @@ def test_a_csv_seating_is_imported_as_given_and_the_next_round_waits_for_the_org
     cup, players = _cup(service, 5)
     text = "table,player\n" + "".join(f"{1 + i // 2},{p}\n" for i, p in enumerate(players[:4]))
     _refused(
-        lambda: service.rounds.seat_round(cup, "csv", csv_text=text + f"3,{uuid4()}\n3,{players[4]}\n"),
+        lambda: service.rounds.seat_round(cup, "csv", tables=csv_tables(text + f"3,{uuid4()}\n3,{players[4]}\n")),
         BadRequest,
         "unknown_entry",
     )
-    seated = service.rounds.seat_round(cup, "csv", csv_text=text)
+    seated = service.rounds.seat_round(cup, "csv", tables=csv_tables(text))
     assert [[p["id"] for p in t["players"]] for t in seated["tables"]] == [players[:2], players[2:4]]
     assert [b["id"] for b in seated["byes"]] == [players[4]]
+    # Played to the end (by bots in these seats), a CSV round is not followed by a seating nobody asked for.
+    for table in seated["tables"]:
+        engine = game_of("ruins")
+        bots = [engine.bots.from_record(p.record) for p in engine.bots.personas_for(2)]
+        play_stored_game(service, str(table["game"]), bots, random.Random(table["table"]))
+    status = service.rounds.status(cup)
+    assert status["seated_rounds"][0]["status"] == "over" and status["next_round"] == 2
+    assert len(status["seated_rounds"]) == 1
 
 
 def test_a_dry_run_says_how_the_round_would_be_seated_and_stores_nothing(service: Digsite) -> None:
