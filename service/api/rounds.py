@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, url_for
 
 from service.api import schemas
-from service.api.auth import digsite, organiser_only
+from service.api.auth import digsite, organiser_only, read_port
 from service.api.openapi import BODY_ERRORS, ORGANISER, described, operation, ref
 from service.api.responses import SeatLinks
 from service.api.validation import json_body, query_args
@@ -49,7 +49,7 @@ def _round_number(text: str) -> int:
 @organiser_only
 def rounds(tournament_id: str) -> TournamentRounds:
     query_args()
-    return digsite().rounds.status(tournament_id)
+    return read_port().rounds.status(tournament_id)
 
 
 @bp.post("/tournaments/<tournament_id>/entries")
@@ -148,7 +148,7 @@ def seat_round(tournament_id: str) -> tuple[SeatedRound, int, dict[str, str]] | 
 @organiser_only
 def seated_round(tournament_id: str, round_no: str) -> SeatedRound:
     query_args()
-    return digsite().rounds.round(tournament_id, _round_number(round_no))
+    return read_port().rounds.round(tournament_id, _round_number(round_no))
 
 
 def _links_operation() -> dict[str, Any]:

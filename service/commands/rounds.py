@@ -49,6 +49,46 @@ class TournamentRounds:
 
     def __init__(self, service: Any) -> None:
         self.service = service  # (typed loosely: the service module builds this one, not the other way round)
+        self.rounds = RoundsReader(service.reader)
+
+    def round(self, tournament_id: str, number: Any) -> results.SeatedRound:
+        """Round ``number`` as seated (``RoundsReader.round``)."""
+        return self.rounds.round(tournament_id, number)
+
+    def status(self, tournament_id: str) -> results.TournamentRounds:
+        """The tournament's entries and rounds (``RoundsReader.status``)."""
+        return self.rounds.status(tournament_id)
+
+    def links(self, tournament_id: str, number: Any, base_url: str) -> list[results.SeatLink]:
+        """Each seat's link of round ``number``: ``base_url`` + ``/replay/<game>?token=...`` (the dashboard's seat
+        page). 409 ``links_unavailable`` if the server secret is no longer the one the tokens were made with."""
+        found = self.rounds.round(tournament_id, number)
+        secret = self.service.settings.server_secret()
+        rows: list[results.SeatLink] = []
+        for table in found["tables"]:
+            assert table["game"] is not None  # (a seated round's tables have their games)
+            stored = self.service.reader.aggregate(table["game"], Game, "game")
+            for player in table["players"]:
+                token = seat_token(secret, table["game"], player["seat"])
+                if token_hash(token) != stored.token_hashes[player["seat"]]:
+                    raise Conflict(
+                        "these seats' tokens were made with another server secret: their links cannot be made again "
+                        "(set DIGSITE_SECRET_KEY back to the one the round was seated with)",
+                        "links_unavailable",
+                    )
+                url = f"{base_url.rstrip('/')}/replay/{table['game']}?token={quote(token)}"
+                rows.append(
+                    {
+                        "round": found["round"],
+                        "table": table["table"],
+                        "seat": player["seat"],
+                        "player": player["id"],
+                        "name": player["name"],
+                        "game": table["game"],
+                        "url": url,
+                    }
+                )
+        return rows
 
     # -- entries ----------------------------------------------------------------------------------------
 
@@ -150,7 +190,7 @@ class TournamentRounds:
         except formats.SeatingError as error:
             raise BadRequest(str(error), error.code) from None
         if dry_run:
-            return self._round_answer(tournament, upcoming, fmt, size, seating, unfinished, None)
+            return self.rounds.answer(tournament, upcoming, fmt, size, seating, unfinished, None)
         return self._start(tournament, upcoming, fmt, size, seating, unfinished)
 
     def _start(
@@ -214,7 +254,38 @@ class TournamentRounds:
                     points[player][2] += result["scores"][seat]
         return sorted(points, key=lambda p: (-points[p][0], -points[p][1], -points[p][2]))
 
-    # -- reading ----------------------------------------------------------------------------------------
+    # -- the next round, when the last table ends ---------------------------------------------------------
+
+    def after_move(self, game: Game, records: list[Any]) -> None:
+        """Heard after every stored move: when it ended the last game of a tournament's latest round, seat the
+        next round (the format of the round before; a CSV round waits for the organiser). Another process may
+        do it first: then the store refuses this one, quietly."""
+        labels = game.labels
+        if game.seed is None or not labels.get("tournament") or labels.get("round") is None:
+            return
+        try:
+            tournament = self._tournament(labels["tournament"])
+            if not tournament.seated or tournament.seated[-1]["round"] != labels["round"]:
+                return
+            if tournament.seated[-1]["format"] == "csv" or len(tournament.seated) >= tournament.rounds:
+                return
+            self.seat_round(str(tournament.id))
+        except (Conflict, BadRequest, NotFound) as refused:
+            logger.info("the next round of tournament %s was not seated: %s", labels["tournament"], refused)
+        except Exception:  # the move is stored and answered; the organiser can still seat the round
+            logger.exception("seating the next round of tournament %s failed", labels["tournament"])
+
+
+class RoundsReader:
+    """A tournament's entries and seated rounds, read only (the API's read routes and the dashboard read them
+    through the read port): over the store's reader, which cannot write."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader  # (a ``GameReader``: typed loosely, as it lives in the service module)
+
+    def _tournament(self, tournament_id: str | UUID) -> Tournament:
+        found: Tournament = self.reader.aggregate(tournament_id, Tournament, "tournament")
+        return found
 
     def round(self, tournament_id: str, number: Any) -> results.SeatedRound:
         """Round ``number`` as seated: its tables with their games' status (404 ``unknown_round``)."""
@@ -226,9 +297,9 @@ class TournamentRounds:
         r = tournament.seated[number - 1]
         seating = formats.Round(tuple(tuple(t["players"]) for t in r["tables"]), tuple(r["byes"]))
         games = [t["game"] for t in r["tables"]]
-        return self._round_answer(tournament, number, r["format"], r["table_size"], seating, r["forced_past"], games)
+        return self.answer(tournament, number, r["format"], r["table_size"], seating, r["forced_past"], games)
 
-    def _round_answer(
+    def answer(
         self,
         tournament: Tournament,
         number: int,
@@ -244,14 +315,14 @@ class TournamentRounds:
             game_id = None if games is None else games[i]
             status: results.Status | None = None
             if game_id is not None:
-                status = "over" if self.service.reader.over_at(game_id) is not None else "playing"
+                status = "over" if self.reader.over_at(game_id) is not None else "playing"
             tables.append(
                 {
                     "table": i + 1,
                     "game": game_id,
                     "status": status,
                     "players": [
-                        {"seat": s, "id": p, "name": names.get(p) or self.service.player(p)["name"]}
+                        {"seat": s, "id": p, "name": names.get(p) or self.reader.player(p)["name"]}
                         for s, p in enumerate(players)
                     ],
                 }
@@ -285,55 +356,3 @@ class TournamentRounds:
             "next_round": None if len(rounds) >= tournament.rounds else len(rounds) + 1,
             "complete": complete,
         }
-
-    def links(self, tournament_id: str, number: Any, base_url: str) -> list[results.SeatLink]:
-        """Each seat's link of round ``number``: ``base_url`` + ``/replay/<game>?token=...`` (the dashboard's seat
-        page). 409 ``links_unavailable`` if the server secret is no longer the one the tokens were made with."""
-        found = self.round(tournament_id, number)
-        secret = self.service.settings.server_secret()
-        rows: list[results.SeatLink] = []
-        for table in found["tables"]:
-            assert table["game"] is not None  # (a seated round's tables have their games)
-            stored = self.service.reader.aggregate(table["game"], Game, "game")
-            for player in table["players"]:
-                token = seat_token(secret, table["game"], player["seat"])
-                if token_hash(token) != stored.token_hashes[player["seat"]]:
-                    raise Conflict(
-                        "these seats' tokens were made with another server secret: their links cannot be made again "
-                        "(set DIGSITE_SECRET_KEY back to the one the round was seated with)",
-                        "links_unavailable",
-                    )
-                url = f"{base_url.rstrip('/')}/replay/{table['game']}?token={quote(token)}"
-                rows.append(
-                    {
-                        "round": found["round"],
-                        "table": table["table"],
-                        "seat": player["seat"],
-                        "player": player["id"],
-                        "name": player["name"],
-                        "game": table["game"],
-                        "url": url,
-                    }
-                )
-        return rows
-
-    # -- the next round, when the last table ends ---------------------------------------------------------
-
-    def after_move(self, game: Game, records: list[Any]) -> None:
-        """Heard after every stored move: when it ended the last game of a tournament's latest round, seat the
-        next round (the format of the round before; a CSV round waits for the organiser). Another process may
-        do it first: then the store refuses this one, quietly."""
-        labels = game.labels
-        if game.seed is None or not labels.get("tournament") or labels.get("round") is None:
-            return
-        try:
-            tournament = self._tournament(labels["tournament"])
-            if not tournament.seated or tournament.seated[-1]["round"] != labels["round"]:
-                return
-            if tournament.seated[-1]["format"] == "csv" or len(tournament.seated) >= tournament.rounds:
-                return
-            self.seat_round(str(tournament.id))
-        except (Conflict, BadRequest, NotFound) as refused:
-            logger.info("the next round of tournament %s was not seated: %s", labels["tournament"], refused)
-        except Exception:  # the move is stored and answered; the organiser can still seat the round
-            logger.exception("seating the next round of tournament %s failed", labels["tournament"])
