@@ -356,3 +356,57 @@ class RoundsReader:
             "next_round": None if len(rounds) >= tournament.rounds else len(rounds) + 1,
             "complete": complete,
         }
+
+
+# -- a tournament's entries and rounds in an export (``service.integrity.transfer``) ------------------------------
+
+# Each recorded event of entries and rounds, as an export's tournament line carries it (``"events"``): its name
+# there, its class, and its fields (each of them, exactly).
+RECORDED: dict[str, tuple[type[Any], tuple[str, ...]]] = {
+    "entry_added": (Tournament.EntryAdded, ("player", "name", "at")),
+    "entry_withdrawn": (Tournament.EntryWithdrawn, ("player", "at")),
+    "round_seated": (
+        Tournament.RoundSeated,
+        ("round", "format", "table_size", "tables", "byes", "forced_past", "at"),
+    ),
+}
+
+
+def recorded_events(app: Any, tournament_id: str) -> list[dict[str, Any]]:
+    """The tournament's entries and rounds as recorded, in order (its events after ``Created``), as plain dicts."""
+    names = {cls: name for name, (cls, _) in RECORDED.items()}
+    out = []
+    for event in app.repository.event_store.get(parse_uuid(tournament_id, "tournament")):
+        name = names.get(type(event))
+        if name is not None:
+            out.append({"event": name, **{f: getattr(event, f) for f in RECORDED[name][1]}})
+    return out
+
+
+def malformed_events(events: Any) -> str | None:
+    """What is wrong with an export's recorded events of a tournament (None: nothing)."""
+    if not isinstance(events, list):
+        return "its events are not a list"
+    for i, event in enumerate(events):
+        known = RECORDED.get(str(event.get("event"))) if isinstance(event, dict) else None
+        if known is None or set(event) != {"event", *known[1]}:
+            return f"its event {i + 1} is not an entry or a seated round"
+        if not all(isinstance(event[f], str) for f in ("player", "name", "at", "format") if f in event):
+            return f"its event {i + 1} has a field of the wrong type"
+        if "tables" in event and not (
+            isinstance(event["round"], int)
+            and isinstance(event["table_size"], int)
+            and isinstance(event["tables"], list)
+            and all(isinstance(t, dict) and {"table", "game", "players"} <= set(t) for t in event["tables"])
+            and isinstance(event["byes"], list)
+            and isinstance(event["forced_past"], list)
+        ):
+            return f"its event {i + 1} is not a seated round"
+    return None
+
+
+def replay_recorded(tournament: Tournament, events: list[dict[str, Any]]) -> None:
+    """Record ``events`` (as ``recorded_events`` gives them, checked by ``malformed_events``) on ``tournament``."""
+    for event in events:
+        cls, fields = RECORDED[event["event"]]
+        tournament.trigger_event(cls, **{f: event[f] for f in fields})
