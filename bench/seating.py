@@ -5,7 +5,8 @@ For each (entries, table size, rounds) of the grid, every round of ``round_robin
 drawn at random each round, as if results came in) is seated by ``service.seating.formats.seat`` with the history
 of the rounds before, over ``--seeds`` seeds. Reported per cell: pairs met again (meetings past the first, summed
 over pairs), a counting floor under them (``counting_floor``), the most meetings of one pair, and the spread of
-first seats (most minus fewest, over entries); each as the mean and range over the seeds; and the CPU seconds of a whole schedule (mean).
+first seats (most minus fewest, over entries); each as the mean and range over the seeds; and the CPU seconds of
+a whole schedule (mean).
 
 Run: ``.venv/bin/python -m bench.seating`` (``--seeds N``, default 20).
 """
