@@ -19,6 +19,7 @@ from cachetools import LRUCache
 from dashboard import access, collection, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from domain.games import game as game_of
+from service.bots.seated_rounds import enter_bots
 from service.commands.application import Digsite, GameReader, Viewer
 from service.commands.results import MoveAcknowledged, SeatedRound, SeatLink, TournamentRounds
 from service.errors import NotFound
@@ -214,6 +215,14 @@ class Data:
     def rounds(self, visitor: Visitor, tournament_id: str) -> TournamentRounds:
         access.require_organiser(visitor)
         return self._rounds.status(tournament_id)
+
+    def enter(self, visitor: Visitor, tournament_id: str, players: list[str], bots: int) -> None:
+        """Enter ``players`` (ids) and ``bots`` named bot players, as the API and the CLI do."""
+        access.require_organiser(visitor)
+        if players:
+            self._service.rounds.enter(tournament_id, players)
+        if bots:
+            enter_bots(self._service, tournament_id, bots)
 
     def seat_round(
         self, visitor: Visitor, tournament_id: str, fmt: str | None, table_size: int | None, force: bool

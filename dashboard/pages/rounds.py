@@ -37,6 +37,21 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
             ),
             dcc.Store(id="rounds-tournament", data=tournament_id),
             card(
+                "Enter players",
+                html.Div(
+                    [
+                        field("Players", _player_choice(ctx, visitor, found), "24rem"),
+                        field(
+                            "Bots",
+                            dcc.Input(id="rounds-enter-bots", type="number", min=0, step=1, className="text-input"),
+                            "6rem",
+                        ),
+                        html.Div(html.Button("Enter", id="rounds-enter", className="btn"), className="field"),
+                    ],
+                    className="filters",
+                ),
+            ),
+            card(
                 "Next round",
                 html.Div(
                     [
@@ -87,6 +102,17 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
     )
 
 
+def _player_choice(ctx: Context, visitor: Visitor, found: TournamentRounds) -> dcc.Dropdown:
+    """The players not entered yet (from the players list), to pick any number of."""
+    entered = {e["id"] for e in found["entries"]}
+    options = [
+        {"label": p["name"], "value": p["player_id"]}
+        for p in ctx.data.players(visitor)
+        if p["player_id"] not in entered
+    ]
+    return dcc.Dropdown(id="rounds-enter-players", options=options, multi=True, placeholder="pick players")
+
+
 def _body(found: TournamentRounds) -> list[Any]:
     entries = ", ".join(e["name"] for e in found["entries"]) or "none yet"
     parts: list[Any] = [card("Entries", html.P(entries, id="rounds-entries"))]
@@ -130,21 +156,40 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Output("rounds-message", "children"),
         Output("rounds-links-round", "options"),
         Input("rounds-start", "n_clicks"),
+        Input("rounds-enter", "n_clicks"),
         State("rounds-tournament", "data"),
         State("rounds-format", "value"),
         State("rounds-size", "value"),
         State("rounds-force", "value"),
+        State("rounds-enter-players", "value"),
+        State("rounds-enter-bots", "value"),
     )
-    def start(clicks: int | None, tournament_id: str, fmt: str | None, size: Any, force: Any) -> tuple[Any, Any, Any]:
+    def act(
+        start: int | None,
+        enter: int | None,
+        tournament_id: str,
+        fmt: str | None,
+        size: Any,
+        force: Any,
+        players: Any,
+        bots: Any,
+    ) -> tuple[Any, Any, Any]:
+        """Seat and start the next round, or enter players (whichever button was pressed), then show the rounds."""
         visitor = ctx.visitor()
         message = ""
-        if clicks:
-            try:
+        pressed = dash.ctx.triggered_id
+        try:
+            if pressed == "rounds-start" and start:
                 size = int(size) if size not in (None, "") else None
                 made = ctx.data.seat_round(visitor, tournament_id, fmt, size, bool(force))
                 message = f"Round {made['round']} seated and started: {len(made['tables'])} table(s)."
-            except (ServiceError, ValueError, TypeError) as refused:
-                message = f"Not seated: {getattr(refused, 'message', refused)} ({getattr(refused, 'code', 'invalid')})"
+            elif pressed == "rounds-enter" and enter:
+                chosen = [str(p) for p in players or []]
+                count = int(bots) if bots not in (None, "") else 0
+                ctx.data.enter(visitor, tournament_id, chosen, count)
+                message = f"Entered {len(chosen) + count} player(s)."
+        except (ServiceError, ValueError, TypeError) as refused:
+            message = f"Not done: {getattr(refused, 'message', refused)} ({getattr(refused, 'code', 'invalid')})"
         found = ctx.data.rounds(visitor, tournament_id)
         options = [{"label": f"round {r['round']}", "value": r["round"]} for r in found["seated_rounds"]]
         return _body(found), message, options

@@ -21,13 +21,30 @@ def _cup(venue: Venue) -> str:
     return cup
 
 
-def _start(browser: Browser, cup: str, size: int | None = 2, force: list[str] | None = None) -> Any:
-    return browser.post_callback(
-        START_OUTPUTS,
-        [("rounds-start", "n_clicks", 1)],
-        [("rounds-tournament", "data", cup), ("rounds-format", "value", None), ("rounds-size", "value", size),
-         ("rounds-force", "value", force)],
-    )  # fmt: skip
+def _act(browser: Browser, cup: str, button: str, **states: Any) -> Any:
+    """The rounds page's form callback, as the browser sends it when ``button`` (one of its two inputs) is pressed."""
+    buttons = ("rounds-start", "rounds-enter")
+    values = {
+        "rounds-tournament.data": cup,
+        "rounds-format.value": None,
+        "rounds-size.value": 2,
+        "rounds-force.value": None,
+        "rounds-enter-players.value": None,
+        "rounds-enter-bots.value": None,
+        **{k.replace("__", "."): v for k, v in states.items()},
+    }
+    body = {
+        "output": "..rounds-body.children...rounds-message.children...rounds-links-round.options..",
+        "outputs": [{"id": i, "property": p} for i, p in START_OUTPUTS],
+        "inputs": [{"id": b, "property": "n_clicks", "value": 1 if b == button else None} for b in buttons],
+        "state": [{"id": k.split(".")[0], "property": k.split(".")[1], "value": v} for k, v in values.items()],
+        "changedPropIds": [f"{button}.n_clicks"],
+    }
+    return browser.post("_dash-update-component", json=body)
+
+
+def _start(browser: Browser, cup: str, force: list[str] | None = None) -> Any:
+    return _act(browser, cup, "rounds-start", **{"rounds-force__value": force})
 
 
 def _links(browser: Browser, cup: str, button: str) -> Any:
@@ -75,6 +92,21 @@ def test_an_organiser_seats_a_round_and_downloads_its_links(app: Any, venue: Ven
     assert sheet["filename"] == "seats-round-1.html" and sheet["content"].count("<svg") == 4
 
 
+def test_an_organiser_enters_people_and_bots_from_the_page(app: Any, venue: Venue) -> None:
+    service = venue.service
+    cup = service.create_tournament("Walk-in cup", 1, "ruins")
+    org = organiser(app)
+    picked = [service.create_player("Zed")]
+    out = _answer(
+        _act(org, cup, "rounds-enter", **{"rounds-enter-players__value": picked, "rounds-enter-bots__value": 2})
+    )
+    assert "Entered 3 player(s)" in out["rounds-message"]["children"]
+    assert service.rounds.status(cup)["entries"][0]["id"] == picked[0]
+    again = _answer(_act(org, cup, "rounds-enter", **{"rounds-enter-players__value": picked}))
+    assert "(already_entered)" in again["rounds-message"]["children"]
+    assert len(service.rounds.status(cup)["entries"]) == 3
+
+
 def test_anyone_but_an_organiser_is_refused_the_page_and_every_callback(app: Any, closed: Any, venue: Venue) -> None:
     cup = _cup(venue)
     venue.service.rounds.seat_round(cup, "round_robin", 2)
@@ -87,6 +119,7 @@ def test_anyone_but_an_organiser_is_refused_the_page_and_every_callback(app: Any
         assert not page or "for organisers" in text(page)
         for response in (
             _start(browser, cup, force=["force"]),
+            _act(browser, cup, "rounds-enter", **{"rounds-enter-bots__value": 1}),
             _links(browser, cup, "rounds-links-csv"),
             _links(browser, cup, "rounds-links-sheet"),
         ):
@@ -94,6 +127,7 @@ def test_anyone_but_an_organiser_is_refused_the_page_and_every_callback(app: Any
             assert "token=" not in response.get_data(as_text=True) and '"response"' not in response.get_data(
                 as_text=True
             )
-    assert len(venue.service.rounds.status(cup)["seated_rounds"]) == 1  # the forced round was not seated
+    status = venue.service.rounds.status(cup)
+    assert len(status["seated_rounds"]) == 1 and len(status["entries"]) == 5  # nothing seated, nobody entered
     assert "tournament-rounds-link" not in json.dumps(Browser(app).route(f"/tournaments/{venue.tournament}"))
     assert "tournament-rounds-link" in json.dumps(organiser(app).route(f"/tournaments/{venue.tournament}"))
