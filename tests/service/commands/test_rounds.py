@@ -192,3 +192,21 @@ def test_a_seat_plays_its_seated_game_with_its_link_s_token(service: Digsite) ->
     [link, _] = service.rounds.links(cup, 1, "http://x")
     seat = service.seat_for_token(link["game"], link["url"].split("token=")[1])
     assert service.game(link["game"], Viewer(seat))["seat"] == link["seat"]
+
+
+def test_a_next_round_that_cannot_be_seated_leaves_the_last_move_landed_and_waits(service: Digsite) -> None:
+    """The last game of a round ends while too few entries are left to seat the next: the move still lands (the
+    seating after it is refused quietly), and the organiser sees the round to seat next."""
+    cup = service.create_tournament("Cup", 2, "ruins")
+    engine = game_of("ruins")
+    personas = engine.bots.personas_for(2)
+    bots = [service.bot_player(p.name, p.record) for p in personas]
+    service.rounds.enter(cup, bots)
+    [table] = service.rounds.seat_round(cup, "round_robin", 2)["tables"]
+    service.rounds.withdraw(cup, bots[0])  # one entry left: no table of Ruins seats one
+    seats = [engine.bots.from_record(p.record) for p in personas]
+    play_stored_game(service, str(table["game"]), seats, random.Random(1))
+    status = service.rounds.status(cup)
+    assert status["seated_rounds"][0]["status"] == "over" and status["next_round"] == 2
+    assert len(status["seated_rounds"]) == 1
+    _refused(lambda: service.rounds.seat_round(cup), BadRequest, "too_few_entries")
