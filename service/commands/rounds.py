@@ -51,6 +51,8 @@ class TournamentRounds:
         self.service = service  # (typed loosely: the service module builds this one, not the other way round)
         self.rounds = RoundsReader(service.reader)
 
+    # -- reading (the rounds as recorded; the links need the server secret, which only this side holds) ------------
+
     def round(self, tournament_id: str, number: Any) -> results.SeatedRound:
         """Round ``number`` as seated (``RoundsReader.round``)."""
         return self.rounds.round(tournament_id, number)
