@@ -11,10 +11,12 @@ one round differ by at most one seat and never exceed the size asked for (``tabl
   round, then swaps of two players between tables while a swap lowers the cost (the number of times the pairs
   of the round met before, squared so that a third meeting costs more than two second ones). Then each table's
   seat order is the permutation with the fewest earlier sittings in the same seats (first seat matters).
-- ``swiss``: Swiss for table games, as the multiplayer ("pod") Swiss of Commander events and Board Game Arena's
-  Swiss for multiplayer games: players sorted by standings (ties drawn by the seed) and cut into tables from the
-  top, then a player who would meet someone again is swapped with the nearest-ranked player of a lower table when
-  that removes repeats. Round 1 (no standings) is a seeded draw. Seat order as for the round robin.
+- ``swiss``: Swiss for table games, in the manner of the multiplayer ("pod") Swiss pairings of Commander events
+  and of Board Game Arena's Swiss for multiplayer games (tables filled from the top of the standings, repeat
+  opponents avoided); the swap rule is this module's own: players sorted by standings (ties drawn by the seed) and
+  cut into tables from the top, then a player who would meet someone again is swapped with the nearest-ranked
+  player of a lower table when that lowers the repeats. Round 1 (no standings) is a seeded draw. Seat order as for
+  the round robin.
 - ``csv``: the organiser's own seating, one line per seat (``table,player``), read by ``csv_tables`` and checked
   by ``given``.
 
