@@ -24,23 +24,27 @@ FORMAT_NAMES = {"round_robin": "Round robin", "swiss": "Swiss", "csv": "CSV seat
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -> html.Div:
     found = ctx.data.rounds(visitor, tournament_id)  # Denied / ServiceError: the router says so
-    seated = [r["round"] for r in found["seated_rounds"]]
     return html.Div(
         [
             html.H2(f"{found['name']}: rounds"),
             html.P(
-                [
-                    dcc.Link("Standings", href=app.get_relative_path(f"/tournaments/{tournament_id}")),
-                    f" · {len(found['entries'])} entries · {len(seated)} of {found['rounds']} rounds seated",
-                ],
-                className="quiet",
+                dcc.Link("Standings", href=app.get_relative_path(f"/tournaments/{tournament_id}")), className="quiet"
             ),
             dcc.Store(id="rounds-tournament", data=tournament_id),
             card(
                 "Enter players",
                 html.Div(
                     [
-                        field("Players", _player_choice(ctx, visitor, found), "24rem"),
+                        field(
+                            "Players",
+                            dcc.Dropdown(
+                                id="rounds-enter-players",
+                                options=_not_entered(ctx, visitor, found),
+                                multi=True,
+                                placeholder="pick players",
+                            ),
+                            "24rem",
+                        ),
                         field(
                             "Bots",
                             dcc.Input(id="rounds-enter-bots", type="number", min=0, step=1, className="text-input"),
@@ -96,40 +100,46 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
                     className="filters",
                 ),
             ),
-            html.Div(_body(found), id="rounds-body"),
+            html.Div(_body(app, found), id="rounds-body"),
         ],
         id="rounds-page",
     )
 
 
-def _player_choice(ctx: Context, visitor: Visitor, found: TournamentRounds) -> dcc.Dropdown:
-    """The players not entered yet (from the players list), to pick any number of."""
+def _not_entered(ctx: Context, visitor: Visitor, found: TournamentRounds) -> list[dict[str, str]]:
+    """The players not entered yet (from the players list), as the dropdown's options."""
     entered = {e["id"] for e in found["entries"]}
-    options = [
+    return [
         {"label": p["name"], "value": p["player_id"]}
         for p in ctx.data.players(visitor)
         if p["player_id"] not in entered
     ]
-    return dcc.Dropdown(id="rounds-enter-players", options=options, multi=True, placeholder="pick players")
 
 
-def _body(found: TournamentRounds) -> list[Any]:
+def _body(app: dash.Dash, found: TournamentRounds) -> list[Any]:
     entries = ", ".join(e["name"] for e in found["entries"]) or "none yet"
-    parts: list[Any] = [card("Entries", html.P(entries, id="rounds-entries"))]
+    seated = len(found["seated_rounds"])
+    summary = f"{len(found['entries'])} entries · {seated} of {found['rounds']} rounds seated"
+    if found["complete"]:
+        summary += " · complete"
+    parts: list[Any] = [
+        html.P(summary, id="rounds-summary", className="quiet"),
+        card("Entries", html.P(entries, id="rounds-entries")),
+    ]
     if not found["seated_rounds"]:
         parts.append(empty("No round seated yet.", id="rounds-none"))
     for r in reversed(found["seated_rounds"]):
-        parts.append(card(f"Round {r['round']}", _round_table(r), id=f"rounds-round-{r['round']}"))
+        parts.append(card(f"Round {r['round']}", _round_table(app, r), id=f"rounds-round-{r['round']}"))
     return parts
 
 
-def _round_table(r: SeatedRound) -> Any:
+def _round_table(app: dash.Dash, r: SeatedRound) -> Any:
     rows = [
         html.Tr(
             [
                 html.Td(str(t["table"]), className="num"),
                 html.Td(", ".join(p["name"] for p in t["players"])),
-                html.Td(t["status"] or ""),
+                html.Td(dcc.Link(t["status"] or "", href=app.get_relative_path(f"/replay/{t['game']}"))),
             ]
         )
         for t in r["tables"]
@@ -155,6 +165,8 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Output("rounds-body", "children"),
         Output("rounds-message", "children"),
         Output("rounds-links-round", "options"),
+        Output("rounds-enter-players", "value"),
+        Output("rounds-enter-players", "options"),
         Input("rounds-start", "n_clicks"),
         Input("rounds-enter", "n_clicks"),
         State("rounds-tournament", "data"),
@@ -173,7 +185,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         force: Any,
         players: Any,
         bots: Any,
-    ) -> tuple[Any, Any, Any]:
+    ) -> tuple[Any, Any, Any, Any, Any]:
         """Seat and start the next round, or enter players (whichever button was pressed), then show the rounds."""
         visitor = ctx.visitor()
         message = ""
@@ -192,7 +204,14 @@ def register(app: dash.Dash, ctx: Context) -> None:
             message = f"Not done: {getattr(refused, 'message', refused)} ({getattr(refused, 'code', 'invalid')})"
         found = ctx.data.rounds(visitor, tournament_id)
         options = [{"label": f"round {r['round']}", "value": r["round"]} for r in found["seated_rounds"]]
-        return _body(found), message, options
+        entered = pressed == "rounds-enter" and message.startswith("Entered")
+        return (
+            _body(app, found),
+            message,
+            options,
+            [] if entered else dash.no_update,
+            _not_entered(ctx, visitor, found) if entered else dash.no_update,
+        )
 
     @app.callback(
         Output("rounds-links", "data"),

@@ -11,7 +11,13 @@ from typing import Any
 from tests.dashboard.client import Browser, by_id, organiser, text
 from tests.dashboard.test_access import Venue, app, closed, venue  # noqa: F401  (the door's venue and apps)
 
-START_OUTPUTS = [("rounds-body", "children"), ("rounds-message", "children"), ("rounds-links-round", "options")]
+START_OUTPUTS = [
+    ("rounds-body", "children"),
+    ("rounds-message", "children"),
+    ("rounds-links-round", "options"),
+    ("rounds-enter-players", "value"),
+    ("rounds-enter-players", "options"),
+]
 
 
 def _cup(venue: Venue) -> str:
@@ -34,7 +40,7 @@ def _act(browser: Browser, cup: str, button: str, **states: Any) -> Any:
         **{k.replace("__", "."): v for k, v in states.items()},
     }
     body = {
-        "output": "..rounds-body.children...rounds-message.children...rounds-links-round.options..",
+        "output": ".." + "...".join(f"{i}.{p}" for i, p in START_OUTPUTS) + "..",
         "outputs": [{"id": i, "property": p} for i, p in START_OUTPUTS],
         "inputs": [{"id": b, "property": "n_clicks", "value": 1 if b == button else None} for b in buttons],
         "state": [{"id": k.split(".")[0], "property": k.split(".")[1], "value": v} for k, v in values.items()],
