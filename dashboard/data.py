@@ -17,8 +17,8 @@ from typing import Any
 from cachetools import LRUCache
 
 from dashboard import access, collection, replay_frames
-from dashboard.judged_moves import judged_words
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
+from dashboard.judged_moves import judged_words
 from domain.games import game as game_of
 from service.commands.application import Digsite, GameReader, Viewer
 from service.commands.results import MoveAcknowledged

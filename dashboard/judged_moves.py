@@ -58,5 +58,5 @@ def judged_words(records: Sequence[dict[str, Any]], moves: Sequence[Mapping[str,
         seat = int(move["seat"])
         legal = json.loads(_same([rules.action_to_dict(a) for a in rules.legal_actions(at.state, seat)]))
         picked = pick(rules.view(at.state, seat), legal, seat)
-        out[at.version + 1] = {"played": words(picked, move["played"], rules), "best": words(picked, move["best"], rules)}
+        out[at.version + 1] = {which: words(picked, move[which], rules) for which in ("played", "best")}
     return out

@@ -122,10 +122,12 @@ class PlayerAccuracy(TypedDict):
 
 
 class MeanAccuracy(TypedDict):
-    """A mean of judged seats' accuracies over ``n`` seats (by table size, or by player in a tournament)."""
+    """A mean of judged seats' accuracies over ``n`` seats (by table size, or by player in a tournament), with the
+    mean of their squares (``square``) for the spread."""
 
     key: Any  # the table size, or the player's id
     accuracy: float
+    square: float
     n: int
 
 
@@ -142,7 +144,8 @@ def player_accuracy(db: ReadDatabase, player_id: str, kind: str) -> list[PlayerA
 def field_accuracy(db: ReadDatabase, kind: str) -> list[MeanAccuracy]:
     """The field: the mean accuracy of every judged seat of a finished game of ``kind``, by table size."""
     rows = db.rows(
-        "SELECT pg.n_players AS key, AVG(js.accuracy) AS accuracy, COUNT(*) AS n "
+        "SELECT pg.n_players AS key, "
+        "AVG(js.accuracy) AS accuracy, AVG(js.accuracy * js.accuracy) AS square, COUNT(*) AS n "
         f"{_SEATS_JUDGED} AND pg.kind = ? GROUP BY pg.n_players ORDER BY pg.n_players",
         (JUDGE_VERSION, kind),
     )
@@ -153,7 +156,8 @@ def tournament_accuracy(db: ReadDatabase, tournament_id: str) -> list[MeanAccura
     """Each player's mean accuracy over the tournament's judged finished games (of the tournament's own game, as
     its standings count them), with ``n`` the games judged."""
     rows = db.rows(
-        "SELECT pg.player_id AS key, AVG(js.accuracy) AS accuracy, COUNT(*) AS n "
+        "SELECT pg.player_id AS key, "
+        "AVG(js.accuracy) AS accuracy, AVG(js.accuracy * js.accuracy) AS square, COUNT(*) AS n "
         f"{_SEATS_JUDGED} AND g.tournament_id = ? "
         "AND g.kind = (SELECT t.game FROM {p}rm_tournaments t WHERE t.tournament_id = ?) "
         "GROUP BY pg.player_id ORDER BY pg.player_id",

@@ -102,7 +102,7 @@ def test_the_replays_judgement_and_the_apis_analysis_agree_door_by_door(app: Any
                 continue
             card = shown(page)
             notes = notes_of(card)
-            if who in ("spectator", "seat of another game"):  # the dashboard's spectator mode: a finished game is public
+            if who in ("spectator", "seat of another game"):  # (spectator mode: a finished game is public)
                 assert answer.status_code == 401, who
                 analysis = api.get(
                     f"/api/v1/games/{game_id}/analysis", headers={"Authorization": "Bearer organiser-key"}
