@@ -3,7 +3,8 @@
 A judged move stores the move played and the best move found as the engine's action JSON (``rm_judged_moves``).
 The replay names both as the play page offers a move to the seat that made it: the game's picker
 (``Renderer.picker``, else ``dashboard.picker.plain_picker``: the engine's own words), given the mover's view and
-legal actions at the position before the move, which the engine computes by replaying the records. Nothing here
+legal actions at the position before the move, which the engine computes by replaying the records (with the move
+itself where it is a crafted form the legal actions do not list). Nothing here
 reads an action's fields: a move the picker does not offer is named by the engine (``str`` of its action).
 
 Only a finished game is judged, so every position is public by then; the mover's view is used all the same, as the
@@ -57,6 +58,13 @@ def judged_words(records: Sequence[dict[str, Any]], moves: Sequence[Mapping[str,
             continue
         seat = int(move["seat"])
         legal = json.loads(_same([rules.action_to_dict(a) for a in rules.legal_actions(at.state, seat)]))
+        # A game whose moves are crafted (``Game.craft_steps``: a play with a purchase) lists them uncrafted; the move
+        # played or found may be a crafted form, offered to the picker beside them so that it names it too.
+        offered = {_same(a) for a in legal}
+        for which in ("played", "best"):
+            if _same(move[which]) not in offered:
+                offered.add(_same(move[which]))
+                legal.append(move[which])
         picked = pick(rules.view(at.state, seat), legal, seat)
         out[at.version + 1] = {which: words(picked, move[which], rules) for which in ("played", "best")}
     return out
