@@ -25,7 +25,7 @@ from dashboard.data import Data
 from service.reading.judgements import MeanAccuracy, PlayerAccuracy
 
 FIELD_WORDS = "the field: the mean accuracy of every judged seat at that table size (this player's own included)"
-HOW = "judged by `digsite analyse` (docs/judge.md); accuracy 100 is every move as good as the best the judge found"
+HOW = "judged by digsite analyse, docs/judge.md; accuracy 100 is every move as good as the best the judge found"
 
 
 def interval(mean: float, square: float, n: int) -> tuple[float, float] | None:
@@ -41,7 +41,7 @@ def mean_text(mean: float, square: float, n: int, unit: str) -> str:
     """ "91.2 (88.0-94.4, n=12 games)"."""
     found = interval(mean, square, n)
     spread = f"{found[0]:.1f}-{found[1]:.1f}, " if found else ""
-    return f"{mean:.1f} ({spread}n={n} {unit})"
+    return f"{mean:.1f} ({spread}n={n} {unit if n != 1 else unit.rstrip('s')})"
 
 
 def _mean(values: Sequence[float]) -> tuple[float, float, int]:

@@ -38,7 +38,8 @@ CSS = """
 .mark-blunder { color: #a4161a; }
 .judged-move { font-size: 0.8rem; line-height: 1.35; }
 .judged-move p { margin: 0.15rem 0; }
-.judged-move .judged-best { font-weight: 600; }
+.judged-move .judged-what { font-weight: 600; }
+.judged-move .judged-worth { color: var(--quiet); margin-left: 0.8rem; }
 """
 
 
@@ -66,11 +67,11 @@ def note(move: Mapping[str, Any], names: Sequence[str], words: Mapping[str, str]
     words = words or {}
     played, best = words.get("played", "the move played"), words.get("best", "the move played")
     mark = move.get("mark")
-    lines = [f"{who} played: {played}: {_estimate(move['played_estimate'])}."]
+    lines = [f"{who} played: {played}", f"Worth: {_estimate(move['played_estimate'])}."]
     if move["best"] == move["played"] or not move["loss"]:
         lines.append("The best move found: the move played (no move found was clearly better).")
     else:
-        lines.append(f"The best move found: {best}: {_estimate(move['best_estimate'])}.")
+        lines += [f"The best move found: {best}", f"Worth: {_estimate(move['best_estimate'])}."]
     loss = f"Loss {move['loss']:.1f} points of expected result, move accuracy {move['accuracy']:.0f}"
     lines.append(loss + (f": {mark} {SIGNS[mark]}." if mark in SIGNS else "."))
     return {"mark": mark, "sign": SIGNS.get(mark or ""), "lines": lines}

@@ -480,8 +480,8 @@
         var found = R.judged[String(R.v)];
         var lines = found ? found.lines : [R.v === 1 ? "The setup: no one chose anything." :
             (R.v === R.latest ? "The seed is revealed: no one chose anything." : "")];
-        box.replaceChildren.apply(box, lines.map(function (line, i) {
-            return el("p", i === 1 ? "judged-best" : null, line);
+        box.replaceChildren.apply(box, lines.map(function (line) {
+            return el("p", line.indexOf("Worth: ") === 0 ? "judged-worth" : "judged-what", line);
         }));
         if (found && found.sign) {
             box.insertBefore(el("p", "move-mark mark-" + found.mark, found.sign + " " + found.mark), box.firstChild);

@@ -100,3 +100,16 @@ def test_a_click_on_the_win_chance_graph_moves_the_replay_and_the_move_list_has_
     expect(tab.locator("#replay-judged-move")).to_contain_text(f"{SIGNS[marked['mark']]} {marked['mark']}")
     tab.locator("#replay-judge").scroll_into_view_if_needed()
     shots.take(tab, "marked")
+
+
+def test_the_player_and_tournament_pages_show_accuracy(tab: Any, judged: Judged, shots: Shots) -> None:
+    facts = judged.facts
+    sign_in(tab)
+    tab.goto(f"/players?player={facts['pool'][0]}&game=ruins")
+    expect(tab.locator("#players-accuracy-graph .js-plotly-plot")).to_be_attached()
+    expect(tab.locator("#players-accuracy-table")).to_contain_text("seats")
+    tab.locator("#players-accuracy").scroll_into_view_if_needed()
+    shots.take(tab, "player")
+    tab.goto(f"/tournaments/{facts['tournament']}")
+    expect(tab.locator("#tournament-accuracy-table")).to_be_visible()
+    shots.take(tab, "tournament")

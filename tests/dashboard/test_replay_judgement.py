@@ -85,11 +85,14 @@ def test_each_decision_s_note_says_what_was_played_what_was_best_and_its_mark() 
     }
     assert told["4"]["sign"] == SIGNS["blunder"] == "??" and SIGNS["mistake"] == "?" and SIGNS["inaccuracy"] == "?!"
     assert told["3"]["lines"] == ["Beto's move was forced (one legal move): not judged."]
-    blunder = told["4"]["lines"]
-    assert blunder[0] == "Ana played: Move 4: win chance 20 %, expected place 1.50 (8 playouts)."
-    assert blunder[1] == "The best move found: Better than 4: win chance 50 %, expected place 1.40 (8 playouts)."
-    assert blunder[2] == "Loss 25.0 points of expected result, move accuracy 30: blunder ??."
-    assert told["2"]["lines"][1].startswith("The best move found: the move played")
+    assert told["4"]["lines"] == [
+        "Ana played: Move 4",
+        "Worth: win chance 20 %, expected place 1.50 (8 playouts).",
+        "The best move found: Better than 4",
+        "Worth: win chance 50 %, expected place 1.40 (8 playouts).",
+        "Loss 25.0 points of expected result, move accuracy 30: blunder ??.",
+    ]
+    assert told["2"]["lines"][2].startswith("The best move found: the move played")
 
 
 def test_the_seats_table_is_the_stored_summary() -> None:
