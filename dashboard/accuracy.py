@@ -16,12 +16,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import plotly.graph_objects as go
-from dash import dcc, html
+from dash import html
 
 from dashboard import figures
 from dashboard.access import Visitor
-from dashboard.components import GRAPH_CONFIG, card, empty
+from dashboard.components import card, empty
 from dashboard.data import Data
+from dashboard.lazy_charts import Lazy
 from service.reading.judgements import MeanAccuracy, PlayerAccuracy
 
 FIELD_WORDS = "the field: the mean accuracy of every judged seat at that table size (this player's own included)"
@@ -105,8 +106,9 @@ def _sizes_table(games: Sequence[PlayerAccuracy], field: Mapping[int, MeanAccura
     return html.Table([html.Thead(head), html.Tbody(rows)], className="grid compact", id="players-accuracy-table")
 
 
-def player_card(data: Data, visitor: Visitor, kind: str, player: str, name: str, size: int | None) -> Any:
-    """The player page's accuracy card (at the table size chosen, if one is)."""
+def player_card(data: Data, visitor: Visitor, kind: str, player: str, name: str, size: int | None, lazy: Lazy) -> Any:
+    """The player page's accuracy card (at the table size chosen, if one is); its chart drawn when scrolled to, as
+    the page's other charts (``lazy``: the page's ``dashboard.lazy_charts.Lazy``)."""
     games = [g for g in data.player_accuracy(visitor, kind, player) if size is None or g["n_players"] == size]
     if not games:
         return card("Accuracy", empty(f"No judged game of {name}'s yet ({HOW})."), id="players-accuracy")
@@ -117,7 +119,7 @@ def player_card(data: Data, visitor: Visitor, kind: str, player: str, name: str,
             f"Each point is one judged finished game; the dashes are {FIELD_WORDS}. {HOW[0].upper()}{HOW[1:]}.",
             className="quiet small",
         ),
-        dcc.Graph(id="players-accuracy-graph", figure=player_figure(games, field, name), config=GRAPH_CONFIG),
+        lazy.chart("players-accuracy-graph", player_figure(games, field, name)),
         _sizes_table(games, field, name),
         html.P("Means with a 95 % interval (mean ± 1.96 standard errors) and n.", className="quiet small"),
         id="players-accuracy",

@@ -124,7 +124,7 @@ def seats_table(analysis: Mapping[str, Any], names: Sequence[str]) -> html.Table
         rows.append(html.Tr([html.Td(name), html.Td(accuracy), *(html.Td(str(c)) for c in counts)]))
     return html.Table(
         [html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(rows)],
-        className="grid judge-seats",
+        className="grid compact judge-seats",
         id="replay-judge-seats",
     )
 
@@ -149,7 +149,7 @@ def section(found: Mapping[str, Any] | None, move: int) -> list[Any]:
                 "of expected result or more), mistake ? (10), blunder ?? (20).",
                 className="quiet small",
             ),
-            seats_table(analysis, names),
+            html.Div(seats_table(analysis, names), className="table-scroll"),  # (a phone: it scrolls in its card)
             dcc.Graph(id="replay-judge-graph", figure=win_chance(analysis, names, move), config=GRAPH_CONFIG),
             html.Div(
                 id="replay-judge-data",

@@ -244,14 +244,16 @@ def player_page(
                 ),
             )
         )
+    # the player's accuracy in judged games, below the first screen too (``dashboard.accuracy``)
+    judged = accuracy.player_card(data, visitor, kind, player, name, size, lazy)
     return html.Div(
         [
             bars,
             lazy.store(),
             summary,
-            accuracy.player_card(data, visitor, kind, player, name, size),
             html.Div(sections, className="grid-2"),
             card("Tendencies with sample sizes", tendency_table(mine, theirs, name, other_name)),
+            judged,
             html.Div(charts, className="grid-2"),
         ],
         id="players-loaded",

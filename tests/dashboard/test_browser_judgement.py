@@ -106,9 +106,9 @@ def test_the_player_and_tournament_pages_show_accuracy(tab: Any, judged: Judged,
     facts = judged.facts
     sign_in(tab)
     tab.goto(f"/players?player={facts['pool'][0]}&game=ruins")
-    expect(tab.locator("#players-accuracy-graph .js-plotly-plot")).to_be_attached()
     expect(tab.locator("#players-accuracy-table")).to_contain_text("seats")
-    tab.locator("#players-accuracy").scroll_into_view_if_needed()
+    tab.locator("#players-accuracy").scroll_into_view_if_needed()  # (its chart is drawn when scrolled to)
+    expect(tab.locator("#players-accuracy-graph .js-plotly-plot")).to_be_attached()
     shots.take(tab, "player")
     tab.goto(f"/tournaments/{facts['tournament']}")
     expect(tab.locator("#tournament-accuracy-table")).to_be_visible()
