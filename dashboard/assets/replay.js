@@ -13,6 +13,10 @@
  * move in the list, a round, the slider, the chart, a perspective) adds one, so Back returns to where the
  * jump started and a copied address reopens the same moment.
  *
+ * A finished game judged (its card `#replay-judge`, drawn by the server with the VP chart) adds the judge's marks to
+ * the move list and its note on the move shown (`#replay-judged-move`); a click on its win-chance graph jumps as a
+ * click on the VP chart does. `#replay-root` gets `data-judged="yes"` once the marks are in.
+ *
  * A game in play (`data-live` on the root) is followed: one waiting request at a time to `live/<game>`
  * (`dashboard.live`); when a move lands, the parts from the last one on are fetched again with the log, and a
  * viewer who was at the last move is moved to the new one.

@@ -12,6 +12,10 @@ button and a copied link return to the same moment.
 A "move" is one record of the game: move 1 is the setup, then one per move a seat made (and, at the
 end, the seed's reveal). The page uses that one word throughout.
 
+A finished game judged by ``digsite analyse`` shows the judge's card under the VP chart, asked for with it
+(``judgement``; ``dashboard.replay_judgement``): the seats' accuracy, the win-chance graph (a click jumps, as on the
+VP chart), the marks the script puts in the move list and the judge's note on the move shown.
+
 A spectator's or a player's page only ever receives the perspectives it may take: the server never
 draws a referee frame for them. The verification report is computed once per game version and cached.
 """
