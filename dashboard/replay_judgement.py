@@ -30,6 +30,7 @@ HEADING = "Win chance of the move each seat played, at each of its judged decisi
 CSS = """
 .judge-card { padding: 0.4rem 0.8rem; }
 .judge-card h3 { margin-bottom: 0.2rem; }
+.judge-heading { font-weight: 600; margin: 0.8rem 0 0; }
 .judge-seats td, .judge-seats th { text-align: right; }
 .judge-seats td:first-child, .judge-seats th:first-child { text-align: left; }
 .move-mark { font-weight: 700; margin-right: 0.3rem; }
@@ -103,12 +104,13 @@ def win_chance(analysis: Mapping[str, Any], names: Sequence[str], move: int) -> 
                 hovertemplate=f"{name}: %{{y:.0f}} % win chance at step %{{x}} %{{customdata}}<extra></extra>",
             )
         )
-    figures._layout(fig, HEADING, height=300, shapes=[figures.cursor_shape(move)])
+    # (the heading is the card's text above the chart, not Plotly's title: it wraps on a phone)
+    figures._layout(fig, "", height=280, shapes=[figures.cursor_shape(move)])
     fig.update_xaxes(title_text="step (the setup, then one per move)")
     fig.update_yaxes(title_text="win chance", range=[-3, 103], **figures.PERCENT_TICKS)
     fig.update_layout(
         legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.25, "yanchor": "top"},
-        margin={"l": 55, "r": 10, "t": 50, "b": 40},
+        margin={"l": 55, "r": 10, "t": 15, "b": 40},
     )
     return fig
 
@@ -150,6 +152,7 @@ def section(found: Mapping[str, Any] | None, move: int) -> list[Any]:
                 className="quiet small",
             ),
             html.Div(seats_table(analysis, names), className="table-scroll"),  # (a phone: it scrolls in its card)
+            html.P(HEADING, className="judge-heading", id="replay-judge-heading"),
             dcc.Graph(id="replay-judge-graph", figure=win_chance(analysis, names, move), config=GRAPH_CONFIG),
             html.Div(
                 id="replay-judge-data",

@@ -113,3 +113,21 @@ def test_the_player_and_tournament_pages_show_accuracy(tab: Any, judged: Judged,
     tab.goto(f"/tournaments/{facts['tournament']}")
     expect(tab.locator("#tournament-accuracy-table")).to_be_visible()
     shots.take(tab, "tournament")
+
+
+def test_on_a_phone_the_judgement_is_no_wider_than_the_screen(tab: Any, judged: Judged, shots: Shots) -> None:
+    width = 390
+    tab.set_viewport_size({"width": width, "height": 844})
+    tab.goto(f"/replay/{judged.facts['arnak'][0]}?v=20")
+    expect(tab.locator("#replay-root")).to_have_attribute("data-judged", "yes")
+    expect(tab.locator("#replay-judge-graph .js-plotly-plot")).to_be_attached()
+    expect(tab.locator("#replay-judged-move")).not_to_be_empty()
+    wide = tab.evaluate(
+        "w => Array.from(document.querySelectorAll('#replay-judge *, #replay-judged-card *')).filter(e => {"
+        " const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 1 && !e.closest('svg')"
+        " && !e.closest('.table-scroll'); }).map(e => e.tagName + '.' + e.className).slice(0, 10)",
+        width,
+    )
+    assert tab.evaluate("document.documentElement.scrollWidth") <= width, wide
+    tab.locator("#replay-judge").scroll_into_view_if_needed()
+    shots.take(tab, "phone")

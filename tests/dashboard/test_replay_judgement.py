@@ -65,7 +65,7 @@ WORDS = {v: {"played": f"Move {v}", "best": f"Better than {v}"} for v in (2, 4, 
 
 def test_the_win_chance_graph_plots_each_seat_s_played_move_at_its_judged_decisions() -> None:
     fig = win_chance(ANALYSIS, NAMES, 4)
-    assert fig.layout.title.text == HEADING and "judged decisions" in HEADING
+    assert "each seat played" in HEADING and "judged decisions" in HEADING
     ana, beto = fig.data
     assert (ana.name, list(ana.x), list(ana.y)) == ("Ana", [2, 4], [40.0, 20.0])
     assert (beto.name, list(beto.x), list(beto.y)) == ("Beto", [5, 6], [70.0, 60.0])  # (the forced move is no point)
@@ -107,4 +107,5 @@ def test_a_game_in_play_has_no_card_and_one_not_judged_says_so() -> None:
     assert "not been judged yet" in text(tree(unjudged))
     judged = tree(section({"analysis": ANALYSIS, "names": NAMES, "words": WORDS}, 1))
     assert by_id(judged, "replay-judge-graph")["props"]["figure"]["data"][0]["y"] == [40.0, 20.0]
+    assert text(by_id(judged, "replay-judge-heading")) == HEADING  # (above the chart it plots)
     assert json.loads(by_id(judged, "replay-judge-data")["props"]["data-notes"]) == tree(notes(ANALYSIS, NAMES, WORDS))
