@@ -86,6 +86,8 @@ new MutationObserver(function () {
     ["players-loaded", "agg-summary"].forEach(function (id) {
         if (!window.__shown[id] && document.getElementById(id)) { window.__shown[id] = now; }
     });
+    var root = document.getElementById("replay-root");  // (a replay's judgement in: its marks, dashboard/assets)
+    if (!window.__judged && root && root.dataset.judged === "yes") { window.__judged = now; }
 }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 """
 
@@ -265,10 +267,7 @@ def measure_replays(
                 )
                 if found.get("judged"):  # a tree whose replay shows the judgement (its card's box): until it is in
                     page.wait_for_function(
-                        "() => { if (!document.getElementById('replay-judge')) { return true; }"
-                        " if (document.getElementById('replay-root').dataset.judged === 'yes') {"
-                        " window.__judged = window.__judged || performance.now(); return true; } return false; }",
-                        polling=50,
+                        "() => !document.getElementById('replay-judge') || window.__judged !== undefined", polling=50
                     )
                 first, every, judged = page.evaluate("() => [window.__first, window.__all, window.__judged]")
                 if judged is not None:
