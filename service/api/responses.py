@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 
 from service.api import schemas
 from service.commands.results import (
+    BroadcastSetting,
     Game,
     GameCreated,
     MoveAcknowledged,
@@ -34,7 +35,7 @@ from service.commands.results import (
     TournamentRounds,
 )
 from service.json_schema_notes import UUID, note
-from service.reading.results import Analysis, GameSummary, Standings, Updates
+from service.reading.results import Analysis, Broadcast, GameSummary, Standings, Updates
 
 NEXT = note(
     "The cursor of the next page (pass it as `cursor`); null on the last page. A page may hold fewer items than "
@@ -132,6 +133,8 @@ ANSWERS: tuple[type[Any], ...] = (
     Log,
     Analysis,
     Updates,
+    Broadcast,
+    BroadcastSetting,
     GameSummary,
     GameList,
     TournamentList,
