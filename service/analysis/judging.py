@@ -10,6 +10,7 @@ from typing import Any
 
 from domain.games import game as game_of
 from domain.judge import GameJudgement, Judge, Move
+from service.integrity.chain import MOVES
 
 
 class NotFinished(ValueError):
@@ -41,7 +42,7 @@ def judge_records(records: Sequence[dict[str, Any]], budget: int) -> Judged:
     found = game_of(created["body"]["kind"])
     rules = found.rules
     opening = [rules.event_from_dict(e) for e in created["body"]["opening"]]
-    played = [r for r in records if r["type"] == "move"]
+    played = [r for r in records if r["type"] in MOVES]
     moves = [
         Move(
             r["body"]["seat"],

@@ -22,6 +22,7 @@ from cachetools import LRUCache
 
 from domain.games import game as game_of
 from service.commands.application import GameReader, Viewer
+from service.integrity.chain import MOVES
 from service.reading import results
 
 SEED_REVEALED = "The seed is revealed."
@@ -58,7 +59,7 @@ def events_of(record: dict[str, Any]) -> list[dict[str, Any]]:
     if record["type"] == "created":
         opening: list[dict[str, Any]] = record["body"]["opening"]
         return opening
-    if record["type"] == "move":
+    if record["type"] in MOVES:  # (a timeout is the move the game made for a seat out of time)
         moved: list[dict[str, Any]] = record["body"]["events"]
         return moved
     return []
@@ -181,7 +182,7 @@ def entries(records: Sequence[dict[str, Any]], seat: int | None, since: int = 1)
         for event in events:
             line = rules.describe(event, names, seat)
             lines.append(None if line.endswith(" to act") else line)
-        who = record["body"]["seat"] if record["type"] == "move" else None
+        who = record["body"]["seat"] if record["type"] in MOVES else None
         if lines and all(line is None for line in lines):
             # A move that only hands the turn on (Arnak's end of a turn): say so, rather than seem to do nothing,
             # and say who made it first: "Buying Bo to act" alone, beside the mover's name, read as Bo's move.
@@ -248,7 +249,7 @@ class Replays:
             shown = events_of(record)
             if partial and record["version"] == version:
                 shown = shown[:events]
-            who = record["body"]["seat"] if record["type"] == "move" else None
+            who = record["body"]["seat"] if record["type"] in MOVES else None
             lines = [rules.describe(rules.event_from_dict(e), names, seat) for e in shown]
             log.append(
                 {"version": record["version"], "seat": who, "lines": [x for x in lines if not x.endswith(" to act")]}

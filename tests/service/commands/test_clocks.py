@@ -1,0 +1,226 @@
+"""Time controls enforced by the service: deadlines from the stored records only, timeouts recorded once, the
+organiser's pause and extra time, on both stores. Every test tells the time with an injected clock: none waits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from service.commands.application import Digsite, Viewer
+from service.errors import BadRequest, Conflict
+from service.integrity.audit import verify
+from service.settings import Database, Settings
+
+START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+class Clock:
+    """A clock a test moves by hand."""
+
+    def __init__(self) -> None:
+        self.at = START
+
+    def __call__(self) -> str:
+        return self.at.isoformat()
+
+    def wait(self, seconds: float) -> None:
+        self.at += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def timed(database: Database, clock: Clock) -> Iterator[Digsite]:
+    svc = Digsite(Settings(database=database, api_key="organiser-key"), clock=clock)
+    try:
+        yield svc
+    finally:
+        svc.close()
+
+
+def _game(service: Digsite, clock: dict[str, Any] | None, kind: str = "ruins", seats: int = 3) -> str:
+    players = [service.create_player(f"P{i}") for i in range(seats)]
+    return service.create_game(kind, players, seed="clocked", clock=clock)["id"]
+
+
+def _move(service: Digsite, game_id: str, seat: int | None = None, index: int = 0) -> dict[str, Any]:
+    """The ``index``-th legal action of the seat to act (the first seat to act unless given)."""
+    game = service.game(game_id)
+    seat = game["to_act"][0] if seat is None else seat
+    seen = service.game(game_id, Viewer(seat))
+    return dict(service.submit(game_id, Viewer(seat), seen["version"], seen["legal_actions"][index]))
+
+
+def test_a_clock_of_zero_or_less_or_of_an_unknown_shape_is_refused_and_nothing_is_stored(timed: Digsite) -> None:
+    players = [timed.create_player(f"P{i}") for i in range(3)]
+    for bad in ({"bank": 0}, {"bank": -5, "increment": 1}, {"per_move": 0}, {"bank": 60, "increment": -1},
+                {"bank": 60, "per_move": 10}, {"minutes": 5}, {"bank": True}, "5+3"):  # fmt: skip
+        with pytest.raises(BadRequest) as refused:
+            timed.create_game("ruins", players, clock=bad)  # type: ignore[arg-type]
+        assert refused.value.code == "invalid_clock"
+    assert list(timed.game_ids()) == []
+    with pytest.raises(BadRequest) as refused:
+        timed.create_tournament("Cup", 2, "ruins", clock={"per_move": -1})
+    assert refused.value.code == "invalid_clock"
+
+
+def test_the_clock_runs_for_the_seat_to_act_and_adds_the_increment_when_its_turn_ends(
+    timed: Digsite, clock: Clock
+) -> None:
+    game_id = _game(timed, {"bank": 60, "increment": 5})
+    shown = timed.game(game_id)["clock"]
+    running = [s["seat"] for s in shown["seats"] if s["running"]]
+    assert running == timed.game(game_id)["to_act"]
+    assert {s["left"] for s in shown["seats"]} == {60}
+    mover = running[0]
+    clock.wait(12.5)
+    _move(timed, game_id, mover)
+    seats = timed.game(game_id)["clock"]["seats"]
+    if not seats[mover]["running"]:  # its turn ended: 60 - 12.5 + 5
+        assert seats[mover]["left"] == 52.5
+    else:  # (the same seat acts on: charged, no increment yet)
+        assert seats[mover]["left"] == 47.5
+    # Deadlines are the running seats' time left after the moment their time began to run.
+    for seat in seats:
+        if seat["running"]:
+            began = datetime.fromisoformat(seat["since"])
+            assert datetime.fromisoformat(seat["deadline"]) == began + timedelta(seconds=seat["left"])
+
+
+def test_a_move_after_the_deadline_is_refused_and_the_timeout_recorded_once_with_the_games_default(
+    timed: Digsite, clock: Clock
+) -> None:
+    game_id = _game(timed, {"per_move": 30})
+    before = timed.game(game_id)
+    seat = before["to_act"][0]
+    seen = timed.game(game_id, Viewer(seat))
+    clock.wait(30.001)
+    with pytest.raises(Conflict) as refused:
+        timed.submit(game_id, Viewer(seat), seen["version"], seen["legal_actions"][0])
+    assert refused.value.code == "out_of_time"
+    records = timed.stored_records(game_id)
+    timeouts = [r for r in records if r["type"] == "timeout"]
+    assert [r["body"]["seat"] for r in timeouts][:1] == [seat]
+    first = timeouts[0]["body"]
+    assert first["deadline"] == (START + timedelta(seconds=30)).isoformat()
+    assert first["at"] == clock()
+    # The action is the game's own default for that seat at that point, nothing the seat chose.
+    from domain.games import game as game_of
+
+    rules = game_of("ruins").rules
+    state = timed.reader.state_at(game_id, timeouts[0]["version"] - 1)
+    assert first["action"] == rules.action_to_dict(rules.timeout_action(state, seat))
+    # Noticing again at the same moment records nothing more.
+    assert timed.enforce_clock(game_id) == []
+    assert timed.stored_records(game_id) == records
+    assert verify(timed, game_id).ok
+
+
+def test_deadlines_come_from_the_stored_records_so_a_fresh_service_enforces_them(
+    timed: Digsite, clock: Clock, database: Database
+) -> None:
+    game_id = _game(timed, {"bank": 20, "increment": 10})
+    running = timed.game(game_id)["to_act"]  # (Ruins opens with a choice every seat makes at once)
+    clock.wait(21)
+    restarted = Digsite(Settings(database=database, api_key="organiser-key"), clock=clock)
+    try:
+        assert restarted.enforce_clock(game_id) == running  # each timed out once: then 10 s each (the increment)
+        assert timed.enforce_clock(game_id) == []  # the first service reads the timeouts, records none
+    finally:
+        restarted.close()
+    assert sum(r["type"] == "timeout" for r in timed.stored_records(game_id)) >= 1
+    assert verify(timed, game_id).ok
+
+
+def test_an_untimed_game_has_no_clock_and_nothing_is_ever_timed_out(timed: Digsite, clock: Clock) -> None:
+    game_id = _game(timed, None)
+    assert timed.game(game_id)["clock"] is None
+    assert "clock" not in timed.stored_records(game_id)[0]["body"]  # record 1 as before clocks
+    clock.wait(10**6)
+    assert timed.enforce_clock(game_id) == []
+    _move(timed, game_id)
+    with pytest.raises(Conflict) as refused:
+        timed.change_clock(game_id, "pause", "a break")
+    assert refused.value.code == "no_clock"
+
+
+def test_the_organiser_pauses_resumes_and_adds_time_each_a_clock_record_with_its_reason(
+    timed: Digsite, clock: Clock
+) -> None:
+    game_id = _game(timed, {"bank": 60, "increment": 0})
+    seat = timed.game(game_id)["to_act"][0]
+    clock.wait(10)
+    paused = timed.change_clock(game_id, "pause", "fire alarm")
+    assert paused["clock"]["paused"] and not any(s["running"] for s in paused["clock"]["seats"])
+    assert paused["clock"]["seats"][seat]["left"] == 50
+    clock.wait(3600)  # nobody's time runs while the table is paused
+    assert timed.enforce_clock(game_id) == []
+    seen = timed.game(game_id, Viewer(seat))
+    with pytest.raises(Conflict) as refused:
+        timed.submit(game_id, Viewer(seat), seen["version"], seen["legal_actions"][0])
+    assert refused.value.code == "table_paused"
+    with pytest.raises(Conflict):
+        timed.change_clock(game_id, "pause", "again")
+    resumed = timed.change_clock(game_id, "resume", "all clear")
+    assert resumed["clock"]["seats"][seat]["deadline"] == (clock.at + timedelta(seconds=50)).isoformat()
+    added = timed.change_clock(game_id, "add", "the lights went out", seconds=15, seat=seat)
+    assert added["clock"]["seats"][seat]["left"] == 65
+    records = [r for r in timed.stored_records(game_id) if r["type"] == "clock"]
+    assert [(r["body"]["change"], r["body"]["reason"]) for r in records] == [
+        ("pause", "fire alarm"),
+        ("resume", "all clear"),
+        ("add", "the lights went out"),
+    ]
+    refused_changes: list[dict[str, Any]] = [
+        {"change": "stop", "reason": "x"},
+        {"change": "add", "reason": "x", "seconds": 0},
+        {"change": "pause", "reason": " "},
+        {"change": "add", "reason": "x", "seconds": 5, "seat": 9},
+    ]
+    for bad in refused_changes:
+        with pytest.raises(BadRequest):
+            timed.change_clock(game_id, **bad)
+    assert verify(timed, game_id).ok
+
+
+def test_a_tournaments_games_inherit_its_clock_and_may_not_name_another(timed: Digsite) -> None:
+    tournament = timed.create_tournament("Blitz", 2, "ruins", clock={"per_move": 45})
+    assert timed.tournament(tournament)["clock"] == {"per_move": 45}
+    players = [timed.create_player(f"P{i}") for i in range(3)]
+    game_id = timed.create_game("ruins", players, labels={"tournament": tournament})["id"]
+    assert timed.game(game_id)["clock"]["control"] == {"per_move": 45}
+    with pytest.raises(BadRequest) as refused:
+        timed.create_game("ruins", players, labels={"tournament": tournament}, clock={"per_move": 90})
+    assert refused.value.code == "tournament_clock_mismatch"
+
+
+def test_a_timeout_planted_before_its_deadline_fails_verify(timed: Digsite, clock: Clock) -> None:
+    from service.integrity.audit import verify_records
+    from service.integrity.records import record_hash
+
+    game_id = _game(timed, {"per_move": 30})
+    clock.wait(31)
+    timed.enforce_clock(game_id)
+    records = timed.stored_records(game_id)
+    assert verify_records(records).ok
+    # The same timeout, stored 20 s early (and every hash after it recomputed: the chain alone cannot tell).
+    planted = [dict(r, body=dict(r["body"])) for r in records]
+    early = (START + timedelta(seconds=10)).isoformat()
+    for record in planted[1:]:
+        if record["type"] == "timeout":
+            record["body"]["at"] = early
+            record["body"]["deadline"] = early
+    for i, record in enumerate(planted):
+        prev = planted[i - 1]["hash"] if i else record["prev_hash"]
+        record["prev_hash"] = prev
+        record["hash"] = record_hash(game_id, record["version"], prev, record["body"])
+    report = verify_records(planted)
+    assert not report.ok
+    failed = [c for c in report.checks if not c.ok]
+    assert [c.name for c in failed] == ["clock"] and "deadline" in failed[0].detail
