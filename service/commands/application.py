@@ -756,6 +756,11 @@ class GameReader:
         version: int = self._live.current(parse_uuid(game_id, "game")).version
         return version
 
+    def game_clock(self, game_id: str | UUID) -> dict[str, Any] | None:
+        """The game's time control (None: untimed), which never changes (the cached game, as first read)."""
+        control: dict[str, Any] | None = self._live.load(parse_uuid(game_id, "game")).time_control
+        return control
+
     def over_at(self, game_id: str | UUID) -> int | None:
         """The game's last version if it is over (its seed revealed), else None (the cached game: no view built)."""
         game = self._live.current(parse_uuid(game_id, "game"))
