@@ -24,6 +24,7 @@ from domain.games import game as game_of
 from service.commands.application import GameReader, Viewer
 from service.integrity.chain import MOVES
 from service.reading import results
+from service.store import clocks
 
 SEED_REVEALED = "The seed is revealed."
 
@@ -172,12 +173,21 @@ def entries(records: Sequence[dict[str, Any]], seat: int | None, since: int = 1)
         names = [str(n) for n in rules.view(state, None)["players"]]  # every seat, a solo rival too
         if names:
             break
+    # A timed game's log says the time each seat had left after every record (public: every view shows it).
+    time_left = {version: clocks.told(clock, names) for version, clock in clocks.folded(rules, records)}
     out = []
     for record in records[max(0, since - 1) :]:
         if record["type"] == "seed_revealed":
             out.append(Entry(record["version"], None, [SEED_REVEALED]))
             continue
+        if record["type"] == "clock":
+            out.append(
+                Entry(record["version"], None, [_clock_change(record["body"], names), time_left[record["version"]]])
+            )
+            continue
         lines: list[str | None] = []
+        if record["type"] == "timeout":
+            lines.append(f"{names[record['body']['seat']]}'s time ran out: the game played for them")
         events = decoded(rules, record)
         for event in events:
             line = rules.describe(event, names, seat)
@@ -188,8 +198,22 @@ def entries(records: Sequence[dict[str, Any]], seat: int | None, since: int = 1)
             # and say who made it first: "Buying Bo to act" alone, beside the mover's name, read as Bo's move.
             next_up = rules.describe(events[-1], names, seat)
             lines[-1] = next_up if who is None else f"{names[who]} ends their turn; {next_up}"
+        if record["version"] in time_left:
+            lines.append(time_left[record["version"]])
         out.append(Entry(record["version"], who, lines))
     return out
+
+
+def _clock_change(body: dict[str, Any], names: Sequence[str]) -> str:
+    """The organiser's change of the clock, as the log tells it."""
+    if body["change"] == "pause":
+        what = "paused the table"
+    elif body["change"] == "resume":
+        what = "resumed the table"
+    else:
+        whom = "every seat" if body["seat"] is None else names[body["seat"]]
+        what = f"gave {whom} {clocks.minutes(body['seconds'])} more"
+    return f"The organiser {what} ({body['reason']})"
 
 
 def event_count(record: dict[str, Any]) -> int:

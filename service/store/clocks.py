@@ -23,7 +23,7 @@ are whole microseconds, so every fold of the same records gives the same numbers
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -182,3 +182,49 @@ def shown(clock: Mapping[str, Any] | None, control: Mapping[str, Any] | None) ->
             for seat, (left, began) in enumerate(zip(clock["left"], clock["since"], strict=True))
         ],
     }
+
+
+def folded(rules: Any, records: Sequence[Mapping[str, Any]]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The clock after each record of a timed game (version, clock), folded from the records' JSON forms (as
+    ``service.integrity.chain.record_of`` gives them) and the rules' ``to_act``: what the service folds on the
+    game itself, for a reader that holds only the records (the replay). Nothing for an untimed game."""
+    created = records[0]["body"]
+    control = created.get("clock")
+    if control is None:
+        return
+    state = rules.replay([rules.event_from_dict(e) for e in created["opening"]])
+    clock = started(control, len(created["players"]), rules.to_act(state), created["at"])
+    yield 1, clock
+    for record in records[1:]:
+        body = record["body"]
+        if record["type"] in ("move", "timeout"):
+            for data in body["events"]:
+                state = rules.evolve(state, rules.event_from_dict(data))
+            out = body["seat"] if record["type"] == "timeout" else None
+            clock = advanced(control, clock, body["at"], rules.to_act(state), out)
+        elif record["type"] == "clock":
+            if body["change"] == "pause":
+                clock = paused(clock, body["at"])
+            elif body["change"] == "resume":
+                clock = resumed(clock, body["at"], rules.to_act(state))
+            else:
+                clock = added(clock, body["seat"], body["seconds"])
+        yield record["version"], clock
+
+
+def told(clock: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The seats' time left, as a log line says it: "Time left: Ana 4:32 (running) · Beto 5:00"."""
+    seats = [
+        f"{names[seat] if seat < len(names) else f'seat {seat + 1}'} {minutes(left / MICRO)}"
+        + (" (running)" if began is not None else "")
+        for seat, (left, began) in enumerate(zip(clock["left"], clock["since"], strict=True))
+    ]
+    return ("Table paused. " if clock["paused"] else "") + "Time left: " + " · ".join(seats)
+
+
+def minutes(seconds: float) -> str:
+    """Seconds as m:ss (h:mm:ss from an hour), rounded down: what a clock shows."""
+    whole = max(0, int(seconds))
+    hours, rest = divmod(whole, 3600)
+    mins, secs = divmod(rest, 60)
+    return f"{hours}:{mins:02d}:{secs:02d}" if hours else f"{mins}:{secs:02d}"
