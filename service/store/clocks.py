@@ -154,11 +154,18 @@ def deadlines(clock: Mapping[str, Any]) -> dict[int, int]:
 
 
 def overdue(clock: Mapping[str, Any] | None, now: str) -> tuple[int, int] | None:
-    """The seat whose time ran out first, and when, if any has run out by ``now``."""
+    """The seat whose time ran out first, and when, if any has run out by ``now`` (on every move of a timed game:
+    one pass, no sorting)."""
     if clock is None:
         return None
-    due = sorted((when, seat) for seat, when in deadlines(clock).items() if when <= micros(now))
-    return (due[0][1], due[0][0]) if due else None
+    limit = micros(now)
+    found: tuple[int, int] | None = None
+    for seat, (left, began) in enumerate(zip(clock["left"], clock["since"], strict=True)):
+        if began is not None:
+            when = micros(began) + left
+            if when <= limit and (found is None or when < found[1]):
+                found = (seat, when)
+    return found
 
 
 def shown(clock: Mapping[str, Any] | None, control: Mapping[str, Any] | None) -> dict[str, Any] | None:
