@@ -200,27 +200,51 @@ def test_a_tournaments_games_inherit_its_clock_and_may_not_name_another(timed: D
     assert refused.value.code == "tournament_clock_mismatch"
 
 
-def test_a_timeout_planted_before_its_deadline_fails_verify(timed: Digsite, clock: Clock) -> None:
-    from service.integrity.audit import verify_records
+def _replanted(records: list[dict[str, Any]], game_id: str, kind: str = "timeout", **body: str) -> list[dict[str, Any]]:
+    """The records with every ``kind`` record's body changed so, and every hash after it recomputed (a forger who
+    rewrites the chain: the hash check alone cannot tell)."""
     from service.integrity.records import record_hash
+
+    planted = [dict(r, body=dict(r["body"])) for r in records]
+    for record in planted[1:]:
+        if record["type"] == kind:
+            record["body"].update(body)
+    for i, record in enumerate(planted):
+        prev = planted[i - 1]["hash"] if i else record["prev_hash"]
+        record["prev_hash"] = prev
+        record["hash"] = record_hash(game_id, record["version"], prev, record["body"])
+    return planted
+
+
+@pytest.mark.parametrize("forged", ["at", "at and deadline"])
+def test_a_timeout_planted_before_its_deadline_fails_verify(timed: Digsite, clock: Clock, forged: str) -> None:
+    from service.integrity.audit import verify_records
 
     game_id = _game(timed, {"per_move": 30})
     clock.wait(31)
     timed.enforce_clock(game_id)
     records = timed.stored_records(game_id)
     assert verify_records(records).ok
-    # The same timeout, stored 20 s early (and every hash after it recomputed: the chain alone cannot tell).
-    planted = [dict(r, body=dict(r["body"])) for r in records]
     early = (START + timedelta(seconds=10)).isoformat()
-    for record in planted[1:]:
-        if record["type"] == "timeout":
-            record["body"]["at"] = early
-            record["body"]["deadline"] = early
-    for i, record in enumerate(planted):
-        prev = planted[i - 1]["hash"] if i else record["prev_hash"]
-        record["prev_hash"] = prev
-        record["hash"] = record_hash(game_id, record["version"], prev, record["body"])
-    report = verify_records(planted)
+    # Recorded 20 s before the seat's time ran out: with its true deadline, or with the deadline forged too.
+    changed = {"at": early} if forged == "at" else {"at": early, "deadline": early}
+    report = verify_records(_replanted(records, game_id, **changed))
     assert not report.ok
     failed = [c for c in report.checks if not c.ok]
-    assert [c.name for c in failed] == ["clock"] and "deadline" in failed[0].detail
+    assert [c.name for c in failed] == ["clock"]
+    expected = "before seat" if forged == "at" else "the times recorded before it give"
+    assert expected in failed[0].detail
+
+
+def test_a_move_let_in_after_a_deadline_fails_verify(timed: Digsite, clock: Clock) -> None:
+    from service.integrity.audit import verify_records
+
+    game_id = _game(timed, {"per_move": 30})
+    clock.wait(10)
+    _move(timed, game_id)
+    records = timed.stored_records(game_id)
+    assert verify_records(records).ok
+    late = (START + timedelta(seconds=40)).isoformat()  # every seat's time had run out at 30 s
+    report = verify_records(_replanted(records, game_id, "move", at=late))
+    failed = [c for c in report.checks if not c.ok]
+    assert [c.name for c in failed] == ["clock"] and "time ran out" in failed[0].detail
