@@ -128,6 +128,10 @@ class ReadModelProjection(Projection[Any]):
             self._move(domain_event)
         elif isinstance(domain_event, Game.Created):
             self._created(domain_event)
+        elif isinstance(domain_event, Game.ClockChanged):  # (no move: the game's version moves on, nothing else)
+            ctx = self._context(domain_event.originator_id, domain_event.originator_version - 1)
+            ctx.version = ctx.row["last_version"] = domain_event.originator_version
+            self.batch.games[ctx.game_id] = ctx.row
         elif isinstance(domain_event, Game.SeedRevealed):
             uid = domain_event.originator_id
             ctx = self._context(uid, domain_event.originator_version - 1)

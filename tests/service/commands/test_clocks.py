@@ -248,3 +248,36 @@ def test_a_move_let_in_after_a_deadline_fails_verify(timed: Digsite, clock: Cloc
     report = verify_records(_replanted(records, game_id, "move", at=late))
     failed = [c for c in report.checks if not c.ok]
     assert [c.name for c in failed] == ["clock"] and "time ran out" in failed[0].detail
+
+
+@pytest.mark.parametrize(("kind", "seats"), [("ruins", 3), ("arnak", 2)])
+def test_a_table_where_nobody_moves_is_played_to_its_end_by_timeouts_and_verifies(
+    timed: Digsite, clock: Clock, kind: str, seats: int
+) -> None:
+    """Every seat out of time at every turn: the games' default moves end the game (the seed revealed after the
+    last timeout), every record verifies, and the read models count the timeouts as the seats' moves."""
+    from tests.service.api.support import project
+
+    game_id = _game(timed, {"per_move": 60}, kind, seats)
+    timed.change_clock(game_id, "pause", "the venue opens late")
+    clock.wait(600)
+    timed.change_clock(game_id, "resume", "doors open")
+    for _ in range(5000):
+        if timed.game(game_id)["status"] == "over":
+            break
+        clock.wait(60)
+        assert timed.enforce_clock(game_id)
+    records = timed.stored_records(game_id)
+    assert timed.game(game_id)["status"] == "over" and records[-1]["type"] == "seed_revealed"
+    assert {r["type"] for r in records} == {"created", "clock", "timeout", "seed_revealed"}
+    assert verify(timed, game_id).ok
+    project(timed)
+    from service.reading.read_port import ReadPort
+
+    read = ReadPort.over(timed.reader)
+    try:
+        row = read.lists.game_row(game_id)
+    finally:
+        read.close()
+    assert row["status"] == "over" and row["last_version"] == len(records)
+    assert row["moves"] == sum(r["type"] == "timeout" for r in records)
