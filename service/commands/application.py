@@ -790,15 +790,17 @@ class GameReader:
 
     def tournament(self, tournament_id: str | UUID) -> results.Tournament:
         found = self.aggregate(tournament_id, Tournament, "tournament")
-        return {
+        out: results.Tournament = {
             "id": str(found.id),
             "name": found.name,
             "rounds": found.rounds,
             "game": found.game,
             "options": found.options,
-            "clock": found.clock,
             "created_at": found.created_at,
         }
+        if found.clock is not None:  # (an untimed tournament reads as every tournament did before clocks)
+            out["clock"] = found.clock
+        return out
 
     def aggregate(self, aggregate_id: str | UUID, cls: type[Any], what: str) -> Any:
         """The stored player, tournament or game ``aggregate_id`` (404 ``unknown_<what>`` unless it is a ``cls``)."""
@@ -890,7 +892,7 @@ def _options_in_full(game: registry.Game[Any, Any, Any], options: dict[str, Any]
 
 def _tournament_clock(tournament: results.Tournament, control: dict[str, Any] | None) -> dict[str, Any] | None:
     """The time control of a new game of ``tournament``: the tournament's; a game may name it again, no other."""
-    fixed = tournament.get("clock")
+    fixed = tournament.get("clock")  # (absent: an untimed tournament)
     if fixed is not None and control is not None and control != fixed:
         raise BadRequest(
             f"this tournament plays under the clock {json.dumps(fixed, sort_keys=True)}: leave 'clock' out to play it",

@@ -46,10 +46,11 @@ class Tournament(TypedDict):
     ]
     clock: NotRequired[
         Annotated[
-            dict[str, Any] | None,
+            dict[str, Any],
             note(
-                "The time control every game of it plays under ({bank, increment} or {per_move}, seconds); null: "
-                "untimed. Given by the tournament itself (`getTournament`), not in lists."
+                "A timed tournament's time control, which every game of it plays under ({bank, increment} or "
+                "{per_move}, seconds); absent: untimed. Given by the tournament itself (`getTournament`), not in "
+                "lists."
             ),
         ]
     ]

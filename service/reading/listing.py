@@ -124,7 +124,6 @@ def tournament_item(row: dict[str, Any]) -> Tournament:
         "rounds": row["rounds"],
         "game": row["game"],
         "options": None if row.get("options") is None else json.loads(row["options"]),
-        "clock": None if row.get("clock") is None else json.loads(row["clock"]),
         "created_at": row["created_at"],
     }
 

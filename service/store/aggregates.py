@@ -40,7 +40,7 @@ class Game(Aggregate):
         opening: list[dict[str, Any]]
         at: str
         hash: str
-        clock: dict[str, Any] | None  # the time control (service.store.clocks), or None: no clock
+        clock: dict[str, Any] | None = None  # the time control (service.store.clocks), or None: no clock
 
         class_version = 2
 
@@ -219,7 +219,7 @@ class Tournament(Aggregate):
         game: str
         at: str
         options: dict[str, Any] | None
-        clock: dict[str, Any] | None  # the time control of its games (service.store.clocks), or None: untimed
+        clock: dict[str, Any] | None = None  # the time control of its games (service.store.clocks); None: untimed
 
         class_version = 3
 
@@ -232,7 +232,13 @@ class Tournament(Aggregate):
             state["clock"] = None  # (recorded before tournaments had clocks)
 
     def __init__(
-        self, name: str, rounds: int, game: str, at: str, options: dict[str, Any] | None, clock: dict[str, Any] | None
+        self,
+        name: str,
+        rounds: int,
+        game: str,
+        at: str,
+        options: dict[str, Any] | None,
+        clock: dict[str, Any] | None = None,
     ) -> None:
         self.name = name
         self.rounds = rounds

@@ -60,7 +60,6 @@ TOURNAMENTS = Table(
         _text("game", not_null=False),
         _text("created_at", not_null=False),
         _text("options", not_null=False),  # NULL: projected before tournaments held options
-        _text("clock", not_null=False),  # the time control (JSON); NULL: untimed, or projected before clocks
     ),
     primary_key=("tournament_id",),
 )

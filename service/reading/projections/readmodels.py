@@ -154,7 +154,6 @@ class ReadModelProjection(Projection[Any]):
                     domain_event.game,
                     domain_event.at,
                     None if domain_event.options is None else json.dumps(domain_event.options),
-                    None if domain_event.clock is None else json.dumps(domain_event.clock),
                 )
             )
 

@@ -104,8 +104,8 @@ class ReadModels:
             ),
             "totals": self._q("UPDATE {p}rm_players SET games = games + ?, wins = wins + ? WHERE player_id = ?"),
             "tournament": self._q(
-                "INSERT INTO {p}rm_tournaments (tournament_id, name, rounds, game, created_at, options, clock) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id) DO NOTHING"
+                "INSERT INTO {p}rm_tournaments (tournament_id, name, rounds, game, created_at, options) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id) DO NOTHING"
             ),
             "game": self._q(
                 f"INSERT INTO {{p}}rm_games ({', '.join(GAME_COLUMNS)}) VALUES ({', '.join('?' * len(GAME_COLUMNS))}) "
