@@ -486,6 +486,8 @@ def updates(
     or answered not ready with ``retry_after`` (a move's ``next``, a dashboard's page: their answer says the rest)."""
     uid = parse_uuid(game_id, "game")
     deadline = time.monotonic() + wait
+    if service.reader.game_clock(uid) is not None:  # a read that finds a seat out of time records its timeout first
+        service.enforce_clock(uid)
 
     def ready(game: Game, to_act: list[int]) -> bool:
         if until == "turn":

@@ -3,6 +3,7 @@ organiser's pause and extra time, on both stores. Every test tells the time with
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -281,3 +282,39 @@ def test_a_table_where_nobody_moves_is_played_to_its_end_by_timeouts_and_verifie
         read.close()
     assert row["status"] == "over" and row["last_version"] == len(records)
     assert row["moves"] == sum(r["type"] == "timeout" for r in records)
+
+
+def test_a_timed_games_clock_is_in_its_replay_frames_and_its_export_imports_and_verifies(
+    timed: Digsite, clock: Clock, database: Database, request: pytest.FixtureRequest
+) -> None:
+    from service.integrity.transfer import export_lines, import_lines
+    from service.reading.read_port import ReadPort
+    from tests.service.conftest import another_store
+
+    tournament = timed.create_tournament("Rapid", 1, "ruins", clock={"bank": 90, "increment": 3})
+    players = [timed.create_player(f"P{i}") for i in range(3)]
+    game_id = timed.create_game("ruins", players, labels={"tournament": tournament})["id"]
+    clock.wait(5)
+    _move(timed, game_id)
+    timed.change_clock(game_id, "add", "a long ruling at the table", seconds=30)
+    clock.wait(200)
+    assert timed.enforce_clock(game_id)
+    read = ReadPort.over(timed.reader)
+    try:
+        first = read.replays.replay(game_id, 1)["clock"]
+        assert first is not None and {s["left"] for s in first["seats"]} == {90}
+        later = read.replays.replay(game_id, 3)["clock"]  # after the move and the time added
+        assert later is not None and all(s["left"] >= 115 for s in later["seats"])
+    finally:
+        read.close()
+    lines = [json.dumps(line) for line in export_lines(timed, [game_id])]
+    with another_store(database, request) as other:
+        target = Digsite(Settings(database=other))
+        try:
+            [imported] = import_lines(target, lines)
+            assert imported.imported, imported.reason
+            assert target.tournament(tournament)["clock"] == {"bank": 90, "increment": 3}
+            assert target.stored_records(game_id) == timed.stored_records(game_id)
+            assert verify(target, game_id).ok
+        finally:
+            target.close()

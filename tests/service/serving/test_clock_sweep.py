@@ -121,3 +121,14 @@ def test_a_timeout_wakes_a_request_waiting_on_the_push_channel(timed: Digsite, c
     waiting.join(TIMEOUT)
     assert not waiting.is_alive() and time.monotonic() - started < TIMEOUT / 2
     assert out["ready"] and [r["type"] for r in out["records"]][:1] == ["timeout"]
+
+
+def test_a_read_on_the_push_channel_that_finds_a_seat_out_of_time_records_the_timeout_first(
+    timed: Digsite, clock: Clock
+) -> None:
+    game_id = _game(timed, {"per_move": 30})
+    seat = timed.game(game_id)["to_act"][0]
+    clock.wait(30.5)
+    answer = push.updates(timed, game_id, Viewer(seat), 1, 0)
+    assert "timeout" in [r["type"] for r in answer["records"]]
+    assert [r["body"]["seat"] for r in _timeouts(timed, game_id)][:1] == [seat]
