@@ -828,6 +828,14 @@ def records_as_seen(game: Game, events: Iterable[Any], viewer: Viewer) -> list[r
     return records
 
 
+def seats_to_act(game: Game) -> list[int]:
+    """The seats that may act in ``game`` now: the game's ``to_act``, and nobody while the organiser has paused the
+    table (so clients wait for the resume, a record, instead of posting moves that are refused)."""
+    if game.clock is not None and game.clock["paused"]:
+        return []
+    return _rules(game.kind).to_act(game.state)
+
+
 def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> results.Game:
     """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
     ``viewer`` sees it: what ``game`` answers, for a caller that already holds the game (the push channel)."""
@@ -853,7 +861,7 @@ def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> resul
         "updated_at": game.updated_at,
         "seed_commitment": game.seed_commitment,
         "seed": game.seed,
-        "to_act": rules.to_act(state),
+        "to_act": seats_to_act(game),
         "result": None if result is None else cast(results.GameResult, result.to_dict()),  # (domain.protocol's)
         "view": rules.view(state, viewer.seat),
         "clock": cast("results.Clock | None", clocks.shown(game.clock, game.time_control)),
@@ -861,7 +869,8 @@ def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> resul
     if viewer.referee:
         out["last_hash"] = game.last_hash
     if viewer.seat is not None:
-        legal = rules.legal_actions(state, viewer.seat) if version == latest else []
+        paused = game.clock is not None and game.clock["paused"]  # (a paused table takes no move: none offered)
+        legal = rules.legal_actions(state, viewer.seat) if version == latest and not paused else []
         out["seat"] = viewer.seat
         out["legal_actions"] = [rules.action_to_dict(a) for a in legal]
     return out
@@ -936,4 +945,4 @@ def _tournament_game(
     return options
 
 
-__all__ = ["REFEREE", "Digsite", "DigsiteApplication", "Viewer", "record_of", "redact_record"]
+__all__ = ["REFEREE", "Digsite", "DigsiteApplication", "Viewer", "record_of", "redact_record", "seats_to_act"]

@@ -60,6 +60,7 @@ def test_the_clock_route_is_the_organisers_and_a_seat_s_token_is_refused(client:
     route = f"/api/v1/games/{created['id']}/clock"
     pause = {"change": "pause", "reason": "a break"}
     before = timed.stored_records(created["id"])
+    chosen = look(client, created["id"], seat_headers(created, 0))["legal_actions"][0]  # (sent during the pause)
     _refused(client.post(route, json=pause, headers=seat_headers(created, 0)), 401, "invalid_api_key")
     _refused(client.post(route, json=pause), 401, "missing_token")
     _refused(client.post(route, json={"change": "pause"}, headers=organiser()), 400, "invalid_clock_change")
@@ -69,8 +70,9 @@ def test_the_clock_route_is_the_organisers_and_a_seat_s_token_is_refused(client:
     assert paused["clock"]["paused"] and paused["version"] == 2
     seen = look(client, created["id"], seat_headers(created, 0))
     assert seen["clock"]["paused"] and [s["seat"] for s in seen["clock"]["seats"]] == [0, 1, 2]
+    assert seen["to_act"] == [] and seen["legal_actions"] == []  # nobody acts at a paused table
     _refused(
-        act(client, created["id"], seat_headers(created, 0), seen["version"], seen["legal_actions"][0]),
+        act(client, created["id"], seat_headers(created, 0), seen["version"], chosen),
         409,
         "table_paused",
     )

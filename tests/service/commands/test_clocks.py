@@ -156,6 +156,7 @@ def test_the_organiser_pauses_resumes_and_adds_time_each_a_clock_record_with_its
 ) -> None:
     game_id = _game(timed, {"bank": 60, "increment": 0})
     seat = timed.game(game_id)["to_act"][0]
+    chosen = timed.game(game_id, Viewer(seat))["legal_actions"][0]  # (chosen before the pause, sent during it)
     clock.wait(10)
     paused = timed.change_clock(game_id, "pause", "fire alarm")
     assert paused["clock"]["paused"] and not any(s["running"] for s in paused["clock"]["seats"])
@@ -164,7 +165,7 @@ def test_the_organiser_pauses_resumes_and_adds_time_each_a_clock_record_with_its
     assert timed.enforce_clock(game_id) == []
     seen = timed.game(game_id, Viewer(seat))
     with pytest.raises(Conflict) as refused:
-        timed.submit(game_id, Viewer(seat), seen["version"], seen["legal_actions"][0])
+        timed.submit(game_id, Viewer(seat), seen["version"], chosen)
     assert refused.value.code == "table_paused"
     with pytest.raises(Conflict):
         timed.change_clock(game_id, "pause", "again")
@@ -318,3 +319,18 @@ def test_a_timed_games_clock_is_in_its_replay_frames_and_its_export_imports_and_
             assert verify(target, game_id).ok
         finally:
             target.close()
+
+
+def test_a_paused_table_has_nobody_to_act_so_seats_wait_for_the_resume(timed: Digsite, clock: Clock) -> None:
+    from service.serving import push
+
+    game_id = _game(timed, {"bank": 60, "increment": 0})
+    running = timed.game(game_id)["to_act"]
+    timed.change_clock(game_id, "pause", "lunch")
+    seen = timed.game(game_id, Viewer(running[0]))
+    assert seen["to_act"] == [] and seen["legal_actions"] == []
+    waited = push.updates(timed, game_id, Viewer(running[0]), seen["version"], 0, "turn")
+    assert not waited["ready"] and waited["to_act"] == []  # (a wait for its turn holds until the resume lands)
+    timed.change_clock(game_id, "resume", "back")
+    seen = timed.game(game_id, Viewer(running[0]))
+    assert seen["to_act"] == running and seen["legal_actions"]
