@@ -317,7 +317,9 @@ def clock_shown(clock: dict[str, Any] | None, names: list[str]) -> list[Any]:
             html.Span(
                 text,
                 className="play-clock-seat" + (" running" if seat["running"] else ""),
-                **data_attributes({"data-seat": str(seat["seat"]), "data-deadline": seat["deadline"] or ""}),
+                **data_attributes(
+                    {"data-seat": str(seat["seat"]), "data-name": name, "data-deadline": seat["deadline"] or ""}
+                ),
             )
         )
     label = "Clock (paused): " if clock["paused"] else "Clock: "
