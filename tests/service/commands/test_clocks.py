@@ -334,3 +334,25 @@ def test_a_paused_table_has_nobody_to_act_so_seats_wait_for_the_resume(timed: Di
     timed.change_clock(game_id, "resume", "back")
     seen = timed.game(game_id, Viewer(running[0]))
     assert seen["to_act"] == running and seen["legal_actions"]
+
+
+def test_a_timeout_s_secret_choice_is_hidden_from_the_other_seats_as_a_chosen_one_is(
+    timed: Digsite, clock: Clock
+) -> None:
+    """Ruins' night flip is secret until every seat has chosen: one seat flips a ruin, another runs out of time
+    (its default: no flip), and a third, still to choose, reads both records alike ("hidden"), though what they
+    hide differs (a ruin, none)."""
+    game_id = _game(timed, {"bank": 60, "increment": 0})
+    assert timed.game(game_id)["view"]["phase"] == "flip"
+    flipper = timed.game(game_id, Viewer(0))
+    flip = next(a for a in flipper["legal_actions"] if a["ruin"] is not None)
+    timed.submit(game_id, Viewer(0), flipper["version"], flip)
+    timed.change_clock(game_id, "add", "seat 3 gets a minute more", seconds=60, seat=2)
+    clock.wait(61)
+    assert timed.enforce_clock(game_id) == [1]  # (seat 0 has chosen; seat 2 has a minute more)
+    log = timed.log(game_id, Viewer(2))
+    chosen = next(r for r in log if r["type"] == "move")["body"]["action"]
+    timed_out = next(r for r in log if r["type"] == "timeout")["body"]["action"]
+    assert chosen == {**flip, "ruin": "hidden"} and timed_out == {"type": "flip", "seat": 1, "ruin": "hidden"}
+    referee = {r["type"]: r["body"]["action"] for r in timed.log(game_id) if r["type"] in ("move", "timeout")}
+    assert referee["move"]["ruin"] is not None and referee["timeout"]["ruin"] is None  # (the facts differ)
