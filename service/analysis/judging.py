@@ -28,8 +28,9 @@ class Judged:
 
 
 def finished(records: Sequence[dict[str, Any]]) -> bool:
-    """A game is over once its seed is revealed (the service reveals it as the last record, as the log says)."""
-    return any(r["type"] == "seed_revealed" for r in records)
+    """A game is over once its seed is revealed (the service reveals it as the last record, as the log says); a game a
+    seat forfeited (out of time) ended outside the rules, with nothing for the judge to judge its play against."""
+    return any(r["type"] == "seed_revealed" for r in records) and not any(r["type"] == "forfeit" for r in records)
 
 
 def judge_records(records: Sequence[dict[str, Any]], budget: int) -> Judged:

@@ -70,6 +70,12 @@ NEW_PLAYER: dict[str, Any] = {
 
 _SECONDS_LIMIT = 30 * 24 * 3600  # (service.store.clocks.LONGEST_SECONDS)
 _SECONDS: dict[str, Any] = {"type": "number", "exclusiveMinimum": 0, "maximum": _SECONDS_LIMIT}
+_ON_TIMEOUT: dict[str, Any] = {
+    "type": "string",
+    "enum": ["move", "forfeit"],
+    "description": "A seat out of time: the game plays its default move for it (`move`, the default), or the seat "
+    "forfeits the game, ranked last, and the game ends (`forfeit`, a tournament's rule).",
+}
 CLOCK: dict[str, Any] = {
     "description": "A time control (seconds): a time bank per player for the game plus an increment added each "
     "time the seat's turn ends (`{bank, increment}`, Board Game Arena's reflection time, Fischer's increment), or "
@@ -85,13 +91,14 @@ CLOCK: dict[str, Any] = {
             "properties": {
                 "bank": _SECONDS,
                 "increment": {"type": "number", "minimum": 0, "maximum": _SECONDS_LIMIT},
+                "on_timeout": _ON_TIMEOUT,
             },
         },
         {
             "type": "object",
             "additionalProperties": False,
             "required": ["per_move"],
-            "properties": {"per_move": _SECONDS},
+            "properties": {"per_move": _SECONDS, "on_timeout": _ON_TIMEOUT},
         },
     ],
 }

@@ -41,10 +41,11 @@ from service.errors import (
     Conflict,
     Forbidden,
     NotFound,
+    RuleRejected,
     Unavailable,
     from_domain,
 )
-from service.integrity.chain import record_clock_change, record_move, record_of, redact_record
+from service.integrity.chain import record_clock_change, record_forfeit, record_move, record_of, redact_record
 from service.integrity.records import GENESIS, record_hash, seed_commitment, token_hash
 from service.settings import Settings
 from service.store import backends, clocks, eventsourcing_workarounds
@@ -479,6 +480,8 @@ class Digsite:
                 )
             if game.clock is not None and game.clock["paused"]:
                 raise Conflict("the organiser has paused this table: no move until it resumes", "table_paused")
+        if game.forfeit is not None:
+            raise RuleRejected("this game is over: a seat forfeited it when its time ran out", "game_over")
         rules = _rules(game.kind)
         if game.version != version and not self._still_stands(game, rules, version, viewer.seat):
             raise Conflict(
@@ -528,6 +531,13 @@ class Digsite:
             if due is None or game.seed is not None:
                 break
             seat, deadline = due
+            if clocks.forfeits(game.time_control):  # the tournament's rule: the seat forfeits, the game ends
+                if not timed_out:
+                    game = eventsourcing_workarounds.detached_copy(game)
+                result = clocks.forfeit_result(rules.progress(game.state).scores, seat)
+                record_forfeit(game, seat, clocks.iso(deadline), result, at)
+                timed_out.append(seat)
+                break
             action = rules.timeout_action(game.state, seat)
             if action is None:  # (a running seat is one the game has to act: never, unless a game is wrong)
                 logger.error("game %s: seat %s is out of time but has nothing to play", game.id, seat)
@@ -830,8 +840,9 @@ def records_as_seen(game: Game, events: Iterable[Any], viewer: Viewer) -> list[r
 
 def seats_to_act(game: Game) -> list[int]:
     """The seats that may act in ``game`` now: the game's ``to_act``, and nobody while the organiser has paused the
-    table (so clients wait for the resume, a record, instead of posting moves that are refused)."""
-    if game.clock is not None and game.clock["paused"]:
+    table (so clients wait for the resume, a record, instead of posting moves that are refused) or once a seat has
+    forfeited it."""
+    if (game.clock is not None and game.clock["paused"]) or game.forfeit is not None:
         return []
     return _rules(game.kind).to_act(game.state)
 
@@ -844,7 +855,8 @@ def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> resul
     rules = _rules(game.kind)
     state = game.state
     result = rules.result(state)
-    over = result is not None
+    forfeited = None if game.forfeit is None else cast(results.GameResult, game.forfeit["result"])
+    over = result is not None or forfeited is not None
     out: results.Game = {
         "id": str(game.id),
         "kind": game.kind,
@@ -862,14 +874,18 @@ def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> resul
         "seed_commitment": game.seed_commitment,
         "seed": game.seed,
         "to_act": seats_to_act(game),
-        "result": None if result is None else cast(results.GameResult, result.to_dict()),  # (domain.protocol's)
+        "result": forfeited
+        if forfeited is not None
+        else None
+        if result is None
+        else cast(results.GameResult, result.to_dict()),  # (domain.protocol's)
         "view": rules.view(state, viewer.seat),
         "clock": cast("results.Clock | None", clocks.shown(game.clock, game.time_control)),
     }
     if viewer.referee:
         out["last_hash"] = game.last_hash
     if viewer.seat is not None:
-        paused = game.clock is not None and game.clock["paused"]  # (a paused table takes no move: none offered)
+        paused = not out["to_act"] and game.clock is not None  # (a paused or forfeited table: no move offered)
         legal = rules.legal_actions(state, viewer.seat) if version == latest and not paused else []
         out["seat"] = viewer.seat
         out["legal_actions"] = [rules.action_to_dict(a) for a in legal]

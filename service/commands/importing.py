@@ -17,6 +17,7 @@ RECORDED = {
     "move": Game.MoveRecorded,
     "timeout": Game.TimedOut,
     "clock": Game.ClockChanged,
+    "forfeit": Game.Forfeited,
     "seed_revealed": Game.SeedRevealed,
 }
 

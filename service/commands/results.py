@@ -155,7 +155,7 @@ class Record(TypedDict):
     """A stored record of a game. hash = sha256 of canonical JSON {game, version, prev, body}; each record's
     prev_hash is the hash of the record before it."""
 
-    type: Literal["created", "move", "timeout", "clock", "seed_revealed"]
+    type: Literal["created", "move", "timeout", "forfeit", "clock", "seed_revealed"]
     game: Annotated[str, UUID]
     version: int
     hash: NotRequired[Annotated[str, note("Organisers (and seats once the game is over).")]]

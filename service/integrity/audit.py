@@ -56,6 +56,7 @@ BODY_FIELDS: dict[str, frozenset[str]] = {
     "move": frozenset({"seat", "action", "events", "at", "rules_version"}),
     "timeout": frozenset({"seat", "action", "events", "at", "rules_version", "deadline"}),
     "clock": frozenset({"change", "seat", "seconds", "reason", "at"}),
+    "forfeit": frozenset({"seat", "deadline", "result", "at"}),
     "seed_revealed": frozenset({"seed", "at"}),
 }
 OPTIONAL_FIELDS = {"created": frozenset({"clock"})}  # (a timed game's record 1 holds its time control)
@@ -247,7 +248,7 @@ def verify_records(
         checks.append(Check("game_over", False, "not checked: the replay did not reach the end of the records"))
         checks.append(Check("clock", False, "not checked: the replay did not reach the end of the records"))
         return _finish(report, checks)
-    over = rules.result(state) is not None
+    over = rules.result(state) is not None or any(r.get("type") == "forfeit" for r in intact)
     report.status = "over" if over else "playing"
     checks.append(_check_game_over(over, reveals, last_move))
     checks.append(check_clock(rules, intact))
@@ -306,6 +307,8 @@ def _check_records(
             problem = f"record {version} has an unknown type {kind!r}"
         elif kind == "seed_revealed" and expected != len(records):
             problem = f"record {version} reveals the seed but is not the last record"
+        elif kind == "forfeit" and expected != len(records) - 1:
+            problem = f"record {version} forfeits the game but the seed's reveal does not follow it, last"
         elif not isinstance(record.get("body"), dict) or not (
             BODY_FIELDS[kind] <= set(record["body"]) <= BODY_FIELDS[kind] | OPTIONAL_FIELDS.get(kind, frozenset())
         ):
@@ -537,8 +540,9 @@ def check_clock(rules: Any, records: list[dict[str, Any]]) -> Check:
     control = created.get("clock")
     kinds = [r.get("type") for r in records[1:]]
     if control is None:
-        if "timeout" in kinds or "clock" in kinds:
-            version = records[kinds.index("timeout" if "timeout" in kinds else "clock") + 1].get("version")
+        timing = [k for k in kinds if k in ("timeout", "forfeit", "clock")]
+        if timing:
+            version = records[kinds.index(timing[0]) + 1].get("version")
             return Check("clock", False, f"record {version} times the game, which has no clock", version)
         return Check("clock", True, "the game is played without a clock")
     try:
@@ -548,7 +552,7 @@ def check_clock(rules: Any, records: list[dict[str, Any]]) -> Check:
         clock = clocks.started(control, len(created["players"]), rules.to_act(state), created["at"])
     except Exception as error:
         return Check("clock", False, f"record 1 holds a clock that cannot be read ({_what(error)})", 1)
-    counts = {"move": 0, "timeout": 0, "clock": 0}
+    counts = {"move": 0, "timeout": 0, "clock": 0, "forfeit": 0}
     for record in records[1:]:
         kind, body, version = record["type"], record["body"], record["version"]
         if kind == "seed_revealed":
@@ -563,6 +567,21 @@ def check_clock(rules: Any, records: list[dict[str, Any]]) -> Check:
             elif kind == "move" and any(when <= now for when in ends.values()):
                 seat, when = min(((s, w) for s, w in ends.items() if w <= now), key=lambda sw: sw[1])
                 problem = f"seat {body['seat']} moved at {at}, after seat {seat}'s time ran out at {clocks.iso(when)}"
+            elif kind in ("timeout", "forfeit") and clocks.forfeits(control) != (kind == "forfeit"):
+                rule = "forfeits the game" if clocks.forfeits(control) else "plays the game's default move"
+                problem = f"a seat out of time {rule} under this clock, not a {kind} record"
+            elif kind == "forfeit":
+                seat = body["seat"]
+                due = clocks.forfeit_result(rules.progress(state).scores, seat)
+                if seat not in ends:
+                    problem = f"seat {seat} forfeits, but its time was not running"
+                elif body["deadline"] != clocks.iso(ends[seat]) or now < ends[seat]:
+                    problem = (
+                        f"the forfeit names the deadline {body['deadline']} and is recorded at {at}, but the times "
+                        f"recorded before it give seat {seat} until {clocks.iso(ends[seat])}"
+                    )
+                elif not _same(body["result"], due):
+                    problem = f"the forfeit's result is not the one the points give ({due})"
             elif kind == "timeout":
                 seat = body["seat"]
                 expected = rules.timeout_action(state, seat)
@@ -593,6 +612,8 @@ def check_clock(rules: Any, records: list[dict[str, Any]]) -> Check:
                     state = rules.evolve(state, rules.event_from_dict(data))
                 out = body["seat"] if kind == "timeout" else None
                 clock = clocks.advanced(control, clock, at, rules.to_act(state), out)
+            elif kind == "forfeit":
+                clock = clocks.advanced(control, clock, at, [], body["seat"])
             elif body["change"] == "pause":
                 clock = clocks.paused(clock, at)
             elif body["change"] == "resume":
@@ -605,7 +626,8 @@ def check_clock(rules: Any, records: list[dict[str, Any]]) -> Check:
         "clock",
         True,
         f"{counts['move']} move(s) made in time, {counts['timeout']} timeout(s) recorded at or after the deadline "
-        f"the records give, each playing the game's default; {counts['clock']} change(s) of the clock",
+        f"the records give, each playing the game's default; {counts['clock']} change(s) of the clock"
+        + (", and the forfeit of the seat out of time" if counts["forfeit"] else ""),
     )
 
 

@@ -50,6 +50,17 @@ def record_move(
     return body, over
 
 
+def record_forfeit(game: Game, seat: int, deadline: str, result: dict[str, Any], at: str) -> None:
+    """Append a seat's forfeit (its time ran out under a forfeit clock) and the seed's reveal: the game ends."""
+    body = {"seat": seat, "deadline": deadline, "result": result, "at": at}
+    game_id = str(game.id)
+    prev = game.last_hash
+    game.record_forfeit(**body, prev_hash=prev, hash=record_hash(game_id, game.version + 1, prev, body))
+    reveal = {"seed": game.state.seed, "at": at}
+    prev = game.last_hash
+    game.reveal_seed(**reveal, prev_hash=prev, hash=record_hash(game_id, game.version + 1, prev, reveal))
+
+
 def record_clock_change(game: Game, change: str, seat: int | None, seconds: float | None, reason: str, at: str) -> None:
     """Append the organiser's change of the game's clock (pause, resume, time added) as a ``clock`` record."""
     body = {"change": change, "seat": seat, "seconds": seconds, "reason": reason, "at": at}
@@ -90,6 +101,9 @@ def record_of(event: Any) -> dict[str, Any]:
             body["deadline"] = event.deadline
             kind = "timeout"
         return {"type": kind, "game": str(event.originator_id), **base, "prev_hash": event.prev_hash, "body": body}
+    if isinstance(event, Game.Forfeited):
+        body = {"seat": event.seat, "deadline": event.deadline, "result": event.result, "at": event.at}
+        return {"type": "forfeit", "game": str(event.originator_id), **base, "prev_hash": event.prev_hash, "body": body}
     if isinstance(event, Game.ClockChanged):
         body = {"change": event.change, "seat": event.seat, "seconds": event.seconds, "reason": event.reason}
         body["at"] = event.at

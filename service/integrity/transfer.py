@@ -30,7 +30,7 @@ from service.integrity.ledger import Ledger
 from service.stored_text import InvalidText, check_text
 
 FORMAT = "digsite-export/1"
-RECORD_TYPES = ("created", "move", "timeout", "clock", "seed_revealed")
+RECORD_TYPES = ("created", "move", "timeout", "forfeit", "clock", "seed_revealed")
 PLAYER_FIELDS = {"type", "id", "name", "kind", "bot", "created_at"}
 TOURNAMENT_FIELDS = {"type", "id", "name", "rounds", "game", "options", "clock", "created_at"}
 # A tournament line of a file exported before tournaments held their rule options or their clock (read as ``None``).

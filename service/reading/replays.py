@@ -180,6 +180,11 @@ def entries(records: Sequence[dict[str, Any]], seat: int | None, since: int = 1)
         if record["type"] == "seed_revealed":
             out.append(Entry(record["version"], None, [SEED_REVEALED]))
             continue
+        if record["type"] == "forfeit":
+            name = names[record["body"]["seat"]]
+            said = f"{name}'s time ran out: {name} forfeits the game, ranked last"
+            out.append(Entry(record["version"], None, [said, time_left[record["version"]]]))
+            continue
         if record["type"] == "clock":
             out.append(
                 Entry(record["version"], None, [_clock_change(record["body"], names), time_left[record["version"]]])

@@ -26,6 +26,7 @@ class Game(Aggregate):
     # (a game read from a snapshot taken before games had clocks has neither attribute: it has no clock)
     time_control: dict[str, Any] | None = None
     clock: dict[str, Any] | None = None
+    forfeit: dict[str, Any] | None = None  # how the game ended when a seat forfeited it (out of time), else None
 
     class Created(Aggregate.Created):
         TOPIC = f"{STORED_AS}:Game.Created"
@@ -130,6 +131,26 @@ class Game(Aggregate):
         def out_of_time(self) -> int | None:
             return self.seat
 
+    class Forfeited(Aggregate.Event):
+        """A seat's time ran out under a clock whose rule is forfeit: the game ends here, ``result`` (the common
+        summary: the seat last, ``service.store.clocks.forfeit_result``)."""
+
+        TOPIC = f"{STORED_AS}:Game.Forfeited"
+        seat: int
+        deadline: str
+        result: dict[str, Any]
+        at: str
+        prev_hash: str
+        hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            game: Game = aggregate
+            game.forfeit = {"seat": self.seat, "result": self.result}
+            if game.clock is not None and game.time_control is not None:
+                game.clock = clocks.advanced(game.time_control, game.clock, self.at, [], self.seat)
+            game.last_hash = self.hash
+            game.updated_at = self.at
+
     class ClockChanged(Aggregate.Event):
         """The organiser paused the table (``change`` "pause"), resumed it ("resume") or gave ``seconds`` more to
         ``seat`` (None: every seat; "add"), for ``reason``."""
@@ -177,6 +198,9 @@ class Game(Aggregate):
     def record_timeout(self, next_state: Any, **fields: Any) -> None:
         eventsourcing_workarounds.carry_state(self, next_state)
         self.trigger_event(self.TimedOut, **fields)
+
+    def record_forfeit(self, **fields: Any) -> None:
+        self.trigger_event(self.Forfeited, **fields)
 
     def change_clock(self, **fields: Any) -> None:
         self.trigger_event(self.ClockChanged, **fields)

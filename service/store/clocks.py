@@ -30,6 +30,8 @@ from typing import Any
 from service.errors import BadRequest
 
 MICRO = 1_000_000
+# What a seat out of time costs it: the game's default move for it ("move"), or the game, ranked last ("forfeit")
+ON_TIMEOUT = ("move", "forfeit")
 LONGEST_SECONDS = 30 * 24 * 3600  # a time bank of a month is generous for a correspondence game; past it, a typo
 
 
@@ -40,13 +42,18 @@ def check_control(data: Any) -> dict[str, Any] | None:
         return None
     if not isinstance(data, Mapping):
         raise BadRequest("'clock' must be an object: {bank, increment} or {per_move}", "invalid_clock")
-    keys = set(data)
+    keys = set(data) - {"on_timeout"}
+    rule = data.get("on_timeout", "move")
+    if rule not in ON_TIMEOUT:
+        raise BadRequest(f"the clock's 'on_timeout' is one of {', '.join(ON_TIMEOUT)}, not {rule!r}", "invalid_clock")
+    forfeit = {"on_timeout": "forfeit"} if rule == "forfeit" else {}  # (the default is not stored: as before)
     if keys == {"per_move"}:
-        return {"per_move": _seconds(data["per_move"], "per_move", positive=True)}
+        return {"per_move": _seconds(data["per_move"], "per_move", positive=True), **forfeit}
     if keys in ({"bank"}, {"bank", "increment"}):
         return {
             "bank": _seconds(data["bank"], "bank", positive=True),
             "increment": _seconds(data.get("increment", 0), "increment", positive=False),
+            **forfeit,
         }
     raise BadRequest(
         f"a clock is {{bank, increment}} or {{per_move}}, not {{{', '.join(sorted(map(str, keys)))}}}",
@@ -209,6 +216,8 @@ def folded(rules: Any, records: Sequence[Mapping[str, Any]]) -> Iterator[tuple[i
                 state = rules.evolve(state, rules.event_from_dict(data))
             out = body["seat"] if record["type"] == "timeout" else None
             clock = advanced(control, clock, body["at"], rules.to_act(state), out)
+        elif record["type"] == "forfeit":
+            clock = advanced(control, clock, body["at"], [], body["seat"])
         elif record["type"] == "clock":
             if body["change"] == "pause":
                 clock = paused(clock, body["at"])
@@ -235,3 +244,22 @@ def minutes(seconds: float) -> str:
     hours, rest = divmod(whole, 3600)
     mins, secs = divmod(rest, 60)
     return f"{hours}:{mins:02d}:{secs:02d}" if hours else f"{mins}:{secs:02d}"
+
+
+def forfeits(control: Mapping[str, Any] | None) -> bool:
+    """Whether a seat out of time forfeits the game under this control (else the game plays its default move)."""
+    return control is not None and control.get("on_timeout") == "forfeit"
+
+
+def forfeit_result(scores: Sequence[int], seat: int) -> dict[str, Any]:
+    """How a game ends when ``seat`` forfeits (the common summary, ``domain.protocol.Result.to_dict``): ``seat``
+    last; the others by the points the game counted so far (its ``progress``, public), best first, a tie in seat
+    order; the winners are those sharing the best points among them (the forfeiter when it sits alone)."""
+    others = sorted((s for s in range(len(scores)) if s != seat), key=lambda s: (-scores[s], s))
+    best = max((scores[s] for s in others), default=None)
+    return {
+        "ranking": [*others, seat],
+        "winners": [s for s in others if scores[s] == best] or [seat],
+        "scores": list(scores),
+        "detail": {"forfeit": seat},
+    }

@@ -202,7 +202,7 @@ def test_a_tournaments_games_inherit_its_clock_and_may_not_name_another(timed: D
     assert refused.value.code == "tournament_clock_mismatch"
 
 
-def _replanted(records: list[dict[str, Any]], game_id: str, kind: str = "timeout", **body: str) -> list[dict[str, Any]]:
+def _replanted(records: list[dict[str, Any]], game_id: str, kind: str = "timeout", **body: Any) -> list[dict[str, Any]]:
     """The records with every ``kind`` record's body changed so, and every hash after it recomputed (a forger who
     rewrites the chain: the hash check alone cannot tell)."""
     from service.integrity.records import record_hash
@@ -356,3 +356,48 @@ def test_a_timeout_s_secret_choice_is_hidden_from_the_other_seats_as_a_chosen_on
     assert chosen == {**flip, "ruin": "hidden"} and timed_out == {"type": "flip", "seat": 1, "ruin": "hidden"}
     referee = {r["type"]: r["body"]["action"] for r in timed.log(game_id) if r["type"] in ("move", "timeout")}
     assert referee["move"]["ruin"] is not None and referee["timeout"]["ruin"] is None  # (the facts differ)
+
+
+def test_under_a_forfeit_clock_a_seat_out_of_time_forfeits_ranked_last_and_the_game_ends(
+    timed: Digsite, clock: Clock
+) -> None:
+    from service.integrity.audit import verify_records
+    from service.reading.read_port import ReadPort
+    from service.reading.standings import PointsTable, report
+    from tests.service.api.support import project
+
+    tournament = timed.create_tournament("Strict", 1, "arnak", clock={"per_move": 60, "on_timeout": "forfeit"})
+    players = [timed.create_player(f"P{i}") for i in range(3)]
+    labels = {"tournament": tournament, "round": 1, "table": 1}
+    game_id = timed.create_game("arnak", players, labels=labels)["id"]
+    for _ in range(4):  # a few moves in time: the points so far decide the others' places
+        clock.wait(10)
+        _move(timed, game_id)
+    seat = timed.game(game_id)["to_act"][0]
+    seen = timed.game(game_id, Viewer(seat))
+    clock.wait(61)
+    with pytest.raises(Conflict) as refused:
+        timed.submit(game_id, Viewer(seat), seen["version"], seen["legal_actions"][0])
+    assert refused.value.code == "out_of_time"
+    over = timed.game(game_id)
+    assert over["status"] == "over" and over["to_act"] == [] and over["seed"] is not None
+    assert over["result"] is not None and over["result"]["ranking"][-1] == seat
+    assert seat not in over["result"]["winners"] and over["result"]["detail"] == {"forfeit": seat}
+    records = timed.stored_records(game_id)
+    assert [r["type"] for r in records[-2:]] == ["forfeit", "seed_revealed"]
+    assert verify(timed, game_id).ok
+    # A forfeit that names another result fails verify, though its hash chain is rebuilt.
+    forged = dict(records[-2]["body"]["result"], winners=[seat])
+    planted = verify_records(_replanted(records, game_id, "forfeit", result=forged))
+    assert [c.name for c in planted.checks if not c.ok] == ["clock"]
+    # The read models and the standings count it as the game's end, the seat last.
+    project(timed)
+    read = ReadPort.over(timed.reader)
+    try:
+        assert read.lists.game_row(game_id)["status"] == "over"
+        rows = read.lists.tournament_seats(tournament, finished_only=True)
+        table = report({"tournament_id": tournament, **timed.tournament(tournament)}, rows, PointsTable.parse(None))
+    finally:
+        read.close()
+    placed = {line["player_id"]: line for line in table["standings"]}
+    assert placed[players[seat]]["average_place"] == 3 and placed[players[seat]]["wins"] == 0
