@@ -19,8 +19,9 @@ from cachetools import LRUCache
 from dashboard import access, collection, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
 from domain.games import game as game_of
+from service.bots.seated_rounds import enter_bots
 from service.commands.application import Digsite, GameReader, Viewer
-from service.commands.results import MoveAcknowledged
+from service.commands.results import MoveAcknowledged, SeatedRound, SeatLink, TournamentRounds
 from service.errors import NotFound
 from service.integrity.audit import verify
 from service.integrity.checkpoint import checkpoint_coverage
@@ -174,6 +175,7 @@ class Data:
         self._replays: Replays = read.replays
         self._reader: GameReader = read.reader  # (a game now, as a seat sees it)
         self._analytics: Analytics = read.analytics
+        self._rounds = read.rounds  # (tournaments' entries and seated rounds, read only)
         self._service = service  # (the command side: moves, crafting, the push channel's waits, verification)
         self.verifications = Verifications(service)
         self.documents = Kept(size=512)  # a five-seat game of 300 moves is 72 parts
@@ -207,6 +209,31 @@ class Data:
         found = self.tournament(visitor, tournament_id)
         rows = self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor))
         return report(found, rows, table)
+
+    # -- a tournament's entries and rounds (organisers only; the one service function: ``Digsite.rounds``) ------
+
+    def rounds(self, visitor: Visitor, tournament_id: str) -> TournamentRounds:
+        access.require_organiser(visitor)
+        return self._rounds.status(tournament_id)
+
+    def enter(self, visitor: Visitor, tournament_id: str, players: list[str], bots: int) -> None:
+        """Enter ``players`` (ids) and ``bots`` named bot players, as the API and the CLI do."""
+        access.require_organiser(visitor)
+        if players:
+            self._service.rounds.enter(tournament_id, players)
+        if bots:
+            enter_bots(self._service, tournament_id, bots)
+
+    def seat_round(
+        self, visitor: Visitor, tournament_id: str, fmt: str | None, table_size: int | None, force: bool
+    ) -> SeatedRound:
+        """Seat and start the next round, as the API and the CLI do (refusals: ``ServiceError``, nothing changed)."""
+        access.require_organiser(visitor)
+        return self._service.rounds.seat_round(tournament_id, fmt, table_size, force=force)
+
+    def seat_links(self, visitor: Visitor, tournament_id: str, round_no: int, base_url: str) -> list[SeatLink]:
+        access.require_organiser(visitor)
+        return self._service.rounds.links(tournament_id, round_no, base_url)
 
     def standings_csv(self, visitor: Visitor, tournament_id: str, points: str | None) -> str:
         table = PointsTable.parse(points)

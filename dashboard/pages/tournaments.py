@@ -59,7 +59,11 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str, p
         [
             html.H2(found["name"]),
             html.P(
-                f"{game.title if game else found['game']} · {found['rounds']} rounds planned",
+                [
+                    f"{game.title if game else found['game']} · {found['rounds']} rounds planned",
+                    # (the rounds page, for organisers only: its seat links are the seats' keys)
+                    _rounds_link(app, tournament_id) if visitor.organiser else None,
+                ],
                 className="quiet",
             ),
             card(
@@ -95,6 +99,11 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str, p
         ],
         id="tournament-page",
     )
+
+
+def _rounds_link(app: dash.Dash, tournament_id: str) -> html.Span:
+    href = app.get_relative_path(f"/tournaments/{tournament_id}/rounds")
+    return html.Span([" · ", dcc.Link("Rounds and seat links", href=href, id="tournament-rounds-link")])
 
 
 def register(app: dash.Dash, ctx: Context) -> None:
