@@ -401,3 +401,20 @@ def test_under_a_forfeit_clock_a_seat_out_of_time_forfeits_ranked_last_and_the_g
         read.close()
     placed = {line["player_id"]: line for line in table["standings"]}
     assert placed[players[seat]]["average_place"] == 3 and placed[players[seat]]["wins"] == 0
+
+
+def test_a_seated_round_s_games_play_under_the_tournament_s_clock_and_a_timeout_can_end_its_last_table(
+    timed: Digsite, clock: Clock
+) -> None:
+    tournament = timed.create_tournament("Seated", 2, "ruins", clock={"per_move": 30, "on_timeout": "forfeit"})
+    players = [timed.create_player(f"P{i}") for i in range(4)]
+    timed.rounds.enter(tournament, players)
+    seated = timed.rounds.seat_round(tournament, "round_robin", 2)
+    games = [table["game"] for table in seated["tables"]]
+    control = timed.tournament(tournament)["clock"]
+    assert len(games) == 2 and all(timed.game(g)["clock"]["control"] == control for g in games)
+    clock.wait(31)
+    for game_id in games:  # every table out of time: each game forfeited, the round over
+        assert timed.enforce_clock(game_id)
+        assert timed.game(game_id)["status"] == "over"
+    assert len(timed.rounds.status(tournament)["seated_rounds"]) == 2  # the next, seated when the last table ended
