@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 
 from service.api import schemas
 from service.commands.results import (
+    ClockChange,
     Game,
     GameCreated,
     MoveAcknowledged,
@@ -127,6 +128,7 @@ ANSWERS: tuple[type[Any], ...] = (
     GameCreated,
     Game,
     MoveResult,
+    ClockChange,
     WaitFailed,
     Record,
     Log,
