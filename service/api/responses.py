@@ -24,6 +24,7 @@ from typing_extensions import TypedDict
 from service.api import schemas
 from service.commands.results import (
     BroadcastSetting,
+    ClockChange,
     Game,
     GameCreated,
     MoveAcknowledged,
@@ -128,6 +129,7 @@ ANSWERS: tuple[type[Any], ...] = (
     GameCreated,
     Game,
     MoveResult,
+    ClockChange,
     WaitFailed,
     Record,
     Log,

@@ -50,24 +50,35 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def visible(
-    game: Game, delay: BroadcastDelay, times: list[tuple[int, str]] | None, now: datetime
-) -> tuple[int, datetime | None]:
-    """The version a spectator may see of ``game`` (as stored now) under ``delay``, and when the next one becomes
-    visible by time alone (minutes only; else None). ``times``: each record's (version, recorded ``at``), needed
-    for minutes only."""
+Stored = tuple[int, str, bool]  # a record of a game as the delay reads it: its version, its ``at``, whether a move
+
+
+def visible(game: Game, delay: BroadcastDelay, records: list[Stored], now: datetime) -> tuple[int, datetime | None]:
+    """The version a spectator may see of ``game`` (as stored now, its ``records`` read from the store) under
+    ``delay``, and when the next one becomes visible by time alone (minutes only; else None).
+
+    Moves behind N: every record before the N-th last move (a clock's pause or a timeout's record between moves
+    shows with the move before it); the opening always. Minutes behind M: every record at least M minutes old."""
     if game.seed is not None:  # over: public in full
         return game.version, None
     if "moves" in delay:
-        return 1 + max(0, game.moves - delay["moves"]), None
-    assert times is not None
-    behind = timedelta(minutes=delay["minutes"])
+        behind = delay["moves"]
+        moves = [version for version, _, move in records if move]
+        if behind == 0:
+            return game.version, None
+        return (max(1, moves[-behind] - 1) if len(moves) >= behind else 1), None
+    wait = timedelta(minutes=delay["minutes"])
     shown = 0
-    for version, at in times:
-        if _parsed(at) + behind > now:
-            return shown, _parsed(at) + behind
+    for version, at, _ in records:
+        if _parsed(at) + wait > now:
+            return shown, _parsed(at) + wait
         shown = version
     return shown, None
+
+
+def shown_moves(game: Game, delay: BroadcastDelay) -> int:
+    """How many moves a spectator sees of ``game`` with moves behind (what a new visible version needs to grow)."""
+    return game.moves if game.seed is not None else max(0, game.moves - delay["moves"])
 
 
 def _parsed(at: str) -> datetime:
@@ -87,7 +98,7 @@ def broadcast(service: Digsite, game_id: str, after: int = 0, wait: float = 0, c
     if wait <= 0:
         return _answer(service, uid, game, after, clock)
     hub = push.hub_for(service)
-    known = {"version": game.version, "pending": True}
+    known: dict[str, Any] = {"version": game.version, "pending": True, "moves": -1}
 
     def ready(now_game: Game, to_act: list[int]) -> bool:
         # Wake for a move that makes a version after ``after`` visible (moves), or for a record landing when none
@@ -96,7 +107,7 @@ def broadcast(service: Digsite, game_id: str, after: int = 0, wait: float = 0, c
         if delay is None or now_game.seed is not None:
             return True
         if "moves" in delay:
-            return visible(now_game, delay, None, clock())[0] > after
+            return shown_moves(now_game, delay) > int(known["moves"])
         return not known["pending"] and now_game.version > int(known["version"])
 
     with hub.watch(uid, ready, push.MAX_WAITING) as watch:
@@ -120,20 +131,22 @@ def _answer(
     if delay is None:
         raise NotFound(NOT_BROADCAST, "not_broadcast")
     now = clock()
-    times = None
-    if "minutes" in delay and game.seed is None:
-        times = [(e.originator_version, getattr(e, "at")) for e in service.app.repository.event_store.get(uid)]  # noqa: B009
-    shown, next_at = visible(game, delay, times, now)
+    # Every record while the game is on (the delay counts them); once it is over, only those after ``after``.
+    since = 0 if game.seed is None else min(after, game.version)
+    stored = list(service.app.repository.event_store.get(uid, gt=since))
+    kept = [(e.originator_version, getattr(e, "at"), isinstance(e, Game.MoveRecorded)) for e in stored]  # noqa: B009
+    shown, next_at = visible(game, delay, kept, now)
     if known is not None:  # (what the wait needs: the version it judged, and how long until the next shows)
         known.update(
             version=game.version,
+            moves=shown_moves(game, delay) if "moves" in delay else -1,
             pending=next_at is not None,
             next=None if next_at is None else (next_at - now).total_seconds(),
         )
     at = None if shown == 0 else (game if shown == game.version else service.app.repository.get(uid, version=shown))
     records = []
     if at is not None and shown > after:
-        found = service.app.repository.event_store.get(uid, gt=after, lte=shown, limit=push.LOG_LIMIT)
+        found = [e for e in stored if after < e.originator_version <= shown][: push.LOG_LIMIT]
         records = records_as_seen(at, found, SPECTATOR)
     over = at is not None and at.seed is not None
     return {
