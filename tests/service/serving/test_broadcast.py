@@ -259,3 +259,23 @@ def _until(condition: Any) -> None:
     while not condition():
         assert time.monotonic() < deadline, "never happened"
         time.sleep(0.005)
+
+
+def test_moves_behind_counts_moves_not_a_clock_s_records(service: Digsite) -> None:
+    """A timed table's pause and resume are records but no moves: N moves behind still hides the last N moves, and
+    shows such a record with the move before it once the next move is N behind."""
+    from service.commands.broadcasts import set_broadcast
+
+    clock = {"bank": 3600, "increment": 0}
+    tournament = service.create_tournament("Cup", 3, "ruins", clock=clock)
+    players = [service.create_player(f"P{i}") for i in range(3)]
+    game = service.create_game("ruins", players, None, {"tournament": tournament}, strong_seed("t"), clock=clock)["id"]
+    set_broadcast(service, tournament, moves=1)
+    play(service, game)
+    play(service, game)  # versions 2 and 3
+    service.change_clock(game, "pause", "a spilt drink")  # version 4
+    service.change_clock(game, "resume", "cleaned up")  # version 5
+    assert broadcasting.broadcast(service, game)["version"] == 2  # the second move is the last: hidden
+    play(service, game)  # version 6
+    shown = broadcasting.broadcast(service, game)
+    assert shown["version"] == 5 and [r["type"] for r in shown["records"]][-2:] == ["clock", "clock"]
