@@ -95,10 +95,13 @@ def broadcast(service: Digsite, game_id: str, after: int = 0, wait: float = 0, c
     except NotFound:
         raise NotFound(NOT_BROADCAST, "not_broadcast") from None
     deadline = time.monotonic() + wait
-    if wait <= 0:
-        return _answer(service, uid, game, after, clock)
+    # What the wait judges new moves against (``ready``), known before the watch begins: a move the feed hears
+    # before the first answer inside the watch is then judged, not taken for a change.
+    known: dict[str, Any] = {}
+    first = _answer(service, uid, game, after, clock, known)
+    if wait <= 0 or first["ready"]:
+        return first
     hub = push.hub_for(service)
-    known: dict[str, Any] = {"version": game.version, "pending": True, "moves": -1}
 
     def ready(now_game: Game, to_act: list[int]) -> bool:
         # Wake for a move that makes a version after ``after`` visible (moves), or for a record landing when none

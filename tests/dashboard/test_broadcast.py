@@ -130,6 +130,8 @@ def test_with_spectator_mode_off_no_broadcast_is_shown(store: Store) -> None:
 
 def test_the_waiting_request_answers_when_a_new_version_becomes_visible(app: Any, store: Store) -> None:
     spectator = Browser(app)
+    while store.service.live.current(UUID(store.broadcast)).moves < BEHIND:  # (so the next move shows one)
+        play(store.service, store.broadcast)
     assert spectator.get(f"broadcast-live/{store.broadcast}?after=x").status_code == 400
     shown = json.loads(spectator.get(f"broadcast-live/{store.broadcast}?after=0&wait=0").get_data(as_text=True))
     assert set(shown) == {"version", "status"}
