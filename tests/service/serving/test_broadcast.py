@@ -9,7 +9,8 @@ import copy
 import json
 import random
 import threading
-from datetime import datetime, timedelta
+import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -253,8 +254,6 @@ def test_a_wait_wakes_only_when_a_new_version_becomes_visible(client: FlaskClien
 
 
 def _until(condition: Any) -> None:
-    import time
-
     deadline = time.monotonic() + TIMEOUT
     while not condition():
         assert time.monotonic() < deadline, "never happened"
@@ -279,3 +278,30 @@ def test_moves_behind_counts_moves_not_a_clock_s_records(service: Digsite) -> No
     play(service, game)  # version 6
     shown = broadcasting.broadcast(service, game)
     assert shown["version"] == 5 and [r["type"] for r in shown["records"]][-2:] == ["clock", "clock"]
+
+
+def test_with_minutes_a_wait_wakes_when_time_makes_a_version_visible(service: Digsite) -> None:
+    """No move lands during the wait: the request wakes by the deadline computed from the stored times (the last
+    record's ``at`` plus the delay), not before it. The clock runs a minute less a moment ahead of the real one, so
+    the last record turns a minute old about 0.3 s after it was stored."""
+    from service.commands.broadcasts import set_broadcast
+
+    tournament = cup(service, "ruins")
+    game = new_game(service, "ruins", tournament)
+    set_broadcast(service, tournament, minutes=1)
+    play(service, game)
+    ahead = timedelta(minutes=1) - timedelta(seconds=0.3)
+
+    def clock() -> datetime:
+        return datetime.now(UTC) + ahead
+
+    records = service.stored_records(game)
+    shown = broadcasting.broadcast(service, game, clock=clock)
+    assert shown["version"] == 0  # (nothing is a minute old yet: the game was made a moment ago)
+    while shown["version"] < records[-1]["version"]:
+        began = time.monotonic()
+        shown = broadcasting.broadcast(service, game, after=shown["version"], wait=TIMEOUT, clock=clock)
+        # Woken by its deadline, not by the end of the wait (which would find the version visible too).
+        assert shown["ready"] and time.monotonic() - began < TIMEOUT / 2
+        at = datetime.fromisoformat(records[shown["version"] - 1]["body"]["at"])
+        assert clock() >= at + timedelta(minutes=1)  # (not woken before the record shown is a minute old)
