@@ -22,6 +22,7 @@ from dashboard.judged_moves import judged_words
 from domain.games import game as game_of
 from service.bots.seated_rounds import enter_bots
 from service.commands.application import Digsite, GameReader, Viewer
+from service.commands.broadcasts import delay_of
 from service.commands.results import MoveAcknowledged, SeatedRound, SeatLink, TournamentRounds
 from service.errors import NotFound
 from service.integrity.audit import verify
@@ -655,6 +656,17 @@ class Data:
             "last": {"seat": log[-1].seat if log else None, "events": []},
         }
         return {"broadcast": shown, "frame": frame, "log": log[-LOG_MOVES:]}
+
+    def broadcast_games(self, visitor: Visitor, tournament_id: str) -> dict[str, Any]:
+        """A tournament's broadcast for its page: the delay (None: off) and, while it is on, its games in play
+        (from the read models: id and players' names), each followed on its broadcast page."""
+        access.require_lists(visitor)
+        delay = delay_of(self._service, tournament_id)
+        if delay is None:
+            return {"delay": None, "games": []}
+        rows = self._lists.games(tournament=tournament_id, status="playing", limit=200)["rows"]
+        games = [{"game_id": r["game_id"], "names": [p["name"] for p in r["players"]]} for r in rows]
+        return {"delay": delay, "games": games}
 
     def in_play(self, visitor: Visitor, game_ids: list[str]) -> dict[str, dict[str, Any]]:
         """For an organiser's games list: each game in play's seats to act and the time of its last record

@@ -151,3 +151,22 @@ def test_the_waiting_request_answers_when_a_new_version_becomes_visible(app: Any
     play(store.service, store.broadcast)  # one more move: the oldest hidden one becomes visible
     waiting.join(30)
     assert answer == {"version": shown["version"] + 1, "status": "playing"}
+
+
+def test_the_tournament_page_links_its_broadcast_games_only_while_it_broadcasts(app: Any, store: Store) -> None:
+    from service.reading.projections.follower import Follower
+
+    follower = Follower(store.service.settings)
+    try:
+        follower.catch_up()  # (the tournament page and its list read the read models)
+    finally:
+        follower.close()
+    spectator = Browser(app)
+    tournaments = {g: store.service.live.current(UUID(g)).labels["tournament"] for g in (store.broadcast, store.hidden)}
+    shown = spectator.route(f"/tournaments/{tournaments[store.broadcast]}")
+    links = [
+        c["props"]["href"] for c in components(shown) if c["type"] == "Link" and "/broadcast/" in c["props"]["href"]
+    ]
+    assert [link.rsplit("/", 1)[-1] for link in links] == [store.broadcast]
+    quiet = spectator.route(f"/tournaments/{tournaments[store.hidden]}")
+    assert not any("/broadcast/" in str(c["props"].get("href")) for c in components(quiet))
