@@ -37,6 +37,7 @@ from service.commands import results
 from service.commands.importing import import_game
 from service.commands.live_games import GameHandle, LiveGames
 from service.commands.rounds import TournamentRounds
+from service.commands.rulings import Rulings
 from service.errors import (
     BadRequest,
     Conflict,
@@ -49,7 +50,7 @@ from service.integrity.chain import record_move, record_of, redact_record
 from service.integrity.records import GENESIS, record_hash, seed_commitment, token_hash
 from service.settings import Settings
 from service.store import backends, eventsourcing_workarounds
-from service.store.aggregates import Game, Player, Seating, Tournament, seating_id
+from service.store.aggregates import STOPPING, Game, Player, Seating, Tournament, ruled, seating_id
 from service.store.snapshots import SealingMapper, VerifyingRepository
 from service.stored_text import check_text
 
@@ -169,6 +170,8 @@ class Digsite:
         # Tournaments' entries and rounds; the next round is seated when a move ends the last table of one.
         self.rounds = TournamentRounds(self)
         self.on_landed(self.rounds.after_move)
+        # An organiser's corrections, each a recorded ruling (never an edit).
+        self.rulings = Rulings(self)
 
     def on_close(self, stop: Callable[[], None]) -> None:
         """Run ``stop`` when the service closes, before its store does."""
@@ -451,6 +454,13 @@ class Digsite:
         if reread or game.version < version:
             game = self.live.fast_forward(game)  # another process (API worker) has moved the game on
         rules = _rules(game.kind)
+        stopped = [r for r in ruled(game) if r["ruling"] in STOPPING]
+        if stopped:
+            raise Conflict(
+                f"this game was ruled '{stopped[0]['ruling']}' by the organiser at version {stopped[0]['version']}: "
+                "no move is played on it any more",
+                "game_stopped",
+            )
         if game.version != version and not self._still_stands(game, rules, version, viewer.seat):
             raise Conflict(
                 f"the game is at version {game.version} but you acted on version {version}; reload and retry",
