@@ -66,9 +66,7 @@ class Rulings:
             raise BadRequest("a ruling is an object: {'ruling': ..., 'reason': ...}", "malformed_request")
         kind = body.get("ruling")
         if kind not in GAME_RULINGS:
-            raise BadRequest(
-                f"a game's ruling is one of {', '.join(GAME_RULINGS)}, not {kind!r}", "invalid_ruling"
-            )
+            raise BadRequest(f"a game's ruling is one of {', '.join(GAME_RULINGS)}, not {kind!r}", "invalid_ruling")
         reason = check_reason(body.get("reason"))
         uid = parse_uuid(game_id, "game")
         service = self.service
@@ -217,12 +215,18 @@ class Rulings:
             raise BadRequest(f"a penalty takes 1 to {MAX_PENALTY} points off", "invalid_ruling")
         tournament: Tournament = self.service.reader.aggregate(tournament_id, Tournament, "tournament")
         player = body.get("player")
-        if player not in tournament_players(tournament):
+        if player not in tournament_players(tournament) and player not in self._players_of_games(tournament_id):
             raise NotFound(f"player {player!r} is not entered in or seated at this tournament", "unknown_player")
         penalty = {"player": player, "points": points, "reason": reason, "at": now()}
         tournament.give_penalty(**penalty)
         self.service.app.save(tournament)  # (a ruling meeting another event of it: 409 from the store, retried)
         return {"ruling": "penalty", "tournament": str(tournament.id), "version": tournament.version, **penalty}
+
+    def _players_of_games(self, tournament_id: str) -> set[str]:
+        """The players of the tournament's games made by hand (not seated by a round): read only when a penalty
+        names a player who is neither entered nor seated (rare: it walks the games' creations)."""
+        games = self.service.game_ids(str(tournament_id))
+        return {seat["id"] for game_id in games for seat in self.service.game(game_id)["players"]}
 
     def of_tournament(self, tournament_id: str) -> list[dict[str, Any]]:
         tournament: Tournament = self.service.reader.aggregate(tournament_id, Tournament, "tournament")

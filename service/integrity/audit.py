@@ -32,6 +32,7 @@ from service.errors import NotFound
 from service.integrity.checkpoint import Checkpoint, compare_ledger
 from service.integrity.ledger import Entry, Ledger, check_chain
 from service.integrity.records import GENESIS, canonical, record_hash, seed_commitment
+from service.integrity.ruling_checks import check_rulings
 from service.store.aggregates import Game
 from service.store.snapshots import SealingMapper, seal_holds
 
@@ -53,12 +54,13 @@ BODY_FIELDS: dict[str, frozenset[str]] = {
     ),
     "move": frozenset({"seat", "action", "events", "at", "rules_version"}),
     "seed_revealed": frozenset({"seed", "at"}),
+    "ruling": frozenset({"ruling", "reason", "details", "at"}),
 }
 
-CHECKS = ("records", "hash_chain", "seed", "rules_version", "replay", "game_over")
+CHECKS = ("records", "hash_chain", "seed", "rules_version", "replay", "game_over", "rulings")
 STORE_CHECKS = ("snapshots", "ledger")  # after CHECKS, for a game read from a store; then "checkpoint" if given
 
-GAME_TOPICS = [Game.Created, Game.MoveRecorded, Game.SeedRevealed]
+GAME_TOPICS = [Game.Created, Game.MoveRecorded, Game.SeedRevealed, Game.RulingRecorded]
 
 
 @dataclass(frozen=True)
@@ -228,6 +230,7 @@ def verify_records(
         reason = "the rules it was played under are not known" if rules is not None else version_check.detail
         checks.append(Check("replay", False, f"not checked: {reason}"))
         checks.append(Check("game_over", False, f"not checked: {reason}"))
+        checks.append(Check("rulings", False, f"not checked: {reason}"))
         return _finish(report, checks)
 
     replay_check, state, last_move = _check_replay(rules, created, opening_seed, intact, report.rules_version)
@@ -239,10 +242,12 @@ def verify_records(
     checks.append(replay_check)
     if state is None:
         checks.append(Check("game_over", False, "not checked: the replay did not reach the end of the records"))
+        checks.append(Check("rulings", False, "not checked: the replay did not reach the end of the records"))
         return _finish(report, checks)
     over = rules.result(state) is not None
     report.status = "over" if over else "playing"
     checks.append(_check_game_over(over, reveals, last_move))
+    checks.append(Check("rulings", *check_rulings(intact, rules, state)))
     return _finish(report, checks)
 
 
@@ -296,8 +301,8 @@ def _check_records(
             problem = f"record {version} is a second 'created' record"
         elif kind not in BODY_FIELDS:
             problem = f"record {version} has an unknown type {kind!r}"
-        elif kind == "seed_revealed" and expected != len(records):
-            problem = f"record {version} reveals the seed but is not the last record"
+        elif kind == "seed_revealed" and any(r.get("type") != "ruling" for r in records[expected:]):
+            problem = f"record {version} reveals the seed but is followed by a record other than a ruling"
         elif not isinstance(record.get("body"), dict) or set(record["body"]) != BODY_FIELDS[kind]:
             problem = f"record {version} ({kind}) does not hold exactly the fields of a {kind} record"
         elif kind == "created" and not _seats_agree(record["body"]):
@@ -313,7 +318,7 @@ def _check_records(
         version, text = min(problems)
         more = f" ({len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
         return Check("records", False, text + more, version), intact
-    reveal = "; the last reveals the seed" if records[-1].get("type") == "seed_revealed" else ""
+    reveal = "; the last move's end reveals the seed" if any(r.get("type") == "seed_revealed" for r in records) else ""
     return Check("records", True, f"versions 1 to {len(records)} without a gap, 'created' first{reveal}"), intact
 
 
@@ -480,6 +485,8 @@ def _check_replay(
     state = rules.replay(dealt)
     moves, last_move = 0, 1
     for record in records[1:]:
+        if record.get("type") == "ruling":
+            continue  # (a ruling changes no rules state: ``check_rulings`` checks what it says)
         if record.get("type") != "move":
             break
         version, move = record["version"], record["body"]
@@ -614,6 +621,48 @@ def _differences(a: Any, b: Any, path: str = "", depth: int = 0) -> list[str]:
     return [path or "the state"]
 
 
+def _type_of(records: list[dict[str, Any]], version: int) -> Any:
+    record = records[version - 1] if 0 < version <= len(records) else None
+    return record.get("type") if isinstance(record, dict) else None
+
+
+def _ruling_problems(
+    records: list[dict[str, Any]], hashes: dict[int, Any], entries: list[Entry], name: str, source: str
+) -> list[tuple[int, str]]:
+    """Each ruling the ledger (or checkpoint) entered is there, as entered; each ruling record of the store was
+    entered (a checkpoint may predate it): a ruling cannot be removed, rewritten or slipped in unseen."""
+    problems = []
+    entered = {e.version: e for e in entries if e.kind == "ruling"}
+    for version, entry in sorted(entered.items()):
+        if _type_of(records, version) != "ruling":
+            problems.append(
+                (
+                    version,
+                    f"{source} entered a ruling as record {version} (entry {entry.seq}), which "
+                    "is missing or no longer a ruling",
+                )
+            )
+        elif hashes.get(version) != entry.record_hash:
+            problems.append(
+                (
+                    version,
+                    f"record {version}, a ruling, hashes otherwise than {source} entered it "
+                    f"(entry {entry.seq}): it was rewritten",
+                )
+            )
+    if name == "ledger":
+        for record in records:
+            if isinstance(record, dict) and record.get("type") == "ruling" and record.get("version") not in entered:
+                version = record.get("version")
+                problems.append(
+                    (
+                        version if isinstance(version, int) else 0,
+                        f"record {version} is a ruling the ledger never entered",
+                    )
+                )
+    return problems
+
+
 def check_ledger(records: list[dict[str, Any]], entries: list[Entry], name: str = "ledger") -> Check:
     """The game against what the ledger entered (``name="ledger"``: the store's entries of this game) or what a
     checkpoint signed (``name="checkpoint"``: the checkpoint's entries of this game): record 1 has the hash entered
@@ -625,7 +674,7 @@ def check_ledger(records: list[dict[str, Any]], entries: list[Entry], name: str 
         if isinstance(r, dict) and isinstance(r.get("version"), int) and not isinstance(r.get("version"), bool)
     }
     last = max(hashes, default=0)
-    over = bool(records) and isinstance(records[-1], dict) and records[-1].get("type") == "seed_revealed"
+    over = any(isinstance(r, dict) and r.get("type") == "seed_revealed" for r in records)
     created = [e for e in entries if e.kind == "created"]
     finished = [e for e in entries if e.kind == "finished"]
     if not entries:
@@ -678,13 +727,15 @@ def check_ledger(records: list[dict[str, Any]], entries: list[Entry], name: str 
                     f"{entry.record_hash[:12]}... ({source}, entry {entry.seq}): its records were rewritten",
                 )
             )
-        elif last != entry.version:
+        elif any(_type_of(records, v) != "ruling" for v in range(entry.version + 1, last + 1)):
             problems.append(
                 (
                     entry.version + 1,
-                    f"records follow the game's end (record {entry.version}, {source} entry {entry.seq})",
+                    f"records other than rulings follow the game's end (record {entry.version}, {source} entry "
+                    f"{entry.seq})",
                 )
             )
+    problems.extend(_ruling_problems(records, hashes, entries, name, source))
     if over and not finished and name == "ledger":
         problems.append((last, f"the game is over (record {last}) but the ledger has no entry for its end"))
     if problems:
