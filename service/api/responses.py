@@ -26,8 +26,11 @@ from service.commands.results import (
     Game,
     GameCreated,
     MoveAcknowledged,
+    Penalty,
     Player,
     Record,
+    Ruling,
+    RulingList,
     SeatedRound,
     SeatLink,
     Tournament,
@@ -139,6 +142,9 @@ ANSWERS: tuple[type[Any], ...] = (
     TournamentRounds,
     SeatedRound,
     SeatLinks,
+    Ruling,
+    Penalty,
+    RulingList,
 )
 REF = "#/components/schemas/{model}"
 

@@ -11,7 +11,7 @@ a tournament's stream: ``penalty`` (points off a player's standing). Each carrie
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from eventsourcing.persistence import IntegrityError
 
@@ -24,9 +24,6 @@ from service.integrity.records import token_hash
 from service.store import eventsourcing_workarounds
 from service.store.aggregates import STOPPING, Game, Tournament, ruled
 from service.stored_text import check_text
-
-if TYPE_CHECKING:
-    from service.commands.application import Digsite
 
 GAME_RULINGS = ("annul", "restart", "adjust_result", "substitute")
 TOURNAMENT_RULINGS = ("penalty",)
@@ -53,8 +50,8 @@ def _int(value: Any, name: str) -> int:
 class Rulings:
     """The rulings the service records (``Digsite.rulings``); every door (API, CLI) comes through here."""
 
-    def __init__(self, service: Digsite) -> None:
-        self.service = service
+    def __init__(self, service: Any) -> None:
+        self.service = service  # (the ``Digsite`` service: typed loosely, as it lives in the module that makes this)
 
     # -- a game's -----------------------------------------------------------------------------------------
 
@@ -195,8 +192,7 @@ class Rulings:
         return new_game, tokens, details
 
     def of_game(self, game_id: str) -> list[dict[str, Any]]:
-        """The game's ruling records, oldest first."""
-        return [r for r in self.service.reader.stored_records(game_id) if r["type"] == "ruling"]
+        return of_game(self.service.reader, game_id)
 
     # -- a tournament's -----------------------------------------------------------------------------------
 
@@ -229,8 +225,18 @@ class Rulings:
         return {seat["id"] for game_id in games for seat in self.service.game(game_id)["players"]}
 
     def of_tournament(self, tournament_id: str) -> list[dict[str, Any]]:
-        tournament: Tournament = self.service.reader.aggregate(tournament_id, Tournament, "tournament")
-        return [{"ruling": "penalty", **p} for p in getattr(tournament, "penalties", [])]
+        return of_tournament(self.service.reader, tournament_id)
+
+
+def of_game(reader: Any, game_id: str) -> list[dict[str, Any]]:
+    """The game's ruling records, oldest first (``reader``: the store's ``GameReader``, read only)."""
+    return [r for r in reader.stored_records(game_id) if r["type"] == "ruling"]
+
+
+def of_tournament(reader: Any, tournament_id: str) -> list[dict[str, Any]]:
+    """The tournament's penalties, oldest first (``reader``: the store's ``GameReader``, read only)."""
+    tournament: Tournament = reader.aggregate(tournament_id, Tournament, "tournament")
+    return [{"ruling": "penalty", **p} for p in getattr(tournament, "penalties", [])]
 
 
 def tournament_players(tournament: Tournament) -> set[str]:
