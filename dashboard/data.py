@@ -208,7 +208,7 @@ class Data:
         table = PointsTable.parse(points)
         found = self.tournament(visitor, tournament_id)
         rows = self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor))
-        return report(found, rows, table)
+        return report(found, rows, table, self._lists.tournament_rulings(tournament_id))
 
     # -- a tournament's entries and rounds (organisers only; the one service function: ``Digsite.rounds``) ------
 
@@ -238,7 +238,8 @@ class Data:
     def standings_csv(self, visitor: Visitor, tournament_id: str, points: str | None) -> str:
         table = PointsTable.parse(points)
         self.tournament(visitor, tournament_id)
-        return to_csv(self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor)), table)
+        rows = self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor))
+        return to_csv(rows, table, self._lists.tournament_rulings(tournament_id))
 
     def players(self, visitor: Visitor, ids: Sequence[str] | None = None) -> list[PlayerRow]:
         """Every player the visitor may see (or only those of ``ids``)."""

@@ -145,7 +145,22 @@ FIELD_SUMS = Table(
     primary_key=("kind", "scope", "figure", "n_players", "grp", "measure"),
 )
 
-CORE: tuple[Table, ...] = (PLAYERS, TOURNAMENTS, GAMES_TABLE, MOVES, PLAYER_GAMES, FIELD_SUMS)
+# An organiser's rulings (service/commands/rulings.py): a game's (``subject_id`` the game) and a tournament's penalties
+# (``subject_id`` the tournament), for the standings to apply, each with its reason.
+RULINGS = Table(
+    "rm_rulings",
+    (
+        _text("subject_id"),
+        _int("version"),
+        _text("ruling"),
+        _text("reason"),
+        _text("details"),  # JSON: what it rules (a penalty's player and points)
+        _text("at"),
+    ),
+    primary_key=("subject_id", "version"),
+)
+
+CORE: tuple[Table, ...] = (PLAYERS, TOURNAMENTS, GAMES_TABLE, MOVES, PLAYER_GAMES, FIELD_SUMS, RULINGS)
 
 
 def _real(name: str, *, not_null: bool = False) -> Column:
