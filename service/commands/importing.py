@@ -14,6 +14,9 @@ from service.store import eventsourcing_workarounds
 from service.store.aggregates import Game, Player, Tournament
 
 
+RECORD_CLASSES = {"move": Game.MoveRecorded, "seed_revealed": Game.SeedRevealed, "ruling": Game.RulingRecorded}
+
+
 def import_game(
     app: Any,
     records: list[dict[str, Any]],
@@ -31,7 +34,7 @@ def import_game(
     game = Game.create(uid, **records[0]["body"], hash=records[0]["hash"])
     for record in records[1:]:
         fields = {**record["body"], "prev_hash": record["prev_hash"], "hash": record["hash"]}
-        game.trigger_event(Game.MoveRecorded if record["type"] == "move" else Game.SeedRevealed, **fields)
+        game.trigger_event(RECORD_CLASSES[record["type"]], **fields)
     added: list[Any] = []
     for cls, found in ((Player, players or []), (Tournament, tournaments or [])):
         for data in found:
