@@ -13,7 +13,6 @@ from service.errors import Conflict
 from service.store import eventsourcing_workarounds
 from service.store.aggregates import Game, Player, Tournament
 
-
 RECORD_CLASSES = {"move": Game.MoveRecorded, "seed_revealed": Game.SeedRevealed, "ruling": Game.RulingRecorded}
 
 
