@@ -652,12 +652,12 @@ def _ruling_problems(
             )
     if name == "ledger":
         for record in records:
-            if isinstance(record, dict) and record.get("type") == "ruling" and record.get("version") not in entered:
-                version = record.get("version")
+            at = record.get("version") if isinstance(record, dict) else None
+            if isinstance(record, dict) and record.get("type") == "ruling" and at not in entered:
                 problems.append(
                     (
-                        version if isinstance(version, int) else 0,
-                        f"record {version} is a ruling the ledger never entered",
+                        at if isinstance(at, int) else 0,
+                        f"record {at} is a ruling the ledger never entered",
                     )
                 )
     return problems

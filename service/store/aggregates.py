@@ -65,6 +65,7 @@ class Game(Aggregate):
         self.last_hash = hash
         self.moves = 0
         self.seed: str | None = None  # published only once the game is over
+        self.rulings: list[dict[str, Any]]  # (declared, not set: ``RulingRecorded`` sets it; ``ruled`` reads it)
         rules = game_of(kind).rules
         self.state = rules.replay([rules.event_from_dict(e) for e in opening])
 
@@ -126,6 +127,7 @@ class Game(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             game: Game = aggregate
+            # (set only once a game has a ruling: a game without one keeps the state its snapshots hold)
             game.rulings = [*ruled(game), {"version": self.originator_version, "ruling": self.ruling}]
             if self.ruling == "substitute":  # the seat's player from the next move on (new lists: Created's stay)
                 seat = self.details["seat"]
