@@ -230,7 +230,7 @@ class Replays:
         records stand while the game's version is theirs; a live one is re-read)."""
         with self._lock:
             cached = self._records.get(game_id)
-        over = bool(cached) and any(r["type"] == "seed_revealed" for r in reversed(cached))  # (rulings may follow)
+        over = any(r["type"] == "seed_revealed" for r in reversed(cached or []))  # (rulings may follow the end)
         if cached and over and self.reader.latest_version(game_id) == len(cached):
             return cached
         records = self.reader.stored_records(game_id)
