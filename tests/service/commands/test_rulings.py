@@ -9,7 +9,8 @@ import pytest
 
 from service.commands.application import Digsite, Viewer
 from service.errors import BadRequest, Conflict, NotFound, ServiceError
-from service.integrity.audit import verify
+from service.integrity.audit import verify, verify_records
+from service.integrity.records import record_hash
 from service.settings import Database
 from tests.service.integrity.test_audit import delete_row, edit_row, finished_game, new_game, play, rehash_from
 
@@ -146,19 +147,35 @@ def test_a_deleted_ruling_after_the_end_is_found_by_the_ledger(service: Digsite,
     assert "ruling" in failed(service, game_id)["ledger"]
 
 
-def test_a_move_slipped_in_after_an_annulment_is_found(service: Digsite, database: Database) -> None:
-    game_id = new_game(service)
-    play(service, game_id, 3)
-    annulled = rule(service, game_id, "annul", "a misdeal")["version"]
-    moved = service.stored_records(game_id)[2]  # (move 2's record, its fields as stored)
+def _rehashed(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records with their chain recomputed, as a forger who knows the scheme would (in memory)."""
+    prev = records[0]["prev_hash"]
+    for record in records:
+        record["prev_hash"] = prev
+        record["hash"] = prev = record_hash(record["game"], record["version"], prev, record["body"])
+    return records
 
-    def as_move(state: dict[str, Any]) -> None:
-        for field in ("ruling", "reason", "details"):
-            state.pop(field)
-        state.update({k: moved["body"][k] for k in ("seat", "action", "events", "rules_version")})
 
-    edit_row(database, game_id, annulled, as_move)
-    assert failed(service, game_id)  # (whatever check catches it first: a move out of place)
+def test_a_forged_ruling_with_a_consistent_chain_is_caught_by_the_rulings_check(service: Digsite) -> None:
+    """Past the hash chain (rehashed) and without the ledger (records alone): what the ruling says is checked."""
+    over = finished_game(service)
+    ranking = service.game(over)["result"]["ranking"]  # type: ignore[index]
+    rule(service, over, "adjust_result", "miscount", result={"ranking": list(reversed(ranking))})
+    records = service.stored_records(over)
+    assert verify_records(records).ok
+    forged = [dict(r, body=dict(r["body"])) for r in records]
+    forged[-1]["body"]["details"] = {**forged[-1]["body"]["details"], "engine_result": {"ranking": [], "scores": []}}
+    report = verify_records(_rehashed(forged))
+    assert [c.name for c in report.checks if not c.ok] == ["rulings"]
+
+    in_play = new_game(service, "forged-move")
+    play(service, in_play, 3)
+    rule(service, in_play, "annul", "a misdeal")
+    records = service.stored_records(in_play)
+    moved = [dict(r) for r in records[:-1]]
+    forged = [*moved[:-1], {**records[-1], "version": moved[-1]["version"]}, {**moved[-1], "version": len(records)}]
+    report = verify_records(_rehashed(forged))  # (the annulment moved before the last move: a move after it)
+    assert "rulings" in [c.name for c in report.checks if not c.ok]
 
 
 def test_a_penalty_is_recorded_on_the_tournament_with_its_reason(service: Digsite) -> None:
