@@ -68,6 +68,9 @@ def test_the_standings_apply_rulings_with_notes_in_json_and_csv(client: FlaskCli
     assert lines[seats[0]["id"]]["penalty"] == 1 and "penalty of 1 point(s): late" in lines[seats[0]["id"]]["notes"]
     assert sum(line["games"] for line in answer["standings"]) == 2  # one game of two seats: the other is annulled
     assert [r["ruling"] for r in answer["rulings"]] == ["annul", "adjust_result", "penalty"]
+    [penalised] = [line for line in answer["cross_table"] if line["player_id"] == seats[0]["id"]]
+    earned = sum(c["points"] for cells in penalised["rounds"].values() for c in cells)
+    assert lines[seats[0]["id"]]["points"] == earned - 1  # the penalty is off the points it earned
     cells = [c for line in answer["cross_table"] for cells in line["rounds"].values() for c in cells]
     assert {c["ruling"] for c in cells if c["game_id"] == second} == {"game annulled: a misdeal"}
     as_csv = client.get(f"/api/v1/tournaments/{cup.id}/standings", query_string={"format": "csv"})
