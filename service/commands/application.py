@@ -181,6 +181,11 @@ class Digsite:
         """Call ``hear(game, records)`` after each move this service stores (the game as it is once stored)."""
         self._on_landed.append(hear)
 
+    def landed(self, game: Game, records: list[Any]) -> None:
+        """Tell whoever listens (``on_landed``) that ``records`` of ``game`` were stored: a move's, or a ruling's."""
+        for hear in self._on_landed:
+            hear(game, records)
+
     def store_health(self) -> backends.Health:
         """A bounded check of the store (for /health): ``ok``, ``down`` or ``read_only``."""
         guard = getattr(getattr(self.app.recorder, "datastore", None), "guard", None)
@@ -486,8 +491,7 @@ class Digsite:
             self.live.forget(uid)
             raise
         self.live.remember(game)
-        for hear in self._on_landed:
-            hear(game, records)
+        self.landed(game, records)
         self._snapshot_if_due(game, before)
         return {
             "version": game.version,

@@ -107,6 +107,7 @@ class Rulings:
                 service.live.forget(uid)
                 raise Conflict("a move landed on this game meanwhile; look at it again and retry", "conflict") from None
             service.live.remember(game)
+        service.landed(game, [r for r in records if r.originator_id == uid])  # (the push channel's waits wake)
         return {**service.reader.log(uid, after=game.version - 1, limit=1)[0], **extra}
 
     def _adjusted(self, game: Game, body: dict[str, Any]) -> dict[str, Any]:
