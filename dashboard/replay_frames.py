@@ -30,6 +30,7 @@ from dashboard.games import renderer
 from dashboard.html_text import pieces
 from dashboard.kept import drawing_frames
 from domain.games import game
+from service.integrity.chain import MOVES
 from service.reading.replays import At, Entry, entries, events_of, states, viewed
 
 CHUNK = 25  # moves per part: the first part is drawn in a fraction of a second, the rest follow it
@@ -68,7 +69,7 @@ def document(
     players = [{"seat": i, "name": str(n)} for i, n in enumerate(first["names"])]
     latest = len(records)
     high = min(latest, (chunk + 1) * CHUNK)
-    movers = [r["body"]["seat"] if r["type"] == "move" else None for r in records]  # who made each move
+    movers = [r["body"]["seat"] if r["type"] in MOVES else None for r in records]  # who made each move
     index: dict[str, int] = {}
     shared: list[str] = []
     frames = []

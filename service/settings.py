@@ -123,6 +123,9 @@ class Settings:
     secret_key: str | None = None
     snapshot_interval: int = 50
     cache_size: int = 2048
+    # How often a serving process looks for seats out of time in the games in play (DIGSITE_CLOCK_SWEEP_SECONDS;
+    # 0: never, only moves and clock changes notice): service/serving/clock_sweep.py.
+    clock_sweep_seconds: float = 2.0
     extra_env: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -136,6 +139,9 @@ class Settings:
             "api_key": os.environ.get("DIGSITE_API_KEY") or None,
             "secret_key": os.environ.get("DIGSITE_SECRET_KEY") or None,
         }
+        sweep = os.environ.get("DIGSITE_CLOCK_SWEEP_SECONDS")
+        if sweep:
+            values["clock_sweep_seconds"] = _seconds(sweep, "DIGSITE_CLOCK_SWEEP_SECONDS")
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
 
@@ -179,3 +185,13 @@ def _log_database(url: str, database: Database) -> Database:
             f"{database.schema}: give the replica's URL the same ?schema={database.schema}"
         )
     return log_database
+
+
+def _seconds(text: str, name: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 3600:
+        raise ValueError(f"{name} is a number of seconds from 0 (off) to 3600, not {text!r}")
+    return value

@@ -7,6 +7,8 @@
  *   presses the hidden `#play-refresh` button (the page's Dash callback draws the table again, for the seat)
  *   and waits, without asking the server, until the page shows the new version before it asks again. A failed
  *   request is retried after a pause, never at once.
+ * - **Clock** (`#play-clock`, a timed game): each running seat's time counts down to its deadline
+ *   (`[data-deadline]`, from the server's records); the table itself is redrawn when a record lands.
  * - **Games list** (`#games-table`): each game in play carries the time of its last record
  *   (`[data-since]`); a row quiet for longer than the limit in `#games-idle` (minutes, kept in the address
  *   as `idle=`) is marked idle. Only the clock moves here: no request.
@@ -71,6 +73,25 @@
     document.addEventListener("click", function (event) {
         if (P && event.target && event.target.id === "play-submit") { P.submitted = Date.now(); }
     }, true);
+
+    // -- the play page's clock: a running seat's time counts down ----------------------------------------
+
+    function clockText(seconds) {
+        var s = Math.max(0, Math.floor(seconds)), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+        var ss = ("0" + (s % 60)).slice(-2);
+        return h ? h + ":" + ("0" + m).slice(-2) + ":" + ss : m + ":" + ss;
+    }
+
+    function tickClocks() {
+        var now = Date.now();
+        document.querySelectorAll("#play-clock .play-clock-seat.running[data-deadline]").forEach(function (span) {
+            var deadline = Date.parse(span.getAttribute("data-deadline"));
+            if (!isFinite(deadline)) { return; }
+            var said = span.getAttribute("data-name") + " " + clockText((deadline - now) / 1000) + " (running)";
+            if (span.textContent !== said) { span.textContent = said; }
+        });
+    }
+    setInterval(tickClocks, 1000);
 
     // -- the games list: idle tables ------------------------------------------------------------------
 

@@ -31,11 +31,13 @@ from dashboard.live import LIVE_PATH
 from dashboard.picker import PickerFn, plain_picker
 from domain.errors import said
 from service.errors import Conflict, ServiceError
+from service.store.clocks import minutes
 
 STALE = "The game moved on before your move landed: here is the table now. Nothing was played."
 NOT_YOUR_TURN = "Waiting for {who} to move…"
 YOUR_TURN = "Your move."
 OVER = "The game is over."
+CLOCK_REFUSALS = ("out_of_time", "table_paused")
 
 OUTPUTS = [
     Output("play-table-html", "data"),
@@ -218,7 +220,9 @@ def submit(ctx: Context, visitor: Visitor, game_id: str, shown: Any, chosen: str
         return html.Span("That move could not be read: choose it again.", className="play-refused")
     try:
         ctx.data.play(visitor, game_id, shown, action)
-    except Conflict:
+    except Conflict as refused:
+        if refused.code in CLOCK_REFUSALS:  # (not a stale table: the seat's time ran out, or the table is paused)
+            return html.Span(refusal_text(refused), className="play-refused", id="play-clock-refused")
         return html.Span(STALE, className="play-refused", id="play-stale")
     except ServiceError as refused:  # the engine or the service said no: one sentence, nothing changed
         return html.Span(refusal_text(refused), className="play-refused")
@@ -270,7 +274,11 @@ def drawn(ctx: Context, visitor: Visitor, game_id: str, message: Any) -> tuple[A
         status_text = NOT_YOUR_TURN.format(who=waiting or "the game")
     status = html.Span(
         # (moves as the games list and the replay count them: the first record sets the game up)
-        [html.Strong(status_text), html.Span(f" · {_played(int(game['version']) - 1)}", className="quiet")],
+        [
+            html.Strong(status_text),
+            html.Span(f" · {_played(int(game['version']) - 1)}", className="quiet"),
+            *clock_shown(game.get("clock"), names),
+        ],
         id="play-now",
         **data_attributes({"data-version": str(game["version"]), "data-turn": "1" if legal else "0"}),
     )
@@ -292,6 +300,37 @@ def drawn(ctx: Context, visitor: Visitor, game_id: str, message: Any) -> tuple[A
         message,
         picker is None,
     )
+
+
+def clock_shown(clock: dict[str, Any] | None, names: list[str]) -> list[Any]:
+    """A timed game's clock beside the status: each seat's time left as of the last move, and for a seat whose time
+    runs, when it runs out (``data-deadline``, ISO: the time left counts down from the move the page shows)."""
+    if not clock:
+        return []
+    seats = []
+    for seat in clock["seats"]:
+        name = names[seat["seat"]] if seat["seat"] < len(names) else f"seat {seat['seat'] + 1}"
+        text = f"{name} {minutes(seat['left'])}"
+        if seat["running"]:
+            text += f" (running, until {seat['deadline'][11:19]} UTC)"
+        seats.append(
+            html.Span(
+                text,
+                className="play-clock-seat" + (" running" if seat["running"] else ""),
+                **data_attributes(
+                    {"data-seat": str(seat["seat"]), "data-name": name, "data-deadline": seat["deadline"] or ""}
+                ),
+            )
+        )
+    label = "Clock (paused): " if clock["paused"] else "Clock: "
+    return [html.Div([html.Span(label, className="quiet"), *_between(seats, " · ")], id="play-clock")]
+
+
+def _between(items: list[Any], separator: str) -> list[Any]:
+    out: list[Any] = []
+    for i, item in enumerate(items):
+        out.extend([separator, item] if i else [item])
+    return out
 
 
 def _cards_in(picker: dict[str, Any], group: str | None) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 import dash
 from dash import Input, Output, State, dcc, html
 
+from dashboard import accuracy
 from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
@@ -138,6 +139,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
                 ),
             ),
             card("Round by round", _cross_table(app, answer)),
+            accuracy.tournament_card(ctx.data, visitor, tournament_id, _names(answer)),
             *([card("Rulings", _rulings(answer))] if answer["rulings"] else []),
         ], options
 
@@ -155,6 +157,11 @@ def register(app: dash.Dash, ctx: Context) -> None:
         except PointsTableError:
             return dash.no_update
         return {"content": text, "filename": f"standings-{tournament_id[:8]}.csv", "type": "text/csv"}
+
+
+def _names(answer: Standings) -> dict[str, str]:
+    """The tournament's players' names by id, from its standings."""
+    return {str(line["player_id"]): line["name"] for line in answer["standings"]}
 
 
 def _standings_table(lines: list[Standing]) -> html.Div:

@@ -46,7 +46,7 @@ from domain.arnak.decide import decide, step
 from domain.arnak.describe import describe
 from domain.arnak.events import Event, event_from_dict, event_to_dict
 from domain.arnak.evolve import evolve, replay
-from domain.arnak.legal import legal_actions, to_act, unaffected
+from domain.arnak.legal import legal_actions, timeout_action, to_act, unaffected
 from domain.arnak.plain import to_plain
 from domain.arnak.sampling import sample
 from domain.arnak.scoring import score
@@ -108,6 +108,7 @@ __all__ = [
     "start",
     "state_from_dict",
     "state_to_dict",
+    "timeout_action",
     "to_act",
     "unaffected",
     "view",

@@ -234,3 +234,18 @@ def _idols(state: GameState, seat: int) -> list[Action]:
         for option in b.idol_slot_options.values()
         if cannot_start(state, seat, option.effect) is None
     ]
+
+
+def timeout_action(state: GameState, seat: int) -> Action | None:
+    """What the server plays for ``seat`` when its time runs out (``None``: the seat has nothing to do now). The
+    rules: a seat that "cannot or do[es] not want to take another main action" passes, and a turn whose main
+    action is done ends. A pending choice (which the rules never let a seat skip) takes its first option, a design
+    choice documented in docs/rules/arnak.md, *Time controls*."""
+    legal = legal_actions(state, seat)
+    if not legal:
+        return None
+    if state.pending is not None:
+        return legal[0]
+    if state.main_done:
+        return EndTurn(seat)
+    return Pass(seat)

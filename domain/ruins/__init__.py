@@ -37,7 +37,7 @@ from domain.ruins.decide import decide
 from domain.ruins.describe import describe
 from domain.ruins.events import Event, event_to_dict
 from domain.ruins.evolve import evolve, replay
-from domain.ruins.legal import craft_options, legal_actions, plays, to_act, unaffected
+from domain.ruins.legal import craft_options, legal_actions, plays, timeout_action, to_act, unaffected
 from domain.ruins.sampling import sample
 from domain.ruins.setup import start
 from domain.ruins.setup_position import new_game_from_setup, start_from_setup
@@ -97,6 +97,7 @@ __all__ = [
     "book_of",
     "start",
     "start_from_setup",
+    "timeout_action",
     "to_act",
     "unaffected",
     "view",

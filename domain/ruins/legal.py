@@ -405,3 +405,19 @@ def unaffected(events: Sequence[Event], seat: int) -> bool:
     flip stays hidden until the last one is chosen (when it is revealed in that same move), so those moves change
     nothing the seat could see or choose: its choice was not made on a game that has since changed."""
     return bool(events) and all(isinstance(e, NightFlipChosen) and e.seat != seat for e in events)
+
+
+def timeout_action(state: GameState, seat: int) -> Action | None:
+    """What the server plays for ``seat`` when its time runs out (``None``: the seat has nothing to do now). The
+    rules say passing a follow is always safe (the seat stays in the round), so a seat out of time passes; where
+    a pass is not allowed (a lead, the night flip, the discard) the rules name no default, and the design choice is
+    the least committal move (docs/rules/ruins.md, *Time controls*): a lead of the lowest set the engine lists
+    first, no night flip, the first of the discards in the order of the hand."""
+    legal = legal_actions(state, seat)
+    if not legal:
+        return None
+    if state.phase == "play" and state.top is not None:  # a follow: the pass heads the legal actions
+        return pass_of(seat)
+    if state.phase == "flip":
+        return flip_of(seat, None)
+    return legal[0]

@@ -10,6 +10,7 @@ from typing import Any
 
 from domain.games import game as game_of
 from domain.judge import GameJudgement, Judge, Move
+from service.integrity.chain import MOVES
 
 
 class NotFinished(ValueError):
@@ -27,8 +28,9 @@ class Judged:
 
 
 def finished(records: Sequence[dict[str, Any]]) -> bool:
-    """A game is over once its seed is revealed (the service reveals it as the last record, as the log says)."""
-    return any(r["type"] == "seed_revealed" for r in records)
+    """A game is over once its seed is revealed (the service reveals it as the last record, as the log says); a game a
+    seat forfeited (out of time) ended outside the rules, with nothing for the judge to judge its play against."""
+    return any(r["type"] == "seed_revealed" for r in records) and not any(r["type"] == "forfeit" for r in records)
 
 
 def judge_records(records: Sequence[dict[str, Any]], budget: int) -> Judged:
@@ -41,7 +43,7 @@ def judge_records(records: Sequence[dict[str, Any]], budget: int) -> Judged:
     found = game_of(created["body"]["kind"])
     rules = found.rules
     opening = [rules.event_from_dict(e) for e in created["body"]["opening"]]
-    played = [r for r in records if r["type"] == "move"]
+    played = [r for r in records if r["type"] in MOVES]
     moves = [
         Move(
             r["body"]["seat"],

@@ -25,7 +25,7 @@ from service.api.responses import GameList, Log, MoveResult, WaitFailed
 from service.api.validation import check, json_body, query_args
 from service.caller_values import parse_uuid
 from service.commands.application import Digsite, Viewer
-from service.commands.results import GameCreated, MoveAcknowledged
+from service.commands.results import ClockChange, GameCreated, MoveAcknowledged
 from service.errors import Conflict, Forbidden, NotFound
 from service.reading import listing
 from service.reading.results import Analysis, Updates
@@ -60,7 +60,7 @@ def create_game() -> tuple[GameCreated, int, dict[str, str]]:
     options = body.get("options")
     if options is not None:
         options = check(options, schemas.options_of(body["game"]), "options")
-    created = digsite().create_game(body["game"], body["seats"], options, labels, body.get("seed"))
+    created = digsite().create_game(body["game"], body["seats"], options, labels, body.get("seed"), body.get("clock"))
     return created, 201, {"Location": url_for(".game", game_id=created["id"])}
 
 
@@ -183,6 +183,33 @@ def act(game_id: str) -> Response | MoveResult:
         if "error" not in following:  # (the move stands whatever the wait met: its answer says so, without `next`)
             result["next"] = following
     return result
+
+
+@bp.post("/games/<game_id>/clock")
+@described(
+    operation(
+        "changeClock",
+        "Pause or resume a timed table, or add time to a seat (or every seat), with a reason.",
+        tag="games",
+        security=ORGANISER,
+        body="ClockChange",
+        ok=(
+            201,
+            "The change is recorded (a clock record); the game's clock as it now stands.",
+            ref("schemas", "ClockChange"),
+        ),
+        errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound", "Conflict"],
+        description="Organisers only: a seat's token is refused (401 `invalid_api_key`). Each change is a record "
+        "of the game, with its reason, that `verify` rechecks. Timeouts already due are recorded first. 409 "
+        "`no_clock` (an untimed game), `game_over`, `table_paused` (a pause while paused), `table_not_paused` (a "
+        "resume while not).",
+    )
+)
+@organiser_only
+def change_clock(game_id: str) -> tuple[ClockChange, int]:
+    body = json_body()
+    changed = digsite().change_clock(game_id, body["change"], body["reason"], body.get("seconds"), body.get("seat"))
+    return changed, 201
 
 
 def _wants_stream() -> bool:

@@ -96,7 +96,7 @@ def create_tournament() -> Made:
     options = body.get("options")
     if options is not None:
         options = check(options, schemas.options_of(body["game"]), "options")
-    tournament_id = digsite().create_tournament(body["name"], body["rounds"], body["game"], options)
+    tournament_id = digsite().create_tournament(body["name"], body["rounds"], body["game"], options, body.get("clock"))
     return {"id": tournament_id}, 201, {"Location": url_for(".tournament", tournament_id=tournament_id)}
 
 

@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 
 from service.api import schemas
 from service.commands.results import (
+    ClockChange,
     Game,
     GameCreated,
     MoveAcknowledged,
@@ -130,6 +131,7 @@ ANSWERS: tuple[type[Any], ...] = (
     GameCreated,
     Game,
     MoveResult,
+    ClockChange,
     WaitFailed,
     Record,
     Log,

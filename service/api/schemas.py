@@ -68,6 +68,63 @@ NEW_PLAYER: dict[str, Any] = {
     },
 }
 
+_SECONDS_LIMIT = 30 * 24 * 3600  # (service.store.clocks.LONGEST_SECONDS)
+_SECONDS: dict[str, Any] = {"type": "number", "exclusiveMinimum": 0, "maximum": _SECONDS_LIMIT}
+_ON_TIMEOUT: dict[str, Any] = {
+    "type": "string",
+    "enum": ["move", "forfeit"],
+    "description": "A seat out of time: the game plays its default move for it (`move`, the default), or the seat "
+    "forfeits the game, ranked last, and the game ends (`forfeit`, a tournament's rule).",
+}
+CLOCK: dict[str, Any] = {
+    "description": "A time control (seconds): a time bank per player for the game plus an increment added each "
+    "time the seat's turn ends (`{bank, increment}`, Board Game Arena's reflection time, Fischer's increment), or "
+    "a limit per turn (`{per_move}`). A seat out of time is timed out: the game plays its default move for it. "
+    "None: untimed. Zero or less, or any other shape: 400 invalid_clock.",
+    "x-code": "invalid_clock",
+    "oneOf": [
+        {"type": "null"},
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["bank"],
+            "properties": {
+                "bank": _SECONDS,
+                "increment": {"type": "number", "minimum": 0, "maximum": _SECONDS_LIMIT},
+                "on_timeout": _ON_TIMEOUT,
+            },
+        },
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["per_move"],
+            "properties": {"per_move": _SECONDS, "on_timeout": _ON_TIMEOUT},
+        },
+    ],
+}
+
+CLOCK_CHANGE: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["change", "reason"],
+    "x-code": "invalid_clock_change",
+    "properties": {
+        "change": {
+            "type": "string",
+            "enum": ["pause", "resume", "add"],
+            "description": "Pause the table (nobody's time runs, no move is taken), resume it, or add time.",
+        },
+        "reason": {"type": "string", "minLength": 1, "maxLength": 500, "description": "Why: kept in the record."},
+        "seconds": {**_SECONDS, "description": "With `add`: the seconds given."},
+        "seat": {
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 100,
+            "description": "With `add`: the seat given time (none: every seat).",
+        },
+    },
+}
+
 NEW_TOURNAMENT: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -92,6 +149,7 @@ NEW_TOURNAMENT: dict[str, Any] = {
             "propertyNames": SETTINGS_NAME,
             "additionalProperties": SCALAR,
         },
+        "clock": {**CLOCK, "description": CLOCK["description"] + " Every game of the tournament plays under it."},
     },
 }
 
@@ -129,6 +187,11 @@ NEW_GAME: dict[str, Any] = {
         "round": {"type": ["integer", "null"], "minimum": 1, "maximum": 1000, "description": "Tournament round."},
         "table": {"type": ["integer", "null"], "minimum": 1, "maximum": 100_000, "description": "Table number."},
         "seed": SEED,
+        "clock": {
+            **CLOCK,
+            "description": CLOCK["description"] + " A tournament's game plays under the tournament's (another: "
+            "400 tournament_clock_mismatch).",
+        },
     },
 }
 
@@ -292,6 +355,7 @@ REQUEST_BODIES: dict[str, dict[str, Any]] = {
     "NewRound": NEW_ROUND,
     "NewGame": NEW_GAME,
     "Submit": SUBMIT,
+    "ClockChange": CLOCK_CHANGE,
 }
 
 

@@ -14,6 +14,7 @@ from service.cli.ports import check_free
 from service.cli.problems import ready, settings
 from service.errors import ServiceError
 from service.serving import capacity, push
+from service.serving.clock_sweep import ClockSweep
 
 NO_KEY = (
     "DIGSITE_API_KEY is not set, so every organiser call (players, tournaments, games) would be refused: "
@@ -45,6 +46,7 @@ def serve(host: str, port: int, no_organisers: bool) -> None:
     except ServiceError as error:
         raise click.ClickException(error.message) from None
     service = app.extensions["digsite"]
+    ClockSweep(service, app.extensions["digsite_read"]).start()  # (timeouts on tables where nobody moves)
     server = make_server(host, port, app, threaded=True, request_handler=JSONErrorsHandler)
     signal.signal(signal.SIGTERM, _interrupt)  # stop as cleanly on `kill` as on Ctrl-C
     click.echo(f"Digsite API on {service.settings.database.display()}")

@@ -43,16 +43,22 @@ from service.errors import (
     Conflict,
     Forbidden,
     NotFound,
+    RuleRejected,
     Unavailable,
     from_domain,
 )
-from service.integrity.chain import record_move, record_of, redact_record
+from service.integrity.chain import record_clock_change, record_forfeit, record_move, record_of, redact_record
 from service.integrity.records import GENESIS, record_hash, seed_commitment, token_hash
 from service.settings import Settings
-from service.store import backends, eventsourcing_workarounds
-from service.store.aggregates import STOPPING, Game, Player, Seating, Tournament, ruled, seating_id
+from service.store import backends, clocks, eventsourcing_workarounds
+from service.store.aggregates import STOPPING, Game, Player, Seating, Tournament, ruled, seating_id, stopped
 from service.store.snapshots import SealingMapper, VerifyingRepository
 from service.stored_text import check_text
+
+# Timeouts recorded at once for one game at most (a seat out of time on a per-move limit, whose default action
+# leaves it to act, times out again at once; each seat's turn ends after a few): a bound, never reached in play.
+TIMEOUTS_AT_ONCE = 64
+CLOCK_CHANGES = ("pause", "resume", "add")
 
 # Tries of one move that lose the race to the store to a move of another process (each such move is another
 # seat's, made at the same time, or the try is refused as stale): bounded, since a game has at most a few seats.
@@ -138,10 +144,13 @@ class Digsite:
         *,
         check_schema: bool = True,
         app_factory: Callable[[Settings], DigsiteApplication] | None = None,
+        clock: Callable[[], str] = now,
     ) -> None:
         """``app_factory`` builds the library's application from the settings (``DigsiteApplication.for_settings``
-        unless another is given)."""
+        unless another is given); ``clock`` tells the time (ISO, UTC) moves and timeouts are recorded at (tests
+        inject one: no test waits for a clock to run out)."""
         self.settings = settings or Settings.from_env()
+        self.now = clock
         db = self.settings.database
         if check_schema:
             try:
@@ -245,9 +254,17 @@ class Digsite:
     def player(self, player_id: str | UUID) -> results.Player:
         return self.reader.player(player_id)
 
-    def create_tournament(self, name: str, rounds: int, kind: str, options: dict[str, Any] | None = None) -> str:
-        """A tournament of the game ``kind`` under the rule ``options`` (none: the game's defaults), fixed now
-        for every game of it (``_tournament_game``)."""
+    def create_tournament(
+        self,
+        name: str,
+        rounds: int,
+        kind: str,
+        options: dict[str, Any] | None = None,
+        clock: dict[str, Any] | None = None,
+    ) -> str:
+        """A tournament of the game ``kind`` under the rule ``options`` (none: the game's defaults) and the time
+        control ``clock`` (none: untimed), fixed now for every game of it (``_tournament_game``)."""
+        control = clocks.check_control(clock)
         if not isinstance(name, str) or not name.strip() or len(name) > 200:
             raise BadRequest("a tournament needs a name of 1 to 200 characters", "invalid_tournament")
         check_text(name, "a tournament's name")
@@ -260,7 +277,9 @@ class Digsite:
             found.rules.start([f"seat {i}" for i in range(found.schemas.seats.low)], fixed, found.rules.new_seed())
         except DomainError as error:
             raise from_domain(error) from None
-        tournament = Tournament.create(name=name.strip(), rounds=rounds, game=kind, at=now(), options=fixed)
+        tournament = Tournament.create(
+            name=name.strip(), rounds=rounds, game=kind, at=now(), options=fixed, clock=control
+        )
         self.app.save(tournament)
         return str(tournament.id)
 
@@ -279,11 +298,13 @@ class Digsite:
         options: dict[str, Any] | None = None,
         labels: dict[str, Any] | None = None,
         seed: str | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> results.GameCreated:
-        """Create a game; returns its id, version, seed commitment and one secret token per seat.
+        """Create a game; returns its id, version, seed commitment and one secret token per seat. ``clock``: its
+        time control (``service.store.clocks``; a tournament's game plays under the tournament's).
 
         The tokens are shown once: only their hashes are stored."""
-        game, tokens, seating = self._new_game(kind, seats, options, labels, seed)
+        game, tokens, seating = self._new_game(kind, seats, options, labels, seed, clock)
         self._save_new(game, seating)
         self.live.remember(game)
         return {
@@ -332,6 +353,7 @@ class Digsite:
         options: dict[str, Any] | None,
         labels: dict[str, Any] | None,
         seed: str | None,
+        clock: dict[str, Any] | None = None,
         game_id: UUID | None = None,
         tokens: list[str] | None = None,
     ) -> tuple[Game, list[str], Seating | None]:
@@ -353,12 +375,14 @@ class Digsite:
         check_text(options, "'options'")
         check_text(labels, "'labels'")
         labels = dict(labels or {})
+        control = clocks.check_control(clock)
         players = [str(parse_uuid(p, "player")) for p in seats]
         seating = None
         if labels.get("tournament") is not None:
             tournament = self.tournament(labels["tournament"])
             labels["tournament"] = tournament["id"]
             options = _tournament_game(tournament, found, options, players)
+            control = _tournament_clock(tournament, control)
             if labels.get("round") is not None and labels.get("table") is not None:
                 seating = seating_id(tournament["id"], labels["round"], labels["table"], players)
         names = [self.player(p)["name"] for p in seats]
@@ -382,9 +406,12 @@ class Digsite:
             "token_hashes": [token_hash(t) for t in tokens],
             "rules_version": rules.rules_version(),
             "opening": opening,
-            "at": now(),
+            "at": self.now(),
         }
-        game = Game.create(game_id, **body, hash=record_hash(str(game_id), 1, GENESIS, body))
+        if control is not None:  # (an untimed game's record 1 holds no clock: as every game before clocks)
+            body["clock"] = control
+        hashed = record_hash(str(game_id), 1, GENESIS, body)
+        game = Game.create(game_id, **{"clock": None, **body}, hash=hashed)
         return game, tokens, (None if seating is None else Seating.create(seating, str(game_id)))
 
     def _save_new(self, game: Game, seating: Seating | None) -> None:
@@ -458,6 +485,19 @@ class Digsite:
         uid = game.id
         if reread or game.version < version:
             game = self.live.fast_forward(game)  # another process (API worker) has moved the game on
+        at = None
+        if game.clock is not None:  # a timed game: seats out of time are timed out before any move is played
+            at = self.now()
+            game, timed_out = self._time_out(game, at)
+            if viewer.seat in timed_out:
+                raise Conflict(
+                    "your time ran out before this move arrived: the game played its default move for you",
+                    "out_of_time",
+                )
+            if game.clock is not None and game.clock["paused"]:
+                raise Conflict("the organiser has paused this table: no move until it resumes", "table_paused")
+        if game.forfeit is not None:
+            raise RuleRejected("this game is over: a seat forfeited it when its time ran out", "game_over")
         rules = _rules(game.kind)
         stopped = [r for r in ruled(game) if r["ruling"] in STOPPING]
         if stopped:
@@ -482,7 +522,7 @@ class Digsite:
         game = eventsourcing_workarounds.detached_copy(
             game
         )  # the move is made on a copy: readers keep the cached game, whole
-        body, over = record_move(game, rules, parsed, events, after)
+        body, over = record_move(game, rules, parsed, events, after, at)
         try:
             records = self._append(game)
         except IntegrityError:
@@ -499,6 +539,131 @@ class Digsite:
             "status": "over" if over else "playing",
             "to_act": rules.to_act(after),
         }
+
+    def _time_out(self, game: Game, at: str) -> tuple[Game, list[int]]:
+        """Record a timeout for every seat whose time has run out by ``at`` (the game's default action for it, as
+        the game names it: ``timeout_action``), appended at once (under the game's lock): returns the game as
+        stored and the seats timed out. Two processes noticing at once append at the same version: the store lets
+        one in, and the other's ``IntegrityError`` sends its caller to read the game again."""
+        rules = _rules(game.kind)
+        timed_out: list[int] = []
+        before = game.version
+        for _ in range(TIMEOUTS_AT_ONCE):
+            due = clocks.overdue(game.clock, at)
+            if due is None or game.seed is not None or stopped(game):
+                break
+            seat, deadline = due
+            if clocks.forfeits(game.time_control):  # the tournament's rule: the seat forfeits, the game ends
+                if not timed_out:
+                    game = eventsourcing_workarounds.detached_copy(game)
+                result = clocks.forfeit_result(rules.progress(game.state).scores, seat)
+                record_forfeit(game, seat, clocks.iso(deadline), result, at)
+                timed_out.append(seat)
+                break
+            action = rules.timeout_action(game.state, seat)
+            if action is None:  # (a running seat is one the game has to act: never, unless a game is wrong)
+                logger.error("game %s: seat %s is out of time but has nothing to play", game.id, seat)
+                break
+            events, after = rules.step(game.state, action)
+            if not timed_out:
+                game = eventsourcing_workarounds.detached_copy(game)
+            record_move(game, rules, action, events, after, at, clocks.iso(deadline))
+            timed_out.append(seat)
+        if not timed_out:
+            return game, []
+        try:
+            records = self._append(game)
+        except IntegrityError:
+            raise  # (another process recorded them, or a move, first: the caller reads the game again)
+        except BaseException:
+            self.live.forget(game.id)
+            raise
+        self.live.remember(game)
+        for hear in self._on_landed:
+            hear(game, records)
+        self._snapshot_if_due(game, before)
+        return game, timed_out
+
+    def enforce_clock(self, game_id: str | UUID) -> list[int]:
+        """Record the timeouts now due in the game (none for an untimed or finished game): what the background
+        sweep (service/serving/clock_sweep.py) asks of every game in play; returns the seats timed out."""
+        uid = parse_uuid(game_id, "game")
+        with self.live.locked(uid):
+            for _ in range(MOVE_ATTEMPTS):
+                game = self.live.current(uid)
+                if game.clock is None or game.seed is not None or stopped(game):
+                    return []
+                try:
+                    return self._time_out(game, self.now())[1]
+                except IntegrityError:
+                    continue  # another process recorded something first: read the game as it now is
+            return []
+
+    def change_clock(
+        self,
+        game_id: str | UUID,
+        change: Any,
+        reason: Any,
+        seconds: Any = None,
+        seat: Any = None,
+    ) -> results.ClockChange:
+        """The organiser pauses the table (``change`` "pause"), resumes it ("resume"), or gives ``seconds`` more to
+        ``seat`` (None: every seat; "add"), for ``reason``: a ``clock`` record. Timeouts already due are recorded
+        first (time that ran out is not given back by a pause)."""
+        if change not in CLOCK_CHANGES:
+            raise BadRequest("'change' is one of pause, resume, add", "invalid_clock_change")
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+            raise BadRequest("a change of the clock needs a 'reason' of 1 to 500 characters", "invalid_clock_change")
+        check_text(reason, "a reason")
+        uid = parse_uuid(game_id, "game")
+        with self.live.locked(uid):
+            for _ in range(MOVE_ATTEMPTS):
+                game = self.live.current(uid)
+                if seat is not None and (
+                    change != "add"
+                    or isinstance(seat, bool)
+                    or not isinstance(seat, int)
+                    or not 0 <= seat < len(game.players)
+                ):
+                    raise BadRequest(
+                        f"'seat' is a seat of this game (0 to {len(game.players) - 1}) when adding time",
+                        "invalid_clock_change",
+                    )
+                if change == "add":
+                    clocks.check_control({"per_move": seconds})  # (a number of seconds above 0: 400 invalid_clock)
+                elif seconds is not None:
+                    raise BadRequest("'seconds' is given only when adding time", "invalid_clock_change")
+                if game.clock is None:
+                    raise Conflict("this game is played without a clock", "no_clock")
+                if game.seed is not None:
+                    raise Conflict("this game is over", "game_over")
+                if stopped(game):
+                    raise Conflict("an organiser's ruling stopped this game: its clock is stopped", "game_stopped")
+                try:
+                    at = self.now()
+                    game, _ = self._time_out(game, at)
+                    if game.seed is not None:
+                        raise Conflict("this game ended with the timeouts now due", "game_over")
+                    paused = bool(game.clock and game.clock["paused"])
+                    if change == "pause" and paused:
+                        raise Conflict("this table is paused already", "table_paused")
+                    if change == "resume" and not paused:
+                        raise Conflict("this table is not paused", "table_not_paused")
+                    before = game.version
+                    game = eventsourcing_workarounds.detached_copy(game)
+                    record_clock_change(game, change, seat, seconds, reason.strip(), at)
+                    records = self._append(game)
+                except IntegrityError:
+                    continue
+                self.live.remember(game)
+                for hear in self._on_landed:
+                    hear(game, records)
+                self._snapshot_if_due(game, before)
+                return {
+                    "version": game.version,
+                    "clock": cast(results.Clock, clocks.shown(game.clock, game.time_control)),
+                }
+            raise Conflict("another record on this game landed first; retry", "conflict")
 
     def _still_stands(self, game: Game, rules: AnyRules, version: int, seat: int | None) -> bool:
         """Whether a move the seat chose on ``version``, which the game has since passed, may be played on the game
@@ -625,6 +790,11 @@ class GameReader:
         version: int = self._live.current(parse_uuid(game_id, "game")).version
         return version
 
+    def game_clock(self, game_id: str | UUID) -> dict[str, Any] | None:
+        """The game's time control (None: untimed), which never changes (the cached game, as first read)."""
+        control: dict[str, Any] | None = self._live.load(parse_uuid(game_id, "game")).time_control
+        return control
+
     def over_at(self, game_id: str | UUID) -> int | None:
         """The game's last version if it is over (its seed revealed), else None (the cached game: no view built)."""
         game = self._live.current(parse_uuid(game_id, "game"))
@@ -654,7 +824,7 @@ class GameReader:
 
     def tournament(self, tournament_id: str | UUID) -> results.Tournament:
         found = self.aggregate(tournament_id, Tournament, "tournament")
-        return {
+        out: results.Tournament = {
             "id": str(found.id),
             "name": found.name,
             "rounds": found.rounds,
@@ -662,6 +832,9 @@ class GameReader:
             "options": found.options,
             "created_at": found.created_at,
         }
+        if found.clock is not None:  # (an untimed tournament reads as every tournament did before clocks)
+            out["clock"] = found.clock
+        return out
 
     def aggregate(self, aggregate_id: str | UUID, cls: type[Any], what: str) -> Any:
         """The stored player, tournament or game ``aggregate_id`` (404 ``unknown_<what>`` unless it is a ``cls``)."""
@@ -689,6 +862,15 @@ def records_as_seen(game: Game, events: Iterable[Any], viewer: Viewer) -> list[r
     return records
 
 
+def seats_to_act(game: Game) -> list[int]:
+    """The seats that may act in ``game`` now: the game's ``to_act``, and nobody while the organiser has paused the
+    table (so clients wait for the resume, a record, instead of posting moves that are refused) or once a seat has
+    forfeited it."""
+    if (game.clock is not None and game.clock["paused"]) or game.forfeit is not None:
+        return []
+    return _rules(game.kind).to_act(game.state)
+
+
 def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> results.Game:
     """``game`` (at its version; the game's latest is ``latest``, by default that same version) as
     ``viewer`` sees it: what ``game`` answers, for a caller that already holds the game (the push channel)."""
@@ -697,7 +879,8 @@ def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> resul
     rules = _rules(game.kind)
     state = game.state
     result = rules.result(state)
-    over = result is not None
+    forfeited = None if game.forfeit is None else cast(results.GameResult, game.forfeit["result"])
+    over = result is not None or forfeited is not None
     out: results.Game = {
         "id": str(game.id),
         "kind": game.kind,
@@ -714,14 +897,20 @@ def game_as_seen(game: Game, viewer: Viewer, latest: int | None = None) -> resul
         "updated_at": game.updated_at,
         "seed_commitment": game.seed_commitment,
         "seed": game.seed,
-        "to_act": rules.to_act(state),
-        "result": None if result is None else cast(results.GameResult, result.to_dict()),  # (domain.protocol's)
+        "to_act": seats_to_act(game),
+        "result": forfeited
+        if forfeited is not None
+        else None
+        if result is None
+        else cast(results.GameResult, result.to_dict()),  # (domain.protocol's)
         "view": rules.view(state, viewer.seat),
+        "clock": cast("results.Clock | None", clocks.shown(game.clock, game.time_control)),
     }
     if viewer.referee:
         out["last_hash"] = game.last_hash
     if viewer.seat is not None:
-        legal = rules.legal_actions(state, viewer.seat) if version == latest else []
+        paused = not out["to_act"] and game.clock is not None  # (a paused or forfeited table: no move offered)
+        legal = rules.legal_actions(state, viewer.seat) if version == latest and not paused else []
         out["seat"] = viewer.seat
         out["legal_actions"] = [rules.action_to_dict(a) for a in legal]
     return out
@@ -748,6 +937,17 @@ def _options_in_full(game: registry.Game[Any, Any, Any], options: dict[str, Any]
     properties = game.schemas.options.get("properties", {})
     defaults = {name: spec["default"] for name, spec in properties.items() if "default" in spec}
     return {**defaults, **(options or {})}
+
+
+def _tournament_clock(tournament: results.Tournament, control: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The time control of a new game of ``tournament``: the tournament's; a game may name it again, no other."""
+    fixed = tournament.get("clock")  # (absent: an untimed tournament)
+    if fixed is not None and control is not None and control != fixed:
+        raise BadRequest(
+            f"this tournament plays under the clock {json.dumps(fixed, sort_keys=True)}: leave 'clock' out to play it",
+            "tournament_clock_mismatch",
+        )
+    return control if fixed is None else dict(fixed)
 
 
 def _tournament_game(
@@ -785,4 +985,4 @@ def _tournament_game(
     return options
 
 
-__all__ = ["REFEREE", "Digsite", "DigsiteApplication", "Viewer", "record_of", "redact_record"]
+__all__ = ["REFEREE", "Digsite", "DigsiteApplication", "Viewer", "record_of", "redact_record", "seats_to_act"]

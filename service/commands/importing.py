@@ -13,7 +13,15 @@ from service.errors import Conflict
 from service.store import eventsourcing_workarounds
 from service.store.aggregates import Game, Player, Tournament
 
-RECORD_CLASSES = {"move": Game.MoveRecorded, "seed_revealed": Game.SeedRevealed, "ruling": Game.RulingRecorded}
+# The event each type of record after the first is stored as (service.integrity.chain.record_of, read backwards)
+RECORDED = {
+    "move": Game.MoveRecorded,
+    "timeout": Game.TimedOut,
+    "clock": Game.ClockChanged,
+    "forfeit": Game.Forfeited,
+    "seed_revealed": Game.SeedRevealed,
+    "ruling": Game.RulingRecorded,
+}
 
 
 def import_game(
@@ -30,10 +38,10 @@ def import_game(
     uid = parse_uuid(records[0]["game"], "game")
     if app.recorder.select_events(uid, limit=1):
         raise Conflict(f"a game with id {uid} already exists in this store", "game_exists")
-    game = Game.create(uid, **records[0]["body"], hash=records[0]["hash"])
+    game = Game.create(uid, **{"clock": None, **records[0]["body"]}, hash=records[0]["hash"])
     for record in records[1:]:
         fields = {**record["body"], "prev_hash": record["prev_hash"], "hash": record["hash"]}
-        game.trigger_event(RECORD_CLASSES[record["type"]], **fields)
+        game.trigger_event(RECORDED[record["type"]], **fields)
     added: list[Any] = []
     for cls, found in ((Player, players or []), (Tournament, tournaments or [])):
         for data in found:

@@ -44,6 +44,16 @@ class Tournament(TypedDict):
             "defaults; null: a tournament created before tournaments held them, whose games may have any)."
         ),
     ]
+    clock: NotRequired[
+        Annotated[
+            dict[str, Any],
+            note(
+                "A timed tournament's time control, which every game of it plays under ({bank, increment} or "
+                "{per_move}, seconds); absent: untimed. Given by the tournament itself (`getTournament`), not in "
+                "lists."
+            ),
+        ]
+    ]
     created_at: Annotated[str, TIMESTAMP]
 
 
@@ -85,6 +95,32 @@ VIEW = Note("The game as the caller may see it (hidden information only as that 
             "schema.")  # fmt: skip
 
 
+class ClockSeat(TypedDict):
+    """One seat's time: what it had left when its time last began to run (or stopped), and whether it runs."""
+
+    seat: int
+    left: Annotated[float, note("Seconds left at `since` (running), or now (stopped).")]
+    running: bool
+    since: Annotated[str | None, note("When its time began to run (null: stopped).")]
+    deadline: Annotated[str | None, note("When its time runs out unless it moves first (null: stopped).")]
+
+
+class Clock(TypedDict):
+    """A timed game's clock, as every seat sees it (it changes only when a record lands: count down to
+    `deadline`)."""
+
+    control: Annotated[dict[str, Any], note("{bank, increment} or {per_move}, in seconds.")]
+    paused: Annotated[bool, note("The organiser has paused the table: nobody's time runs, no move is taken.")]
+    seats: list[ClockSeat]
+
+
+class ClockChange(TypedDict):
+    """The clock record stored: the game's new version and its clock."""
+
+    version: int
+    clock: Clock
+
+
 class Game(TypedDict):
     """A game as one viewer sees it: a seat its view and legal actions, an organiser all."""
 
@@ -104,6 +140,7 @@ class Game(TypedDict):
     to_act: Annotated[list[int], TO_ACT]
     result: Annotated[GameResult | None, note("null while the game is on.")]
     view: Annotated[dict[str, Any], VIEW]
+    clock: Annotated[Clock | None, note("Each seat's time (null: an untimed game).")]
     last_hash: NotRequired[Annotated[str, note("Organisers only: the head of the hash chain.")]]
     seat: NotRequired[Annotated[int, note("Seats only.")]]
     legal_actions: NotRequired[
@@ -118,7 +155,7 @@ class Record(TypedDict):
     """A stored record of a game. hash = sha256 of canonical JSON {game, version, prev, body}; each record's
     prev_hash is the hash of the record before it."""
 
-    type: Literal["created", "move", "seed_revealed", "ruling"]
+    type: Literal["created", "move", "timeout", "forfeit", "clock", "seed_revealed", "ruling"]
     game: Annotated[str, UUID]
     version: int
     hash: NotRequired[Annotated[str, note("Organisers (and seats once the game is over).")]]

@@ -180,7 +180,10 @@ class Rulings:
             )
         labels = {**game.labels, "restart_of": {"game": str(game.id), "version": version}}
         seed = game.state.seed  # the game's own seed, still secret: the new game deals the same cards
-        new_game, tokens, _ = service._new_game(game.kind, list(game.players), game.options, labels, seed)
+        clock = (
+            game.time_control
+        )  # (the original's clock, started afresh: the moves up to the version are replayed now)
+        new_game, tokens, _ = service._new_game(game.kind, list(game.players), game.options, labels, seed, clock)
         rules = game_of(game.kind).rules
         for data in actions:
             try:

@@ -29,10 +29,12 @@ from domain.games import GAMES
 from domain.games import game as game_of
 from service.commands.application import Digsite, record_of
 from service.errors import NotFound
+from service.integrity.chain import MOVES
 from service.integrity.checkpoint import Checkpoint, compare_ledger
 from service.integrity.ledger import Entry, Ledger, check_chain
 from service.integrity.records import GENESIS, canonical, record_hash, seed_commitment
 from service.integrity.ruling_checks import check_rulings
+from service.store import clocks
 from service.store.aggregates import Game
 from service.store.snapshots import SealingMapper, seal_holds
 
@@ -53,14 +55,25 @@ BODY_FIELDS: dict[str, frozenset[str]] = {
         }
     ),
     "move": frozenset({"seat", "action", "events", "at", "rules_version"}),
+    "timeout": frozenset({"seat", "action", "events", "at", "rules_version", "deadline"}),
+    "clock": frozenset({"change", "seat", "seconds", "reason", "at"}),
+    "forfeit": frozenset({"seat", "deadline", "result", "at"}),
     "seed_revealed": frozenset({"seed", "at"}),
     "ruling": frozenset({"ruling", "reason", "details", "at"}),
 }
+OPTIONAL_FIELDS = {"created": frozenset({"clock"})}  # (a timed game's record 1 holds its time control)
 
-CHECKS = ("records", "hash_chain", "seed", "rules_version", "replay", "game_over", "rulings")
+CHECKS = ("records", "hash_chain", "seed", "rules_version", "replay", "game_over", "clock", "rulings")
 STORE_CHECKS = ("snapshots", "ledger")  # after CHECKS, for a game read from a store; then "checkpoint" if given
 
-GAME_TOPICS = [Game.Created, Game.MoveRecorded, Game.SeedRevealed, Game.RulingRecorded]
+GAME_TOPICS = [
+    Game.Created,
+    Game.MoveRecorded,
+    Game.TimedOut,
+    Game.ClockChanged,
+    Game.SeedRevealed,
+    Game.RulingRecorded,
+]
 
 
 @dataclass(frozen=True)
@@ -230,6 +243,7 @@ def verify_records(
         reason = "the rules it was played under are not known" if rules is not None else version_check.detail
         checks.append(Check("replay", False, f"not checked: {reason}"))
         checks.append(Check("game_over", False, f"not checked: {reason}"))
+        checks.append(Check("clock", False, f"not checked: {reason}"))
         checks.append(Check("rulings", False, f"not checked: {reason}"))
         return _finish(report, checks)
 
@@ -242,11 +256,13 @@ def verify_records(
     checks.append(replay_check)
     if state is None:
         checks.append(Check("game_over", False, "not checked: the replay did not reach the end of the records"))
+        checks.append(Check("clock", False, "not checked: the replay did not reach the end of the records"))
         checks.append(Check("rulings", False, "not checked: the replay did not reach the end of the records"))
         return _finish(report, checks)
-    over = rules.result(state) is not None
+    over = rules.result(state) is not None or any(r.get("type") == "forfeit" for r in intact)
     report.status = "over" if over else "playing"
     checks.append(_check_game_over(over, reveals, last_move))
+    checks.append(check_clock(rules, intact))
     checks.append(Check("rulings", *check_rulings(intact, rules, state)))
     return _finish(report, checks)
 
@@ -303,7 +319,15 @@ def _check_records(
             problem = f"record {version} has an unknown type {kind!r}"
         elif kind == "seed_revealed" and any(r.get("type") != "ruling" for r in records[expected:]):
             problem = f"record {version} reveals the seed but is followed by a record other than a ruling"
-        elif not isinstance(record.get("body"), dict) or set(record["body"]) != BODY_FIELDS[kind]:
+        elif kind == "forfeit" and not (
+            expected < len(records)
+            and isinstance(records[expected], dict)
+            and records[expected].get("type") == "seed_revealed"
+        ):
+            problem = f"record {version} forfeits the game but the seed's reveal does not follow it, last"
+        elif not isinstance(record.get("body"), dict) or not (
+            BODY_FIELDS[kind] <= set(record["body"]) <= BODY_FIELDS[kind] | OPTIONAL_FIELDS.get(kind, frozenset())
+        ):
             problem = f"record {version} ({kind}) does not hold exactly the fields of a {kind} record"
         elif kind == "created" and not _seats_agree(record["body"]):
             problem = "record 1 does not name one player, one name and one token hash per seat"
@@ -434,7 +458,7 @@ def _check_rules_version(records: list[dict[str, Any]], report: Report) -> tuple
         )
     report.rules_version = played
     for record in records[1:]:
-        if not isinstance(record, dict) or record.get("type") != "move":
+        if not isinstance(record, dict) or record.get("type") not in MOVES:
             continue
         named = _body(record).get("rules_version")
         if named != played:
@@ -487,7 +511,9 @@ def _check_replay(
     for record in records[1:]:
         if record.get("type") == "ruling":
             continue  # (a ruling changes no rules state: ``check_rulings`` checks what it says)
-        if record.get("type") != "move":
+        if record.get("type") == "clock":
+            continue  # (the organiser's change of the clock: no move; the clock check rechecks it)
+        if record.get("type") not in MOVES:
             break
         version, move = record["version"], record["body"]
         try:
@@ -519,6 +545,107 @@ def _check_replay(
         ),
         state,
         last_move,
+    )
+
+
+def check_clock(rules: Any, records: list[dict[str, Any]]) -> Check:
+    """A timed game's clock folded again from its records' times (``service.store.clocks``, as the service folds
+    it): every timeout names the deadline the records before it give its seat, was recorded no earlier, and plays
+    the game's own default action for that seat (``timeout_action``); every move was recorded while no seat's time
+    had run out and the table was not paused; a pause, resume and extra time each make sense where they stand.
+    Run after the replay, which has checked every move's events: the states here are folded from them."""
+    created = _body(records[0])
+    control = created.get("clock")
+    kinds = [r.get("type") for r in records[1:]]
+    if control is None:
+        timing = [k for k in kinds if k in ("timeout", "forfeit", "clock")]
+        if timing:
+            version = records[kinds.index(timing[0]) + 1].get("version")
+            return Check("clock", False, f"record {version} times the game, which has no clock", version)
+        return Check("clock", True, "the game is played without a clock")
+    try:
+        if clocks.check_control(control) != control:
+            raise ValueError("not in its stored form")
+        state = rules.replay([rules.event_from_dict(e) for e in created["opening"]])
+        clock = clocks.started(control, len(created["players"]), rules.to_act(state), created["at"])
+    except Exception as error:
+        return Check("clock", False, f"record 1 holds a clock that cannot be read ({_what(error)})", 1)
+    counts = {"move": 0, "timeout": 0, "clock": 0, "forfeit": 0}
+    for record in records[1:]:
+        kind, body, version = record["type"], record["body"], record["version"]
+        if kind in ("seed_revealed", "ruling"):
+            continue  # (a ruling stops no clock but by stopping the game: the rulings check sees no record follow)
+        try:
+            at = body["at"]
+            now = clocks.micros(at)
+            ends = clocks.deadlines(clock)
+            problem = None
+            if kind in MOVES and clock["paused"]:
+                problem = f"seat {body['seat']} moved at {at}, while the table was paused"
+            elif kind == "move" and any(when <= now for when in ends.values()):
+                seat, when = min(((s, w) for s, w in ends.items() if w <= now), key=lambda sw: sw[1])
+                problem = f"seat {body['seat']} moved at {at}, after seat {seat}'s time ran out at {clocks.iso(when)}"
+            elif kind in ("timeout", "forfeit") and clocks.forfeits(control) != (kind == "forfeit"):
+                rule = "forfeits the game" if clocks.forfeits(control) else "plays the game's default move"
+                problem = f"a seat out of time {rule} under this clock, not a {kind} record"
+            elif kind == "forfeit":
+                seat = body["seat"]
+                due = clocks.forfeit_result(rules.progress(state).scores, seat)
+                if seat not in ends:
+                    problem = f"seat {seat} forfeits, but its time was not running"
+                elif body["deadline"] != clocks.iso(ends[seat]) or now < ends[seat]:
+                    problem = (
+                        f"the forfeit names the deadline {body['deadline']} and is recorded at {at}, but the times "
+                        f"recorded before it give seat {seat} until {clocks.iso(ends[seat])}"
+                    )
+                elif not _same(body["result"], due):
+                    problem = f"the forfeit's result is not the one the points give ({due})"
+            elif kind == "timeout":
+                seat = body["seat"]
+                expected = rules.timeout_action(state, seat)
+                if seat not in ends:
+                    problem = f"seat {seat} is timed out, but its time was not running"
+                elif body["deadline"] != clocks.iso(ends[seat]):
+                    problem = (
+                        f"the timeout names the deadline {body['deadline']}, but the times recorded before it give "
+                        f"seat {seat} until {clocks.iso(ends[seat])}"
+                    )
+                elif now < ends[seat]:
+                    problem = f"the timeout is recorded at {at}, before seat {seat}'s deadline {body['deadline']}"
+                elif expected is None or not _same(rules.action_to_dict(expected), body["action"]):
+                    problem = f"the timeout plays {body['action']}, not the game's default for seat {seat}"
+            elif kind == "clock":
+                change = body["change"]
+                if (change == "pause" and clock["paused"]) or (change == "resume" and not clock["paused"]):
+                    problem = f"the table is {'paused' if clock['paused'] else 'not paused'} already at this {change}"
+                elif change == "add" and not (isinstance(body["seconds"], (int, float)) and body["seconds"] > 0):
+                    problem = f"time added must be a number of seconds above 0, not {body['seconds']!r}"
+                elif change not in ("pause", "resume", "add"):
+                    problem = f"a change of the clock is pause, resume or add, not {change!r}"
+            if problem:
+                return Check("clock", False, f"record {version}: {problem}", version)
+            counts[kind] += 1
+            if kind in MOVES:
+                for data in body["events"]:
+                    state = rules.evolve(state, rules.event_from_dict(data))
+                out = body["seat"] if kind == "timeout" else None
+                clock = clocks.advanced(control, clock, at, rules.to_act(state), out)
+            elif kind == "forfeit":
+                clock = clocks.advanced(control, clock, at, [], body["seat"])
+            elif body["change"] == "pause":
+                clock = clocks.paused(clock, at)
+            elif body["change"] == "resume":
+                clock = clocks.resumed(clock, at, rules.to_act(state))
+            else:
+                clock = clocks.added(clock, body["seat"], body["seconds"])
+        except Exception as error:
+            return Check("clock", False, f"record {version}: its times cannot be folded ({_what(error)})", version)
+    return Check(
+        "clock",
+        True,
+        f"{counts['move']} move(s) made in time, {counts['timeout']} timeout(s) recorded at or after the deadline "
+        f"the records give, each playing the game's default; {counts['clock']} change(s) of the clock"
+        + (", and the forfeit of the seat out of time" if counts["forfeit"] else ""),
     )
 
 

@@ -11,20 +11,37 @@ from service.errors import ServiceError
 from service.integrity.records import GENESIS, record_hash
 from service.store.aggregates import Game
 
+MOVES = ("move", "timeout")  # the records that play a seat's move (a timeout: the move the game makes for it)
 
-def record_move(game: Game, rules: AnyRules, action: Any, events: list[Any], state: Any) -> tuple[dict[str, Any], bool]:
+
+def record_move(
+    game: Game,
+    rules: AnyRules,
+    action: Any,
+    events: list[Any],
+    state: Any,
+    at: str | None = None,
+    deadline: str | None = None,
+) -> tuple[dict[str, Any], bool]:
     """Append the record of a decided move (its events lead to ``state``) to ``game`` (and the seed reveal
-    when it ends the game)."""
-    body = {
+    when it ends the game), stored ``at`` (default: now). With ``deadline``, the move is the one the server made
+    for a seat whose time ran out then (a ``timeout`` record)."""
+    body: dict[str, Any] = {
         "seat": action.seat,
         "action": rules.action_to_dict(action),
         "events": [rules.event_to_dict(e) for e in events],
-        "at": now(),
+        "at": at or now(),
         "rules_version": game.rules_version,  # the game's own version, even once a newer one is current
     }
+    if deadline is not None:
+        body["deadline"] = deadline
     game_id = str(game.id)
     prev = game.last_hash
-    game.record_move(state, **body, prev_hash=prev, hash=record_hash(game_id, game.version + 1, prev, body))
+    chained = {"prev_hash": prev, "hash": record_hash(game_id, game.version + 1, prev, body)}
+    if deadline is None:
+        game.record_move(state, **body, **chained)
+    else:
+        game.record_timeout(state, **body, **chained)
     over = rules.result(state) is not None
     if over:
         reveal = {"seed": state.seed, "at": body["at"]}
@@ -40,6 +57,24 @@ def record_ruling(game: Game, ruling: str, reason: str, details: dict[str, Any])
     prev = game.last_hash
     game.rule(**body, prev_hash=prev, hash=record_hash(str(game.id), game.version + 1, prev, body))
     return body
+
+
+def record_forfeit(game: Game, seat: int, deadline: str, result: dict[str, Any], at: str) -> None:
+    """Append a seat's forfeit (its time ran out under a forfeit clock) and the seed's reveal: the game ends."""
+    body = {"seat": seat, "deadline": deadline, "result": result, "at": at}
+    game_id = str(game.id)
+    prev = game.last_hash
+    game.record_forfeit(**body, prev_hash=prev, hash=record_hash(game_id, game.version + 1, prev, body))
+    reveal = {"seed": game.state.seed, "at": at}
+    prev = game.last_hash
+    game.reveal_seed(**reveal, prev_hash=prev, hash=record_hash(game_id, game.version + 1, prev, reveal))
+
+
+def record_clock_change(game: Game, change: str, seat: int | None, seconds: float | None, reason: str, at: str) -> None:
+    """Append the organiser's change of the game's clock (pause, resume, time added) as a ``clock`` record."""
+    body = {"change": change, "seat": seat, "seconds": seconds, "reason": reason, "at": at}
+    prev = game.last_hash
+    game.change_clock(**body, prev_hash=prev, hash=record_hash(str(game.id), game.version + 1, prev, body))
 
 
 def record_of(event: Any) -> dict[str, Any]:
@@ -59,6 +94,8 @@ def record_of(event: Any) -> dict[str, Any]:
             "opening": event.opening,
             "at": event.at,
         }
+        if event.clock is not None:  # (a game without a clock: its record as before clocks, and its hash)
+            body["clock"] = event.clock
         return {"type": "created", "game": str(event.originator_id), **base, "prev_hash": GENESIS, "body": body}
     if isinstance(event, Game.MoveRecorded):
         body = {
@@ -68,7 +105,18 @@ def record_of(event: Any) -> dict[str, Any]:
             "at": event.at,
             "rules_version": event.rules_version,
         }
-        return {"type": "move", "game": str(event.originator_id), **base, "prev_hash": event.prev_hash, "body": body}
+        kind = "move"
+        if isinstance(event, Game.TimedOut):
+            body["deadline"] = event.deadline
+            kind = "timeout"
+        return {"type": kind, "game": str(event.originator_id), **base, "prev_hash": event.prev_hash, "body": body}
+    if isinstance(event, Game.Forfeited):
+        body = {"seat": event.seat, "deadline": event.deadline, "result": event.result, "at": event.at}
+        return {"type": "forfeit", "game": str(event.originator_id), **base, "prev_hash": event.prev_hash, "body": body}
+    if isinstance(event, Game.ClockChanged):
+        body = {"change": event.change, "seat": event.seat, "seconds": event.seconds, "reason": event.reason}
+        body["at"] = event.at
+        return {"type": "clock", "game": str(event.originator_id), **base, "prev_hash": event.prev_hash, "body": body}
     if isinstance(event, Game.SeedRevealed):
         body = {"seed": event.seed, "at": event.at}
         return {
@@ -91,7 +139,7 @@ def redact_record(record: dict[str, Any], rules: AnyRules, seat: int | None) -> 
     if record["type"] == "created":
         body["opening"] = [rules.redact_event(e, seat, False) for e in body["opening"]]
         body.pop("token_hashes", None)
-    elif record["type"] == "move":
+    elif record["type"] in MOVES:
         body["action"] = rules.redact_action(body["action"], body["events"], seat)
         body["events"] = [rules.redact_event(e, seat, False) for e in body["events"]]
     elif record["type"] == "ruling":  # a substitute's new token hash, like the created record's

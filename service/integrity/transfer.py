@@ -34,11 +34,11 @@ from service.integrity.ledger import Ledger
 from service.stored_text import InvalidText, check_text
 
 FORMAT = "digsite-export/1"
-RECORD_TYPES = ("created", "move", "seed_revealed", "ruling")
+RECORD_TYPES = ("created", "move", "timeout", "forfeit", "clock", "seed_revealed", "ruling")
 PLAYER_FIELDS = {"type", "id", "name", "kind", "bot", "created_at"}
-TOURNAMENT_FIELDS = {"type", "id", "name", "rounds", "game", "options", "created_at"}
-# A tournament line of a file exported before tournaments held their rule options (read as options ``None``).
-OLD_TOURNAMENT_FIELDS = TOURNAMENT_FIELDS - {"options"}
+TOURNAMENT_FIELDS = {"type", "id", "name", "rounds", "game", "options", "clock", "created_at"}
+# A tournament line of a file exported before tournaments held their rule options or their clock (read as ``None``).
+OLD_TOURNAMENT_FIELDS = TOURNAMENT_FIELDS - {"options", "clock"}
 
 
 # -- export ---------------------------------------------------------------------------------------------------
@@ -188,8 +188,8 @@ def read_blocks(
         if kind == "player" and set(line) == PLAYER_FIELDS:
             players[str(line["id"])] = line
             continue
-        if kind == "tournament" and set(line) - {"events"} in (TOURNAMENT_FIELDS, OLD_TOURNAMENT_FIELDS):
-            tournaments[str(line["id"])] = {"options": None, **line}
+        if kind == "tournament" and OLD_TOURNAMENT_FIELDS <= set(line) - {"events"} <= TOURNAMENT_FIELDS:
+            tournaments[str(line["id"])] = {"options": None, "clock": None, **line}
             continue
         problem = problem or f"line {number} is not a player, tournament, game header or game record ({kind!r})"
         if block is not None:
@@ -322,6 +322,7 @@ def _check_aggregates(players: list[dict[str, Any]], tournaments: list[dict[str,
             and not isinstance(rounds, bool)
             and isinstance(tournament["game"], str)
             and (tournament["options"] is None or _flat_settings(tournament["options"]))
+            and (tournament["clock"] is None or _flat_settings(tournament["clock"]))
             and isinstance(tournament["created_at"], str)
         ):
             return f"the tournament line for {tournament['id']!r} is malformed"

@@ -22,7 +22,9 @@ from cachetools import LRUCache
 
 from domain.games import game as game_of
 from service.commands.application import GameReader, Viewer
+from service.integrity.chain import MOVES
 from service.reading import results
+from service.store import clocks
 
 SEED_REVEALED = "The seed is revealed."
 
@@ -73,7 +75,7 @@ def events_of(record: dict[str, Any]) -> list[dict[str, Any]]:
     if record["type"] == "created":
         opening: list[dict[str, Any]] = record["body"]["opening"]
         return opening
-    if record["type"] == "move":
+    if record["type"] in MOVES:  # (a timeout is the move the game made for a seat out of time)
         moved: list[dict[str, Any]] = record["body"]["events"]
         return moved
     return []
@@ -186,27 +188,55 @@ def entries(records: Sequence[dict[str, Any]], seat: int | None, since: int = 1)
         names = [str(n) for n in rules.view(state, None)["players"]]  # every seat, a solo rival too
         if names:
             break
+    # A timed game's log says the time each seat had left after every record (public: every view shows it).
+    time_left = {version: clocks.told(clock, names) for version, clock in clocks.folded(rules, records)}
     out = []
     for record in records[max(0, since - 1) :]:
         if record["type"] == "seed_revealed":
             out.append(Entry(record["version"], None, [SEED_REVEALED]))
             continue
+        if record["type"] == "forfeit":
+            name = names[record["body"]["seat"]]
+            said = f"{name}'s time ran out: {name} forfeits the game, ranked last"
+            out.append(Entry(record["version"], None, [said, time_left[record["version"]]]))
+            continue
+        if record["type"] == "clock":
+            out.append(
+                Entry(record["version"], None, [_clock_change(record["body"], names), time_left[record["version"]]])
+            )
+            continue
         if record["type"] == "ruling":
             out.append(Entry(record["version"], None, [ruling_line(record)]))
             continue
         lines: list[str | None] = []
+        if record["type"] == "timeout":
+            lines.append(f"{names[record['body']['seat']]}'s time ran out: the game played for them")
         events = decoded(rules, record)
         for event in events:
             line = rules.describe(event, names, seat)
             lines.append(None if line.endswith(" to act") else line)
-        who = record["body"]["seat"] if record["type"] == "move" else None
+        who = record["body"]["seat"] if record["type"] in MOVES else None
         if lines and all(line is None for line in lines):
             # A move that only hands the turn on (Arnak's end of a turn): say so, rather than seem to do nothing,
             # and say who made it first: "Buying Bo to act" alone, beside the mover's name, read as Bo's move.
             next_up = rules.describe(events[-1], names, seat)
             lines[-1] = next_up if who is None else f"{names[who]} ends their turn; {next_up}"
+        if record["version"] in time_left:
+            lines.append(time_left[record["version"]])
         out.append(Entry(record["version"], who, lines))
     return out
+
+
+def _clock_change(body: dict[str, Any], names: Sequence[str]) -> str:
+    """The organiser's change of the clock, as the log tells it."""
+    if body["change"] == "pause":
+        what = "paused the table"
+    elif body["change"] == "resume":
+        what = "resumed the table"
+    else:
+        whom = "every seat" if body["seat"] is None else names[body["seat"]]
+        what = f"gave {whom} {clocks.minutes(body['seconds'])} more"
+    return f"The organiser {what} ({body['reason']})"
 
 
 def event_count(record: dict[str, Any]) -> int:
@@ -271,7 +301,7 @@ class Replays:
             shown = events_of(record)
             if partial and record["version"] == version:
                 shown = shown[:events]
-            who = record["body"]["seat"] if record["type"] == "move" else None
+            who = record["body"]["seat"] if record["type"] in MOVES else None
             lines = [rules.describe(rules.event_from_dict(e), names, seat) for e in shown]
             log.append(
                 {"version": record["version"], "seat": who, "lines": [x for x in lines if not x.endswith(" to act")]}

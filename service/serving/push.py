@@ -43,9 +43,8 @@ from eventsourcing.persistence import Notification
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
 
-from domain.games import game as game_of
 from service.caller_values import parse_uuid
-from service.commands.application import Digsite, Viewer
+from service.commands.application import Digsite, Viewer, seats_to_act
 from service.errors import Busy, NotFound
 from service.reading.results import Updates
 from service.serving import capacity
@@ -331,7 +330,7 @@ class Hub:
     def _wake(self, uid: UUID, game: Game | None, latest: int) -> None:
         """Wake the requests waiting on ``uid`` that ``game`` (at version ``latest`` or later) is ready for; all of
         them if there is no such game (they read the store themselves)."""
-        to_act = game_of(game.kind).rules.to_act(game.state) if game is not None else None
+        to_act = seats_to_act(game) if game is not None else None
         with self.lock:
             watches = list(self.watches.get(uid, ()))
         for watch in watches:
@@ -486,6 +485,8 @@ def updates(
     or answered not ready with ``retry_after`` (a move's ``next``, a dashboard's page: their answer says the rest)."""
     uid = parse_uuid(game_id, "game")
     deadline = time.monotonic() + wait
+    if service.reader.game_clock(uid) is not None:  # a read that finds a seat out of time records its timeout first
+        service.enforce_clock(uid)
 
     def ready(game: Game, to_act: list[int]) -> bool:
         if until == "turn":
@@ -500,7 +501,7 @@ def updates(
         while True:
             if after > game.version:
                 raise NotFound(f"this game has versions 1 to {game.version}, not {after}", "unknown_version")
-            to_act = game_of(game.kind).rules.to_act(game.state)
+            to_act = seats_to_act(game)
             if watch is None or ready(game, to_act):
                 break
             watch.arm()

@@ -19,6 +19,7 @@ from typing import Any
 
 from service.api import create_app, raw_error
 from service.serving import capacity, push
+from service.serving.clock_sweep import ClockSweep
 
 
 def _json_errors_from_gunicorn() -> None:
@@ -52,4 +53,6 @@ def _keep_startup_objects_out_of_collections() -> None:
 _json_errors_from_gunicorn()
 _hold_the_waits_this_worker_has_room_for()
 app = create_app()
+# Timeouts on tables where nobody moves: each worker sweeps (each timeout is recorded once: clock_sweep.py)
+ClockSweep(app.extensions["digsite"], app.extensions["digsite_read"]).start()
 _keep_startup_objects_out_of_collections()

@@ -16,13 +16,17 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.domain import Aggregate
 
 from domain.games import game as game_of
-from service.store import eventsourcing_workarounds
+from service.store import clocks, eventsourcing_workarounds
 
 STORED_AS = "service.aggregates"  # the module path these classes had when the first records were stored
 
 
 class Game(Aggregate):
     TOPIC = f"{STORED_AS}:Game"
+    # (a game read from a snapshot taken before games had clocks has neither attribute: it has no clock)
+    time_control: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+    forfeit: dict[str, Any] | None = None  # how the game ended when a seat forfeited it (out of time), else None
 
     class Created(Aggregate.Created):
         TOPIC = f"{STORED_AS}:Game.Created"
@@ -37,6 +41,13 @@ class Game(Aggregate):
         opening: list[dict[str, Any]]
         at: str
         hash: str
+        clock: dict[str, Any] | None = None  # the time control (service.store.clocks), or None: no clock
+
+        class_version = 2
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["clock"] = None  # (recorded before games had clocks)
 
     def __init__(
         self,
@@ -51,6 +62,7 @@ class Game(Aggregate):
         opening: list[dict[str, Any]],
         at: str,
         hash: str,
+        clock: dict[str, Any] | None = None,
     ) -> None:
         self.kind = kind
         self.players = players
@@ -68,6 +80,10 @@ class Game(Aggregate):
         self.rulings: list[dict[str, Any]]  # (declared, not set: ``RulingRecorded`` sets it; ``ruled`` reads it)
         rules = game_of(kind).rules
         self.state = rules.replay([rules.event_from_dict(e) for e in opening])
+        if clock is not None:  # (else the class's None: a game without a clock is stored, and snapshot, as before)
+            # The clock's control and its seats' time, folded from the records (service.store.clocks)
+            self.time_control = clock
+            self.clock = clocks.started(clock, len(players), rules.to_act(self.state), at)
 
     @classmethod
     def create(cls, game_id: UUID | None = None, **fields: Any) -> Game:
@@ -97,6 +113,67 @@ class Game(Aggregate):
                 computed = state
             game.state = computed
             game.moves += 1
+            game.last_hash = self.hash
+            game.updated_at = self.at
+            if game.clock is not None and game.time_control is not None:
+                to_act = game_of(game.kind).rules.to_act(computed)
+                game.clock = clocks.advanced(game.time_control, game.clock, self.at, to_act, self.out_of_time())
+
+        def out_of_time(self) -> int | None:
+            return None
+
+    class TimedOut(MoveRecorded):
+        """A seat's time ran out: the server played the game's default action for it (``timeout_action``), as a
+        move of that seat; ``deadline`` is when its time ran out, ``at`` (no earlier) when the server noticed."""
+
+        TOPIC = f"{STORED_AS}:Game.TimedOut"
+        deadline: str
+
+        def out_of_time(self) -> int | None:
+            return self.seat
+
+    class Forfeited(Aggregate.Event):
+        """A seat's time ran out under a clock whose rule is forfeit: the game ends here, ``result`` (the common
+        summary: the seat last, ``service.store.clocks.forfeit_result``)."""
+
+        TOPIC = f"{STORED_AS}:Game.Forfeited"
+        seat: int
+        deadline: str
+        result: dict[str, Any]
+        at: str
+        prev_hash: str
+        hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            game: Game = aggregate
+            game.forfeit = {"seat": self.seat, "result": self.result}
+            if game.clock is not None and game.time_control is not None:
+                game.clock = clocks.advanced(game.time_control, game.clock, self.at, [], self.seat)
+            game.last_hash = self.hash
+            game.updated_at = self.at
+
+    class ClockChanged(Aggregate.Event):
+        """The organiser paused the table (``change`` "pause"), resumed it ("resume") or gave ``seconds`` more to
+        ``seat`` (None: every seat; "add"), for ``reason``."""
+
+        TOPIC = f"{STORED_AS}:Game.ClockChanged"
+        change: str
+        seat: int | None
+        seconds: int | float | None
+        reason: str
+        at: str
+        prev_hash: str
+        hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            game: Game = aggregate
+            assert game.clock is not None  # (the service records a change of the clock only for a timed game)
+            if self.change == "pause":
+                game.clock = clocks.paused(game.clock, self.at)
+            elif self.change == "resume":
+                game.clock = clocks.resumed(game.clock, self.at, game_of(game.kind).rules.to_act(game.state))
+            else:
+                game.clock = clocks.added(game.clock, self.seat, self.seconds or 0)
             game.last_hash = self.hash
             game.updated_at = self.at
 
@@ -146,6 +223,16 @@ class Game(Aggregate):
     def reveal_seed(self, **fields: Any) -> None:
         self.trigger_event(self.SeedRevealed, **fields)
 
+    def record_timeout(self, next_state: Any, **fields: Any) -> None:
+        eventsourcing_workarounds.carry_state(self, next_state)
+        self.trigger_event(self.TimedOut, **fields)
+
+    def record_forfeit(self, **fields: Any) -> None:
+        self.trigger_event(self.Forfeited, **fields)
+
+    def change_clock(self, **fields: Any) -> None:
+        self.trigger_event(self.ClockChanged, **fields)
+
     def rule(self, **fields: Any) -> None:
         self.trigger_event(self.RulingRecorded, **fields)
 
@@ -157,6 +244,12 @@ def ruled(game: Game) -> list[dict[str, Any]]:
 
 
 STOPPING = ("annul", "restart")  # rulings after which no move is played on the game
+
+
+def stopped(game: Game) -> bool:
+    """Whether an organiser's ruling stopped the game (annulled or restarted as another): no move, timeout or
+    change of its clock is recorded on it any more."""
+    return any(r["ruling"] in STOPPING for r in ruled(game))
 
 
 class Player(Aggregate):
@@ -196,19 +289,33 @@ class Tournament(Aggregate):
         game: str
         at: str
         options: dict[str, Any] | None
+        clock: dict[str, Any] | None = None  # the time control of its games (service.store.clocks); None: untimed
 
-        class_version = 2
+        class_version = 3
 
         @staticmethod
         def upcast_v1_v2(state: dict[str, Any]) -> None:
             state["options"] = None  # (recorded before tournaments held their rule options)
 
-    def __init__(self, name: str, rounds: int, game: str, at: str, options: dict[str, Any] | None) -> None:
+        @staticmethod
+        def upcast_v2_v3(state: dict[str, Any]) -> None:
+            state["clock"] = None  # (recorded before tournaments had clocks)
+
+    def __init__(
+        self,
+        name: str,
+        rounds: int,
+        game: str,
+        at: str,
+        options: dict[str, Any] | None,
+        clock: dict[str, Any] | None = None,
+    ) -> None:
         self.name = name
         self.rounds = rounds
         self.game = game
         self.created_at = at
         self.options = options
+        self.clock = clock
         # Entries and seated rounds come from events of their own (a tournament stored before them has none).
         self.entries: dict[str, str] = {}  # player id -> name, in the order entered, withdrawn ones left out
         self.seated: list[dict[str, Any]] = []  # each seated round, as ``RoundSeated`` recorded it

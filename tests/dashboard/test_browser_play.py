@@ -417,3 +417,19 @@ def test_a_person_plays_arnak_through_its_picker(browser: Any, venue: Venue) -> 
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_timed_game_s_clock_counts_down_on_the_seat_page(browser: Any, venue: Venue) -> None:
+    players = [venue.service.create_player(n) for n in ("Gil", "Hal")]
+    made = venue.service.create_game("ruins", players, seed="clocked", clock={"per_move": 600})
+    game_id, tokens = made["id"], [t["token"] for t in made["tokens"]]
+    seat = venue.service.game(game_id)["to_act"][0]
+    context, page, errors = open_seat(browser, venue, game_id, tokens[seat], deaf=True)
+    try:
+        name = ("Gil", "Hal")[seat]
+        running = page.locator(f'#play-clock .play-clock-seat.running[data-seat="{seat}"]')
+        # The server's text says until when; the page's script counts down from it (10:00 is 600 s: "9:5x").
+        expect(running).to_have_text(re.compile(rf"^{name} (10:00|9:[0-5]\d) \(running\)$"))
+        assert not errors, errors
+    finally:
+        context.close()

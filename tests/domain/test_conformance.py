@@ -409,3 +409,18 @@ def test_the_in_process_policies_see_the_seat_s_view(played: list[Played]) -> No
     rules = GAMES[game.kind].rules
     seat_view = SeatView(rules, game.state, 0)
     assert dict(seat_view) == rules.view(game.state, 0) and len(seat_view) == len(rules.view(game.state, 0))
+
+
+def test_the_timeout_action_is_a_legal_move_of_every_seat_to_act(played: list[Played]) -> None:
+    """What the service plays for a seat out of time (``timeout_action``) is a move the rules accept, for that
+    seat, wherever it may be asked: every seat to act at every point of the games played."""
+    for game in played[:2]:
+        rules = GAMES[game.kind].rules
+        state = rules.replay(game.events[: game.opening])
+        for action in game.actions:
+            for seat in rules.to_act(state):
+                chosen = rules.timeout_action(state, seat)
+                assert chosen is not None and chosen.seat == seat
+                rules.decide(state, chosen)  # (raises on a move the rules refuse)
+            _, state = rules.step(state, action)
+        assert all(rules.timeout_action(state, seat) is None for seat in range(game.players))  # over: none

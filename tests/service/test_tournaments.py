@@ -26,12 +26,12 @@ OTHER = ("arnak", 1)  # a game other than the tournaments' below, and its fewest
 
 
 def _tournament_as_stored_before(service: Digsite, game: str) -> str:
-    """A tournament whose created record is as the release before options wrote it: no ``options`` field and no
-    class version (the record of a new tournament, with those two taken out)."""
+    """A tournament whose created record is as the release before options wrote it: no ``options`` field, no
+    ``clock`` and no class version (the record of a new tournament, with those taken out)."""
     made = Tournament.create(name="Old cup", rounds=2, game=game, at="2026-01-01T00:00:00+00:00", options={})
     stored = service.app.mapper.to_stored_event(made.collect_events()[0])
     state = json.loads(stored.state)
-    assert state.pop("options") == {} and state.pop("class_version") == 2
+    assert state.pop("options") == {} and state.pop("clock") is None and state.pop("class_version") == 3
     tournament_id = uuid4()
     old = replace(stored, originator_id=tournament_id, state=json.dumps(state).encode())
     service.app.recorder.insert_events([old])

@@ -128,6 +128,20 @@ class ReadModelProjection(Projection[Any]):
             self._move(domain_event)
         elif isinstance(domain_event, Game.Created):
             self._created(domain_event)
+        elif isinstance(domain_event, Game.Forfeited):  # the game ends: the seat out of time last
+            ctx = self._context(domain_event.originator_id, domain_event.originator_version - 1)
+            result = _forfeit_result(domain_event.result)
+            ctx.row.update(_result_columns(result, ctx.players), ended_at=domain_event.at)
+            for s, seated in enumerate(ctx.players):
+                won = int(s in result.winners)
+                self.batch.results.append((1, won, result.place(s), result.scores[s], ctx.game_id, s))
+                self.batch.finished(seated, won)
+            ctx.version = ctx.row["last_version"] = domain_event.originator_version
+            self.batch.games[ctx.game_id] = ctx.row
+        elif isinstance(domain_event, Game.ClockChanged):  # (no move: the game's version moves on, nothing else)
+            ctx = self._context(domain_event.originator_id, domain_event.originator_version - 1)
+            ctx.version = ctx.row["last_version"] = domain_event.originator_version
+            self.batch.games[ctx.game_id] = ctx.row
         elif isinstance(domain_event, Game.SeedRevealed):
             uid = domain_event.originator_id
             ctx = self._context(uid, domain_event.originator_version - 1)
@@ -302,6 +316,7 @@ class ReadModelProjection(Projection[Any]):
             moves=game.moves,
             started_at=game.created_at,
             ended_at=game.updated_at,
+            result=None if game.forfeit is None else _forfeit_result(game.forfeit["result"]),
         )
         ctx = GameContext(game_id, game.kind, game.players, game.state, version, _time(game.updated_at), row, fns)
         self._remember(uid, ctx)
@@ -328,9 +343,11 @@ def _game_row(
     moves: int,
     started_at: str,
     ended_at: str | None,
+    result: Result | None = None,
 ) -> dict[str, Any]:
-    """The rm_games row of a game whose rules state is ``state`` at ``version``."""
-    result = fns.result(state)
+    """The rm_games row of a game whose rules state is ``state`` at ``version`` (``result``: how it ended if not by
+    its rules: a forfeit)."""
+    result = result if result is not None else fns.result(state)
     return {
         "game_id": game_id,
         "kind": kind,
@@ -346,6 +363,11 @@ def _game_row(
         "ended_at": None if result is None else ended_at,
         "last_version": version,
     }
+
+
+def _forfeit_result(data: dict[str, Any]) -> Result:
+    """A forfeit's recorded result (``service.store.clocks.forfeit_result``) as the common summary."""
+    return Result(tuple(data["ranking"]), tuple(data["winners"]), tuple(data["scores"]), data["detail"])
 
 
 def _result_columns(result: Result | None, players: list[str]) -> dict[str, Any]:

@@ -124,6 +124,18 @@ def test_every_documented_route_answers_what_its_schema_says(checked: Checked, s
         turn = checked("GET", f"{game}/updates?after=1&until=turn&include=game", 200, headers=headers)
         assert turn["ready"] and "game" in turn
         checked("GET", f"{game}?version=1", 200, headers=headers)
+    # A timed game: its clock in every answer, changed by the organisers only.
+    timed = {"game": "ruins", "seats": new_players(checked.client, 2), "clock": {"bank": 300, "increment": 5}}
+    created = checked("POST", "/api/v1/games", 201, json=timed, headers=organiser())
+    clock = f"/api/v1/games/{created['id']}/clock"
+    assert checked("GET", f"/api/v1/games/{created['id']}", 200, headers=organiser())["clock"]["seats"]
+    checked("POST", clock, 201, json={"change": "pause", "reason": "a break"}, headers=organiser())
+    checked("POST", clock, 409, json={"change": "pause", "reason": "again"}, headers=organiser())
+    checked("POST", clock, 400, json={"change": "add", "reason": "x", "seconds": 0}, headers=organiser())
+    checked(
+        "POST", clock, 401, json={"change": "resume", "reason": "me"}, headers=bearer(created["tokens"][0]["token"])
+    )
+    checked("POST", "/api/v1/games", 400, json={**timed, "clock": {"per_move": 0}}, headers=organiser())
     checked("GET", f"/api/v1/games/{NO_SUCH_GAME}", 404, headers=organiser())
     checked("GET", f"/api/v1/games/{NO_SUCH_GAME}/log", 404, headers=organiser())
     checked("GET", f"{game}/analysis", 409, headers=organiser())  # in play: judged once over
