@@ -172,8 +172,9 @@ class Rulings:
             raise NotFound(f"this game has versions 1 to {game.version}, not {version}", "unknown_version")
         service = self.service
         records = service.reader.stored_records(game.id)[1:version]
-        actions = [r["body"]["action"] for r in records if r["type"] == "move"]
-        if len(actions) != version - 1:
+        # A timeout's action is replayed as a move; a change of the clock is not (the new game's clock starts afresh)
+        actions = [r["body"]["action"] for r in records if r["type"] in ("move", "timeout")]
+        if any(r["type"] not in ("move", "timeout", "clock") for r in records):
             raise BadRequest(
                 f"record {version} follows a ruling: a game restarts from a version its moves reached",
                 "invalid_ruling",
