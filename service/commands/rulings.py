@@ -251,9 +251,13 @@ def tournament_players(tournament: Tournament) -> set[str]:
 
 
 def game_result(game: Game) -> dict[str, Any] | None:
-    """The engine's own result of ``game`` (None while in play)."""
-    result = game_of(game.kind).rules.result(game.state)
-    return None if result is None else {k: v for k, v in result.to_dict().items() if k != "detail"}
+    """The game's own result (the engine's, or a forfeit's: None while in play), as an adjusted result stands beside."""
+    forfeit = getattr(game, "forfeit", None)  # (a forfeit clock's timeout ended it: its result is the record's)
+    found = forfeit["result"] if forfeit is not None else game_of(game.kind).rules.result(game.state)
+    if found is None:
+        return None
+    result = found if isinstance(found, dict) else found.to_dict()
+    return {k: v for k, v in result.items() if k != "detail"}
 
 
 __all__ = ["GAME_RULINGS", "TOURNAMENT_RULINGS", "Rulings"]

@@ -19,8 +19,11 @@ def check_rulings(records: list[dict[str, Any]], rules: Any, state: Any) -> tupl
     players = list((records[0].get("body") or {}).get("players") or [])
     over = False
     stopped: int | None = None
+    forfeit = None  # (a forfeit's result: the game's own, when a forfeit clock ended it)
     for record in records[1:]:
         version, kind, body = record.get("version"), record.get("type"), record.get("body") or {}
+        if kind == "forfeit":
+            forfeit = body.get("result")
         if kind == "seed_revealed":
             over = True
             continue
@@ -29,7 +32,7 @@ def check_rulings(records: list[dict[str, Any]], rules: Any, state: Any) -> tupl
         if kind != "ruling":
             continue
         rulings += 1
-        problem = _problem(body, version, players, over, rules, state)
+        problem = _problem(body, version, players, over, rules, state, forfeit)
         if problem:
             return False, f"record {version}: {problem}", version
         if body["ruling"] in STOPPING:
@@ -39,7 +42,9 @@ def check_rulings(records: list[dict[str, Any]], rules: Any, state: Any) -> tupl
     return True, f"{rulings} ruling(s), each with a reason, each standing where it may", None
 
 
-def _problem(body: dict[str, Any], version: Any, players: list[Any], over: bool, rules: Any, state: Any) -> str | None:
+def _problem(
+    body: dict[str, Any], version: Any, players: list[Any], over: bool, rules: Any, state: Any, forfeit: Any
+) -> str | None:
     ruling, details = body.get("ruling"), body.get("details")
     if ruling not in GAME_RULINGS:
         return f"{ruling!r} is not a ruling"
@@ -74,8 +79,9 @@ def _problem(body: dict[str, Any], version: Any, players: list[Any], over: bool,
     else:  # adjust_result
         if not over:
             return "a result is adjusted before the game's end"
-        result = rules.result(state)
-        engine = None if result is None else {k: v for k, v in result.to_dict().items() if k != "detail"}
+        result = forfeit if forfeit is not None else rules.result(state)
+        found = result if isinstance(result, dict) or result is None else result.to_dict()
+        engine = None if found is None else {k: v for k, v in found.items() if k != "detail"}
         if details.get("engine_result") != engine:
             return "the engine's result it keeps beside the adjusted one is not the result the rules give"
         ranking = (details.get("result") or {}).get("ranking") if isinstance(details.get("result"), dict) else None

@@ -434,3 +434,20 @@ def test_an_annulled_timed_game_is_never_timed_out_and_its_clock_takes_no_change
     from service.integrity.audit import verify_records
 
     assert verify_records(records).ok
+
+
+def test_a_forfeited_games_adjusted_result_keeps_the_forfeits_beside_it(timed: Digsite, clock: Clock) -> None:
+    from service.integrity.audit import verify_records
+
+    game_id = _game(timed, {"per_move": 30, "on_timeout": "forfeit"}, kind="arnak")
+    clock.wait(31)
+    timed.enforce_clock(game_id)
+    forfeited = timed.game(game_id)["result"]
+    assert forfeited is not None
+    ranking = list(reversed(forfeited["ranking"]))
+    ruled = timed.rulings.rule_on_game(
+        game_id, {"ruling": "adjust_result", "reason": "the clock was not started", "result": {"ranking": ranking}}
+    )
+    kept = ruled["body"]["details"]["engine_result"]
+    assert kept["ranking"] == forfeited["ranking"] and kept["scores"] == forfeited["scores"]
+    assert verify_records(timed.stored_records(game_id)).ok
