@@ -166,7 +166,7 @@ class Follower:
                 log.warning("skipping record %s as told: %s", last_id(row), self.log.where(row))
                 continue
             try:
-                project(decode(row))
+                project(decode(row), last_id(row))
             except NOT_THE_RECORD:
                 raise
             except Exception as error:
