@@ -47,8 +47,9 @@ class KeptRatings:
             f"VALUES ({', '.join('?' * len(CHANGE_COLUMNS))})"
         )
         updates = ", ".join(f"{c} = excluded.{c}" for c in RATING_COLUMNS[2:])
+        marks = ", ".join("?" * len(RATING_COLUMNS))
         self._rating = quote(
-            f"INSERT INTO {{p}}rm_ratings ({', '.join(RATING_COLUMNS)}) VALUES ({', '.join('?' * len(RATING_COLUMNS))}) "
+            f"INSERT INTO {{p}}rm_ratings ({', '.join(RATING_COLUMNS)}) VALUES ({marks}) "
             f"ON CONFLICT (kind, player_id) DO UPDATE SET {updates}"
         )
 
@@ -85,10 +86,8 @@ class KeptRatings:
             made: list[Change] = ratings.add(kind, [s[5] for s in table], [int(s[6]) for s in table])
             for change, seat_row in zip(made, table, strict=False):
                 before, after = change.before, change.after
-                changes.append(
-                    (game_id, seat_row[4], kind, change.player, change.place, finish_id, ended_at)
-                    + (before.mu, before.sigma, after.mu, after.sigma, after.games)
-                )
+                seat = (game_id, seat_row[4], kind, change.player, change.place, finish_id, ended_at)
+                changes.append((*seat, before.mu, before.sigma, after.mu, after.sigma, after.games))
                 touched[(kind, change.player)] = finish_id
         if changes:
             curs.executemany(self._change, changes)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from itertools import pairwise
 from typing import Any, cast
 
 import pytest
@@ -68,7 +69,7 @@ def test_every_finished_game_is_rated_once_per_seat_in_the_order_the_games_finis
     assert set(current) == set(by_player)
     for key, made in by_player.items():
         assert (made[0][5], made[0][6]) == (start.mu, start.sigma)
-        for earlier, later in zip(made, made[1:], strict=False):
+        for earlier, later in pairwise(made):
             assert (later[5], later[6]) == (earlier[7], earlier[8])
         assert [c[9] for c in made] == list(range(1, len(made) + 1))
         mu, sigma, ordinal, games = current[key]
