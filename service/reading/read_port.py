@@ -12,6 +12,7 @@ from service.reading.judgements import Judgements
 from service.reading.lists import Lists
 from service.reading.read_db import ReadDatabase
 from service.reading.replays import Replays
+from service.reading.skills import Skills
 
 
 @dataclass(frozen=True)
@@ -25,12 +26,13 @@ class ReadPort:
     replays: Replays
     analytics: Analytics
     judgements: Judgements  # finished games' stored judgements (``digsite analyse``)
+    skills: Skills  # players' ratings and accuracy per game kind (finished games only)
 
     @classmethod
     def over(cls, reader: GameReader, cached_replays: int = 64) -> ReadPort:
         """The read port on the store ``reader`` reads (its read models beside its events)."""
         db = ReadDatabase(reader.database)
-        return cls(db, reader, Lists(db), Replays(reader, cached_replays), Analytics(db), Judgements(db))
+        return cls(db, reader, Lists(db), Replays(reader, cached_replays), Analytics(db), Judgements(db), Skills(db))
 
     def close(self) -> None:
         self.db.close()
