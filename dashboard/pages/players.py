@@ -15,7 +15,7 @@ from typing import Any
 import dash
 from dash import ClientsideFunction, Input, Output, dcc, html
 
-from dashboard import figures, lazy_charts, player_search, tendency_bars, uncertainty
+from dashboard import figures, lazy_charts, player_search, ratings, tendency_bars, uncertainty
 from dashboard.access import Visitor, require_lists
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
@@ -249,6 +249,7 @@ def player_page(
             bars,
             lazy.store(),
             summary,
+            ratings.player_card(ctx, visitor, player, name, kind, title),
             html.Div(sections, className="grid-2"),
             card("Tendencies with sample sizes", tendency_table(mine, theirs, name, other_name)),
             html.Div(charts, className="grid-2"),
