@@ -175,6 +175,11 @@ class ReadModels:
             if not self.field.complete(curs):
                 self.field.refill(curs)
 
+    def unrated(self) -> int:
+        """Finished games projected before ratings were kept (``KeptRatings.unrated``)."""
+        with self.tracker.datastore.transaction(commit=False) as curs:
+            return self.ratings.unrated(curs)
+
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
         """A write transaction that does not wait for the disk at commit.

@@ -11,10 +11,12 @@ from itertools import pairwise
 from typing import Any, cast
 
 import pytest
+from click.testing import CliRunner
 
 from domain.games import GAMES, game
 from service.analysis.ratings import Rating
 from service.bots.simulation import play_stored_game, run_tournament
+from service.cli import main
 from service.commands.application import Digsite
 from service.reading.projections.follower import Follower
 from tests.service.integrity.test_audit import new_game, play
@@ -141,3 +143,23 @@ def test_a_solo_game_and_a_player_seated_twice_are_not_rated(service: Digsite, f
     assert len(rows(follower, "SELECT * FROM {p}rm_game_finishes")) == 2
     assert rows(follower, "SELECT * FROM {p}rm_rating_changes") == []
     assert rows(follower, "SELECT * FROM {p}rm_ratings") == []
+
+
+def test_a_store_projected_before_ratings_says_its_games_are_not_rated_until_a_rebuild(
+    service: Digsite, follower: Follower
+) -> None:
+    a_season(service)
+    follower.catch_up()
+    kept = rated(follower)
+    models = follower.read_models
+    assert models.unrated() == 0
+    with models._transaction() as curs:  # the store as an upgrade from before ratings leaves it: tables empty
+        for table in RATED:
+            curs.execute(models._q(f"DELETE FROM {{p}}{table}"))
+    finished = len(rows(follower, "SELECT game_id FROM {p}rm_games WHERE status = 'over'"))
+    assert models.unrated() == finished
+    env = {"DIGSITE_DATABASE_URL": service.settings.database.url}
+    said = CliRunner().invoke(main, ["projections", "status"], env=env)
+    assert said.exit_code == 0 and f"{finished} finished game(s) were projected before ratings" in said.output
+    follower.rebuild()
+    assert models.unrated() == 0 and rated(follower) == kept
