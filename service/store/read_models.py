@@ -194,7 +194,10 @@ RATINGS = Table(
         _int("finish_id"),  # the last game that changed it
     ),
     primary_key=("kind", "player_id"),
-    indexes=(Index("rm_ratings_board", ("kind", "ordinal", "player_id")),),
+    indexes=(
+        Index("rm_ratings_board", ("kind", "ordinal", "player_id")),  # a leaderboard, in order
+        Index("rm_ratings_player", ("player_id", "kind")),  # a player's ratings (GET /players/{id})
+    ),
 )
 
 CORE: tuple[Table, ...] = (
