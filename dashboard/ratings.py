@@ -101,6 +101,11 @@ def player_card(ctx: Context, visitor: Visitor, player: str, name: str, kind: st
     )
 
 
+def short_band(rating: Mapping[str, Any]) -> str:
+    """A rating and its 95 % band, for a table's cell: "27.4 (21.0-33.8)"."""
+    return f"{rating['mu']:.1f} ({rating['low']:.1f}-{rating['high']:.1f})"
+
+
 def tournament_lines(changes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per player, the rating change over the tournament's games: their games, the sum of each game's change of mu
     (games elsewhere in between are not the tournament's), and their rating after their last game of it; the
@@ -132,13 +137,14 @@ def tournament_chart(lines: Sequence[Mapping[str, Any]]) -> go.Figure:
             y=[line["name"] for line in ordered],
             orientation="h",
             marker={"color": [COLOURS[0] if line["change"] >= 0 else COLOURS[1] for line in ordered]},
-            text=[f"{line['change']:+.1f} ({games_text(line['games'])})" for line in ordered],
+            text=[f"{line['change']:+.1f}" for line in ordered],  # (short: a phone's chart is narrow)
+            customdata=[games_text(line["games"]) for line in ordered],
             textposition="outside",
             cliponaxis=False,
-            hovertemplate="%{y}: %{x:+.2f}<extra></extra>",
+            hovertemplate="%{y}: %{x:+.2f} over %{customdata}<extra></extra>",
         )
     )
-    styled(fig, "Change of rating (mu) over the tournament's games", height=110 + 34 * len(ordered))
+    styled(fig, "Change of rating (mu)", height=110 + 34 * len(ordered))
     fig.update_layout(margin={"t": 40})  # (no legend above)
     # Room beyond the longest bars for their words, on either side (a loss's words would cover the names).
     low = min(0.0, *(line["change"] for line in ordered))
@@ -160,15 +166,15 @@ def tournament_card(ctx: Context, visitor: Visitor, tournament_id: str) -> html.
     if not lines:
         words = "No rated game in this tournament yet: games are rated once they are over (solo games never)."
         return card("Ratings", html.P(words, className="empty"), id="tournament-ratings")
-    head = html.Tr([html.Th(h) for h in ("Player", "Games", "Change of mu", "Before", "After")])
+    head = html.Tr([html.Th(h) for h in ("Player", "Games", "Change of mu", "Before (95 %)", "After (95 %)")])
     body = [
         html.Tr(
             [
                 html.Td(line["name"]),
                 html.Td(str(line["games"]), className="num"),
                 html.Td(html.Strong(f"{line['change']:+.1f}"), className="num"),
-                html.Td(band_text(line["first"]), className="num"),
-                html.Td(band_text(line["last"]), className="num"),
+                html.Td(short_band(line["first"]), className="num"),
+                html.Td(short_band(line["last"]), className="num"),
             ]
         )
         for line in lines
@@ -181,8 +187,8 @@ def tournament_card(ctx: Context, visitor: Visitor, tournament_id: str) -> html.
             className="table-scroll",
         ),
         html.P(
-            "Each game's change of the player's rating, summed over the tournament's finished games; before: the "
-            "rating before their first game of it, after: after their last (95 % band and the games behind it).",
+            "Each game's change of the player's rating (mu), summed over the tournament's finished games; before: "
+            "the rating before their first game of it, after: after their last, each with its 95 % band.",
             className="quiet chart-note",
         ),
         id="tournament-ratings",

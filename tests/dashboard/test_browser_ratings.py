@@ -34,3 +34,15 @@ def test_the_leaderboard_to_a_player_s_rating_and_a_tournament_s_changes(page: A
     expect(page.locator("#tournament-ratings-table tbody tr")).to_have_count(len(demo.players))
     expect(page.locator("#tournament-ratings-chart .main-svg").first).to_be_visible()
     shots.take(page, "tournament")
+
+
+def test_the_leaderboard_and_a_tournament_s_ratings_fit_a_phone(page: Any, demo: Demo, shots: Shots) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/leaderboards/ruins")
+    expect(page.locator("#leaderboard-table")).to_be_visible()
+    shots.take(page, "leaderboard")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.goto(f"/tournaments/{demo.tournament}")
+    expect(page.locator("#tournament-ratings-chart .main-svg").first).to_be_visible()
+    shots.take(page, "tournament")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
