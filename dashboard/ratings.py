@@ -1,5 +1,5 @@
 """Skill ratings on the pages: a player's rating with its 95 % band over time, and a tournament's rating change per
-player (docs/judge.md, *Ratings*). Kept apart from the pages' other cards: each page calls one function here.
+player (docs/judge.md, *Ratings*). Kept apart from the pages' other cards: each page calls the functions here.
 
 Every figure is computed from finished games only (a game is rated once it is over), read through ``Data``, which
 asks the visitor's door first (``require_lists``: organisers, and spectators while spectator mode is on)."""
@@ -18,6 +18,7 @@ from dashboard.components import card, chart
 from dashboard.context import Context
 from dashboard.figures import COLOURS, styled
 from dashboard.format import ordinal, when
+from dashboard.lazy_charts import Lazy
 from service.reading.results import RatingChange, RatingFigures
 
 BAND_FILL = "rgba(47, 109, 181, 0.18)"  # the estimate's colour (COLOURS[0]), light: the band behind its line
@@ -85,19 +86,32 @@ def rating_over_time(history: Sequence[RatingChange], title: str) -> go.Figure:
     return fig
 
 
-def player_card(ctx: Context, visitor: Visitor, player: str, name: str, kind: str, title: str) -> html.Section:
-    """The player's rating in ``kind`` now, and over time with its band."""
-    history = ctx.data.rating_history(visitor, player, kind)
+def player_summary(history: Sequence[RatingChange], name: str, title: str) -> html.P:
+    """The player's rating now, in words: on the page's first screen, which draws no Plotly chart."""
     if not history:
         words = f"{name} has no rated {title} game yet (solo games and games in play are not rated)."
-        return card("Rating", html.P(words, className="empty"), id="players-rating")
+        return html.P(words, className="quiet", id="players-rating")
     now = history[-1]["after"]
-    return card(
-        "Rating",
-        html.P([html.Strong(band_text(now)), f"; conservative rating (mu - 3 sigma) {now['ordinal']:.1f}."]),
-        chart("players-rating-chart", rating_over_time(history, f"{name}'s {title} rating, game by game")),
-        html.P(EXPLAINED, className="quiet chart-note"),
+    return html.P(
+        [
+            f"{title} rating: ",
+            html.Strong(band_text(now)),
+            f"; conservative rating (mu - 3 sigma) {now['ordinal']:.1f}. Game by game below.",
+        ],
         id="players-rating",
+    )
+
+
+def player_chart(lazy: Lazy, history: Sequence[RatingChange], name: str, title: str) -> html.Section | None:
+    """The player's rating game by game with its band, drawn when scrolled to (``lazy_charts``: the chart sits
+    below the first screen, which loads no plotly.js); None without a rated game."""
+    if not history:
+        return None
+    return card(
+        "Rating, game by game",
+        lazy.chart("players-rating-chart", rating_over_time(history, f"{name}'s {title} rating")),
+        html.P(EXPLAINED, className="quiet chart-note"),
+        id="players-rating-card",
     )
 
 

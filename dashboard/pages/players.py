@@ -244,13 +244,16 @@ def player_page(
                 ),
             )
         )
+    history = data.rating_history(visitor, player, kind)
+    rating = ratings.player_chart(lazy, history, name, title)  # (before ``lazy.store``: its figure travels there)
     return html.Div(
         [
             bars,
             lazy.store(),
             summary,
-            ratings.player_card(ctx, visitor, player, name, kind, title),
+            ratings.player_summary(history, name, title),
             html.Div(sections, className="grid-2"),
+            *([rating] if rating is not None else []),
             card("Tendencies with sample sizes", tendency_table(mine, theirs, name, other_name)),
             html.Div(charts, className="grid-2"),
         ],

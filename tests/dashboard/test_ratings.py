@@ -14,7 +14,7 @@ import pytest
 
 from dashboard.access import Denied, Visitor
 from domain.games import GAMES
-from tests.dashboard.client import Browser, by_id, ids, organiser, text
+from tests.dashboard.client import Browser, by_id, graphs, ids, organiser, text
 from tests.dashboard.test_access import Venue, app, closed, venue  # noqa: F401  (the door's venue and apps)
 
 
@@ -65,15 +65,15 @@ def test_the_player_page_draws_the_rating_with_its_band(app: Any, venue: Venue) 
     ]
     for browser in (Browser(app), organiser(app)):
         content = browser.call([("players-content", "children")], inputs)["players-content"]["children"]
-        card = by_id(content, "players-rating")
-        figure = by_id(card, "players-rating-chart")["props"]["figure"]
+        summary = by_id(content, "players-rating")
+        figure = graphs(content)["players-rating-chart"]  # (drawn when scrolled to: below the first screen)
         upper, lower, estimate = figure["data"]
         assert lower["fill"] == "tonexty" and estimate["name"] == "rating (mu)"
         n = _games_of(venue, player)
         assert len(estimate["y"]) == n + 1  # the start, then one point a finished game (not the game in play)
         assert estimate["y"][0] == pytest.approx(25.0)
         assert all(lo < mu < hi for lo, mu, hi in zip(lower["y"], estimate["y"], upper["y"], strict=True))
-        assert f"{n} games)" in text(card)
+        assert f"{n} games)" in text(summary) and "players-rating-card" in ids(content)
 
 
 def test_the_tournament_page_shows_each_player_s_change_over_its_finished_games(app: Any, venue: Venue) -> None:
