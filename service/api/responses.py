@@ -28,7 +28,10 @@ from service.commands.results import (
     MoveAcknowledged,
     Player,
     Record,
+    SeatedRound,
+    SeatLink,
     Tournament,
+    TournamentRounds,
 )
 from service.json_schema_notes import UUID, note
 from service.reading.results import Analysis, GameSummary, KindSkill, LeaderboardEntry, Standings, Updates
@@ -124,6 +127,10 @@ class Leaderboard(TypedDict):
     next: Annotated[str | None, NEXT]
 
 
+class SeatLinks(TypedDict):
+    links: Annotated[list[SeatLink], note("A line per seat, table by table, in seat order.")]
+
+
 # The answers the document names, by their component's name (each type's own name: the names clients know).
 ANSWERS: tuple[type[Any], ...] = (
     Error,
@@ -147,6 +154,9 @@ ANSWERS: tuple[type[Any], ...] = (
     PlayerList,
     PlayerProfile,
     Leaderboard,
+    TournamentRounds,
+    SeatedRound,
+    SeatLinks,
 )
 REF = "#/components/schemas/{model}"
 
