@@ -13,7 +13,7 @@ from typing import Any
 import dash
 from dash import Input, Output, State, dcc, html
 
-from dashboard import accuracy
+from dashboard import accuracy, ratings
 from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
@@ -97,6 +97,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str, p
             ),
             dcc.Store(id="standings-tournament", data=tournament_id),
             html.Div(id="standings-body"),
+            ratings.tournament_card(ctx, visitor, found["tournament_id"]),
         ],
         id="tournament-page",
     )

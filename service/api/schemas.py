@@ -377,6 +377,20 @@ def path_id(name: str, what: str) -> dict[str, Any]:
     }
 
 
+def path_parameter(name: str) -> dict[str, Any]:
+    """A route's path parameter: an id (``<game_id>``), or a game kind (``<kind>``: 404 ``unknown_game_kind`` for
+    one Digsite does not play)."""
+    if name == "kind":
+        return {
+            "name": name,
+            "in": "path",
+            "required": True,
+            "description": "The game: one Digsite plays (404 `unknown_game_kind` otherwise).",
+            "schema": {"type": "string", "enum": GAME_KINDS},
+        }
+    return path_id(name, name.removesuffix("_id"))
+
+
 GAME_QUERY: list[dict[str, Any]] = [
     {
         "name": "version",

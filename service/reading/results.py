@@ -365,3 +365,50 @@ class Analysis(TypedDict):
     budget: Annotated[int, note("Playouts a decision.")]
     moves: list[JudgedMove]
     seats: list[JudgedSeat]
+
+
+class RatingFigures(TypedDict):
+    """A player's skill rating in one game kind (docs/judge.md, *Ratings*): a normal belief about their skill."""
+
+    mu: Annotated[float, note("The estimate (a new player starts at 25).")]
+    sigma: Annotated[float, note("Its standard deviation: the uncertainty left (a new player's: 25/3).")]
+    low: Annotated[float, note("The 95 % band's lower end, mu - 1.96 sigma.")]
+    high: Annotated[float, note("The 95 % band's upper end, mu + 1.96 sigma.")]
+    ordinal: Annotated[float, note("The conservative skill, mu - 3 sigma: what leaderboards order by.")]
+    games: Annotated[int, note("The rated games behind it.")]
+
+
+class AccuracyFigures(TypedDict):
+    """A player's mean accuracy over their judged seats of one game kind, at the judge's current version."""
+
+    mean: Annotated[float, note("0 to 100: the mean of the player's seats' accuracy (docs/judge.md).")]
+    games: Annotated[int, note("The judged games behind it.")]
+    judge_version: int
+
+
+class KindSkill(TypedDict):
+    """What a player's finished games of one game kind say of their play."""
+
+    kind: str
+    rating: Annotated[RatingFigures | None, note("Null: no rated game of this kind yet.")]
+    accuracy: Annotated[AccuracyFigures | None, note("Null: no judged game of this kind yet.")]
+
+
+class RatingChange(TypedDict):
+    """One rated game's change to a player's rating: before and after, and when the game finished."""
+
+    game_id: Annotated[str, UUID]
+    seat: int
+    place: int
+    ended_at: str | None
+    before: RatingFigures
+    after: RatingFigures
+
+
+class LeaderboardEntry(TypedDict):
+    """A place on a game kind's leaderboard."""
+
+    rank: Annotated[int, note("1 first: by ordinal (mu - 3 sigma), highest first; equal ordinals share no rank.")]
+    player: Annotated[str, UUID]
+    name: str
+    rating: RatingFigures

@@ -26,6 +26,8 @@ class Batch:
     totals: dict[str, list[int]] = field(default_factory=dict)  # player -> [finished games, wins] the batch adds
     facts: dict[str, dict[tuple[Any, ...], list[Any]]] = field(default_factory=dict)  # table -> key -> values
     appended: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)  # append table -> new rows
+    # The games finished, in log order: (game, kind, notification id of the finishing record, time); rated in order.
+    finishes: list[tuple[str, str, int, str | None]] = field(default_factory=list)
     events: int = 0
     last_notification_id: int | None = None
 

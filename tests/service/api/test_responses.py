@@ -157,6 +157,10 @@ def test_every_documented_route_answers_what_its_schema_says(checked: Checked, s
     standings = checked("GET", f"/api/v1/tournaments/{played.id}/standings", 200, headers=organiser())
     assert standings["standings"] and standings["cross_table"]
     checked("GET", f"/api/v1/tournaments/{played.id}/standings?format=csv", 200)
+    rated = checked("GET", f"/api/v1/players/{played.games[0].seats[0]}", 200, headers=organiser())
+    assert rated["skills"][0]["rating"] and rated["skills"][0]["accuracy"]
+    assert checked("GET", "/api/v1/leaderboards/ruins?limit=1", 200, headers=organiser())["next"]
+    checked("GET", "/api/v1/leaderboards/chess", 404, headers=organiser())
 
     # Rulings: a substitute (its new token), a restart (the new game), an adjusted result, a penalty; refusals.
     rulings = f"/api/v1/games/{created['id']}/rulings"
