@@ -18,7 +18,7 @@ from dashboard.access import HIDDEN_GAME, AccessSettings, Denied, Visitor
 from dashboard.context import Context
 from dashboard.data import Data
 from dashboard.games import stylesheet
-from dashboard.pages import aggregates, broadcast, games, play, players, replay, rounds, tournaments
+from dashboard.pages import aggregates, broadcast, games, leaderboards, play, players, replay, rounds, tournaments
 from dashboard.session import Gate
 from dashboard.static import INDEX
 from service.commands.application import Digsite
@@ -30,6 +30,7 @@ NAV = (
     ("Games", "/games", "games"),
     ("Tournaments", "/tournaments", "tournaments"),
     ("Players", "/players", "players"),
+    ("Leaderboards", "/leaderboards", "leaderboards"),
     ("Aggregates", "/aggregates", "aggregates"),
 )
 
@@ -111,6 +112,8 @@ def build(
                 page = tournaments.layout(app, ctx, visitor, path.split("/", 1)[1], params)
             elif section == "tournaments":
                 page = tournaments.list_layout(app, ctx, visitor)
+            elif section == "leaderboards":
+                page = leaderboards.layout(app, ctx, visitor, path.split("/", 1)[1] if "/" in path else None)
             elif section == "players":
                 page = players.layout(app, ctx, visitor, params)
             elif section == "aggregates":

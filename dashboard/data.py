@@ -39,7 +39,9 @@ from service.reading.results import (
     ByRound,
     Count,
     GamesPage,
+    LeaderboardEntry,
     PlayerRow,
+    RatingChange,
     Standings,
     Tendencies,
     Timeline,
@@ -47,6 +49,7 @@ from service.reading.results import (
     TournamentRow,
 )
 from service.reading.scope import Sizes
+from service.reading.skills import Skills
 from service.reading.standings import PointsTable, report, to_csv
 from service.serving import broadcast as broadcasting
 from service.serving import push
@@ -180,6 +183,7 @@ class Data:
         self._replays: Replays = read.replays
         self._reader: GameReader = read.reader  # (a game now, as a seat sees it)
         self._analytics: Analytics = read.analytics
+        self._skills: Skills = read.skills
         self._rounds = read.rounds  # (tournaments' entries and seated rounds, read only)
         self._judgements: Judgements = read.judgements  # (the judge's, written by ``digsite analyse``)
         self._service = service  # (the command side: moves, crafting, the push channel's waits, verification)
@@ -214,7 +218,7 @@ class Data:
         table = PointsTable.parse(points)
         found = self.tournament(visitor, tournament_id)
         rows = self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor))
-        return report(found, rows, table)
+        return report(found, rows, table, self._lists.tournament_rulings(tournament_id))
 
     # -- a tournament's entries and rounds (organisers only; the one service function: ``Digsite.rounds``) ------
 
@@ -244,7 +248,8 @@ class Data:
     def standings_csv(self, visitor: Visitor, tournament_id: str, points: str | None) -> str:
         table = PointsTable.parse(points)
         self.tournament(visitor, tournament_id)
-        return to_csv(self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor)), table)
+        rows = self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor))
+        return to_csv(rows, table, self._lists.tournament_rulings(tournament_id))
 
     def players(self, visitor: Visitor, ids: Sequence[str] | None = None) -> list[PlayerRow]:
         """Every player the visitor may see (or only those of ``ids``)."""
@@ -263,6 +268,24 @@ class Data:
         if status == "":
             return {"total": 0, "rows": []}
         return self._lists.games(status=status, **filters)
+
+    # Ratings are over finished games for everyone (a game is rated once it is over): players' statistics.
+
+    def rating_history(self, visitor: Visitor, player: str, kind: str) -> list[RatingChange]:
+        """The player's rating changes in ``kind``, in the order the games were rated."""
+        access.require_lists(visitor)
+        return self._skills.history(player, kind).get(kind, [])
+
+    def leaderboard(self, visitor: Visitor, kind: str, limit: int) -> tuple[list[LeaderboardEntry], bool]:
+        """The first ``limit`` places of the kind's leaderboard, and whether there are more."""
+        access.require_lists(visitor)
+        entries, following = self._skills.leaderboard(kind, None, limit)
+        return entries, following is not None
+
+    def tournament_ratings(self, visitor: Visitor, tournament_id: str) -> list[dict[str, Any]]:
+        """The rating changes of the tournament's finished games (``Skills.of_tournament``)."""
+        self.tournament(visitor, tournament_id)  # (its door: require_lists, NotFound)
+        return self._skills.of_tournament(tournament_id)
 
     # Tendencies are over finished games for everyone (``require_lists``); the per-round figures and
     # breakdowns count an organiser's games in play too, as the lists do (``access.finished_only``).
@@ -336,7 +359,7 @@ class Data:
         assert canonical is not None
         first = records[0]["body"]
         names = [str(n) for n in first["names"]]
-        over = records[-1]["type"] == "seed_revealed"
+        over = any(r["type"] == "seed_revealed" for r in records)  # (an organiser's rulings may follow the end)
         allowed = access.perspectives(visitor, canonical, over, len(names))
         if not allowed:
             raise Denied(HIDDEN_GAME)

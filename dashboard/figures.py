@@ -51,6 +51,9 @@ def _layout(fig: go.Figure, title: str, height: int = 320, **extra: Any) -> go.F
     return fig
 
 
+styled = _layout  # (the same look for the figures of pages' own modules: dashboard/ratings.py)
+
+
 # -- replay ---------------------------------------------------------------------------------------------------
 
 

@@ -202,6 +202,7 @@ table.grid.compact td { padding: 0.3rem 0.6rem; }
     .topbar { flex-wrap: wrap; padding: 0.5rem 0.6rem; gap: 0.3rem; }
     .topbar-right { flex-wrap: wrap; gap: 0.5rem; }
     .nav-link { margin-left: 0.6rem; }
+    #nav { display: flex; flex-wrap: wrap; row-gap: 0.2rem; }  /* five sections do not fit one phone's line */
     .version-label { margin-left: 0; width: 100%; }
     .permalink { margin-left: 0; }
     .move-row { grid-template-columns: 2rem 5rem minmax(0, 1fr) auto; }

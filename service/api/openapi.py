@@ -235,7 +235,7 @@ def _document(app: Flask) -> dict[str, Any]:
             raise AssertionError(f"the route {rule.rule} declares no OpenAPI operation (service.api.openapi.described)")
         path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule)
         operation_object = copy.deepcopy(_OPERATIONS[view])
-        in_path = [schemas.path_id(name, name.removesuffix("_id")) for name in _in_order(rule.rule)]
+        in_path = [schemas.path_parameter(name) for name in _in_order(rule.rule)]
         operation_object["parameters"] = [*in_path, *operation_object["parameters"]]
         for method in sorted((rule.methods or set()) - IGNORED_METHODS):
             paths.setdefault(path, {})[method.lower()] = operation_object

@@ -9,10 +9,10 @@ from flask import Blueprint, Response, url_for
 from service.api import schemas
 from service.api.auth import digsite, organiser_key_sent, organiser_only, read_port
 from service.api.openapi import BODY_ERRORS, LISTED, ORGANISER, described, operation, public, ref
-from service.api.responses import Created, PlayerList, TournamentList
+from service.api.responses import Created, Leaderboard, PlayerList, PlayerProfile, TournamentList
 from service.api.validation import check, json_body, query_args
-from service.commands.results import Player, Tournament
-from service.errors import BadRequest
+from service.commands.results import Tournament
+from service.errors import BadRequest, NotFound
 from service.reading import listing, standings
 from service.reading.results import Standings
 
@@ -68,14 +68,42 @@ def players() -> PlayerList:
         "A player.",
         tag="organisers",
         security=ORGANISER,
-        ok=(200, "The player.", ref("schemas", "Player")),
+        ok=(200, "The player, and their skill per game kind.", ref("schemas", "PlayerProfile")),
         errors=["BadRequest", "Unauthorized", "Forbidden", "NotFound"],
+        description="`skills`: per game kind the player has finished games of, their rating (docs/judge.md, "
+        "*Ratings*) and their mean accuracy over their games the judge analysed, each with the games behind it.",
     )
 )
 @organiser_only
-def player(player_id: str) -> Player:
+def player(player_id: str) -> PlayerProfile:
     query_args()
-    return read_port().reader.player(player_id)
+    read = read_port()
+    found = read.reader.player(player_id)  # 404 unknown_player
+    return {**found, "skills": read.skills.of_player(found["id"])}
+
+
+@bp.get("/leaderboards/<kind>")
+@described(
+    operation(
+        "getLeaderboard",
+        "A game's leaderboard: players by their rating, a page at a time.",
+        tag="organisers",
+        security=ORGANISER,
+        parameters=schemas.PAGING,
+        ok=(200, "A page of the leaderboard.", ref("schemas", "Leaderboard")),
+        errors=["BadRequest", "Unauthorized", "Forbidden", "NotFound"],
+        description="Every player with a rated game of this game, by the conservative `ordinal` (mu - 3 sigma) "
+        "highest first: a player with few games has a wide band and ranks below one as good who has played "
+        "more. Organisers only, as the list of players is. " + LISTED,
+    )
+)
+@organiser_only
+def leaderboard(kind: str) -> Leaderboard:
+    args = query_args()
+    if kind not in schemas.GAME_KINDS:
+        raise NotFound(f"Digsite plays no game {kind[:40]!r}: {', '.join(schemas.GAME_KINDS)}", "unknown_game_kind")
+    entries, following = read_port().skills.leaderboard(kind, args.get("cursor"), args.get("limit", 50))
+    return {"kind": kind, "players": entries, "next": following}
 
 
 @bp.post("/tournaments")
@@ -175,8 +203,10 @@ def tournament_standings(tournament_id: str) -> Response | Standings:
     rows = read.lists.tournament_seats(found["id"], finished_only=not everything)
     if args.get("format") == "csv":
         return Response(
-            standings.to_csv(rows, table),
+            standings.to_csv(rows, table, read.lists.tournament_rulings(found["id"])),
             mimetype="text/csv",
             headers={"Content-Disposition": f'attachment; filename="standings-{found["id"][:8]}.csv"'},
         )
-    return standings.report({"tournament_id": found["id"], **found}, rows, table)
+    return standings.report(
+        {"tournament_id": found["id"], **found}, rows, table, read.lists.tournament_rulings(found["id"])
+    )

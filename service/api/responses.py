@@ -28,15 +28,26 @@ from service.commands.results import (
     Game,
     GameCreated,
     MoveAcknowledged,
+    Penalty,
     Player,
     Record,
+    Ruling,
+    RulingList,
     SeatedRound,
     SeatLink,
     Tournament,
     TournamentRounds,
 )
 from service.json_schema_notes import UUID, note
-from service.reading.results import Analysis, Broadcast, GameSummary, Standings, Updates
+from service.reading.results import (
+    Analysis,
+    Broadcast,
+    GameSummary,
+    KindSkill,
+    LeaderboardEntry,
+    Standings,
+    Updates,
+)
 
 NEXT = note(
     "The cursor of the next page (pass it as `cursor`); null on the last page. A page may hold fewer items than "
@@ -113,6 +124,22 @@ class PlayerList(TypedDict):
     next: Annotated[str | None, NEXT]
 
 
+class PlayerProfile(Player):
+    """A player, and what their finished games say of their play in each game."""
+
+    skills: Annotated[
+        list[KindSkill], note("Per game kind the player has a rating or a judged game in, by the kind's name.")
+    ]
+
+
+class Leaderboard(TypedDict):
+    """A page of a game kind's leaderboard: players by ordinal (mu - 3 sigma), highest first."""
+
+    kind: str
+    players: list[LeaderboardEntry]
+    next: Annotated[str | None, NEXT]
+
+
 class SeatLinks(TypedDict):
     links: Annotated[list[SeatLink], note("A line per seat, table by table, in seat order.")]
 
@@ -141,9 +168,14 @@ ANSWERS: tuple[type[Any], ...] = (
     GameList,
     TournamentList,
     PlayerList,
+    PlayerProfile,
+    Leaderboard,
     TournamentRounds,
     SeatedRound,
     SeatLinks,
+    Ruling,
+    Penalty,
+    RulingList,
 )
 REF = "#/components/schemas/{model}"
 

@@ -278,6 +278,42 @@ NEW_ENTRIES: dict[str, Any] = {
 }
 
 SEATING_FORMATS = ["round_robin", "swiss", "csv"]
+REASON = {
+    "type": "string",
+    "maxLength": 2000,
+    "description": "The organiser's reason, required (not empty); shown in the replay and the standings.",
+}
+
+NEW_GAME_RULING: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["ruling", "reason"],
+    "properties": {
+        "ruling": {"type": "string", "description": "`annul`, `restart`, `adjust_result` or `substitute`."},
+        "reason": REASON,
+        "version": {"type": "integer", "description": "`restart`: the version the game goes on from."},
+        "seat": {"type": "integer", "description": "`substitute`: the seat whose player changes."},
+        "player": {"type": "string", "description": "`substitute`: the player who takes the seat."},
+        "result": {
+            "type": "object",
+            "description": "`adjust_result`: `ranking` (every seat, best first), optional `winners` (the first "
+            "seats of the ranking; default the first) and `scores` (one per seat; default the engine's).",
+        },
+    },
+}
+
+NEW_TOURNAMENT_RULING: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["ruling", "reason", "player", "points"],
+    "properties": {
+        "ruling": {"type": "string", "description": "`penalty`."},
+        "reason": REASON,
+        "player": {"type": "string", "description": "The player (entered in or seated at the tournament)."},
+        "points": {"type": "integer", "description": "Tournament points off the player's standing, 1 to 1000."},
+    },
+}
+
 NEW_ROUND: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -331,6 +367,8 @@ REQUEST_BODIES: dict[str, dict[str, Any]] = {
     "NewTournament": NEW_TOURNAMENT,
     "NewEntries": NEW_ENTRIES,
     "NewBroadcast": NEW_BROADCAST,
+    "NewGameRuling": NEW_GAME_RULING,
+    "NewTournamentRuling": NEW_TOURNAMENT_RULING,
     "NewRound": NEW_ROUND,
     "NewGame": NEW_GAME,
     "Submit": SUBMIT,
@@ -354,6 +392,20 @@ def path_id(name: str, what: str) -> dict[str, Any]:
         "description": f"The {what}'s id.",
         "schema": {"type": "string", "format": "uuid"},
     }
+
+
+def path_parameter(name: str) -> dict[str, Any]:
+    """A route's path parameter: an id (``<game_id>``), or a game kind (``<kind>``: 404 ``unknown_game_kind`` for
+    one Digsite does not play)."""
+    if name == "kind":
+        return {
+            "name": name,
+            "in": "path",
+            "required": True,
+            "description": "The game: one Digsite plays (404 `unknown_game_kind` otherwise).",
+            "schema": {"type": "string", "enum": GAME_KINDS},
+        }
+    return path_id(name, name.removesuffix("_id"))
 
 
 GAME_QUERY: list[dict[str, Any]] = [

@@ -15,6 +15,7 @@ from service.cli.progress import ProgressReporter
 from service.cluster import dask_jobs
 from service.cluster.dask_jobs import held
 from service.reading.projections.follower import Follower, UnprojectableRecord
+from service.reading.projections.ratings import UNRATED_ADVICE
 from service.settings import Settings
 from service.store.backends import StoreUnavailable
 
@@ -165,5 +166,7 @@ def status() -> None:
             )
             return
         click.echo(f"position {follower.position()}, {follower.behind()} record(s) behind")
+        if unrated := follower.read_models.unrated():
+            click.echo(UNRATED_ADVICE.format(n=unrated))
     finally:
         follower.close()

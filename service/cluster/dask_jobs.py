@@ -18,8 +18,9 @@ The rebuild stays exactly once:
    transaction with a marker tracking row of its own: a share whose worker died after committing and is run
    again by the scheduler finds its marker and writes nothing twice. Every write first checks (and share-locks)
    the run's hold: once another rebuild has emptied the read models, this run writes nothing more.
-4. The coordinator sums the field's figures over every finished game (``projections.field``) and counts every
-   player's finished games and wins (``ReadModels.count_totals``: the shares left both alone), sets the
+4. The coordinator sums the field's figures over every finished game (``projections.field``), counts every
+   player's finished games and wins (``ReadModels.count_totals``) and rates every finished game in the order
+   the games finished (``projections.ratings``: the shares left all three alone), sets the
    tracking row to H (and drops the markers) in one transaction and analyses the tables. ``projections run``
    continues from H; records appended during the rebuild are left to it.
 
@@ -342,6 +343,7 @@ def _release(read_models: ReadModels, head: int, run: int) -> None:
         if head:
             read_models.field.refill(curs)  # (the shares left the field's sums alone: summed once, here)
             read_models.count_totals(curs)  # (and the players' totals)
+            read_models.ratings.rate_all(curs)  # (and the ratings, in finish order: they depend on it)
             eventsourcing_workarounds.insert_tracking(read_models.tracker, curs, Tracking(PROJECTION_NAME, head))
 
 
@@ -454,7 +456,7 @@ def _project_rows(
             continue
         try:
             event = reader.decode(row if plain else _notification(row))
-            projection.project(event)
+            projection.project(event, row[0])
         except NOT_THE_RECORD:
             raise
         except Exception as error:

@@ -13,6 +13,7 @@ from service.reading.judgements import Judgements
 from service.reading.lists import Lists
 from service.reading.read_db import ReadDatabase
 from service.reading.replays import Replays
+from service.reading.skills import Skills
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class ReadPort:
     replays: Replays
     analytics: Analytics
     judgements: Judgements  # finished games' stored judgements (``digsite analyse``)
+    skills: Skills  # players' ratings and accuracy per game kind (finished games only)
     rounds: RoundsReader  # tournaments' entries and seated rounds (from the store, as the reader reads it)
 
     @classmethod
@@ -33,7 +35,14 @@ class ReadPort:
         """The read port on the store ``reader`` reads (its read models beside its events)."""
         db = ReadDatabase(reader.database)
         return cls(
-            db, reader, Lists(db), Replays(reader, cached_replays), Analytics(db), Judgements(db), RoundsReader(reader)
+            db,
+            reader,
+            Lists(db),
+            Replays(reader, cached_replays),
+            Analytics(db),
+            Judgements(db),
+            Skills(db),
+            RoundsReader(reader),
         )
 
     def close(self) -> None:

@@ -50,6 +50,18 @@ class Standing(TypedDict):
     points: int
     score: int
     average_place: float | None
+    penalty: Annotated[int, note("Tournament points the organiser's penalties took off (`points` is after them).")]
+    notes: Annotated[list[str], note("The organiser's rulings on the player's games and standing, with the reasons.")]
+
+
+class RulingNote(TypedDict):
+    """An organiser's ruling the standings apply (docs/events.md, *Rulings*)."""
+
+    subject: Annotated[str, note("The game it rules on, or the tournament (a penalty).")]
+    ruling: str
+    reason: str
+    at: str
+    note: str
 
 
 class StandingsOf(TypedDict):
@@ -71,6 +83,7 @@ class CrossTableCell(TypedDict):
     n_players: int
     score: int | None
     points: int
+    ruling: Annotated[str | None, note("The note of an organiser's ruling on this game or seat.")]
 
 
 class CrossTableLine(TypedDict):
@@ -93,6 +106,7 @@ class Standings(TypedDict):
     standings: list[Standing]
     after_round: Annotated[dict[str, list[Standing]], note("The standings after each round (by number, as text).")]
     cross_table: list[CrossTableLine]
+    rulings: Annotated[list[RulingNote], note("The organiser's rulings applied, oldest first.")]
 
 
 # -- the push channel (service.serving.push) ---------------------------------------------------------------------
@@ -386,3 +400,50 @@ class Analysis(TypedDict):
     budget: Annotated[int, note("Playouts a decision.")]
     moves: list[JudgedMove]
     seats: list[JudgedSeat]
+
+
+class RatingFigures(TypedDict):
+    """A player's skill rating in one game kind (docs/judge.md, *Ratings*): a normal belief about their skill."""
+
+    mu: Annotated[float, note("The estimate (a new player starts at 25).")]
+    sigma: Annotated[float, note("Its standard deviation: the uncertainty left (a new player's: 25/3).")]
+    low: Annotated[float, note("The 95 % band's lower end, mu - 1.96 sigma.")]
+    high: Annotated[float, note("The 95 % band's upper end, mu + 1.96 sigma.")]
+    ordinal: Annotated[float, note("The conservative skill, mu - 3 sigma: what leaderboards order by.")]
+    games: Annotated[int, note("The rated games behind it.")]
+
+
+class AccuracyFigures(TypedDict):
+    """A player's mean accuracy over their judged seats of one game kind, at the judge's current version."""
+
+    mean: Annotated[float, note("0 to 100: the mean of the player's seats' accuracy (docs/judge.md).")]
+    games: Annotated[int, note("The judged games behind it.")]
+    judge_version: int
+
+
+class KindSkill(TypedDict):
+    """What a player's finished games of one game kind say of their play."""
+
+    kind: str
+    rating: Annotated[RatingFigures | None, note("Null: no rated game of this kind yet.")]
+    accuracy: Annotated[AccuracyFigures | None, note("Null: no judged game of this kind yet.")]
+
+
+class RatingChange(TypedDict):
+    """One rated game's change to a player's rating: before and after, and when the game finished."""
+
+    game_id: Annotated[str, UUID]
+    seat: int
+    place: int
+    ended_at: str | None
+    before: RatingFigures
+    after: RatingFigures
+
+
+class LeaderboardEntry(TypedDict):
+    """A place on a game kind's leaderboard."""
+
+    rank: Annotated[int, note("1 first: by ordinal (mu - 3 sigma), highest first; equal ordinals share no rank.")]
+    player: Annotated[str, UUID]
+    name: str
+    rating: RatingFigures

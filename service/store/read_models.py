@@ -145,7 +145,81 @@ FIELD_SUMS = Table(
     primary_key=("kind", "scope", "figure", "n_players", "grp", "measure"),
 )
 
-CORE: tuple[Table, ...] = (PLAYERS, TOURNAMENTS, GAMES_TABLE, MOVES, PLAYER_GAMES, FIELD_SUMS)
+# An organiser's rulings (service/commands/rulings.py): a game's (``subject_id`` the game) and a tournament's penalties
+# (``subject_id`` the tournament), for the standings to apply, each with its reason.
+RULINGS = Table(
+    "rm_rulings",
+    (
+        _text("subject_id"),
+        _int("version"),
+        _text("ruling"),
+        _text("reason"),
+        _text("details"),  # JSON: what it rules (a penalty's player and points)
+        _text("at"),
+    ),
+    primary_key=("subject_id", "version"),
+)
+
+# Skill ratings (service/reading/projections/ratings.py; docs/judge.md, *Ratings*). Every finished game, with the
+# notification id of the record that finished it: the order games are rated in (kept by the distributed rebuild's
+# shares too, whose coordinator rates every game in that order at its end).
+FINISHES = Table(
+    "rm_game_finishes",
+    (
+        _text("game_id", not_null=False),
+        _text("kind"),
+        _int("finish_id"),  # the notification id of the record that finished the game
+        _text("ended_at", not_null=False),
+    ),
+    primary_key=("game_id",),
+    indexes=(Index("rm_game_finishes_order", ("finish_id",)),),
+)
+
+# One row a seat of a rated game: the player's rating in the game's kind before and after it.
+RATING_CHANGES = Table(
+    "rm_rating_changes",
+    (
+        _text("game_id"),
+        _int("seat"),
+        _text("kind"),
+        _text("player_id"),
+        _int("place"),
+        _int("finish_id"),
+        _text("ended_at", not_null=False),
+        Column("mu_before", "real", True),
+        Column("sigma_before", "real", True),
+        Column("mu_after", "real", True),
+        Column("sigma_after", "real", True),
+        _int("games"),  # the player's rated games of the kind, this one included
+    ),
+    primary_key=("game_id", "seat"),
+    indexes=(Index("rm_rating_changes_player", ("player_id", "kind", "finish_id")),),
+)
+
+# Each player's current rating per game kind; ``ordinal`` (mu - 3 sigma) is what a leaderboard orders by.
+RATINGS = Table(
+    "rm_ratings",
+    (
+        _text("kind"),
+        _text("player_id"),
+        Column("mu", "real", True),
+        Column("sigma", "real", True),
+        Column("ordinal", "real", True),
+        _int("games"),
+        _int("finish_id"),  # the last game that changed it
+    ),
+    primary_key=("kind", "player_id"),
+    indexes=(
+        Index("rm_ratings_board", ("kind", "ordinal", "player_id")),  # a leaderboard, in order
+        Index("rm_ratings_player", ("player_id", "kind")),  # a player's ratings (GET /players/{id})
+    ),
+)
+
+CORE: tuple[Table, ...] = (
+    *(PLAYERS, TOURNAMENTS, GAMES_TABLE, MOVES, PLAYER_GAMES, FIELD_SUMS),
+    *(FINISHES, RATING_CHANGES, RATINGS),
+    RULINGS,
+)
 
 
 def _real(name: str, *, not_null: bool = False) -> Column:

@@ -300,11 +300,12 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
     charts = graphs(out)
     bars = tendency_groups(out)
     # Every chart the catalogue offers per player: a group of bars per group of its tendencies (HTML), a chart for
-    # each per-round metric and each breakdown of a table with a seat.
+    # each per-round metric and each breakdown of a table with a seat; and the player's rating (dashboard/ratings.py).
     sections = {f"players-group-{slug(g)}" for g in groups("ruins")}
     rounds = {f"players-round-{m}" for m in metrics("ruins", ("round",))}
     parts = {f"players-breakdown-{b}" for b in per_player_breakdowns("ruins")}
-    assert rounds and parts and set(bars) == sections and set(charts) == {*rounds, *parts}
+    assert rounds and parts and set(bars) == sections and set(charts) == {*rounds, *parts, "players-rating-chart"}
+    charts.pop("players-rating-chart")  # (one series and its band: tests/dashboard/test_ratings.py)
     mine = demo.queries.analytics.tendencies("ruins", player["id"])
     field = demo.queries.analytics.tendencies(
         "ruins", None, n_players=demo.queries.analytics.table_sizes("ruins", player["id"])

@@ -18,6 +18,7 @@ PLAYER, KIND, N_PLAYERS, MOVES, THINK_US = range(5)
 class Batch:
     players: list[tuple[Any, ...]] = field(default_factory=list)
     tournaments: list[tuple[Any, ...]] = field(default_factory=list)
+    rulings: list[tuple[Any, ...]] = field(default_factory=list)  # rm_rulings rows
     games: dict[str, dict[str, Any]] = field(default_factory=dict)  # game_id -> full rm_games row (upserted)
     seats: dict[tuple[str, int], list[Any]] = field(default_factory=dict)  # (game, seat) -> see PLAYER..THINK_US
     moves: list[tuple[Any, ...]] = field(default_factory=list)
@@ -25,6 +26,8 @@ class Batch:
     totals: dict[str, list[int]] = field(default_factory=dict)  # player -> [finished games, wins] the batch adds
     facts: dict[str, dict[tuple[Any, ...], list[Any]]] = field(default_factory=dict)  # table -> key -> values
     appended: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)  # append table -> new rows
+    # The games finished, in log order: (game, kind, notification id of the finishing record, time); rated in order.
+    finishes: list[tuple[str, str, int, str | None]] = field(default_factory=list)
     events: int = 0
     last_notification_id: int | None = None
 

@@ -30,6 +30,7 @@ from eventsourcing.persistence import DataError, IntegrityError, InterfaceError,
 
 from service.commands.application import DigsiteApplication
 from service.reading.projections.log import log_for
+from service.reading.projections.ratings import UNRATED_ADVICE
 from service.reading.projections.readmodels import ReadModelProjection
 from service.reading.projections.tables import ReadModels
 from service.settings import Settings
@@ -166,7 +167,7 @@ class Follower:
                 log.warning("skipping record %s as told: %s", last_id(row), self.log.where(row))
                 continue
             try:
-                project(decode(row))
+                project(decode(row), last_id(row))
             except NOT_THE_RECORD:
                 raise
             except Exception as error:
@@ -208,6 +209,8 @@ class Follower:
         if not self._field_checked:  # (once: afterwards each batch keeps the sums, or sums them anew)
             self.read_models.complete_field()
             self._field_checked = True
+            if unrated := self.read_models.unrated():  # (a store upgraded from before ratings: said, not guessed)
+                log.warning(UNRATED_ADVICE.format(n=unrated))
         done = 0
         while not (stop is not None and stop.is_set()) and (n := self.step()):
             done += n

@@ -113,7 +113,7 @@ class ReadModelProjection(Projection[Any]):
         self._states = {}
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        self.project(domain_event)
+        self.project(domain_event, tracking.notification_id)
         self.batch.events += 1
         self.batch.last_notification_id = tracking.notification_id
 
@@ -122,10 +122,11 @@ class ReadModelProjection(Projection[Any]):
         self.batch.events += count
         self.batch.last_notification_id = last_notification_id
 
-    def project(self, domain_event: Any) -> None:
-        """Add one record's changes to the batch (the caller tracks its position: see ``projected``)."""
+    def project(self, domain_event: Any, notification_id: int) -> None:
+        """Add one record's changes to the batch (the caller tracks its position: see ``projected``);
+        ``notification_id`` is the record's, noted when it finishes a game (the order games are rated in)."""
         if isinstance(domain_event, Game.MoveRecorded):
-            self._move(domain_event)
+            self._move(domain_event, notification_id)
         elif isinstance(domain_event, Game.Created):
             self._created(domain_event)
         elif isinstance(domain_event, Game.Forfeited):  # the game ends: the seat out of time last
@@ -150,6 +151,12 @@ class ReadModelProjection(Projection[Any]):
             self._states[ctx.game_id] = (ctx.fns, ctx.state)
             self._games.pop(uid.int, None)  # finished: no further records
             self._last = None
+        elif isinstance(domain_event, Game.RulingRecorded):
+            details = json.dumps(domain_event.details)
+            self._ruling(domain_event, domain_event.ruling, domain_event.reason, details)
+        elif isinstance(domain_event, Tournament.PenaltyGiven):
+            details = json.dumps({"player": domain_event.player, "points": domain_event.points})
+            self._ruling(domain_event, "penalty", domain_event.reason, details)
         elif isinstance(domain_event, Player.Created):
             bot = None if domain_event.bot is None else json.dumps(domain_event.bot)
             self.batch.players.append(
@@ -166,6 +173,10 @@ class ReadModelProjection(Projection[Any]):
                     None if domain_event.options is None else json.dumps(domain_event.options),
                 )
             )
+
+    def _ruling(self, event: Any, ruling: str, reason: str, details: str) -> None:
+        subject = str(event.originator_id)
+        self.batch.rulings.append((subject, event.originator_version, ruling, reason, details, event.at))
 
     # -- games ----------------------------------------------------------------------------------------------
 
@@ -200,7 +211,7 @@ class ReadModelProjection(Projection[Any]):
         if fns.opening_rows is not None:
             self._facts(batch, fns.tables, game_id, event.originator_version, fns.opening_rows(state))
 
-    def _move(self, event: Game.MoveRecorded) -> None:
+    def _move(self, event: Game.MoveRecorded, notification_id: int) -> None:
         # This runs for nearly every record projected: lookups are hoisted and the common path is inline.
         uid = event.originator_id
         key = uid.int
@@ -253,6 +264,7 @@ class ReadModelProjection(Projection[Any]):
                     won = int(s in result.winners)
                     batch.results.append((1, won, result.place(s), result.scores[s], game_id, s))
                     batch.finished(seated, won)
+                batch.finishes.append((game_id, ctx.kind, notification_id, at))
         ctx.state, ctx.version, ctx.last_time = state, version, now
         batch.games[game_id] = row
         self._states[game_id] = (fns, state)

@@ -15,6 +15,7 @@ from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from service.reading.projections.batch import KIND, MOVES, N_PLAYERS, PLAYER, THINK_US, Batch
 from service.reading.projections.facts import StoredTable, all_tables, every_game_table
 from service.reading.projections.field import FieldSums
+from service.reading.projections.ratings import KeptRatings
 from service.settings import Database
 from service.store import eventsourcing_workarounds, read_models
 
@@ -83,6 +84,7 @@ class ReadModels:
         appended = [("rm_moves", "rm_moves"), *((t.name, t.name) for t in every_game_table() if t.append)]
         self._copy = {name: f"COPY {self.prefix}{table} FROM STDIN" for name, table in appended}
         self.field = FieldSums(self._q, db.backend)
+        self.ratings = KeptRatings(self._q)
 
     def close(self) -> None:
         self.tracker.datastore.close()
@@ -124,6 +126,10 @@ class ReadModels:
                 )
             ),
             "move": self._q("INSERT INTO {p}rm_moves VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            "ruling": self._q(
+                "INSERT INTO {p}rm_rulings (subject_id, version, ruling, reason, details, at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (subject_id, version) DO NOTHING"
+            ),
             "result": self._q(
                 "UPDATE {p}rm_player_games SET finished = ?, won = ?, place = ?, score = ? "
                 "WHERE game_id = ? AND seat = ?"
@@ -136,6 +142,7 @@ class ReadModels:
         with self._transaction() as curs:
             self._write(curs, batch)
             self.field.keep(curs, {row[4] for row in batch.results})  # (the games the batch finished)
+            self.ratings.rate(curs, [game_id for game_id, *_ in batch.finishes])  # (in finish order: see ratings.py)
             self._add_totals(curs, batch.totals)
             eventsourcing_workarounds.insert_tracking(
                 self.tracker, curs, Tracking(PROJECTION_NAME, batch.last_notification_id)
@@ -172,6 +179,11 @@ class ReadModels:
             if not self.field.complete(curs):
                 self.field.refill(curs)
 
+    def unrated(self) -> int:
+        """Finished games projected before ratings were kept (``KeptRatings.unrated``)."""
+        with self.tracker.datastore.transaction(commit=False) as curs:
+            return self.ratings.unrated(curs)
+
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
         """A write transaction that does not wait for the disk at commit.
@@ -199,6 +211,8 @@ class ReadModels:
             curs.executemany(sql["player"], batch.players)
         if batch.tournaments:
             curs.executemany(sql["tournament"], batch.tournaments)
+        if batch.rulings:
+            curs.executemany(sql["ruling"], batch.rulings)
         if batch.games:
             curs.executemany(sql["game"], [_game_row(row) for row in batch.games.values()])
         if batch.seats:
@@ -217,6 +231,7 @@ class ReadModels:
                 self._append(curs, table, self._facts[table][0], rows)
         if batch.results:
             curs.executemany(sql["result"], batch.results)
+        self.ratings.finished(curs, batch.finishes)  # (their order; rated by ``write``, not by a rebuild's shares)
 
     def _append(self, curs: Any, table: str, insert: str, rows: list[tuple[Any, ...]]) -> None:
         """Insert new rows (no conflict possible: the tracking row keeps a record from being projected twice).

@@ -47,6 +47,7 @@ def test_every_read_route_answers_without_the_command_side(app: Flask, client: F
         (f"/api/v1/games/{gid}/log?after=1", organiser()),
         ("/api/v1/players", organiser()),
         (f"/api/v1/players/{seats[0]}", organiser()),
+        ("/api/v1/leaderboards/ruins", organiser()),
         ("/api/v1/tournaments", {}),
         (f"/api/v1/tournaments/{cup['id']}", {}),
         (f"/api/v1/tournaments/{cup['id']}/standings", organiser()),

@@ -79,6 +79,7 @@ def test_a_distributed_rebuild_writes_the_single_process_read_models_and_the_fol
     follower.rebuild()
     single = snapshot(follower)
     assert len(single["rm_games"]) == 7 and single["rm_arnak_seats"] and single["rm_ruins_seats"]
+    assert len(single["rm_rating_changes"]) == 4 * 3 + 2  # (ratings depend on the order: the same from shares)
 
     done = dask_jobs.rebuild(client, service.settings, batch_size=150)  # many shares: most games alone
     assert done == head and follower.read_models.position() == head

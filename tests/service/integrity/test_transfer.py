@@ -264,3 +264,29 @@ def test_a_tournament_s_broadcast_travels_with_its_games(service: Digsite, targe
     assert not refused.imported and "broadcast" in str(refused.reason) and not _exists(target, cup)
     [result] = import_lines(target, [json.dumps(x) for x in lines])
     assert result.imported and delay_of(target, cup) == {"minutes": 2.5}
+
+
+def test_rulings_travel_with_their_game_and_tournament_and_verify_in_the_new_store(
+    service: Digsite, target: Digsite
+) -> None:
+    from service.integrity.ledger import Ledger
+
+    cup = service.create_tournament("Ruled cup", rounds=1, kind="ruins")
+    game_id = finished_game(service, tournament=cup)
+    service.rulings.rule_on_game(game_id, {"ruling": "annul", "reason": "two players swapped seats"})
+    player = service.game(game_id)["players"][0]["id"]
+    service.rulings.rule_on_tournament(cup, {"ruling": "penalty", "player": player, "points": 2, "reason": "late"})
+    lines = exported(service, game_id)
+    assert json.loads(lines[-1])["type"] == "ruling"
+
+    tampered = [json.loads(line) for line in lines]
+    tampered[-1]["body"]["reason"] = "nothing happened"
+    [refused] = import_lines(target, [json.dumps(x) for x in tampered])
+    assert not refused.imported and not _exists(target, game_id)
+
+    [result] = import_lines(target, lines)
+    assert result.imported, result.reason
+    assert target.stored_records(game_id) == service.stored_records(game_id)
+    assert verify(target, game_id).ok
+    assert [e.kind for e in Ledger(target).entries_of(game_id)] == ["created", "finished", "ruling"]
+    assert target.rulings.of_tournament(cup) == service.rulings.of_tournament(cup)
