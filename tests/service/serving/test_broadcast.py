@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 
 from domain.games import game as game_of
 from service.api import create_app
-from service.commands.application import Digsite, Viewer
+from service.commands.application import Digsite, Viewer, records_as_seen
 from service.serving import broadcast as broadcasting
 from service.serving import push
 from tests.domain.twins import HIDDEN_TWINS
@@ -305,3 +305,38 @@ def test_with_minutes_a_wait_wakes_when_time_makes_a_version_visible(service: Di
         assert shown["ready"] and time.monotonic() - began < TIMEOUT / 2
         at = datetime.fromisoformat(records[shown["version"] - 1]["body"]["at"])
         assert clock() >= at + timedelta(minutes=1)  # (not woken before the record shown is a minute old)
+
+
+def _no_more_than(spectator: Any, seat: Any, where: str = "") -> None:
+    """Every fact ``spectator`` (a record as the broadcast redacts it) holds, ``seat`` (the same record as a seat
+    reads it) holds too; where they differ, the spectator's is a placeholder (a count, "hidden", null)."""
+    if isinstance(spectator, dict) and isinstance(seat, dict):
+        for key, value in spectator.items():
+            assert key in seat, f"{where}.{key}: a spectator reads what a seat does not"
+            _no_more_than(value, seat[key], f"{where}.{key}")
+    elif isinstance(spectator, list) and isinstance(seat, list) and len(spectator) == len(seat):
+        for i, (mine, theirs) in enumerate(zip(spectator, seat, strict=True)):
+            _no_more_than(mine, theirs, f"{where}[{i}]")
+    elif spectator != seat:
+        placeholder = spectator in (None, "hidden") or (isinstance(spectator, dict) and set(spectator) == {"count"})
+        assert placeholder, f"{where}: a spectator reads {spectator!r} where a seat reads {seat!r}"
+
+
+@pytest.mark.parametrize("kind", sorted(SEATS))
+def test_a_spectator_reads_in_the_records_nothing_that_any_seat_cannot(service: Digsite, kind: str) -> None:
+    """Record by record, while the game is on: what the broadcast's redaction leaves, every seat's redaction leaves
+    too (so no seat's hidden fact, its hand, its secret choice, the deck order or the seed, reaches a spectator)."""
+    tournament = cup(service, kind)
+    game_id = new_game(service, kind, tournament)
+    play_to_the_end(service, game_id)
+    uid = UUID(game_id)
+    in_play = service.app.repository.get(uid, version=service.live.current(uid).version - 1)
+    assert in_play.seed is None
+    stored = list(service.app.repository.event_store.get(uid, lte=in_play.version))
+    spectator = records_as_seen(in_play, stored, broadcasting.SPECTATOR)
+    placeholders = 0
+    for seat in range(SEATS[kind]):
+        for mine, theirs in zip(spectator, records_as_seen(in_play, stored, Viewer(seat)), strict=True):
+            _no_more_than(mine, theirs, f"record {mine['version']}")
+            placeholders += mine != theirs
+    assert placeholders > 0  # (each seat reads something a spectator does not: its own hand, at least)
