@@ -123,7 +123,10 @@ def broadcast(service: Digsite, game_id: str, after: int = 0, wait: float = 0, c
             until = deadline
             if known.get("next") is not None:
                 until = min(until, time.monotonic() + max(0.0, known["next"]))
-            if watch.latest <= game.version and not watch.wait(until) and time.monotonic() >= deadline:
+            woken = watch.latest > game.version or watch.wait(until)
+            if hub.closed:  # the service is closing (its store with it): answer what was seen, read nothing more
+                return answer
+            if not woken and time.monotonic() >= deadline:
                 return _answer(service, uid, service.live.current(uid), after, clock, known)
 
 
