@@ -7,7 +7,8 @@ no such game, so trying ids tells nobody which games are in play). A game outsid
 What is shown is the public view: the engine's view for ``SPECTATOR_SEAT``, a seat at no table (never ``None``,
 which is the referee's), at the latest version the delay allows, and the records up to it redacted as for that
 seat (``records_as_seen``, as the log redacts them for a seat: no hashes, no hidden card, no seed):
-- ``moves`` N: the opening and every move but the last N (version ``1 + max(0, moves - N)``);
+- ``moves`` N: the opening and every record before the N-th last move (a record that is no move, a clock's pause
+  or a ruling, shows with the move before it);
 - ``minutes`` M: the last record at least M minutes old, by the times the store recorded (``at``); version 0 (no
   game shown) while even the opening is younger.
 A finished game is public in full (spectators replay it from every seat), so its broadcast shows it to its end.
