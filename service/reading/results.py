@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, NotRequired, final
 
 from typing_extensions import TypedDict
 
-from service.commands.results import TO_ACT, BroadcastDelay, Game, Record, Seated, Status
+from service.commands.results import TO_ACT, BroadcastDelay, Clock, Game, Record, Seated, Status
 from service.json_schema_notes import UUID, note
 
 # -- the lists (service.reading.listing) -------------------------------------------------------------------------
@@ -159,6 +159,10 @@ class PublicGame(TypedDict):
     result: Annotated[dict[str, Any] | None, note("null while the game is on.")]
     seed: Annotated[str | None, note("null until the game is over (and shown).")]
     view: Annotated[dict[str, Any], note("The game's view for a spectator: what every seat can see.")]
+    clock: Annotated[
+        Clock | None,
+        note("A timed game's clock as it stood at the version shown (a deadline long past, with a delay); else null."),
+    ]
 
 
 @final

@@ -25,17 +25,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from domain.games import game as game_of
 from service.caller_values import parse_uuid
+from service.commands import results
 from service.commands.application import Digsite, Viewer, records_as_seen
 from service.commands.broadcasts import delay_of
 from service.commands.results import BroadcastDelay
 from service.errors import NotFound
 from service.reading.results import Broadcast, PublicGame
 from service.serving import push
+from service.store import clocks
 from service.store.aggregates import Game
 
 # The seat a spectator views from: a seat at no table (seats are 0 and up; ``None`` is the referee, who sees all).
@@ -183,4 +185,5 @@ def public_game(game: Game) -> PublicGame:
         "result": None if result is None else result.to_dict(),
         "seed": game.seed,
         "view": rules.view(game.state, SPECTATOR_SEAT),
+        "clock": cast("results.Clock | None", clocks.shown(game.clock, game.time_control)),
     }

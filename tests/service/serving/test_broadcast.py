@@ -278,6 +278,9 @@ def test_moves_behind_counts_moves_not_a_clock_s_records(service: Digsite) -> No
     play(service, game)  # version 6
     shown = broadcasting.broadcast(service, game)
     assert shown["version"] == 5 and [r["type"] for r in shown["records"]][-2:] == ["clock", "clock"]
+    # The clock as it stood at the version shown (resumed): a timed game's clock is public.
+    assert shown["game"] is not None and shown["game"]["clock"] is not None
+    assert shown["game"]["clock"]["paused"] is False and shown["game"]["clock"]["control"]["bank"] == 3600
 
 
 def test_with_minutes_a_wait_wakes_when_time_makes_a_version_visible(service: Digsite) -> None:
