@@ -9,8 +9,10 @@ bots of known strength as they are.
   games (and CPU seconds a decision), for a game too long to judge whole several times.
 - ``order`` (the issue's section 4): ``--order-games`` four-player games seating a random bot, a heuristic bot, the
   search bot at ``--search-budget`` B and at 4B (seats rotating with the game's number, seeds
-  ``judge-order-<i>``), each judged once at ``--budget``: each bot's mean accuracy over its games (with a 95 %
-  t interval over games), mean loss, and marks a judged move; whether the means order the bots as set.
+  ``judge-order-<i>``), each judged once at ``--budget`` and rated in turn (OpenSkill, the bots' names as the
+  players: ``service.analysis.known_strength``): each bot's mean accuracy over its games (about a 95 % interval:
+  2 standard errors over games) and judged decisions, its rating after the last game with its 95 % band, its wins
+  with their 95 % Wilson interval; whether accuracy and rating each order the bots as set.
 
 One JSON line each, then a summary. The load average is printed with each line (a shared machine: compare ratios
 and orders, not seconds, with other runs). Run: ``.venv/bin/python -m bench.judge --game ruins --games 3``.
@@ -19,7 +21,6 @@ and orders, not seconds, with other runs). Run: ``.venv/bin/python -m bench.judg
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import statistics
@@ -27,12 +28,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from dashboard.uncertainty import wilson
 from domain.games import GAMES, game
 from domain.judge import DEFAULT_BUDGET, GameJudgement, Judge, moves_of
 from domain.play import play_game
 from domain.policies import Policy
-
-LADDER = ("random", "heuristic", "search B", "search 4B")  # weakest first: the order the judge must find
+from service.analysis.known_strength import LADDER, Settings, accuracy_order, play_ladder, rating_order, report
 
 
 def _load() -> float:
@@ -144,50 +145,30 @@ def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict
     }
 
 
-def _ladder(kind: str, search_budget: int) -> list[Policy[Any]]:
-    bots = game(kind).bots
-    return [bots.make("random"), bots.make("heuristic"), bots.make("search", budget=search_budget),
-            bots.make("search", budget=4 * search_budget)]  # fmt: skip
-
-
 def order(kind: str, games: int, budget: int, search_budget: int, first: int = 0) -> dict[str, Any]:
-    """Each bot of the ladder's accuracies over ``games`` games, seats rotating; the order of their means."""
-    names = [f"P{s}" for s in range(4)]
-    accuracy: dict[str, list[float]] = {b: [] for b in LADDER}
-    losses: dict[str, list[float]] = {b: [] for b in LADDER}
-    marks: dict[str, list[int]] = {b: [0, 0] for b in LADDER}  # marked moves, judged moves
-    for i in range(first, first + games):
-        ladder = _ladder(kind, search_budget)
-        shift = i % 4
-        seated = [(s + shift) % 4 for s in range(4)]  # seat s holds the ladder's bot seated[s]
-        judged, took = _judge(kind, names, f"judge-order-{i}", [ladder[b] for b in seated], budget, 0)
-        line: dict[str, Any] = {"measure": "order", "game": i, "seconds": round(took, 1), "load": _load()}
+    """The ladder's four bots over ``games`` whole games, seats rotating, each game judged once and rated in turn
+    (``service.analysis.known_strength``): per bot its mean accuracy (about a 95 % interval over games) and judged
+    decisions, its rating after the last game with its 95 % band, its wins with their 95 % Wilson interval; whether
+    each measure orders the bots as set."""
+    started = time.process_time()
+
+    def heard(index: int, judged: GameJudgement, seated: list[int]) -> None:
+        line: dict[str, Any] = {"measure": "order", "game": index, "cpu_seconds": round(time.process_time() - started),
+                                "load": _load()}  # fmt: skip
         for summary in judged.seats:
-            bot = LADDER[seated[summary.seat]]
-            if summary.accuracy is not None and summary.mean_loss is not None:
-                accuracy[bot].append(summary.accuracy)
-                losses[bot].append(summary.mean_loss)
-                marks[bot][0] += summary.inaccuracies + summary.mistakes + summary.blunders
-                marks[bot][1] += summary.judged
-            line[bot] = None if summary.accuracy is None else round(summary.accuracy, 2)
+            line[LADDER[seated[summary.seat]]] = None if summary.accuracy is None else round(summary.accuracy, 2)
         print(json.dumps(line), flush=True)
-    bots_out = {}
-    for bot in LADDER:
-        values = accuracy[bot]
-        mean = statistics.mean(values) if values else None
-        # about a 95 % interval of the mean over games
-        half = 2.0 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else None
-        bots_out[bot] = {
-            "games": len(values),
-            "accuracy": None if mean is None else round(mean, 2),
-            "interval": None if mean is None or half is None else [round(mean - half, 2), round(mean + half, 2)],
-            "mean_loss": round(statistics.mean(losses[bot]), 3) if losses[bot] else None,
-            "marked_share": round(marks[bot][0] / marks[bot][1], 3) if marks[bot][1] else None,
-        }
-    means = [statistics.mean(accuracy[b]) if accuracy[b] else None for b in LADDER]
-    ordered = all(a is not None and b is not None and a < b for a, b in itertools.pairwise(means))
+
+    records = play_ladder(kind, Settings(games, budget, search_budget, "judge-order"), first, progress=heard)
+    bots_out = report(records)
+    for bot, figures in bots_out.items():
+        share = records[bot].wins / records[bot].games if records[bot].games else None
+        found = wilson(share, records[bot].games)
+        figures["wins_interval"] = None if found is None else [round(found[0], 3), round(found[1], 3)]
     return {"measure": "order", "game": kind, "budget": budget, "search_budget": search_budget, "games": games,
-            "bots": bots_out, "ordered": ordered, "load": _load()}  # fmt: skip
+            "first": first, "bots": bots_out, "accuracy_ordered": accuracy_order(records),
+            "rating_ordered": rating_order(records), "cpu_seconds": round(time.process_time() - started),
+            "load": _load()}  # fmt: skip
 
 
 def main() -> None:
@@ -233,8 +214,12 @@ def main() -> None:
             print(f"{args.game} judge at {r['budget']}: {stable}{r['cpu_seconds_a_game']} CPU s a four-player game "
                   f"(load {r['load']})")  # fmt: skip
         else:
-            shown = ", ".join(f"{b} {v['accuracy']}" for b, v in r["bots"].items())
-            print(f"{args.game} order over {r['games']} games: {shown}; ordered as set: {r['ordered']}")
+            for bot, v in r["bots"].items():
+                print(f"{args.game} {bot}: accuracy {v['accuracy']} {v['interval']} over {v['decisions']} decisions; "
+                      f"rating {v['mu']} {v['band']}; wins {v['wins']} of {v['games']} "
+                      f"{v['wins_interval']}")  # fmt: skip
+            print(f"{args.game} order over {r['games']} games (judge at {r['budget']}, B {r['search_budget']}): "
+                  f"accuracy ordered as set: {r['accuracy_ordered']}; rating: {r['rating_ordered']}")  # fmt: skip
 
 
 if __name__ == "__main__":
