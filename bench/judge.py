@@ -30,7 +30,7 @@ from typing import Any
 
 from dashboard.uncertainty import wilson
 from domain.games import GAMES, game
-from domain.judge import DEFAULT_BUDGET, GameJudgement, Judge, moves_of
+from domain.judge import DEFAULT_BUDGET, EXTEND, GameJudgement, Judge, moves_of
 from domain.play import play_game
 from domain.policies import Policy
 from service.analysis.known_strength import LADDER, Settings, accuracy_order, play_ladder, rating_order, report
@@ -41,14 +41,16 @@ def _load() -> float:
 
 
 def _judge(kind: str, players: Sequence[str], seed: str, policies: Sequence[Policy[Any]], budget: int,
-           judge_seed: int) -> tuple[GameJudgement, float]:  # fmt: skip
+           judge_seed: int, extend: int = EXTEND) -> tuple[GameJudgement, float]:  # fmt: skip
     found = game(kind)
     rules = found.rules
     played = play_game(rules, players, policies, seed)
     opening = rules.start(players, None, seed)
     moves, _ = moves_of(rules, opening, played.actions)
     started = time.process_time()  # CPU seconds: on a shared machine, the wall clock counts the other processes
-    judged = Judge(rules, found.bots, budget=budget).game(opening, moves, seed=judge_seed, seats=len(players))
+    judged = Judge(rules, found.bots, budget=budget, extend=extend).game(
+        opening, moves, seed=judge_seed, seats=len(players)
+    )
     return judged, time.process_time() - started
 
 
@@ -74,13 +76,15 @@ def _positions(kind: str, games: int, decisions: int) -> list[tuple[int, Any, An
     return spots[:decisions]
 
 
-def spread_stability(kind: str, games: int, decisions: int, repeats: int, budget: int) -> dict[str, Any]:
+def spread_stability(
+    kind: str, games: int, decisions: int, repeats: int, budget: int, extend: int = EXTEND
+) -> dict[str, Any]:
     """Stability on ``decisions`` decisions spread over the games (a whole Arnak game is too long to judge several
     times on a loaded machine): the share whose best move found is the same in every one of ``repeats`` judgements
     (seeds 0, 1, ...), and the CPU seconds a decision."""
     found = game(kind)
     rules = found.rules
-    judge = Judge(rules, found.bots, budget=budget)
+    judge = Judge(rules, found.bots, budget=budget, extend=extend)
     same = differs_from_played = 0
     spots = _positions(kind, games, decisions)
     started = time.process_time()
@@ -97,6 +101,7 @@ def spread_stability(kind: str, games: int, decisions: int, repeats: int, budget
         "measure": "spread stability",
         "game": kind,
         "budget": budget,
+        "extend": extend,
         "decisions": len(spots),
         "repeats": repeats,
         "same_in_every_repeat": round(same / len(spots), 3) if spots else None,
@@ -106,7 +111,7 @@ def spread_stability(kind: str, games: int, decisions: int, repeats: int, budget
     }
 
 
-def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict[str, Any]:
+def time_and_stability(kind: str, games: int, repeats: int, budget: int, extend: int = EXTEND) -> dict[str, Any]:
     found = game(kind)
     names = [f"P{s}" for s in range(4)]
     seconds: list[float] = []
@@ -115,7 +120,7 @@ def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict
         runs = []
         for r in range(repeats):
             judged, took = _judge(kind, names, f"judge-bench-{i}", [found.bots.make("heuristic") for _ in names],
-                                  budget, r)  # fmt: skip
+                                  budget, r, extend)  # fmt: skip
             seconds.append(took)
             runs.append(judged)
             print(json.dumps({"measure": "time", "game": i, "repeat": r, "cpu_seconds": round(took, 1),
@@ -134,6 +139,7 @@ def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict
         "measure": "stability",
         "game": kind,
         "budget": budget,
+        "extend": extend,
         "games": games,
         "repeats": repeats,
         "decisions": decisions,
@@ -183,16 +189,17 @@ def main() -> None:
         default=0,
         help="instead of whole games: this many decisions spread over --games games, for stability",
     )
+    parser.add_argument("--extend", type=int, default=EXTEND, help="a close call's extra pairs, times its first")
     parser.add_argument("--order-games", type=int, default=8, help="games of the four bots of known strength")
     parser.add_argument("--search-budget", type=int, default=25, help="B: the ladder's search bots play at B and 4B")
     parser.add_argument("--first", type=int, default=0, help="the first order game's number")
     args = parser.parse_args()
     results = []
     if args.games and args.decisions:
-        results.append(spread_stability(args.game, args.games, args.decisions, args.repeats, args.budget))
+        results.append(spread_stability(args.game, args.games, args.decisions, args.repeats, args.budget, args.extend))
         print(json.dumps(results[-1]), flush=True)
     elif args.games:
-        results.append(time_and_stability(args.game, args.games, args.repeats, args.budget))
+        results.append(time_and_stability(args.game, args.games, args.repeats, args.budget, args.extend))
         print(json.dumps(results[-1]), flush=True)
     if args.order_games:
         results.append(order(args.game, args.order_games, args.budget, args.search_budget, args.first))
