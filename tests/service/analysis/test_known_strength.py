@@ -28,7 +28,7 @@ KINDS = sorted(GAMES)
 
 # K games (a multiple of 4: each bot in each seat equally), the judge's budget, B. Chosen to run in minutes on one
 # core; docs/performance.md, section 11 gives the figures they were chosen from.
-SETTINGS = {"ruins": Settings(16, 32, 16), "arnak": Settings(8, 32, 8)}
+SETTINGS = {"ruins": Settings(24, 32, 16), "arnak": Settings(8, 32, 8)}
 
 
 def test_each_bot_sits_in_each_seat_once_in_four_games() -> None:
