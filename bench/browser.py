@@ -18,7 +18,10 @@ headless Chromium (Playwright, ``/usr/bin/chromium``):
 - **players** / **aggregates**: from the start of the navigation until the page stops changing (its last DOM
   change once no request is pending for a second), per player shown / per game; and **first shown**: until the
   page's content (the answer of its content callback, ``#players-loaded`` / ``#agg-summary``) is first in the
-  document.
+  document;
+- with ``--judge BUDGET`` (the finished games judged first, as ``digsite analyse --budget BUDGET`` judges them):
+  **replay judgement shown**, until the replay's judgement is in the page (its marks in the move list,
+  ``data-judged``), in a tree whose replay shows it.
 
 Timings are never asserted anywhere; these are figures to compare, beside the other tree's in the same run.
 
@@ -47,6 +50,8 @@ from playwright.sync_api import sync_playwright
 from dashboard.pages.play import picker_of
 from domain.games import GAMES, game
 from entrypoints.up import demo_plan
+from service.analysis import stored
+from service.analysis.judging import judge_records
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite, Viewer
 from service.reading.projections.follower import Follower
@@ -81,6 +86,8 @@ new MutationObserver(function () {
     ["players-loaded", "agg-summary"].forEach(function (id) {
         if (!window.__shown[id] && document.getElementById(id)) { window.__shown[id] = now; }
     });
+    var root = document.getElementById("replay-root");  // (a replay's judgement in: its marks, dashboard/assets)
+    if (!window.__judged && root && root.dataset.judged === "yes") { window.__judged = now; }
 }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 """
 
@@ -108,9 +115,10 @@ MOVE_JS = """
 # -- the store --------------------------------------------------------------------------------------------------
 
 
-def build_store(folder: Path, demo_games: int) -> dict[str, Any]:
-    """The demo's store (``digsite up``'s plan) and one two-seat game in play per game, read models caught up.
-    What the measurements open: finished games by kind, players by kind, the games in play with their tokens."""
+def build_store(folder: Path, demo_games: int, judge: int | None = None) -> dict[str, Any]:
+    """The demo's store (``digsite up``'s plan) and one two-seat game in play per game, read models caught up; with
+    ``judge``, every finished game judged at that budget. What the measurements open: finished games by kind,
+    players by kind, the games in play with their tokens."""
     db = Database.from_url(f"sqlite:///{folder / 'demo.sqlite'}")
     backends.upgrade(db)
     settings = Settings(database=db, api_key=KEY, secret_key=SECRET)
@@ -129,6 +137,9 @@ def build_store(folder: Path, demo_games: int) -> dict[str, Any]:
             pair = [service.create_player(f"{kind} seat {s + 1}") for s in range(2)]
             made = service.create_game(kind, pair, seed=f"bench-{kind}")
             live[kind] = {"id": made["id"], "tokens": [t["token"] for t in made["tokens"]]}
+        if judge is not None:
+            for game_id in (g for games in finished.values() for g in games):
+                stored.write(db, judge_records(service.stored_records(game_id), judge))
     finally:
         service.close()
     follower = Follower(settings)
@@ -254,7 +265,13 @@ def measure_replays(
                     " window.__all = window.__all || performance.now(); return true; } return false; }",
                     polling=50,
                 )
-                first, every = page.evaluate("() => [window.__first, window.__all]")
+                if found.get("judged"):  # a tree whose replay shows the judgement (its card's box): until it is in
+                    page.wait_for_function(
+                        "() => !document.getElementById('replay-judge') || window.__judged !== undefined", polling=50
+                    )
+                first, every, judged = page.evaluate("() => [window.__first, window.__all, window.__judged]")
+                if judged is not None:
+                    out.setdefault(f"replay judgement shown, {kind}", []).append(judged)
                 out.setdefault(f"replay first table, {kind}", []).append(first)
                 out.setdefault(f"replay all perspectives, {kind}", []).append(every)
                 cpu_all = cpu_ms(server) if server else None
@@ -443,6 +460,7 @@ def main() -> None:
     parser.add_argument("--only", default="replay,pages,move", help="which of replay, pages, move")
     parser.add_argument("--after-first", action="store_true", help="measure this tree before the other in each round")
     parser.add_argument("--json", type=Path, help="also write every figure here")
+    parser.add_argument("--judge", type=int, help="judge every finished game first, at this budget (at least 4)")
     args = parser.parse_args()
 
     trees = {"after": HERE} if args.base is None else {"before": args.base.resolve(), "after": HERE}
@@ -452,7 +470,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="digsite-bench-browser-") as temp:
         folder = Path(temp)
         started = time.monotonic()
-        found = build_store(folder, args.demo_games)
+        found = build_store(folder, args.demo_games, args.judge)
+        found["judged"] = bool(args.judge)
         print(
             f"store: {sum(map(len, found['finished'].values()))} finished games, "
             f"built in {time.monotonic() - started:.0f} s; load average {os.getloadavg()[0]:.1f}",

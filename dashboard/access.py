@@ -85,6 +85,12 @@ def perspectives(visitor: Visitor, game_id: str, over: bool, seats: int) -> tupl
     return ()
 
 
+def require_organiser(visitor: Visitor) -> None:
+    """A tournament's entries, rounds and seat links: organisers only (the links are the seats' keys)."""
+    if not visitor.organiser:
+        raise Denied("a tournament's rounds and seat links are for organisers: sign in as an organiser")
+
+
 def require_lists(visitor: Visitor) -> None:
     """Games lists, players and aggregates: organisers, and spectators while spectator mode is on."""
     if not visitor.sees_finished:

@@ -18,7 +18,7 @@ from dashboard.access import HIDDEN_GAME, AccessSettings, Denied, Visitor
 from dashboard.context import Context
 from dashboard.data import Data
 from dashboard.games import stylesheet
-from dashboard.pages import aggregates, games, play, players, replay, tournaments
+from dashboard.pages import aggregates, games, play, players, replay, rounds, tournaments
 from dashboard.session import Gate
 from dashboard.static import INDEX
 from service.commands.application import Digsite
@@ -102,6 +102,8 @@ def build(
             elif section == "play" and "/" in path:
                 section = "games"
                 page = play.layout(app, ctx, visitor, path.split("/", 1)[1])
+            elif section == "tournaments" and path.endswith("/rounds") and path.count("/") == 2:
+                page = rounds.layout(app, ctx, visitor, path.split("/")[1])
             elif section == "tournaments" and "/" in path:
                 page = tournaments.layout(app, ctx, visitor, path.split("/", 1)[1], params)
             elif section == "tournaments":
@@ -153,6 +155,7 @@ def build(
     players.register(app, ctx)
     aggregates.register(app, ctx)
     tournaments.register(app, ctx)
+    rounds.register(app, ctx)
     app.digsite = ctx  # type: ignore[attr-defined]
     return app
 

@@ -18,14 +18,17 @@ from cachetools import LRUCache
 
 from dashboard import access, collection, replay_frames
 from dashboard.access import HIDDEN_GAME, REFEREE, Denied, Visitor
+from dashboard.judged_moves import judged_words
 from domain.games import game as game_of
+from service.bots.seated_rounds import enter_bots
 from service.commands.application import Digsite, GameReader, Viewer
-from service.commands.results import MoveAcknowledged
+from service.commands.results import MoveAcknowledged, SeatedRound, SeatLink, TournamentRounds
 from service.errors import NotFound
 from service.integrity.audit import verify
 from service.integrity.checkpoint import checkpoint_coverage
 from service.reading.analytics import Analytics
 from service.reading.crafting import crafted
+from service.reading.judgements import Judgements, MeanAccuracy, PlayerAccuracy
 from service.reading.lists import Lists
 from service.reading.read_port import ReadPort
 from service.reading.replays import At, Replays, entries, events_of, evolved
@@ -174,6 +177,8 @@ class Data:
         self._replays: Replays = read.replays
         self._reader: GameReader = read.reader  # (a game now, as a seat sees it)
         self._analytics: Analytics = read.analytics
+        self._rounds = read.rounds  # (tournaments' entries and seated rounds, read only)
+        self._judgements: Judgements = read.judgements  # (the judge's, written by ``digsite analyse``)
         self._service = service  # (the command side: moves, crafting, the push channel's waits, verification)
         self.verifications = Verifications(service)
         self.documents = Kept(size=512)  # a five-seat game of 300 moves is 72 parts
@@ -207,6 +212,31 @@ class Data:
         found = self.tournament(visitor, tournament_id)
         rows = self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor))
         return report(found, rows, table)
+
+    # -- a tournament's entries and rounds (organisers only; the one service function: ``Digsite.rounds``) ------
+
+    def rounds(self, visitor: Visitor, tournament_id: str) -> TournamentRounds:
+        access.require_organiser(visitor)
+        return self._rounds.status(tournament_id)
+
+    def enter(self, visitor: Visitor, tournament_id: str, players: list[str], bots: int) -> None:
+        """Enter ``players`` (ids) and ``bots`` named bot players, as the API and the CLI do."""
+        access.require_organiser(visitor)
+        if players:
+            self._service.rounds.enter(tournament_id, players)
+        if bots:
+            enter_bots(self._service, tournament_id, bots)
+
+    def seat_round(
+        self, visitor: Visitor, tournament_id: str, fmt: str | None, table_size: int | None, force: bool
+    ) -> SeatedRound:
+        """Seat and start the next round, as the API and the CLI do (refusals: ``ServiceError``, nothing changed)."""
+        access.require_organiser(visitor)
+        return self._service.rounds.seat_round(tournament_id, fmt, table_size, force=force)
+
+    def seat_links(self, visitor: Visitor, tournament_id: str, round_no: int, base_url: str) -> list[SeatLink]:
+        access.require_organiser(visitor)
+        return self._service.rounds.links(tournament_id, round_no, base_url)
 
     def standings_csv(self, visitor: Visitor, tournament_id: str, points: str | None) -> str:
         table = PointsTable.parse(points)
@@ -466,6 +496,46 @@ class Data:
             "details_hidden": True,
             "coverage": {"covered": coverage["covered"], "checkpoint": coverage["checkpoint"]},
         }
+
+    # -- the judge's judgements (docs/judge.md) ----------------------------------------------------------
+
+    def replay_judgement(self, visitor: Visitor, game_id: str) -> dict[str, Any] | None:
+        """The stored judgement of a finished game for its replay: ``analysis`` (as the API answers it, None when
+        the game is not judged yet), the seats' ``names``, and ``words``: each judged move's move played and best
+        move found in the game's words (``dashboard.judged_moves``), by version. Read through the replay's door
+        (Denied unless the visitor may open the game; a finished game's log is every perspective's); None for a
+        game in play, which is never judged, whoever asks. Kept per game and version once built."""
+        opened = self.open(visitor, game_id)
+        if not opened.over:
+            return None
+        analysis = self._judgements.of(opened.game_id, opened.latest)
+        if analysis is None:
+            return {"analysis": None, "names": opened.names, "words": {}}
+        key = (opened.game_id, opened.latest, "judgement", analysis["budget"])
+        found = self.documents.get(key)
+        if found is None:
+            records = self._replays.records(opened.game_id)[: opened.latest]
+            with collection.paused():
+                words = judged_words(records, analysis["moves"])
+            found = {"analysis": analysis, "names": opened.names, "words": words}
+            self.documents.put(key, found)
+        return found
+
+    def player_accuracy(self, visitor: Visitor, kind: str, player: str) -> list[PlayerAccuracy]:
+        """The player's accuracy in each judged finished game of ``kind``, oldest first (judged games are finished
+        ones: the same for every visitor the players' pages are open to)."""
+        access.require_lists(visitor)
+        return self._judgements.of_player(player, kind)
+
+    def field_accuracy(self, visitor: Visitor, kind: str) -> list[MeanAccuracy]:
+        """Every judged seat's mean accuracy in finished games of ``kind``, by table size (``key``), with ``n``."""
+        access.require_lists(visitor)
+        return self._judgements.field(kind)
+
+    def tournament_accuracy(self, visitor: Visitor, tournament_id: str) -> list[MeanAccuracy]:
+        """Each player's (``key``) mean accuracy over the tournament's judged games, with ``n`` games."""
+        self.tournament(visitor, tournament_id)
+        return self._judgements.of_tournament(tournament_id)
 
     def my_games(self, visitor: Visitor) -> list[dict[str, Any]]:
         """The games in play whose seats this visitor's tokens opened (for a link back to them)."""

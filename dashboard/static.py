@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dashboard.replay_frames import CHUNK
+from dashboard.replay_judgement import CSS as JUDGEMENT_CSS
 from dashboard.tendency_bars import CSS as TENDENCY_BARS_CSS
 
 # The one script that must run in the page's head, before Dash's own (assets load with them, too late): the replay's
@@ -243,6 +244,7 @@ INDEX = (
         <style>"""
     + CSS
     + TENDENCY_BARS_CSS
+    + JUDGEMENT_CSS
     + """</style>
         <script data-chunk="""
     + f'"{CHUNK}">'

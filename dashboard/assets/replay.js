@@ -13,6 +13,10 @@
  * move in the list, a round, the slider, the chart, a perspective) adds one, so Back returns to where the
  * jump started and a copied address reopens the same moment.
  *
+ * A finished game judged (its card `#replay-judge`, drawn by the server with the VP chart) adds the judge's marks to
+ * the move list and its note on the move shown (`#replay-judged-move`); a click on its win-chance graph jumps as a
+ * click on the VP chart does. `#replay-root` gets `data-judged="yes"` once the marks are in.
+ *
  * A game in play (`data-live` on the root) is followed: one waiting request at a time to `live/<game>`
  * (`dashboard.live`); when a move lands, the parts from the last one on are fetched again with the log, and a
  * viewer who was at the last move is moved to the new one.
@@ -323,6 +327,7 @@
         $("replay-permalink").setAttribute("href", here);
         address(here, how);
         moveChartCursor(v);
+        judgedNote();
     }
 
     // A jump adds a history entry at once; steps replace the current one once they pause (browsers refuse
@@ -416,7 +421,13 @@
             var what = said[0] || "", who = move.seat === null ? null : R.names[move.seat];
             if (who && what.indexOf(who + " ") === 0) { what = what.slice(who.length + 1); }  // the name is beside it
             if (!what && move.kind) { what = move.kind.replace(/_/g, " "); }  // a move the log tells nothing of
-            row.appendChild(el("span", "move-what", what));
+            var cell = el("span", "move-what", what), judged = R.judged && R.judged[String(move.v)];
+            if (judged && judged.sign) {  // the judge's mark (dashboard.replay_judgement), before the words
+                var mark = el("span", "move-mark mark-" + judged.mark, judged.sign);
+                mark.title = judged.mark;
+                cell.insertBefore(mark, cell.firstChild);
+            }
+            row.appendChild(cell);
             row.appendChild(el("span", "move-think", seconds(move.think)));
             row.title = said.join("\n");
             return row;
@@ -447,6 +458,40 @@
         return box ? box.querySelector(".js-plotly-plot") : null;
     }
 
+    function judgeChart() {
+        var box = $("replay-judge");
+        return box ? box.querySelector(".js-plotly-plot") : null;
+    }
+
+    // -- the judge's judgement of a finished game (dashboard.replay_judgement) -------------------------
+    // Its card comes with the VP chart, holding every decision's note as JSON (#replay-judge-data): the marks go
+    // into the move list, and the note of the move shown into "The judge at this move".
+
+    function readJudgement() {
+        var data = $("replay-judge-data");
+        if (!R || R.judged || !data) { return; }
+        R.judged = JSON.parse(data.getAttribute("data-notes") || "{}");
+        R.root.setAttribute("data-judged", "yes");
+        var box = $("replay-judged-card");
+        if (box) { box.hidden = false; }
+        buildMoves();
+        judgedNote();
+    }
+
+    function judgedNote() {
+        var box = $("replay-judged-move");
+        if (!R || !R.judged || !box) { return; }
+        var found = R.judged[String(R.v)];
+        var lines = found ? found.lines : [R.v === 1 ? "The setup: no one chose anything." :
+            (R.v === R.latest ? "The seed is revealed: no one chose anything." : "")];
+        box.replaceChildren.apply(box, lines.map(function (line) {
+            return el("p", line.indexOf("Worth: ") === 0 ? "judged-worth" : "judged-what", line);
+        }));
+        if (found && found.sign) {
+            box.insertBefore(el("p", "move-mark mark-" + found.mark, found.sign + " " + found.mark), box.firstChild);
+        }
+    }
+
     // The VP chart is drawn by the server's callback once the first table shows (dashboard.pages.replay.chart).
     function askChart() {
         var mine = R;
@@ -458,6 +503,7 @@
 
     function moveChartCursor(v) {
         var plot = chart();
+        if (!plot || !window.Plotly || !plot.layout) { plot = judgeChart(); }
         if (!plot || !window.Plotly || !plot.layout) { return; }
         // Plotly redraws its whole chart for a moved line: wait until the steps pause, never slow one down.
         if (R.chartTimer) { clearTimeout(R.chartTimer); }
@@ -466,6 +512,8 @@
             if (R !== mine) { return; }  // the page has gone (to another page of the dashboard)
             R.chartTimer = null;
             window.Plotly.relayout(plot, {"shapes[0].x0": v, "shapes[0].x1": v});
+            var judged = judgeChart();
+            if (judged && judged !== plot && judged.layout) { window.Plotly.relayout(judged, {"shapes[0].x0": v, "shapes[0].x1": v}); }
         }, CHART_WAIT_MS);
     }
 
@@ -592,13 +640,16 @@
     }
 
     function hookChart() {
-        var plot = chart();
-        if (!plot || !plot.on || plot.getAttribute("data-hooked")) { return; }
-        plot.setAttribute("data-hooked", "1");
-        plot.on("plotly_click", function (data) {
-            if (R && data && data.points && data.points.length) { play(false); go("to", Math.round(data.points[0].x)); }
+        [chart(), judgeChart()].forEach(function (plot) {
+            if (!plot || !plot.on || plot.getAttribute("data-hooked")) { return; }
+            plot.setAttribute("data-hooked", "1");
+            plot.on("plotly_click", function (data) {
+                if (R && data && data.points && data.points.length) {
+                    play(false); go("to", Math.round(data.points[0].x));
+                }
+            });
+            moveChartCursor(R.v);
         });
-        moveChartCursor(R.v);
     }
 
     // -- a game in play: new moves appear as they land -------------------------------------------------
@@ -688,7 +739,7 @@
             names: JSON.parse(root.getAttribute("data-names") || "[]"), perspectives: perspectives,
             chunk: parseInt(root.getAttribute("data-chunk"), 10) || 25, books: {}, timer: null,
             moveRows: null, marked: null, slider: null, loading: false,
-            pool: [], poolIndex: new Map(), shown: null
+            pool: [], poolIndex: new Map(), shown: null, judged: null
         };
         slider();
         var mine = R;
@@ -706,5 +757,6 @@
         if (!root) { if (R) { play(false); R = null; } return; }
         if (!R || R.root !== root) { mount(root); }
         hookChart();
+        readJudgement();
     }).observe(document.documentElement, {childList: true, subtree: true});
 })();

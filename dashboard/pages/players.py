@@ -15,7 +15,7 @@ from typing import Any
 import dash
 from dash import ClientsideFunction, Input, Output, dcc, html
 
-from dashboard import figures, lazy_charts, player_search, tendency_bars, uncertainty
+from dashboard import accuracy, figures, lazy_charts, player_search, tendency_bars, uncertainty
 from dashboard.access import Visitor, require_lists
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
@@ -244,6 +244,8 @@ def player_page(
                 ),
             )
         )
+    # the player's accuracy in judged games, below the first screen too (``dashboard.accuracy``)
+    judged = accuracy.player_card(data, visitor, kind, player, name, size, lazy)
     return html.Div(
         [
             bars,
@@ -251,6 +253,7 @@ def player_page(
             summary,
             html.Div(sections, className="grid-2"),
             card("Tendencies with sample sizes", tendency_table(mine, theirs, name, other_name)),
+            judged,
             html.Div(charts, className="grid-2"),
         ],
         id="players-loaded",

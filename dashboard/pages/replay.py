@@ -12,6 +12,10 @@ button and a copied link return to the same moment.
 A "move" is one record of the game: move 1 is the setup, then one per move a seat made (and, at the
 end, the seed's reveal). The page uses that one word throughout.
 
+A finished game judged by ``digsite analyse`` shows the judge's card under the VP chart, asked for with it
+(``judgement``; ``dashboard.replay_judgement``): the seats' accuracy, the win-chance graph (a click jumps, as on the
+VP chart), the marks the script puts in the move list and the judge's note on the move shown.
+
 A spectator's or a player's page only ever receives the perspectives it may take: the server never
 draws a referee frame for them. The verification report is computed once per game version and cached.
 """
@@ -26,7 +30,7 @@ import dash
 from dash import Input, Output, State, dcc, html
 from flask import Response, request
 
-from dashboard import figures
+from dashboard import figures, replay_judgement
 from dashboard.access import REFEREE, Denied, Visitor
 from dashboard.components import GRAPH_CONFIG, card, data_attributes
 from dashboard.context import Context
@@ -202,6 +206,15 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                     html.Aside(
                         [
                             card("Moves", html.Div(id="replay-moves", className="move-list"), className="moves-card"),
+                            # The judge's note on the move shown, filled by the page's script once the judgement is
+                            # drawn (a finished game judged only).
+                            card(
+                                "The judge at this move",
+                                html.Div(id="replay-judged-move", className="judged-move"),
+                                className="judged-card",
+                                id="replay-judged-card",
+                                hidden=True,
+                            ),
                             card("Event log", html.Div(id="replay-log", className="log"), className="log-card"),
                         ],
                         className="replay-side",
@@ -217,6 +230,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str, params:
                 html.Div(html.Div("Drawing the VP chart…", className="quiet vp-wait"), id="replay-vp"),
                 className="vp-card",
             ),
+            # The judge's judgement of a finished game (dashboard.replay_judgement), asked for with the VP chart.
+            html.Div(id="replay-judge"),
         ],
         id="replay-root",
         className="replay",
@@ -281,6 +296,20 @@ def register(app: dash.Dash, ctx: Context) -> None:
         move = _int(str(wanted.get("v")), 1, 1, int(meta.get("latest") or 1))
         figure = _chart(timeline, move, renderer(kind).round_name)
         return dcc.Graph(id="replay-vp-graph", figure=figure, config=GRAPH_CONFIG), round_buttons(kind, starts)
+
+    @app.callback(
+        Output("replay-judge", "children"),
+        Input("replay-chart-wanted", "data"),
+        State("replay-meta", "data"),
+        prevent_initial_call=True,
+    )
+    def judgement(wanted: dict[str, Any] | None, meta: dict[str, Any] | None) -> Any:
+        """The judge's card (after the first table: the figures and the moves' words are read and named then)."""
+        if not wanted or not meta:
+            return dash.no_update
+        found = ctx.data.replay_judgement(ctx.visitor(), str(meta.get("game")))
+        move = _int(str(wanted.get("v")), 1, 1, int(meta.get("latest") or 1))
+        return replay_judgement.section(found, move)
 
     @app.callback(Output("replay-verify", "children"), Input("replay-meta", "data"))
     def verification(meta: dict[str, Any]) -> Any:

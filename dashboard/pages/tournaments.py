@@ -13,6 +13,7 @@ from typing import Any
 import dash
 from dash import Input, Output, State, dcc, html
 
+from dashboard import accuracy
 from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
@@ -59,7 +60,11 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str, p
         [
             html.H2(found["name"]),
             html.P(
-                f"{game.title if game else found['game']} · {found['rounds']} rounds planned",
+                [
+                    f"{game.title if game else found['game']} · {found['rounds']} rounds planned",
+                    # (the rounds page, for organisers only: its seat links are the seats' keys)
+                    _rounds_link(app, tournament_id) if visitor.organiser else None,
+                ],
                 className="quiet",
             ),
             card(
@@ -97,6 +102,11 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str, p
     )
 
 
+def _rounds_link(app: dash.Dash, tournament_id: str) -> html.Span:
+    href = app.get_relative_path(f"/tournaments/{tournament_id}/rounds")
+    return html.Span([" · ", dcc.Link("Rounds and seat links", href=href, id="tournament-rounds-link")])
+
+
 def register(app: dash.Dash, ctx: Context) -> None:
     @app.callback(
         Output("standings-body", "children"),
@@ -129,6 +139,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
                 ),
             ),
             card("Round by round", _cross_table(app, answer)),
+            accuracy.tournament_card(ctx.data, visitor, tournament_id, _names(answer)),
         ], options
 
     @app.callback(
@@ -145,6 +156,11 @@ def register(app: dash.Dash, ctx: Context) -> None:
         except PointsTableError:
             return dash.no_update
         return {"content": text, "filename": f"standings-{tournament_id[:8]}.csv", "type": "text/csv"}
+
+
+def _names(answer: Standings) -> dict[str, str]:
+    """The tournament's players' names by id, from its standings."""
+    return {str(line["player_id"]): line["name"] for line in answer["standings"]}
 
 
 def _standings_table(lines: list[Standing]) -> html.Div:

@@ -38,7 +38,9 @@ ERRORS: dict[str, tuple[int, str]] = {
         "`weak_seed` (a seed that is not 32 to 128 hex digits), `invalid_player`, `invalid_tournament`, "
         "`invalid_setup`, `invalid_cursor` (a list's cursor no list gave); for a game of a tournament, "
         "`tournament_game_mismatch` (another game than the tournament's), `tournament_options_mismatch` (other "
-        "rule options than the tournament's), `player_seated_twice` (a player in two seats). Nothing was stored.",
+        "rule options than the tournament's), `player_seated_twice` (a player in two seats); for a tournament's "
+        "entries and rounds, `invalid_entries`, `too_few_entries`, `table_size_not_allowed`, `unknown_format`, "
+        "`invalid_csv`, `unknown_entry` (a CSV seating names a player not entered). Nothing was stored.",
     ),
     "Unauthorized": (
         401,
@@ -55,13 +57,17 @@ ERRORS: dict[str, tuple[int, str]] = {
     "NotFound": (
         404,
         "`unknown_game`, `unknown_player`, `unknown_tournament` (also for ids that are not UUIDs), "
-        "`unknown_version`, `not_found` (no such route).",
+        "`unknown_version`, `unknown_entry` (a player not entered in the tournament), `unknown_round` (a round "
+        "not seated), `not_found` (no such route).",
     ),
     "Conflict": (
         409,
         "`stale_version` (the game has moved on since the version you acted on: reload and retry) or "
         "`conflict` (another move landed at the same moment); for a new game of a tournament, `duplicate_game` "
-        "(the same players already have a game at that table of that round: not to retry). Nothing was recorded.",
+        "(the same players already have a game at that table of that round: not to retry); for a tournament's "
+        "entries and rounds, `already_entered`, `round_in_play`, `round_already_seated`, `round_not_next`, "
+        "`tournament_complete`, `tournament_changed` (entries changed meanwhile: retry), `links_unavailable` (the "
+        "server secret is not the one the round was seated with). Nothing was recorded.",
     ),
     "PayloadTooLarge": (
         413,

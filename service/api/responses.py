@@ -28,7 +28,10 @@ from service.commands.results import (
     MoveAcknowledged,
     Player,
     Record,
+    SeatedRound,
+    SeatLink,
     Tournament,
+    TournamentRounds,
 )
 from service.json_schema_notes import UUID, note
 from service.reading.results import Analysis, GameSummary, Standings, Updates
@@ -108,6 +111,10 @@ class PlayerList(TypedDict):
     next: Annotated[str | None, NEXT]
 
 
+class SeatLinks(TypedDict):
+    links: Annotated[list[SeatLink], note("A line per seat, table by table, in seat order.")]
+
+
 # The answers the document names, by their component's name (each type's own name: the names clients know).
 ANSWERS: tuple[type[Any], ...] = (
     Error,
@@ -129,6 +136,9 @@ ANSWERS: tuple[type[Any], ...] = (
     GameList,
     TournamentList,
     PlayerList,
+    TournamentRounds,
+    SeatedRound,
+    SeatLinks,
 )
 REF = "#/components/schemas/{model}"
 

@@ -182,16 +182,90 @@ SUBMIT: dict[str, Any] = {
     },
 }
 
+NEW_ENTRIES: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["players"],
+    "properties": {
+        "players": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 1000,
+            "items": ID,
+            "description": "The players to enter (people or bots, alike); all or none: one already entered is 409 "
+            "`already_entered`, an unknown one 404 `unknown_player`.",
+        }
+    },
+}
+
+SEATING_FORMATS = ["round_robin", "swiss", "csv"]
+NEW_ROUND: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "format": {
+            "type": "string",
+            "enum": SEATING_FORMATS,
+            "description": "How to seat the round (docs/events.md, *Seating formats*); default: the round before's, "
+            "else `round_robin`.",
+        },
+        "table_size": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "description": "The largest table; the round's tables differ by at most one seat. Default: the round "
+            "before's, else the most the game seats. One the game does not allow: 400 `table_size_not_allowed`.",
+        },
+        "tables": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 1000,
+            "items": {"type": "array", "minItems": 1, "maxItems": 100, "items": ID},
+            "description": "With `format: csv`: the organiser's seating, a list of tables, each the player ids in "
+            "seat order (what a `table,player` CSV file says: `digsite tournament start-round --csv FILE` reads one); "
+            "entries not seated sit out.",
+        },
+        "force": {
+            "type": "boolean",
+            "default": False,
+            "description": "Seat the round though games of the round before are still in play (they go on and "
+            "count when they end). Without it: 409 `round_in_play`.",
+        },
+        "round": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1000,
+            "description": "The round you mean to seat: refused (409 `round_already_seated`) if it is seated "
+            "already, so that a request sent twice seats one round.",
+        },
+        "dry_run": {
+            "type": "boolean",
+            "default": False,
+            "description": "Only say how the round would be seated: nothing is stored, no game is created.",
+        },
+    },
+}
+
 # The request bodies, by the component name the document publishes them under (an operation's ``body``).
 REQUEST_BODIES: dict[str, dict[str, Any]] = {
     "NewPlayer": NEW_PLAYER,
     "NewTournament": NEW_TOURNAMENT,
+    "NewEntries": NEW_ENTRIES,
+    "NewRound": NEW_ROUND,
     "NewGame": NEW_GAME,
     "Submit": SUBMIT,
 }
 
 
 def path_id(name: str, what: str) -> dict[str, Any]:
+    if name == "round_no":
+        return {
+            "name": name,
+            "in": "path",
+            "required": True,
+            "description": "The round's number (1 is the first).",
+            "schema": {"type": "integer", "minimum": 1},
+        }
     return {
         "name": name,
         "in": "path",
@@ -340,4 +414,17 @@ STANDINGS_QUERY: list[dict[str, Any]] = [
 PLAYERS_QUERY: list[dict[str, Any]] = [
     query("kind", {"type": "string", "enum": ["human", "bot"]}, "Only people, or only bots."),
     *PAGING,
+]
+LINKS_QUERY: list[dict[str, Any]] = [
+    query(
+        "format",
+        {"type": "string", "enum": ["json", "csv", "html"]},
+        "`csv`: a spreadsheet file, a line per seat; `html`: a printable sheet, a card per seat with the QR code of "
+        "its link. Default: JSON.",
+    ),
+    query(
+        "base_url",
+        {"type": "string", "maxLength": 300, "pattern": "^https?://[^\\s?#]+$"},
+        "Where players open the dashboard (its address as they reach it); default `http://127.0.0.1:8050`.",
+    ),
 ]

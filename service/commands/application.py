@@ -36,6 +36,7 @@ from service.caller_values import check_plain, now, parse_uuid
 from service.commands import results
 from service.commands.importing import import_game
 from service.commands.live_games import GameHandle, LiveGames
+from service.commands.rounds import TournamentRounds
 from service.errors import (
     BadRequest,
     Conflict,
@@ -165,6 +166,9 @@ class Digsite:
         # Who hears of a move as soon as this process has stored it (the push channel's waits in this process:
         # service/serving/push.py), with the game as stored and the records the move appended.
         self._on_landed: list[Callable[[Game, list[Any]], None]] = []
+        # Tournaments' entries and rounds; the next round is seated when a move ends the last table of one.
+        self.rounds = TournamentRounds(self)
+        self.on_landed(self.rounds.after_move)
 
     def on_close(self, stop: Callable[[], None]) -> None:
         """Run ``stop`` when the service closes, before its store does."""
@@ -320,9 +324,13 @@ class Digsite:
         options: dict[str, Any] | None,
         labels: dict[str, Any] | None,
         seed: str | None,
+        game_id: UUID | None = None,
+        tokens: list[str] | None = None,
     ) -> tuple[Game, list[str], Seating | None]:
         """A new game (not stored yet), its seat tokens, and for a game at a table of a tournament round, the
-        seating to store with it (``_save_new``). A tournament's game is checked against the tournament."""
+        seating to store with it (``_save_new``). A tournament's game is checked against the tournament.
+        ``game_id`` and ``tokens`` are drawn at random unless given (a seated round's links are derived from the
+        server secret: ``service.commands.rounds``)."""
         found = _game(kind)
         rules = found.rules
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -354,8 +362,8 @@ class Digsite:
             opening = [rules.event_to_dict(e) for e in rules.start(names, options, seed)]
         except DomainError as error:
             raise from_domain(error) from None
-        tokens = [secrets.token_urlsafe(24) for _ in seats]
-        game_id = UUID(bytes=secrets.token_bytes(16), version=4)
+        tokens = tokens if tokens is not None else [secrets.token_urlsafe(24) for _ in seats]
+        game_id = game_id or UUID(bytes=secrets.token_bytes(16), version=4)
         body: dict[str, Any] = {
             "kind": kind,
             "players": players,

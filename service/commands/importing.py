@@ -8,6 +8,7 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from service.caller_values import parse_uuid
+from service.commands.rounds import replay_recorded
 from service.errors import Conflict
 from service.store import eventsourcing_workarounds
 from service.store.aggregates import Game, Player, Tournament
@@ -20,7 +21,8 @@ def import_game(
     tournaments: list[dict[str, Any]] | None = None,
 ) -> list[str]:
     """Append a game's records exactly as given (same id, versions, hashes, bodies), with those of the
-    ``players``/``tournaments`` (dicts as ``player()``/``tournament()`` return them) this store lacks, in
+    ``players``/``tournaments`` (dicts as ``player()``/``tournament()`` return them; a tournament's with its
+    recorded entries and rounds, ``events``, if any) this store lacks, in
     one transaction. The caller verifies the records first (``service.integrity.transfer`` does). Returns the ids
     of the players and tournaments added; raises Conflict ``game_exists`` if the game id is taken."""
     uid = parse_uuid(records[0]["game"], "game")
@@ -33,13 +35,14 @@ def import_game(
     added: list[Any] = []
     for cls, found in ((Player, players or []), (Tournament, tournaments or [])):
         for data in found:
-            given = {k: v for k, v in data.items() if k not in ("id", "created_at")}
+            given = {k: v for k, v in data.items() if k not in ("id", "created_at", "events")}
             if not app.recorder.select_events(UUID(data["id"]), limit=1):
-                added.append(
-                    eventsourcing_workarounds.create(
-                        cls, cls.Created, id=UUID(data["id"]), **given, at=data["created_at"]
-                    )
+                made = eventsourcing_workarounds.create(
+                    cls, cls.Created, id=UUID(data["id"]), **given, at=data["created_at"]
                 )
+                if isinstance(made, Tournament):  # its entries and seated rounds, as recorded (none: an old file)
+                    replay_recorded(made, data.get("events", []))
+                added.append(made)
     try:
         app.save(*added, game)
     except IntegrityError:

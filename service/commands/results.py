@@ -133,3 +133,65 @@ class MoveAcknowledged(TypedDict):
     events: Annotated[list[dict[str, Any]], note("As the seat may see them.")]
     status: Status
     to_act: Annotated[list[int], TO_ACT]
+
+
+class Entry(TypedDict):
+    """A player entered in a tournament."""
+
+    id: Annotated[str, UUID]
+    name: str
+
+
+class SeatedPlayer(TypedDict):
+    seat: Annotated[int, note("0 is the first seat.")]
+    id: Annotated[str, UUID]
+    name: str
+
+
+class RoundTable(TypedDict):
+    table: Annotated[int, note("1 is the first table.")]
+    game: Annotated[str | None, note("The table's game (null in a dry run: nothing is created).")]
+    status: Annotated[Status | None, note("The game's status (null in a dry run).")]
+    players: Annotated[list[SeatedPlayer], note("In seat order.")]
+
+
+class SeatedRound(TypedDict):
+    """A round of a tournament: its tables, who sat out, how it was seated."""
+
+    tournament: Annotated[str, UUID]
+    round: int
+    format: Literal["round_robin", "swiss", "csv"]
+    table_size: Annotated[int, note("The largest table (tables of a round differ by at most one seat).")]
+    seated: Annotated[bool, note("False for a dry run: how the round would be seated, nothing stored.")]
+    status: Annotated[Status | None, note("`over` once every table's game is; null in a dry run.")]
+    tables: list[RoundTable]
+    byes: Annotated[list[Entry], note("The entries who sit this round out.")]
+    forced_past: Annotated[
+        list[Annotated[str, UUID]],
+        note("Games of earlier rounds still in play when the organiser forced this round: they go on and count."),
+    ]
+
+
+class TournamentRounds(TypedDict):
+    """A tournament's entries and seated rounds, and what comes next."""
+
+    id: Annotated[str, UUID]
+    name: str
+    game: str
+    rounds: Annotated[int, note("How many rounds the tournament has.")]
+    entries: list[Entry]
+    seated_rounds: list[SeatedRound]
+    next_round: Annotated[int | None, note("The round to seat next; null once every round is seated.")]
+    complete: Annotated[bool, note("Every round seated and every game of them over.")]
+
+
+class SeatLink(TypedDict):
+    """One seat's link: the dashboard's seat page for that game, with the seat's secret token."""
+
+    round: int
+    table: int
+    seat: int
+    player: Annotated[str, UUID]
+    name: str
+    game: Annotated[str, UUID]
+    url: str

@@ -3,7 +3,9 @@
 An export is a stream of JSON objects, one per line, each with a ``type``:
 
 - ``player`` / ``tournament``: a player or tournament some following game refers to (as ``player()`` /
-  ``tournament()`` return them), written once per file, before the first game that needs it;
+  ``tournament()`` return them), written once per file, before the first game that needs it; a tournament with
+  entries or seated rounds also carries them as recorded, in order (``events``: ``entry_added``,
+  ``entry_withdrawn``, ``round_seated``, each with its recorded fields), and an import records them the same;
 - ``game``: the header of one game: ``{"type": "game", "format": "digsite-export/1", "game": id,
   "records": n, "last_hash": hash}``;
 - ``created`` / ``move`` / ``seed_revealed``: that game's stored records, exactly as ``stored_records``
@@ -24,6 +26,7 @@ from typing import IO, Any
 from uuid import UUID
 
 from service.commands.application import Digsite
+from service.commands.rounds import malformed_events, recorded_events
 from service.errors import NotFound, ServiceError
 from service.integrity.audit import Report, verify_records
 from service.integrity.ledger import Ledger
@@ -58,9 +61,15 @@ def export_lines(service: Digsite, game_ids: Iterable[str]) -> Iterator[dict[str
                 continue
             written.add(related_id)
             try:
-                found = service.player(related_id) if kind == "player" else service.tournament(related_id)
+                found: dict[str, Any] = dict(
+                    service.player(related_id) if kind == "player" else service.tournament(related_id)
+                )
             except ServiceError:
                 continue  # not in this store: the game still names it by id (and a player by name)
+            if kind == "tournament":
+                events = recorded_events(service.app, related_id)
+                if events:  # (none: the line as before tournaments had entries and rounds)
+                    found["events"] = events
             yield {"type": kind, **found}
         yield {
             "type": "game",
@@ -175,7 +184,7 @@ def read_blocks(
         if kind == "player" and set(line) == PLAYER_FIELDS:
             players[str(line["id"])] = line
             continue
-        if kind == "tournament" and set(line) in (TOURNAMENT_FIELDS, OLD_TOURNAMENT_FIELDS):
+        if kind == "tournament" and set(line) - {"events"} in (TOURNAMENT_FIELDS, OLD_TOURNAMENT_FIELDS):
             tournaments[str(line["id"])] = {"options": None, **line}
             continue
         problem = problem or f"line {number} is not a player, tournament, game header or game record ({kind!r})"
@@ -312,6 +321,9 @@ def _check_aggregates(players: list[dict[str, Any]], tournaments: list[dict[str,
             and isinstance(tournament["created_at"], str)
         ):
             return f"the tournament line for {tournament['id']!r} is malformed"
+        events = malformed_events(tournament.get("events", []))
+        if events:
+            return f"the tournament line for {tournament['id']!r} is malformed: {events}"
     return None
 
 

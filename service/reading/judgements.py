@@ -4,7 +4,7 @@ service/analysis/), read back as the API answers it (``results.Analysis``)."""
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from domain.judge import JUDGE_VERSION
 from service.reading.read_db import ReadDatabase
@@ -83,3 +83,84 @@ class Judgements:
             "moves": [_move(row) for row in moves],
             "seats": [_seat(row) for row in seats],
         }
+
+    def of_player(self, player_id: str, kind: str) -> list[PlayerAccuracy]:
+        """The player's accuracy in each judged finished game of ``kind`` (``player_accuracy``)."""
+        return player_accuracy(self.db, player_id, kind)
+
+    def field(self, kind: str) -> list[MeanAccuracy]:
+        """Every judged seat's mean accuracy in finished games of ``kind``, by table size (``field_accuracy``)."""
+        return field_accuracy(self.db, kind)
+
+    def of_tournament(self, tournament_id: str) -> list[MeanAccuracy]:
+        """Each player's mean accuracy over the tournament's judged games (``tournament_accuracy``)."""
+        return tournament_accuracy(self.db, tournament_id)
+
+
+# -- accuracy across games: the player page and the tournament page (docs/dashboard.md) --------------------------
+# A seat's judged accuracy joined to the seat's player and the game's row; a game judged at several budgets counts
+# once, at its largest (as the API answers by default). Only finished games are ever judged.
+_SEATS_JUDGED = (
+    "FROM {p}rm_player_games pg "
+    "JOIN {p}rm_games g ON g.game_id = pg.game_id "
+    f"JOIN {{p}}{JUDGED_SEATS.name} js ON js.game_id = pg.game_id AND js.seat = pg.seat "
+    "AND js.last_version = g.last_version AND js.judge_version = ? "
+    "AND js.budget = (SELECT MAX(j2.budget) FROM {p}" + JUDGED_SEATS.name + " j2 WHERE j2.game_id = js.game_id "
+    "AND j2.last_version = js.last_version AND j2.judge_version = js.judge_version AND j2.seat = js.seat) "
+    "WHERE pg.finished = 1 AND g.status = 'over' AND js.accuracy IS NOT NULL"
+)
+
+
+class PlayerAccuracy(TypedDict):
+    """One judged finished game of a player: the seat's accuracy (0-100) and how many of its moves were judged."""
+
+    game_id: str
+    ended_at: str | None
+    n_players: int
+    accuracy: float
+    judged: int
+
+
+class MeanAccuracy(TypedDict):
+    """A mean of judged seats' accuracies over ``n`` seats (by table size, or by player in a tournament), with the
+    mean of their squares (``square``) for the spread."""
+
+    key: Any  # the table size, or the player's id
+    accuracy: float
+    square: float
+    n: int
+
+
+def player_accuracy(db: ReadDatabase, player_id: str, kind: str) -> list[PlayerAccuracy]:
+    """The player's judged finished games of ``kind``, oldest first (by end, then id)."""
+    rows = db.rows(
+        "SELECT pg.game_id, g.ended_at, pg.n_players, js.accuracy, js.judged "
+        f"{_SEATS_JUDGED} AND pg.player_id = ? AND pg.kind = ? ORDER BY g.ended_at, pg.game_id",
+        (JUDGE_VERSION, player_id, kind),
+    )
+    return cast(list[PlayerAccuracy], rows)
+
+
+def field_accuracy(db: ReadDatabase, kind: str) -> list[MeanAccuracy]:
+    """The field: the mean accuracy of every judged seat of a finished game of ``kind``, by table size."""
+    rows = db.rows(
+        "SELECT pg.n_players AS key, "
+        "AVG(js.accuracy) AS accuracy, AVG(js.accuracy * js.accuracy) AS square, COUNT(*) AS n "
+        f"{_SEATS_JUDGED} AND pg.kind = ? GROUP BY pg.n_players ORDER BY pg.n_players",
+        (JUDGE_VERSION, kind),
+    )
+    return cast(list[MeanAccuracy], rows)
+
+
+def tournament_accuracy(db: ReadDatabase, tournament_id: str) -> list[MeanAccuracy]:
+    """Each player's mean accuracy over the tournament's judged finished games (of the tournament's own game, as
+    its standings count them), with ``n`` the games judged."""
+    rows = db.rows(
+        "SELECT pg.player_id AS key, "
+        "AVG(js.accuracy) AS accuracy, AVG(js.accuracy * js.accuracy) AS square, COUNT(*) AS n "
+        f"{_SEATS_JUDGED} AND g.tournament_id = ? "
+        "AND g.kind = (SELECT t.game FROM {p}rm_tournaments t WHERE t.tournament_id = ?) "
+        "GROUP BY pg.player_id ORDER BY pg.player_id",
+        (JUDGE_VERSION, tournament_id, tournament_id),
+    )
+    return cast(list[MeanAccuracy], rows)

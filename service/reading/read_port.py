@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.commands.application import GameReader
+from service.commands.rounds import RoundsReader
 from service.reading.analytics import Analytics
 from service.reading.judgements import Judgements
 from service.reading.lists import Lists
@@ -17,7 +18,7 @@ from service.reading.replays import Replays
 @dataclass(frozen=True)
 class ReadPort:
     """Lists of tournaments, players and games; a game's records, replay frames and progress; the analytics; the
-    judge's judgements."""
+    judge's judgements; tournaments' entries and rounds."""
 
     db: ReadDatabase
     reader: GameReader  # (the store, read only: a game as a seat sees it, its log, a player, a tournament)
@@ -25,12 +26,15 @@ class ReadPort:
     replays: Replays
     analytics: Analytics
     judgements: Judgements  # finished games' stored judgements (``digsite analyse``)
+    rounds: RoundsReader  # tournaments' entries and seated rounds (from the store, as the reader reads it)
 
     @classmethod
     def over(cls, reader: GameReader, cached_replays: int = 64) -> ReadPort:
         """The read port on the store ``reader`` reads (its read models beside its events)."""
         db = ReadDatabase(reader.database)
-        return cls(db, reader, Lists(db), Replays(reader, cached_replays), Analytics(db), Judgements(db))
+        return cls(
+            db, reader, Lists(db), Replays(reader, cached_replays), Analytics(db), Judgements(db), RoundsReader(reader)
+        )
 
     def close(self) -> None:
         self.db.close()

@@ -169,6 +169,66 @@ class Tournament(Aggregate):
         self.game = game
         self.created_at = at
         self.options = options
+        # Entries and seated rounds come from events of their own (a tournament stored before them has none).
+        self.entries: dict[str, str] = {}  # player id -> name, in the order entered, withdrawn ones left out
+        self.seated: list[dict[str, Any]] = []  # each seated round, as ``RoundSeated`` recorded it
+
+    class EntryAdded(Aggregate.Event):
+        """A player entered the tournament (a person or a bot, alike)."""
+
+        TOPIC = f"{STORED_AS}:Tournament.EntryAdded"
+        player: str
+        name: str
+        at: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.entries[self.player] = self.name
+
+    class EntryWithdrawn(Aggregate.Event):
+        """A player left the tournament: seated in no later round (their games so far still count)."""
+
+        TOPIC = f"{STORED_AS}:Tournament.EntryWithdrawn"
+        player: str
+        at: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.entries.pop(self.player, None)
+
+    class RoundSeated(Aggregate.Event):
+        """A round seated and started: its tables (``{"table", "game", "players"}``, players in seat order), who
+        sat out, the format and table size it was seated by, and the games of earlier rounds still in play that it
+        was forced past (they go on and count when they end)."""
+
+        TOPIC = f"{STORED_AS}:Tournament.RoundSeated"
+        round: int
+        format: str
+        table_size: int
+        tables: list[dict[str, Any]]
+        byes: list[str]
+        forced_past: list[str]
+        at: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.seated.append(
+                {
+                    "round": self.round,
+                    "format": self.format,
+                    "table_size": self.table_size,
+                    "tables": self.tables,
+                    "byes": self.byes,
+                    "forced_past": self.forced_past,
+                    "at": self.at,
+                }
+            )
+
+    def enter(self, player: str, name: str, at: str) -> None:
+        self.trigger_event(self.EntryAdded, player=player, name=name, at=at)
+
+    def withdraw(self, player: str, at: str) -> None:
+        self.trigger_event(self.EntryWithdrawn, player=player, at=at)
+
+    def seat_round(self, **fields: Any) -> None:
+        self.trigger_event(self.RoundSeated, **fields)
 
     @classmethod
     def create(cls, **fields: Any) -> Tournament:

@@ -141,7 +141,7 @@ def _exercise_the_document(app: Flask) -> None:
         client.post("/api/v1/tournaments", json={"name": "Cup", "rounds": 2, "game": "ruins"}, headers=organiser()), 201
     )
     players = [p["player"] for p in created["tokens"]]
-    real = {"game_id": created["id"], "player_id": players[0], "tournament_id": tournament["id"]}
+    real = {"game_id": created["id"], "player_id": players[0], "tournament_id": tournament["id"], "round_no": "1"}
     seat = seat_headers(created, 0)["Authorization"]
 
     def real_ids(names: list[str]) -> dict[str, str]:

@@ -88,6 +88,23 @@ def test_every_documented_route_answers_what_its_schema_says(checked: Checked, s
                   headers=organiser())  # fmt: skip
     checked("GET", f"/api/v1/tournaments/{cup['id']}", 200)
 
+    # Its entries and rounds: entered, withdrawn, a round seated (and a dry run), read, its links three ways.
+    rounds = f"/api/v1/tournaments/{cup['id']}/rounds"
+    entered = new_players(checked.client, 3)
+    checked("POST", f"/api/v1/tournaments/{cup['id']}/entries", 200, json={"players": entered}, headers=organiser())
+    checked("DELETE", f"/api/v1/tournaments/{cup['id']}/entries/{entered[2]}", 200, headers=organiser())
+    checked("DELETE", f"/api/v1/tournaments/{cup['id']}/entries/{entered[2]}", 404, headers=organiser())
+    checked("POST", rounds, 200, json={"table_size": 2, "dry_run": True}, headers=organiser())
+    checked("POST", rounds, 400, json={"table_size": 9}, headers=organiser())
+    checked("POST", rounds, 201, json={"table_size": 2}, headers=organiser())
+    checked("POST", rounds, 409, json={}, headers=organiser())
+    checked("GET", rounds, 200, headers=organiser())
+    checked("GET", f"{rounds}/1", 200, headers=organiser())
+    checked("GET", f"{rounds}/2", 404, headers=organiser())
+    checked("GET", f"{rounds}/1/links", 200, headers=organiser())
+    checked("GET", f"{rounds}/1/links?format=csv", 200, headers=organiser())
+    checked("GET", f"{rounds}/1/links?format=html", 200, headers=organiser())
+
     # A game of each kind, seen by the organisers and by a seat, played, waited on, refused.
     for kind in ("ruins", "arnak"):
         body = {"game": kind, "seats": new_players(checked.client, 2), "seed": strong_seed(kind), "round": 1}

@@ -12,7 +12,7 @@ import pytest
 from service.commands.application import Digsite
 from service.integrity.audit import verify
 from service.integrity.records import GENESIS, record_hash
-from service.integrity.transfer import FORMAT, export_lines, import_lines, write_export
+from service.integrity.transfer import FORMAT, _exists, export_lines, import_lines, write_export
 from service.settings import Database, Settings
 from tests.service.conftest import another_store
 from tests.service.integrity.test_audit import finished_game, first_play, new_game, play
@@ -219,3 +219,27 @@ def test_an_export_whose_names_hold_a_nul_is_refused_and_nothing_is_written(
     [result] = import_lines(target, lines)
     assert not result.imported and "U+0000" in str(result.reason) and kind in str(result.reason)
     assert stored_rows(target) == 0
+
+
+def test_a_tournament_s_entries_and_seated_rounds_travel_with_its_games(service: Digsite, target: Digsite) -> None:
+    """The export's tournament line carries its recorded entries and rounds; the import records them the same, and
+    a line whose events are malformed is refused (nothing written)."""
+    from service.bots.seated_rounds import enter_bots, play_rounds
+
+    cup = service.create_tournament("Seated cup", 1, "ruins")
+    bots = enter_bots(service, cup, 3)
+    service.rounds.withdraw(cup, bots[2])
+    service.rounds.seat_round(cup, "round_robin", 2)
+    play_rounds(service, cup)
+    [game_id] = service.game_ids(tournament=cup)
+    lines = [json.loads(t) for t in exported(service, game_id)]
+    [line] = [line for line in lines if line["type"] == "tournament"]
+    assert [e["event"] for e in line["events"]] == ["entry_added"] * 3 + ["entry_withdrawn", "round_seated"]
+
+    broken = [json.dumps({**x, "events": [{"event": "entry_added"}]} if x is line else x) for x in lines]
+    [refused] = import_lines(target, broken)
+    assert not refused.imported and "malformed" in str(refused.reason)
+    assert list(target.game_ids(tournament=cup)) == [] and not _exists(target, cup)
+    [result] = import_lines(target, [json.dumps(x) for x in lines])
+    assert result.imported and result.added_tournaments == [cup]
+    assert target.rounds.status(cup) == service.rounds.status(cup)

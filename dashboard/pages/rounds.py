@@ -1,0 +1,234 @@
+"""A tournament's rounds (organisers only): its entries, each seated round's tables and their games, a form to seat
+and start the next round, and each round's seat links as a CSV file or a printable sheet (a QR code per seat).
+
+Everything goes through ``Data``, which refuses anyone but an organiser (``access.require_organiser``) and calls
+the one service function the API and the CLI call (``Digsite.rounds``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dash
+import flask
+from dash import Input, Output, State, dcc, html
+
+from dashboard.access import Visitor
+from dashboard.components import card, dropdown, empty, field
+from dashboard.context import Context
+from service.commands.results import SeatedRound, TournamentRounds
+from service.errors import ServiceError
+from service.seating import formats, sheet
+
+FORMAT_NAMES = {"round_robin": "Round robin", "swiss": "Swiss", "csv": "CSV seating"}
+
+
+def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -> html.Div:
+    found = ctx.data.rounds(visitor, tournament_id)  # Denied / ServiceError: the router says so
+    return html.Div(
+        [
+            html.H2(f"{found['name']}: rounds"),
+            html.P(
+                dcc.Link("Standings", href=app.get_relative_path(f"/tournaments/{tournament_id}")), className="quiet"
+            ),
+            dcc.Store(id="rounds-tournament", data=tournament_id),
+            card(
+                "Enter players",
+                html.Div(
+                    [
+                        field(
+                            "Players",
+                            dcc.Dropdown(
+                                id="rounds-enter-players",
+                                options=_not_entered(ctx, visitor, found),
+                                multi=True,
+                                placeholder="pick players",
+                            ),
+                            "24rem",
+                        ),
+                        field(
+                            "Bots",
+                            dcc.Input(id="rounds-enter-bots", type="number", min=0, step=1, className="text-input"),
+                            "6rem",
+                        ),
+                        html.Div(html.Button("Enter", id="rounds-enter", className="btn"), className="field"),
+                    ],
+                    className="filters",
+                ),
+            ),
+            card(
+                "Next round",
+                html.Div(
+                    [
+                        field(
+                            "Format",
+                            dropdown(
+                                "rounds-format",
+                                [{"label": FORMAT_NAMES[f], "value": f} for f in formats.FORMATS if f != "csv"],
+                                None,
+                                placeholder="as the round before",
+                            ),
+                        ),
+                        field(
+                            "Largest table",
+                            dcc.Input(id="rounds-size", type="number", min=1, step=1, className="text-input"),
+                            "8rem",
+                        ),
+                        field("", dcc.Checklist(id="rounds-force", options=[{"label": " force", "value": "force"}])),
+                        html.Div(
+                            html.Button("Seat and start the next round", id="rounds-start", className="btn"),
+                            className="field",
+                        ),
+                    ],
+                    className="filters",
+                ),
+                html.P(id="rounds-message", className="quiet"),
+            ),
+            card(
+                "Seat links",
+                html.Div(
+                    [
+                        field("Round", dropdown("rounds-links-round", [], None, placeholder="the last round")),
+                        html.Div(
+                            [
+                                html.Button("Links (CSV)", id="rounds-links-csv", className="btn"),
+                                html.Button("Printable sheet", id="rounds-links-sheet", className="btn"),
+                                dcc.Download(id="rounds-links"),
+                            ],
+                            className="field",
+                        ),
+                    ],
+                    className="filters",
+                ),
+            ),
+            html.Div(_body(app, found), id="rounds-body"),
+        ],
+        id="rounds-page",
+    )
+
+
+def _not_entered(ctx: Context, visitor: Visitor, found: TournamentRounds) -> list[dict[str, str]]:
+    """The players not entered yet (from the players list), as the dropdown's options."""
+    entered = {e["id"] for e in found["entries"]}
+    return [
+        {"label": p["name"], "value": p["player_id"]}
+        for p in ctx.data.players(visitor)
+        if p["player_id"] not in entered
+    ]
+
+
+def _body(app: dash.Dash, found: TournamentRounds) -> list[Any]:
+    entries = ", ".join(e["name"] for e in found["entries"]) or "none yet"
+    seated = len(found["seated_rounds"])
+    summary = f"{len(found['entries'])} entries · {seated} of {found['rounds']} rounds seated"
+    if found["complete"]:
+        summary += " · complete"
+    parts: list[Any] = [
+        html.P(summary, id="rounds-summary", className="quiet"),
+        card("Entries", html.P(entries, id="rounds-entries")),
+    ]
+    if not found["seated_rounds"]:
+        parts.append(empty("No round seated yet.", id="rounds-none"))
+    for r in reversed(found["seated_rounds"]):
+        parts.append(card(f"Round {r['round']}", _round_table(app, r), id=f"rounds-round-{r['round']}"))
+    return parts
+
+
+def _round_table(app: dash.Dash, r: SeatedRound) -> Any:
+    rows = [
+        html.Tr(
+            [
+                html.Td(str(t["table"]), className="num"),
+                html.Td(", ".join(p["name"] for p in t["players"])),
+                html.Td(dcc.Link(t["status"] or "", href=app.get_relative_path(f"/replay/{t['game']}"))),
+            ]
+        )
+        for t in r["tables"]
+    ]
+    head = html.Tr([html.Th(h) for h in ("Table", "Players, in seat order", "Game")])
+    sitting_out = ", ".join(b["name"] for b in r["byes"])
+    return html.Div(
+        [
+            html.P(f"{FORMAT_NAMES.get(r['format'], r['format'])}, tables of up to {r['table_size']} · {r['status']}"),
+            html.Div(html.Table([html.Thead(head), html.Tbody(rows)], className="grid"), className="table-scroll"),
+            html.P(f"Sitting out: {sitting_out}") if sitting_out else None,
+        ]
+    )
+
+
+def _base_url(app: dash.Dash) -> str:
+    """The dashboard's address as this organiser reaches it: where the seat links send the players."""
+    return flask.request.host_url.rstrip("/") + str(app.get_relative_path("/")).rstrip("/")
+
+
+def register(app: dash.Dash, ctx: Context) -> None:
+    @app.callback(
+        Output("rounds-body", "children"),
+        Output("rounds-message", "children"),
+        Output("rounds-links-round", "options"),
+        Output("rounds-enter-players", "value"),
+        Output("rounds-enter-players", "options"),
+        Input("rounds-start", "n_clicks"),
+        Input("rounds-enter", "n_clicks"),
+        State("rounds-tournament", "data"),
+        State("rounds-format", "value"),
+        State("rounds-size", "value"),
+        State("rounds-force", "value"),
+        State("rounds-enter-players", "value"),
+        State("rounds-enter-bots", "value"),
+    )
+    def act(
+        start: int | None,
+        enter: int | None,
+        tournament_id: str,
+        fmt: str | None,
+        size: Any,
+        force: Any,
+        players: Any,
+        bots: Any,
+    ) -> tuple[Any, Any, Any, Any, Any]:
+        """Seat and start the next round, or enter players (whichever button was pressed), then show the rounds."""
+        visitor = ctx.visitor()
+        message = ""
+        pressed = dash.ctx.triggered_id
+        try:
+            if pressed == "rounds-start" and start:
+                size = int(size) if size not in (None, "") else None
+                made = ctx.data.seat_round(visitor, tournament_id, fmt, size, bool(force))
+                message = f"Round {made['round']} seated and started: {len(made['tables'])} table(s)."
+            elif pressed == "rounds-enter" and enter:
+                chosen = [str(p) for p in players or []]
+                count = int(bots) if bots not in (None, "") else 0
+                ctx.data.enter(visitor, tournament_id, chosen, count)
+                message = f"Entered {len(chosen) + count} player(s)."
+        except (ServiceError, ValueError, TypeError) as refused:
+            message = f"Not done: {getattr(refused, 'message', refused)} ({getattr(refused, 'code', 'invalid')})"
+        found = ctx.data.rounds(visitor, tournament_id)
+        options = [{"label": f"round {r['round']}", "value": r["round"]} for r in found["seated_rounds"]]
+        entered = pressed == "rounds-enter" and message.startswith("Entered")
+        return (
+            _body(app, found),
+            message,
+            options,
+            [] if entered else dash.no_update,
+            _not_entered(ctx, visitor, found) if entered else dash.no_update,
+        )
+
+    @app.callback(
+        Output("rounds-links", "data"),
+        Input("rounds-links-csv", "n_clicks"),
+        Input("rounds-links-sheet", "n_clicks"),
+        State("rounds-tournament", "data"),
+        State("rounds-links-round", "value"),
+        prevent_initial_call=True,
+    )
+    def download(csv_clicks: int | None, sheet_clicks: int | None, tournament_id: str, round_no: Any) -> Any:
+        visitor = ctx.visitor()
+        found = ctx.data.rounds(visitor, tournament_id)  # (refused for anyone but an organiser)
+        if not found["seated_rounds"]:
+            return dash.no_update
+        number = round_no if isinstance(round_no, int) else found["seated_rounds"][-1]["round"]
+        links = ctx.data.seat_links(visitor, tournament_id, number, _base_url(app))
+        if dash.ctx.triggered_id == "rounds-links-sheet":
+            title = f"{found['name']}: round {number}"
+            return {"content": sheet.links_sheet(title, links), "filename": f"seats-round-{number}.html"}
+        return {"content": sheet.links_csv(links), "filename": f"seats-round-{number}.csv"}

@@ -1,0 +1,139 @@
+# ruff: noqa: F811  (the fixtures imported from test_access are redefined as parameters: how pytest shares them)
+"""The rounds page (organisers only): entries and rounds shown, the next round seated and started through the one
+service function, seat links downloaded as CSV and as a printable sheet; anyone else is refused, by the page and by
+each callback called directly, and nothing is seated nor any link given away."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.dashboard.client import Browser, by_id, organiser, text
+from tests.dashboard.test_access import Venue, app, closed, venue  # noqa: F401  (the door's venue and apps)
+
+START_OUTPUTS = [
+    ("rounds-body", "children"),
+    ("rounds-message", "children"),
+    ("rounds-links-round", "options"),
+    ("rounds-enter-players", "value"),
+    ("rounds-enter-players", "options"),
+]
+
+
+def _cup(venue: Venue) -> str:
+    service = venue.service
+    cup = service.create_tournament("Night cup", 2, "ruins")
+    service.rounds.enter(cup, [service.create_player(n) for n in ("Ana", "Beto", "Carla", "Diego", "Elif")])
+    return cup
+
+
+def _act(browser: Browser, cup: str, button: str, **states: Any) -> Any:
+    """The rounds page's form callback, as the browser sends it when ``button`` (one of its two inputs) is pressed."""
+    buttons = ("rounds-start", "rounds-enter")
+    values = {
+        "rounds-tournament.data": cup,
+        "rounds-format.value": None,
+        "rounds-size.value": 2,
+        "rounds-force.value": None,
+        "rounds-enter-players.value": None,
+        "rounds-enter-bots.value": None,
+        **{k.replace("__", "."): v for k, v in states.items()},
+    }
+    body = {
+        "output": ".." + "...".join(f"{i}.{p}" for i, p in START_OUTPUTS) + "..",
+        "outputs": [{"id": i, "property": p} for i, p in START_OUTPUTS],
+        "inputs": [{"id": b, "property": "n_clicks", "value": 1 if b == button else None} for b in buttons],
+        "state": [{"id": k.split(".")[0], "property": k.split(".")[1], "value": v} for k, v in values.items()],
+        "changedPropIds": [f"{button}.n_clicks"],
+    }
+    return browser.post("_dash-update-component", json=body)
+
+
+def _start(browser: Browser, cup: str, force: list[str] | None = None) -> Any:
+    return _act(browser, cup, "rounds-start", **{"rounds-force__value": force})
+
+
+def _links(browser: Browser, cup: str, button: str) -> Any:
+    """The download callback, as the browser sends it when ``button`` (one of its two inputs) is clicked."""
+    buttons = ("rounds-links-csv", "rounds-links-sheet")
+    body = {
+        "output": "rounds-links.data",
+        "outputs": {"id": "rounds-links", "property": "data"},
+        "inputs": [{"id": b, "property": "n_clicks", "value": 1 if b == button else None} for b in buttons],
+        "state": [
+            {"id": "rounds-tournament", "property": "data", "value": cup},
+            {"id": "rounds-links-round", "property": "value", "value": None},
+        ],
+        "changedPropIds": [f"{button}.n_clicks"],
+    }
+    return browser.post("_dash-update-component", json=body)
+
+
+def _answer(response: Any) -> dict[str, Any]:
+    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+    return dict(json.loads(response.get_data(as_text=True))["response"])
+
+
+def test_an_organiser_seats_a_round_and_downloads_its_links(app: Any, venue: Venue) -> None:
+    cup = _cup(venue)
+    org = organiser(app)
+    page = org.route(f"/tournaments/{cup}/rounds")
+    assert "Ana, Beto, Carla, Diego, Elif" in text(by_id(page, "rounds-entries")) and by_id(page, "rounds-none")
+    out = _answer(_start(org, cup))
+    assert "Round 1 seated and started: 2 table(s)" in out["rounds-message"]["children"]
+    [seated] = venue.service.rounds.status(cup)["seated_rounds"]
+    assert len(seated["tables"]) == 2 and len(seated["byes"]) == 1
+    refused = _answer(_start(org, cup))  # the round is in play: a sentence with its code, nothing seated
+    assert "(round_in_play)" in refused["rounds-message"]["children"]
+    assert len(venue.service.rounds.status(cup)["seated_rounds"]) == 1
+
+    as_csv = _answer(_links(org, cup, "rounds-links-csv"))["rounds-links"]["data"]
+    lines = as_csv["content"].splitlines()
+    assert lines[0].startswith("round,table,seat") and len(lines) == 5
+    for line in lines[1:]:
+        game, url = line.split(",")[-2:]
+        seat = int(line.split(",")[2]) - 1
+        assert venue.service.seat_for_token(game, url.split("token=")[1]) == seat  # each link opens its seat
+    sheet = _answer(_links(org, cup, "rounds-links-sheet"))["rounds-links"]["data"]
+    assert sheet["filename"] == "seats-round-1.html" and sheet["content"].count("<svg") == 4
+
+
+def test_an_organiser_enters_people_and_bots_from_the_page(app: Any, venue: Venue) -> None:
+    service = venue.service
+    cup = service.create_tournament("Walk-in cup", 1, "ruins")
+    org = organiser(app)
+    picked = [service.create_player("Zed")]
+    out = _answer(
+        _act(org, cup, "rounds-enter", **{"rounds-enter-players__value": picked, "rounds-enter-bots__value": 2})
+    )
+    assert "Entered 3 player(s)" in out["rounds-message"]["children"]
+    assert service.rounds.status(cup)["entries"][0]["id"] == picked[0]
+    again = _answer(_act(org, cup, "rounds-enter", **{"rounds-enter-players__value": picked}))
+    assert "(already_entered)" in again["rounds-message"]["children"]
+    assert len(service.rounds.status(cup)["entries"]) == 3
+
+
+def test_anyone_but_an_organiser_is_refused_the_page_and_every_callback(app: Any, closed: Any, venue: Venue) -> None:
+    cup = _cup(venue)
+    venue.service.rounds.seat_round(cup, "round_robin", 2)
+    seat_holder = Browser(app)  # a player who opened their own seat with its link's token
+    link = venue.service.rounds.links(cup, 1, "http://x")[0]
+    seat_holder.get(f"replay/{link['game']}?token={link['url'].split('token=')[1]}")
+    for browser in (Browser(app), seat_holder, Browser(closed)):
+        page = browser.route(f"/tournaments/{cup}/rounds")  # (spectator mode off: the sign-in page, empty here)
+        assert "rounds-start" not in json.dumps(page) and "Carla" not in json.dumps(page)
+        assert not page or "for organisers" in text(page)
+        for response in (
+            _start(browser, cup, force=["force"]),
+            _act(browser, cup, "rounds-enter", **{"rounds-enter-bots__value": 1}),
+            _links(browser, cup, "rounds-links-csv"),
+            _links(browser, cup, "rounds-links-sheet"),
+        ):
+            assert response.status_code == 403, response.get_data(as_text=True)[:500]
+            assert "token=" not in response.get_data(as_text=True) and '"response"' not in response.get_data(
+                as_text=True
+            )
+    status = venue.service.rounds.status(cup)
+    assert len(status["seated_rounds"]) == 1 and len(status["entries"]) == 5  # nothing seated, nobody entered
+    assert "tournament-rounds-link" not in json.dumps(Browser(app).route(f"/tournaments/{venue.tournament}"))
+    assert "tournament-rounds-link" in json.dumps(organiser(app).route(f"/tournaments/{venue.tournament}"))

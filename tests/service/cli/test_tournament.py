@@ -1,0 +1,78 @@
+"""``digsite tournament``: create, enter (people and bots), seat (a dry run), start-round with its links as CSV and
+a printable sheet, status, play-bots to the end; refusals with their code and exit code, and nothing changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from service.cli import main
+from service.commands.application import Digsite
+
+
+@pytest.fixture
+def run(service: Digsite, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    monkeypatch.setenv("DIGSITE_DATABASE_URL", service.settings.database.url)
+    monkeypatch.setenv("DIGSITE_SECRET_KEY", "the event's secret")
+    return CliRunner()
+
+
+def _ok(result: Result) -> str:
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_a_tournament_is_run_from_the_command_line(run: CliRunner, service: Digsite, tmp_path: Path) -> None:
+    cup = _ok(run.invoke(main, ["tournament", "create", "Club night", "--game", "ruins", "--rounds", "2"])).strip()
+    person = service.create_player("Ana")
+    _ok(run.invoke(main, ["tournament", "enter", cup, person, "--bots", "3"]))
+    preview = _ok(run.invoke(main, ["tournament", "seat", cup, "--table-size", "2"]))
+    assert "dry run" in preview and service.rounds.status(cup)["seated_rounds"] == []
+    links, printable = tmp_path / "links.csv", tmp_path / "sheet.html"
+    started = run.invoke(
+        main,
+        ["tournament", "start-round", cup, "--table-size", "2", "--links", str(links), "--sheet", str(printable),
+         "--base-url", "https://club.example"],
+    )  # fmt: skip
+    assert "round 1 (round_robin, tables of up to 2): playing" in _ok(started)
+    rows = links.read_text().splitlines()
+    assert rows[0].startswith("round,table,seat") and len(rows) == 5
+    assert printable.read_text().count("<svg") == 4
+    again = _ok(run.invoke(main, ["tournament", "links", cup, "1", "--base-url", "https://club.example"]))
+    assert again == links.read_text()  # the same links, asked for again
+
+    refused = run.invoke(main, ["tournament", "start-round", cup])
+    assert refused.exit_code == 3 and "[round_in_play]" in refused.output
+    assert len(service.rounds.status(cup)["seated_rounds"]) == 1
+    bad = run.invoke(main, ["tournament", "start-round", cup, "--force", "--table-size", "9"])
+    assert bad.exit_code == 1 and "[table_size_not_allowed]" in bad.output
+    unknown = run.invoke(main, ["tournament", "status", "00000000-0000-4000-8000-000000000000"])
+    assert unknown.exit_code == 1 and "[unknown_tournament]" in unknown.output
+    assert "2 of 2 round(s)" not in _ok(run.invoke(main, ["tournament", "status", cup]))
+
+
+def test_bots_play_a_tournament_to_its_end_from_the_command_line(run: CliRunner, service: Digsite) -> None:
+    cup = _ok(run.invoke(main, ["tournament", "create", "Bots", "--game", "ruins", "--rounds", "2"])).strip()
+    _ok(run.invoke(main, ["tournament", "enter", cup, "--bots", "4"]))
+    _ok(run.invoke(main, ["tournament", "start-round", cup, "--format", "swiss", "--table-size", "2"]))
+    played = _ok(run.invoke(main, ["tournament", "play-bots", cup]))
+    assert "4 game(s) played" in played and "2 of 2 round(s) seated (complete)" in played
+    complete = run.invoke(main, ["tournament", "start-round", cup])
+    assert complete.exit_code == 3 and "[tournament_complete]" in complete.output
+
+
+def test_a_csv_seating_file_is_read_and_a_bad_one_refused(run: CliRunner, service: Digsite, tmp_path: Path) -> None:
+    cup = _ok(run.invoke(main, ["tournament", "create", "Cup", "--game", "ruins", "--rounds", "1"])).strip()
+    players = [service.create_player(n) for n in ("A", "B", "C")]
+    _ok(run.invoke(main, ["tournament", "enter", cup, *players]))
+    seating = tmp_path / "seating.csv"
+    seating.write_text(f"table,player\n1,{players[2]}\n1,{players[0]}\n")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("table;player\n1;x\n")
+    refused = run.invoke(main, ["tournament", "start-round", cup, "--csv", str(bad)])
+    assert refused.exit_code == 1 and "[invalid_csv]" in refused.output
+    _ok(run.invoke(main, ["tournament", "start-round", cup, "--csv", str(seating)]))
+    [table] = service.rounds.round(cup, 1)["tables"]
+    assert [p["id"] for p in table["players"]] == [players[2], players[0]]
