@@ -12,7 +12,9 @@ numbers: far less noise than a draw each). Only the bot's own move is searched: 
 ones too, is the rollout bot's, each seat playing for itself.
 
 Which actions: the rollout bot's own choices here (several draws of it; a game's bot may answer beyond the legal
-list, as Ruins' bots add purchases and claims to a play), then a few other legal actions. How the budget is
+list, as Ruins' bots add purchases and claims to a play), then other legal actions: a few, or more as the budget
+grows (one for every ``PLAYOUTS_PER_CANDIDATE`` playouts: a larger budget compares more moves, not only the same
+ones more often). How the budget is
 spent: sequential halving (Karnin, Koren and Somekh 2013): the budget is split over rounds, each playing every
 action left on fresh draws, after which the worse half drops out. One strength knob, ``budget``: the playouts a
 move. Everything is drawn from the ``random.Random`` ``choose`` is given, so a game of search bots is reproducible.
