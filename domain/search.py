@@ -44,6 +44,7 @@ PLAYOUTS_PER_CANDIDATE = 8  # a larger budget widens the search: one action comp
 # bot's choice) for every this many playouts, so from 64 playouts up the budget buys new actions, not only more
 # playouts of the same comparison (docs/performance.md, section 9); below it the search is as it was
 ROUNDS_AHEAD = 1  # a playout stops at the end of the round searched from (1), or later rounds, or the game's end
+DEEPEN_FROM = 400  # from this budget a playout goes one round further, and one more at each 4 times that
 ASK_EVERY = 4  # a playout asks whether the round is over at most this often (a few actions late costs little)
 WIN_WEIGHT = 0.5  # a reward is this much winning, the rest the share of the other seats beaten
 MARGIN_SCALE = 0.15  # a cut playout's margins are read in units of 1 + this share of the most points any seat has
@@ -163,11 +164,19 @@ class SearchBot(Generic[Action]):
             others = rng.sample(others, room)
         return [*ordered, *others]
 
+    def rounds_ahead(self) -> int:
+        """Rounds a playout runs (to the end of the round searched in: 1): one more from ``DEEPEN_FROM`` playouts,
+        and one more at each 4 times that, so a larger budget also sees further (its reward nearer the result)."""
+        rounds, threshold = ROUNDS_AHEAD, DEEPEN_FROM
+        while self.budget >= threshold:
+            rounds, threshold = rounds + 1, threshold * 4
+        return rounds
+
     def evaluate(self, state: Any, action: Action, seat: int, start_round: int, rng: random.Random) -> float:
         """``seat``'s reward after ``action`` in ``state``, the game played on by the rollout bot (0 if the action
         is not legal in this draw: a sampler never makes one so, but a move must never fail on it)."""
         self.playouts += 1
-        ended = play_out(self.rules, self._player, state, action, start_round + ROUNDS_AHEAD, rng)
+        ended = play_out(self.rules, self._player, state, action, start_round + self.rounds_ahead(), rng)
         return 0.0 if ended is None else rewards(*ended)[seat]
 
 
