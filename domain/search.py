@@ -37,14 +37,13 @@ from domain.protocol import GameRules, Result
 Action = TypeVar("Action")
 
 SEARCH = "search"  # the policy's name in every game's bots
-DEFAULT_BUDGET = 100  # playouts a move: the strength bench/search.py measures
+DEFAULT_BUDGET = 25  # playouts a move: where bench/search.py shows 4x the budget beating it (docs/games.md)
 PROPOSALS = 8  # draws of the rollout bot's own choice (duplicates fall away), at least (the judge's too)
 EXTRA = 6  # other legal actions compared besides, at least
-PLAYOUTS_PER_CANDIDATE = 8  # a larger budget widens the search: one action compared (and one draw of the rollout
-# bot's choice) for every this many playouts, so from 64 playouts up the budget buys new actions, not only more
-# playouts of the same comparison (docs/performance.md, section 9); below it the search is as it was
+PLAYOUTS_PER_CANDIDATE = 20  # a larger budget widens the search: one action compared (and one draw of the rollout
+# bot's choice) for every this many playouts, so from 140 playouts up the budget buys new actions, not only more
+# playouts of the same comparison; below that the search is the one measured before (docs/performance.md, section 9)
 ROUNDS_AHEAD = 1  # a playout stops at the end of the round searched from (1), or later rounds, or the game's end
-DEEPEN_FROM = 400  # from this budget a playout goes one round further, and one more at each 4 times that
 ASK_EVERY = 4  # a playout asks whether the round is over at most this often (a few actions late costs little)
 WIN_WEIGHT = 0.5  # a reward is this much winning, the rest the share of the other seats beaten
 MARGIN_SCALE = 0.15  # a cut playout's margins are read in units of 1 + this share of the most points any seat has
@@ -164,19 +163,11 @@ class SearchBot(Generic[Action]):
             others = rng.sample(others, room)
         return [*ordered, *others]
 
-    def rounds_ahead(self) -> int:
-        """Rounds a playout runs (to the end of the round searched in: 1): one more from ``DEEPEN_FROM`` playouts,
-        and one more at each 4 times that, so a larger budget also sees further (its reward nearer the result)."""
-        rounds, threshold = ROUNDS_AHEAD, DEEPEN_FROM
-        while self.budget >= threshold:
-            rounds, threshold = rounds + 1, threshold * 4
-        return rounds
-
     def evaluate(self, state: Any, action: Action, seat: int, start_round: int, rng: random.Random) -> float:
         """``seat``'s reward after ``action`` in ``state``, the game played on by the rollout bot (0 if the action
         is not legal in this draw: a sampler never makes one so, but a move must never fail on it)."""
         self.playouts += 1
-        ended = play_out(self.rules, self._player, state, action, start_round + self.rounds_ahead(), rng)
+        ended = play_out(self.rules, self._player, state, action, start_round + ROUNDS_AHEAD, rng)
         return 0.0 if ended is None else rewards(*ended)[seat]
 
 
