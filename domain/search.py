@@ -40,9 +40,10 @@ SEARCH = "search"  # the policy's name in every game's bots
 DEFAULT_BUDGET = 100  # playouts a move: the strength bench/search.py measures
 PROPOSALS = 8  # draws of the rollout bot's own choice (duplicates fall away), at least (the judge's too)
 EXTRA = 6  # other legal actions compared besides, at least
-PLAYOUTS_PER_CANDIDATE = 8  # a larger budget widens the search: one action compared (and one draw of the rollout
-# bot's choice) for every this many playouts, so from 64 playouts up the budget buys new actions, not only more
-# playouts of the same comparison (docs/performance.md, section 9); below it the search is as it was
+PLAYOUTS_PER_CANDIDATE = 20  # a larger budget widens the search: one action compared (and one draw of the rollout
+# bot's choice) for every this many playouts, so from 140 playouts up the budget buys new actions, not only more
+# playouts of the same comparison. Up to 139 the search is exactly the one measured before: at one per 8 the
+# judge's ladder no longer told search at 32 from 128 (docs/performance.md, section 9)
 ROUNDS_AHEAD = 1  # a playout stops at the end of the round searched from (1), or later rounds, or the game's end
 ASK_EVERY = 4  # a playout asks whether the round is over at most this often (a few actions late costs little)
 WIN_WEIGHT = 0.5  # a reward is this much winning, the rest the share of the other seats beaten
