@@ -105,11 +105,14 @@ def broadcast(service: Digsite, game_id: str, after: int = 0, wait: float = 0, c
     if wait <= 0 or first["ready"]:
         return first
     hub = push.hub_for(service)
+    # The delay as the wait began, read once: ``ready`` runs on the push feed's thread for every waiting spectator
+    # at every move, and a store read there for each of thousands of spectators would hold back every seat's wake
+    # up. An organiser's change of the delay is read by the next answer (the wait's end, or its next wake).
+    delay = delay_of(service, game.labels.get("tournament"))
 
     def ready(now_game: Game, to_act: list[int]) -> bool:
         # Wake for a move that makes a version after ``after`` visible (moves), or for a record landing when none
         # was waiting to be shown (minutes: it sets when the next becomes visible); else sleep on.
-        delay = delay_of(service, now_game.labels.get("tournament"))
         if delay is None or now_game.seed is not None:
             return True
         if "moves" in delay:

@@ -253,6 +253,40 @@ def test_a_wait_wakes_only_when_a_new_version_becomes_visible(client: FlaskClien
     assert answer["version"] == 2 and answer["ready"] and [r["version"] for r in answer["records"]] == [2]
 
 
+def test_a_waiting_spectator_reads_no_tournament_while_a_move_wakes_the_waiting(
+    client: FlaskClient, service: Digsite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thousands may wait on one game: the wake-up test runs for each of them at each move, on the mover's own
+    thread (``Hub.landed``) or the push feed's, so it must not read the store: the tournament's delay is read by
+    the waiting request itself (as the wait begins, and in each answer), never by the move that wakes it."""
+    tournament = cup(service, "ruins")
+    game = new_game(service, "ruins", tournament)
+    ok(set_delay(client, tournament, {"moves": 3}))
+    readers: list[str] = []
+    real = broadcasting.delay_of
+
+    def counted(*args: Any) -> Any:
+        readers.append(threading.current_thread().name)
+        return real(*args)
+
+    monkeypatch.setattr(broadcasting, "delay_of", counted)
+    out: dict[str, Any] = {}
+    waiting = threading.Thread(
+        target=lambda: out.update(answer=seen(client, game, after=1, wait=TIMEOUT)), name="spectator"
+    )
+    waiting.start()
+    hub = push.hub_for(service)
+    _until(lambda: hub.waiting == 1)
+    [watch] = hub.watches[UUID(game)]
+    for _ in range(3):
+        play(service, game)  # three moves behind: nothing new is visible yet, the spectator sleeps on
+    assert not watch.woken.is_set()
+    play(service, game)  # the fourth makes version 2 visible
+    waiting.join(TIMEOUT)
+    assert ok(out["answer"])["version"] == 2
+    assert readers and set(readers) == {"spectator"}, readers
+
+
 def _until(condition: Any) -> None:
     deadline = time.monotonic() + TIMEOUT
     while not condition():
