@@ -1,7 +1,9 @@
 """Skill ratings kept by the projection (service/reading/projections/ratings.py), on both backends: every finished game
 of two or more distinct players rated once per seat, in the order of the records that finished the games, each change
 starting where the player's previous one ended; the same rows from a rebuild in one batch, after a crash, and from
-rating every game afresh (the end of a distributed rebuild)."""
+rating every game afresh (the end of a distributed rebuild). The organiser's rulings apply as in the standings, and
+one projected after its game was rated re-rates the games after it: checked against the pure model replayed with
+the ruling there from the start."""
 
 from __future__ import annotations
 
