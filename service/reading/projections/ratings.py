@@ -193,7 +193,9 @@ def _ruled(seats: list[list[Any]], rulings: Rulings) -> list[list[Any]]:
     seats dropped, an adjusted result's places, a substituted seat's last player."""
     ruled = []
     for game_id, kind, finish_id, ended_at, seat, player, place in seats:
-        given = Seat(game_id, None, None, "over", str(player), 0, int(place), None, int(seat))
+        given = Seat(
+            game_id, None, None, "over", str(player), 0, None if place is None else int(place), None, int(seat)
+        )
         applied, _ = rulings.apply(given)
         if applied.status == "over" and applied.place is not None:
             ruled.append([game_id, kind, finish_id, ended_at, seat, applied.player_id, applied.place])
