@@ -83,7 +83,7 @@ def main() -> None:
             real_rate = KeptRatings.rate
             for _ in range(args.repeat):
                 kept.append(cpu(follower.rebuild))
-                KeptRatings.rate = lambda self, curs, games: None  # type: ignore[method-assign]
+                KeptRatings.rate = lambda self, curs, games, ruled=(): None  # type: ignore[method-assign]
                 try:
                     left_out.append(cpu(follower.rebuild))
                 finally:

@@ -8,6 +8,12 @@ again, rate their games once. A distributed rebuild's shares project games side 
 nothing; its coordinator rates every finished game in finish order at its end (``rate_all``), which is what the
 batches of a single-process rebuild add up to: the same rows.
 
+The organiser's rulings (``rm_rulings``) apply as the standings read them (``service.reading.standings.Rulings``):
+an annulled or restarted game is not rated, an adjusted result rates by its places, a substitute's seat counts for
+the player who held it last. Ratings depend on order, so a ruling on a game already rated (an annulment or an
+adjusted result, recorded after the game finished) re-rates every game of its kind in the batch that projects the
+ruling (``rate``'s ``ruled``): the rows a rebuild gives, where the ruling is read when the game is first rated.
+
 Who is rated and the model's defaults: ``service.analysis.ratings`` (docs/judge.md, *Ratings*). Nothing here names a
 game: a game's players and places come from the core rows (``rm_player_games``).
 """
@@ -19,6 +25,7 @@ from itertools import groupby
 from typing import Any
 
 from service.analysis.ratings import Change, Rating, Ratings
+from service.reading.standings import Rulings, Seat
 
 Rows = Callable[[str, Sequence[Any]], list[Any]]
 
@@ -67,12 +74,20 @@ class KeptRatings:
         if finishes:
             curs.executemany(self._finish, list(finishes))
 
-    def rate(self, curs: Any, games: Iterable[str]) -> None:
+    def rate(self, curs: Any, games: Iterable[str], ruled: Iterable[str] = ()) -> None:
         """Rate ``games`` (finished, their rows and finishes written in this transaction) in finish order, from the
-        ratings stored so far: what a follower's batch does for the games it finished."""
+        ratings stored so far: what a follower's batch does for the games it finished. ``ruled``: the games the
+        batch's rulings are on; any of them rated before this batch re-rates its whole kind from the defaults."""
         ids = sorted(set(games))
+        kinds = self._rated_kinds(curs, sorted(set(ruled) - set(ids)))
+        if kinds:
+            self._rate_kinds(curs, kinds)  # (this batch's games of those kinds included: their finishes are written)
         if ids:
-            self._rate(curs, f"f.game_id IN ({', '.join('?' * len(ids))})", ids)
+            marks = ", ".join("?" * len(ids))
+            where = f"f.game_id IN ({marks})"
+            if kinds:
+                where += f" AND f.kind NOT IN ({', '.join('?' * len(kinds))})"
+            self._rate(curs, where, [*ids, *kinds])
 
     def rate_all(self, curs: Any) -> None:
         """Every finished game rated anew, in finish order, from the model's defaults (the end of a distributed
@@ -80,6 +95,25 @@ class KeptRatings:
         for table in ("rm_rating_changes", "rm_ratings"):
             curs.execute(self.quote(f"DELETE FROM {{p}}{table}"))
         self._rate(curs, "1 = 1", [])
+
+    def _rated_kinds(self, curs: Any, games: Sequence[str]) -> list[str]:
+        """The kinds of those ``games`` already rated (a finish noted before this batch rates anything)."""
+        kinds: set[str] = set()
+        for start in range(0, len(games), 500):
+            part = games[start : start + 500]
+            found = self._rows(curs)(
+                f"SELECT DISTINCT kind FROM {{p}}rm_game_finishes WHERE game_id IN ({', '.join('?' * len(part))})",
+                part,
+            )
+            kinds.update(str(_values(r)[0]) for r in found)
+        return sorted(kinds)
+
+    def _rate_kinds(self, curs: Any, kinds: Sequence[str]) -> None:
+        """Every finished game of ``kinds`` rated anew, in finish order, from the model's defaults."""
+        marks = ", ".join("?" * len(kinds))
+        for table in ("rm_rating_changes", "rm_ratings"):
+            curs.execute(self.quote(f"DELETE FROM {{p}}{table} WHERE kind IN ({marks})"), tuple(kinds))
+        self._rate(curs, f"f.kind IN ({marks})", kinds)
 
     def unrated(self, curs: Any) -> int:
         """How many finished games have no finish noted: projected by a release before ratings were kept (their
@@ -94,6 +128,7 @@ class KeptRatings:
         seats = [_values(r) for r in rows(SEATS_SQL.replace("{where}", where), params)]
         if not seats:
             return
+        seats = _ruled(seats, self._rulings(rows, sorted({s[0] for s in seats})))
         ratings = Ratings()
         self._load(rows, ratings, {(s[1], s[5]) for s in seats})
         changes: list[tuple[Any, ...]] = []
@@ -114,6 +149,21 @@ class KeptRatings:
                 for r in (ratings.get(kind, player),)
             ]
             curs.executemany(self._rating, current)
+
+    def _rulings(self, rows: Rows, games: Sequence[str]) -> Rulings:
+        """The organiser's rulings on ``games`` (``rm_rulings``), each game's in the order they were made."""
+        found: list[dict[str, Any]] = []
+        for start in range(0, len(games), 500):
+            part = games[start : start + 500]
+            found += [
+                dict(zip(("subject_id", "version", "ruling", "reason", "details", "at"), _values(r), strict=True))
+                for r in rows(
+                    "SELECT subject_id, version, ruling, reason, details, at FROM {p}rm_rulings "
+                    f"WHERE subject_id IN ({', '.join('?' * len(part))}) ORDER BY subject_id, version",
+                    part,
+                )
+            ]
+        return Rulings.from_rows(found)
 
     def _load(self, rows: Rows, ratings: Ratings, wanted: set[tuple[str, str]]) -> None:
         """The stored ratings of the (kind, player) pairs ``wanted``, into ``ratings``."""
@@ -136,6 +186,20 @@ class KeptRatings:
             return list(curs.fetchall())
 
         return rows
+
+
+def _ruled(seats: list[list[Any]], rulings: Rulings) -> list[list[Any]]:
+    """The seats as the standings read them under the rulings (``Rulings.apply``): an annulled or restarted game's
+    seats dropped, an adjusted result's places, a substituted seat's last player."""
+    ruled = []
+    for game_id, kind, finish_id, ended_at, seat, player, place in seats:
+        given = Seat(
+            game_id, None, None, "over", str(player), 0, None if place is None else int(place), None, int(seat)
+        )
+        applied, _ = rulings.apply(given)
+        if applied.status == "over" and applied.place is not None:
+            ruled.append([game_id, kind, finish_id, ended_at, seat, applied.player_id, applied.place])
+    return ruled
 
 
 def _values(row: Any) -> list[Any]:

@@ -142,7 +142,8 @@ class ReadModels:
         with self._transaction() as curs:
             self._write(curs, batch)
             self.field.keep(curs, {row[4] for row in batch.results})  # (the games the batch finished)
-            self.ratings.rate(curs, [game_id for game_id, *_ in batch.finishes])  # (in finish order: see ratings.py)
+            # In finish order, and re-rated from a game on that a ruling of this batch changed: see ratings.py.
+            self.ratings.rate(curs, [game_id for game_id, *_ in batch.finishes], [r[0] for r in batch.rulings])
             self._add_totals(curs, batch.totals)
             eventsourcing_workarounds.insert_tracking(
                 self.tracker, curs, Tracking(PROJECTION_NAME, batch.last_notification_id)
