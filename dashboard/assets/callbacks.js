@@ -68,6 +68,59 @@
         return [offered, offered.length === 1 ? offered[0].value : null, hide, hide];
     }
 
+    // Picking on the table (the play page): the things the game's table marks `data-pick` whose value the
+    // picker offers as a card become toggles (a button each: Tab reaches it, Enter/Space/click/tap toggles it).
+    // A toggle clicks the form's own box for that value, so the boxes stay the one record of what is picked and
+    // the options follow as when the box is ticked (`playOptions`); here the table only shows the boxes' state.
+    function playPicks(picker, cards, shown) {
+        var table = document.getElementById("play-table");
+        if (!table) { return window.dash_clientside.no_update; }
+        var offered = {}, picked = {};
+        ((picker && picker.cards) || []).forEach(function (c) { offered[String(c.value)] = c.label; });
+        (cards || []).forEach(function (v) { picked[String(v)] = true; });
+        var count = 0;
+        table.querySelectorAll("[data-pick]").forEach(function (el) {
+            var v = el.getAttribute("data-pick");
+            if (Object.prototype.hasOwnProperty.call(offered, v)) {
+                el.classList.add("pickable");
+                el.setAttribute("role", "button");
+                el.setAttribute("tabindex", "0");
+                el.setAttribute("aria-pressed", picked[v] ? "true" : "false");
+                el.setAttribute("aria-label", "Pick " + offered[v]);
+                count++;
+            } else {
+                el.classList.remove("pickable");
+                ["role", "tabindex", "aria-pressed", "aria-label"].forEach(function (a) { el.removeAttribute(a); });
+            }
+        });
+        return {version: shown, pickable: count};
+    }
+
+    function togglePick(el) {
+        var v = el.getAttribute("data-pick");
+        var box = Array.from(document.querySelectorAll("#play-cards input")).find(function (i) { return i.value === v; });
+        if (box) { box.click(); }
+    }
+
+    document.addEventListener("click", function (e) {
+        var el = e.target.closest && e.target.closest("#play-table .pickable");
+        if (el) { togglePick(el); }
+    });
+    document.addEventListener("keydown", function (e) {
+        if (e.key !== "Enter" && e.key !== " ") { return; }
+        var el = e.target.closest && e.target.closest("#play-table .pickable");
+        if (el) { e.preventDefault(); togglePick(el); }
+    });
+
+    // The move the pick makes, in the picker's words, before it is sent; the send button waits for one.
+    function playPreview(value, options, picker) {
+        if (!picker) { return ["", true]; }
+        var chosen = (options || []).find(function (o) { return o.value === value; });
+        if (chosen) { return ["This pick makes: " + chosen.label, false]; }
+        var n = (options || []).length;
+        return [n ? "Pick on the table, or choose one of the " + n + " moves offered." : "Pick on the table.", true];
+    }
+
     // A player's tendency groups: put each group's HTML in its box once the box shown is the one sent with it
     // (`data-key`: React may not have put the new boxes in the page yet when this runs, nor replaced the old
     // ones of another player). dashboard/tendency_bars.py builds the HTML.
@@ -174,6 +227,8 @@
             playersAddress: playersAddress,
             playTable: playTable,
             playOptions: playOptions,
+            playPicks: playPicks,
+            playPreview: playPreview,
             tendencyBars: tendencyBars,
             lazyCharts: lazyCharts,
         },

@@ -51,7 +51,9 @@ OUTPUTS = [
     Output("play-cards", "value"),
     Output("play-message", "children"),
     Output("play-form", "hidden"),
+    Output("play-changed", "children"),
 ]
+SUBMITS = ("play-submit", "play-send")  # the form's button and the one under the table: the same move
 
 
 def picker_of(kind: str) -> PickerFn:
@@ -77,6 +79,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html
             # The table as HTML text, put in #play-table by digsite.playTable (dashboard/assets/callbacks.js).
             dcc.Store(id="play-table-html"),
             dcc.Store(id="play-table-shown"),
+            dcc.Store(id="play-picks"),
             # Pressed by the page's script when the game has moved on (dashboard/assets/live.js): draw it again.
             html.Button(id="play-refresh", hidden=True, n_clicks=0),
             html.Div(
@@ -88,13 +91,38 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html
                     ),
                     html.H2(f"Playing: seat {seat + 1}, {opened.names[seat]} · {' vs '.join(opened.names)}"),
                     html.Div("Loading the table…", id="play-status", className="play-status"),
+                    # What the last move changed, as this seat may read it (the log's last record).
+                    html.Div(id="play-changed", className="play-changed", role="status"),
                 ],
                 className="replay-head",
             ),
             html.Div(
                 [
                     html.Div(
-                        html.Div("Drawing the table…", className="quiet"), id="play-table", className="replay-table"
+                        [
+                            html.Div(
+                                html.Div("Drawing the table…", className="quiet"),
+                                id="play-table",
+                                className="replay-table",
+                            ),
+                            # Picking on the table: the cards the picker offers are toggles there
+                            # (digsite.playPicks), the move they make is said here before it is sent.
+                            html.Div(
+                                [
+                                    html.Div(id="play-preview", className="play-preview", **{"aria-live": "polite"}),
+                                    html.Button(
+                                        "Send this move",
+                                        id="play-send",
+                                        className="btn btn-primary",
+                                        n_clicks=0,
+                                        disabled=True,
+                                    ),
+                                ],
+                                id="play-bar",
+                                className="play-bar",
+                            ),
+                        ],
+                        className="play-main",
                     ),
                     html.Aside(
                         [
@@ -147,6 +175,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Input("play-meta", "data"),
         Input("play-refresh", "n_clicks"),
         Input("play-submit", "n_clicks"),
+        Input("play-send", "n_clicks"),
         State("play-option", "value"),
         State("play-craft", "value"),
         State("play-version", "data"),
@@ -155,6 +184,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         meta: dict[str, Any] | None,
         _refresh: Any,
         _submit: Any,
+        _send: Any,
         chosen: str | None,
         craft: str | None,
         shown: Any,
@@ -162,7 +192,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         visitor = ctx.visitor()
         game_id = str((meta or {}).get("game"))
         message: Any = ""
-        if callback_context.triggered_id == "play-submit":
+        if callback_context.triggered_id in SUBMITS:
             message = submit(ctx, visitor, game_id, shown, craft or chosen)
         return drawn(ctx, visitor, game_id, message)
 
@@ -194,6 +224,26 @@ def register(app: dash.Dash, ctx: Context) -> None:
 
     app.clientside_callback(
         ClientsideFunction("digsite", "playTable"), Output("play-table-shown", "data"), Input("play-table-html", "data")
+    )
+
+    # The table's pickable things (``data-pick`` = a picker card value, drawn by the game's table) become toggles
+    # of the form's card boxes: the boxes stay the one record of what is picked, the table shows it.
+    app.clientside_callback(
+        ClientsideFunction("digsite", "playPicks"),
+        Output("play-picks", "data"),
+        Input("play-picker", "data"),
+        Input("play-cards", "value"),
+        Input("play-table-shown", "data"),
+    )
+
+    # The move the pick makes, in the picker's words, before it is sent (no request: the options are the page's).
+    app.clientside_callback(
+        ClientsideFunction("digsite", "playPreview"),
+        Output("play-preview", "children"),
+        Output("play-send", "disabled"),
+        Input("play-option", "value"),
+        Input("play-option", "options"),
+        Input("play-picker", "data"),
     )
 
     # Picking cards and a kind of move only filters what the server sent (the engine's legal actions, laid out by
@@ -299,7 +349,19 @@ def drawn(ctx: Context, visitor: Visitor, game_id: str, message: Any) -> tuple[A
         [],
         message,
         picker is None,
+        changed(now["log"], names, drawing, game["view"]),
     )
+
+
+def changed(log: list[Any], names: list[str], drawing: Any, view: Any) -> str:
+    """The last record of the log as this seat may read it (the engine's words for that reader): who made it and
+    what it did, in one line ("" before the first move)."""
+    last = next((e for e in reversed(log) if e.version > 1), None)
+    if last is None:
+        return ""
+    who = names[last.seat] if last.seat is not None and last.seat < len(names) else "The game"
+    said = "; ".join(drawing.log_text(line, view) for line in last.lines if line) or "no change"
+    return f"Last move ({last.version - 1}), {who}: {said}"
 
 
 def clock_shown(clock: dict[str, Any] | None, names: list[str]) -> list[Any]:
