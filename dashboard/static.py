@@ -232,6 +232,11 @@ table.grid.compact td { padding: 0.3rem 0.6rem; }
 .play-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; margin: 0.6rem 0; }
 .play-preview { flex: 1 1 16rem; font-weight: 600; }
 .play-changed { margin-top: 0.3rem; font-size: 0.9rem; }
+.play-choices { display: flex; flex-wrap: wrap; gap: 0.4rem; flex-basis: 100%; }
+.play-choice { border: 1px solid var(--line); border-radius: 6px; padding: 0.45rem 0.7rem; background: #fff;
+    cursor: pointer; text-align: left; min-height: 2.4rem; }
+.play-choice.chosen { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent); }
+.play-choice:focus-visible { outline: 3px solid var(--ink); outline-offset: 2px; }
 tr.idle { background: #fff4e5; }
 .idle-flag { color: var(--warm); font-weight: 600; margin-left: 0.3rem; }
 """

@@ -112,14 +112,38 @@
         if (el) { e.preventDefault(); togglePick(el); }
     });
 
-    // The move the pick makes, in the picker's words, before it is sent; the send button waits for one.
+    // The move the pick makes, in the picker's words, before it is sent; the send button waits for one. The
+    // moves the pick allows are buttons under the table too (each clicks the form's own option), so a move is
+    // made on the table alone, at any width.
     function playPreview(value, options, picker) {
+        var list = document.getElementById("play-choices");
+        var offered = picker ? options || [] : [];
+        if (list) {
+            list.replaceChildren();
+            offered.forEach(function (o) {
+                var b = document.createElement("button");
+                b.type = "button";
+                b.className = "play-choice" + (o.value === value ? " chosen" : "");
+                b.setAttribute("data-option", o.value);
+                b.setAttribute("aria-pressed", o.value === value ? "true" : "false");
+                b.textContent = o.label;
+                list.appendChild(b);
+            });
+        }
         if (!picker) { return ["", true]; }
-        var chosen = (options || []).find(function (o) { return o.value === value; });
+        var chosen = offered.find(function (o) { return o.value === value; });
         if (chosen) { return ["This pick makes: " + chosen.label, false]; }
-        var n = (options || []).length;
-        return [n ? "Pick on the table, or choose one of the " + n + " moves offered." : "Pick on the table.", true];
+        var n = offered.length;
+        return [n ? "Pick on the table, then one of the " + n + " moves below." : "Pick on the table.", true];
     }
+
+    document.addEventListener("click", function (e) {
+        var b = e.target.closest && e.target.closest("#play-choices [data-option]");
+        if (!b) { return; }
+        var v = b.getAttribute("data-option");
+        var radio = Array.from(document.querySelectorAll("#play-option input")).find(function (i) { return i.value === v; });
+        if (radio && !radio.checked) { radio.click(); }
+    });
 
     // A player's tendency groups: put each group's HTML in its box once the box shown is the one sent with it
     // (`data-key`: React may not have put the new boxes in the page yet when this runs, nor replaced the old

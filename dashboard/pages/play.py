@@ -109,7 +109,9 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html
                             # (digsite.playPicks), the move they make is said here before it is sent.
                             html.Div(
                                 [
-                                    html.Div(id="play-preview", className="play-preview", **{"aria-live": "polite"}),
+                                    html.Div(id="play-preview", className="play-preview", role="status"),
+                                    # The moves the pick allows, as buttons (filled by digsite.playPreview).
+                                    html.Div(id="play-choices", className="play-choices"),
                                     html.Button(
                                         "Send this move",
                                         id="play-send",
