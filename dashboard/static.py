@@ -230,6 +230,7 @@ table.grid.compact td { padding: 0.3rem 0.6rem; }
     transform: translateY(-3px); }
 #play-table .pickable:focus-visible { outline: 3px solid var(--ink); outline-offset: 3px; }
 .play-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; margin: 0.6rem 0; }
+.play-bar[hidden] { display: none; }
 .play-preview { flex: 1 1 16rem; font-weight: 600; }
 .play-changed { margin-top: 0.3rem; font-size: 0.9rem; }
 .play-choices { display: flex; flex-wrap: wrap; gap: 0.4rem; flex-basis: 100%; }

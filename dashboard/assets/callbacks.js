@@ -114,7 +114,7 @@
 
     // The move the pick makes, in the picker's words, before it is sent; the send button waits for one. The
     // moves the pick allows are buttons under the table too (each clicks the form's own option), so a move is
-    // made on the table alone, at any width.
+    // made on the table alone, at any width. No bar while it is not the seat's turn.
     function playPreview(value, options, picker) {
         var list = document.getElementById("play-choices");
         var offered = picker ? options || [] : [];
@@ -130,11 +130,11 @@
                 list.appendChild(b);
             });
         }
-        if (!picker) { return ["", true]; }
+        if (!picker) { return ["", true, true]; }  // (not this seat's turn, or the game is over: no bar)
         var chosen = offered.find(function (o) { return o.value === value; });
-        if (chosen) { return ["This pick makes: " + chosen.label, false]; }
+        if (chosen) { return ["This pick makes: " + chosen.label, false, false]; }
         var n = offered.length;
-        return [n ? "Pick on the table, then one of the " + n + " moves below." : "Pick on the table.", true];
+        return [n ? "Pick on the table, then one of the " + n + " moves below." : "Pick on the table.", true, false];
     }
 
     document.addEventListener("click", function (e) {

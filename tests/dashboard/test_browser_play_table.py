@@ -20,14 +20,10 @@ from domain.games import game
 from service.commands.application import Viewer
 from service.serving import push
 from tests.dashboard.conftest import SCREENSHOTS, TIMEOUT_MS
-from tests.dashboard.test_browser_play import (  # noqa: F401  (venue: the module's served store, a fixture)
-    GAME_DEADLINE_S,
-    Bots,
-    Venue,
-    _base,
-    shows_version,
-    venue,
-)
+from tests.dashboard.test_browser_play import GAME_DEADLINE_S, Bots, Venue, _base, shows_version
+
+# The served store, a fixture found by its name (re-exported: "as venue").
+from tests.dashboard.test_browser_play import venue as venue
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -35,6 +31,7 @@ expect.set_options(timeout=TIMEOUT_MS)
 
 RUINS = game("ruins")
 PHONE = {"width": 390, "height": 844}
+NAME = "test_a_person_plays_a_whole_ruins_game_on_the_table"  # (its screenshots' names)
 
 
 def open_touch_seat(browser: Any, venue: Venue, game_id: str, token: str) -> tuple[Any, Any, list[str]]:
@@ -92,7 +89,7 @@ def test_a_person_plays_a_whole_ruins_game_on_the_table(browser: Any, venue: Ven
     service, rng, chooser = venue.service, random.Random("table"), RUINS.bots.make("heuristic")
     context, page, errors = open_touch_seat(browser, venue, game_id, token)
     ways = ("tap", "enter", "space")
-    said, picks, started, looked = 0, 0, time.monotonic(), False
+    said, picks, started, looked, tabbed = 0, 0, time.monotonic(), False, False
     names = [p["name"] for p in service.game(game_id)["players"]]
     try:
         with Bots(service, game_id, (1,)) as bots:
@@ -113,12 +110,23 @@ def test_a_person_plays_a_whole_ruins_game_on_the_table(browser: Any, venue: Ven
                 # The pickable ruins are the hand's, each reachable by Tab (a button in the page's order).
                 if ruins:
                     expect(page.locator("#play-table .hand .pickable[tabindex='0']").first).to_be_visible()
+                chips = page.locator("#play-table .hand .pickable")
+                if not tabbed and ruins and chips.count() > 1:
+                    # Tab goes from one pickable ruin to the next, and the focus is seen (a solid ring).
+                    chips.nth(0).focus()
+                    page.keyboard.press("Tab")
+                    focused = page.evaluate(
+                        "() => { const a = document.activeElement; return [a.classList.contains('pickable'), "
+                        "a.getAttribute('data-pick'), getComputedStyle(a).outlineStyle]; }"
+                    )
+                    assert focused == [True, chips.nth(1).get_attribute("data-pick"), "solid"], focused
+                    tabbed = True
                 for ruin in ruins:
                     pick_on_table(page, int(ruin), ways[picks % len(ways)])
                     picks += 1
                 if ruins and not looked:  # one look at a phone's width with a ruin picked
                     page.locator("#play-bar").scroll_into_view_if_needed()
-                    page.screenshot(path=str(SCREENSHOTS / "test_a_person_plays_a_whole_ruins_game_on_the_table-390.png"))
+                    page.screenshot(path=str(SCREENSHOTS / f"{NAME}-390.png"))
                     width = page.evaluate("() => document.getElementById('play-send').getBoundingClientRect().right")
                     assert width <= PHONE["width"], "the send button fits a 390 px screen"
                     looked = True
@@ -139,11 +147,12 @@ def test_a_person_plays_a_whole_ruins_game_on_the_table(browser: Any, venue: Ven
         assert final["status"] == "over" and final["result"] is not None
         # The form beside the table was never used: every one of this seat's moves came from the table.
         mine = [r for r in service.log(game_id, after=1) if r["type"] == "move" and r["body"].get("seat") == 0]
-        assert len(mine) >= 10 and picks >= 10 and said >= 1 and looked
+        assert len(mine) >= 10 and picks >= 10 and said >= 1 and looked and tabbed
         shows_version(page, final["version"] - 1)
         expect(page.locator("#play-status")).to_contain_text("over")
+        expect(page.locator("#play-bar")).to_be_hidden()  # nothing to pick or send once the game is over
         assert names[0] in page.inner_text("#play-root")
-        page.screenshot(path=str(SCREENSHOTS / "test_a_person_plays_a_whole_ruins_game_on_the_table.png"))
+        page.screenshot(path=str(SCREENSHOTS / f"{NAME}.png"))
         assert not errors, errors
     finally:
         context.close()
