@@ -215,7 +215,7 @@ class Data:
         table = PointsTable.parse(points)
         found = self.tournament(visitor, tournament_id)
         rows = self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor))
-        return report(found, rows, table)
+        return report(found, rows, table, self._lists.tournament_rulings(tournament_id))
 
     # -- a tournament's entries and rounds (organisers only; the one service function: ``Digsite.rounds``) ------
 
@@ -245,7 +245,8 @@ class Data:
     def standings_csv(self, visitor: Visitor, tournament_id: str, points: str | None) -> str:
         table = PointsTable.parse(points)
         self.tournament(visitor, tournament_id)
-        return to_csv(self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor)), table)
+        rows = self._lists.tournament_seats(tournament_id, finished_only=access.finished_only(visitor))
+        return to_csv(rows, table, self._lists.tournament_rulings(tournament_id))
 
     def players(self, visitor: Visitor, ids: Sequence[str] | None = None) -> list[PlayerRow]:
         """Every player the visitor may see (or only those of ``ids``)."""
@@ -355,7 +356,7 @@ class Data:
         assert canonical is not None
         first = records[0]["body"]
         names = [str(n) for n in first["names"]]
-        over = records[-1]["type"] == "seed_revealed"
+        over = any(r["type"] == "seed_revealed" for r in records)  # (an organiser's rulings may follow the end)
         allowed = access.perspectives(visitor, canonical, over, len(names))
         if not allowed:
             raise Denied(HIDDEN_GAME)

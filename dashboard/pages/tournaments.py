@@ -141,6 +141,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
             ),
             card("Round by round", _cross_table(app, answer)),
             accuracy.tournament_card(ctx.data, visitor, tournament_id, _names(answer)),
+            *([card("Rulings", _rulings(answer))] if answer["rulings"] else []),
         ], options
 
     @app.callback(
@@ -186,6 +187,12 @@ def _standings_table(lines: list[Standing]) -> html.Div:
     )
 
 
+def _rulings(answer: Standings) -> html.Ul:
+    """The organiser's rulings the standings apply, each with its reason (service.reading.standings.Rulings)."""
+    return html.Ul([html.Li(f"{r['at'][:16].replace('T', ' ')}: {r['note']}") for r in answer["rulings"]],
+                   id="standings-rulings")  # fmt: skip
+
+
 def _cross_table(app: dash.Dash, answer: Standings) -> html.Div:
     rounds: list[int] = answer["rounds"]
     head = html.Tr([html.Th("Player"), *(html.Th(f"Round {r}") for r in rounds), html.Th("Points")])
@@ -206,6 +213,8 @@ def _cross_table(app: dash.Dash, answer: Standings) -> html.Div:
 def _cell(app: dash.Dash, game: CrossTableCell) -> dcc.Link:
     href = app.get_relative_path(f"/replay/{game['game_id']}")
     place = game["place"]
+    if game["ruling"] is not None and not game["finished"]:  # (annulled, or restarted as another game)
+        return dcc.Link("annulled", href=href, className="cross-game in-play", title=game["ruling"])
     if not game["finished"] or place is None:  # (a finished game has its places: service.reading.standings)
         return dcc.Link("in play", href=href, className="cross-game in-play")
     text = f"{ordinal(place)}/{game['n_players']} · +{game['points']}"

@@ -203,8 +203,10 @@ def tournament_standings(tournament_id: str) -> Response | Standings:
     rows = read.lists.tournament_seats(found["id"], finished_only=not everything)
     if args.get("format") == "csv":
         return Response(
-            standings.to_csv(rows, table),
+            standings.to_csv(rows, table, read.lists.tournament_rulings(found["id"])),
             mimetype="text/csv",
             headers={"Content-Disposition": f'attachment; filename="standings-{found["id"][:8]}.csv"'},
         )
-    return standings.report({"tournament_id": found["id"], **found}, rows, table)
+    return standings.report(
+        {"tournament_id": found["id"], **found}, rows, table, read.lists.tournament_rulings(found["id"])
+    )

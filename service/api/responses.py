@@ -27,8 +27,11 @@ from service.commands.results import (
     Game,
     GameCreated,
     MoveAcknowledged,
+    Penalty,
     Player,
     Record,
+    Ruling,
+    RulingList,
     SeatedRound,
     SeatLink,
     Tournament,
@@ -159,6 +162,9 @@ ANSWERS: tuple[type[Any], ...] = (
     TournamentRounds,
     SeatedRound,
     SeatLinks,
+    Ruling,
+    Penalty,
+    RulingList,
 )
 REF = "#/components/schemas/{model}"
 

@@ -262,6 +262,42 @@ NEW_ENTRIES: dict[str, Any] = {
 }
 
 SEATING_FORMATS = ["round_robin", "swiss", "csv"]
+REASON = {
+    "type": "string",
+    "maxLength": 2000,
+    "description": "The organiser's reason, required (not empty); shown in the replay and the standings.",
+}
+
+NEW_GAME_RULING: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["ruling", "reason"],
+    "properties": {
+        "ruling": {"type": "string", "description": "`annul`, `restart`, `adjust_result` or `substitute`."},
+        "reason": REASON,
+        "version": {"type": "integer", "description": "`restart`: the version the game goes on from."},
+        "seat": {"type": "integer", "description": "`substitute`: the seat whose player changes."},
+        "player": {"type": "string", "description": "`substitute`: the player who takes the seat."},
+        "result": {
+            "type": "object",
+            "description": "`adjust_result`: `ranking` (every seat, best first), optional `winners` (the first "
+            "seats of the ranking; default the first) and `scores` (one per seat; default the engine's).",
+        },
+    },
+}
+
+NEW_TOURNAMENT_RULING: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["ruling", "reason", "player", "points"],
+    "properties": {
+        "ruling": {"type": "string", "description": "`penalty`."},
+        "reason": REASON,
+        "player": {"type": "string", "description": "The player (entered in or seated at the tournament)."},
+        "points": {"type": "integer", "description": "Tournament points off the player's standing, 1 to 1000."},
+    },
+}
+
 NEW_ROUND: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -314,6 +350,8 @@ REQUEST_BODIES: dict[str, dict[str, Any]] = {
     "NewPlayer": NEW_PLAYER,
     "NewTournament": NEW_TOURNAMENT,
     "NewEntries": NEW_ENTRIES,
+    "NewGameRuling": NEW_GAME_RULING,
+    "NewTournamentRuling": NEW_TOURNAMENT_RULING,
     "NewRound": NEW_ROUND,
     "NewGame": NEW_GAME,
     "Submit": SUBMIT,

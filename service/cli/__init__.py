@@ -6,7 +6,19 @@ The commands that also run the dashboard (``dashboard``, ``up``) are added by th
 
 from __future__ import annotations
 
-from service.cli import analyse, audit, bots, db, projections, serve, simulate, tournament
+from service.cli import analyse, audit, bots, db, projections, rulings, serve, simulate, tournament
 from service.cli.group import DigsiteGroup, main
 
-__all__ = ["DigsiteGroup", "analyse", "audit", "bots", "db", "main", "projections", "serve", "simulate", "tournament"]
+__all__ = [
+    "DigsiteGroup",
+    "analyse",
+    "audit",
+    "bots",
+    "db",
+    "main",
+    "projections",
+    "rulings",
+    "serve",
+    "simulate",
+    "tournament",
+]

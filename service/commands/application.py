@@ -37,6 +37,7 @@ from service.commands import results
 from service.commands.importing import import_game
 from service.commands.live_games import GameHandle, LiveGames
 from service.commands.rounds import TournamentRounds
+from service.commands.rulings import Rulings
 from service.errors import (
     BadRequest,
     Conflict,
@@ -50,7 +51,7 @@ from service.integrity.chain import record_clock_change, record_forfeit, record_
 from service.integrity.records import GENESIS, record_hash, seed_commitment, token_hash
 from service.settings import Settings
 from service.store import backends, clocks, eventsourcing_workarounds
-from service.store.aggregates import Game, Player, Seating, Tournament, seating_id
+from service.store.aggregates import STOPPING, Game, Player, Seating, Tournament, ruled, seating_id, stopped
 from service.store.snapshots import SealingMapper, VerifyingRepository
 from service.stored_text import check_text
 
@@ -178,6 +179,8 @@ class Digsite:
         # Tournaments' entries and rounds; the next round is seated when a move ends the last table of one.
         self.rounds = TournamentRounds(self)
         self.on_landed(self.rounds.after_move)
+        # An organiser's corrections, each a recorded ruling (never an edit).
+        self.rulings = Rulings(self)
 
     def on_close(self, stop: Callable[[], None]) -> None:
         """Run ``stop`` when the service closes, before its store does."""
@@ -186,6 +189,11 @@ class Digsite:
     def on_landed(self, hear: Callable[[Game, list[Any]], None]) -> None:
         """Call ``hear(game, records)`` after each move this service stores (the game as it is once stored)."""
         self._on_landed.append(hear)
+
+    def landed(self, game: Game, records: list[Any]) -> None:
+        """Tell whoever listens (``on_landed``) that ``records`` of ``game`` were stored: a move's, or a ruling's."""
+        for hear in self._on_landed:
+            hear(game, records)
 
     def store_health(self) -> backends.Health:
         """A bounded check of the store (for /health): ``ok``, ``down`` or ``read_only``."""
@@ -491,6 +499,13 @@ class Digsite:
         if game.forfeit is not None:
             raise RuleRejected("this game is over: a seat forfeited it when its time ran out", "game_over")
         rules = _rules(game.kind)
+        stopped = [r for r in ruled(game) if r["ruling"] in STOPPING]
+        if stopped:
+            raise Conflict(
+                f"this game was ruled '{stopped[0]['ruling']}' by the organiser at version {stopped[0]['version']}: "
+                "no move is played on it any more",
+                "game_stopped",
+            )
         if game.version != version and not self._still_stands(game, rules, version, viewer.seat):
             raise Conflict(
                 f"the game is at version {game.version} but you acted on version {version}; reload and retry",
@@ -516,8 +531,7 @@ class Digsite:
             self.live.forget(uid)
             raise
         self.live.remember(game)
-        for hear in self._on_landed:
-            hear(game, records)
+        self.landed(game, records)
         self._snapshot_if_due(game, before)
         return {
             "version": game.version,
@@ -536,7 +550,7 @@ class Digsite:
         before = game.version
         for _ in range(TIMEOUTS_AT_ONCE):
             due = clocks.overdue(game.clock, at)
-            if due is None or game.seed is not None:
+            if due is None or game.seed is not None or stopped(game):
                 break
             seat, deadline = due
             if clocks.forfeits(game.time_control):  # the tournament's rule: the seat forfeits, the game ends
@@ -577,7 +591,7 @@ class Digsite:
         with self.live.locked(uid):
             for _ in range(MOVE_ATTEMPTS):
                 game = self.live.current(uid)
-                if game.clock is None or game.seed is not None:
+                if game.clock is None or game.seed is not None or stopped(game):
                     return []
                 try:
                     return self._time_out(game, self.now())[1]
@@ -623,6 +637,8 @@ class Digsite:
                     raise Conflict("this game is played without a clock", "no_clock")
                 if game.seed is not None:
                     raise Conflict("this game is over", "game_over")
+                if stopped(game):
+                    raise Conflict("an organiser's ruling stopped this game: its clock is stopped", "game_stopped")
                 try:
                     at = self.now()
                     game, _ = self._time_out(game, at)

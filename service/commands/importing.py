@@ -20,6 +20,7 @@ RECORDED = {
     "clock": Game.ClockChanged,
     "forfeit": Game.Forfeited,
     "seed_revealed": Game.SeedRevealed,
+    "ruling": Game.RulingRecorded,
 }
 
 

@@ -155,7 +155,7 @@ class Record(TypedDict):
     """A stored record of a game. hash = sha256 of canonical JSON {game, version, prev, body}; each record's
     prev_hash is the hash of the record before it."""
 
-    type: Literal["created", "move", "timeout", "forfeit", "clock", "seed_revealed"]
+    type: Literal["created", "move", "timeout", "forfeit", "clock", "seed_revealed", "ruling"]
     game: Annotated[str, UUID]
     version: int
     hash: NotRequired[Annotated[str, note("Organisers (and seats once the game is over).")]]
@@ -232,3 +232,40 @@ class SeatLink(TypedDict):
     name: str
     game: Annotated[str, UUID]
     url: str
+
+
+class ContinuedAs(TypedDict):
+    """The new game a restart continues as: same players, options and seed, the moves up to the version."""
+
+    id: Annotated[str, UUID]
+    version: int
+    tokens: Annotated[list[SeatToken], note("One new secret token per seat. Shown only here.")]
+
+
+class Ruling(TypedDict):
+    """An organiser's ruling on a game, as recorded (a record of type `ruling`: docs/events.md, *Rulings*)."""
+
+    type: Literal["ruling"]
+    game: Annotated[str, UUID]
+    version: int
+    hash: str
+    prev_hash: str
+    body: Annotated[dict[str, Any], note("`ruling`, `reason`, `details` (what it rules) and `at`.")]
+    token: NotRequired[Annotated[SeatToken, note("A substitute's new seat token. Shown only here.")]]
+    continued_as: NotRequired[ContinuedAs]
+
+
+class Penalty(TypedDict):
+    """An organiser's penalty: points off a player's tournament standing, with the reason."""
+
+    ruling: Literal["penalty"]
+    player: Annotated[str, UUID]
+    points: int
+    reason: str
+    at: Annotated[str, TIMESTAMP]
+
+
+class RulingList(TypedDict):
+    """A game's rulings (oldest first), or a tournament's penalties."""
+
+    rulings: list[Any]

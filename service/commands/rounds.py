@@ -371,6 +371,7 @@ RECORDED: dict[str, tuple[type[Any], tuple[str, ...]]] = {
         Tournament.RoundSeated,
         ("round", "format", "table_size", "tables", "byes", "forced_past", "at"),
     ),
+    "penalty_given": (Tournament.PenaltyGiven, ("player", "points", "reason", "at")),  # (service.commands.rulings)
 }
 
 
@@ -392,9 +393,11 @@ def malformed_events(events: Any) -> str | None:
     for i, event in enumerate(events):
         known = RECORDED.get(str(event.get("event"))) if isinstance(event, dict) else None
         if known is None or set(event) != {"event", *known[1]}:
-            return f"its event {i + 1} is not an entry or a seated round"
-        if not all(isinstance(event[f], str) for f in ("player", "name", "at", "format") if f in event):
+            return f"its event {i + 1} is not an entry, a seated round or a penalty"
+        if not all(isinstance(event[f], str) for f in ("player", "name", "at", "format", "reason") if f in event):
             return f"its event {i + 1} has a field of the wrong type"
+        if "points" in event and (isinstance(event["points"], bool) or not isinstance(event["points"], int)):
+            return f"its event {i + 1} is not a penalty"
         if "tables" in event and not (
             isinstance(event["round"], int)
             and isinstance(event["table_size"], int)

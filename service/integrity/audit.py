@@ -33,6 +33,7 @@ from service.integrity.chain import MOVES
 from service.integrity.checkpoint import Checkpoint, compare_ledger
 from service.integrity.ledger import Entry, Ledger, check_chain
 from service.integrity.records import GENESIS, canonical, record_hash, seed_commitment
+from service.integrity.ruling_checks import check_rulings
 from service.store import clocks
 from service.store.aggregates import Game
 from service.store.snapshots import SealingMapper, seal_holds
@@ -58,13 +59,21 @@ BODY_FIELDS: dict[str, frozenset[str]] = {
     "clock": frozenset({"change", "seat", "seconds", "reason", "at"}),
     "forfeit": frozenset({"seat", "deadline", "result", "at"}),
     "seed_revealed": frozenset({"seed", "at"}),
+    "ruling": frozenset({"ruling", "reason", "details", "at"}),
 }
 OPTIONAL_FIELDS = {"created": frozenset({"clock"})}  # (a timed game's record 1 holds its time control)
 
-CHECKS = ("records", "hash_chain", "seed", "rules_version", "replay", "game_over", "clock")
+CHECKS = ("records", "hash_chain", "seed", "rules_version", "replay", "game_over", "clock", "rulings")
 STORE_CHECKS = ("snapshots", "ledger")  # after CHECKS, for a game read from a store; then "checkpoint" if given
 
-GAME_TOPICS = [Game.Created, Game.MoveRecorded, Game.TimedOut, Game.ClockChanged, Game.SeedRevealed]
+GAME_TOPICS = [
+    Game.Created,
+    Game.MoveRecorded,
+    Game.TimedOut,
+    Game.ClockChanged,
+    Game.SeedRevealed,
+    Game.RulingRecorded,
+]
 
 
 @dataclass(frozen=True)
@@ -235,6 +244,7 @@ def verify_records(
         checks.append(Check("replay", False, f"not checked: {reason}"))
         checks.append(Check("game_over", False, f"not checked: {reason}"))
         checks.append(Check("clock", False, f"not checked: {reason}"))
+        checks.append(Check("rulings", False, f"not checked: {reason}"))
         return _finish(report, checks)
 
     replay_check, state, last_move = _check_replay(rules, created, opening_seed, intact, report.rules_version)
@@ -247,11 +257,13 @@ def verify_records(
     if state is None:
         checks.append(Check("game_over", False, "not checked: the replay did not reach the end of the records"))
         checks.append(Check("clock", False, "not checked: the replay did not reach the end of the records"))
+        checks.append(Check("rulings", False, "not checked: the replay did not reach the end of the records"))
         return _finish(report, checks)
     over = rules.result(state) is not None or any(r.get("type") == "forfeit" for r in intact)
     report.status = "over" if over else "playing"
     checks.append(_check_game_over(over, reveals, last_move))
     checks.append(check_clock(rules, intact))
+    checks.append(Check("rulings", *check_rulings(intact, rules, state)))
     return _finish(report, checks)
 
 
@@ -305,9 +317,13 @@ def _check_records(
             problem = f"record {version} is a second 'created' record"
         elif kind not in BODY_FIELDS:
             problem = f"record {version} has an unknown type {kind!r}"
-        elif kind == "seed_revealed" and expected != len(records):
-            problem = f"record {version} reveals the seed but is not the last record"
-        elif kind == "forfeit" and expected != len(records) - 1:
+        elif kind == "seed_revealed" and any(r.get("type") != "ruling" for r in records[expected:]):
+            problem = f"record {version} reveals the seed but is followed by a record other than a ruling"
+        elif kind == "forfeit" and not (
+            expected < len(records)
+            and isinstance(records[expected], dict)
+            and records[expected].get("type") == "seed_revealed"
+        ):
             problem = f"record {version} forfeits the game but the seed's reveal does not follow it, last"
         elif not isinstance(record.get("body"), dict) or not (
             BODY_FIELDS[kind] <= set(record["body"]) <= BODY_FIELDS[kind] | OPTIONAL_FIELDS.get(kind, frozenset())
@@ -326,7 +342,7 @@ def _check_records(
         version, text = min(problems)
         more = f" ({len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
         return Check("records", False, text + more, version), intact
-    reveal = "; the last reveals the seed" if records[-1].get("type") == "seed_revealed" else ""
+    reveal = "; the last move's end reveals the seed" if any(r.get("type") == "seed_revealed" for r in records) else ""
     return Check("records", True, f"versions 1 to {len(records)} without a gap, 'created' first{reveal}"), intact
 
 
@@ -493,6 +509,8 @@ def _check_replay(
     state = rules.replay(dealt)
     moves, last_move = 0, 1
     for record in records[1:]:
+        if record.get("type") == "ruling":
+            continue  # (a ruling changes no rules state: ``check_rulings`` checks what it says)
         if record.get("type") == "clock":
             continue  # (the organiser's change of the clock: no move; the clock check rechecks it)
         if record.get("type") not in MOVES:
@@ -555,8 +573,8 @@ def check_clock(rules: Any, records: list[dict[str, Any]]) -> Check:
     counts = {"move": 0, "timeout": 0, "clock": 0, "forfeit": 0}
     for record in records[1:]:
         kind, body, version = record["type"], record["body"], record["version"]
-        if kind == "seed_revealed":
-            continue
+        if kind in ("seed_revealed", "ruling"):
+            continue  # (a ruling stops no clock but by stopping the game: the rulings check sees no record follow)
         try:
             at = body["at"]
             now = clocks.micros(at)
@@ -730,6 +748,48 @@ def _differences(a: Any, b: Any, path: str = "", depth: int = 0) -> list[str]:
     return [path or "the state"]
 
 
+def _type_of(records: list[dict[str, Any]], version: int) -> Any:
+    record = records[version - 1] if 0 < version <= len(records) else None
+    return record.get("type") if isinstance(record, dict) else None
+
+
+def _ruling_problems(
+    records: list[dict[str, Any]], hashes: dict[int, Any], entries: list[Entry], name: str, source: str
+) -> list[tuple[int, str]]:
+    """Each ruling the ledger (or checkpoint) entered is there, as entered; each ruling record of the store was
+    entered (a checkpoint may predate it): a ruling cannot be removed, rewritten or slipped in unseen."""
+    problems = []
+    entered = {e.version: e for e in entries if e.kind == "ruling"}
+    for version, entry in sorted(entered.items()):
+        if _type_of(records, version) != "ruling":
+            problems.append(
+                (
+                    version,
+                    f"{source} entered a ruling as record {version} (entry {entry.seq}), which "
+                    "is missing or no longer a ruling",
+                )
+            )
+        elif hashes.get(version) != entry.record_hash:
+            problems.append(
+                (
+                    version,
+                    f"record {version}, a ruling, hashes otherwise than {source} entered it "
+                    f"(entry {entry.seq}): it was rewritten",
+                )
+            )
+    if name == "ledger":
+        for record in records:
+            at = record.get("version") if isinstance(record, dict) else None
+            if isinstance(record, dict) and record.get("type") == "ruling" and at not in entered:
+                problems.append(
+                    (
+                        at if isinstance(at, int) else 0,
+                        f"record {at} is a ruling the ledger never entered",
+                    )
+                )
+    return problems
+
+
 def check_ledger(records: list[dict[str, Any]], entries: list[Entry], name: str = "ledger") -> Check:
     """The game against what the ledger entered (``name="ledger"``: the store's entries of this game) or what a
     checkpoint signed (``name="checkpoint"``: the checkpoint's entries of this game): record 1 has the hash entered
@@ -741,7 +801,7 @@ def check_ledger(records: list[dict[str, Any]], entries: list[Entry], name: str 
         if isinstance(r, dict) and isinstance(r.get("version"), int) and not isinstance(r.get("version"), bool)
     }
     last = max(hashes, default=0)
-    over = bool(records) and isinstance(records[-1], dict) and records[-1].get("type") == "seed_revealed"
+    over = any(isinstance(r, dict) and r.get("type") == "seed_revealed" for r in records)
     created = [e for e in entries if e.kind == "created"]
     finished = [e for e in entries if e.kind == "finished"]
     if not entries:
@@ -794,13 +854,15 @@ def check_ledger(records: list[dict[str, Any]], entries: list[Entry], name: str 
                     f"{entry.record_hash[:12]}... ({source}, entry {entry.seq}): its records were rewritten",
                 )
             )
-        elif last != entry.version:
+        elif any(_type_of(records, v) != "ruling" for v in range(entry.version + 1, last + 1)):
             problems.append(
                 (
                     entry.version + 1,
-                    f"records follow the game's end (record {entry.version}, {source} entry {entry.seq})",
+                    f"records other than rulings follow the game's end (record {entry.version}, {source} entry "
+                    f"{entry.seq})",
                 )
             )
+    problems.extend(_ruling_problems(records, hashes, entries, name, source))
     if over and not finished and name == "ledger":
         problems.append((last, f"the game is over (record {last}) but the ledger has no entry for its end"))
     if problems:

@@ -50,6 +50,15 @@ def record_move(
     return body, over
 
 
+def record_ruling(game: Game, ruling: str, reason: str, details: dict[str, Any]) -> dict[str, Any]:
+    """Append an organiser's ruling to ``game`` as the next record of its chain (what ``verify`` and the ledger
+    cover like a move); returns its body."""
+    body = {"ruling": ruling, "reason": reason, "details": details, "at": now()}
+    prev = game.last_hash
+    game.rule(**body, prev_hash=prev, hash=record_hash(str(game.id), game.version + 1, prev, body))
+    return body
+
+
 def record_forfeit(game: Game, seat: int, deadline: str, result: dict[str, Any], at: str) -> None:
     """Append a seat's forfeit (its time ran out under a forfeit clock) and the seed's reveal: the game ends."""
     body = {"seat": seat, "deadline": deadline, "result": result, "at": at}
@@ -117,6 +126,9 @@ def record_of(event: Any) -> dict[str, Any]:
             "prev_hash": event.prev_hash,
             "body": body,
         }
+    if isinstance(event, Game.RulingRecorded):
+        body = {"ruling": event.ruling, "reason": event.reason, "details": event.details, "at": event.at}
+        return {"type": "ruling", "game": str(event.originator_id), **base, "prev_hash": event.prev_hash, "body": body}
     raise ServiceError(f"not a game record: {type(event).__name__}")
 
 
@@ -130,4 +142,6 @@ def redact_record(record: dict[str, Any], rules: AnyRules, seat: int | None) -> 
     elif record["type"] in MOVES:
         body["action"] = rules.redact_action(body["action"], body["events"], seat)
         body["events"] = [rules.redact_event(e, seat, False) for e in body["events"]]
+    elif record["type"] == "ruling":  # a substitute's new token hash, like the created record's
+        body["details"] = {k: v for k, v in body["details"].items() if k != "token_hash"}
     return {"type": record["type"], "game": record["game"], "version": record["version"], "body": body}

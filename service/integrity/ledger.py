@@ -5,7 +5,9 @@ it is back in play with its seed hidden), deleted whole, or rewritten and rehash
 token hashes), and the game still verifies. The ledger anchors what was true:
 
 - when a game is **created**, an entry ``created`` names it and the hash of its record 1;
-- when it **ends** (its ``seed_revealed`` record), an entry ``finished`` names its final version and hash.
+- when it **ends** (its ``seed_revealed`` record), an entry ``finished`` names its final version and hash;
+- each organiser's **ruling** on it (a ``ruling`` record, in play or after the end: ``service.commands.rulings``),
+  an entry ``ruling`` names its version and hash, so a ruling cannot be removed or rewritten unseen.
 
 Each entry is written in the same transaction as the record it names, whatever path appends it: on
 PostgreSQL a trigger on the events table (migration 0005) covers the library's insert, the multi-row append
@@ -49,8 +51,9 @@ FORMAT = "digsite-ledger/1"
 GENESIS = "0" * 64
 CREATED_TOPIC = get_topic(Game.Created)
 FINISHED_TOPIC = get_topic(Game.SeedRevealed)
-KIND_OF_TOPIC = {CREATED_TOPIC: "created", FINISHED_TOPIC: "finished"}
-KINDS = ("created", "finished")
+RULING_TOPIC = get_topic(Game.RulingRecorded)
+KIND_OF_TOPIC = {CREATED_TOPIC: "created", FINISHED_TOPIC: "finished", RULING_TOPIC: "ruling"}
+KINDS = ("created", "finished", "ruling")
 ORIGINS = ("live", "backfill")
 COLUMNS = ("seq", "kind", "game_id", "version", "record_hash", "origin", "at", "prev_hash", "entry_hash")
 
@@ -68,7 +71,7 @@ def now() -> str:
 @dataclass(frozen=True)
 class Entry:
     seq: int
-    kind: str  # "created" | "finished"
+    kind: str  # "created" | "finished" | "ruling"
     game: str
     version: int
     record_hash: str

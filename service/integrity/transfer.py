@@ -8,7 +8,8 @@ An export is a stream of JSON objects, one per line, each with a ``type``:
   ``entry_withdrawn``, ``round_seated``, each with its recorded fields), and an import records them the same;
 - ``game``: the header of one game: ``{"type": "game", "format": "digsite-export/1", "game": id,
   "records": n, "last_hash": hash}``;
-- ``created`` / ``move`` / ``seed_revealed``: that game's stored records, exactly as ``stored_records``
+- ``created`` / ``move`` / ``seed_revealed`` / ``ruling``: that game's stored records (an organiser's rulings
+  among them, chained like moves), exactly as ``stored_records``
   returns them (with ``version``, ``hash``, ``prev_hash`` and the full ``body``), right after its header.
 
 Import reads the stream game by game, checks the header against the records (count and last hash),
@@ -33,7 +34,7 @@ from service.integrity.ledger import Ledger
 from service.stored_text import InvalidText, check_text
 
 FORMAT = "digsite-export/1"
-RECORD_TYPES = ("created", "move", "timeout", "forfeit", "clock", "seed_revealed")
+RECORD_TYPES = ("created", "move", "timeout", "forfeit", "clock", "seed_revealed", "ruling")
 PLAYER_FIELDS = {"type", "id", "name", "kind", "bot", "created_at"}
 TOURNAMENT_FIELDS = {"type", "id", "name", "rounds", "game", "options", "clock", "created_at"}
 # A tournament line of a file exported before tournaments held their rule options or their clock (read as ``None``).
@@ -92,16 +93,19 @@ def write_export(service: Digsite, game_ids: Iterable[str], out: IO[str]) -> Exp
     """Write the export to ``out``; returns what was written."""
     summary = Exported()
     last: dict[str, Any] | None = None
+    revealed = False  # (the game's seed is public: rulings may follow its reveal)
     for line in export_lines(service, game_ids):
         if line["type"] == "game":
             summary.games += 1
-            if last is not None and last["type"] != "seed_revealed":
+            if last is not None and not revealed:
                 summary.in_play.append(last["game"])
+            revealed = False
         elif line["type"] in RECORD_TYPES:
             summary.records += 1
             last = line
+            revealed = revealed or line["type"] == "seed_revealed"
         out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
-    if last is not None and last["type"] != "seed_revealed":
+    if last is not None and not revealed:
         summary.in_play.append(last["game"])
     return summary
 

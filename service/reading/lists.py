@@ -48,6 +48,15 @@ class Lists:
         round and table labels and status, the seat's player, name, place and score (the standings' input)."""
         return self.db.rows(seats_sql(finished_only), (tournament_id,))
 
+    def tournament_rulings(self, tournament_id: str) -> list[dict[str, Any]]:
+        """The organiser's rulings the tournament's standings apply: its penalties and its games' rulings, in the
+        order they were made (``service.reading.standings.Rulings``)."""
+        return self.db.rows(
+            "SELECT subject_id, version, ruling, reason, details, at FROM {p}rm_rulings WHERE subject_id = ? OR "
+            "subject_id IN (SELECT game_id FROM {p}rm_games WHERE tournament_id = ?) ORDER BY at, subject_id, version",
+            (tournament_id, tournament_id),
+        )
+
     def players(self, finished_only: bool = False, ids: Sequence[str] | None = None) -> list[results.PlayerRow]:
         """Every player with their finished games and wins (only those with a finished game, ``finished_only``);
         with ``ids``, only those players. The totals are kept on each player's row by the projection

@@ -29,6 +29,21 @@ from service.store import clocks
 SEED_REVEALED = "The seed is revealed."
 
 
+def ruling_line(record: dict[str, Any]) -> str:
+    """How the log tells an organiser's ruling (service.commands.rulings): what it rules and the reason."""
+    body = record["body"]
+    details = body.get("details") or {}
+    what = {
+        "annul": "the game is annulled",
+        "adjust_result": "the result is adjusted (ranking, best first: seats "
+        + ", ".join(str(s) for s in (details.get("result") or {}).get("ranking", []))
+        + ")",
+        "substitute": f"{details.get('name')} takes seat {details.get('seat')}",
+        "restart": f"the game restarts from version {details.get('version')} as game {details.get('continued_as')}",
+    }.get(str(body.get("ruling")), str(body.get("ruling")))
+    return f"Organiser's ruling: {what}. Reason: {body.get('reason')}"
+
+
 @dataclass(frozen=True)
 class Step:
     """The table after ``events`` of version ``version``'s events (``events`` = ``count``: the whole version)."""
@@ -190,6 +205,9 @@ def entries(records: Sequence[dict[str, Any]], seat: int | None, since: int = 1)
                 Entry(record["version"], None, [_clock_change(record["body"], names), time_left[record["version"]]])
             )
             continue
+        if record["type"] == "ruling":
+            out.append(Entry(record["version"], None, [ruling_line(record)]))
+            continue
         lines: list[str | None] = []
         if record["type"] == "timeout":
             lines.append(f"{names[record['body']['seat']]}'s time ran out: the game played for them")
@@ -238,10 +256,12 @@ class Replays:
         self._lock = threading.Lock()
 
     def records(self, game_id: str) -> list[dict[str, Any]]:
-        """A game's records (cached per game: a finished game never changes; a live one is re-read)."""
+        """A game's records (cached per game: a finished game changes only by an organiser's ruling, so its cached
+        records stand while the game's version is theirs; a live one is re-read)."""
         with self._lock:
             cached = self._records.get(game_id)
-        if cached and cached[-1]["type"] == "seed_revealed":
+        over = any(r["type"] == "seed_revealed" for r in reversed(cached or []))  # (rulings may follow the end)
+        if cached and over and self.reader.latest_version(game_id) == len(cached):
             return cached
         records = self.reader.stored_records(game_id)
         if not records:
@@ -274,6 +294,9 @@ class Replays:
         for record in records[:version]:
             if record["type"] == "seed_revealed":
                 log.append({"version": record["version"], "seat": None, "lines": [SEED_REVEALED]})
+                continue
+            if record["type"] == "ruling":
+                log.append({"version": record["version"], "seat": None, "lines": [ruling_line(record)]})
                 continue
             shown = events_of(record)
             if partial and record["version"] == version:

@@ -50,6 +50,18 @@ class Standing(TypedDict):
     points: int
     score: int
     average_place: float | None
+    penalty: Annotated[int, note("Tournament points the organiser's penalties took off (`points` is after them).")]
+    notes: Annotated[list[str], note("The organiser's rulings on the player's games and standing, with the reasons.")]
+
+
+class RulingNote(TypedDict):
+    """An organiser's ruling the standings apply (docs/events.md, *Rulings*)."""
+
+    subject: Annotated[str, note("The game it rules on, or the tournament (a penalty).")]
+    ruling: str
+    reason: str
+    at: str
+    note: str
 
 
 class StandingsOf(TypedDict):
@@ -71,6 +83,7 @@ class CrossTableCell(TypedDict):
     n_players: int
     score: int | None
     points: int
+    ruling: Annotated[str | None, note("The note of an organiser's ruling on this game or seat.")]
 
 
 class CrossTableLine(TypedDict):
@@ -93,6 +106,7 @@ class Standings(TypedDict):
     standings: list[Standing]
     after_round: Annotated[dict[str, list[Standing]], note("The standings after each round (by number, as text).")]
     cross_table: list[CrossTableLine]
+    rulings: Annotated[list[RulingNote], note("The organiser's rulings applied, oldest first.")]
 
 
 # -- the push channel (service.serving.push) ---------------------------------------------------------------------

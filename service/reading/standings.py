@@ -12,16 +12,22 @@ How a player ranks, in order (the page and the API say the same, from ``TIE_BREA
 4. the average place (lower is better);
 5. then the players stay tied: they share the rank, listed by name.
 Games still in play (or abandoned) count for nothing until they finish; the cross table shows them as such.
+
+An organiser's rulings (``Rulings``, docs/events.md, *Rulings*) apply, each with a note saying so and why: an
+annulled game (or one restarted as a new game) counts for nothing; an adjusted result stands for the engine's; a
+substitute's seat counts for the player who held it last; a penalty takes tournament points off.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import cast
 
-from service.reading.results import Standing, Standings
+from service.reading.results import RulingNote, Standing, Standings
 
 TIE_BREAKS = (
     "tournament points",
@@ -71,6 +77,67 @@ class PointsTable:
         return cls(values)
 
 
+@dataclass(frozen=True)
+class Rulings:
+    """The organiser's rulings the standings apply (``from_rows``: the read model ``rm_rulings``)."""
+
+    void: Mapping[str, str] = field(default_factory=dict)  # game -> the note of its annulment (or restart)
+    adjusted: Mapping[str, tuple[dict[int, int], list[int], str]] = field(
+        default_factory=dict
+    )  # game -> places, scores, note
+    holders: Mapping[tuple[str, int], tuple[str, str, str]] = field(
+        default_factory=dict
+    )  # (game, seat) -> player, name, note
+    penalties: Sequence[tuple[str, int, str]] = ()  # player, points, note
+    notes: Sequence[dict[str, object]] = ()  # every ruling, as the answer lists them
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Mapping[str, object]]) -> Rulings:
+        void: dict[str, str] = {}
+        adjusted: dict[str, tuple[dict[int, int], list[int], str]] = {}
+        holders: dict[tuple[str, int], tuple[str, str, str]] = {}
+        penalties: list[tuple[str, int, str]] = []
+        notes: list[dict[str, object]] = []
+        for row in rows:
+            subject, ruling, reason = str(row["subject_id"]), str(row["ruling"]), str(row["reason"])
+            details = json.loads(str(row["details"]))
+            if ruling == "annul":
+                note = f"game annulled: {reason}"
+                void[subject] = note
+            elif ruling == "restart":
+                note = f"game restarted from version {details['version']} as game {details['continued_as']}: {reason}"
+                void[subject] = note
+            elif ruling == "adjust_result":
+                result = details["result"]
+                ranking, winners = result["ranking"], result["winners"]
+                places = {seat: 1 if seat in winners else ranking.index(seat) + 1 for seat in ranking}
+                note = f"result adjusted: {reason}"
+                adjusted[subject] = (places, list(result["scores"]), note)
+            elif ruling == "substitute":
+                note = f"{details['name']} took seat {details['seat']} from version {details['from_version']}: {reason}"
+                holders[(subject, int(details["seat"]))] = (str(details["player"]), str(details["name"]), note)
+            else:  # penalty
+                note = f"penalty of {details['points']} point(s): {reason}"
+                penalties.append((str(details["player"]), int(details["points"]), note))
+            notes.append({"subject": subject, "ruling": ruling, "reason": reason, "at": row["at"], "note": note})
+        return cls(void, adjusted, holders, penalties, notes)
+
+    def apply(self, seat: Seat) -> tuple[Seat, str | None]:
+        """The seat as the rulings make it, and the note of the ruling that changed it (if one did)."""
+        note = None
+        holder = self.holders.get((seat.game_id, seat.seat)) if seat.seat is not None else None
+        if holder is not None:
+            seat = replace(seat, player_id=holder[0])
+            note = holder[2]
+        if seat.game_id in self.void:
+            return replace(seat, status="annulled", place=None), self.void[seat.game_id]
+        adjusted = self.adjusted.get(seat.game_id)
+        if adjusted is not None and seat.seat is not None and seat.status == "over":
+            places, scores, note = adjusted
+            return replace(seat, place=places.get(seat.seat), score=scores[seat.seat]), note
+        return seat, note
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """One player's seat in one game of the tournament."""
@@ -83,6 +150,7 @@ class Seat:
     n_players: int
     place: int | None  # 1 = first (shared by tied winners); None until the game is over
     score: int | None
+    seat: int | None = None  # the seat's number at its table (rulings name seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +164,8 @@ class Cell:
     n_players: int
     score: int | None
     points: int
+    ruling: str | None = None  # the note of a ruling on this game or seat
+    annulled: bool = False  # annulled or restarted as another game: it counts for nothing
 
 
 @dataclass
@@ -110,6 +180,8 @@ class Line:
     points: int = 0
     score: int = 0
     place_sum: int = 0
+    penalty: int = 0  # tournament points taken off by the organiser's penalties (``points`` is after them)
+    notes: list[str] = field(default_factory=list)
     cells: dict[int, list[Cell]] = field(default_factory=dict)  # round -> the player's games in it
 
     @property
@@ -130,6 +202,8 @@ class Line:
             "points": self.points,
             "score": self.score,
             "average_place": None if self.average_place is None else round(self.average_place, 3),
+            "penalty": self.penalty,
+            "notes": list(self.notes),
         }
 
 
@@ -138,11 +212,15 @@ def standings(
     names: Mapping[str, str],
     table: PointsTable = PointsTable(),
     through_round: int | None = None,
+    rulings: Rulings = Rulings(),
 ) -> list[Line]:
-    """The standings counting the games of rounds up to ``through_round`` (all rounds when None), best first.
+    """The standings counting the games of rounds up to ``through_round`` (all rounds when None), best first, with
+    the organiser's ``rulings`` applied (penalties in every round's table: they are not a round's).
     Every player seated in the tournament (in any round) is listed, with zeros if no game of theirs counts yet."""
     lines: dict[str, Line] = {}
-    for seat in seats:
+    names = {**names, **{player: name for player, name, _ in rulings.holders.values()}}
+    for given in seats:
+        seat, ruled_note = rulings.apply(given)
         line = lines.get(seat.player_id)
         if line is None:
             line = lines[seat.player_id] = Line(seat.player_id, names.get(seat.player_id, seat.player_id))
@@ -150,14 +228,33 @@ def standings(
             continue
         finished = seat.status == "over" and seat.place is not None
         points = table.points(seat.place, seat.n_players) if finished and seat.place is not None else 0
-        cell = Cell(seat.game_id, seat.table, finished, seat.place, seat.n_players, seat.score, points)
+        cell = Cell(
+            seat.game_id,
+            seat.table,
+            finished,
+            seat.place,
+            seat.n_players,
+            seat.score,
+            points,
+            ruled_note,
+            seat.status == "annulled",
+        )
         line.cells.setdefault(seat.round or 0, []).append(cell)
+        if ruled_note is not None and ruled_note not in line.notes:
+            line.notes.append(ruled_note)
         if finished and seat.place is not None:
             line.games += 1
             line.wins += int(seat.place == 1)
             line.points += points
             line.score += seat.score or 0
             line.place_sum += seat.place
+    for player, points, note in rulings.penalties:
+        line = lines.get(player)
+        if line is None:
+            line = lines[player] = Line(player, names.get(player, player))
+        line.points -= points
+        line.penalty += points
+        line.notes.append(note)
     ranked = sorted(lines.values(), key=lambda line: (line.key(), line.name.casefold(), line.player_id))
     previous: tuple[int, int, int, float] | None = None
     for position, line in enumerate(ranked, start=1):
@@ -212,18 +309,24 @@ def seats_from_rows(rows: Iterable[Mapping[str, object]]) -> tuple[list[Seat], d
                 n_players=_int(row.get("n_players")) or 0,
                 place=_int(row.get("place")),
                 score=_int(row.get("score")),
+                seat=_int(row.get("seat")),
             )
         )
     return seats, names
 
 
 def report(
-    tournament: Mapping[str, object], rows: Iterable[Mapping[str, object]], table: PointsTable = PointsTable()
+    tournament: Mapping[str, object],
+    rows: Iterable[Mapping[str, object]],
+    table: PointsTable = PointsTable(),
+    ruling_rows: Iterable[Mapping[str, object]] = (),
 ) -> Standings:
-    """The whole answer for a tournament: the standings now, after each round, and the cross table (JSON-ready)."""
+    """The whole answer for a tournament: the standings now, after each round, and the cross table (JSON-ready),
+    the organiser's rulings (``ruling_rows``: ``Lists.tournament_rulings``) applied and listed."""
     seats, names = seats_from_rows(rows)
+    rulings = _shown(Rulings.from_rows(ruling_rows), seats)
     rounds = rounds_of(seats)
-    final = standings(seats, names, table)
+    final = standings(seats, names, table, rulings=rulings)
     return {
         "tournament": {
             "tournament_id": _text(tournament.get("tournament_id")),
@@ -236,7 +339,10 @@ def report(
         "tie_breaks": list(TIE_BREAKS),
         "rounds": rounds,
         "standings": [line.to_dict() for line in final],
-        "after_round": {str(r): [line.to_dict() for line in standings(seats, names, table, r)] for r in rounds},
+        "after_round": {
+            str(r): [line.to_dict() for line in standings(seats, names, table, r, rulings)] for r in rounds
+        },
+        "rulings": [cast(RulingNote, n) for n in rulings.notes],
         "cross_table": [
             {
                 "player_id": line.player_id,
@@ -252,6 +358,7 @@ def report(
                             "n_players": c.n_players,
                             "score": c.score,
                             "points": c.points,
+                            "ruling": c.ruling,
                         }
                         for c in cells
                     ]
@@ -263,29 +370,45 @@ def report(
     }
 
 
-CSV_COLUMNS = ("rank", "name", "player_id", "games", "wins", "points", "score", "average_place")
+CSV_COLUMNS = ("rank", "name", "player_id", "games", "wins", "points", "score", "average_place", "penalty")
 
 
-def to_csv(rows: Iterable[Mapping[str, object]], table: PointsTable = PointsTable()) -> str:
+def _shown(rulings: Rulings, seats: Sequence[Seat]) -> Rulings:
+    """Only the rulings on the games these standings show (a visitor's: the finished ones), and penalties."""
+    shown = {s.game_id for s in seats}
+    notes = [n for n in rulings.notes if n["ruling"] == "penalty" or n["subject"] in shown]
+    return replace(rulings, notes=notes)
+
+
+def to_csv(
+    rows: Iterable[Mapping[str, object]],
+    table: PointsTable = PointsTable(),
+    ruling_rows: Iterable[Mapping[str, object]] = (),
+) -> str:
     """The standings as CSV (one line per player, best first), then one column per round: the player's place
-    and points in that round's game(s) ("1/4 +3"), for a spreadsheet."""
+    and points in that round's game(s) ("1/4 +3"), for a spreadsheet; last, the notes of the organiser's rulings
+    on the player's games and standing."""
     seats, names = seats_from_rows(rows)
+    rulings = Rulings.from_rows(ruling_rows)
     rounds = rounds_of(seats)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*CSV_COLUMNS, *(f"round {r}" for r in rounds)])
-    for line in standings(seats, names, table):
+    writer.writerow([*CSV_COLUMNS, *(f"round {r}" for r in rounds), "rulings"])
+    for line in standings(seats, names, table, rulings=rulings):
         values: Mapping[str, object] = line.to_dict()
         writer.writerow(
             [
                 *(_csv_safe(values[c]) for c in CSV_COLUMNS),
                 *(" ".join(_cell_text(c) for c in line.cells.get(r, [])) for r in rounds),
+                _csv_safe("; ".join(line.notes)),
             ]
         )
     return out.getvalue()
 
 
 def _cell_text(cell: Cell) -> str:
+    if cell.annulled:
+        return "annulled"
     return f"{cell.place}/{cell.n_players} +{cell.points}" if cell.finished else "in play"
 
 

@@ -77,6 +77,7 @@ class Game(Aggregate):
         self.last_hash = hash
         self.moves = 0
         self.seed: str | None = None  # published only once the game is over
+        self.rulings: list[dict[str, Any]]  # (declared, not set: ``RulingRecorded`` sets it; ``ruled`` reads it)
         rules = game_of(kind).rules
         self.state = rules.replay([rules.event_from_dict(e) for e in opening])
         if clock is not None:  # (else the class's None: a game without a clock is stored, and snapshot, as before)
@@ -188,6 +189,33 @@ class Game(Aggregate):
             game.seed = self.seed
             game.last_hash = self.hash
 
+    class RulingRecorded(Aggregate.Event):
+        """An organiser's ruling on this game (``service.commands.rulings``), chained like a move: ``ruling`` is
+        ``annul``, ``restart``, ``adjust_result`` or ``substitute``, ``details`` what it rules, ``reason`` why.
+        It changes no rules state: the game's own record stays as played, the ruling beside it."""
+
+        TOPIC = f"{STORED_AS}:Game.RulingRecorded"
+        ruling: str
+        reason: str
+        details: dict[str, Any]
+        at: str
+        prev_hash: str
+        hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            game: Game = aggregate
+            # (set only once a game has a ruling: a game without one keeps the state its snapshots hold)
+            game.rulings = [*ruled(game), {"version": self.originator_version, "ruling": self.ruling}]
+            if self.ruling == "substitute":  # the seat's player from the next move on (new lists: Created's stay)
+                seat = self.details["seat"]
+                game.players = [self.details["player"] if i == seat else p for i, p in enumerate(game.players)]
+                game.names = [self.details["name"] if i == seat else n for i, n in enumerate(game.names)]
+                game.token_hashes = [
+                    self.details["token_hash"] if i == seat else t for i, t in enumerate(game.token_hashes)
+                ]
+            game.last_hash = self.hash
+            game.updated_at = self.at
+
     def record_move(self, next_state: Any, **fields: Any) -> None:
         eventsourcing_workarounds.carry_state(self, next_state)
         self.trigger_event(self.MoveRecorded, **fields)
@@ -204,6 +232,24 @@ class Game(Aggregate):
 
     def change_clock(self, **fields: Any) -> None:
         self.trigger_event(self.ClockChanged, **fields)
+
+    def rule(self, **fields: Any) -> None:
+        self.trigger_event(self.RulingRecorded, **fields)
+
+
+def ruled(game: Game) -> list[dict[str, Any]]:
+    """The game's rulings so far (``{"version", "ruling"}``; none for a game loaded from a snapshot taken before
+    rulings existed, which has no such attribute)."""
+    return list(getattr(game, "rulings", []))
+
+
+STOPPING = ("annul", "restart")  # rulings after which no move is played on the game
+
+
+def stopped(game: Game) -> bool:
+    """Whether an organiser's ruling stopped the game (annulled or restarted as another): no move, timeout or
+    change of its clock is recorded on it any more."""
+    return any(r["ruling"] in STOPPING for r in ruled(game))
 
 
 class Player(Aggregate):
@@ -327,6 +373,24 @@ class Tournament(Aggregate):
 
     def withdraw(self, player: str, at: str) -> None:
         self.trigger_event(self.EntryWithdrawn, player=player, at=at)
+
+    class PenaltyGiven(Aggregate.Event):
+        """An organiser's ruling on the tournament: ``points`` off a player's standing, with the reason."""
+
+        TOPIC = f"{STORED_AS}:Tournament.PenaltyGiven"
+        player: str
+        points: int
+        reason: str
+        at: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.penalties = [
+                *getattr(aggregate, "penalties", []),
+                {"player": self.player, "points": self.points, "reason": self.reason, "at": self.at},
+            ]
+
+    def give_penalty(self, player: str, points: int, reason: str, at: str) -> None:
+        self.trigger_event(self.PenaltyGiven, player=player, points=points, reason=reason, at=at)
 
     def seat_round(self, **fields: Any) -> None:
         self.trigger_event(self.RoundSeated, **fields)

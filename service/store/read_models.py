@@ -145,6 +145,21 @@ FIELD_SUMS = Table(
     primary_key=("kind", "scope", "figure", "n_players", "grp", "measure"),
 )
 
+# An organiser's rulings (service/commands/rulings.py): a game's (``subject_id`` the game) and a tournament's penalties
+# (``subject_id`` the tournament), for the standings to apply, each with its reason.
+RULINGS = Table(
+    "rm_rulings",
+    (
+        _text("subject_id"),
+        _int("version"),
+        _text("ruling"),
+        _text("reason"),
+        _text("details"),  # JSON: what it rules (a penalty's player and points)
+        _text("at"),
+    ),
+    primary_key=("subject_id", "version"),
+)
+
 # Skill ratings (service/reading/projections/ratings.py; docs/judge.md, *Ratings*). Every finished game, with the
 # notification id of the record that finished it: the order games are rated in (kept by the distributed rebuild's
 # shares too, whose coordinator rates every game in that order at its end).
@@ -203,6 +218,7 @@ RATINGS = Table(
 CORE: tuple[Table, ...] = (
     *(PLAYERS, TOURNAMENTS, GAMES_TABLE, MOVES, PLAYER_GAMES, FIELD_SUMS),
     *(FINISHES, RATING_CHANGES, RATINGS),
+    RULINGS,
 )
 
 

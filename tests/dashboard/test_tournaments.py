@@ -106,3 +106,21 @@ def test_the_games_list_shows_each_player_s_place_and_points(app: Any, venue: Ve
     assert {s["game_id"] for s in seats} == set(venue.finished)
     for seat in seats:
         assert f"{seat['name']} {ordinal(seat['place'])} {seat['score']}" in shown
+
+
+def test_rulings_show_on_the_standings_with_their_reasons(app: Any, venue: Venue) -> None:
+    """Last in this module: it records rulings on the venue's games (an annulment and a penalty)."""
+    from tests.dashboard.test_access import _catch_up
+
+    service = venue.service
+    annulled = venue.finished[0]
+    service.rulings.rule_on_game(annulled, {"ruling": "annul", "reason": "two players swapped seats"})
+    player = service.game(venue.finished[1])["players"][0]["id"]
+    penalty = {"ruling": "penalty", "player": player, "points": 1, "reason": "late to the table"}
+    service.rulings.rule_on_tournament(venue.tournament, penalty)
+    _catch_up(service.settings)
+    body = _shown(Browser(app), venue.tournament)["standings-body"]["children"]
+    listed = text(by_id(body, "standings-rulings"))
+    assert "game annulled: two players swapped seats" in listed and "penalty of 1 point(s): late to the table" in listed
+    cross = json.dumps(by_id(body, "standings-cross"))
+    assert "annulled" in cross and f"/replay/{annulled}" in cross

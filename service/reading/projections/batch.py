@@ -18,6 +18,7 @@ PLAYER, KIND, N_PLAYERS, MOVES, THINK_US = range(5)
 class Batch:
     players: list[tuple[Any, ...]] = field(default_factory=list)
     tournaments: list[tuple[Any, ...]] = field(default_factory=list)
+    rulings: list[tuple[Any, ...]] = field(default_factory=list)  # rm_rulings rows
     games: dict[str, dict[str, Any]] = field(default_factory=dict)  # game_id -> full rm_games row (upserted)
     seats: dict[tuple[str, int], list[Any]] = field(default_factory=dict)  # (game, seat) -> see PLAYER..THINK_US
     moves: list[tuple[Any, ...]] = field(default_factory=list)

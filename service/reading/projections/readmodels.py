@@ -151,6 +151,12 @@ class ReadModelProjection(Projection[Any]):
             self._states[ctx.game_id] = (ctx.fns, ctx.state)
             self._games.pop(uid.int, None)  # finished: no further records
             self._last = None
+        elif isinstance(domain_event, Game.RulingRecorded):
+            details = json.dumps(domain_event.details)
+            self._ruling(domain_event, domain_event.ruling, domain_event.reason, details)
+        elif isinstance(domain_event, Tournament.PenaltyGiven):
+            details = json.dumps({"player": domain_event.player, "points": domain_event.points})
+            self._ruling(domain_event, "penalty", domain_event.reason, details)
         elif isinstance(domain_event, Player.Created):
             bot = None if domain_event.bot is None else json.dumps(domain_event.bot)
             self.batch.players.append(
@@ -167,6 +173,10 @@ class ReadModelProjection(Projection[Any]):
                     None if domain_event.options is None else json.dumps(domain_event.options),
                 )
             )
+
+    def _ruling(self, event: Any, ruling: str, reason: str, details: str) -> None:
+        subject = str(event.originator_id)
+        self.batch.rulings.append((subject, event.originator_version, ruling, reason, details, event.at))
 
     # -- games ----------------------------------------------------------------------------------------------
 

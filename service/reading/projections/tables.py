@@ -126,6 +126,10 @@ class ReadModels:
                 )
             ),
             "move": self._q("INSERT INTO {p}rm_moves VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            "ruling": self._q(
+                "INSERT INTO {p}rm_rulings (subject_id, version, ruling, reason, details, at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (subject_id, version) DO NOTHING"
+            ),
             "result": self._q(
                 "UPDATE {p}rm_player_games SET finished = ?, won = ?, place = ?, score = ? "
                 "WHERE game_id = ? AND seat = ?"
@@ -207,6 +211,8 @@ class ReadModels:
             curs.executemany(sql["player"], batch.players)
         if batch.tournaments:
             curs.executemany(sql["tournament"], batch.tournaments)
+        if batch.rulings:
+            curs.executemany(sql["ruling"], batch.rulings)
         if batch.games:
             curs.executemany(sql["game"], [_game_row(row) for row in batch.games.values()])
         if batch.seats:

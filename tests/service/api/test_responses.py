@@ -162,6 +162,26 @@ def test_every_documented_route_answers_what_its_schema_says(checked: Checked, s
     assert checked("GET", "/api/v1/leaderboards/ruins?limit=1", 200, headers=organiser())["next"]
     checked("GET", "/api/v1/leaderboards/chess", 404, headers=organiser())
 
+    # Rulings: a substitute (its new token), a restart (the new game), an adjusted result, a penalty; refusals.
+    rulings = f"/api/v1/games/{created['id']}/rulings"
+    sub = {"ruling": "substitute", "reason": "ill", "seat": 0, "player": player["id"]}
+    assert "token" in checked("POST", rulings, 200, json=sub, headers=organiser())
+    restart = {"ruling": "restart", "reason": "a misplay", "version": 2}
+    assert checked("POST", rulings, 200, json=restart, headers=organiser())["continued_as"]["tokens"]
+    checked("POST", rulings, 409, json={"ruling": "annul", "reason": "x"}, headers=organiser())
+    checked("GET", rulings, 200, headers=organiser())
+    over_game = played.games[0].id
+    seats = len(over["players"])
+    adjusted = {"ruling": "adjust_result", "reason": "a scoring error", "result": {"ranking": list(range(seats))}}
+    checked("POST", f"/api/v1/games/{over_game}/rulings", 200, json=adjusted, headers=organiser())
+    checked("POST", f"/api/v1/games/{over_game}/rulings", 400, json={"ruling": "annul", "reason": ""},
+            headers=organiser())  # fmt: skip
+    penalties = f"/api/v1/tournaments/{played.id}/rulings"
+    penalty = {"ruling": "penalty", "reason": "late", "player": over["players"][0]["id"], "points": 1}
+    checked("POST", penalties, 200, json=penalty, headers=organiser())
+    checked("POST", penalties, 404, json={**penalty, "player": NO_SUCH_GAME}, headers=organiser())
+    assert checked("GET", penalties, 200, headers=organiser())["rulings"]
+
     documented = {(path, method) for path, item in checked.document["paths"].items() for method in item}
     assert checked.seen == documented, documented - checked.seen
 

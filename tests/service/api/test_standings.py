@@ -47,3 +47,32 @@ def test_bad_requests_are_refused_with_a_code(client: FlaskClient, service: Digs
     assert wrong.status_code == 401 and wrong.get_json()["error"]["code"] == "invalid_api_key"
     unknown = client.get("/api/v1/tournaments/00000000-0000-4000-8000-000000000000/standings")
     assert unknown.status_code == 404 and unknown.get_json()["error"]["code"] == "unknown_tournament"
+
+
+def test_the_standings_apply_rulings_with_notes_in_json_and_csv(client: FlaskClient, service: Digsite) -> None:
+    cup = run_tournament(service, kind="ruins", players=2, games=2, seed="api-standings-rulings", pool=4)
+    first, second = cup.games[0].id, cup.games[1].id
+    seats = service.game(first)["players"]
+    loser = max(seats, key=lambda s: service.game(first)["result"]["ranking"].index(s["seat"]))  # type: ignore[index]
+    ok(client.post(f"/api/v1/games/{second}/rulings", json={"ruling": "annul", "reason": "a misdeal"},
+                   headers=organiser()))  # fmt: skip
+    ranking = [loser["seat"], 1 - loser["seat"]]
+    body = {"ruling": "adjust_result", "reason": "miscounted", "result": {"ranking": ranking}}
+    ok(client.post(f"/api/v1/games/{first}/rulings", json=body, headers=organiser()))
+    penalty = {"ruling": "penalty", "reason": "late", "player": seats[0]["id"], "points": 1}
+    ok(client.post(f"/api/v1/tournaments/{cup.id}/rulings", json=penalty, headers=organiser()))
+    project(service)
+    answer = ok(client.get(f"/api/v1/tournaments/{cup.id}/standings"))
+    lines = {line["player_id"]: line for line in answer["standings"]}
+    assert lines[loser["id"]]["wins"] == 1 and "result adjusted: miscounted" in lines[loser["id"]]["notes"]
+    assert lines[seats[0]["id"]]["penalty"] == 1 and "penalty of 1 point(s): late" in lines[seats[0]["id"]]["notes"]
+    assert sum(line["games"] for line in answer["standings"]) == 2  # one game of two seats: the other is annulled
+    assert [r["ruling"] for r in answer["rulings"]] == ["annul", "adjust_result", "penalty"]
+    [penalised] = [line for line in answer["cross_table"] if line["player_id"] == seats[0]["id"]]
+    earned = sum(c["points"] for cells in penalised["rounds"].values() for c in cells)
+    assert lines[seats[0]["id"]]["points"] == earned - 1  # the penalty is off the points it earned
+    cells = [c for line in answer["cross_table"] for cells in line["rounds"].values() for c in cells]
+    assert {c["ruling"] for c in cells if c["game_id"] == second} == {"game annulled: a misdeal"}
+    as_csv = client.get(f"/api/v1/tournaments/{cup.id}/standings", query_string={"format": "csv"})
+    rows = {r["player_id"]: r for r in csv.DictReader(io.StringIO(as_csv.get_data(as_text=True)))}
+    assert "penalty of 1 point(s): late" in rows[seats[0]["id"]]["rulings"] and rows[seats[0]["id"]]["penalty"] == "1"

@@ -418,3 +418,36 @@ def test_a_seated_round_s_games_play_under_the_tournament_s_clock_and_a_timeout_
         assert timed.enforce_clock(game_id)
         assert timed.game(game_id)["status"] == "over"
     assert len(timed.rounds.status(tournament)["seated_rounds"]) == 2  # the next, seated when the last table ended
+
+
+def test_an_annulled_timed_game_is_never_timed_out_and_its_clock_takes_no_change(timed: Digsite, clock: Clock) -> None:
+    """A ruling that stops a game (service/commands/rulings.py) stops its clock: nothing is recorded after it."""
+    game_id = _game(timed, {"per_move": 30})
+    timed.rulings.rule_on_game(game_id, {"ruling": "annul", "reason": "a misdeal"})
+    clock.wait(31)
+    assert timed.enforce_clock(game_id) == []
+    with pytest.raises(Conflict) as refused:
+        timed.change_clock(game_id, "add", "a lost minute", seconds=60)
+    assert refused.value.code == "game_stopped"
+    records = timed.stored_records(game_id)
+    assert [r["type"] for r in records] == ["created", "ruling"]
+    from service.integrity.audit import verify_records
+
+    assert verify_records(records).ok
+
+
+def test_a_forfeited_games_adjusted_result_keeps_the_forfeits_beside_it(timed: Digsite, clock: Clock) -> None:
+    from service.integrity.audit import verify_records
+
+    game_id = _game(timed, {"per_move": 30, "on_timeout": "forfeit"}, kind="arnak")
+    clock.wait(31)
+    timed.enforce_clock(game_id)
+    forfeited = timed.game(game_id)["result"]
+    assert forfeited is not None
+    ranking = list(reversed(forfeited["ranking"]))
+    ruled = timed.rulings.rule_on_game(
+        game_id, {"ruling": "adjust_result", "reason": "the clock was not started", "result": {"ranking": ranking}}
+    )
+    kept = ruled["body"]["details"]["engine_result"]
+    assert kept["ranking"] == forfeited["ranking"] and kept["scores"] == forfeited["scores"]
+    assert verify_records(timed.stored_records(game_id)).ok

@@ -243,3 +243,29 @@ def test_a_tournament_s_entries_and_seated_rounds_travel_with_its_games(service:
     [result] = import_lines(target, [json.dumps(x) for x in lines])
     assert result.imported and result.added_tournaments == [cup]
     assert target.rounds.status(cup) == service.rounds.status(cup)
+
+
+def test_rulings_travel_with_their_game_and_tournament_and_verify_in_the_new_store(
+    service: Digsite, target: Digsite
+) -> None:
+    from service.integrity.ledger import Ledger
+
+    cup = service.create_tournament("Ruled cup", rounds=1, kind="ruins")
+    game_id = finished_game(service, tournament=cup)
+    service.rulings.rule_on_game(game_id, {"ruling": "annul", "reason": "two players swapped seats"})
+    player = service.game(game_id)["players"][0]["id"]
+    service.rulings.rule_on_tournament(cup, {"ruling": "penalty", "player": player, "points": 2, "reason": "late"})
+    lines = exported(service, game_id)
+    assert json.loads(lines[-1])["type"] == "ruling"
+
+    tampered = [json.loads(line) for line in lines]
+    tampered[-1]["body"]["reason"] = "nothing happened"
+    [refused] = import_lines(target, [json.dumps(x) for x in tampered])
+    assert not refused.imported and not _exists(target, game_id)
+
+    [result] = import_lines(target, lines)
+    assert result.imported, result.reason
+    assert target.stored_records(game_id) == service.stored_records(game_id)
+    assert verify(target, game_id).ok
+    assert [e.kind for e in Ledger(target).entries_of(game_id)] == ["created", "finished", "ruling"]
+    assert target.rulings.of_tournament(cup) == service.rulings.of_tournament(cup)

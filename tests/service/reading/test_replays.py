@@ -65,3 +65,23 @@ def test_a_log_from_a_later_version_and_frames_from_a_kept_state_are_the_whole_g
         for boundary in (1, 25, 50):
             kept = (boundary, evolved(records, boundary))
             assert list(steps(records, reader, boundary + 1, start=kept)) == [s for s in every if s.version > boundary]
+
+
+def test_a_ruling_shows_in_the_log_and_the_replay_with_its_reason_even_after_the_game_was_read(
+    service: Digsite,
+) -> None:
+    from service.reading.replays import Replays
+    from tests.service.integrity.test_audit import finished_game
+
+    game_id = finished_game(service, "log-ruling")
+    replays = Replays(service.reader)
+    before = replays.records(game_id)  # (a finished game's records, kept)
+    service.rulings.rule_on_game(game_id, {"ruling": "annul", "reason": "two players swapped seats"})
+    records = replays.records(game_id)
+    assert len(records) == len(before) + 1 and records[-1]["type"] == "ruling"
+    line = entries(records, 1)[-1]
+    assert line.seat is None and line.lines == [
+        "Organiser's ruling: the game is annulled. Reason: two players swapped seats"
+    ]
+    frame = replays.replay(game_id, len(records), seat=0)
+    assert frame["log"][-1]["lines"] == line.lines

@@ -90,3 +90,42 @@ def test_a_custom_table_changes_the_order() -> None:
     assert {line.name: line.points for line in default} == {"Ada": 3, "Bo": 4}
     custom = standings(seats, NAMES, PointsTable.parse("10,1"))
     assert [(line.name, line.points) for line in custom] == [("Ada", 10), ("Bo", 2)]
+
+
+def _ruling(subject: str, ruling: str, reason: str, **details: object) -> dict[str, object]:
+    import json
+
+    return {"subject_id": subject, "ruling": ruling, "reason": reason, "details": json.dumps(details), "at": "t"}
+
+
+def test_rulings_void_adjust_substitute_and_penalise_each_with_a_note() -> None:
+    from dataclasses import replace
+
+    from service.reading.standings import Rulings
+
+    two = [seat("g1", 1, "a", 1, 30, n=2), seat("g1", 1, "b", 2, 20, n=2)]
+    two = [replace(s, seat=i) for i, s in enumerate(two)]
+    other = [replace(seat("g2", 2, "c", 1, 9, n=2), seat=0), replace(seat("g2", 2, "d", 2, 8, n=2), seat=1)]
+    plain = {line.player_id: line.points for line in standings([*two, *other], NAMES)}
+    assert plain == {"a": 1, "b": 0, "c": 1, "d": 0}
+
+    annulled = Rulings.from_rows([_ruling("g1", "annul", "a misdeal", in_play=False)])
+    lines = {line.player_id: line for line in standings([*two, *other], NAMES, rulings=annulled)}
+    assert lines["a"].points == 0 and lines["a"].games == 0 and lines["a"].notes == ["game annulled: a misdeal"]
+    assert lines["c"].points == 1 and not lines["c"].notes
+
+    result = {"ranking": [1, 0], "winners": [1], "scores": [30, 31]}
+    adjusted = Rulings.from_rows([_ruling("g1", "adjust_result", "miscounted", result=result, engine_result={})])
+    lines = {line.player_id: line for line in standings(two, NAMES, rulings=adjusted)}
+    assert (lines["b"].points, lines["b"].wins, lines["b"].score) == (1, 1, 31) and lines["a"].points == 0
+    assert lines["b"].notes == ["result adjusted: miscounted"]
+
+    sub = dict(seat=0, player="e", name="Eve", replaced="a", from_version=5, token_hash="h")
+    substituted = Rulings.from_rows([_ruling("g1", "substitute", "Ada left", **sub)])
+    lines = {line.player_id: line for line in standings(two, NAMES, rulings=substituted)}
+    assert "a" not in lines and lines["e"].name == "Eve" and lines["e"].points == 1
+
+    penalised = Rulings.from_rows([_ruling("cup", "penalty", "late", player="c", points=3)])
+    lines = {line.player_id: line for line in standings([*two, *other], NAMES, rulings=penalised)}
+    assert (lines["c"].points, lines["c"].penalty) == (-2, 3) and lines["c"].notes == ["penalty of 3 point(s): late"]
+    assert [line.player_id for line in standings([*two, *other], NAMES, rulings=penalised)][-1] == "c"
