@@ -197,7 +197,10 @@ def register(app: dash.Dash, ctx: Context) -> None:
         message: Any = ""
         if callback_context.triggered_id in SUBMITS:
             message = submit(ctx, visitor, game_id, shown, craft or chosen)
-        return drawn(ctx, visitor, game_id, message)
+        out = drawn(ctx, visitor, game_id, message)
+        if callback_context.triggered_id == "play-refresh" and out[4] == shown:
+            return unchanged_table(out)
+        return out
 
     @app.callback(
         Output("play-craft", "options"),
@@ -281,6 +284,27 @@ def submit(ctx: Context, visitor: Visitor, game_id: str, shown: Any, chosen: str
     except ServiceError as refused:  # the engine or the service said no: one sentence, nothing changed
         return html.Span(refusal_text(refused), className="play-refused")
     return html.Span("Played.", className="play-done")
+
+
+# What a refresh leaves as it is when the game has not moved on from the table shown: the table, the picker and
+# what the player has picked on it (a pick must not vanish because the page looked again), and the last message.
+KEPT_ON_REFRESH = {
+    "play-table-html",
+    "play-picker",
+    "play-version",
+    "play-group",
+    "play-cards",
+    "play-message",
+    "play-form",
+}
+
+
+def unchanged_table(out: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``out`` with the parts of the page the player is picking on left alone (``dash.no_update``)."""
+    return tuple(
+        dash.no_update if output.component_id in KEPT_ON_REFRESH else value
+        for output, value in zip(OUTPUTS, out, strict=True)
+    )
 
 
 def _played(moves: int) -> str:

@@ -20,7 +20,7 @@ from domain.games import game
 from service.commands.application import Viewer
 from service.serving import push
 from tests.dashboard.conftest import SCREENSHOTS, TIMEOUT_MS
-from tests.dashboard.test_browser_play import GAME_DEADLINE_S, Bots, Venue, _base, shows_version
+from tests.dashboard.test_browser_play import GAME_DEADLINE_S, Bots, Venue, _base, pick, shows_version
 
 # The served store, a fixture found by its name (re-exported: "as venue").
 from tests.dashboard.test_browser_play import venue as venue
@@ -153,6 +153,72 @@ def test_a_person_plays_a_whole_ruins_game_on_the_table(browser: Any, venue: Ven
         expect(page.locator("#play-bar")).to_be_hidden()  # nothing to pick or send once the game is over
         assert names[0] in page.inner_text("#play-root")
         page.screenshot(path=str(SCREENSHOTS / f"{NAME}.png"))
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+ARNAK_MOVES = 16  # browser moves of an Arnak game: enough for several cards bought and played on the table
+
+
+def test_arnak_cards_are_bought_and_played_on_the_table(browser: Any, venue: Venue) -> None:
+    """Arnak's table marks the cards a move is made with (the row's to buy, the hand's to play): picking one
+    offers exactly its moves under the table, whatever their kind, and one of them is sent from there. The other
+    kinds of move (dig, research, decisions, end of turn) have nothing marked yet: made with the form."""
+    from dashboard.pages.play import picker_of
+
+    arnak = game("arnak")
+    players = [venue.service.create_player(n) for n in ("Tab Kit", "Bot Lu")]
+    made = venue.service.create_game("arnak", players, seed="table-arnak")
+    game_id, token = made["id"], made["tokens"][0]["token"]
+    service, rng, chooser = venue.service, random.Random("arnak-table"), arnak.bots.make("heuristic")
+    context, page, errors = open_touch_seat(browser, venue, game_id, token)
+    moves, on_table, started = 0, 0, time.monotonic()
+    try:
+        with Bots(service, game_id, (1,), kind="arnak") as bots:
+            while moves < ARNAK_MOVES and service.game(game_id)["status"] != "over":
+                assert time.monotonic() - started < GAME_DEADLINE_S, f"only {moves} moves were made"
+                assert not bots.errors, bots.errors
+                now = service.game(game_id)
+                if 0 not in now["to_act"]:
+                    push.updates(service, game_id, Viewer(1), now["version"], 5.0)
+                    continue
+                shows_version(page, now["version"], turn=True)
+                seen = service.game(game_id, Viewer(0))
+                offered = picker_of("arnak")(seen["view"], seen["legal_actions"], 0)
+                legal = [arnak.rules.action_from_dict(a) for a in seen["legal_actions"]]
+                action = arnak.rules.action_to_dict(chooser.choose(seen["view"], legal, rng))
+                (choice,) = [c for c in offered.choices if action in (dict(c.action), *map(dict, c.alike))]
+                if choice.marks:
+                    chip = page.locator(f'#play-table .pickable[data-pick="{choice.marks[0]}"]').first
+                    chip.tap()
+                    expect(chip).to_have_attribute("aria-pressed", "true")
+                    # Exactly the moves made with that card are offered under the table.
+                    marked = sorted(c.value() for c in offered.choices if choice.marks[0] in c.marks)
+                    page.wait_for_function(
+                        "n => document.querySelectorAll('#play-choices [data-option]').length === n", arg=len(marked)
+                    )
+                    shown = page.locator("#play-choices [data-option]").evaluate_all(
+                        "bs => bs.map(b => b.getAttribute('data-option'))"
+                    )
+                    assert sorted(shown) == marked
+                    assert choose_under_table(page, dict(choice.action))
+                    expect(page.locator("#play-preview")).to_have_text(f"This pick makes: {choice.label}")
+                    page.locator("#play-send").tap()
+                    on_table += 1
+                else:
+                    if len(offered.groups) > 1:
+                        page.locator("#play-group input").nth(offered.groups.index(choice.group)).check()
+                    pick(page, "#play-option", dict(choice.action))
+                    page.click("#play-submit")
+                shows_version(page, seen["version"] + 1)
+                # The move landed as this seat's (the page's "Played." may already be redrawn by the live channel).
+                landed = service.log(game_id, Viewer(0), after=seen["version"])[0]
+                assert landed["type"] == "move" and landed["body"]["seat"] == 0, landed
+                assert page.inner_text("#play-message") in ("", "Played."), page.inner_text("#play-message")
+                moves += 1
+        assert on_table >= 3, f"only {on_table} of {moves} moves were made on the table"
+        page.screenshot(path=str(SCREENSHOTS / "test_arnak_cards_are_bought_and_played_on_the_table.png"))
         assert not errors, errors
     finally:
         context.close()

@@ -339,3 +339,17 @@ def test_the_last_move_is_said_as_this_seat_may_read_it(app: Any, table: Table) 
     said = text(played["play-changed"]["children"])
     assert said.startswith(f"Last move ({played['play-version']['data'] - 1}), {names[seat]}: "), said
     assert table.service.game(table.game_id)["version"] == played["play-version"]["data"]
+
+
+def test_a_refresh_on_the_table_shown_keeps_what_the_player_picked(app: Any, table: Table) -> None:
+    """The page looks again when the live channel says so (and after its own move): when the game has not moved
+    on from the table shown, the table, the picker and the picks are left as they are (nothing of them is sent
+    back), so a ruin picked on the table does not vanish; when it has moved on, they are drawn anew."""
+    seat = to_act(table)
+    player = seated(app, table, seat)
+    version = drawn(player, table)["play-version"]["data"]
+    same = drawn(player, table, trigger="play-refresh", shown=version)
+    assert "play-status" in same
+    assert not {"play-cards", "play-picker", "play-table-html", "play-message"} & set(same)
+    moved_on = drawn(player, table, trigger="play-refresh", shown=version - 1)
+    assert {"play-cards", "play-picker", "play-table-html"} <= set(moved_on)
