@@ -8,6 +8,12 @@ table and the log are the engine's for that reader, the options are the engine's
 browser, and submits through the service as the API does (``Digsite.submit``, with the version shown): a move
 that went stale (the game moved on) changes nothing and the page says so and shows the table now.
 
+A move can also be made on the table itself: what the game's table marks ``data-pick`` and its picker offers
+(a card to pick, a choice's mark) becomes a toggle there, the moves the pick allows are buttons under the table
+with the move said before it is sent, and **Send this move** submits as the form's button does (the same
+callback). All of it is done in the browser from the last answer (``dashboard/assets/callbacks.js``): no request
+per pick. After each move a line says what the last one changed, told for this seat.
+
 The page follows the game with one waiting request at a time (``live/<game>``, ``dashboard/assets/live.js``):
 when the game moves on, the script presses the hidden refresh button and the callback draws the table again.
 """
@@ -53,6 +59,7 @@ OUTPUTS = [
     Output("play-form", "hidden"),
     Output("play-changed", "children"),
 ]
+VERSION = OUTPUTS[4]  # (the version of the table drawn)
 SUBMITS = ("play-submit", "play-send")  # the form's button and the one under the table: the same move
 
 
@@ -198,7 +205,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         if callback_context.triggered_id in SUBMITS:
             message = submit(ctx, visitor, game_id, shown, craft or chosen)
         out = drawn(ctx, visitor, game_id, message)
-        if callback_context.triggered_id == "play-refresh" and out[4] == shown:
+        if callback_context.triggered_id == "play-refresh" and out[OUTPUTS.index(VERSION)] == shown:
             return unchanged_table(out)
         return out
 
