@@ -9,8 +9,10 @@ bots of known strength as they are.
   games (and CPU seconds a decision), for a game too long to judge whole several times.
 - ``order`` (the issue's section 4): ``--order-games`` four-player games seating a random bot, a heuristic bot, the
   search bot at ``--search-budget`` B and at 4B (seats rotating with the game's number, seeds
-  ``judge-order-<i>``), each judged once at ``--budget``: each bot's mean accuracy over its games (with a 95 %
-  t interval over games), mean loss, and marks a judged move; whether the means order the bots as set.
+  ``judge-order-<i>``), each judged once at ``--budget`` and rated in turn (OpenSkill, the bots' names as the
+  players: ``service.analysis.known_strength``): each bot's mean accuracy over its games (about a 95 % interval:
+  2 standard errors over games) and judged decisions, its rating after the last game with its 95 % band, its wins
+  with their 95 % Wilson interval; whether accuracy and rating each order the bots as set.
 
 One JSON line each, then a summary. The load average is printed with each line (a shared machine: compare ratios
 and orders, not seconds, with other runs). Run: ``.venv/bin/python -m bench.judge --game ruins --games 3``.
@@ -19,7 +21,6 @@ and orders, not seconds, with other runs). Run: ``.venv/bin/python -m bench.judg
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import statistics
@@ -27,12 +28,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from dashboard.uncertainty import wilson
 from domain.games import GAMES, game
-from domain.judge import DEFAULT_BUDGET, GameJudgement, Judge, moves_of
+from domain.judge import DEFAULT_BUDGET, EXTEND, GameJudgement, Judge, moves_of
 from domain.play import play_game
 from domain.policies import Policy
-
-LADDER = ("random", "heuristic", "search B", "search 4B")  # weakest first: the order the judge must find
+from service.analysis.known_strength import LADDER, Settings, accuracy_order, play_ladder, rating_order, report
 
 
 def _load() -> float:
@@ -40,14 +41,16 @@ def _load() -> float:
 
 
 def _judge(kind: str, players: Sequence[str], seed: str, policies: Sequence[Policy[Any]], budget: int,
-           judge_seed: int) -> tuple[GameJudgement, float]:  # fmt: skip
+           judge_seed: int, extend: int = EXTEND) -> tuple[GameJudgement, float]:  # fmt: skip
     found = game(kind)
     rules = found.rules
     played = play_game(rules, players, policies, seed)
     opening = rules.start(players, None, seed)
     moves, _ = moves_of(rules, opening, played.actions)
     started = time.process_time()  # CPU seconds: on a shared machine, the wall clock counts the other processes
-    judged = Judge(rules, found.bots, budget=budget).game(opening, moves, seed=judge_seed, seats=len(players))
+    judged = Judge(rules, found.bots, budget=budget, extend=extend).game(
+        opening, moves, seed=judge_seed, seats=len(players)
+    )
     return judged, time.process_time() - started
 
 
@@ -73,13 +76,15 @@ def _positions(kind: str, games: int, decisions: int) -> list[tuple[int, Any, An
     return spots[:decisions]
 
 
-def spread_stability(kind: str, games: int, decisions: int, repeats: int, budget: int) -> dict[str, Any]:
+def spread_stability(
+    kind: str, games: int, decisions: int, repeats: int, budget: int, extend: int = EXTEND
+) -> dict[str, Any]:
     """Stability on ``decisions`` decisions spread over the games (a whole Arnak game is too long to judge several
     times on a loaded machine): the share whose best move found is the same in every one of ``repeats`` judgements
     (seeds 0, 1, ...), and the CPU seconds a decision."""
     found = game(kind)
     rules = found.rules
-    judge = Judge(rules, found.bots, budget=budget)
+    judge = Judge(rules, found.bots, budget=budget, extend=extend)
     same = differs_from_played = 0
     spots = _positions(kind, games, decisions)
     started = time.process_time()
@@ -96,6 +101,7 @@ def spread_stability(kind: str, games: int, decisions: int, repeats: int, budget
         "measure": "spread stability",
         "game": kind,
         "budget": budget,
+        "extend": extend,
         "decisions": len(spots),
         "repeats": repeats,
         "same_in_every_repeat": round(same / len(spots), 3) if spots else None,
@@ -105,7 +111,7 @@ def spread_stability(kind: str, games: int, decisions: int, repeats: int, budget
     }
 
 
-def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict[str, Any]:
+def time_and_stability(kind: str, games: int, repeats: int, budget: int, extend: int = EXTEND) -> dict[str, Any]:
     found = game(kind)
     names = [f"P{s}" for s in range(4)]
     seconds: list[float] = []
@@ -114,7 +120,7 @@ def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict
         runs = []
         for r in range(repeats):
             judged, took = _judge(kind, names, f"judge-bench-{i}", [found.bots.make("heuristic") for _ in names],
-                                  budget, r)  # fmt: skip
+                                  budget, r, extend)  # fmt: skip
             seconds.append(took)
             runs.append(judged)
             print(json.dumps({"measure": "time", "game": i, "repeat": r, "cpu_seconds": round(took, 1),
@@ -133,6 +139,7 @@ def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict
         "measure": "stability",
         "game": kind,
         "budget": budget,
+        "extend": extend,
         "games": games,
         "repeats": repeats,
         "decisions": decisions,
@@ -144,50 +151,30 @@ def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict
     }
 
 
-def _ladder(kind: str, search_budget: int) -> list[Policy[Any]]:
-    bots = game(kind).bots
-    return [bots.make("random"), bots.make("heuristic"), bots.make("search", budget=search_budget),
-            bots.make("search", budget=4 * search_budget)]  # fmt: skip
-
-
 def order(kind: str, games: int, budget: int, search_budget: int, first: int = 0) -> dict[str, Any]:
-    """Each bot of the ladder's accuracies over ``games`` games, seats rotating; the order of their means."""
-    names = [f"P{s}" for s in range(4)]
-    accuracy: dict[str, list[float]] = {b: [] for b in LADDER}
-    losses: dict[str, list[float]] = {b: [] for b in LADDER}
-    marks: dict[str, list[int]] = {b: [0, 0] for b in LADDER}  # marked moves, judged moves
-    for i in range(first, first + games):
-        ladder = _ladder(kind, search_budget)
-        shift = i % 4
-        seated = [(s + shift) % 4 for s in range(4)]  # seat s holds the ladder's bot seated[s]
-        judged, took = _judge(kind, names, f"judge-order-{i}", [ladder[b] for b in seated], budget, 0)
-        line: dict[str, Any] = {"measure": "order", "game": i, "seconds": round(took, 1), "load": _load()}
+    """The ladder's four bots over ``games`` whole games, seats rotating, each game judged once and rated in turn
+    (``service.analysis.known_strength``): per bot its mean accuracy (about a 95 % interval over games) and judged
+    decisions, its rating after the last game with its 95 % band, its wins with their 95 % Wilson interval; whether
+    each measure orders the bots as set."""
+    started = time.process_time()
+
+    def heard(index: int, judged: GameJudgement, seated: list[int]) -> None:
+        line: dict[str, Any] = {"measure": "order", "game": index, "cpu_seconds": round(time.process_time() - started),
+                                "load": _load()}  # fmt: skip
         for summary in judged.seats:
-            bot = LADDER[seated[summary.seat]]
-            if summary.accuracy is not None and summary.mean_loss is not None:
-                accuracy[bot].append(summary.accuracy)
-                losses[bot].append(summary.mean_loss)
-                marks[bot][0] += summary.inaccuracies + summary.mistakes + summary.blunders
-                marks[bot][1] += summary.judged
-            line[bot] = None if summary.accuracy is None else round(summary.accuracy, 2)
+            line[LADDER[seated[summary.seat]]] = None if summary.accuracy is None else round(summary.accuracy, 2)
         print(json.dumps(line), flush=True)
-    bots_out = {}
-    for bot in LADDER:
-        values = accuracy[bot]
-        mean = statistics.mean(values) if values else None
-        # about a 95 % interval of the mean over games
-        half = 2.0 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else None
-        bots_out[bot] = {
-            "games": len(values),
-            "accuracy": None if mean is None else round(mean, 2),
-            "interval": None if mean is None or half is None else [round(mean - half, 2), round(mean + half, 2)],
-            "mean_loss": round(statistics.mean(losses[bot]), 3) if losses[bot] else None,
-            "marked_share": round(marks[bot][0] / marks[bot][1], 3) if marks[bot][1] else None,
-        }
-    means = [statistics.mean(accuracy[b]) if accuracy[b] else None for b in LADDER]
-    ordered = all(a is not None and b is not None and a < b for a, b in itertools.pairwise(means))
+
+    records = play_ladder(kind, Settings(games, budget, search_budget, "judge-order"), first, progress=heard)
+    bots_out = report(records)
+    for bot, figures in bots_out.items():
+        share = records[bot].wins / records[bot].games if records[bot].games else None
+        found = wilson(share, records[bot].games)
+        figures["wins_interval"] = None if found is None else [round(found[0], 3), round(found[1], 3)]
     return {"measure": "order", "game": kind, "budget": budget, "search_budget": search_budget, "games": games,
-            "bots": bots_out, "ordered": ordered, "load": _load()}  # fmt: skip
+            "first": first, "bots": bots_out, "accuracy_ordered": accuracy_order(records),
+            "rating_ordered": rating_order(records), "cpu_seconds": round(time.process_time() - started),
+            "load": _load()}  # fmt: skip
 
 
 def main() -> None:
@@ -202,16 +189,17 @@ def main() -> None:
         default=0,
         help="instead of whole games: this many decisions spread over --games games, for stability",
     )
+    parser.add_argument("--extend", type=int, default=EXTEND, help="a close call's extra pairs, times its first")
     parser.add_argument("--order-games", type=int, default=8, help="games of the four bots of known strength")
     parser.add_argument("--search-budget", type=int, default=25, help="B: the ladder's search bots play at B and 4B")
     parser.add_argument("--first", type=int, default=0, help="the first order game's number")
     args = parser.parse_args()
     results = []
     if args.games and args.decisions:
-        results.append(spread_stability(args.game, args.games, args.decisions, args.repeats, args.budget))
+        results.append(spread_stability(args.game, args.games, args.decisions, args.repeats, args.budget, args.extend))
         print(json.dumps(results[-1]), flush=True)
     elif args.games:
-        results.append(time_and_stability(args.game, args.games, args.repeats, args.budget))
+        results.append(time_and_stability(args.game, args.games, args.repeats, args.budget, args.extend))
         print(json.dumps(results[-1]), flush=True)
     if args.order_games:
         results.append(order(args.game, args.order_games, args.budget, args.search_budget, args.first))
@@ -233,8 +221,12 @@ def main() -> None:
             print(f"{args.game} judge at {r['budget']}: {stable}{r['cpu_seconds_a_game']} CPU s a four-player game "
                   f"(load {r['load']})")  # fmt: skip
         else:
-            shown = ", ".join(f"{b} {v['accuracy']}" for b, v in r["bots"].items())
-            print(f"{args.game} order over {r['games']} games: {shown}; ordered as set: {r['ordered']}")
+            for bot, v in r["bots"].items():
+                print(f"{args.game} {bot}: accuracy {v['accuracy']} {v['interval']} over {v['decisions']} decisions; "
+                      f"rating {v['mu']} {v['band']}; wins {v['wins']} of {v['games']} "
+                      f"{v['wins_interval']}")  # fmt: skip
+            print(f"{args.game} order over {r['games']} games (judge at {r['budget']}, B {r['search_budget']}): "
+                  f"accuracy ordered as set: {r['accuracy_ordered']}; rating: {r['rating_ordered']}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -58,6 +59,7 @@ class Tally:
     games: int = 0
     wins: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this process's CPU time: a figure the machine's load moves far less than seconds
     moves: int = 0
     playouts: int = 0
     search_seconds: float = 0.0
@@ -82,6 +84,8 @@ class Tally:
             "ratio": round(share / fair, 2),
             "ratio_interval": [round(low / fair, 2), round(high / fair, 2)],
             "seconds": round(self.seconds, 1),
+            "cpu_seconds": round(self.cpu_seconds, 1),
+            "load_average": [round(x, 1) for x in os.getloadavg()],
             "search_moves": self.moves,
             "playouts": self.playouts,
             "playouts_per_second": round(self.playouts / self.search_seconds, 1) if self.search_seconds else None,
@@ -100,7 +104,7 @@ def _search(kind: str, budget: int) -> Counted:
 def table(kind: str, games: int, budget: int, players: int = 4, first: int = 0) -> Tally:
     found = game(kind)
     tally = Tally("table", budget=budget)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for i in range(first, first + games):
         seat = i % players
         searcher = _search(kind, budget)
@@ -112,16 +116,18 @@ def table(kind: str, games: int, budget: int, players: int = 4, first: int = 0) 
         tally.add(searcher)
         print(json.dumps({"measure": "table", "game": i, "search_seat": seat, "winners": list(played.result.winners),
                           "scores": list(played.result.scores)}), flush=True)  # fmt: skip
-    tally.seconds = time.perf_counter() - started
+    tally.seconds, tally.cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
     return tally
 
 
-def duel(kind: str, games: int, budget: int, first: int = 0) -> Tally:
+def duel(kind: str, games: int, budget: int, first: int = 0, strong_budget: int | None = None) -> Tally:
+    """Two players: the search bot at ``strong_budget`` (4x ``budget`` unless given) against it at ``budget``."""
     found = game(kind)
-    tally = Tally("duel", budget=4 * budget, extra={"strong_budget": 4 * budget, "weak_budget": budget})
-    started = time.perf_counter()
+    high = 4 * budget if strong_budget is None else strong_budget
+    tally = Tally("duel", budget=high, extra={"strong_budget": high, "weak_budget": budget})
+    started, cpu = time.perf_counter(), time.process_time()
     for i in range(first, first + games):
-        strong, weak = _search(kind, 4 * budget), _search(kind, budget)
+        strong, weak = _search(kind, high), _search(kind, budget)
         seat = i % 2
         bots: list[Policy[Any]] = [weak, weak]
         bots[seat] = strong
@@ -131,23 +137,25 @@ def duel(kind: str, games: int, budget: int, first: int = 0) -> Tally:
         tally.add(strong)
         print(json.dumps({"measure": "duel", "game": i, "strong_seat": seat, "winners": list(played.result.winners),
                           "scores": list(played.result.scores)}), flush=True)  # fmt: skip
-    tally.seconds = time.perf_counter() - started
+    tally.seconds, tally.cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
     return tally
 
 
-def solo(kind: str, games: int, budget: int, difficulty: int) -> Tally:
+def solo(kind: str, games: int, budget: int, difficulty: int, first: int = 0) -> Tally:
     found = game(kind)
     tally = Tally("solo", budget=budget, extra={"difficulty": difficulty})
     margins = []
-    started = time.perf_counter()
-    for i in range(games):
+    started, cpu = time.perf_counter(), time.process_time()
+    for i in range(first, first + games):
         searcher = _search(kind, budget)
         played = play_game(found.rules, ["P0"], [searcher], f"search-bench-{i}", {"difficulty": difficulty})
         tally.games += 1
         tally.wins += 0 in played.result.winners
         tally.add(searcher)
         margins.append(played.result.scores[0] - max(played.result.scores[1:]))
-    tally.seconds = time.perf_counter() - started
+        line = {"measure": "solo", "game": i, "difficulty": difficulty, "scores": list(played.result.scores)}
+        print(json.dumps({**line, "winners": list(played.result.winners)}), flush=True)
+    tally.seconds, tally.cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
     tally.extra["mean_margin_over_rival"] = round(sum(margins) / len(margins), 1) if margins else None
     return tally
 
@@ -194,6 +202,7 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     parser.add_argument("--games", type=int, default=48, help="four-player games against heuristic bots")
     parser.add_argument("--duel-games", type=int, default=24, help="two-player games, 4x the budget against 1x")
+    parser.add_argument("--duel-strong", type=int, help="the stronger duellist's budget (default: 4x --budget)")
     parser.add_argument("--solo-games", type=int, default=8, help="solo games per difficulty (games with solo)")
     parser.add_argument("--difficulties", default="0,1,2,3,4,5")
     parser.add_argument("--first", type=int, default=0, help="the first game's number (more games on other seeds)")
@@ -207,18 +216,20 @@ def main() -> None:
         results.append(table(args.game, args.games, args.budget, first=args.first).line(1 / 4))
         print(json.dumps(results[-1]), flush=True)
     if args.duel_games:
-        results.append(duel(args.game, args.duel_games, args.budget, first=args.first).line(1 / 2))
+        results.append(duel(args.game, args.duel_games, args.budget, args.first, args.duel_strong).line(1 / 2))
         print(json.dumps(results[-1]), flush=True)
     if args.solo_games and game(args.game).schemas.seats.low == 1:
         for difficulty in (int(d) for d in args.difficulties.split(",") if d):
-            results.append(solo(args.game, args.solo_games, args.budget, difficulty).line(1 / 2))
+            results.append(solo(args.game, args.solo_games, args.budget, difficulty, args.first).line(1 / 2))
             print(json.dumps(results[-1]), flush=True)
     for r in results:
         print(
             f"{args.game} {r['measure']}{' difficulty ' + str(r['difficulty']) if 'difficulty' in r else ''}: "
             f"{r['wins']}/{r['games']} won = {r['share']:.0%} (95% {r['interval'][0]:.0%}-{r['interval'][1]:.0%}), "
             f"fair {r['fair_share']:.0%}, x{r['ratio']} ({r['ratio_interval'][0]}-{r['ratio_interval'][1]}); "
-            f"{r['playouts_per_second']} playouts/s, {r['seconds_per_move']} s a move"
+            f"{r['playouts_per_second']} playouts/s, {r['seconds_per_move']} s a move; "
+            f"{r['seconds']} s ({r['cpu_seconds']} s CPU), load {r['load_average']}"
+            + (f"; mean margin over the rival {r['mean_margin_over_rival']}" if "mean_margin_over_rival" in r else "")
         )
 
 

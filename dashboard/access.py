@@ -8,7 +8,9 @@ to every data function (``dashboard.data.Data``), which asks this module before 
 - a **spectator** (anyone, without signing in, while spectator mode is on) sees finished games only,
   from any perspective (once a game is over its seed is revealed and everything about it is public),
   and players' and aggregate statistics computed from finished games only; a game in play does not
-  exist for a spectator, in lists or by its id;
+  exist for a spectator, in lists or by its id, except on its broadcast page (``/broadcast/<game>``) while
+  its tournament broadcasts it: the public view only, behind by the organiser's delay
+  (``service.serving.broadcast``);
 - a **player** who proved a seat of a game with that seat's token sees that game from that seat only
   while it is in play (never the referee's view, never another seat's), and from every perspective
   once it is over.
@@ -35,6 +37,13 @@ REFEREE = "referee"
 HIDDEN_GAME = (
     "This game cannot be shown to you: there is no such game, or it is still in play. Players: open the seat "
     "link you were given (or enter your seat token below). Organisers: sign in."
+)
+
+
+# A game in play that its tournament does not broadcast (or no such game): the same words either way.
+NOT_BROADCAST = (
+    "This game is not broadcast: there is no such game, or its tournament's organiser has not turned its "
+    "broadcast on. Finished games can be replayed from the games list."
 )
 
 

@@ -18,7 +18,7 @@ from dashboard.access import HIDDEN_GAME, AccessSettings, Denied, Visitor
 from dashboard.context import Context
 from dashboard.data import Data
 from dashboard.games import stylesheet
-from dashboard.pages import aggregates, games, leaderboards, play, players, replay, rounds, tournaments
+from dashboard.pages import aggregates, broadcast, games, leaderboards, play, players, replay, rounds, tournaments
 from dashboard.session import Gate
 from dashboard.static import INDEX
 from service.commands.application import Digsite
@@ -103,6 +103,9 @@ def build(
             elif section == "play" and "/" in path:
                 section = "games"
                 page = play.layout(app, ctx, visitor, path.split("/", 1)[1])
+            elif section == "broadcast" and "/" in path:
+                section = "games"
+                page = broadcast.layout(app, ctx, visitor, path.split("/", 1)[1])
             elif section == "tournaments" and path.endswith("/rounds") and path.count("/") == 2:
                 page = rounds.layout(app, ctx, visitor, path.split("/")[1])
             elif section == "tournaments" and "/" in path:
@@ -154,6 +157,7 @@ def build(
     games.register(app, ctx)
     replay.register(app, ctx)
     play.register(app, ctx)
+    broadcast.register(app, ctx)
     live.register(app, ctx)
     players.register(app, ctx)
     aggregates.register(app, ctx)

@@ -22,6 +22,7 @@ from dashboard.judged_moves import judged_words
 from domain.games import game as game_of
 from service.bots.seated_rounds import enter_bots
 from service.commands.application import Digsite, GameReader, Viewer
+from service.commands.broadcasts import delay_of
 from service.commands.results import MoveAcknowledged, SeatedRound, SeatLink, TournamentRounds
 from service.errors import NotFound
 from service.integrity.audit import verify
@@ -33,6 +34,7 @@ from service.reading.lists import Lists
 from service.reading.read_port import ReadPort
 from service.reading.replays import At, Replays, entries, events_of, evolved
 from service.reading.results import (
+    Broadcast,
     ByDimension,
     ByRound,
     Count,
@@ -49,6 +51,7 @@ from service.reading.results import (
 from service.reading.scope import Sizes
 from service.reading.skills import Skills
 from service.reading.standings import PointsTable, report, to_csv
+from service.serving import broadcast as broadcasting
 from service.serving import push
 
 DETAILS_LATER = "shown to everyone once the game is over"
@@ -641,6 +644,52 @@ class Data:
         return {key: found[key] for key in ("version", "status", "to_act") if key in found} | (
             {"retry_after": found["retry_after"]} if "retry_after" in found else {}
         )
+
+    def broadcast(self, visitor: Visitor, game_id: str, after: int = 0, wait: float = 0.0) -> Broadcast:
+        """The delayed broadcast of a game in play (``service.serving.broadcast``: the public view at the version
+        its tournament's delay allows, the records up to it redacted for a seat at no table), waiting up to
+        ``wait`` seconds for a version after ``after``. For spectators (spectator mode on) and organisers, as
+        finished games are; a game not broadcast is Denied with the words of a hidden game (403, no data)."""
+        access.require_lists(visitor)  # (spectator mode off: 403, before anything is read)
+        try:
+            return broadcasting.broadcast(self._service, game_id, max(0, after), max(0.0, min(wait, MAX_WAIT_SECONDS)))
+        except NotFound:
+            raise Denied(access.NOT_BROADCAST) from None
+
+    def broadcast_table(self, visitor: Visitor, game_id: str) -> dict[str, Any]:
+        """The broadcast page's table and log (``broadcast``): a replay frame of the public view for the game's
+        renderer, and the last moves up to the version shown told for a seat at no table (the engine's
+        ``describe``, as the play page tells them for a seat)."""
+        shown = self.broadcast(visitor, game_id)
+        public = shown["game"]
+        if public is None:
+            return {"broadcast": shown, "frame": None, "log": []}
+        records = self._replays.records(shown["id"])[: shown["version"]]
+        log = entries(records, broadcasting.SPECTATOR_SEAT, since=len(records) - LOG_MOVES + 1) if records else []
+        frame = {
+            "id": shown["id"],
+            "kind": public["kind"],
+            "version": shown["version"],
+            "latest_version": shown["version"],
+            "players": [{"seat": p["seat"], "name": p["name"]} for p in public["players"]],
+            "view": public["view"],
+            "to_act": public["to_act"],
+            "events_shown": None,
+            "event_count": None,
+            "last": {"seat": log[-1].seat if log else None, "events": []},
+        }
+        return {"broadcast": shown, "frame": frame, "log": log[-LOG_MOVES:]}
+
+    def broadcast_games(self, visitor: Visitor, tournament_id: str) -> dict[str, Any]:
+        """A tournament's broadcast for its page: the delay (None: off) and, while it is on, its games in play
+        (from the read models: id and players' names), each followed on its broadcast page."""
+        access.require_lists(visitor)
+        delay = delay_of(self._service, tournament_id)
+        if delay is None:
+            return {"delay": None, "games": []}
+        rows = self._lists.games(tournament=tournament_id, status="playing", limit=200)["rows"]
+        games = [{"game_id": r["game_id"], "names": [p["name"] for p in r["players"]]} for r in rows]
+        return {"delay": delay, "games": games}
 
     def in_play(self, visitor: Visitor, game_ids: list[str]) -> dict[str, dict[str, Any]]:
         """For an organiser's games list: each game in play's seats to act and the time of its last record

@@ -51,6 +51,8 @@ JUDGE_VERSION = 2  # raise on any change to what the judge computes: stored judg
 DEFAULT_BUDGET = 100  # playouts a decision (half to search, half to estimate): bench/judge.py measures it
 WIDTH = 12  # legal actions compared whole up to this many; beyond, the rollout bot's choices and a draw of the rest
 SIGNIFICANCE = 2.0  # standard errors by which the best move found must beat the move played to replace it
+EXTEND = 0  # a close call's estimate gets this many times its pairs more (0: none; docs/judge.md, "close calls")
+CLOSE = (1.0, 3.0)  # a close call: the best move found ahead of the move played by this many standard errors
 INACCURACY, MISTAKE, BLUNDER = 5.0, 10.0, 20.0  # points of expected result lost (0-100) for each mark
 ROUNDS_AHEAD: int | None = 1  # playouts stop where this many rounds have ended (None: at the game's end; a Ruins
 # playout to the end is about 170 actions from an early move, 8 times one to the round's end: docs/judge.md)
@@ -226,6 +228,7 @@ class Judge(Generic[Action]):
     budget: int = DEFAULT_BUDGET
     rollout: str = "heuristic"
     rounds_ahead: int | None = ROUNDS_AHEAD
+    extend: int = EXTEND
 
     def __post_init__(self) -> None:
         if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 4:
@@ -329,20 +332,34 @@ class Judge(Generic[Action]):
                 theirs = scored(state, candidates[found], seed)
                 best_tally.add(theirs)
                 differences.append(theirs[2] - mine[2])
+        if found != 0 and self.extend and CLOSE[0] <= _z(differences) < CLOSE[1]:
+            # A close call: more pairs settle it, where a second judgement would otherwise fall either side.
+            for _ in range(self.extend * pairs):
+                state = rules.sample(view, seat, rng)
+                seed = rng.getrandbits(64)
+                mine, theirs = scored(state, played, seed), scored(state, candidates[found], seed)
+                played_tally.add(mine)
+                best_tally.add(theirs)
+                differences.append(theirs[2] - mine[2])
         if found == 0 or not _beats(differences):
             return played, played_tally.estimate(), played_tally.estimate(), 0.0
         loss = 100.0 * (best_tally.mean() - played_tally.mean())
         return candidates[found], best_tally.estimate(), played_tally.estimate(), loss
 
 
-def _beats(differences: Sequence[float]) -> bool:
-    """Whether the mean paired difference is above ``SIGNIFICANCE`` standard errors (and above 0)."""
+def _z(differences: Sequence[float]) -> float:
+    """The mean paired difference in standard errors (0 for no difference; infinite for a constant one)."""
     n = len(differences)
     mean = sum(differences) / n
-    if mean <= 0:
-        return False
     variance = sum((d - mean) ** 2 for d in differences) / max(1, n - 1)
-    return mean > SIGNIFICANCE * math.sqrt(variance / n)
+    if variance == 0:
+        return 0.0 if mean == 0 else math.copysign(math.inf, mean)
+    return mean / math.sqrt(variance / n)
+
+
+def _beats(differences: Sequence[float]) -> bool:
+    """Whether the mean paired difference is above ``SIGNIFICANCE`` standard errors (and above 0)."""
+    return _z(differences) > SIGNIFICANCE
 
 
 def summarise(judged: Sequence[Judgement], seats: int) -> tuple[SeatSummary, ...]:

@@ -12,7 +12,9 @@ numbers: far less noise than a draw each). Only the bot's own move is searched: 
 ones too, is the rollout bot's, each seat playing for itself.
 
 Which actions: the rollout bot's own choices here (several draws of it; a game's bot may answer beyond the legal
-list, as Ruins' bots add purchases and claims to a play), then a few other legal actions. How the budget is
+list, as Ruins' bots add purchases and claims to a play), then other legal actions: a few, or more as the budget
+grows (one for every ``PLAYOUTS_PER_CANDIDATE`` playouts: a larger budget compares more moves, not only the same
+ones more often). How the budget is
 spent: sequential halving (Karnin, Koren and Somekh 2013): the budget is split over rounds, each playing every
 action left on fresh draws, after which the worse half drops out. One strength knob, ``budget``: the playouts a
 move. Everything is drawn from the ``random.Random`` ``choose`` is given, so a game of search bots is reproducible.
@@ -36,8 +38,12 @@ Action = TypeVar("Action")
 
 SEARCH = "search"  # the policy's name in every game's bots
 DEFAULT_BUDGET = 100  # playouts a move: the strength bench/search.py measures
-PROPOSALS = 8  # draws of the rollout bot's own choice (duplicates fall away)
-EXTRA = 6  # other legal actions compared besides
+PROPOSALS = 8  # draws of the rollout bot's own choice (duplicates fall away), at least (the judge's too)
+EXTRA = 6  # other legal actions compared besides, at least
+PLAYOUTS_PER_CANDIDATE = 20  # a larger budget widens the search: one action compared (and one draw of the rollout
+# bot's choice) for every this many playouts, so from 140 playouts up the budget buys new actions, not only more
+# playouts of the same comparison. Up to 139 the search is exactly the one measured before: at one per 8 the
+# judge's ladder no longer told search at 32 from 128 (docs/performance.md, section 9)
 ROUNDS_AHEAD = 1  # a playout stops at the end of the round searched from (1), or later rounds, or the game's end
 ASK_EVERY = 4  # a playout asks whether the round is over at most this often (a few actions late costs little)
 WIN_WEIGHT = 0.5  # a reward is this much winning, the rest the share of the other seats beaten
@@ -146,13 +152,16 @@ class SearchBot(Generic[Action]):
         return candidates[alive[0]]
 
     def candidates(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> list[Action]:
-        """What the search compares: the rollout bot's choices (most often chosen first), then up to ``EXTRA``
-        other legal actions drawn at random."""
-        proposed = Counter(self._player.choose(view, legal, rng) for _ in range(PROPOSALS))
+        """What the search compares: the rollout bot's choices (most often chosen first), then other legal actions
+        drawn at random: ``EXTRA`` of them, or as many as the budget allows ``PLAYOUTS_PER_CANDIDATE`` playouts
+        each (every legal action, when the budget is large enough)."""
+        width = self.budget // PLAYOUTS_PER_CANDIDATE
+        proposed = Counter(self._player.choose(view, legal, rng) for _ in range(max(PROPOSALS, width)))
         ordered = [a for a, _ in proposed.most_common()]
         others = [a for a in legal if a not in proposed]
-        if len(others) > EXTRA:
-            others = rng.sample(others, EXTRA)
+        room = max(EXTRA, width - len(ordered))
+        if len(others) > room:
+            others = rng.sample(others, room)
         return [*ordered, *others]
 
     def evaluate(self, state: Any, action: Action, seat: int, start_round: int, rng: random.Random) -> float:

@@ -229,6 +229,7 @@ def test_the_digsite_command_composes_the_service_s_commands_with_the_dashboard_
 # read port (``service.api.auth.read_port``). tests/service/api/test_read_routes.py checks the same on the answers.
 READ_ROUTES_ON_THE_COMMAND_SIDE = {
     ("service/api/games.py", "updates"): "the push channel's waits hear of moves from the service (Hub.landed)",
+    ("service/api/games.py", "broadcast"): "a broadcast's wait hears of moves as the push channel's do (Hub.landed)",
     ("service/api/meta.py", "health"): "the store's health is the command side's own connection",
     ("service/api/rounds.py", "links"): "seat links hold tokens made from the server secret, which the read side "
     "does not hold",

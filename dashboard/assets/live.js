@@ -7,6 +7,9 @@
  *   presses the hidden `#play-refresh` button (the page's Dash callback draws the table again, for the seat)
  *   and waits, without asking the server, until the page shows the new version before it asks again. A failed
  *   request is retried after a pause, never at once.
+ * - **Broadcast page** (`#broadcast-root`): the same loop on `broadcast-live/<game>?after=V`, `V` the version the
+ *   page shows (`#broadcast-now[data-version]`), answered when a new version becomes visible under the delay;
+ *   then it presses `#broadcast-refresh`.
  * - **Clock** (`#play-clock`, a timed game): each running seat's time counts down to its deadline
  *   (`[data-deadline]`, from the server's records); the table itself is redrawn when a record lands.
  * - **Games list** (`#games-table`): each game in play carries the time of its last record
@@ -21,7 +24,7 @@
     function $(id) { return document.getElementById(id); }
 
     function shown() {
-        var now = $("play-now");
+        var now = $(P && P.nowId ? P.nowId : "play-now");
         return now ? parseInt(now.getAttribute("data-version"), 10) : null;
     }
 
@@ -35,8 +38,9 @@
         })();
     }
 
-    function follow(root) {
-        var mine = {root: root, url: root.getAttribute("data-live"), submitted: 0};
+    function follow(root, nowId, refreshId) {
+        var mine = {root: root, url: root.getAttribute("data-live"), submitted: 0, nowId: nowId,
+                    refreshId: refreshId};
         P = mine;
         function next() {
             if (P !== mine || !root.isConnected) { return; }
@@ -52,12 +56,12 @@
                         // Most likely the player's own move: its answer draws the table (and says "Played");
                         // a refresh now would make Dash drop that answer. Refresh only if it does not come.
                         whenDrawn(mine, body.version, function () {
-                            if (shown() < body.version) { $("play-refresh").click(); }
+                            if (shown() < body.version) { $(mine.refreshId).click(); }
                             whenDrawn(mine, body.version, next);
                         }, SUBMIT_MS);
                     } else if (body.version > now) {
                         root.setAttribute("data-behind", String(body.version));
-                        $("play-refresh").click();
+                        $(mine.refreshId).click();
                         whenDrawn(mine, body.version, next);
                     } else if (body.status === "over") {
                         root.setAttribute("data-followed", "over");  // nothing more will come
@@ -127,8 +131,12 @@
     setInterval(markIdle, 30000);
 
     new MutationObserver(function () {
-        var root = $("play-root");
-        if (!root) { P = null; } else if (!P || P.root !== root) { follow(root); }
+        var root = $("play-root"), watched = $("broadcast-root");
+        if (root) {
+            if (!P || P.root !== root) { follow(root, "play-now", "play-refresh"); }
+        } else if (watched) {
+            if (!P || P.root !== watched) { follow(watched, "broadcast-now", "broadcast-refresh"); }
+        } else { P = null; }
         if ($("games-table")) { markIdle(); }
     }).observe(document.documentElement, {childList: true, subtree: true});
 })();

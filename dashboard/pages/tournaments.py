@@ -18,6 +18,7 @@ from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import DASH, number, ordinal, when
+from dashboard.pages.broadcast import delay_text
 from domain.games import GAMES
 from service.reading.results import CrossTableCell, Standing, Standings
 from service.reading.standings import PointsTableError
@@ -95,12 +96,24 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str, p
                     className="filters",
                 ),
             ),
+            _followed(app, ctx.data.broadcast_games(visitor, tournament_id)),
             dcc.Store(id="standings-tournament", data=tournament_id),
             html.Div(id="standings-body"),
             ratings.tournament_card(ctx, visitor, found["tournament_id"]),
         ],
         id="tournament-page",
     )
+
+
+def _followed(app: dash.Dash, broadcast: dict[str, Any]) -> Any:
+    """The games in play spectators may follow (``/broadcast/<game>``), while the tournament broadcasts them."""
+    if broadcast["delay"] is None or not broadcast["games"]:
+        return None
+    links = [
+        html.Li(dcc.Link(" vs ".join(g["names"]), href=app.get_relative_path(f"/broadcast/{g['game_id']}")))
+        for g in broadcast["games"]
+    ]
+    return card(f"Follow a game in play ({delay_text(broadcast['delay'])})", html.Ul(links), id="tournament-broadcasts")
 
 
 def _rounds_link(app: dash.Dash, tournament_id: str) -> html.Span:

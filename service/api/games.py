@@ -28,7 +28,8 @@ from service.commands.application import Digsite, Viewer
 from service.commands.results import ClockChange, GameCreated, MoveAcknowledged
 from service.errors import Conflict, Forbidden, NotFound
 from service.reading import listing
-from service.reading.results import Analysis, Updates
+from service.reading.results import Analysis, Broadcast, Updates
+from service.serving import broadcast as broadcasting
 from service.serving import push
 
 bp = Blueprint("games", __name__)
@@ -342,3 +343,32 @@ def updates(game_id: str) -> Updates:
         include_game=args.get("include") == "game",
         refuse_busy=True,  # (a wait past what the server holds: 503 with Retry-After)
     )
+
+
+@bp.get("/games/<game_id>/broadcast")
+@described(
+    operation(
+        "getBroadcast",
+        "A game in play as spectators follow it: public only, behind by its tournament's delay (no token).",
+        tag="games",
+        parameters=schemas.BROADCAST_QUERY,
+        ok=(
+            200,
+            "The game at the latest version the delay allows, and the records since `after`.",
+            ref("schemas", "Broadcast"),
+        ),
+        errors=["BadRequest", "NotFound"],
+        description="Open to anyone, without a token, while the game's tournament broadcasts its games (the "
+        "organiser sets the delay: PUT /tournaments/{tournament_id}/broadcast); otherwise 404 `not_broadcast`, "
+        "as for no such game. Shown: the engine's view for a seat at no table (nothing any one seat alone may "
+        "see: no hand, no deck order, no secret choice, no seed before the end) at the latest version the delay "
+        "allows (`moves` N: all but the last N moves; `minutes` M: the last record at least M minutes old, by the "
+        "times the store recorded), and the records after `after` up to it, redacted as for a seat not at the "
+        "table. A finished game is shown to its end. With `wait`, the answer comes as soon as a version after "
+        "`after` becomes visible (by a move, or by time passing), whichever server recorded the move.",
+    )
+)
+def broadcast(game_id: str) -> Broadcast:
+    """The delayed broadcast of a game in play (``service.serving.broadcast``)."""
+    args = query_args()
+    return broadcasting.broadcast(digsite(), game_id, args.get("after", 0), args.get("wait", 0))

@@ -36,7 +36,8 @@ ERRORS: dict[str, tuple[int, str]] = {
         "numbers out of range, unknown query parameters), `malformed_action` (the action's shape), "
         "`invalid_text` (a string holds a control character, a lone surrogate or a non-character), "
         "`weak_seed` (a seed that is not 32 to 128 hex digits), `invalid_player`, `invalid_tournament`, "
-        "`invalid_setup`, `invalid_cursor` (a list's cursor no list gave); for a game of a tournament, "
+        "`invalid_broadcast`, `invalid_setup`, `invalid_cursor` (a list's cursor no list gave); for a game of a "
+        "tournament, "
         "`tournament_game_mismatch` (another game than the tournament's), `tournament_options_mismatch` (other "
         "rule options than the tournament's), `player_seated_twice` (a player in two seats); for a tournament's "
         "entries and rounds, `invalid_entries`, `too_few_entries`, `table_size_not_allowed`, `unknown_format`, "
@@ -57,7 +58,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "NotFound": (
         404,
         "`unknown_game`, `unknown_player`, `unknown_tournament` (also for ids that are not UUIDs), "
-        "`unknown_version`, `unknown_entry` (a player not entered in the tournament), `unknown_round` (a round "
+        "`unknown_version`, `not_broadcast` (no such game, or its tournament does not broadcast it), "
+        "`unknown_entry` (a player not entered in the tournament), `unknown_round` (a round "
         "not seated), `not_found` (no such route).",
     ),
     "Conflict": (

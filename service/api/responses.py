@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 
 from service.api import schemas
 from service.commands.results import (
+    BroadcastSetting,
     ClockChange,
     Game,
     GameCreated,
@@ -38,7 +39,15 @@ from service.commands.results import (
     TournamentRounds,
 )
 from service.json_schema_notes import UUID, note
-from service.reading.results import Analysis, GameSummary, KindSkill, LeaderboardEntry, Standings, Updates
+from service.reading.results import (
+    Analysis,
+    Broadcast,
+    GameSummary,
+    KindSkill,
+    LeaderboardEntry,
+    Standings,
+    Updates,
+)
 
 NEXT = note(
     "The cursor of the next page (pass it as `cursor`); null on the last page. A page may hold fewer items than "
@@ -153,6 +162,8 @@ ANSWERS: tuple[type[Any], ...] = (
     Log,
     Analysis,
     Updates,
+    Broadcast,
+    BroadcastSetting,
     GameSummary,
     GameList,
     TournamentList,

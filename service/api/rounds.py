@@ -13,7 +13,8 @@ from service.api.auth import digsite, organiser_only, read_port
 from service.api.openapi import BODY_ERRORS, ORGANISER, described, operation, ref
 from service.api.responses import SeatLinks
 from service.api.validation import json_body, query_args
-from service.commands.results import SeatedRound, TournamentRounds
+from service.commands.broadcasts import set_broadcast
+from service.commands.results import BroadcastSetting, SeatedRound, TournamentRounds
 from service.errors import NotFound
 from service.seating import sheet
 
@@ -190,3 +191,24 @@ def links(tournament_id: str, round_no: str) -> Response | SeatLinks:
         title = f"{service.tournament(tournament_id)['name']}: round {number}"
         return Response(sheet.links_sheet(title, found), mimetype="text/html", headers=no_store)
     return {"links": found}
+
+
+@bp.put("/tournaments/<tournament_id>/broadcast")
+@described(
+    operation(
+        "setBroadcast",
+        "Broadcast the tournament's games in play to spectators, moves or minutes behind; or stop (`{}`).",
+        tag="organisers",
+        security=ORGANISER,
+        body="NewBroadcast",
+        ok=(200, "The tournament's broadcast now.", ref("schemas", "BroadcastSetting")),
+        errors=[*BODY_ERRORS, *ROUND_ERRORS],
+        description="Recorded as the tournament's event `BroadcastSet` (docs/events.md); off until set. Spectators "
+        "then read GET /games/{game_id}/broadcast. 400 `invalid_broadcast` (both `moves` and `minutes`, or out of "
+        "range; the schema's own checks answer `malformed_request`): nothing recorded.",
+    )
+)
+@organiser_only
+def broadcast(tournament_id: str) -> BroadcastSetting:
+    body = json_body()
+    return set_broadcast(digsite(), tournament_id, body.get("moves"), body.get("minutes"))

@@ -245,6 +245,22 @@ SUBMIT: dict[str, Any] = {
     },
 }
 
+NEW_BROADCAST: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "maxProperties": 1,
+    "description": "The delay spectators follow the tournament's games in play with: `moves` behind or `minutes` "
+    "behind (not both: 400 `invalid_broadcast`); `{}` turns the broadcast off.",
+    "properties": {
+        "moves": {"type": "integer", "minimum": 0, "maximum": 10_000, "description": "Moves behind (0: none)."},
+        "minutes": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "maximum": 1440,
+            "description": "Minutes behind: a record is shown once it is this old.",
+        },
+    },
+}
 NEW_ENTRIES: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -350,6 +366,7 @@ REQUEST_BODIES: dict[str, dict[str, Any]] = {
     "NewPlayer": NEW_PLAYER,
     "NewTournament": NEW_TOURNAMENT,
     "NewEntries": NEW_ENTRIES,
+    "NewBroadcast": NEW_BROADCAST,
     "NewGameRuling": NEW_GAME_RULING,
     "NewTournamentRuling": NEW_TOURNAMENT_RULING,
     "NewRound": NEW_ROUND,
@@ -473,6 +490,25 @@ UPDATES_QUERY: list[dict[str, Any]] = [
         "description": "`game`: with `until=turn`, a ready answer also carries the game as your seat sees it "
         "(what GET /games/{game_id} answers), so you can act without another request.",
         "schema": {"type": "string", "enum": ["game"]},
+    },
+]
+
+
+BROADCAST_QUERY: list[dict[str, Any]] = [
+    {
+        "name": "after",
+        "in": "query",
+        "required": False,
+        "description": "The version you were shown: only records after it are sent (0: from the start).",
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_INT, "default": 0},
+    },
+    {
+        "name": "wait",
+        "in": "query",
+        "required": False,
+        "description": f"Seconds to wait (0 to {MAX_WAIT_SECONDS}) for a version after `after` to become visible "
+        "under the delay; the answer comes as soon as one does. 0: answer at once.",
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WAIT_SECONDS, "default": 0},
     },
 ]
 

@@ -19,6 +19,7 @@ from service.bots.seated_rounds import enter_bots, play_rounds
 from service.cli.group import main
 from service.cli.problems import service_or_exit
 from service.commands.application import Digsite
+from service.commands.broadcasts import set_broadcast
 from service.errors import Conflict, ServiceError
 from service.seating import formats, sheet
 
@@ -78,6 +79,25 @@ def withdraw(tournament_id: str, player: str) -> None:
     with _service() as service:
         service.rounds.withdraw(tournament_id, player)
         _echo_status(service.rounds.status(tournament_id))
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.option("--moves", type=int, help="Spectators follow its games in play this many moves behind (0: none).")
+@click.option("--minutes", type=float, help="Spectators follow its games in play this many minutes behind.")
+@click.option("--off", is_flag=True, help="Stop broadcasting its games in play (the default).")
+def broadcast(tournament_id: str, moves: int | None, minutes: float | None, off: bool) -> None:
+    """Broadcast the games in play of TOURNAMENT_ID to spectators, --moves or --minutes behind, or --off. Bad values
+    are refused (exit 1, ``invalid_broadcast``)."""
+    if off == (moves is not None or minutes is not None):
+        raise click.UsageError("give --moves N or --minutes M, or --off")
+    with _service() as service:
+        setting = set_broadcast(service, tournament_id, moves, minutes)
+    delay = setting["delay"]
+    if delay is None:
+        click.echo("broadcast: off")
+    else:
+        click.echo("broadcast: " + ", ".join(f"{value:g} {name} behind" for name, value in delay.items()))
 
 
 def _seating_options(command: Any) -> Any:

@@ -269,3 +269,17 @@ class RulingList(TypedDict):
     """A game's rulings (oldest first), or a tournament's penalties."""
 
     rulings: list[Any]
+
+
+class BroadcastDelay(TypedDict):
+    """How far behind play spectators follow a tournament's games: ``moves`` behind or ``minutes`` behind."""
+
+    moves: NotRequired[Annotated[int, note("Moves behind the game (0: every move as soon as it is recorded).")]]
+    minutes: NotRequired[Annotated[float, note("Minutes behind: a record is shown once it is this old.")]]
+
+
+class BroadcastSetting(TypedDict):
+    """A tournament's broadcast: its delay, or null (off: spectators see its games once they are over)."""
+
+    tournament: Annotated[str, UUID]
+    delay: BroadcastDelay | None

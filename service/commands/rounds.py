@@ -30,6 +30,7 @@ from eventsourcing.persistence import IntegrityError
 from domain import games as registry
 from service.caller_values import now, parse_uuid
 from service.commands import results
+from service.commands.broadcasts import checked_delay
 from service.errors import BadRequest, Conflict, NotFound
 from service.integrity.records import token_hash
 from service.seating import formats
@@ -372,6 +373,7 @@ RECORDED: dict[str, tuple[type[Any], tuple[str, ...]]] = {
         ("round", "format", "table_size", "tables", "byes", "forced_past", "at"),
     ),
     "penalty_given": (Tournament.PenaltyGiven, ("player", "points", "reason", "at")),  # (service.commands.rulings)
+    "broadcast_set": (Tournament.BroadcastSet, ("moves", "minutes", "at")),  # (service.commands.broadcasts)
 }
 
 
@@ -393,7 +395,7 @@ def malformed_events(events: Any) -> str | None:
     for i, event in enumerate(events):
         known = RECORDED.get(str(event.get("event"))) if isinstance(event, dict) else None
         if known is None or set(event) != {"event", *known[1]}:
-            return f"its event {i + 1} is not an entry, a seated round or a penalty"
+            return f"its event {i + 1} is not an entry, a seated round, a penalty or a broadcast"
         if not all(isinstance(event[f], str) for f in ("player", "name", "at", "format", "reason") if f in event):
             return f"its event {i + 1} has a field of the wrong type"
         if "points" in event and (isinstance(event["points"], bool) or not isinstance(event["points"], int)):
@@ -407,7 +409,17 @@ def malformed_events(events: Any) -> str | None:
             and isinstance(event["forced_past"], list)
         ):
             return f"its event {i + 1} is not a seated round"
+        if event["event"] == "broadcast_set" and not _a_delay(event["moves"], event["minutes"]):
+            return f"its event {i + 1} is not a broadcast's delay"
     return None
+
+
+def _a_delay(moves: Any, minutes: Any) -> bool:
+    try:
+        checked_delay(moves, minutes)
+    except BadRequest:
+        return False
+    return True
 
 
 def replay_recorded(tournament: Tournament, events: list[dict[str, Any]]) -> None:

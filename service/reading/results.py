@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, NotRequired, final
 
 from typing_extensions import TypedDict
 
-from service.commands.results import TO_ACT, Game, Record, Seated, Status
+from service.commands.results import TO_ACT, BroadcastDelay, Clock, Game, Record, Seated, Status
 from service.json_schema_notes import UUID, note
 
 # -- the lists (service.reading.listing) -------------------------------------------------------------------------
@@ -141,6 +141,45 @@ class Updates(TypedDict):
             ),
         ]
     ]
+
+
+# -- a delayed broadcast (service.serving.broadcast) ------------------------------------------------------------
+
+
+class PublicGame(TypedDict):
+    """A game as a spectator sees it at the version a broadcast shows: public information only (the engine's
+    view for no seat at the table), no hashes, no seed until the game is over."""
+
+    kind: str
+    players: list[Seated]
+    labels: dict[str, Any]
+    options: dict[str, Any]
+    status: Status
+    to_act: Annotated[list[int], TO_ACT]
+    result: Annotated[dict[str, Any] | None, note("null while the game is on.")]
+    seed: Annotated[str | None, note("null until the game is over (and shown).")]
+    view: Annotated[dict[str, Any], note("The game's view for a spectator: what every seat can see.")]
+    clock: Annotated[
+        Clock | None,
+        note("A timed game's clock as it stood at the version shown (a deadline long past, with a delay); else null."),
+    ]
+
+
+@final
+class Broadcast(TypedDict):
+    """What a spectator may see of a game in play: its public view at the latest version the tournament's delay
+    allows, and the records after `after` up to it, redacted as for a spectator."""
+
+    id: Annotated[str, UUID]
+    delay: BroadcastDelay
+    version: Annotated[
+        int,
+        note("The version shown (`after` for the next call); 0: nothing is old enough to show yet."),
+    ]
+    status: Annotated[Status, note("The status at the version shown.")]
+    records: Annotated[list[Record], note("The records after `after`, up to `version`, redacted for a spectator.")]
+    ready: Annotated[bool, note("Whether a version after `after` is shown (false: the wait ran out first).")]
+    game: Annotated[PublicGame | None, note("The game at `version` as a spectator sees it; null at version 0.")]
 
 
 # -- the dashboard's rows (the read models, through the read side's queries) ---------------------------------------

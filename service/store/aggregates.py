@@ -319,6 +319,8 @@ class Tournament(Aggregate):
         # Entries and seated rounds come from events of their own (a tournament stored before them has none).
         self.entries: dict[str, str] = {}  # player id -> name, in the order entered, withdrawn ones left out
         self.seated: list[dict[str, Any]] = []  # each seated round, as ``RoundSeated`` recorded it
+        # The delayed broadcast of its games in play (``BroadcastSet``): ``{"moves": N}`` or ``{"minutes": M}``; off.
+        self.broadcast: dict[str, Any] | None = None
 
     class EntryAdded(Aggregate.Event):
         """A player entered the tournament (a person or a bot, alike)."""
@@ -367,6 +369,26 @@ class Tournament(Aggregate):
                     "at": self.at,
                 }
             )
+
+    class BroadcastSet(Aggregate.Event):
+        """The organiser set how spectators follow the tournament's games in play: ``moves`` behind, or
+        ``minutes`` behind (one of them), or neither (the broadcast is off, as it is until this is recorded)."""
+
+        TOPIC = f"{STORED_AS}:Tournament.BroadcastSet"
+        moves: int | None
+        minutes: float | None
+        at: str
+
+        def apply(self, aggregate: Any) -> None:
+            if self.moves is not None:
+                aggregate.broadcast = {"moves": self.moves}
+            elif self.minutes is not None:
+                aggregate.broadcast = {"minutes": self.minutes}
+            else:
+                aggregate.broadcast = None
+
+    def set_broadcast(self, moves: int | None, minutes: float | None, at: str) -> None:
+        self.trigger_event(self.BroadcastSet, moves=moves, minutes=minutes, at=at)
 
     def enter(self, player: str, name: str, at: str) -> None:
         self.trigger_event(self.EntryAdded, player=player, name=name, at=at)

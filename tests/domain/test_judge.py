@@ -5,6 +5,7 @@ section 4) bots of known strength ordered by their mean accuracy. Time and stabi
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 import statistics
@@ -174,11 +175,15 @@ def _ladder_accuracies(kind: str, ladder: Ladder, names: Sequence[str]) -> dict[
     judge = Judge(rules, bots, budget=ladder.budget)
     accuracies: dict[str, list[float]] = {name: [] for name in names}
     for index, state, seat in _positions(kind, ladder):
+        judged_here: dict[str, float] = {}  # the same move at the same position judges the same: once is enough
         for name, bot in players.items():
             chosen = bot.choose(rules.view(state, seat), rules.legal_actions(state, seat), random.Random(index))
-            judged = judge.decision(state, seat, chosen, index, seed=0)
-            assert judged.accuracy is not None
-            accuracies[name].append(judged.accuracy)
+            key = json.dumps(rules.action_to_dict(chosen), sort_keys=True)
+            if key not in judged_here:
+                judged = judge.decision(state, seat, chosen, index, seed=0)
+                assert judged.accuracy is not None
+                judged_here[key] = judged.accuracy
+            accuracies[name].append(judged_here[key])
     return accuracies
 
 

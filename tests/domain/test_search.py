@@ -14,7 +14,7 @@ from domain.games import GAMES
 from domain.play import SeatView, play_game
 from domain.policies import UnknownPolicy
 from domain.protocol import Result
-from domain.search import SEARCH, SearchBot, parse_choice, ranked_rewards, rewards
+from domain.search import EXTRA, PROPOSALS, SEARCH, SearchBot, parse_choice, ranked_rewards, rewards
 from tests.domain.twins import HIDDEN_TWINS
 
 KINDS = sorted(GAMES)
@@ -82,6 +82,26 @@ def test_the_budget_counts_the_playouts_of_a_move() -> None:
         assert isinstance(bot, SearchBot)
         bot.choose(rules.view(state, seat), rules.legal_actions(state, seat), random.Random(4))
         assert budget / 2 <= bot.playouts <= budget * 1.5, (budget, bot.playouts)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_larger_budget_compares_more_actions_up_to_every_legal_one(kind: str) -> None:
+    """The search widens with its budget: up to 139 playouts it compares the rollout bot's choices and ``EXTRA``
+    others (the search the judge's ladder measures at 32 and 128); at 400 more, and at 1,000 every legal action
+    where there are fewer than 50 (so 4x the budget is a wider search, not only more playouts of the same one)."""
+    found = GAMES[kind]
+    rules = found.rules
+    state, seat = next(s for s in _turns(kind, 4, 5) if 2 * EXTRA < len(rules.legal_actions(s[0], s[1])) < 40)
+    legal = rules.legal_actions(state, seat)
+    compared = {}
+    for budget in (25, 128, 400, 1000):
+        bot = found.bots.make(SEARCH, budget=budget)
+        assert isinstance(bot, SearchBot)
+        compared[budget] = bot.candidates(rules.view(state, seat), legal, random.Random(5))
+    assert compared[25] == compared[128]  # the same comparison up to 139, only more playouts of it
+    assert len([a for a in compared[128] if a in legal]) <= PROPOSALS + EXTRA
+    assert len(compared[128]) < len(compared[400]) < len(compared[1000])
+    assert set(legal) <= set(compared[1000])
 
 
 def test_each_seat_is_rewarded_for_winning_and_for_the_seats_it_beat() -> None:

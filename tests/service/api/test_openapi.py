@@ -54,9 +54,9 @@ def test_every_route_is_described_and_every_description_is_a_route(app: Flask, c
     assert document["openapi"].startswith("3.1")
     described = {(path, method) for path, item in document["paths"].items() for method in item}
     served = routes(app)
-    assert (
-        len(served) == 28
-    )  # (six of them a tournament's entries and rounds, one a game's clock, one a leaderboard, four rulings)
+    # (six of them a tournament's entries and rounds, one a game's clock, one a leaderboard, four rulings, two
+    # a broadcast)
+    assert len(served) == 30
     assert described == served
     resolve(document, document)
     for path, method in served:

@@ -96,7 +96,7 @@ def test_every_documented_route_answers_what_its_schema_says(checked: Checked, s
     checked("DELETE", f"/api/v1/tournaments/{cup['id']}/entries/{entered[2]}", 404, headers=organiser())
     checked("POST", rounds, 200, json={"table_size": 2, "dry_run": True}, headers=organiser())
     checked("POST", rounds, 400, json={"table_size": 9}, headers=organiser())
-    checked("POST", rounds, 201, json={"table_size": 2}, headers=organiser())
+    seated = checked("POST", rounds, 201, json={"table_size": 2}, headers=organiser())
     checked("POST", rounds, 409, json={}, headers=organiser())
     checked("GET", rounds, 200, headers=organiser())
     checked("GET", f"{rounds}/1", 200, headers=organiser())
@@ -104,6 +104,15 @@ def test_every_documented_route_answers_what_its_schema_says(checked: Checked, s
     checked("GET", f"{rounds}/1/links", 200, headers=organiser())
     checked("GET", f"{rounds}/1/links?format=csv", 200, headers=organiser())
     checked("GET", f"{rounds}/1/links?format=html", 200, headers=organiser())
+
+    # Its broadcast: set (and a bad delay refused), a game of the round followed, a game not broadcast refused.
+    broadcast = f"/api/v1/tournaments/{cup['id']}/broadcast"
+    checked("PUT", broadcast, 400, json={"moves": -1}, headers=organiser())
+    checked("PUT", broadcast, 200, json={"minutes": 1.5}, headers=organiser())
+    checked("PUT", broadcast, 200, json={"moves": 0}, headers=organiser())
+    followed = checked("GET", f"/api/v1/games/{seated['tables'][0]['game']}/broadcast?after=0&wait=0", 200)
+    assert followed["game"]["view"] and followed["records"]
+    checked("GET", f"/api/v1/games/{NO_SUCH_GAME}/broadcast", 404)
 
     # A game of each kind, seen by the organisers and by a seat, played, waited on, refused.
     for kind in ("ruins", "arnak"):

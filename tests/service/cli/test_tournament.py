@@ -76,3 +76,18 @@ def test_a_csv_seating_file_is_read_and_a_bad_one_refused(run: CliRunner, servic
     _ok(run.invoke(main, ["tournament", "start-round", cup, "--csv", str(seating)]))
     [table] = service.rounds.round(cup, 1)["tables"]
     assert [p["id"] for p in table["players"]] == [players[2], players[0]]
+
+
+def test_the_broadcast_is_set_from_the_command_line_and_a_bad_delay_changes_nothing(
+    run: CliRunner, service: Digsite
+) -> None:
+    from service.commands.broadcasts import delay_of
+
+    cup = _ok(run.invoke(main, ["tournament", "create", "Club night", "--game", "ruins", "--rounds", "1"])).strip()
+    assert _ok(run.invoke(main, ["tournament", "broadcast", cup, "--moves", "2"])) == "broadcast: 2 moves behind\n"
+    refused = run.invoke(main, ["tournament", "broadcast", cup, "--minutes", "-5"])
+    assert refused.exit_code == 1 and "[invalid_broadcast]" in refused.output
+    assert run.invoke(main, ["tournament", "broadcast", cup, "--moves", "1", "--off"]).exit_code == 2
+    assert delay_of(service, cup) == {"moves": 2}
+    assert _ok(run.invoke(main, ["tournament", "broadcast", cup, "--off"])) == "broadcast: off\n"
+    assert delay_of(service, cup) is None

@@ -62,9 +62,18 @@ def follower(service: Digsite) -> Iterator[Follower]:
 
 
 def a_store(service: Digsite) -> list[str]:
-    """Finished games of two kinds and two games in play (their next moves come after the rebuild)."""
-    run_tournament(service, kind="ruins", players=3, games=4, seed="distributed")
+    """Finished games of two kinds, an organiser's rulings on one (a result adjusted, a penalty), and two games in
+    play (their next moves come after the rebuild)."""
+    ruins = run_tournament(service, kind="ruins", players=3, games=4, seed="distributed")
     run_tournament(service, kind="arnak", players=2, games=1, seed="distributed")
+    adjusted = ruins.games[0]
+    ranking = list(reversed(adjusted.result["ranking"]))
+    service.rulings.rule_on_game(
+        adjusted.id, {"ruling": "adjust_result", "reason": "a scoring error", "result": {"ranking": ranking}}
+    )
+    service.rulings.rule_on_tournament(
+        ruins.id, {"ruling": "penalty", "player": adjusted.seats[0], "points": 1, "reason": "late to the table"}
+    )
     in_play = [new_game(service, "in-play-1"), new_game(service, "in-play-2")]
     for game_id in in_play:
         play(service, game_id, moves=12)
@@ -80,6 +89,7 @@ def test_a_distributed_rebuild_writes_the_single_process_read_models_and_the_fol
     single = snapshot(follower)
     assert len(single["rm_games"]) == 7 and single["rm_arnak_seats"] and single["rm_ruins_seats"]
     assert len(single["rm_rating_changes"]) == 4 * 3 + 2  # (ratings depend on the order: the same from shares)
+    assert len(single["rm_rulings"]) == 2  # (a game's ruling and a tournament's penalty: the same from shares)
 
     done = dask_jobs.rebuild(client, service.settings, batch_size=150)  # many shares: most games alone
     assert done == head and follower.read_models.position() == head

@@ -245,6 +245,27 @@ def test_a_tournament_s_entries_and_seated_rounds_travel_with_its_games(service:
     assert target.rounds.status(cup) == service.rounds.status(cup)
 
 
+def test_a_tournament_s_broadcast_travels_with_its_games(service: Digsite, target: Digsite) -> None:
+    """The broadcast's delay (``broadcast_set``) is one of the recorded events an export carries; a bad delay in a
+    file is refused like any malformed event (nothing written)."""
+    from service.commands.broadcasts import delay_of, set_broadcast
+
+    cup = service.create_tournament("Broadcast cup", 1, "ruins")
+    players = [service.create_player(n) for n in ("Ana", "Beto")]
+    game_id = service.create_game("ruins", players, None, {"tournament": cup})["id"]
+    set_broadcast(service, cup, minutes=2.5)
+    lines = [json.loads(t) for t in exported(service, game_id)]
+    [line] = [line for line in lines if line["type"] == "tournament"]
+    [event] = line["events"]
+    assert {k: v for k, v in event.items() if k != "at"} == {"event": "broadcast_set", "moves": None, "minutes": 2.5}
+
+    bad = {**event, "moves": -1, "minutes": None}
+    [refused] = import_lines(target, [json.dumps({**x, "events": [bad]} if x is line else x) for x in lines])
+    assert not refused.imported and "broadcast" in str(refused.reason) and not _exists(target, cup)
+    [result] = import_lines(target, [json.dumps(x) for x in lines])
+    assert result.imported and delay_of(target, cup) == {"minutes": 2.5}
+
+
 def test_rulings_travel_with_their_game_and_tournament_and_verify_in_the_new_store(
     service: Digsite, target: Digsite
 ) -> None:
