@@ -34,6 +34,9 @@ class Choice:
     # Other legal actions this choice stands for: the same move with an identical copy of a card (one of three
     # Fear cards), which a person cannot tell apart (``merge_alike``); the page plays ``action``.
     alike: tuple[Mapping[str, Any], ...] = ()
+    # The things on the table this move is made with (the table's ``data-pick`` values: "card:12"), for a game
+    # whose moves are picked on the table without picking cards first: a pick there offers the moves it marks.
+    marks: tuple[str, ...] = ()
 
     def value(self) -> str:
         """The action as the page sends it back (the engine's own JSON, keys sorted)."""
@@ -59,6 +62,7 @@ class Picker:
                     "value": c.value(),
                     "group": c.group,
                     "cards": None if c.cards is None else sorted(c.cards),
+                    "marks": list(c.marks),
                 }
                 for c in self.choices
             ],
@@ -85,6 +89,7 @@ def merge_alike(choices: Sequence[Choice], same: Callable[[Choice], Any] = lambd
                 first.group,
                 first.cards,
                 tuple(c.action for c in copies[1:]),
+                tuple(dict.fromkeys(m for c in copies for m in c.marks)),  # (any copy picked on the table)
             )
         )
     return out

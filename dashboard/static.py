@@ -222,6 +222,22 @@ table.grid.compact td { padding: 0.3rem 0.6rem; }
 .play-refused { color: var(--warm); font-weight: 600; }
 .play-done { color: var(--ok); }
 .play-cta { margin-left: 0.6rem; }
+/* Picking on the table: a pickable card is a button (outlined; the focus ring shows where the keyboard is), a
+   picked one is lifted and ringed; big enough to tap. The bar under the table says the move and sends it. */
+#play-table .pickable { cursor: pointer; outline: 2px dashed var(--accent); outline-offset: 2px;
+    min-height: 2.2rem; min-width: 2.2rem; touch-action: manipulation; }
+#play-table .pickable[aria-pressed="true"] { outline-style: solid; box-shadow: 0 0 0 4px var(--accent);
+    transform: translateY(-3px); }
+#play-table .pickable:focus-visible { outline: 3px solid var(--ink); outline-offset: 3px; }
+.play-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; margin: 0.6rem 0; }
+.play-bar[hidden] { display: none; }
+.play-preview { flex: 1 1 16rem; font-weight: 600; }
+.play-changed { margin-top: 0.3rem; font-size: 0.9rem; }
+.play-choices { display: flex; flex-wrap: wrap; gap: 0.4rem; flex-basis: 100%; }
+.play-choice { border: 1px solid var(--line); border-radius: 6px; padding: 0.45rem 0.7rem; background: #fff;
+    cursor: pointer; text-align: left; min-height: 2.4rem; }
+.play-choice.chosen { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent); }
+.play-choice:focus-visible { outline: 3px solid var(--ink); outline-offset: 2px; }
 tr.idle { background: #fff4e5; }
 .idle-flag { color: var(--warm); font-weight: 600; margin-left: 0.3rem; }
 """

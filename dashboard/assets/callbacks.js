@@ -68,6 +68,127 @@
         return [offered, offered.length === 1 ? offered[0].value : null, hide, hide];
     }
 
+    // Picking on the table (the play page): the things the game's table marks `data-pick` become toggles (a
+    // button each: Tab reaches it, Enter/Space/click/tap toggles it) when the picker offers them, either as a
+    // card to pick (`picker.cards`: the toggle clicks the form's own box for it, so the boxes stay the one record
+    // of what is picked and the options follow as when the box is ticked) or as what some moves are made with
+    // (a choice's `marks`: picking it offers those moves under the table, whatever their kind).
+    var play = {picker: null, shown: null, options: [], value: null, mark: null, pending: null};
+
+    function marksOf(picker) {
+        var out = {};
+        ((picker && picker.choices) || []).forEach(function (c) {
+            (c.marks || []).forEach(function (m) { out[m] = (out[m] || 0) + 1; });
+        });
+        return out;
+    }
+
+    function playPicks(picker, cards, shown) {
+        var table = document.getElementById("play-table");
+        if (!table) { return window.dash_clientside.no_update; }
+        var offered = {}, picked = {}, marks = marksOf(picker);
+        ((picker && picker.cards) || []).forEach(function (c) { offered[String(c.value)] = c.label; });
+        (cards || []).forEach(function (v) { picked[String(v)] = true; });
+        if (play.shown !== shown) { play.mark = null; }  // a new table: nothing marked is picked
+        play.picker = picker;
+        play.shown = shown;
+        var count = 0;
+        table.querySelectorAll("[data-pick]").forEach(function (el) {
+            var v = el.getAttribute("data-pick");
+            var card = Object.prototype.hasOwnProperty.call(offered, v), marked = !card && marks[v];
+            if (card || marked) {
+                el.classList.add("pickable");
+                el.setAttribute("role", "button");
+                el.setAttribute("tabindex", "0");
+                el.setAttribute("aria-pressed", (card ? picked[v] : play.mark === v) ? "true" : "false");
+                el.setAttribute("aria-label", "Pick " + (card ? offered[v] : el.getAttribute("title") || v));
+                count++;
+            } else {
+                el.classList.remove("pickable");
+                ["role", "tabindex", "aria-pressed", "aria-label"].forEach(function (a) { el.removeAttribute(a); });
+            }
+        });
+        renderChoices();
+        return {version: shown, pickable: count};
+    }
+
+    function togglePick(el) {
+        var v = el.getAttribute("data-pick");
+        var box = Array.from(document.querySelectorAll("#play-cards input")).find(function (i) { return i.value === v; });
+        if (box) { box.click(); return; }
+        play.mark = play.mark === v ? null : v;  // a marked thing: its moves under the table (again: all moves)
+        document.querySelectorAll("#play-table .pickable").forEach(function (p) {
+            if (!document.querySelector("#play-cards input[value='" + CSS.escape(p.getAttribute("data-pick")) + "']")) {
+                p.setAttribute("aria-pressed", play.mark === p.getAttribute("data-pick") ? "true" : "false");
+            }
+        });
+        renderChoices();
+    }
+
+    document.addEventListener("click", function (e) {
+        var el = e.target.closest && e.target.closest("#play-table .pickable");
+        if (el) { togglePick(el); }
+    });
+    document.addEventListener("keydown", function (e) {
+        if (e.key !== "Enter" && e.key !== " ") { return; }
+        var el = e.target.closest && e.target.closest("#play-table .pickable");
+        if (el) { e.preventDefault(); togglePick(el); }
+    });
+
+    function radio(list, value) {
+        return Array.from(document.querySelectorAll(list + " input")).find(function (i) { return i.value === value; });
+    }
+
+    // The moves under the table: those a marked thing picked is made with, else the options the form offers now.
+    function renderChoices() {
+        var list = document.getElementById("play-choices");
+        if (!list) { return; }
+        var shown = play.options;
+        if (play.mark && play.picker) {
+            shown = (play.picker.choices || []).filter(function (c) { return (c.marks || []).indexOf(play.mark) >= 0; });
+        }
+        list.replaceChildren();
+        (play.picker ? shown : []).forEach(function (o) {
+            var b = document.createElement("button");
+            b.type = "button";
+            b.className = "play-choice" + (o.value === play.value ? " chosen" : "");
+            b.setAttribute("data-option", o.value);
+            if (o.group) { b.setAttribute("data-group", o.group); }
+            b.setAttribute("aria-pressed", o.value === play.value ? "true" : "false");
+            b.textContent = o.label;
+            list.appendChild(b);
+        });
+    }
+
+    // The move the pick makes, in the picker's words, before it is sent; the send button waits for one. The
+    // moves the pick allows are buttons under the table too (each chooses the form's own option, its kind first
+    // where the game has several), so a move is made on the table alone, at any width. No bar while it is not
+    // the seat's turn.
+    function playPreview(value, options, picker) {
+        play.options = picker ? options || [] : [];
+        play.value = value;
+        if (play.pending && radio("#play-option", play.pending)) {  // its kind was just chosen: now the move
+            var wanted = radio("#play-option", play.pending);
+            play.pending = null;
+            if (!wanted.checked) { wanted.click(); }
+        }
+        renderChoices();
+        if (!picker) { return ["", true, true]; }
+        var chosen = play.options.find(function (o) { return o.value === value; });
+        if (chosen) { return ["This pick makes: " + chosen.label, false, false]; }
+        var n = play.options.length;
+        return [n ? "Pick on the table, then one of the " + n + " moves below." : "Pick on the table.", true, false];
+    }
+
+    document.addEventListener("click", function (e) {
+        var b = e.target.closest && e.target.closest("#play-choices [data-option]");
+        if (!b) { return; }
+        var v = b.getAttribute("data-option"), own = radio("#play-option", v);
+        if (own) { if (!own.checked) { own.click(); } return; }
+        var kind = radio("#play-group", b.getAttribute("data-group") || "");
+        if (kind) { play.pending = v; kind.click(); }  // the options follow the kind: playPreview picks it then
+    });
+
     // A player's tendency groups: put each group's HTML in its box once the box shown is the one sent with it
     // (`data-key`: React may not have put the new boxes in the page yet when this runs, nor replaced the old
     // ones of another player). dashboard/tendency_bars.py builds the HTML.
@@ -174,6 +295,8 @@
             playersAddress: playersAddress,
             playTable: playTable,
             playOptions: playOptions,
+            playPicks: playPicks,
+            playPreview: playPreview,
             tendencyBars: tendencyBars,
             lazyCharts: lazyCharts,
         },

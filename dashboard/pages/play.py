@@ -8,6 +8,12 @@ table and the log are the engine's for that reader, the options are the engine's
 browser, and submits through the service as the API does (``Digsite.submit``, with the version shown): a move
 that went stale (the game moved on) changes nothing and the page says so and shows the table now.
 
+A move can also be made on the table itself: what the game's table marks ``data-pick`` and its picker offers
+(a card to pick, a choice's mark) becomes a toggle there, the moves the pick allows are buttons under the table
+with the move said before it is sent, and **Send this move** submits as the form's button does (the same
+callback). All of it is done in the browser from the last answer (``dashboard/assets/callbacks.js``): no request
+per pick. After each move a line says what the last one changed, told for this seat.
+
 The page follows the game with one waiting request at a time (``live/<game>``, ``dashboard/assets/live.js``):
 when the game moves on, the script presses the hidden refresh button and the callback draws the table again.
 """
@@ -51,7 +57,10 @@ OUTPUTS = [
     Output("play-cards", "value"),
     Output("play-message", "children"),
     Output("play-form", "hidden"),
+    Output("play-changed", "children"),
 ]
+VERSION = OUTPUTS[4]  # (the version of the table drawn)
+SUBMITS = ("play-submit", "play-send")  # the form's button and the one under the table: the same move
 
 
 def picker_of(kind: str) -> PickerFn:
@@ -77,6 +86,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html
             # The table as HTML text, put in #play-table by digsite.playTable (dashboard/assets/callbacks.js).
             dcc.Store(id="play-table-html"),
             dcc.Store(id="play-table-shown"),
+            dcc.Store(id="play-picks"),
             # Pressed by the page's script when the game has moved on (dashboard/assets/live.js): draw it again.
             html.Button(id="play-refresh", hidden=True, n_clicks=0),
             html.Div(
@@ -88,13 +98,41 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html
                     ),
                     html.H2(f"Playing: seat {seat + 1}, {opened.names[seat]} · {' vs '.join(opened.names)}"),
                     html.Div("Loading the table…", id="play-status", className="play-status"),
+                    # What the last move changed, as this seat may read it (the log's last record).
+                    html.Div(id="play-changed", className="play-changed", role="status"),
                 ],
                 className="replay-head",
             ),
             html.Div(
                 [
                     html.Div(
-                        html.Div("Drawing the table…", className="quiet"), id="play-table", className="replay-table"
+                        [
+                            html.Div(
+                                html.Div("Drawing the table…", className="quiet"),
+                                id="play-table",
+                                className="replay-table",
+                            ),
+                            # Picking on the table: the cards the picker offers are toggles there
+                            # (digsite.playPicks), the move they make is said here before it is sent.
+                            html.Div(
+                                [
+                                    html.Div(id="play-preview", className="play-preview", role="status"),
+                                    # The moves the pick allows, as buttons (filled by digsite.playPreview).
+                                    html.Div(id="play-choices", className="play-choices"),
+                                    html.Button(
+                                        "Send this move",
+                                        id="play-send",
+                                        className="btn btn-primary",
+                                        n_clicks=0,
+                                        disabled=True,
+                                    ),
+                                ],
+                                id="play-bar",
+                                className="play-bar",
+                                hidden=True,
+                            ),
+                        ],
+                        className="play-main",
                     ),
                     html.Aside(
                         [
@@ -147,6 +185,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Input("play-meta", "data"),
         Input("play-refresh", "n_clicks"),
         Input("play-submit", "n_clicks"),
+        Input("play-send", "n_clicks"),
         State("play-option", "value"),
         State("play-craft", "value"),
         State("play-version", "data"),
@@ -155,6 +194,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         meta: dict[str, Any] | None,
         _refresh: Any,
         _submit: Any,
+        _send: Any,
         chosen: str | None,
         craft: str | None,
         shown: Any,
@@ -162,9 +202,12 @@ def register(app: dash.Dash, ctx: Context) -> None:
         visitor = ctx.visitor()
         game_id = str((meta or {}).get("game"))
         message: Any = ""
-        if callback_context.triggered_id == "play-submit":
+        if callback_context.triggered_id in SUBMITS:
             message = submit(ctx, visitor, game_id, shown, craft or chosen)
-        return drawn(ctx, visitor, game_id, message)
+        out = drawn(ctx, visitor, game_id, message)
+        if callback_context.triggered_id == "play-refresh" and out[OUTPUTS.index(VERSION)] == shown:
+            return unchanged_table(out)
+        return out
 
     @app.callback(
         Output("play-craft", "options"),
@@ -194,6 +237,27 @@ def register(app: dash.Dash, ctx: Context) -> None:
 
     app.clientside_callback(
         ClientsideFunction("digsite", "playTable"), Output("play-table-shown", "data"), Input("play-table-html", "data")
+    )
+
+    # The table's pickable things (``data-pick`` = a picker card value, drawn by the game's table) become toggles
+    # of the form's card boxes: the boxes stay the one record of what is picked, the table shows it.
+    app.clientside_callback(
+        ClientsideFunction("digsite", "playPicks"),
+        Output("play-picks", "data"),
+        Input("play-picker", "data"),
+        Input("play-cards", "value"),
+        Input("play-table-shown", "data"),
+    )
+
+    # The move the pick makes, in the picker's words, before it is sent (no request: the options are the page's).
+    app.clientside_callback(
+        ClientsideFunction("digsite", "playPreview"),
+        Output("play-preview", "children"),
+        Output("play-send", "disabled"),
+        Output("play-bar", "hidden"),
+        Input("play-option", "value"),
+        Input("play-option", "options"),
+        Input("play-picker", "data"),
     )
 
     # Picking cards and a kind of move only filters what the server sent (the engine's legal actions, laid out by
@@ -227,6 +291,27 @@ def submit(ctx: Context, visitor: Visitor, game_id: str, shown: Any, chosen: str
     except ServiceError as refused:  # the engine or the service said no: one sentence, nothing changed
         return html.Span(refusal_text(refused), className="play-refused")
     return html.Span("Played.", className="play-done")
+
+
+# What a refresh leaves as it is when the game has not moved on from the table shown: the table, the picker and
+# what the player has picked on it (a pick must not vanish because the page looked again), and the last message.
+KEPT_ON_REFRESH = {
+    "play-table-html",
+    "play-picker",
+    "play-version",
+    "play-group",
+    "play-cards",
+    "play-message",
+    "play-form",
+}
+
+
+def unchanged_table(out: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``out`` with the parts of the page the player is picking on left alone (``dash.no_update``)."""
+    return tuple(
+        dash.no_update if output.component_id in KEPT_ON_REFRESH else value
+        for output, value in zip(OUTPUTS, out, strict=True)
+    )
 
 
 def _played(moves: int) -> str:
@@ -299,7 +384,19 @@ def drawn(ctx: Context, visitor: Visitor, game_id: str, message: Any) -> tuple[A
         [],
         message,
         picker is None,
+        changed(now["log"], names, drawing, game["view"]),
     )
+
+
+def changed(log: list[Any], names: list[str], drawing: Any, view: Any) -> str:
+    """The last record of the log as this seat may read it (the engine's words for that reader): who made it and
+    what it did, in one line ("" before the first move)."""
+    last = next((e for e in reversed(log) if e.version > 1), None)
+    if last is None:
+        return ""
+    who = names[last.seat] if last.seat is not None and last.seat < len(names) else "The game"
+    said = "; ".join(drawing.log_text(line, view) for line in last.lines if line) or "no change"
+    return f"Last move ({last.version - 1}), {who}: {said}"
 
 
 def clock_shown(clock: dict[str, Any] | None, names: list[str]) -> list[Any]:

@@ -41,6 +41,7 @@ OUTPUTS = [
     ("play-cards", "value"),
     ("play-message", "children"),
     ("play-form", "hidden"),
+    ("play-changed", "children"),
 ]
 
 
@@ -91,6 +92,7 @@ def draw(
         ("play-meta", "data", {"game": table.game_id}),
         ("play-refresh", "n_clicks", 1 if trigger == "play-refresh" else 0),
         ("play-submit", "n_clicks", 1 if trigger == "play-submit" else 0),
+        ("play-send", "n_clicks", 1 if trigger == "play-send" else 0),
     ]
     body = {
         "output": ".." + "...".join(f"{i}.{p}" for i, p in OUTPUTS) + "..",
@@ -189,7 +191,7 @@ def test_the_play_callback_refuses_anyone_without_the_seat(app: Any, table: Tabl
             out = drawn(visitor, table, trigger="play-submit", chosen=action, shown=before)
             assert "seat" in text(out["play-message"]["children"])
             continue
-        for trigger in ("play-meta", "play-submit"):
+        for trigger in ("play-meta", "play-submit", "play-send"):  # (the form's button and the table's)
             response = draw(visitor, table, trigger=trigger, chosen=action, shown=before)
             assert response.status_code == 403
             assert '"response"' not in response.get_data(as_text=True)
@@ -281,6 +283,7 @@ def test_crafting_is_offered_for_the_move_chosen_and_plays(app: Any, table: Tabl
             {"id": "play-meta", "property": "data", "value": {"game": table.game_id}},
             {"id": "play-refresh", "property": "n_clicks", "value": 0},
             {"id": "play-submit", "property": "n_clicks", "value": 1},
+            {"id": "play-send", "property": "n_clicks", "value": 0},
         ],
         "state": [
             {"id": "play-option", "property": "value", "value": chosen},
@@ -305,3 +308,48 @@ def test_a_move_that_is_never_crafted_has_no_crafting(app: Any, table: Table) ->
     for action in seen["legal_actions"]:
         if action["type"] != "play":
             assert crafted(table.service, table.game_id, Viewer(seat), seen["version"], action) == []
+
+
+def test_every_card_the_picker_offers_is_pickable_on_the_table_and_no_other_seats_card(app: Any, table: Table) -> None:
+    """The table marks each ruin in the seat's hand with the picker's value for it (``data-pick``), so a pick on
+    the table ticks the very box the form offers: every offered card is on the table exactly once, and another
+    seat's ruins, which it may not see, are not there to pick."""
+    seat = to_act(table)
+    out = drawn(seated(app, table, seat), table)
+    html_text = out["play-table-html"]["data"]["html"]
+    offered = [c["value"] for c in out["play-cards"]["options"]]
+    assert offered, "a position where the seat has ruins to pick"
+    for value in offered:
+        assert html_text.count(f'data-pick="{value}"') == 1, value
+    referee = table.service.game(table.game_id)["view"]
+    others = [r for h in referee["hands"] if h["seat"] != seat for r in h["ruins"]]
+    assert others and not any(f'data-pick="{r}"' in html_text for r in others)
+
+
+def test_the_last_move_is_said_as_this_seat_may_read_it(app: Any, table: Table) -> None:
+    """After a move sent from under the table, a line says who made it and what it did (the log's last record,
+    told for this reader)."""
+    seat = to_act(table)
+    player = seated(app, table, seat)
+    out = drawn(player, table)
+    choice = matching(out["play-picker"]["data"], None, [])[0]
+    played = drawn(player, table, trigger="play-send", chosen=choice["value"], shown=out["play-version"]["data"])
+    assert "Played" in text(played["play-message"]["children"])
+    names = [p["name"] for p in table.service.game(table.game_id)["players"]]
+    said = text(played["play-changed"]["children"])
+    assert said.startswith(f"Last move ({played['play-version']['data'] - 1}), {names[seat]}: "), said
+    assert table.service.game(table.game_id)["version"] == played["play-version"]["data"]
+
+
+def test_a_refresh_on_the_table_shown_keeps_what_the_player_picked(app: Any, table: Table) -> None:
+    """The page looks again when the live channel says so (and after its own move): when the game has not moved
+    on from the table shown, the table, the picker and the picks are left as they are (nothing of them is sent
+    back), so a ruin picked on the table does not vanish; when it has moved on, they are drawn anew."""
+    seat = to_act(table)
+    player = seated(app, table, seat)
+    version = drawn(player, table)["play-version"]["data"]
+    same = drawn(player, table, trigger="play-refresh", shown=version)
+    assert "play-status" in same
+    assert not {"play-cards", "play-picker", "play-table-html", "play-message"} & set(same)
+    moved_on = drawn(player, table, trigger="play-refresh", shown=version - 1)
+    assert {"play-cards", "play-picker", "play-table-html"} <= set(moved_on)

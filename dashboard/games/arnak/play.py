@@ -112,12 +112,21 @@ def picker(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seat: in
             _label(action, side, decision),
             action,
             group=GROUPS.get(str(action.get("type")), str(action.get("type"))),
+            marks=_marks(action),
         )
         for action in legal
     ]
     # Identical copies of a card (three Fear cards) make the same move: one option, saying so; cards of one name
     # that differ (a Funding with a car, another with a ship) are told apart by their travel icons.
     return Picker(merge_alike(_told_apart(choices), same=lambda c: _faces(c.action)))
+
+
+def _marks(action: Mapping[str, Any]) -> tuple[str, ...]:
+    """What the move is made with on the table (the table's ``data-pick``): the card bought from the row or played
+    from the hand."""
+    if action.get("type") in ("buy", "play") and isinstance(action.get("card"), int):
+        return (f"card:{action['card']}",)
+    return ()
 
 
 def _card_ids(action: Mapping[str, Any]) -> list[int]:

@@ -393,8 +393,11 @@ def _site(
 
 def _card_row(view: dict[str, Any]) -> html.Div:
     row = view["card_row"]
-    artifacts = [_card(c, "arnak-in-row") for c in row["artifacts"]]
-    items = [_card(c, "arnak-in-row") for c in row["items"]]
+    # ``data-pick``: the play page lets a card the picker marks be picked on the table (dashboard/games/arnak/play.py)
+    artifacts = [
+        _card(c, "arnak-in-row", **data_attributes({"data-pick": f"card:{c['id']}"})) for c in row["artifacts"]
+    ]
+    items = [_card(c, "arnak-in-row", **data_attributes({"data-pick": f"card:{c['id']}"})) for c in row["items"]]
     staff = html.Span("moon staff", className="arnak-staff", title="The moon staff: artifacts left, items right")
     piles = html.Div(
         [
@@ -716,7 +719,12 @@ def _cards_lines(
     if "cards" in hand:
         fear_seen += sum(1 for c in hand["cards"] if c["kind"] == "fear")
         hand_body: Any = [
-            _card(c, "arnak-in-hand", owned=True, **data_attributes({"data-secret": "hand", "data-seat": str(seat)}))
+            _card(
+                c,
+                "arnak-in-hand",
+                owned=True,
+                **data_attributes({"data-secret": "hand", "data-seat": str(seat), "data-pick": f"card:{c['id']}"}),
+            )
             for c in hand["cards"]
         ] or [html.Span("empty", className="q")]
     else:

@@ -208,7 +208,7 @@ def _hand(view: dict[str, Any], names: list[str], seat: int, acting: bool) -> ht
     size = f"{count} ruin{'s' if count != 1 else ''}"
     if "ruins" in hand:
         body: Any = (
-            html.Div([ruin_chip(cards[c], names) for c in hand["ruins"]], className="chips")
+            html.Div([ruin_chip(cards[c], names, pick=True) for c in hand["ruins"]], className="chips")
             if hand["ruins"]
             else html.Div("Empty hand.", className="quiet")
         )
@@ -341,9 +341,9 @@ def _changed(ruin: dict[str, Any]) -> bool:
     return ruin["side"] == "night" or ruin["claim"] is not None or any(d is not None for d in ruin["sleeves"].values())
 
 
-def ruin_chip(card: dict[str, Any], names: list[str], latest: bool = False) -> html.Span:
+def ruin_chip(card: dict[str, Any], names: list[str], latest: bool = False, pick: bool = False) -> html.Span:
     """One ruin: its current rank(s) and side, sleeved discoveries, claim, and what it counts as; ``latest``:
-    the move shown just played it (marked)."""
+    the move shown just played it (marked); ``pick``: a ruin in a hand, which its player may pick on the table."""
     book = book_of()
     night = card["side"] == "night"
     rank = card["night_rank"] if night else card["day_rank"]
@@ -375,4 +375,8 @@ def ruin_chip(card: dict[str, Any], names: list[str], latest: bool = False) -> h
         parts,
         className=f"chip {'chip-night' if night else 'chip-day'}" + (" chip-last" if latest else ""),
         title=title + ("; just played" if latest else ""),
+        # The play page turns the hand's chips whose ruin its picker offers into toggles (``data-pick``: the
+        # picker's card value, dashboard/games/ruins/play.py), so a ruin is picked on the table as with the form's
+        # box; only in the hand (the same ruin may be shown again among the changed ones).
+        **data_attributes({"data-pick": str(card["id"])} if pick else {}),
     )
