@@ -1,0 +1,51 @@
+"""The known-strength ladder's games played and rated, not judged: does the rating order hold over K?
+
+Plays ``--games`` four-player games of ``service.analysis.known_strength`` (random, heuristic, search at B and at 4B,
+seats rotating, seeds ``<prefix>-<i>``), rates them in order, and prints one JSON line every ``--every`` games: each
+bot's ``mu``, its wins, whether the mus rise weakest first, and the CPU seconds so far. Rating without judging costs
+only the games, so it shows cheaply at which K (and whether robustly) the rating orders the bots before a judged run
+(docs/performance.md, section 11). Run it under ``nice -n 10``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from domain.games import game
+from domain.play import play_game
+from service.analysis.known_strength import LADDER, ladder_policies, ordered, seating
+from service.analysis.ratings import Ratings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="ruins")
+    parser.add_argument("--search-budget", type=int, default=32, help="B: the weaker search bot's budget")
+    parser.add_argument("--prefix", default="known-strength", help="the games' seeds are <prefix>-<i>")
+    parser.add_argument("--games", type=int, default=48)
+    parser.add_argument("--every", type=int, default=8, help="print after every this many games")
+    args = parser.parse_args()
+    rules = game(args.game).rules
+    ratings = Ratings()
+    wins = dict.fromkeys(LADDER, 0)
+    start = time.process_time()
+    for index in range(args.games):
+        players = [LADDER[b] for b in seating(index)]
+        bots = ladder_policies(args.game, args.search_budget)
+        played = play_game(rules, players, [bots[b] for b in seating(index)], f"{args.prefix}-{index}")
+        places = [played.result.place(seat) for seat in range(len(players))]
+        ratings.add(args.game, players, places)
+        for seat, player in enumerate(players):
+            wins[player] += places[seat] == 1  # a shared first place counts, as in known_strength
+        if (index + 1) % args.every == 0:
+            mus = [ratings.get(args.game, bot).mu for bot in LADDER]
+            line = {"B": args.search_budget, "prefix": args.prefix, "K": index + 1, "mu": [round(m, 2) for m in mus],
+                    "wins": [wins[bot] for bot in LADDER], "ordered": ordered(mus),
+                    "cpu": round(time.process_time() - start, 1)}  # fmt: skip
+            print(json.dumps(line), flush=True)
+
+
+if __name__ == "__main__":
+    main()
