@@ -88,7 +88,7 @@ def withdraw(tournament_id: str, player: str) -> None:
 @click.option("--off", is_flag=True, help="Stop broadcasting its games in play (the default).")
 def broadcast(tournament_id: str, moves: int | None, minutes: float | None, off: bool) -> None:
     """Broadcast the games in play of TOURNAMENT_ID to spectators, --moves or --minutes behind, or --off. Bad values
-    are refused (exit 1, ``invalid_broadcast``)."""
+    are refused (exit 1, code invalid_broadcast)."""
     if off == (moves is not None or minutes is not None):
         raise click.UsageError("give --moves N or --minutes M, or --off")
     with _service() as service:

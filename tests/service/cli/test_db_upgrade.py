@@ -68,7 +68,8 @@ def test_a_store_an_earlier_release_made_is_told_the_notes_of_what_it_applies_an
     earlier_releases.make(new_store)
     with_a_noted_migration(monkeypatch)
     output = upgrade(new_store, tmp_path).output
-    assert "applied 3 migration(s)" in output  # store/0001 marked, store/9999 applied, the read models matched
+    # store/0001 marked, the later ones (store/9999 among them) applied, the read models matched
+    assert f"applied {len(backends.migrations(new_store.backend)) + 1} migration(s)" in output
     assert f"  Note: {NOTE}" in output.splitlines()
     assert "emptied" not in output  # its read models are the declared ones: kept
 
