@@ -6,6 +6,7 @@ error (a Dash callback that raised shows up there)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -25,6 +26,7 @@ from service.commands.application import Digsite, Viewer
 from service.reading.projections.follower import Follower
 from service.reading.read_port import ReadPort
 from service.settings import Database, Settings
+from service.store import backends
 from tests.stores import Shelf
 
 RUINS_BOTS = _game("ruins").bots
@@ -162,10 +164,17 @@ def dashboard_app(demo: Demo) -> Any:
 @pytest.fixture(scope="session")
 def base_url(dashboard_app: Any) -> Iterator[str]:
     """The dashboard on a free port, served by werkzeug in a daemon thread for the session."""
+    with served(dashboard_app, "dashboard-server") as url:
+        yield url
+
+
+@contextlib.contextmanager
+def served(dashboard_app: Any, name: str) -> Iterator[str]:
+    """``dashboard_app`` on a free port, served by werkzeug in a daemon thread while the block runs: its address."""
     from werkzeug.serving import make_server
 
     server = make_server("127.0.0.1", 0, dashboard_app.server, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="dashboard-server", daemon=True)
+    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.port}"
@@ -173,6 +182,36 @@ def base_url(dashboard_app: Any) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+@dataclass
+class OwnStore:
+    """A store of a browser test's own (the demo's lists must not change), its dashboard served on a free port."""
+
+    service: Any
+    queries: Any
+    base_url: str
+
+
+@contextlib.contextmanager
+def own_store(tmp_path_factory: pytest.TempPathFactory, name: str, prepare: Any = None) -> Iterator[OwnStore]:
+    """An upgraded SQLite store named ``name``, its service and read port, ``prepare(service)`` run before the
+    dashboard is made (what its first pages must list), and the dashboard served; all closed after the block."""
+    from dashboard import create_dashboard
+
+    db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp(name) / f'{name}.sqlite'}")
+    backends.upgrade(db)
+    service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
+    queries = ReadPort.over(service.reader)
+    try:
+        if prepare is not None:
+            prepare(service)
+        app = create_dashboard(queries, service, access=access_settings())
+        with served(app, f"{name}-dashboard") as url:
+            yield OwnStore(service, queries, url)
+    finally:
+        queries.close()
+        service.close()
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,6 @@ deadline, never a fixed sleep."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -13,14 +12,10 @@ from uuid import UUID
 
 import pytest
 
-from dashboard import create_dashboard
 from domain.games import game as game_of
 from service.commands.application import Digsite, Viewer
 from service.commands.broadcasts import set_broadcast
-from service.reading.read_port import ReadPort
-from service.settings import Database, Settings
-from service.store import backends
-from tests.dashboard.conftest import SCREENSHOTS, TEST_SECRET, TIMEOUT_MS, access_settings
+from tests.dashboard.conftest import SCREENSHOTS, TIMEOUT_MS, own_store
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -38,28 +33,16 @@ class Venue:
 
 @pytest.fixture(scope="module")
 def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venue]:
-    from werkzeug.serving import make_server
+    made: dict[str, str] = {}
 
-    db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('watched') / 'watched.sqlite'}")
-    backends.upgrade(db)
-    service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
-    queries = ReadPort.over(service.reader)
-    cup = service.create_tournament("Open", 1, "arnak")
-    set_broadcast(service, cup, moves=BEHIND)
-    players = [service.create_player(n) for n in ("Ada", "Bea")]
-    game_id = service.create_game("arnak", players, None, {"tournament": cup})["id"]
-    app = create_dashboard(queries, service, access=access_settings())
-    server = make_server("127.0.0.1", 0, app.server, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="broadcast-dashboard", daemon=True)
-    thread.start()
-    try:
-        yield Venue(service, f"http://127.0.0.1:{server.port}", game_id)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
-        queries.close()
-        service.close()
+    def prepare(service: Digsite) -> None:
+        cup = service.create_tournament("Open", 1, "arnak")
+        set_broadcast(service, cup, moves=BEHIND)
+        players = [service.create_player(n) for n in ("Ada", "Bea")]
+        made["game"] = service.create_game("arnak", players, None, {"tournament": cup})["id"]
+
+    with own_store(tmp_path_factory, "watched", prepare) as own:
+        yield Venue(own.service, own.base_url, made["game"])
 
 
 def play(service: Digsite, game_id: str) -> None:

@@ -21,15 +21,12 @@ from typing import Any
 
 import pytest
 
-from dashboard import create_dashboard
 from domain.games import game
 from service.commands.application import Digsite, Viewer
 from service.errors import ServiceError
 from service.reading.read_port import ReadPort
 from service.serving import push
-from service.settings import Database, Settings
-from service.store import backends
-from tests.dashboard.conftest import SCREENSHOTS, TEST_SECRET, TIMEOUT_MS, access_settings
+from tests.dashboard.conftest import SCREENSHOTS, TIMEOUT_MS, own_store
 from tests.dashboard.test_browser import plotted_points, sign_in
 
 pytestmark = pytest.mark.browser
@@ -52,24 +49,8 @@ class Venue:
 @pytest.fixture(scope="module")
 def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venue]:
     """A store of its own (the demo's lists must not change), its dashboard served on a free port."""
-    from werkzeug.serving import make_server
-
-    db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('live') / 'live.sqlite'}")
-    backends.upgrade(db)
-    service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
-    queries = ReadPort.over(service.reader)
-    app = create_dashboard(queries, service, access=access_settings())
-    server = make_server("127.0.0.1", 0, app.server, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="live-dashboard", daemon=True)
-    thread.start()
-    try:
-        yield Venue(service, f"http://127.0.0.1:{server.port}", queries)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
-        queries.close()
-        service.close()
+    with own_store(tmp_path_factory, "live") as own:
+        yield Venue(own.service, own.base_url, own.queries)
 
 
 ARNAK_MOVES = 12  # browser moves of an Arnak game: every kind of turn of the first rounds, in under a minute

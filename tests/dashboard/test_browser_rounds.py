@@ -5,7 +5,6 @@ QR code per seat, and a player's link from it opening that player's own seat; a 
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,12 +12,8 @@ from typing import Any
 
 import pytest
 
-from dashboard import create_dashboard
 from service.commands.application import Digsite
-from service.reading.read_port import ReadPort
-from service.settings import Database, Settings
-from service.store import backends
-from tests.dashboard.conftest import TEST_SECRET, TIMEOUT_MS, Shots, access_settings
+from tests.dashboard.conftest import TIMEOUT_MS, Shots, own_store
 from tests.dashboard.test_browser import sign_in
 from tests.service.projecting import catch_up
 
@@ -38,27 +33,15 @@ class Evening:
 @pytest.fixture(scope="module")
 def evening(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Evening]:
     """A store of its own (the demo's lists must not change), two people registered, its dashboard on a free port."""
-    from werkzeug.serving import make_server
+    made: dict[str, Any] = {}
 
-    db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp('rounds') / 'rounds.sqlite'}")
-    backends.upgrade(db)
-    service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
-    queries = ReadPort.over(service.reader)
-    people = [service.create_player(n) for n in ("Ana", "Beto")]
-    cup = service.create_tournament("Club night", 2, "ruins")
-    catch_up(service)  # (the page offers players from the players list)
-    app = create_dashboard(queries, service, access=access_settings())
-    server = make_server("127.0.0.1", 0, app.server, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="rounds-dashboard", daemon=True)
-    thread.start()
-    try:
-        yield Evening(service, f"http://127.0.0.1:{server.port}", cup, people)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
-        queries.close()
-        service.close()
+    def prepare(service: Digsite) -> None:
+        made["people"] = [service.create_player(n) for n in ("Ana", "Beto")]
+        made["cup"] = service.create_tournament("Club night", 2, "ruins")
+        catch_up(service)  # (the page offers players from the players list)
+
+    with own_store(tmp_path_factory, "rounds", prepare) as own:
+        yield Evening(own.service, own.base_url, made["cup"], made["people"])
 
 
 @pytest.fixture
