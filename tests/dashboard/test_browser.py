@@ -9,13 +9,12 @@ page conditions (``expect`` / ``wait_for_function`` with a timeout), never fixed
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots, access_settings
+from tests.dashboard.conftest import TIMEOUT_MS, Demo, Shots, access_settings, served
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -460,20 +459,11 @@ def test_the_seat_token_form_opens_the_seat(page: Any, demo: Demo, shots: Shots)
 @pytest.fixture(scope="module")
 def closed_url(demo: Demo) -> Iterator[str]:
     """A second dashboard over the same store with spectator mode off (DIGSITE_DASHBOARD_SPECTATORS=0)."""
-    from werkzeug.serving import make_server
-
     from dashboard import create_dashboard
 
     app = create_dashboard(demo.queries, demo.service, access=access_settings(spectators=False))
-    server = make_server("127.0.0.1", 0, app.server, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="closed-dashboard", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with served(app, "closed-dashboard") as url:
+        yield url
 
 
 def test_with_spectator_mode_off_only_the_sign_in_page_shows(page: Any, demo: Demo, closed_url: str) -> None:

@@ -5,14 +5,13 @@ the move shown. Screenshots under artifacts/screenshots/ (as an organiser sees t
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from dashboard import create_dashboard
-from tests.dashboard.conftest import CHROMIUM_ARGS, TIMEOUT_MS, Shots, access_settings  # noqa: F401
+from tests.dashboard.conftest import CHROMIUM_ARGS, TIMEOUT_MS, Shots, access_settings, served  # noqa: F401
 from tests.dashboard.judged import Judged
 from tests.dashboard.test_browser import sign_in, version_is
 from tests.dashboard.test_replay_judgement_access import judged  # noqa: F401  (the judged store)
@@ -26,18 +25,9 @@ SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 @pytest.fixture(scope="module")
 def judged_url(judged: Judged) -> Iterator[str]:
     """The dashboard over the judged store, on a free port, for this module."""
-    from werkzeug.serving import make_server
-
     app = create_dashboard(judged.queries, judged.service, access=access_settings())
-    server = make_server("127.0.0.1", 0, app.server, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="judged-dashboard", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with served(app, "judged-dashboard") as url:
+        yield url
 
 
 @pytest.fixture

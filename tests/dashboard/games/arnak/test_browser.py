@@ -3,7 +3,6 @@ needs scrolling, at 390 px wide nothing overflows. Screenshots go to ``artifacts
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 import pytest
 
 from dashboard.games.arnak import CSS, draw_table
+from tests.dashboard.conftest import served
 from tests.dashboard.games.arnak.frames import frame, game, showcase
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -57,7 +57,6 @@ def table_url() -> Iterator[str]:
     from urllib.parse import parse_qs
 
     from dash import Dash, Input, Output, dcc, html
-    from werkzeug.serving import make_server
 
     frames = _frames()
     app = Dash(__name__, index_string=PAGE, include_assets_files=False)
@@ -70,15 +69,8 @@ def table_url() -> Iterator[str]:
         shown = frames.get(name)
         return draw_table(shown) if shown else html.Div("no such frame")
 
-    server = make_server("127.0.0.1", 0, app.server, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="arnak-table-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with served(app, "arnak-table-server") as url:
+        yield url
 
 
 def _open(browser: Any, url: str, width: int, height: int) -> tuple[Any, Any, list[str]]:
