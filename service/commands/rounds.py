@@ -34,7 +34,7 @@ from service.commands.broadcasts import checked_delay
 from service.errors import BadRequest, Conflict, NotFound
 from service.integrity.records import token_hash
 from service.seating import formats
-from service.store.aggregates import Game, Tournament
+from service.store.aggregates import TOURNAMENT_RECORDS, Game, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -364,16 +364,9 @@ class RoundsReader:
 # -- a tournament's entries and rounds in an export (``service.integrity.transfer``) ------------------------------
 
 # Each recorded event of entries and rounds, as an export's tournament line carries it (``"events"``): its name
-# there, its class, and its fields (each of them, exactly).
+# there, its class, and its fields (each of them, exactly): the tournament's records after ``created``.
 RECORDED: dict[str, tuple[type[Any], tuple[str, ...]]] = {
-    "entry_added": (Tournament.EntryAdded, ("player", "name", "at")),
-    "entry_withdrawn": (Tournament.EntryWithdrawn, ("player", "at")),
-    "round_seated": (
-        Tournament.RoundSeated,
-        ("round", "format", "table_size", "tables", "byes", "forced_past", "at"),
-    ),
-    "penalty_given": (Tournament.PenaltyGiven, ("player", "points", "reason", "at")),  # (service.commands.rulings)
-    "broadcast_set": (Tournament.BroadcastSet, ("moves", "minutes", "at")),  # (service.commands.broadcasts)
+    name: found for name, found in TOURNAMENT_RECORDS.items() if name != "created"
 }
 
 

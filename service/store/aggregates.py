@@ -16,6 +16,7 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.domain import Aggregate
 
 from domain.games import game as game_of
+from service.integrity.records import GENESIS, tournament_record_hash
 from service.store import clocks, eventsourcing_workarounds
 
 STORED_AS = "service.aggregates"  # the module path these classes had when the first records were stored
@@ -290,6 +291,9 @@ class Tournament(Aggregate):
         at: str
         options: dict[str, Any] | None
         clock: dict[str, Any] | None = None  # the time control of its games (service.store.clocks); None: untimed
+        # The hash of record 1 of its chain (``tournament_record_hash``); None: stored before tournaments were
+        # chained (then the hash is recomputed from the fields when it is read: ``Tournament.last_hash``).
+        hash: str | None = None
 
         class_version = 3
 
@@ -309,6 +313,7 @@ class Tournament(Aggregate):
         at: str,
         options: dict[str, Any] | None,
         clock: dict[str, Any] | None = None,
+        hash: str | None = None,
     ) -> None:
         self.name = name
         self.rounds = rounds
@@ -321,6 +326,9 @@ class Tournament(Aggregate):
         self.seated: list[dict[str, Any]] = []  # each seated round, as ``RoundSeated`` recorded it
         # The delayed broadcast of its games in play (``BroadcastSet``): ``{"moves": N}`` or ``{"minutes": M}``; off.
         self.broadcast: dict[str, Any] | None = None
+        # The hash of its last record (its events are chained like a game's records: ``trigger_event``)
+        body = {"name": name, "rounds": rounds, "game": game, "at": at, "options": options, "clock": clock}
+        self.last_hash = hash or tournament_record_hash(str(self.id), 1, GENESIS, body)
 
     class EntryAdded(Aggregate.Event):
         """A player entered the tournament (a person or a bot, alike)."""
@@ -329,8 +337,11 @@ class Tournament(Aggregate):
         player: str
         name: str
         at: str
+        prev_hash: str | None = None  # (None: stored before tournaments were chained; recomputed when read)
+        hash: str | None = None
 
         def apply(self, aggregate: Any) -> None:
+            chain(self, aggregate)
             aggregate.entries[self.player] = self.name
 
     class EntryWithdrawn(Aggregate.Event):
@@ -339,8 +350,11 @@ class Tournament(Aggregate):
         TOPIC = f"{STORED_AS}:Tournament.EntryWithdrawn"
         player: str
         at: str
+        prev_hash: str | None = None  # (None: stored before tournaments were chained; recomputed when read)
+        hash: str | None = None
 
         def apply(self, aggregate: Any) -> None:
+            chain(self, aggregate)
             aggregate.entries.pop(self.player, None)
 
     class RoundSeated(Aggregate.Event):
@@ -356,8 +370,11 @@ class Tournament(Aggregate):
         byes: list[str]
         forced_past: list[str]
         at: str
+        prev_hash: str | None = None  # (None: stored before tournaments were chained; recomputed when read)
+        hash: str | None = None
 
         def apply(self, aggregate: Any) -> None:
+            chain(self, aggregate)
             aggregate.seated.append(
                 {
                     "round": self.round,
@@ -378,8 +395,11 @@ class Tournament(Aggregate):
         moves: int | None
         minutes: float | None
         at: str
+        prev_hash: str | None = None  # (None: stored before tournaments were chained; recomputed when read)
+        hash: str | None = None
 
         def apply(self, aggregate: Any) -> None:
+            chain(self, aggregate)
             if self.moves is not None:
                 aggregate.broadcast = {"moves": self.moves}
             elif self.minutes is not None:
@@ -404,8 +424,11 @@ class Tournament(Aggregate):
         points: int
         reason: str
         at: str
+        prev_hash: str | None = None  # (None: stored before tournaments were chained; recomputed when read)
+        hash: str | None = None
 
         def apply(self, aggregate: Any) -> None:
+            chain(self, aggregate)
             aggregate.penalties = [
                 *getattr(aggregate, "penalties", []),
                 {"player": self.player, "points": self.points, "reason": self.reason, "at": self.at},
@@ -418,9 +441,53 @@ class Tournament(Aggregate):
         self.trigger_event(self.RoundSeated, **fields)
 
     @classmethod
-    def create(cls, **fields: Any) -> Tournament:
-        tournament: Tournament = eventsourcing_workarounds.create(cls, cls.Created, id=uuid4(), **fields)
+    def create(cls, tournament_id: UUID | None = None, **fields: Any) -> Tournament:
+        """A new tournament (``fields``: ``Created``'s own), the hash of its record 1 computed from them."""
+        uid = tournament_id or uuid4()
+        body = {name: fields.get(name) for name in TOURNAMENT_RECORDS["created"][1]}
+        chained = tournament_record_hash(str(uid), 1, GENESIS, body)
+        tournament: Tournament = eventsourcing_workarounds.create(cls, cls.Created, id=uid, **fields, hash=chained)
         return tournament
+
+    def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
+        """Every event after ``Created`` is the next record of the tournament's chain: its ``prev_hash`` is the hash
+        of the record before it, its ``hash`` covers its own fields (``TOURNAMENT_RECORDS``) and that one, as a
+        game's records do (``service.integrity.chain``); the ledger enters each with its hash."""
+        fields = TOURNAMENT_RECORDS[RECORD_TYPE[event_class]][1]
+        body = {name: kwargs[name] for name in fields}
+        prev = self.last_hash
+        chained = tournament_record_hash(str(self.id), self.version + 1, prev, body)
+        super().trigger_event(event_class, **body, prev_hash=prev, hash=chained)
+
+
+def chain(event: Any, tournament: Any) -> None:
+    """Follow the tournament's chain over ``event`` (its stored hash, or for an event stored before tournaments were
+    chained, the hash its fields give)."""
+    stored = event.hash
+    if stored is None:
+        body = record_body(event)
+        stored = tournament_record_hash(str(event.originator_id), event.originator_version, tournament.last_hash, body)
+    tournament.last_hash = stored
+
+
+def record_body(event: Any) -> dict[str, Any]:
+    """A tournament event's own fields, as its record's body (what its hash covers)."""
+    return {name: getattr(event, name) for name in TOURNAMENT_RECORDS[RECORD_TYPE[type(event)]][1]}
+
+
+# A tournament's records: each type's name (in an export, in ``verify``'s messages), its event, and its body's fields.
+TOURNAMENT_RECORDS: dict[str, tuple[type[Any], tuple[str, ...]]] = {
+    "created": (Tournament.Created, ("name", "rounds", "game", "at", "options", "clock")),
+    "entry_added": (Tournament.EntryAdded, ("player", "name", "at")),
+    "entry_withdrawn": (Tournament.EntryWithdrawn, ("player", "at")),
+    "round_seated": (
+        Tournament.RoundSeated,
+        ("round", "format", "table_size", "tables", "byes", "forced_past", "at"),
+    ),
+    "penalty_given": (Tournament.PenaltyGiven, ("player", "points", "reason", "at")),
+    "broadcast_set": (Tournament.BroadcastSet, ("moves", "minutes", "at")),
+}
+RECORD_TYPE = {cls: name for name, (cls, _) in TOURNAMENT_RECORDS.items()}
 
 
 class Seating(Aggregate):
