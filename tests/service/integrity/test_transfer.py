@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,20 +12,7 @@ from service.commands.application import Digsite
 from service.integrity.audit import verify
 from service.integrity.records import GENESIS, record_hash
 from service.integrity.transfer import FORMAT, _exists, export_lines, import_lines, write_export
-from service.settings import Database, Settings
-from tests.service.conftest import another_store
 from tests.service.integrity.test_audit import finished_game, first_play, new_game, play
-
-
-@pytest.fixture
-def target(database: Database, request: pytest.FixtureRequest) -> Iterator[Digsite]:
-    """A Digsite on a second, empty store of the same backend as ``service``."""
-    with another_store(database, request) as other:
-        svc = Digsite(Settings(database=other))
-        try:
-            yield svc
-        finally:
-            svc.close()
 
 
 def exported(service: Digsite, *game_ids: str) -> list[str]:
