@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import quote
 
 import click
 
@@ -42,7 +43,7 @@ def _service() -> Iterator[Digsite]:
 
 @main.group()
 def tournament() -> None:
-    """A tournament's entries and rounds: enter players, seat and start rounds, print seat links."""
+    """A tournament's entries and rounds: enter players, seat and start rounds, print seat links, void one."""
 
 
 @tournament.command()
@@ -183,6 +184,29 @@ def links(tournament_id: str, round_no: int, links_file: Any, sheet_file: Any, b
         if links_file is None and sheet_file is None:
             click.echo(sheet.links_csv(service.rounds.links(tournament_id, round_no, base_url)), nl=False)
         _write_links(service, tournament_id, round_no, base_url, links_file, sheet_file)
+
+
+@tournament.command("void-link")
+@click.argument("tournament_id")
+@click.argument("round_no", type=int)
+@click.option("--table", type=click.IntRange(min=1), required=True, help="The table, as on the sheet (from 1).")
+@click.option("--seat", type=click.IntRange(min=1), required=True, help="The seat, as on the sheet (from 1).")
+@click.option("--reason", required=True, help="Why (a lost or leaked sheet): recorded with the ruling.")
+@click.option("--base-url", default=DEFAULT_BASE_URL, show_default=True, help="Where players open the dashboard.")
+def void_link(tournament_id: str, round_no: int, table: int, seat: int, reason: str, base_url: str) -> None:
+    """Void one seat's link of ROUND_NO (a lost or leaked printed sheet), leaving the others as they are: the old
+    link is refused from now on; the new one is printed here, once (`links` prints it again later)."""
+    with _service() as service:
+        found = service.rounds.round(tournament_id, round_no)
+        tables = {t["table"]: t for t in found["tables"]}
+        if table not in tables or not 1 <= seat <= len(tables[table]["players"]):
+            raise click.BadParameter(f"round {round_no} has no table {table} with a seat {seat}")
+        game_id = tables[table]["game"]
+        assert game_id is not None  # (a seated round's tables have their games)
+        ruled = service.rulings.rule_on_game(game_id, {"ruling": "void_link", "seat": seat - 1, "reason": reason})
+        player = tables[table]["players"][seat - 1]["name"]
+        click.echo(f"the link of table {table}, seat {seat} ({player}) is void; its new link (keep it private):")
+        click.echo(f"{base_url.rstrip('/')}/replay/{game_id}?token={quote(ruled['token']['token'])}")
 
 
 @tournament.command()

@@ -11,6 +11,8 @@
   drawn at random but derived from the server secret, the game and the seat (an HMAC), so the organiser can print
   the sheet again at any time; only their hashes are stored, as for every game. Keep ``DIGSITE_SECRET_KEY`` the
   same for the tournament's life: with another secret the links cannot be made again (409 ``links_unavailable``).
+  A seat whose link the organiser voided (a lost or leaked sheet: the ``void_link`` ruling) gets the next token
+  derived for it (``seat_token``'s generation), so its link on a sheet printed again is the new one.
 
 Nothing here names a game: table sizes come from the game's ``Schemas.seats``, results from its ``Result``.
 """
@@ -34,14 +36,17 @@ from service.commands.broadcasts import checked_delay
 from service.errors import BadRequest, Conflict, NotFound
 from service.integrity.records import token_hash
 from service.seating import formats
-from service.store.aggregates import TOURNAMENT_RECORDS, Game, Tournament
+from service.store.aggregates import TOURNAMENT_RECORDS, Game, Tournament, link_generation
 
 logger = logging.getLogger(__name__)
 
 
-def seat_token(secret: bytes, game_id: str, seat: int) -> str:
-    """The token of ``seat`` in a seated round's game ``game_id`` (the same every time it is asked for)."""
-    digest = hmac.new(secret, f"digsite seat link/1|{game_id}|{seat}".encode(), hashlib.sha256).digest()
+def seat_token(secret: bytes, game_id: str, seat: int, generation: int = 0) -> str:
+    """The token of ``seat`` in a seated round's game ``game_id`` (the same every time it is asked for). Each time
+    the organiser voids the seat's link (a ``void_link`` ruling, ``service.commands.rulings``) the seat's
+    ``generation`` goes up by one and its token is the next one derived; generation 0 is the round's first."""
+    text = f"digsite seat link/1|{game_id}|{seat}" + (f"|{generation}" if generation else "")
+    digest = hmac.new(secret, text.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:24]).decode().rstrip("=")
 
 
@@ -72,7 +77,7 @@ class TournamentRounds:
             assert table["game"] is not None  # (a seated round's tables have their games)
             stored = self.service.reader.aggregate(table["game"], Game, "game")
             for player in table["players"]:
-                token = seat_token(secret, table["game"], player["seat"])
+                token = seat_token(secret, table["game"], player["seat"], link_generation(stored, player["seat"]))
                 if token_hash(token) != stored.token_hashes[player["seat"]]:
                     raise Conflict(
                         "these seats' tokens were made with another server secret: their links cannot be made again "

@@ -79,6 +79,7 @@ class Game(Aggregate):
         self.moves = 0
         self.seed: str | None = None  # published only once the game is over
         self.rulings: list[dict[str, Any]]  # (declared, not set: ``RulingRecorded`` sets it; ``ruled`` reads it)
+        self.voided_links: list[dict[str, Any]]  # (likewise: a ``void_link`` ruling sets it; ``voided`` reads it)
         rules = game_of(kind).rules
         self.state = rules.replay([rules.event_from_dict(e) for e in opening])
         if clock is not None:  # (else the class's None: a game without a clock is stored, and snapshot, as before)
@@ -207,6 +208,12 @@ class Game(Aggregate):
             game: Game = aggregate
             # (set only once a game has a ruling: a game without one keeps the state its snapshots hold)
             game.rulings = [*ruled(game), {"version": self.originator_version, "ruling": self.ruling}]
+            if self.ruling == "void_link":  # the seat's new token from now on; the old one is refused by name
+                seat = self.details["seat"]
+                game.voided_links = [*voided(game), {"seat": seat, "token_hash": self.details["voided_hash"]}]
+                game.token_hashes = [
+                    self.details["token_hash"] if i == seat else t for i, t in enumerate(game.token_hashes)
+                ]
             if self.ruling == "substitute":  # the seat's player from the next move on (new lists: Created's stay)
                 seat = self.details["seat"]
                 game.players = [self.details["player"] if i == seat else p for i, p in enumerate(game.players)]
@@ -242,6 +249,18 @@ def ruled(game: Game) -> list[dict[str, Any]]:
     """The game's rulings so far (``{"version", "ruling"}``; none for a game loaded from a snapshot taken before
     rulings existed, which has no such attribute)."""
     return list(getattr(game, "rulings", []))
+
+
+def voided(game: Game) -> list[dict[str, Any]]:
+    """The seat links the organiser voided on this game (``{"seat", "token_hash"}``: the hash of the token it held),
+    oldest first (none for a game stored, or snapshot, before links could be voided)."""
+    return list(getattr(game, "voided_links", []))
+
+
+def link_generation(game: Game, seat: int) -> int:
+    """How many times ``seat``'s link was voided: the generation of the token it holds now
+    (``service.commands.rounds.seat_token``)."""
+    return sum(1 for v in voided(game) if v["seat"] == seat)
 
 
 STOPPING = ("annul", "restart")  # rulings after which no move is played on the game
