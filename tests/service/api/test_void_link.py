@@ -12,7 +12,8 @@ from flask.testing import FlaskClient
 
 from service.cli import main
 from service.commands.application import Digsite
-from service.integrity.audit import verify
+from service.integrity.audit import verify, verify_records
+from service.integrity.records import record_hash
 from tests.service.api.support import bearer, new_players, ok, organiser
 
 
@@ -100,3 +101,21 @@ def test_the_cli_voids_one_seat_s_link_and_prints_the_new_one(
     assert ok(client.get(f"/api/v1/games/{old['game']}", headers=bearer(new_url.split("token=")[1])))["seat"] == 1
     wrong = runner.invoke(main, ["tournament", "void-link", cup, "1", "--table", "9", "--seat", "1", "--reason", "x"])
     assert wrong.exit_code != 0 and "no table 9" in wrong.output
+
+
+def test_verify_names_a_voided_link_that_does_not_void_the_seat_s_token_of_that_moment(
+    client: FlaskClient, service: Digsite
+) -> None:
+    """A forger who rewrites the ruling (another voided hash, the chain recomputed after it) fails ``rulings``."""
+    _, links = _seated(client)
+    game = links[0]["game"]
+    body = {"ruling": "void_link", "seat": 1, "reason": "sheet lost"}
+    ok(client.post(f"/api/v1/games/{game}/rulings", json=body, headers=organiser()))
+    records = service.stored_records(game)
+    assert verify_records(records).ok
+    records[-1]["body"]["details"]["voided_hash"] = records[0]["body"]["token_hashes"][0]  # (seat 0's, not seat 1's)
+    records[-1]["hash"] = record_hash(game, records[-1]["version"], records[-1]["prev_hash"], records[-1]["body"])
+    report = verify_records(records)
+    [rulings] = [c for c in report.checks if c.name == "rulings"]
+    assert not rulings.ok and "not the token seat 1 held then" in rulings.detail
+    assert all(c.ok for c in report.checks if c.name != "rulings")
