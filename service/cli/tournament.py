@@ -197,16 +197,11 @@ def void_link(tournament_id: str, round_no: int, table: int, seat: int, reason: 
     """Void one seat's link of ROUND_NO (a lost or leaked printed sheet), leaving the others as they are: the old
     link is refused from now on; the new one is printed here, once (`links` prints it again later)."""
     with _service() as service:
-        found = service.rounds.round(tournament_id, round_no)
-        tables = {t["table"]: t for t in found["tables"]}
-        if table not in tables or not 1 <= seat <= len(tables[table]["players"]):
-            raise click.BadParameter(f"round {round_no} has no table {table} with a seat {seat}")
-        game_id = tables[table]["game"]
-        assert game_id is not None  # (a seated round's tables have their games)
-        ruled = service.rulings.rule_on_game(game_id, {"ruling": "void_link", "seat": seat - 1, "reason": reason})
-        player = tables[table]["players"][seat - 1]["name"]
-        click.echo(f"the link of table {table}, seat {seat} ({player}) is void; its new link (keep it private):")
-        click.echo(f"{base_url.rstrip('/')}/replay/{game_id}?token={quote(ruled['token']['token'])}")
+        voided = service.rounds.void_link(tournament_id, round_no, table, seat - 1, reason)
+        click.echo(
+            f"the link of table {table}, seat {seat} ({voided['name']}) is void; its new link (keep it private):"
+        )
+        click.echo(f"{base_url.rstrip('/')}/replay/{voided['game']}?token={quote(voided['token'])}")
 
 
 @tournament.command()

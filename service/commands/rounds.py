@@ -98,6 +98,29 @@ class TournamentRounds:
                 )
         return rows
 
+    def void_link(self, tournament_id: str, number: Any, table: Any, seat: Any, reason: Any) -> dict[str, Any]:
+        """Void the link of ``seat`` (from 0) at ``table`` of round ``number`` (a lost or leaked sheet): the seat's game
+        records a ``void_link`` ruling (``service.commands.rulings``) and its new token is answered, once:
+        ``{"round", "table", "seat", "player", "name", "game", "token"}``. 404 ``unknown_round``/``unknown_table``."""
+        found = self.rounds.round(tournament_id, number)
+        tables = {t["table"]: t for t in found["tables"]}
+        if isinstance(table, bool) or table not in tables:
+            raise NotFound(f"round {number} has tables 1 to {len(tables)}, not {table!r}", "unknown_table")
+        at = tables[table]
+        assert at["game"] is not None  # (a seated round's tables have their games)
+        body = {"ruling": "void_link", "seat": seat, "reason": reason}
+        ruled = self.service.rulings.rule_on_game(at["game"], body)  # (400 invalid_ruling: a seat it does not have)
+        holder = at["players"][ruled["token"]["seat"]]
+        return {
+            "round": found["round"],
+            "table": table,
+            "seat": ruled["token"]["seat"],
+            "player": holder["id"],
+            "name": holder["name"],
+            "game": at["game"],
+            "token": ruled["token"]["token"],
+        }
+
     # -- entries ----------------------------------------------------------------------------------------
 
     def _tournament(self, tournament_id: str | UUID) -> Tournament:
