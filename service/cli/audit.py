@@ -34,6 +34,8 @@ from service.integrity.audit import (
     verify_store,
 )
 from service.integrity.backfill import backfill
+from service.integrity.ledger import Ledger
+from service.integrity.tournament_chain import stored_tournament_ids
 from service.integrity.transfer import import_lines, write_export
 
 
@@ -178,7 +180,11 @@ def verify_command(
                 _print_report(report)
             raise SystemExit(0 if report.ok else 1)
         ids = _ids(service, None, tournament) if tournament is not None else games_to_verify(service, None, checkpoint)
-        tournaments = [service.tournament(tournament)["id"]] if tournament is not None else None
+        tournaments = (
+            [service.tournament(tournament)["id"]]
+            if tournament is not None
+            else stored_tournament_ids(service, Ledger(service).entries())
+        )
         with (
             _games_verifier(service, cluster, workers) as verify_games,
             click.progressbar(length=len(ids), label="verifying", file=sys.stderr) as bar,

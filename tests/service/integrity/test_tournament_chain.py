@@ -13,8 +13,10 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from click.testing import CliRunner
 from eventsourcing.utils import get_topic
 
+from service.cli import main
 from service.commands.application import Digsite
 from service.integrity.audit import verify_store
 from service.integrity.backfill import backfill
@@ -119,7 +121,7 @@ def test_a_penalty_s_points_edited_in_the_database_is_caught_by_its_own_hash(
 
 
 def test_a_penalty_s_points_edited_and_the_chain_recomputed_is_caught_by_the_ledger(
-    service: Digsite, database: Database
+    service: Digsite, database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cup = cup_with_history(service)
     at = penalty_at(database, cup)
@@ -127,6 +129,11 @@ def test_a_penalty_s_points_edited_and_the_chain_recomputed_is_caught_by_the_led
     name, version, detail = failed(audit(service, cup))
     assert (name, version) == ("tournament_chain", at) and "not the one the ledger entered" in detail
     assert not verify_store(service).ok
+    monkeypatch.setenv("DIGSITE_DATABASE_URL", database.url)
+    result = CliRunner().invoke(main, ["verify", "--all"])
+    assert result.exit_code == 1, result.output
+    assert f"FAIL tournament {cup}: first bad record {at}: tournament_chain" in result.output
+    assert "1 tournament(s) checked: 0 verified" in result.output
 
 
 def test_an_entry_deleted_as_it_stands_is_named_as_missing(service: Digsite, database: Database) -> None:
@@ -176,7 +183,7 @@ def test_rounds_tables_swapped_with_their_numbers_kept_are_caught_by_the_ledger(
 
 
 def test_a_tournament_stored_before_chains_is_not_covered_then_backfilled_then_chains_on(
-    service: Digsite, database: Database
+    service: Digsite, database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Its rows as an earlier release stored them (no hash, no ledger entry): not covered, not failing; backfill
     enters each record; a new entry is then chained after them and entered live."""
@@ -198,6 +205,9 @@ def test_a_tournament_stored_before_chains_is_not_covered_then_backfilled_then_c
     assert report.ok and report.coverage == "not covered" and report.uncovered == list(range(1, 11))
     assert "not covered" in report.checks[-1].detail
     assert verify_store(service).ok  # reported, not an error
+    monkeypatch.setenv("DIGSITE_DATABASE_URL", database.url)
+    result = CliRunner().invoke(main, ["verify", "--all"])
+    assert result.exit_code == 0 and f"not covered: tournament {old}" in result.output, result.output
 
     done = backfill(service)
     assert [e.version for e in done.entered if e.game == old] == list(range(1, 11))
