@@ -24,6 +24,7 @@ from typing import Any
 
 import psycopg
 
+from bench.service import KIND
 from service import bootstrap
 from service.commands.application import Digsite
 from service.reading.projections.follower import Follower
@@ -46,7 +47,7 @@ def measure(url: str, games: int, workers: int, passes: int) -> dict[str, Any]:
         first = services[0]
         players = [first.create_player(f"P{i}") for i in range(3)]
         for n in range(games):
-            first.create_game("ruins", players, seed=f"lease-{n}", clock={"per_move": 36_000})
+            first.create_game(KIND, players, seed=f"lease-{n}", clock={"per_move": 36_000})
         follower: Follower = bootstrap.follower(first.settings)
         try:
             follower.catch_up()

@@ -398,17 +398,6 @@ RECORDED: dict[str, tuple[type[Any], tuple[str, ...]]] = {
 }
 
 
-def recorded_events(app: Any, tournament_id: str) -> list[dict[str, Any]]:
-    """The tournament's entries and rounds as recorded, in order (its events after ``Created``), as plain dicts."""
-    names = {cls: name for name, (cls, _) in RECORDED.items()}
-    out = []
-    for event in app.repository.event_store.get(parse_uuid(tournament_id, "tournament")):
-        name = names.get(type(event))
-        if name is not None:
-            out.append({"event": name, **{f: getattr(event, f) for f in RECORDED[name][1]}})
-    return out
-
-
 def malformed_events(events: Any) -> str | None:
     """What is wrong with an export's recorded events of a tournament (None: nothing)."""
     if not isinstance(events, list):
@@ -444,7 +433,8 @@ def _a_delay(moves: Any, minutes: Any) -> bool:
 
 
 def replay_recorded(tournament: Tournament, events: list[dict[str, Any]]) -> None:
-    """Record ``events`` (as ``recorded_events`` gives them, checked by ``malformed_events``) on ``tournament``."""
+    """Record ``events`` (an export's, ``service.integrity.transfer``: each ``{"event", **fields}``, checked by
+    ``malformed_events``) on ``tournament``, each chained as it is recorded."""
     for event in events:
         cls, fields = RECORDED[event["event"]]
         tournament.trigger_event(cls, **{f: event[f] for f in fields})
