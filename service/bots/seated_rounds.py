@@ -68,7 +68,7 @@ def play_bot_turns(service: Digsite, tournament_id: str, seed: str = "0") -> int
                 player = table["players"][seat]["id"]
                 if player not in bots:
                     record = service.player(player)["bot"]
-                    bots[player] = None if record is None else game(kind).bots.from_record(cast(dict[str, Any], record))
+                    bots[player] = None if record is None else game(kind).bots.from_record(record)
                 if bots[player] is None:
                     continue  # a person's seat
                 seen = service.game(game_id, Viewer(seat))
