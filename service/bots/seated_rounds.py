@@ -13,8 +13,10 @@ import random
 from typing import Any, cast
 
 from domain.games import game
+from domain.policies import Policy
 from service.bots.simulation import play_stored_game
 from service.commands.application import Digsite, Viewer
+from service.commands.results import RoundTable
 from service.errors import Conflict, RuleRejected
 
 
@@ -50,38 +52,46 @@ def play_rounds(service: Digsite, tournament_id: str, seed: str = "0", max_games
 
 
 def play_bot_turns(service: Digsite, tournament_id: str, seed: str = "0") -> int:
-    """One pass over the tables in play: each seat to act that a bot player holds makes one move (people's seats
-    are left to them). Returns the moves made (0: every table in play waits for a person, or none is in play).
-    A move refused because the game moved on meanwhile (a person's move, a timeout) is simply not made: the next
-    pass looks again."""
+    """One pass over the tables in play: each is played by its bot players until it waits for a person (people's
+    seats are left to them) or ends. Returns the moves made (0: every table in play waits for a person, or none is
+    in play). A move refused because the game moved on meanwhile (a person's move, a timeout) is not made: the
+    table is looked at again."""
     made = 0
-    bots: dict[str, Any] = {}
-    status = service.rounds.status(tournament_id)
-    for r in status["seated_rounds"]:
+    bots: dict[str, Policy[Any] | None] = {}
+    for r in service.rounds.status(tournament_id)["seated_rounds"]:
         for table in r["tables"]:
-            if table["status"] != "playing" or table["game"] is None:
-                continue
-            game_id = table["game"]
-            kind = service.kind_of(game_id)
-            rules = game(kind).rules
-            for seat in service.game(game_id)["to_act"]:
-                player = table["players"][seat]["id"]
-                if player not in bots:
-                    record = service.player(player)["bot"]
-                    bots[player] = None if record is None else game(kind).bots.from_record(record)
-                if bots[player] is None:
-                    continue  # a person's seat
-                seen = service.game(game_id, Viewer(seat))
-                legal = [rules.action_from_dict(a) for a in seen["legal_actions"]]
-                if seen["status"] != "playing" or not legal:
-                    continue
-                rng = random.Random(f"seated-bots:{seed}:{r['round']}:{table['table']}:{seen['version']}")
-                action = bots[player].choose(seen["view"], legal, rng)
-                try:
-                    service.submit(game_id, Viewer(seat), seen["version"], rules.action_to_dict(action))
-                except (Conflict, RuleRejected) as moved_on:  # (a stale version; a game a forfeit ended meanwhile)
-                    if isinstance(moved_on, RuleRejected) and moved_on.code != "game_over":
-                        raise
-                    continue
-                made += 1
+            if table["status"] == "playing" and table["game"] is not None:
+                made += _play_bots_seats(service, table, bots, f"seated-bots:{seed}:{r['round']}:{table['table']}")
     return made
+
+
+def _play_bots_seats(service: Digsite, table: RoundTable, bots: dict[str, Policy[Any] | None], seed: str) -> int:
+    """Play ``table``'s bot seats until no bot is to act (a person is, or the game is over): the moves made."""
+    assert table["game"] is not None
+    game_id, made = table["game"], 0
+    found = game(service.kind_of(game_id))
+    rules = found.rules
+    for player in (p["id"] for p in table["players"]):
+        if player not in bots:
+            record = service.player(player)["bot"]
+            bots[player] = None if record is None else found.bots.from_record(record)
+    while True:
+        now = service.game(game_id)
+        seats = [s for s in now["to_act"] if bots[table["players"][s]["id"]] is not None]
+        if now["status"] != "playing" or not seats:
+            return made
+        for seat in seats:
+            bot = bots[table["players"][seat]["id"]]
+            assert bot is not None
+            seen = service.game(game_id, Viewer(seat))
+            legal = [rules.action_from_dict(a) for a in seen["legal_actions"]]
+            if seen["status"] != "playing" or not legal:  # (over meanwhile; nothing to play: never loop on it)
+                return made
+            action = bot.choose(seen["view"], legal, random.Random(f"{seed}:{seen['version']}"))
+            try:
+                service.submit(game_id, Viewer(seat), seen["version"], rules.action_to_dict(action))
+            except (Conflict, RuleRejected) as moved_on:  # (a stale version; a game a forfeit ended meanwhile)
+                if isinstance(moved_on, RuleRejected) and moved_on.code != "game_over":
+                    raise
+                continue
+            made += 1
