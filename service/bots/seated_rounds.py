@@ -10,6 +10,7 @@ moves from their seat link meanwhile."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any, cast
 
 from domain.games import game
@@ -95,3 +96,16 @@ def _play_bots_seats(service: Digsite, table: RoundTable, bots: dict[str, Policy
                     raise
                 continue
             made += 1
+
+
+def play_alongside_people(service: Digsite, tournament_id: str, seed: str = "0", poll_seconds: float = 1.0) -> int:
+    """Play the bots' seats of every table in play (``play_bot_turns``), round after round, looking again every
+    ``poll_seconds`` while every table waits for a person, until the tournament is complete. Returns the bots'
+    moves. (People play from their seat links meanwhile; the serving processes' clock sweep times them out.)"""
+    moves = 0
+    while not service.rounds.status(tournament_id)["complete"]:
+        made = play_bot_turns(service, tournament_id, seed)
+        moves += made
+        if not made:
+            time.sleep(poll_seconds)  # (a person's turn, or a CSV round the organiser has not seated yet)
+    return moves
