@@ -76,7 +76,7 @@ class Evening:
 @pytest.fixture(scope="module")
 def evening(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Evening]:
     """A store of its own: the person registered (the rounds page offers them), and a two-round Ruins tournament
-    under a per-move clock, made as ``digsite tournament create --clock`` makes it."""
+    under a per-move clock, as ``POST /api/v1/tournaments`` with a ``clock`` makes it."""
     made: dict[str, Any] = {}
     clock = ShiftedClock()
 
