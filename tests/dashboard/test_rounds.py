@@ -148,6 +148,7 @@ def test_anyone_but_an_organiser_is_refused_the_page_and_every_callback(app: Any
     for browser in (Browser(app), seat_holder, Browser(closed)):
         page = browser.route(f"/tournaments/{cup}/rounds")  # (spectator mode off: the sign-in page, empty here)
         assert "rounds-start" not in json.dumps(page) and "Carla" not in json.dumps(page)
+        assert "ruling-record" not in json.dumps(page)  # (nor the ruling form)
         assert not page or "for organisers" in text(page)
         for response in (
             _start(browser, cup, force=["force"]),
