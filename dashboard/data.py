@@ -24,7 +24,7 @@ from service.bots.seated_rounds import enter_bots
 from service.commands.application import Digsite, GameReader, Viewer
 from service.commands.broadcasts import delay_of
 from service.commands.results import MoveAcknowledged, SeatedRound, SeatLink, TournamentRounds
-from service.errors import NotFound
+from service.errors import BadRequest, NotFound
 from service.integrity.audit import verify
 from service.integrity.checkpoint import checkpoint_coverage
 from service.reading.analytics import Analytics
@@ -240,6 +240,18 @@ class Data:
         """Seat and start the next round, as the API and the CLI do (refusals: ``ServiceError``, nothing changed)."""
         access.require_organiser(visitor)
         return self._service.rounds.seat_round(tournament_id, fmt, table_size, force=force)
+
+    def rule(self, visitor: Visitor, tournament_id: str, game_id: str | None, body: dict[str, Any]) -> dict[str, Any]:
+        """Record an organiser's ruling ``body`` (as the API takes it) on one of the tournament's seated games, or a
+        penalty on the tournament, through the one service function the API and the CLI call (``Digsite.rulings``).
+        Refusals: ``ServiceError``, nothing recorded."""
+        access.require_organiser(visitor)
+        if body.get("ruling") == "penalty":
+            return self._service.rulings.rule_on_tournament(tournament_id, body)
+        seated = self._rounds.status(tournament_id)["seated_rounds"]
+        if game_id not in {t["game"] for r in seated for t in r["tables"]}:
+            raise BadRequest("choose one of this tournament's games (a table of a seated round)", "invalid_ruling")
+        return self._service.rulings.rule_on_game(str(game_id), body)
 
     def seat_links(self, visitor: Visitor, tournament_id: str, round_no: int, base_url: str) -> list[SeatLink]:
         access.require_organiser(visitor)

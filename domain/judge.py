@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from domain.errors import NotSampleable
@@ -46,8 +46,9 @@ from domain.search import PROPOSALS, play_out, rewards
 Action = TypeVar("Action")
 Event = TypeVar("Event")
 
-JUDGE_VERSION = 2  # raise on any change to what the judge computes: stored judgements are keyed by it (2: a cut
-# playout valued by its point margins, not by ranks: docs/judge.md)
+JUDGE_VERSION = 3  # raise on any change to what the judge computes: stored judgements are keyed by it (2: a cut
+# playout valued by its point margins, not by ranks; 3: every seat's expected result, not the mover's alone: the
+# mover's figures are the same as 2's, draw for draw; docs/judge.md)
 DEFAULT_BUDGET = 100  # playouts a decision (half to search, half to estimate): bench/judge.py measures it
 WIDTH = 12  # legal actions compared whole up to this many; beyond, the rollout bot's choices and a draw of the rest
 SIGNIFICANCE = 2.0  # standard errors by which the best move found must beat the move played to replace it
@@ -70,16 +71,21 @@ class Move(Generic[Action, Event]):
 @dataclass(frozen=True, slots=True)
 class Estimate:
     """What a move is worth to its mover, over ``playouts`` playouts: its chance to win, its expected place (1
-    first), and its expected value in [0, 1] (``domain.search.rewards``)."""
+    first), and its expected value in [0, 1] (``domain.search.rewards``); and what it is worth to every seat, in
+    seat order (``wins``, ``values``: the mover's own entry is ``win`` and ``value``), which is what fair play reads:
+    a move's effect on the others' chances, measured as the mover's own is."""
 
     win: float
     place: float
     value: float
     playouts: int
+    wins: tuple[float, ...] = ()
+    values: tuple[float, ...] = ()
 
     def to_dict(self) -> JSON:
         return {"win": round(self.win, 4), "place": round(self.place, 4), "value": round(self.value, 4),
-                "playouts": self.playouts}  # fmt: skip
+                "playouts": self.playouts, "wins": [round(w, 4) for w in self.wins],
+                "values": [round(v, 4) for v in self.values]}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +105,9 @@ class Judgement:
     loss: float = 0.0
     accuracy: float | None = None
     mark: str | None = None  # "inaccuracy", "mistake", "blunder" or None
+    # The mover's options on average: every candidate compared, on the search's first round's common draws (what
+    # the mover's choice could give each seat, the reference a move's harm or help to another seat is measured from)
+    options: Estimate | None = None
 
     def to_dict(self) -> JSON:
         return {
@@ -113,6 +122,7 @@ class Judgement:
             "loss": round(self.loss, 3),
             "accuracy": None if self.accuracy is None else round(self.accuracy, 3),
             "mark": self.mark,
+            "options": None if self.options is None else self.options.to_dict(),
         }
 
 
@@ -185,38 +195,60 @@ def mark(loss: float) -> str | None:
     return None
 
 
-def _score(ended: tuple[Result | None, tuple[int, ...]] | None, seat: int) -> tuple[float, float, float]:
-    """(win, place, value) of one playout for ``seat``; an action the draw refused scores as a sure last place."""
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    """One playout scored: every seat's win (1 or 0) and value, and the mover's place."""
+
+    place: float
+    wins: tuple[float, ...]
+    values: tuple[float, ...]
+
+
+def _score(ended: tuple[Result | None, tuple[int, ...]] | None, seat: int, players: int) -> _Scored:
+    """One playout scored for every seat (the mover's place with it); an action the draw refused scores as a sure
+    last place for the mover and nothing for the others (a sampler never makes one so: ``play_out``)."""
     if ended is None:
-        return 0.0, 0.0, 0.0  # place filled in by the caller (the number of seats)
+        return _Scored(float(players), (0.0,) * players, (0.0,) * players)
     result, scores = ended
     if result is not None:
-        win, place = float(seat in result.winners), float(result.place(seat))
-    else:
+        wins = tuple(float(s in result.winners) for s in range(len(scores)))
+        place = float(result.place(seat))
+    else:  # cut at a round's end: the leaders on points (all of them, on a tie) count as winning
+        top = max(scores)
+        wins = tuple(float(points == top) for points in scores)
         place = 1.0 + sum(1 for other in scores if other > scores[seat])
-        win = float(place == 1.0)
-    return win, place, rewards(result, scores)[seat]
+    return _Scored(place, wins, tuple(rewards(result, scores)))
 
 
 @dataclass
 class _Tally:
-    win: float = 0.0
-    place: float = 0.0
-    value: float = 0.0
-    playouts: int = 0
+    """Sums over playouts, for the mover (``seat``) and for every seat."""
 
-    def add(self, scored: tuple[float, float, float]) -> None:
-        self.win += scored[0]
-        self.place += scored[1]
-        self.value += scored[2]
+    seat: int
+    players: int
+    place: float = 0.0
+    playouts: int = 0
+    wins: list[float] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.wins = [0.0] * self.players
+        self.values = [0.0] * self.players
+
+    def add(self, scored: _Scored) -> None:
+        self.place += scored.place
         self.playouts += 1
+        for s in range(self.players):
+            self.wins[s] += scored.wins[s]
+            self.values[s] += scored.values[s]
 
     def mean(self) -> float:
-        return self.value / self.playouts if self.playouts else 0.0
+        return self.values[self.seat] / self.playouts if self.playouts else 0.0
 
     def estimate(self) -> Estimate:
         n = max(1, self.playouts)
-        return Estimate(self.win / n, self.place / n, self.value / n, self.playouts)
+        wins, values = tuple(w / n for w in self.wins), tuple(v / n for v in self.values)
+        return Estimate(wins[self.seat], self.place / n, values[self.seat], self.playouts, wins, values)
 
 
 @dataclass
@@ -262,13 +294,13 @@ class Judge(Generic[Action]):
         seen = rules.view(state, seat)
         rng = random.Random(f"judge:{JUDGE_VERSION}:{seed}:{index}")
         try:
-            best, best_est, played_est, loss = self.compare(seen, seat, legal, played, rng)
+            best, best_est, played_est, loss, options = self.compare(seen, seat, legal, played, rng)
         except NotSampleable:
             return Judgement(index, seat, played_json, len(legal), judged=False)
         accuracy = move_accuracy(loss)
         return Judgement(
             index, seat, played_json, len(legal), True, rules.action_to_dict(best), played_est, best_est, loss,
-            accuracy, mark(loss),
+            accuracy, mark(loss), options,
         )  # fmt: skip
 
     def candidates(
@@ -288,8 +320,8 @@ class Judge(Generic[Action]):
 
     def compare(
         self, seen: Mapping[str, Any], seat: int, legal: Sequence[Action], played: Action, rng: random.Random
-    ) -> tuple[Action, Estimate, Estimate, float]:
-        """The best move found, its estimate, the move played's, and the loss (points, >= 0)."""
+    ) -> tuple[Action, Estimate, Estimate, float, Estimate]:
+        """The best move found, its estimate, the move played's, the loss (points, >= 0), and the options' mean."""
         rules = self.rules
         view = dict(seen)
         candidates = self.candidates(view, legal, played, rng)
@@ -298,29 +330,36 @@ class Judge(Generic[Action]):
         stop = None if self.rounds_ahead is None else start + self.rounds_ahead
         players = len(rules.progress(first).scores)
 
-        def scored(state: Any, action: Action, seed: int) -> tuple[float, float, float]:
-            win, place, value = _score(play_out(rules, self._player, state, action, stop, random.Random(seed)), seat)
-            return (win, float(players), value) if place == 0.0 else (win, place, value)
+        def scored(state: Any, action: Action, seed: int) -> _Scored:
+            return _score(play_out(rules, self._player, state, action, stop, random.Random(seed)), seat, players)
+
+        def tally() -> _Tally:
+            return _Tally(seat, players)
 
         # 1. Search: sequential halving over the candidates on half the budget.
         half = self.budget // 2
         alive = list(range(len(candidates)))
-        tallies = [_Tally() for _ in candidates]
+        tallies = [tally() for _ in candidates]
+        options = tally()  # the first round's playouts of every candidate: the mover's options on average
         rounds = max(1, math.ceil(math.log2(len(candidates))))
         drawn: Any = first
         while len(alive) > 1:
+            everyone = len(alive) == len(candidates)
             for _ in range(max(1, half // (rounds * len(alive)))):
                 state = drawn if drawn is not None else rules.sample(view, seat, rng)
                 drawn = None
                 seed = rng.getrandbits(64)
                 for i in alive:
-                    tallies[i].add(scored(state, candidates[i], seed))
+                    outcome = scored(state, candidates[i], seed)
+                    tallies[i].add(outcome)
+                    if everyone:
+                        options.add(outcome)
             alive.sort(key=lambda i: (-tallies[i].mean(), i))  # ties: the move played first, then the bot's choices
             del alive[max(1, (len(alive) + 1) // 2) :]
         found = alive[0]
 
         # 2. Estimate: the move played and the best found side by side on fresh draws.
-        played_tally, best_tally = _Tally(), _Tally()
+        played_tally, best_tally = tally(), tally()
         differences: list[float] = []
         pairs = max(2, (self.budget - half) // (1 if found == 0 else 2))
         for _ in range(pairs):
@@ -331,7 +370,7 @@ class Judge(Generic[Action]):
             if found != 0:
                 theirs = scored(state, candidates[found], seed)
                 best_tally.add(theirs)
-                differences.append(theirs[2] - mine[2])
+                differences.append(theirs.values[seat] - mine.values[seat])
         if found != 0 and self.extend and CLOSE[0] <= _z(differences) < CLOSE[1]:
             # A close call: more pairs settle it, where a second judgement would otherwise fall either side.
             for _ in range(self.extend * pairs):
@@ -340,11 +379,11 @@ class Judge(Generic[Action]):
                 mine, theirs = scored(state, played, seed), scored(state, candidates[found], seed)
                 played_tally.add(mine)
                 best_tally.add(theirs)
-                differences.append(theirs[2] - mine[2])
+                differences.append(theirs.values[seat] - mine.values[seat])
         if found == 0 or not _beats(differences):
-            return played, played_tally.estimate(), played_tally.estimate(), 0.0
+            return played, played_tally.estimate(), played_tally.estimate(), 0.0, options.estimate()
         loss = 100.0 * (best_tally.mean() - played_tally.mean())
-        return candidates[found], best_tally.estimate(), played_tally.estimate(), loss
+        return candidates[found], best_tally.estimate(), played_tally.estimate(), loss, options.estimate()
 
 
 def _z(differences: Sequence[float]) -> float:

@@ -1,6 +1,6 @@
 """A tournament's rounds (organisers only): its entries, each seated round's tables and their games, a form to seat
-and start the next round, each round's seat links as a CSV file or a printable sheet (a QR code per seat), and a
-form to void one seat's link (a lost or leaked sheet).
+and start the next round, each round's seat links as a CSV file or a printable sheet (a QR code per seat), a form to
+void one seat's link (a lost or leaked sheet), and the organiser's ruling form (``dashboard.pages.ruling_form``).
 
 Everything goes through ``Data``, which refuses anyone but an organiser (``access.require_organiser``) and calls
 the one service function the API and the CLI call (``Digsite.rounds``)."""
@@ -17,6 +17,7 @@ from dash import Input, Output, State, dcc, html
 from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
+from dashboard.pages import ruling_form
 from service.commands.results import SeatedRound, TournamentRounds
 from service.errors import ServiceError
 from service.seating import formats, sheet
@@ -119,6 +120,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
                 ),
                 html.P(id="rounds-void-message", className="quiet"),
             ),
+            ruling_form.ruling_card(found),
             html.Div(_body(app, found), id="rounds-body"),
         ],
         id="rounds-page",
@@ -184,6 +186,8 @@ def _base_url(app: dash.Dash) -> str:
 
 
 def register(app: dash.Dash, ctx: Context) -> None:
+    ruling_form.register(app, ctx)
+
     @app.callback(
         Output("rounds-void-message", "children"),
         Input("rounds-void", "n_clicks"),

@@ -16,7 +16,7 @@ from urllib.parse import quote
 import click
 
 from domain.games import GAMES
-from service.bots.seated_rounds import enter_bots, play_rounds
+from service.bots.seated_rounds import enter_bots, play_alongside_people, play_rounds
 from service.cli.group import main
 from service.cli.problems import service_or_exit
 from service.commands.application import Digsite
@@ -222,12 +222,21 @@ def status(tournament_id: str, as_json: bool) -> None:
 @tournament.command("play-bots")
 @click.argument("tournament_id")
 @click.option("--seed", default="0", show_default=True, help="The bots' choices follow from it.")
-def play_bots(tournament_id: str, seed: str) -> None:
+@click.option(
+    "--alongside-people",
+    is_flag=True,
+    help="Play only the bots' seats, waiting for the people's moves at their tables, until the tournament is "
+    "complete (run it through the evening, beside the API server).",
+)
+def play_bots(tournament_id: str, seed: str, alongside_people: bool) -> None:
     """Play every table in play with the bots in its seats, round after round, until the tournament is complete
-    (every seat must be a bot player; the rounds after the first are seated as each one ends)."""
+    (every seat must be a bot player, unless --alongside-people; the rounds after the first are seated as each
+    one ends)."""
     with _service() as service:
-        played = play_rounds(service, tournament_id, seed=seed)
-        click.echo(f"{played} game(s) played")
+        if alongside_people:
+            click.echo(f"{play_alongside_people(service, tournament_id, seed=seed)} bot move(s) played")
+        else:
+            click.echo(f"{play_rounds(service, tournament_id, seed=seed)} game(s) played")
         _echo_status(service.rounds.status(tournament_id))
 
 

@@ -194,14 +194,18 @@ class OwnStore:
 
 
 @contextlib.contextmanager
-def own_store(tmp_path_factory: pytest.TempPathFactory, name: str, prepare: Any = None) -> Iterator[OwnStore]:
+def own_store(
+    tmp_path_factory: pytest.TempPathFactory, name: str, prepare: Any = None, clock: Any = None
+) -> Iterator[OwnStore]:
     """An upgraded SQLite store named ``name``, its service and read port, ``prepare(service)`` run before the
-    dashboard is made (what its first pages must list), and the dashboard served; all closed after the block."""
+    dashboard is made (what its first pages must list), and the dashboard served; all closed after the block.
+    ``clock``: the time the service records moves and timeouts at (``Digsite``'s; none: the real time)."""
     from dashboard import create_dashboard
 
     db = Database.from_url(f"sqlite:///{tmp_path_factory.mktemp(name) / f'{name}.sqlite'}")
     backends.upgrade(db)
-    service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET))
+    timed = {"clock": clock} if clock is not None else {}
+    service = Digsite(Settings(database=db, api_key="organiser-key", secret_key=TEST_SECRET), **timed)
     queries = ReadPort.over(service.reader)
     try:
         if prepare is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from service.bots.seated_rounds import enter_bots, play_rounds
 from tests.dashboard.client import Browser, by_id, organiser, text
 from tests.dashboard.test_access import Venue, app, closed, venue  # noqa: F401  (the door's venue and apps)
 
@@ -69,6 +70,31 @@ def _links(browser: Browser, cup: str, button: str) -> Any:
     return browser.post("_dash-update-component", json=body)
 
 
+RULING_OUTPUTS = [("ruling-message", "children"), ("ruling-game", "options")]
+
+
+def _rule(browser: Browser, cup: str, **fields: Any) -> Any:
+    """The ruling form's callback, as the browser sends it when *Record the ruling* is pressed."""
+    values = {
+        "rounds-tournament.data": cup,
+        "ruling-kind.value": None,
+        "ruling-game.value": None,
+        "ruling-order.value": None,
+        "ruling-player.value": None,
+        "ruling-points.value": None,
+        "ruling-reason.value": None,
+        **{k.replace("__", ".").replace("_", "-"): v for k, v in fields.items()},
+    }
+    body = {
+        "output": ".." + "...".join(f"{i}.{p}" for i, p in RULING_OUTPUTS) + "..",
+        "outputs": [{"id": i, "property": p} for i, p in RULING_OUTPUTS],
+        "inputs": [{"id": "ruling-record", "property": "n_clicks", "value": 1}],
+        "state": [{"id": k.split(".")[0], "property": k.split(".")[1], "value": v} for k, v in values.items()],
+        "changedPropIds": ["ruling-record.n_clicks"],
+    }
+    return browser.post("_dash-update-component", json=body)
+
+
 def _answer(response: Any) -> dict[str, Any]:
     assert response.status_code == 200, response.get_data(as_text=True)[:2000]
     return dict(json.loads(response.get_data(as_text=True))["response"])
@@ -122,12 +148,28 @@ def test_anyone_but_an_organiser_is_refused_the_page_and_every_callback(app: Any
     for browser in (Browser(app), seat_holder, Browser(closed)):
         page = browser.route(f"/tournaments/{cup}/rounds")  # (spectator mode off: the sign-in page, empty here)
         assert "rounds-start" not in json.dumps(page) and "Carla" not in json.dumps(page)
+        assert "ruling-record" not in json.dumps(page)  # (nor the ruling form)
         assert not page or "for organisers" in text(page)
         for response in (
             _start(browser, cup, force=["force"]),
             _act(browser, cup, "rounds-enter", **{"rounds-enter-bots__value": 1}),
             _links(browser, cup, "rounds-links-csv"),
             _links(browser, cup, "rounds-links-sheet"),
+            _rule(
+                browser,
+                cup,
+                ruling_kind__value="penalty",
+                ruling_player__value=link["player"],
+                ruling_points__value=3,
+                ruling_reason__value="slow play",
+            ),
+            _rule(
+                browser,
+                cup,
+                ruling_kind__value="annul",
+                ruling_game__value=link["game"],
+                ruling_reason__value="a misdeal",
+            ),
         ):
             assert response.status_code == 403, response.get_data(as_text=True)[:500]
             assert "token=" not in response.get_data(as_text=True) and '"response"' not in response.get_data(
@@ -135,6 +177,7 @@ def test_anyone_but_an_organiser_is_refused_the_page_and_every_callback(app: Any
             )
     status = venue.service.rounds.status(cup)
     assert len(status["seated_rounds"]) == 1 and len(status["entries"]) == 5  # nothing seated, nobody entered
+    assert not venue.service.rulings.of_tournament(cup) and not venue.service.rulings.of_game(link["game"])
     assert "tournament-rounds-link" not in json.dumps(Browser(app).route(f"/tournaments/{venue.tournament}"))
     assert "tournament-rounds-link" in json.dumps(organiser(app).route(f"/tournaments/{venue.tournament}"))
 
@@ -189,3 +232,77 @@ def test_an_organiser_voids_one_seat_s_link_from_the_page_and_no_one_else_can(
         lost["url"].replace(old_token, new_token)
     ]
     assert "(unknown_table)" in _answer(_void(org, cup, 9, 1, "x"))["rounds-void-message"]["children"]
+
+
+def test_an_organiser_rules_from_the_rounds_page_and_a_refusal_is_a_sentence(app: Any, venue: Venue) -> None:
+    service = venue.service
+    cup = service.create_tournament("Ruled cup", 1, "ruins")
+    bots = enter_bots(service, cup, 4)
+    service.rounds.seat_round(cup, "round_robin", 2)
+    play_rounds(service, cup, seed="ruled")
+    game = service.rounds.status(cup)["seated_rounds"][0]["tables"][0]["game"]
+    assert game is not None
+    org = organiser(app)
+    page = org.route(f"/tournaments/{cup}/rounds")
+    assert "Record the ruling" in text(by_id(page, "ruling-card"))
+
+    unreasoned = _answer(
+        _rule(
+            org,
+            cup,
+            ruling_kind__value="adjust_result",
+            ruling_game__value=game,
+            ruling_order__value="2 1",
+            ruling_reason__value="  ",
+        )
+    )
+    assert "a ruling needs the organiser's reason" in unreasoned["ruling-message"]["children"]
+    other_cup = _answer(
+        _rule(
+            org, cup, ruling_kind__value="annul", ruling_game__value=venue.finished[0], ruling_reason__value="not ours"
+        )
+    )
+    assert "(invalid_ruling)" in other_cup["ruling-message"]["children"]
+    not_seats = _answer(
+        _rule(
+            org,
+            cup,
+            ruling_kind__value="adjust_result",
+            ruling_game__value=game,
+            ruling_order__value="first",
+            ruling_reason__value="x",
+        )
+    )
+    assert "seat numbers" in not_seats["ruling-message"]["children"]
+    assert not service.rulings.of_game(game) and not service.rulings.of_game(venue.finished[0])
+
+    adjusted = _answer(
+        _rule(
+            org,
+            cup,
+            ruling_kind__value="adjust_result",
+            ruling_game__value=game,
+            ruling_order__value="2, 1",
+            ruling_reason__value="scores misread",
+        )
+    )
+    said = "Recorded: Round 1 · table 1, result adjusted. The standings show it."
+    assert adjusted["ruling-message"]["children"] == said
+    (ruling,) = service.rulings.of_game(game)
+    assert ruling["body"]["ruling"] == "adjust_result" and ruling["body"]["reason"] == "scores misread"
+    assert ruling["body"]["details"]["result"]["ranking"] == [1, 0]
+
+    fined = _answer(
+        _rule(
+            org,
+            cup,
+            ruling_kind__value="penalty",
+            ruling_player__value=bots[0],
+            ruling_points__value=2,
+            ruling_reason__value="slow play",
+        )
+    )
+    assert fined["ruling-message"]["children"].startswith("Recorded: a penalty of 2 point(s) for ")
+    assert [(p["player"], p["points"], p["reason"]) for p in service.rulings.of_tournament(cup)] == [
+        (bots[0], 2, "slow play")
+    ]

@@ -50,6 +50,28 @@ def _heuristic_game(kind: str, players: int, seed: str, moves: int) -> tuple[lis
 
 
 @pytest.mark.parametrize("kind", KINDS)
+def test_every_estimate_carries_every_seat_s_chances_with_the_mover_s_own_in_its_place(kind: str) -> None:
+    """Fair play reads a move's effect on the other seats (docs/judge.md): each estimate gives every seat's win
+    chance and value, the mover's entry is the mover's figure, every playout has a winner, and the seats differ."""
+    found = GAMES[kind]
+    opening, moves = _heuristic_game(kind, 3, "judge-seats", 18)
+    judged = [m for m in Judge(found.rules, found.bots, budget=8).game(opening, moves, seed=3).moves if m.judged]
+    assert judged
+    differ = False
+    for move in judged:
+        estimates = (move.played_estimate, move.best_estimate, move.options)
+        for estimate in estimates:
+            assert estimate is not None and len(estimate.wins) == len(estimate.values) == 3
+            assert estimate.wins[move.seat] == estimate.win and estimate.values[move.seat] == estimate.value
+            assert sum(estimate.wins) >= 1 - 1e-9  # a playout always has a winner (ties: each leader counts)
+            assert all(0 <= v <= 1 for v in estimate.values)
+            differ |= len(set(estimate.values)) > 1
+        shown = move.to_dict()
+        assert shown["options"]["values"] == [round(v, 4) for v in move.options.values]  # type: ignore[union-attr]
+    assert differ
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_the_same_game_budget_and_seed_give_the_same_judgement_and_forced_moves_are_not_judged(kind: str) -> None:
     found = GAMES[kind]
     opening, moves = _heuristic_game(kind, 3, "judge-same", 24)

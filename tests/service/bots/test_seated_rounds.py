@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.bots.seated_rounds import enter_bots, play_rounds
+from service.bots.seated_rounds import enter_bots, play_bot_turns, play_rounds
 from service.commands.application import Digsite
 from service.reading.read_port import ReadPort
 from service.reading.standings import report
@@ -43,3 +43,24 @@ def test_bots_play_a_seated_tournament_to_its_end_with_nobody_seating_the_later_
     lines = table["standings"]  # type: ignore[index]
     assert sorted(line["player_id"] for line in lines) == sorted(bots)
     assert sum(line["games"] for line in lines) == rounds * sum(tables)  # every seat of every round's tables
+
+
+def test_bot_turns_leave_a_persons_seat_to_them_and_play_every_bots_seat(service: Digsite) -> None:
+    cup = service.create_tournament("Mixed cup", 1, "ruins")
+    person = service.create_player("Ines")
+    service.rounds.enter(cup, [person])
+    enter_bots(service, cup, 3)
+    first = service.rounds.seat_round(cup, "round_robin", 2)
+    (theirs,) = [t for t in first["tables"] if person in [p["id"] for p in t["players"]]]
+    seat = [p["id"] for p in theirs["players"]].index(person)
+
+    passes = 0
+    while play_bot_turns(service, cup, seed="mixed"):
+        passes += 1
+        assert passes < 1000, "the bots' table never ended"
+    tables = service.rounds.status(cup)["seated_rounds"][0]["tables"]
+    assert [t["status"] for t in tables if t["game"] != theirs["game"]] == ["over"]  # the bots' own table, played
+    now = service.game(theirs["game"])
+    assert now["status"] == "playing" and now["to_act"] == [seat]  # the person's turn: nobody played it for them
+    records = service.log(theirs["game"], after=1)
+    assert all(r["body"].get("seat") != seat for r in records if r["type"] == "move")

@@ -63,6 +63,18 @@ def test_bots_play_a_tournament_to_its_end_from_the_command_line(run: CliRunner,
     assert complete.exit_code == 3 and "[tournament_complete]" in complete.output
 
 
+def test_play_bots_alongside_people_plays_only_bots_seats_to_the_end(run: CliRunner, service: Digsite) -> None:
+    """With no person entered it runs to the end like play-bots; a person's seat is never played by it (the
+    service's ``play_bot_turns`` test, tests/service/bots/test_seated_rounds.py)."""
+    cup = _ok(run.invoke(main, ["tournament", "create", "Mixed", "--game", "ruins", "--rounds", "2"])).strip()
+    _ok(run.invoke(main, ["tournament", "enter", cup, "--bots", "4"]))
+    _ok(run.invoke(main, ["tournament", "start-round", cup, "--table-size", "2"]))
+    played = _ok(run.invoke(main, ["tournament", "play-bots", cup, "--alongside-people"]))
+    games = [t["game"] for r in service.rounds.status(cup)["seated_rounds"] for t in r["tables"]]
+    moves = sum(1 for g in games if g for record in service.log(g, after=1) if record["type"] == "move")
+    assert "2 of 2 round(s) seated (complete)" in played and f"{moves} bot move(s) played" in played
+
+
 def test_a_csv_seating_file_is_read_and_a_bad_one_refused(run: CliRunner, service: Digsite, tmp_path: Path) -> None:
     cup = _ok(run.invoke(main, ["tournament", "create", "Cup", "--game", "ruins", "--rounds", "1"])).strip()
     players = [service.create_player(n) for n in ("A", "B", "C")]

@@ -1,0 +1,350 @@
+"""A small tournament run end to end in Chromium, as an organiser runs an evening: five entries (one person picked
+from the players list, four named bots) entered on the rounds page, round 1 seated there (round robin, tables of up
+to 3) under a per-move clock, the bots playing their seats (``play_bot_turns``) while the person plays their table
+from their seat link, on the table itself, and lets their clock run out once (the timeout recorded by the clock
+sweep, and shown); round 2 seated by itself when round 1's last table ends and played the same way; then the
+organiser adjusts a result from the rounds page (a refusal first: no reason) and the standings show its effect and
+its note.
+
+The evening's other processes run in one thread beside the browser (``Floor``): the bots, the projections follower
+and the clock sweep, as a served deployment runs them. The service's clock is the real time plus a shift the test
+moves on once (``ShiftedClock``): the person "walks away" by moving the clock past their per-move limit, so no test
+waits for a minute to pass and no slow browser move is ever timed out by accident. Seats and bots are seeded (the
+round robin by the tournament's id, the bots and the person's choices by fixed seeds); which table the person
+sits at follows from the id, and every step below reads it from the page. Every wait is on a page or a stored
+state with a deadline, never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from dashboard.format import ordinal
+from domain.games import game
+from service.bots.seated_rounds import play_bot_turns
+from service.commands.application import Digsite, Viewer
+from service.reading.projections.follower import Follower
+from service.reading.read_port import ReadPort
+from service.serving.clock_sweep import ClockSweep
+from tests.dashboard.conftest import TIMEOUT_MS, Shots, own_store
+from tests.dashboard.test_browser import sign_in
+from tests.dashboard.test_browser_play import GAME_DEADLINE_S, _base, shows_version
+from tests.dashboard.test_browser_play_table import choose_under_table, pick_on_table
+from tests.service.projecting import catch_up
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+expect = pytest.importorskip("playwright.sync_api").expect
+expect.set_options(timeout=TIMEOUT_MS)
+
+RUINS = game("ruins")
+PERSON = "Ines Ortega"
+PER_MOVE = 120  # seconds a seat has for each turn (the tournament's time control: two minutes, a brisk evening)
+WIDE = {"width": 1280, "height": 900}
+DEADLINE_S = 60.0  # for a stored state the floor's thread brings about (a table of bots ending, a read model)
+
+
+class ShiftedClock:
+    """The service's clock: the real time plus ``shift`` seconds (moved on by the test, never back)."""
+
+    def __init__(self) -> None:
+        self.shift = 0.0
+
+    def __call__(self) -> str:
+        return (datetime.now(UTC) + timedelta(seconds=self.shift)).isoformat()
+
+
+@dataclass
+class Evening:
+    service: Digsite
+    queries: ReadPort
+    base_url: str
+    cup: str
+    person: str
+    clock: ShiftedClock
+
+
+@pytest.fixture(scope="module")
+def evening(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Evening]:
+    """A store of its own: the person registered (the rounds page offers them), and a two-round Ruins tournament
+    under a per-move clock, as ``POST /api/v1/tournaments`` with a ``clock`` makes it."""
+    made: dict[str, Any] = {}
+    clock = ShiftedClock()
+
+    def prepare(service: Digsite) -> None:
+        made["person"] = service.create_player(PERSON)
+        made["cup"] = service.create_tournament("Friday evening", 2, "ruins", clock={"per_move": PER_MOVE})
+        catch_up(service)
+
+    with own_store(tmp_path_factory, "evening", prepare, clock=clock) as own:
+        yield Evening(own.service, own.queries, own.base_url, made["cup"], made["person"], clock)
+
+
+@dataclass
+class Floor:
+    """The evening's other processes, in one thread: the bots playing their seats, the projections follower
+    catching the read models up, and the clock sweep recording the timeouts due (``ClockSweep.sweep``)."""
+
+    evening: Evening
+    stop: threading.Event = field(default_factory=threading.Event)
+    errors: list[BaseException] = field(default_factory=list)
+    timeouts: int = 0
+
+    def __enter__(self) -> Floor:
+        self.thread = threading.Thread(target=self._run, name="evening-floor", daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop.set()
+        self.thread.join(timeout=30)
+
+    def _run(self) -> None:
+        service = self.evening.service
+        follower = Follower(service.settings, batch_size=64)
+        sweep = ClockSweep(service, self.evening.queries, seconds=0)
+        try:
+            while not self.stop.is_set():
+                if play_bot_turns(service, self.evening.cup, seed="evening"):
+                    continue
+                # Nothing for the bots (a person is to act, or no table is in play): the read models caught up,
+                # then the sweep over the games they list in play.
+                follower.catch_up()
+                self.timeouts += sweep.sweep()
+                self.stop.wait(0.05)
+        except BaseException as error:  # reported by the test, not lost in a thread
+            self.errors.append(error)
+        finally:
+            follower.close()
+
+
+def until(what: str, check: Callable[[], Any], floor: Floor, seconds: float = DEADLINE_S) -> Any:
+    """Poll ``check`` until it answers something true (returned), failing after ``seconds``."""
+    started = time.monotonic()
+    while True:
+        assert not floor.errors, floor.errors
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() - started < seconds, f"{what}: not within {seconds} s"
+        floor.stop.wait(0.05)
+
+
+@pytest.fixture
+def organiser(browser: Any, evening: Evening, shots: Shots) -> Iterator[Any]:
+    context = browser.new_context(viewport=WIDE, base_url=evening.base_url, accept_downloads=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        yield page
+    finally:
+        shots.take(page, "final")
+        context.close()
+    assert not errors, errors
+
+
+def choose(page: Any, dropdown: str, option: str) -> None:
+    """Pick ``option`` in a Dash 4 dropdown (a button opening a list of role=option items)."""
+    page.click(dropdown)
+    page.get_by_role("option", name=option, exact=True).click()
+    page.keyboard.press("Escape")
+
+
+def seat_links(page: Any) -> list[dict[str, str]]:
+    """The seat links of the last round, downloaded from the rounds page as the organiser hands them out."""
+    with page.expect_download() as download:
+        page.click("#rounds-links-csv")
+    with open(download.value.path(), encoding="utf-8") as handle:
+        return list(csv.DictReader(io.StringIO(handle.read())))
+
+
+@dataclass
+class Seat:
+    """The person's seat in one round: their game, seat number, the other tables' games."""
+
+    game: str
+    seat: int
+    others: list[str]
+
+
+def persons_seat(links: list[dict[str, str]]) -> tuple[Seat, str]:
+    (mine,) = [row for row in links if row["name"] == PERSON]
+    others = sorted({row["game"] for row in links if row["game"] != mine["game"]})
+    return Seat(mine["game"], int(mine["seat"]) - 1, others), mine["url"]
+
+
+def open_seat_link(browser: Any, url: str) -> tuple[Any, Any, list[str]]:
+    """The person's own browser (a phone: touch, 390 px wide) on their seat link, then *Play*."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.click("#replay-play-link")
+    expect(page.locator("#play-root")).to_have_attribute("data-followed", "yes")
+    return context, page, errors
+
+
+def play_on_the_table(page: Any, evening: Evening, floor: Floor, seat: Seat, walk_away_on: int | None) -> int:
+    """The person plays their seat to the game's end on the table (a tap on each ruin, the move under the table,
+    *Send this move*), choosing as a heuristic bot would; on their turn number ``walk_away_on`` they let the clock
+    run out instead (the other tables of the round over first, so only their seat's time runs). Returns the moves
+    sent from the page."""
+    service, rng, chooser = evening.service, random.Random(f"ines:{seat.game}"), RUINS.bots.make("heuristic")
+    sent, turns, started = 0, 0, time.monotonic()
+    while service.game(seat.game)["status"] != "over":
+        assert time.monotonic() - started < GAME_DEADLINE_S, f"the game did not end ({sent} moves sent)"
+        assert not floor.errors, floor.errors
+        now = service.game(seat.game)
+        if seat.seat not in now["to_act"]:
+            floor.stop.wait(0.02)  # (the bots' turn: their thread plays it)
+            continue
+        shows_version(page, now["version"], turn=True)
+        turns += 1
+        if turns == walk_away_on:
+            walk_away(page, evening, floor, seat)
+            continue
+        seen = service.game(seat.game, Viewer(seat.seat))
+        if seen["version"] != now["version"]:
+            continue
+        legal = [RUINS.rules.action_from_dict(a) for a in seen["legal_actions"]]
+        action = _base(RUINS.rules.action_to_dict(chooser.choose(seen["view"], legal, rng)))
+        for ruin in action.get("ruins") or ([action["ruin"]] if action.get("ruin") is not None else []):
+            pick_on_table(page, int(ruin), "tap")
+        if not choose_under_table(page, action):
+            continue  # the game moved on under the pick: look again
+        expect(page.locator("#play-preview")).to_contain_text("This pick makes: ")
+        page.locator("#play-send").tap()
+        shows_version(page, seen["version"] + 1)
+        sent += 1
+    return sent
+
+
+def walk_away(page: Any, evening: Evening, floor: Floor, seat: Seat) -> None:
+    """The person's clock runs out on their turn: the clock is shown running for them, the service's clock moves
+    past their limit, and the sweep records the timeout (the game plays its default move for them), which the seat
+    page then says."""
+    service = evening.service
+    until("the round's other tables end", lambda: all(service.game(g)["status"] == "over" for g in seat.others), floor)
+    assert service.game(seat.game)["to_act"] == [seat.seat]  # only their time runs
+    expect(page.locator(f'#play-clock .play-clock-seat[data-seat="{seat.seat}"]')).to_contain_text("running")
+    before = floor.timeouts
+    evening.clock.shift += PER_MOVE + 1
+    until("the sweep records the timeout", lambda: floor.timeouts > before, floor)
+    timeouts = [r for r in service.log(seat.game, after=1) if r["type"] == "timeout"]
+    assert [r["body"]["seat"] for r in timeouts] == [seat.seat]
+    expect(page.locator("#play-root")).to_contain_text(f"{PERSON}'s time ran out: the game played for them")
+
+
+def test_an_organiser_runs_a_small_tournament_end_to_end(
+    organiser: Any, browser: Any, evening: Evening, shots: Shots
+) -> None:
+    service, tab = evening.service, organiser
+    sign_in(tab)
+    tab.goto(f"/tournaments/{evening.cup}/rounds")
+    # Entries: the person picked from the players list, four named bots.
+    choose(tab, "#rounds-enter-players", PERSON)
+    tab.fill("#rounds-enter-bots", "4")
+    tab.click("#rounds-enter")
+    expect(tab.locator("#rounds-message")).to_have_text("Entered 5 player(s).")
+    expect(tab.locator("#rounds-entries")).to_contain_text(PERSON)
+    expect(tab.locator("#rounds-summary")).to_have_text("5 entries · 0 of 2 rounds seated")
+
+    with Floor(evening) as floor:
+        # Round 1: round robin, tables of up to 3 (a table of 3 and one of 2).
+        choose(tab, "#rounds-format", "Round robin")
+        tab.fill("#rounds-size", "3")
+        tab.click("#rounds-start")
+        expect(tab.locator("#rounds-message")).to_have_text("Round 1 seated and started: 2 table(s).")
+        expect(tab.locator("#rounds-round-1 tbody tr")).to_have_count(2)
+        expect(tab.locator("#rounds-round-1")).to_contain_text("Round robin, tables of up to 3 · playing")
+        links = seat_links(tab)
+        assert len(links) == 5 and sorted(int(r["seat"]) for r in links) == [1, 1, 2, 2, 3]
+        first, url = persons_seat(links)
+
+        # The person plays round 1 from their link, and lets their clock run out once.
+        context, seat_page, seat_errors = open_seat_link(browser, url)
+        try:
+            sent = play_on_the_table(seat_page, evening, floor, first, walk_away_on=2)
+            assert sent >= 5
+            expect(seat_page.locator("#play-status")).to_contain_text("over")
+            assert not seat_errors, seat_errors
+        finally:
+            context.close()
+
+        # The organiser sees the timeout in the game's log, and round 2 seated by itself when round 1 ended.
+        until("round 2 is seated", lambda: len(service.rounds.status(evening.cup)["seated_rounds"]) == 2, floor)
+        tab.goto(f"/replay/{first.game}")
+        expect(tab.locator("body")).to_contain_text(f"{PERSON}'s time ran out: the game played for them")
+        tab.goto(f"/tournaments/{evening.cup}/rounds")
+        expect(tab.locator("#rounds-round-1")).to_contain_text("· over")
+        expect(tab.locator("#rounds-round-2 tbody tr")).to_have_count(2)
+        expect(tab.locator("#rounds-summary")).to_have_text("5 entries · 2 of 2 rounds seated")
+
+        # Round 2: the person plays again from the new round's link; the bots play their seats.
+        second, url = persons_seat(seat_links(tab))
+        assert second.game != first.game
+        context, seat_page, seat_errors = open_seat_link(browser, url)
+        try:
+            play_on_the_table(seat_page, evening, floor, second, walk_away_on=None)
+            assert not seat_errors, seat_errors
+        finally:
+            context.close()
+        until("every table of round 2 ends", lambda: service.rounds.status(evening.cup)["complete"], floor)
+        tab.reload()
+        expect(tab.locator("#rounds-summary")).to_have_text("5 entries · 2 of 2 rounds seated · complete")
+
+        # A ruling from the rounds page: the person's round 1 result adjusted (its order reversed), with a reason.
+        result = service.game(first.game)["result"]
+        assert result is not None
+        order = list(reversed(result["ranking"]))
+        label = _game_label(service, evening.cup, first.game)
+        choose(tab, "#ruling-kind", "Adjust a game's result")
+        choose(tab, "#ruling-game", label)
+        tab.fill("#ruling-order", " ".join(str(s + 1) for s in order))
+        tab.click("#ruling-record")  # no reason yet: refused in a sentence, nothing recorded
+        expect(tab.locator("#ruling-message")).to_contain_text("a ruling needs the organiser's reason")
+        expect(tab.locator("#ruling-message")).to_contain_text("(invalid_ruling)")
+        assert not service.rulings.of_game(first.game)
+        reason = "scores read out in the wrong order at the table"
+        tab.fill("#ruling-reason", reason)
+        shots.take(tab, "ruling")
+        tab.click("#ruling-record")
+        table_name = label.split(":")[0]
+        expect(tab.locator("#ruling-message")).to_have_text(
+            f"Recorded: {table_name}, result adjusted. The standings show it."
+        )
+
+        # The standings: the person's round 1 place as the ruling made it, and its note.
+        until("the standings' read model has the ruling", lambda: evening.queries.lists.tournament_rulings(evening.cup),
+              floor)  # fmt: skip
+        tab.goto(f"/tournaments/{evening.cup}")
+        expect(tab.locator("#standings-rulings")).to_contain_text(f"result adjusted: {reason}")
+        place = order.index(first.seat) + 1
+        persons_row = tab.locator("#standings-cross tbody tr").filter(has_text=PERSON)
+        expect(persons_row.locator("td").nth(1)).to_contain_text(f"{ordinal(place)}/{len(order)}")
+        shots.take(tab, "standings")
+    assert not floor.errors, floor.errors
+    assert floor.timeouts == 1
+
+
+def _game_label(service: Digsite, cup: str, game_id: str) -> str:
+    """The ruling form's label of a game: "Round 1 · table 2: Ana, Beto" (``ruling_form.game_options``)."""
+    from dashboard.pages.ruling_form import game_options
+
+    (label,) = [o["label"] for o in game_options(service.rounds.status(cup)) if o["value"] == game_id]
+    return label
