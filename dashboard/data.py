@@ -257,6 +257,13 @@ class Data:
         access.require_organiser(visitor)
         return self._service.rounds.links(tournament_id, round_no, base_url)
 
+    def void_link(
+        self, visitor: Visitor, tournament_id: str, round_no: Any, table: Any, seat: Any, reason: Any
+    ) -> dict[str, Any]:
+        """Void one seat's link (``seat`` from 0), as the API and the CLI do; answers its new token, once."""
+        access.require_organiser(visitor)
+        return self._service.rounds.void_link(tournament_id, round_no, table, seat, reason)
+
     def standings_csv(self, visitor: Visitor, tournament_id: str, points: str | None) -> str:
         table = PointsTable.parse(points)
         self.tournament(visitor, tournament_id)

@@ -1,6 +1,6 @@
 """A tournament's rounds (organisers only): its entries, each seated round's tables and their games, a form to seat
-and start the next round, each round's seat links as a CSV file or a printable sheet (a QR code per seat), and the
-organiser's ruling form (``dashboard.pages.ruling_form``).
+and start the next round, each round's seat links as a CSV file or a printable sheet (a QR code per seat), a form to
+void one seat's link (a lost or leaked sheet), and the organiser's ruling form (``dashboard.pages.ruling_form``).
 
 Everything goes through ``Data``, which refuses anyone but an organiser (``access.require_organiser``) and calls
 the one service function the API and the CLI call (``Digsite.rounds``)."""
@@ -8,6 +8,7 @@ the one service function the API and the CLI call (``Digsite.rounds``)."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 import dash
 import flask
@@ -101,12 +102,33 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
                     ],
                     className="filters",
                 ),
+                html.Div(
+                    [
+                        field("Table", _number("rounds-void-table"), "6rem"),
+                        field("Seat", _number("rounds-void-seat"), "6rem"),
+                        field("Reason", dcc.Input(id="rounds-void-reason", type="text", className="text-input")),
+                        html.Div(
+                            html.Button("Void this seat's link", id="rounds-void", className="btn"), className="field"
+                        ),
+                    ],
+                    className="filters",
+                ),
+                html.P(
+                    "A lost or leaked sheet: void one seat's link of the round above (the others stay as they are); "
+                    "its new link is shown here once, and the sheet printed again has it.",
+                    className="quiet",
+                ),
+                html.P(id="rounds-void-message", className="quiet"),
             ),
             ruling_form.ruling_card(found),
             html.Div(_body(app, found), id="rounds-body"),
         ],
         id="rounds-page",
     )
+
+
+def _number(component_id: str) -> dcc.Input:
+    return dcc.Input(id=component_id, type="number", min=1, step=1, className="text-input")
 
 
 def _not_entered(ctx: Context, visitor: Visitor, found: TournamentRounds) -> list[dict[str, str]]:
@@ -165,6 +187,35 @@ def _base_url(app: dash.Dash) -> str:
 
 def register(app: dash.Dash, ctx: Context) -> None:
     ruling_form.register(app, ctx)
+
+    @app.callback(
+        Output("rounds-void-message", "children"),
+        Input("rounds-void", "n_clicks"),
+        State("rounds-tournament", "data"),
+        State("rounds-links-round", "value"),
+        State("rounds-void-table", "value"),
+        State("rounds-void-seat", "value"),
+        State("rounds-void-reason", "value"),
+        prevent_initial_call=True,
+    )
+    def void(clicks: int | None, tournament_id: str, round_no: Any, table: Any, seat: Any, reason: Any) -> Any:
+        """Void one seat's link (table and seat counted from 1, as on the sheet) and show its new link once."""
+        visitor = ctx.visitor()
+        found = ctx.data.rounds(visitor, tournament_id)  # (refused for anyone but an organiser)
+        if not clicks or not found["seated_rounds"]:
+            return dash.no_update
+        number = round_no if isinstance(round_no, int) else found["seated_rounds"][-1]["round"]
+        try:
+            seat_no = int(seat) - 1 if seat not in (None, "") else None
+            done = ctx.data.void_link(visitor, tournament_id, number, table, seat_no, reason)
+        except (ServiceError, ValueError, TypeError) as refused:
+            return f"Not done: {getattr(refused, 'message', refused)} ({getattr(refused, 'code', 'invalid')})"
+        url = f"{_base_url(app)}/replay/{done['game']}?token={quote(done['token'])}"
+        return [
+            f"Round {number}, table {done['table']}, seat {done['seat'] + 1} ({done['name']}): the old link is void. "
+            "The new one (hand it to the player only): ",
+            html.Code(url, id="rounds-void-link"),
+        ]
 
     @app.callback(
         Output("rounds-body", "children"),

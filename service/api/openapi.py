@@ -47,7 +47,8 @@ ERRORS: dict[str, tuple[int, str]] = {
         401,
         "`missing_token` (no `Authorization: Bearer ...` header), `invalid_api_key` (not the organisers' key; a "
         "tournament endpoint anyone may read takes no token or that key, and refuses a seat token), "
-        "`invalid_token` (not a seat token of this game).",
+        "`invalid_token` (not a seat token of this game), `link_voided` (a seat token the organiser voided: the seat "
+        "has a new one).",
     ),
     "Forbidden": (
         403,

@@ -17,7 +17,7 @@ REFUSALS = (
     " Refusals change nothing: 400 `invalid_ruling` (an unknown ruling, an empty reason, a seat or ranking the game "
     "does not have), 404 `unknown_game`, `unknown_version` (a restart from a version the game never reached), "
     "`unknown_player`; 409 `game_stopped` (the game was annulled or restarted), `game_in_play` (a result is adjusted "
-    "once the game is over), `game_over` (a substitute or a restart while it is in play only)."
+    "once the game is over), `game_over` (a substitute, a restart or a voided link while it is in play only)."
 )
 
 
@@ -25,14 +25,15 @@ REFUSALS = (
 @described(
     operation(
         "ruleOnGame",
-        "Record an organiser's ruling on a game: annul it, restart it from a version, adjust its result, or "
-        "substitute a seat's player.",
+        "Record an organiser's ruling on a game: annul it, restart it from a version, adjust its result, "
+        "substitute a seat's player, or void a seat's link (a lost or leaked sheet).",
         tag="organisers",
         security=ORGANISER,
         body="NewGameRuling",
         ok=(
             200,
-            "The ruling's record (with a substitute's new token, or the game a restart continues as).",
+            "The ruling's record (with a substitute's or a voided link's new token, shown once, or the game a "
+            "restart continues as).",
             ref("schemas", "Ruling"),
         ),
         errors=[*BODY_ERRORS, "Unauthorized", "Forbidden", "NotFound", "Conflict"],

@@ -289,10 +289,16 @@ NEW_GAME_RULING: dict[str, Any] = {
     "additionalProperties": False,
     "required": ["ruling", "reason"],
     "properties": {
-        "ruling": {"type": "string", "description": "`annul`, `restart`, `adjust_result` or `substitute`."},
+        "ruling": {
+            "type": "string",
+            "description": "`annul`, `restart`, `adjust_result`, `substitute` or `void_link`.",
+        },
         "reason": REASON,
         "version": {"type": "integer", "description": "`restart`: the version the game goes on from."},
-        "seat": {"type": "integer", "description": "`substitute`: the seat whose player changes."},
+        "seat": {
+            "type": "integer",
+            "description": "`substitute`: the seat whose player changes; `void_link`: the seat whose link is voided.",
+        },
         "player": {"type": "string", "description": "`substitute`: the player who takes the seat."},
         "result": {
             "type": "object",

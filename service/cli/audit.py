@@ -34,6 +34,8 @@ from service.integrity.audit import (
     verify_store,
 )
 from service.integrity.backfill import backfill
+from service.integrity.ledger import Ledger
+from service.integrity.tournament_chain import stored_tournament_ids
 from service.integrity.transfer import import_lines, write_export
 
 
@@ -178,6 +180,11 @@ def verify_command(
                 _print_report(report)
             raise SystemExit(0 if report.ok else 1)
         ids = _ids(service, None, tournament) if tournament is not None else games_to_verify(service, None, checkpoint)
+        tournaments = (
+            [service.tournament(tournament)["id"]]
+            if tournament is not None
+            else stored_tournament_ids(service, Ledger(service).entries())
+        )
         with (
             _games_verifier(service, cluster, workers) as verify_games,
             click.progressbar(length=len(ids), label="verifying", file=sys.stderr) as bar,
@@ -188,6 +195,7 @@ def verify_command(
                 game_ids=ids,
                 checkpoint=checkpoint,
                 verify_games=verify_games,
+                tournament_ids=tournaments,
             )
     _print_store(audit, as_json, checkpoint, vouched)
     raise SystemExit(0 if audit.ok else 1)
@@ -227,6 +235,7 @@ def _print_store(audit: StoreAudit, as_json: bool, checkpoint: checkpoints.Check
     summary: dict[str, Any] = {"summary": True, "games": len(reports), "ok": len(reports) - len(failed)}
     summary["failed"] = len(failed)
     summary["ledger_ok"] = audit.ledger.ok
+    summary["tournaments_failed"] = sum(not t.ok for t in audit.tournaments)
     if checkpoint is not None:
         summary["checkpoint_ok"] = audit.checkpoint is not None and audit.checkpoint.ok
         summary["covered"] = {
@@ -249,6 +258,13 @@ def _print_store(audit: StoreAudit, as_json: bool, checkpoint: checkpoints.Check
         if report.bad_snapshots and not (report.first_bad and report.first_bad.reason.startswith("snapshots")):
             snapshots = next(c for c in report.checks if c.name == "snapshots")
             click.echo(f"  snapshots: {snapshots.detail}")
+    for found in audit.tournaments:
+        bad = next((c for c in found.checks if not c.ok), None)
+        if bad is not None:
+            at = f"first bad record {bad.version}: " if bad.version is not None else ""
+            click.echo(f"FAIL tournament {found.tournament}: {at}{bad.name}: {bad.detail}")
+        elif found.uncovered:
+            click.echo(f"not covered: tournament {found.tournament}: {found.checks[-1].detail}")
     click.echo(f"{'ok  ' if audit.ledger.ok else 'FAIL'} ledger: {audit.ledger.detail}")
     if checkpoint is not None and audit.checkpoint is not None:
         click.echo(_checkpoint_line(checkpoint, vouched))
@@ -257,6 +273,14 @@ def _print_store(audit: StoreAudit, as_json: bool, checkpoint: checkpoints.Check
         click.echo(
             f"covered by the checkpoint: {covered['whole']} game(s) whole, {covered['created']} from creation only "
             f"(ended after it, or in play); {covered['not']} not covered"
+        )
+    if audit.tournaments:
+        verified = sum(t.ok for t in audit.tournaments)
+        uncovered = sum(t.ok and t.coverage != "whole" for t in audit.tournaments)
+        click.echo(
+            f"{len(audit.tournaments)} tournament(s) checked: {verified} verified ({uncovered} of them stored before "
+            f"tournaments were chained, not covered by the ledger: `digsite ledger backfill`), "
+            f"{len(audit.tournaments) - verified} failed"
         )
     over = sum(r.status == "over" for r in reports)
     click.echo(
@@ -397,9 +421,11 @@ def backfill_command() -> None:
     with _service() as service:
         result = backfill(service)
     for game_id, why in result.refused:
-        click.echo(f"NOT ENTERED game {game_id}: {why}")
+        what = "tournament" if why.startswith("tournament: ") else "game"
+        click.echo(f"NOT ENTERED {what} {game_id}: {why.removeprefix('tournament: ')}")
     click.echo(
         f"entered {len(result.entered)} ledger entr{'y' if len(result.entered) == 1 else 'ies'}; "
-        f"{result.already} game(s) were in the ledger already; {len(result.refused)} not entered"
+        f"{result.already} game(s) and {result.tournaments_already} tournament(s) were in the ledger already; "
+        f"{len(result.refused)} not entered"
     )
     raise SystemExit(1 if result.refused else 0)

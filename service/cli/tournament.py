@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import quote
 
 import click
 
@@ -42,7 +43,7 @@ def _service() -> Iterator[Digsite]:
 
 @main.group()
 def tournament() -> None:
-    """A tournament's entries and rounds: enter players, seat and start rounds, print seat links."""
+    """A tournament's entries and rounds: enter players, seat and start rounds, print seat links, void one."""
 
 
 @tournament.command()
@@ -183,6 +184,24 @@ def links(tournament_id: str, round_no: int, links_file: Any, sheet_file: Any, b
         if links_file is None and sheet_file is None:
             click.echo(sheet.links_csv(service.rounds.links(tournament_id, round_no, base_url)), nl=False)
         _write_links(service, tournament_id, round_no, base_url, links_file, sheet_file)
+
+
+@tournament.command("void-link")
+@click.argument("tournament_id")
+@click.argument("round_no", type=int)
+@click.option("--table", type=click.IntRange(min=1), required=True, help="The table, as on the sheet (from 1).")
+@click.option("--seat", type=click.IntRange(min=1), required=True, help="The seat, as on the sheet (from 1).")
+@click.option("--reason", required=True, help="Why (a lost or leaked sheet): recorded with the ruling.")
+@click.option("--base-url", default=DEFAULT_BASE_URL, show_default=True, help="Where players open the dashboard.")
+def void_link(tournament_id: str, round_no: int, table: int, seat: int, reason: str, base_url: str) -> None:
+    """Void one seat's link of ROUND_NO (a lost or leaked printed sheet), leaving the others as they are: the old
+    link is refused from now on; the new one is printed here, once (`links` prints it again later)."""
+    with _service() as service:
+        voided = service.rounds.void_link(tournament_id, round_no, table, seat - 1, reason)
+        click.echo(
+            f"the link of table {table}, seat {seat} ({voided['name']}) is void; its new link (keep it private):"
+        )
+        click.echo(f"{base_url.rstrip('/')}/replay/{voided['game']}?token={quote(voided['token'])}")
 
 
 @tournament.command()

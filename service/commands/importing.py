@@ -45,13 +45,17 @@ def import_game(
     added: list[Any] = []
     for cls, found in ((Player, players or []), (Tournament, tournaments or [])):
         for data in found:
-            given = {k: v for k, v in data.items() if k not in ("id", "created_at", "events")}
+            given = {k: v for k, v in data.items() if k not in ("id", "created_at", "events", "hash")}
             if not app.recorder.select_events(UUID(data["id"]), limit=1):
-                made = eventsourcing_workarounds.create(
-                    cls, cls.Created, id=UUID(data["id"]), **given, at=data["created_at"]
-                )
-                if isinstance(made, Tournament):  # its entries and seated rounds, as recorded (none: an old file)
-                    replay_recorded(made, data.get("events", []))
+                made: Any
+                if cls is Tournament:  # its chain recomputed as it is recorded again (``transfer`` compared it)
+                    made = Tournament.create(UUID(data["id"]), **given, at=data["created_at"])
+                    events = [{k: v for k, v in e.items() if k != "hash"} for e in data.get("events", [])]
+                    replay_recorded(made, events)  # its entries and rounds (none: an old file)
+                else:
+                    made = eventsourcing_workarounds.create(
+                        cls, cls.Created, id=UUID(data["id"]), **given, at=data["created_at"]
+                    )
                 added.append(made)
     try:
         app.save(*added, game)

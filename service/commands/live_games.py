@@ -17,7 +17,7 @@ from eventsourcing.application import AggregateNotFoundError
 from service.errors import NotFound, Unauthorized
 from service.integrity.records import token_hash
 from service.store import eventsourcing_workarounds
-from service.store.aggregates import Game
+from service.store.aggregates import Game, voided
 
 
 class _GameLock:
@@ -156,8 +156,18 @@ class GameHandle:
         return kind
 
     def seat_for_token(self, token: str) -> int:
+        """The seat ``token`` opens, checked against the game as stored now: another process (the CLI, another API
+        worker) may have voided the seat's link or substituted its player since this one cached the game, and a
+        token is refused from the moment that ruling is stored (one query for the records after the cached ones)."""
         digest = token_hash(token)
-        for seat, stored in enumerate(self.game.token_hashes):
+        self._game = self.live.current(self.uid)
+        for seat, stored in enumerate(self._game.token_hashes):
             if secrets.compare_digest(stored, digest):
                 return seat
+        for link in voided(self.game):  # (a token the organiser voided: said so, not "unknown")
+            if secrets.compare_digest(link["token_hash"], digest):
+                raise Unauthorized(
+                    f"this link of seat {link['seat'] + 1} was voided by the organiser: ask them for the new one",
+                    "link_voided",
+                )
         raise Unauthorized("this seat token does not belong to this game", "invalid_token")

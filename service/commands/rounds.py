@@ -11,6 +11,8 @@
   drawn at random but derived from the server secret, the game and the seat (an HMAC), so the organiser can print
   the sheet again at any time; only their hashes are stored, as for every game. Keep ``DIGSITE_SECRET_KEY`` the
   same for the tournament's life: with another secret the links cannot be made again (409 ``links_unavailable``).
+  A seat whose link the organiser voided (a lost or leaked sheet: the ``void_link`` ruling) gets the next token
+  derived for it (``seat_token``'s generation), so its link on a sheet printed again is the new one.
 
 Nothing here names a game: table sizes come from the game's ``Schemas.seats``, results from its ``Result``.
 """
@@ -34,14 +36,17 @@ from service.commands.broadcasts import checked_delay
 from service.errors import BadRequest, Conflict, NotFound
 from service.integrity.records import token_hash
 from service.seating import formats
-from service.store.aggregates import Game, Tournament
+from service.store.aggregates import TOURNAMENT_RECORDS, Game, Tournament, link_generation
 
 logger = logging.getLogger(__name__)
 
 
-def seat_token(secret: bytes, game_id: str, seat: int) -> str:
-    """The token of ``seat`` in a seated round's game ``game_id`` (the same every time it is asked for)."""
-    digest = hmac.new(secret, f"digsite seat link/1|{game_id}|{seat}".encode(), hashlib.sha256).digest()
+def seat_token(secret: bytes, game_id: str, seat: int, generation: int = 0) -> str:
+    """The token of ``seat`` in a seated round's game ``game_id`` (the same every time it is asked for). Each time
+    the organiser voids the seat's link (a ``void_link`` ruling, ``service.commands.rulings``) the seat's
+    ``generation`` goes up by one and its token is the next one derived; generation 0 is the round's first."""
+    text = f"digsite seat link/1|{game_id}|{seat}" + (f"|{generation}" if generation else "")
+    digest = hmac.new(secret, text.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:24]).decode().rstrip("=")
 
 
@@ -72,7 +77,7 @@ class TournamentRounds:
             assert table["game"] is not None  # (a seated round's tables have their games)
             stored = self.service.reader.aggregate(table["game"], Game, "game")
             for player in table["players"]:
-                token = seat_token(secret, table["game"], player["seat"])
+                token = seat_token(secret, table["game"], player["seat"], link_generation(stored, player["seat"]))
                 if token_hash(token) != stored.token_hashes[player["seat"]]:
                     raise Conflict(
                         "these seats' tokens were made with another server secret: their links cannot be made again "
@@ -92,6 +97,29 @@ class TournamentRounds:
                     }
                 )
         return rows
+
+    def void_link(self, tournament_id: str, number: Any, table: Any, seat: Any, reason: Any) -> dict[str, Any]:
+        """Void the link of ``seat`` (from 0) at ``table`` of round ``number`` (a lost or leaked sheet): the seat's game
+        records a ``void_link`` ruling (``service.commands.rulings``) and its new token is answered, once:
+        ``{"round", "table", "seat", "player", "name", "game", "token"}``. 404 ``unknown_round``/``unknown_table``."""
+        found = self.rounds.round(tournament_id, number)
+        tables = {t["table"]: t for t in found["tables"]}
+        if isinstance(table, bool) or table not in tables:
+            raise NotFound(f"round {number} has tables 1 to {len(tables)}, not {table!r}", "unknown_table")
+        at = tables[table]
+        assert at["game"] is not None  # (a seated round's tables have their games)
+        body = {"ruling": "void_link", "seat": seat, "reason": reason}
+        ruled = self.service.rulings.rule_on_game(at["game"], body)  # (400 invalid_ruling: a seat it does not have)
+        holder = at["players"][ruled["token"]["seat"]]
+        return {
+            "round": found["round"],
+            "table": table,
+            "seat": ruled["token"]["seat"],
+            "player": holder["id"],
+            "name": holder["name"],
+            "game": at["game"],
+            "token": ruled["token"]["token"],
+        }
 
     # -- entries ----------------------------------------------------------------------------------------
 
@@ -364,28 +392,10 @@ class RoundsReader:
 # -- a tournament's entries and rounds in an export (``service.integrity.transfer``) ------------------------------
 
 # Each recorded event of entries and rounds, as an export's tournament line carries it (``"events"``): its name
-# there, its class, and its fields (each of them, exactly).
+# there, its class, and its fields (each of them, exactly): the tournament's records after ``created``.
 RECORDED: dict[str, tuple[type[Any], tuple[str, ...]]] = {
-    "entry_added": (Tournament.EntryAdded, ("player", "name", "at")),
-    "entry_withdrawn": (Tournament.EntryWithdrawn, ("player", "at")),
-    "round_seated": (
-        Tournament.RoundSeated,
-        ("round", "format", "table_size", "tables", "byes", "forced_past", "at"),
-    ),
-    "penalty_given": (Tournament.PenaltyGiven, ("player", "points", "reason", "at")),  # (service.commands.rulings)
-    "broadcast_set": (Tournament.BroadcastSet, ("moves", "minutes", "at")),  # (service.commands.broadcasts)
+    name: found for name, found in TOURNAMENT_RECORDS.items() if name != "created"
 }
-
-
-def recorded_events(app: Any, tournament_id: str) -> list[dict[str, Any]]:
-    """The tournament's entries and rounds as recorded, in order (its events after ``Created``), as plain dicts."""
-    names = {cls: name for name, (cls, _) in RECORDED.items()}
-    out = []
-    for event in app.repository.event_store.get(parse_uuid(tournament_id, "tournament")):
-        name = names.get(type(event))
-        if name is not None:
-            out.append({"event": name, **{f: getattr(event, f) for f in RECORDED[name][1]}})
-    return out
 
 
 def malformed_events(events: Any) -> str | None:
@@ -423,7 +433,8 @@ def _a_delay(moves: Any, minutes: Any) -> bool:
 
 
 def replay_recorded(tournament: Tournament, events: list[dict[str, Any]]) -> None:
-    """Record ``events`` (as ``recorded_events`` gives them, checked by ``malformed_events``) on ``tournament``."""
+    """Record ``events`` (an export's, ``service.integrity.transfer``: each ``{"event", **fields}``, checked by
+    ``malformed_events``) on ``tournament``, each chained as it is recorded."""
     for event in events:
         cls, fields = RECORDED[event["event"]]
         tournament.trigger_event(cls, **{f: event[f] for f in fields})

@@ -4,7 +4,9 @@ On a game's stream, chained like a move (so ``verify``, the ledger and export co
 moves): ``annul`` (the game no longer counts), ``adjust_result`` (a new ranking and scores; the engine's own
 result stays in the record beside it), ``substitute`` (a seat's player changes from the next move on, with a new
 seat token given once), ``restart`` (the game goes on as a new game dealt from the same seed and replaying the
-moves up to a version; the original stops there, its later moves kept in the record and no longer counting). On
+moves up to a version; the original stops there, its later moves kept in the record and no longer counting),
+``void_link`` (a seat's link voided, a lost or leaked printed sheet: the seat's next derived token replaces it,
+given once, and the old one is refused by name, 401 ``link_voided``). On
 a tournament's stream: ``penalty`` (points off a player's standing). Each carries the organiser's reason.
 """
 
@@ -18,14 +20,15 @@ from eventsourcing.persistence import IntegrityError
 from domain.errors import DomainError
 from domain.games import game as game_of
 from service.caller_values import now, parse_uuid
+from service.commands.rounds import seat_token
 from service.errors import BadRequest, Conflict, NotFound, from_domain
 from service.integrity.chain import record_move, record_ruling
 from service.integrity.records import token_hash
 from service.store import eventsourcing_workarounds
-from service.store.aggregates import STOPPING, Game, Tournament, ruled
+from service.store.aggregates import STOPPING, Game, Tournament, link_generation, ruled
 from service.stored_text import check_text
 
-GAME_RULINGS = ("annul", "restart", "adjust_result", "substitute")
+GAME_RULINGS = ("annul", "restart", "adjust_result", "substitute", "void_link")
 TOURNAMENT_RULINGS = ("penalty",)
 MAX_REASON = 2000
 MAX_PENALTY = 1000
@@ -86,6 +89,9 @@ class Rulings:
                 details = self._adjusted(game, body)
             elif kind == "substitute":
                 details, token = self._substitute(game, body)
+                extra["token"] = {"seat": details["seat"], "player": details["player"], "token": token}
+            elif kind == "void_link":
+                details, token = self._void_link(game, body)
                 extra["token"] = {"seat": details["seat"], "player": details["player"], "token": token}
             else:
                 new_game, tokens, details = self._restart(game, body)
@@ -154,6 +160,26 @@ class Rulings:
             "name": player["name"],
             "replaced": game.players[seat],
             "from_version": game.version + 2,  # the first move after this ruling
+            "token_hash": token_hash(token),
+        }
+        return details, token
+
+    def _void_link(self, game: Game, body: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """A seat's link voided: its token is replaced by the next one derived from the server secret for the seat
+        (``seat_token``'s generation, so the rounds' sheets print the new link), the old token's hash kept to refuse
+        it by name. While the game is in play: once it is over its records are public, a link opens nothing more."""
+        if game.seed is not None:
+            raise Conflict("this game is over: its links open nothing secret any more", "game_over")
+        seat = _int(body.get("seat"), "seat")
+        if not 0 <= seat < len(game.players):
+            raise BadRequest(f"this game has seats 0 to {len(game.players) - 1}, not {seat}", "invalid_ruling")
+        generation = link_generation(game, seat) + 1
+        token = seat_token(self.service.settings.server_secret(), str(game.id), seat, generation)
+        details = {
+            "seat": seat,
+            "player": game.players[seat],
+            "generation": generation,
+            "voided_hash": game.token_hashes[seat],
             "token_hash": token_hash(token),
         }
         return details, token

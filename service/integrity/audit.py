@@ -31,9 +31,10 @@ from service.commands.application import Digsite, record_of
 from service.errors import NotFound
 from service.integrity.chain import MOVES
 from service.integrity.checkpoint import Checkpoint, compare_ledger
-from service.integrity.ledger import Entry, Ledger, check_chain
+from service.integrity.ledger import GAME_KINDS, Entry, Ledger, check_chain
 from service.integrity.records import GENESIS, canonical, record_hash, seed_commitment
 from service.integrity.ruling_checks import check_rulings
+from service.integrity.tournament_chain import TournamentReport, stored_tournament_ids, verify_tournament
 from service.store import clocks
 from service.store.aggregates import Game
 from service.store.snapshots import SealingMapper, seal_holds
@@ -923,8 +924,8 @@ def games_to_verify(
     or the checkpoint names: a game whose records are all gone is still verified, and fails."""
     ids = list(stored_game_ids(service))
     seen = set(ids)
-    named = [e.game for e in (Ledger(service).entries() if entries is None else entries)]
-    named += [e.game for e in checkpoint.entries] if checkpoint is not None else []
+    named = [e.game for e in (Ledger(service).entries() if entries is None else entries) if e.kind in GAME_KINDS]
+    named += [e.game for e in checkpoint.entries if e.kind in GAME_KINDS] if checkpoint is not None else []
     for game_id in named:
         if game_id not in seen:
             seen.add(game_id)
@@ -950,20 +951,28 @@ GamesVerifier = Callable[
 
 @dataclass
 class StoreAudit:
-    """Every game's report, the ledger's own chain, and (given a checkpoint) the store's ledger against it."""
+    """Every game's report, every tournament's (its own records: ``service.integrity.tournament_chain``), the
+    ledger's own chain, and (given a checkpoint) the store's ledger against it."""
 
     reports: list[Report]
     ledger: Check
     checkpoint: Check | None = None
+    tournaments: list[TournamentReport] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return all(r.ok for r in self.reports) and self.ledger.ok and (self.checkpoint is None or self.checkpoint.ok)
+        return (
+            all(r.ok for r in self.reports)
+            and all(t.ok for t in self.tournaments)
+            and self.ledger.ok
+            and (self.checkpoint is None or self.checkpoint.ok)
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "ledger": asdict(self.ledger),
             "checkpoint": asdict(self.checkpoint) if self.checkpoint else None,
+            "tournaments": [t.to_dict() for t in self.tournaments],
         }
 
 
@@ -973,11 +982,14 @@ def verify_store(
     game_ids: Iterable[str] | None = None,
     checkpoint: Checkpoint | None = None,
     verify_games: GamesVerifier | None = None,
+    tournament_ids: Iterable[str] | None = None,
 ) -> StoreAudit:
     """Verify the games (every stored game, then every game only the ledger or the checkpoint names; or the
     ids given), the ledger's chain and, given a checkpoint whose signature was checked, the store's ledger up
     to it and every game it covers. ``verify_games`` verifies the games (default ``verify_each``, here, in
-    order); the ledger's and the checkpoint's whole-store checks stay with the caller either way."""
+    order); the ledger's and the checkpoint's whole-store checks stay with the caller either way. The tournaments'
+    own records are rechecked too (``tournament_ids``; by default every tournament of the store and every one only
+    the ledger names, unless ``game_ids`` picks games: then none)."""
     entries = Ledger(service).entries()
     chain = check_chain(entries)
     ledger_check = Check("ledger", chain.ok, chain.detail, None)
@@ -994,7 +1006,10 @@ def verify_store(
     ids = games_to_verify(service, entries, checkpoint) if game_ids is None else [str(UUID(str(g))) for g in game_ids]
     run = verify_games or verify_each
     reports = run(service, ids, by_game, signed if checkpoint is not None else None, progress)
-    return StoreAudit(reports, ledger_check, checkpoint_check)
+    if tournament_ids is None:
+        tournament_ids = stored_tournament_ids(service, entries) if game_ids is None else []
+    tournaments = [verify_tournament(service, t, by_game.get(str(UUID(str(t))), [])) for t in tournament_ids]
+    return StoreAudit(reports, ledger_check, checkpoint_check, tournaments)
 
 
 def verify_each(

@@ -1,4 +1,5 @@
-"""Backfilling the ledger: every stored game it lacks entered, each only once ``digsite verify`` holds for it.
+"""Backfilling the ledger: every stored game it lacks entered, each only once ``digsite verify`` holds for it; and
+every record of a tournament stored before tournaments were chained, once the tournament's own checks hold.
 
 Apart from ``service.integrity.ledger`` because it verifies through ``service.integrity.audit``, which reads
 the ledger: the ledger itself knows nothing of the audit.
@@ -13,6 +14,12 @@ from uuid import UUID
 
 from service.integrity.audit import stored_game_ids, verify
 from service.integrity.ledger import FINISHED_TOPIC, Entry, Ledger
+from service.integrity.tournament_chain import (
+    chained_hashes,
+    check_tournament,
+    stored_tournament_ids,
+    tournament_records,
+)
 
 if TYPE_CHECKING:
     from service.commands.application import Digsite
@@ -23,6 +30,7 @@ class Backfill:
     entered: list[Entry] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)  # (game, why): games that do not verify
     already: int = 0  # games the ledger already had whole
+    tournaments_already: int = 0  # tournaments whose every record the ledger already had
 
 
 def backfill(service: Digsite, progress: Callable[[str], None] | None = None) -> Backfill:
@@ -64,7 +72,27 @@ def backfill(service: Digsite, progress: Callable[[str], None] | None = None) ->
             result.entered.extend(ledger.append(wanted))
         if progress is not None:
             progress(game_id)
+    _backfill_tournaments(service, ledger, result)
     return result
+
+
+def _backfill_tournaments(service: Digsite, ledger: Ledger, result: Backfill) -> None:
+    """Enter the records of each tournament stored before tournaments were chained (those without a stored hash),
+    with the hashes their chain gives, only if the tournament's checks hold (``tournament_chain``): a record written
+    since, whose entry is missing, is reported by ``verify`` and never entered here."""
+    entries = [e for e in ledger.entries() if e.kind == "tournament"]
+    for tournament_id in stored_tournament_ids(service):
+        records = tournament_records(service, tournament_id)
+        report = check_tournament(tournament_id, records, entries)
+        if not report.ok:
+            failed = next(c for c in report.checks if not c.ok)
+            result.refused.append((tournament_id, f"tournament: {failed.name}: {failed.detail}"))
+        elif not report.uncovered:
+            result.tournaments_already += 1
+        else:
+            hashes = chained_hashes(tournament_id, records)
+            wanted = [("tournament", tournament_id, v, hashes[v - 1]) for v in report.uncovered]
+            result.entered.extend(ledger.append(wanted))
 
 
 def _is_over(service: Digsite, game_id: str) -> bool:

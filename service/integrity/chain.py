@@ -142,6 +142,6 @@ def redact_record(record: dict[str, Any], rules: AnyRules, seat: int | None) -> 
     elif record["type"] in MOVES:
         body["action"] = rules.redact_action(body["action"], body["events"], seat)
         body["events"] = [rules.redact_event(e, seat, False) for e in body["events"]]
-    elif record["type"] == "ruling":  # a substitute's new token hash, like the created record's
-        body["details"] = {k: v for k, v in body["details"].items() if k != "token_hash"}
+    elif record["type"] == "ruling":  # a substitute's or a voided link's token hashes, like the created record's
+        body["details"] = {k: v for k, v in body["details"].items() if k not in ("token_hash", "voided_hash")}
     return {"type": record["type"], "game": record["game"], "version": record["version"], "body": body}

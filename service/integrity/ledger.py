@@ -7,7 +7,10 @@ token hashes), and the game still verifies. The ledger anchors what was true:
 - when a game is **created**, an entry ``created`` names it and the hash of its record 1;
 - when it **ends** (its ``seed_revealed`` record), an entry ``finished`` names its final version and hash;
 - each organiser's **ruling** on it (a ``ruling`` record, in play or after the end: ``service.commands.rulings``),
-  an entry ``ruling`` names its version and hash, so a ruling cannot be removed or rewritten unseen.
+  an entry ``ruling`` names its version and hash, so a ruling cannot be removed or rewritten unseen;
+- each record of a **tournament's** own chain (its creation, entries, withdrawals, seated rounds, broadcast settings,
+  penalties: ``service.store.aggregates.TOURNAMENT_RECORDS``), an entry ``tournament`` names the tournament (in the
+  ``game_id`` column), the record's version and hash (PostgreSQL: migration 0003).
 
 Each entry is written in the same transaction as the record it names, whatever path appends it: on
 PostgreSQL a trigger on the events table (migration 0005) covers the library's insert, the multi-row append
@@ -42,7 +45,7 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 from eventsourcing.utils import get_topic
 
-from service.store.aggregates import Game
+from service.store.aggregates import TOURNAMENT_RECORDS, Game
 
 if TYPE_CHECKING:
     from service.commands.application import Digsite
@@ -52,8 +55,17 @@ GENESIS = "0" * 64
 CREATED_TOPIC = get_topic(Game.Created)
 FINISHED_TOPIC = get_topic(Game.SeedRevealed)
 RULING_TOPIC = get_topic(Game.RulingRecorded)
-KIND_OF_TOPIC = {CREATED_TOPIC: "created", FINISHED_TOPIC: "finished", RULING_TOPIC: "ruling"}
-KINDS = ("created", "finished", "ruling")
+# Every record of a tournament's chain is entered (kind "tournament", its id in the ``game_id`` column): a tournament
+# has no replay to pin the records between its first and its last, as a game's rules pin its moves.
+TOURNAMENT_TOPICS = tuple(get_topic(cls) for cls, _ in TOURNAMENT_RECORDS.values())
+KIND_OF_TOPIC = {
+    CREATED_TOPIC: "created",
+    FINISHED_TOPIC: "finished",
+    RULING_TOPIC: "ruling",
+    **{topic: "tournament" for topic in TOURNAMENT_TOPICS},
+}
+KINDS = ("created", "finished", "ruling", "tournament")
+GAME_KINDS = ("created", "finished", "ruling")  # the entries that name a game (the others name a tournament)
 ORIGINS = ("live", "backfill")
 COLUMNS = ("seq", "kind", "game_id", "version", "record_hash", "origin", "at", "prev_hash", "entry_hash")
 
@@ -71,8 +83,8 @@ def now() -> str:
 @dataclass(frozen=True)
 class Entry:
     seq: int
-    kind: str  # "created" | "finished" | "ruling"
-    game: str
+    kind: str  # "created" | "finished" | "ruling" (a game's) | "tournament" (a tournament's record)
+    game: str  # the game's id, or the tournament's for kind "tournament"
     version: int
     record_hash: str
     origin: str  # "live" | "backfill"
@@ -250,6 +262,10 @@ class Ledger:
     def entries_of(self, game_id: str) -> list[Entry]:
         game = str(UUID(str(game_id)))
         return [self._entry(r) for r in self._rows("SELECT * FROM {ledger} WHERE game_id = ? ORDER BY seq", [game])]
+
+    def game_entries(self) -> list[Entry]:
+        """Every entry that names a game, in order of seq (a tournament's records left out)."""
+        return [e for e in self.entries() if e.kind in GAME_KINDS]
 
     def size(self) -> int:
         rows = self._rows("SELECT MAX(seq) AS n FROM {ledger}")

@@ -21,6 +21,13 @@ def record_hash(game_id: str, version: int, prev: str, body: dict[str, Any]) -> 
     return hashlib.sha256(canonical({"game": game_id, "version": version, "prev": prev, "body": body})).hexdigest()
 
 
+def tournament_record_hash(tournament_id: str, version: int, prev: str, body: dict[str, Any]) -> str:
+    """A tournament's record hash: a game's scheme, keyed ``tournament`` so that no game record and no tournament
+    record can ever stand for each other."""
+    text = canonical({"tournament": tournament_id, "version": version, "prev": prev, "body": body})
+    return hashlib.sha256(text).hexdigest()
+
+
 def seed_commitment(seed: str) -> str:
     """Published when the game is created; the seed itself only when the game ends."""
     return hashlib.sha256(f"digsite-seed:{seed}".encode()).hexdigest()

@@ -17,6 +17,8 @@ def check_rulings(records: list[dict[str, Any]], rules: Any, state: Any) -> tupl
     record (``service.integrity.audit`` makes it a ``Check``)."""
     rulings = 0
     players = list((records[0].get("body") or {}).get("players") or [])
+    # each seat's token hash of the moment and how often its link was voided (a ``void_link`` names both)
+    links = {"hashes": list((records[0].get("body") or {}).get("token_hashes") or []), "voided": [0] * len(players)}
     over = False
     stopped: int | None = None
     forfeit = None  # (a forfeit's result: the game's own, when a forfeit clock ended it)
@@ -32,7 +34,7 @@ def check_rulings(records: list[dict[str, Any]], rules: Any, state: Any) -> tupl
         if kind != "ruling":
             continue
         rulings += 1
-        problem = _problem(body, version, players, over, rules, state, forfeit)
+        problem = _problem(body, version, players, over, rules, state, forfeit) or _link_problem(body, links)
         if problem:
             return False, f"record {version}: {problem}", version
         if body["ruling"] in STOPPING:
@@ -40,6 +42,25 @@ def check_rulings(records: list[dict[str, Any]], rules: Any, state: Any) -> tupl
     if not rulings:
         return True, "no ruling was recorded on this game", None
     return True, f"{rulings} ruling(s), each with a reason, each standing where it may", None
+
+
+def _link_problem(body: dict[str, Any], links: dict[str, list[Any]]) -> str | None:
+    """A ``void_link`` (or a ``substitute``, which replaces a seat's token too) against the seat's token of that
+    moment: the voided hash is the one the seat held, the generation the next one; then the new hash holds."""
+    details, ruling = body.get("details") or {}, body.get("ruling")
+    seat = details.get("seat")
+    if ruling not in ("void_link", "substitute") or not isinstance(seat, int) or not 0 <= seat < len(links["hashes"]):
+        return None
+    if ruling == "void_link":
+        if details.get("voided_hash") != links["hashes"][seat]:
+            return f"the voided link is not the token seat {seat} held then"
+        if details.get("generation") != links["voided"][seat] + 1:
+            return f"the voided link's generation is not the next one of seat {seat}"
+        if not isinstance(details.get("token_hash"), str):
+            return "the voided link names no new seat token"
+        links["voided"][seat] += 1
+    links["hashes"][seat] = details.get("token_hash")
+    return None
 
 
 def _problem(
@@ -68,6 +89,14 @@ def _problem(
         if not isinstance(details.get("player"), str) or not isinstance(details.get("token_hash"), str):
             return "the substitute names no player or no seat token"
         players[seat] = details["player"]
+    elif ruling == "void_link":
+        seat = details.get("seat")
+        if over:
+            return "a seat's link is voided after the game's end"
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(players):
+            return f"seat {seat!r} is not a seat of this game"
+        if details.get("player") != players[seat]:
+            return f"the voided link does not name seat {seat}'s player of that moment"
     elif ruling == "restart":
         at = details.get("version")
         if over:

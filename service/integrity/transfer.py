@@ -27,18 +27,21 @@ from typing import IO, Any
 from uuid import UUID
 
 from service.commands.application import Digsite
-from service.commands.rounds import malformed_events, recorded_events
+from service.commands.rounds import malformed_events
 from service.errors import NotFound, ServiceError
 from service.integrity.audit import Report, verify_records
 from service.integrity.ledger import Ledger
+from service.integrity.records import GENESIS, tournament_record_hash
+from service.integrity.tournament_chain import chained_hashes, tournament_records
 from service.stored_text import InvalidText, check_text
 
 FORMAT = "digsite-export/1"
 RECORD_TYPES = ("created", "move", "timeout", "forfeit", "clock", "seed_revealed", "ruling")
 PLAYER_FIELDS = {"type", "id", "name", "kind", "bot", "created_at"}
-TOURNAMENT_FIELDS = {"type", "id", "name", "rounds", "game", "options", "clock", "created_at"}
-# A tournament line of a file exported before tournaments held their rule options or their clock (read as ``None``).
-OLD_TOURNAMENT_FIELDS = TOURNAMENT_FIELDS - {"options", "clock"}
+TOURNAMENT_FIELDS = {"type", "id", "name", "rounds", "game", "options", "clock", "created_at", "hash"}
+# A tournament line of a file exported before tournaments held their rule options, their clock or their chain's
+# hashes (read as ``None``: a line without hashes imports as before, and its chain starts in the new store).
+OLD_TOURNAMENT_FIELDS = TOURNAMENT_FIELDS - {"options", "clock", "hash"}
 
 
 # -- export ---------------------------------------------------------------------------------------------------
@@ -68,9 +71,7 @@ def export_lines(service: Digsite, game_ids: Iterable[str]) -> Iterator[dict[str
             except ServiceError:
                 continue  # not in this store: the game still names it by id (and a player by name)
             if kind == "tournament":
-                events = recorded_events(service.app, related_id)
-                if events:  # (none: the line as before tournaments had entries and rounds)
-                    found["events"] = events
+                found.update(_chained_events(service, related_id))
             yield {"type": kind, **found}
         yield {
             "type": "game",
@@ -80,6 +81,18 @@ def export_lines(service: Digsite, game_ids: Iterable[str]) -> Iterator[dict[str
             "last_hash": records[-1]["hash"],
         }
         yield from records
+
+
+def _chained_events(service: Digsite, tournament_id: str) -> dict[str, Any]:
+    """A tournament line's ``hash`` (its record 1's) and ``events`` (its records after it, each with its fields and
+    its ``hash``: the chain an import recomputes, so a line edited in the file is refused)."""
+    records = tournament_records(service, tournament_id)
+    hashes = chained_hashes(tournament_id, records)
+    out: dict[str, Any] = {"hash": hashes[0]}
+    events = [{"event": r["type"], **r["body"], "hash": h} for r, h in zip(records[1:], hashes[1:], strict=True)]
+    if events:  # (none: the line as before tournaments had entries and rounds)
+        out["events"] = events
+    return out
 
 
 @dataclass
@@ -189,7 +202,7 @@ def read_blocks(
             players[str(line["id"])] = line
             continue
         if kind == "tournament" and OLD_TOURNAMENT_FIELDS <= set(line) - {"events"} <= TOURNAMENT_FIELDS:
-            tournaments[str(line["id"])] = {"options": None, "clock": None, **line}
+            tournaments[str(line["id"])] = {"options": None, "clock": None, "hash": None, **line}
             continue
         problem = problem or f"line {number} is not a player, tournament, game header or game record ({kind!r})"
         if block is not None:
@@ -264,8 +277,8 @@ def _import_block(
             wanted_tournaments.append(_plain(tournaments[tournament_id]))
         elif not _exists(service, tournament_id):
             result.warnings.append(f"tournament {tournament_id} is neither in the file nor in this store")
-    problem = _check_aggregates(wanted_players, wanted_tournaments) or _check_texts(
-        block.records, wanted_players, wanted_tournaments
+    problem = _check_texts(block.records, wanted_players, wanted_tournaments) or _check_aggregates(
+        wanted_players, wanted_tournaments
     )
     if problem:
         result.reason = problem
@@ -326,9 +339,32 @@ def _check_aggregates(players: list[dict[str, Any]], tournaments: list[dict[str,
             and isinstance(tournament["created_at"], str)
         ):
             return f"the tournament line for {tournament['id']!r} is malformed"
-        events = malformed_events(tournament.get("events", []))
-        if events:
-            return f"the tournament line for {tournament['id']!r} is malformed: {events}"
+        events = tournament.get("events", [])
+        hashed = tournament["hash"] is not None
+        if hashed and not (isinstance(events, list) and all(isinstance(e, dict) and "hash" in e for e in events)):
+            return f"the tournament line for {tournament['id']!r} is malformed: its events lack their hashes"
+        unhashed = [{k: v for k, v in e.items() if k != "hash"} if isinstance(e, dict) else e for e in events]
+        problem = malformed_events(unhashed) if isinstance(events, list) else malformed_events(events)
+        if problem:
+            return f"the tournament line for {tournament['id']!r} is malformed: {problem}"
+        if hashed:
+            problem = _chain_problem(tournament, unhashed)
+            if problem:
+                return f"the tournament line for {tournament['id']!r} was changed after it was exported: {problem}"
+    return None
+
+
+def _chain_problem(tournament: dict[str, Any], events: list[dict[str, Any]]) -> str | None:
+    """Where the line's records stop hashing to the hashes it carries (None: every one does)."""
+    tournament_id = tournament["id"]
+    body = {name: tournament[name] for name in ("name", "rounds", "game", "options", "clock")}
+    prev = tournament_record_hash(tournament_id, 1, GENESIS, {**body, "at": tournament["created_at"]})
+    if prev != tournament["hash"]:
+        return "its record 1 (the tournament itself) does not hash to the hash the line carries"
+    for version, (event, given) in enumerate(zip(events, tournament.get("events", []), strict=True), start=2):
+        prev = tournament_record_hash(tournament_id, version, prev, {k: v for k, v in event.items() if k != "event"})
+        if prev != given["hash"]:
+            return f"its record {version} ({event['event']}) does not hash to the hash the line carries"
     return None
 
 

@@ -39,6 +39,7 @@ def ruling_line(record: dict[str, Any]) -> str:
         + ", ".join(str(s) for s in (details.get("result") or {}).get("ranking", []))
         + ")",
         "substitute": f"{details.get('name')} takes seat {details.get('seat')}",
+        "void_link": f"the link of seat {details.get('seat')} is voided (a new one was issued)",
         "restart": f"the game restarts from version {details.get('version')} as game {details.get('continued_as')}",
     }.get(str(body.get("ruling")), str(body.get("ruling")))
     return f"Organiser's ruling: {what}. Reason: {body.get('reason')}"

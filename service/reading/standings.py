@@ -113,6 +113,8 @@ class Rulings:
                 places = {seat: 1 if seat in winners else ranking.index(seat) + 1 for seat in ranking}
                 note = f"result adjusted: {reason}"
                 adjusted[subject] = (places, list(result["scores"]), note)
+            elif ruling == "void_link":  # (a seat's link replaced: nothing the standings count)
+                continue
             elif ruling == "substitute":
                 note = f"{details['name']} took seat {details['seat']} from version {details['from_version']}: {reason}"
                 holders[(subject, int(details["seat"]))] = (str(details["player"]), str(details["name"]), note)

@@ -16,6 +16,7 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.domain import Aggregate
 
 from domain.games import game as game_of
+from service.integrity.records import GENESIS, tournament_record_hash
 from service.store import clocks, eventsourcing_workarounds
 
 STORED_AS = "service.aggregates"  # the module path these classes had when the first records were stored
@@ -78,6 +79,7 @@ class Game(Aggregate):
         self.moves = 0
         self.seed: str | None = None  # published only once the game is over
         self.rulings: list[dict[str, Any]]  # (declared, not set: ``RulingRecorded`` sets it; ``ruled`` reads it)
+        self.voided_links: list[dict[str, Any]]  # (likewise: a ``void_link`` ruling sets it; ``voided`` reads it)
         rules = game_of(kind).rules
         self.state = rules.replay([rules.event_from_dict(e) for e in opening])
         if clock is not None:  # (else the class's None: a game without a clock is stored, and snapshot, as before)
@@ -206,6 +208,12 @@ class Game(Aggregate):
             game: Game = aggregate
             # (set only once a game has a ruling: a game without one keeps the state its snapshots hold)
             game.rulings = [*ruled(game), {"version": self.originator_version, "ruling": self.ruling}]
+            if self.ruling == "void_link":  # the seat's new token from now on; the old one is refused by name
+                seat = self.details["seat"]
+                game.voided_links = [*voided(game), {"seat": seat, "token_hash": self.details["voided_hash"]}]
+                game.token_hashes = [
+                    self.details["token_hash"] if i == seat else t for i, t in enumerate(game.token_hashes)
+                ]
             if self.ruling == "substitute":  # the seat's player from the next move on (new lists: Created's stay)
                 seat = self.details["seat"]
                 game.players = [self.details["player"] if i == seat else p for i, p in enumerate(game.players)]
@@ -241,6 +249,18 @@ def ruled(game: Game) -> list[dict[str, Any]]:
     """The game's rulings so far (``{"version", "ruling"}``; none for a game loaded from a snapshot taken before
     rulings existed, which has no such attribute)."""
     return list(getattr(game, "rulings", []))
+
+
+def voided(game: Game) -> list[dict[str, Any]]:
+    """The seat links the organiser voided on this game (``{"seat", "token_hash"}``: the hash of the token it held),
+    oldest first (none for a game stored, or snapshot, before links could be voided)."""
+    return list(getattr(game, "voided_links", []))
+
+
+def link_generation(game: Game, seat: int) -> int:
+    """How many times ``seat``'s link was voided: the generation of the token it holds now
+    (``service.commands.rounds.seat_token``)."""
+    return sum(1 for v in voided(game) if v["seat"] == seat)
 
 
 STOPPING = ("annul", "restart")  # rulings after which no move is played on the game
@@ -290,6 +310,9 @@ class Tournament(Aggregate):
         at: str
         options: dict[str, Any] | None
         clock: dict[str, Any] | None = None  # the time control of its games (service.store.clocks); None: untimed
+        # The hash of record 1 of its chain (``tournament_record_hash``); None: stored before tournaments were
+        # chained (then the hash is recomputed from the fields when it is read: ``Tournament.last_hash``).
+        hash: str | None = None
 
         class_version = 3
 
@@ -309,6 +332,7 @@ class Tournament(Aggregate):
         at: str,
         options: dict[str, Any] | None,
         clock: dict[str, Any] | None = None,
+        hash: str | None = None,
     ) -> None:
         self.name = name
         self.rounds = rounds
@@ -321,6 +345,9 @@ class Tournament(Aggregate):
         self.seated: list[dict[str, Any]] = []  # each seated round, as ``RoundSeated`` recorded it
         # The delayed broadcast of its games in play (``BroadcastSet``): ``{"moves": N}`` or ``{"minutes": M}``; off.
         self.broadcast: dict[str, Any] | None = None
+        # The hash of its last record (its events are chained like a game's records: ``trigger_event``)
+        body = {"name": name, "rounds": rounds, "game": game, "at": at, "options": options, "clock": clock}
+        self.last_hash = hash or tournament_record_hash(str(self.id), 1, GENESIS, body)
 
     class EntryAdded(Aggregate.Event):
         """A player entered the tournament (a person or a bot, alike)."""
@@ -329,8 +356,11 @@ class Tournament(Aggregate):
         player: str
         name: str
         at: str
+        prev_hash: str | None = None  # (None: stored before tournaments were chained; recomputed when read)
+        hash: str | None = None
 
         def apply(self, aggregate: Any) -> None:
+            chain(self, aggregate)
             aggregate.entries[self.player] = self.name
 
     class EntryWithdrawn(Aggregate.Event):
@@ -339,8 +369,11 @@ class Tournament(Aggregate):
         TOPIC = f"{STORED_AS}:Tournament.EntryWithdrawn"
         player: str
         at: str
+        prev_hash: str | None = None  # (None: stored before tournaments were chained; recomputed when read)
+        hash: str | None = None
 
         def apply(self, aggregate: Any) -> None:
+            chain(self, aggregate)
             aggregate.entries.pop(self.player, None)
 
     class RoundSeated(Aggregate.Event):
@@ -356,8 +389,11 @@ class Tournament(Aggregate):
         byes: list[str]
         forced_past: list[str]
         at: str
+        prev_hash: str | None = None  # (None: stored before tournaments were chained; recomputed when read)
+        hash: str | None = None
 
         def apply(self, aggregate: Any) -> None:
+            chain(self, aggregate)
             aggregate.seated.append(
                 {
                     "round": self.round,
@@ -378,8 +414,11 @@ class Tournament(Aggregate):
         moves: int | None
         minutes: float | None
         at: str
+        prev_hash: str | None = None  # (None: stored before tournaments were chained; recomputed when read)
+        hash: str | None = None
 
         def apply(self, aggregate: Any) -> None:
+            chain(self, aggregate)
             if self.moves is not None:
                 aggregate.broadcast = {"moves": self.moves}
             elif self.minutes is not None:
@@ -404,8 +443,11 @@ class Tournament(Aggregate):
         points: int
         reason: str
         at: str
+        prev_hash: str | None = None  # (None: stored before tournaments were chained; recomputed when read)
+        hash: str | None = None
 
         def apply(self, aggregate: Any) -> None:
+            chain(self, aggregate)
             aggregate.penalties = [
                 *getattr(aggregate, "penalties", []),
                 {"player": self.player, "points": self.points, "reason": self.reason, "at": self.at},
@@ -418,9 +460,53 @@ class Tournament(Aggregate):
         self.trigger_event(self.RoundSeated, **fields)
 
     @classmethod
-    def create(cls, **fields: Any) -> Tournament:
-        tournament: Tournament = eventsourcing_workarounds.create(cls, cls.Created, id=uuid4(), **fields)
+    def create(cls, tournament_id: UUID | None = None, **fields: Any) -> Tournament:
+        """A new tournament (``fields``: ``Created``'s own), the hash of its record 1 computed from them."""
+        uid = tournament_id or uuid4()
+        body = {name: fields.get(name) for name in TOURNAMENT_RECORDS["created"][1]}
+        chained = tournament_record_hash(str(uid), 1, GENESIS, body)
+        tournament: Tournament = eventsourcing_workarounds.create(cls, cls.Created, id=uid, **fields, hash=chained)
         return tournament
+
+    def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
+        """Every event after ``Created`` is the next record of the tournament's chain: its ``prev_hash`` is the hash
+        of the record before it, its ``hash`` covers its own fields (``TOURNAMENT_RECORDS``) and that one, as a
+        game's records do (``service.integrity.chain``); the ledger enters each with its hash."""
+        fields = TOURNAMENT_RECORDS[RECORD_TYPE[event_class]][1]
+        body = {name: kwargs[name] for name in fields}
+        prev = self.last_hash
+        chained = tournament_record_hash(str(self.id), self.version + 1, prev, body)
+        super().trigger_event(event_class, **body, prev_hash=prev, hash=chained)
+
+
+def chain(event: Any, tournament: Any) -> None:
+    """Follow the tournament's chain over ``event`` (its stored hash, or for an event stored before tournaments were
+    chained, the hash its fields give)."""
+    stored = event.hash
+    if stored is None:
+        body = record_body(event)
+        stored = tournament_record_hash(str(event.originator_id), event.originator_version, tournament.last_hash, body)
+    tournament.last_hash = stored
+
+
+def record_body(event: Any) -> dict[str, Any]:
+    """A tournament event's own fields, as its record's body (what its hash covers)."""
+    return {name: getattr(event, name) for name in TOURNAMENT_RECORDS[RECORD_TYPE[type(event)]][1]}
+
+
+# A tournament's records: each type's name (in an export, in ``verify``'s messages), its event, and its body's fields.
+TOURNAMENT_RECORDS: dict[str, tuple[type[Any], tuple[str, ...]]] = {
+    "created": (Tournament.Created, ("name", "rounds", "game", "at", "options", "clock")),
+    "entry_added": (Tournament.EntryAdded, ("player", "name", "at")),
+    "entry_withdrawn": (Tournament.EntryWithdrawn, ("player", "at")),
+    "round_seated": (
+        Tournament.RoundSeated,
+        ("round", "format", "table_size", "tables", "byes", "forced_past", "at"),
+    ),
+    "penalty_given": (Tournament.PenaltyGiven, ("player", "points", "reason", "at")),
+    "broadcast_set": (Tournament.BroadcastSet, ("moves", "minutes", "at")),
+}
+RECORD_TYPE = {cls: name for name, (cls, _) in TOURNAMENT_RECORDS.items()}
 
 
 class Seating(Aggregate):

@@ -182,6 +182,58 @@ def test_anyone_but_an_organiser_is_refused_the_page_and_every_callback(app: Any
     assert "tournament-rounds-link" in json.dumps(organiser(app).route(f"/tournaments/{venue.tournament}"))
 
 
+def _void(browser: Browser, cup: str, table: Any, seat: Any, reason: Any) -> Any:
+    """The void-a-link callback, as the browser sends it when its button is pressed."""
+    states = {
+        "rounds-tournament.data": cup,
+        "rounds-links-round.value": None,
+        "rounds-void-table.value": table,
+        "rounds-void-seat.value": seat,
+        "rounds-void-reason.value": reason,
+    }
+    body = {
+        "output": "rounds-void-message.children",
+        "outputs": {"id": "rounds-void-message", "property": "children"},
+        "inputs": [{"id": "rounds-void", "property": "n_clicks", "value": 1}],
+        "state": [{"id": k.split(".")[0], "property": k.split(".")[1], "value": v} for k, v in states.items()],
+        "changedPropIds": ["rounds-void.n_clicks"],
+    }
+    return browser.post("_dash-update-component", json=body)
+
+
+def test_an_organiser_voids_one_seat_s_link_from_the_page_and_no_one_else_can(
+    app: Any, closed: Any, venue: Venue
+) -> None:
+    service = venue.service
+    cup = _cup(venue)
+    service.rounds.seat_round(cup, "round_robin", 2)
+    before = service.rounds.links(cup, 1, "http://x")
+    lost = next(x for x in before if x["table"] == 2 and x["seat"] == 1)
+    old_token = lost["url"].split("token=")[1]
+    for browser in (Browser(app), Browser(closed)):
+        response = _void(browser, cup, 2, 2, "sheet lost")
+        assert response.status_code == 403 and "token=" not in response.get_data(as_text=True)
+    assert service.seat_for_token(lost["game"], old_token) == 1  # (refused callers changed nothing)
+
+    org = organiser(app)
+    refused = _answer(_void(org, cup, 2, 2, "  "))["rounds-void-message"]["children"]
+    assert "Not done" in refused and "(invalid_ruling)" in refused
+    shown = json.dumps(_answer(_void(org, cup, 2, 2, "sheet lost"))["rounds-void-message"]["children"])
+    assert "table 2, seat 2" in shown and old_token not in shown
+    new_token = shown.split("token=")[1].split('"')[0]
+    assert service.seat_for_token(lost["game"], new_token) == 1
+    after = service.rounds.links(cup, 1, "http://x")
+
+    def others(links: list[Any]) -> list[str]:
+        return [x["url"] for x in links if (x["game"], x["seat"]) != (lost["game"], 1)]
+
+    assert others(after) == others(before) and len(others(after)) == 3  # the other seats' links as they were
+    assert [x["url"] for x in after if (x["game"], x["seat"]) == (lost["game"], 1)] == [
+        lost["url"].replace(old_token, new_token)
+    ]
+    assert "(unknown_table)" in _answer(_void(org, cup, 9, 1, "x"))["rounds-void-message"]["children"]
+
+
 def test_an_organiser_rules_from_the_rounds_page_and_a_refusal_is_a_sentence(app: Any, venue: Venue) -> None:
     service = venue.service
     cup = service.create_tournament("Ruled cup", 1, "ruins")

@@ -239,5 +239,6 @@ def test_ledger_backfill(service: Digsite, database: Database) -> None:
     result = run(database, "ledger", "backfill")
     assert result.exit_code == 1
     assert f"NOT ENTERED game {tampered}: record" in result.output
-    assert "entered 2 ledger entries; 0 game(s) were in the ledger already; 1 not entered" in result.output
+    summary = "entered 2 ledger entries; 0 game(s) and 0 tournament(s) were in the ledger already; 1 not entered"
+    assert summary in result.output
     assert run(database, "verify", clean).exit_code == 0

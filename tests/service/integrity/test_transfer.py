@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,20 +12,7 @@ from service.commands.application import Digsite
 from service.integrity.audit import verify
 from service.integrity.records import GENESIS, record_hash
 from service.integrity.transfer import FORMAT, _exists, export_lines, import_lines, write_export
-from service.settings import Database, Settings
-from tests.service.conftest import another_store
 from tests.service.integrity.test_audit import finished_game, first_play, new_game, play
-
-
-@pytest.fixture
-def target(database: Database, request: pytest.FixtureRequest) -> Iterator[Digsite]:
-    """A Digsite on a second, empty store of the same backend as ``service``."""
-    with another_store(database, request) as other:
-        svc = Digsite(Settings(database=other))
-        try:
-            yield svc
-        finally:
-            svc.close()
 
 
 def exported(service: Digsite, *game_ids: str) -> list[str]:
@@ -100,7 +86,7 @@ def test_a_tournament_keeps_its_rule_options_and_a_file_exported_before_them_sti
     lines = [json.loads(t) for t in exported(service, game_id)]
     [line] = [line for line in lines if line["type"] == "tournament"]
     assert line["options"] == {}
-    del line["options"]  # a file written before tournaments held their options
+    del line["options"], line["hash"]  # a file written before tournaments held their options (or were chained)
     [result] = import_lines(target, [json.dumps(line) for line in lines])
     assert result.imported and result.added_tournaments == [tournament]
     assert target.tournament(tournament)["options"] is None  # (its games may have any options of its game)
@@ -257,7 +243,11 @@ def test_a_tournament_s_broadcast_travels_with_its_games(service: Digsite, targe
     lines = [json.loads(t) for t in exported(service, game_id)]
     [line] = [line for line in lines if line["type"] == "tournament"]
     [event] = line["events"]
-    assert {k: v for k, v in event.items() if k != "at"} == {"event": "broadcast_set", "moves": None, "minutes": 2.5}
+    assert {k: v for k, v in event.items() if k not in ("at", "hash")} == {
+        "event": "broadcast_set",
+        "moves": None,
+        "minutes": 2.5,
+    }
 
     bad = {**event, "moves": -1, "minutes": None}
     [refused] = import_lines(target, [json.dumps({**x, "events": [bad]} if x is line else x) for x in lines])

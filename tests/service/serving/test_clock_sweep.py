@@ -132,3 +132,77 @@ def test_a_read_on_the_push_channel_that_finds_a_seat_out_of_time_records_the_ti
     answer = push.updates(timed, game_id, Viewer(seat), 1, 0)
     assert "timeout" in [r["type"] for r in answer["records"]]
     assert [r["body"]["seat"] for r in _timeouts(timed, game_id)][:1] == [seat]
+
+
+# -- one sweeper at a time (service.serving.sweep_lease) ------------------------------------------------------------
+
+
+def _poll(condition: Any, what: str) -> None:
+    """Wait for ``condition()`` to hold, asking again and again (no fixed sleep), for at most TIMEOUT seconds."""
+    deadline = time.monotonic() + TIMEOUT
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {TIMEOUT} s: {what}")
+        time.sleep(0.01)
+
+
+@pytest.mark.postgres
+def test_on_postgresql_one_sweeper_sweeps_the_other_waits_and_takes_over_when_the_first_stops_or_dies(
+    pg: Database, clock: Clock
+) -> None:
+    from service import bootstrap
+
+    first, second = _service(pg, clock), _service(pg, clock)
+    reads = [bootstrap.read_port(first), bootstrap.read_port(second)]
+    game_id = _game(first, {"per_move": 30})
+    project(first)
+    one, two = ClockSweep(first, reads[0], seconds=0), ClockSweep(second, reads[1], seconds=0)
+    try:
+        assert one.tick() and not two.tick() and not two.tick()  # the first holds the lease; the second waits
+        assert (one.passes, one.reads, two.passes, two.waits, two.reads) == (1, 1, 0, 2, 0)
+
+        one.stop()  # a process that stops gives the lease up: the other's next pass sweeps
+        assert two.tick() and not one.tick()
+        clock.wait(31)
+        assert two.tick() and _timeouts(second, game_id)  # and it does record the timeouts due
+
+        three = ClockSweep(first, reads[0], seconds=0)
+        assert not three.tick()
+        pid = two.lease.backend_pid()  # type: ignore[attr-defined]
+        with pg_admin(pg) as admin:  # the holder's session ends as a crash would end it: no release is sent
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        _poll(three.tick, "the lease of a dead session taken over")
+        assert not two.tick()  # (its connection broken: it notices, and waits while the other holds the lease)
+        three.stop()
+    finally:
+        for sweep in (one, two):
+            sweep.stop()
+        for read in reads:
+            read.close()
+        first.close()
+        second.close()
+
+
+def pg_admin(db: Database) -> Any:
+    import psycopg
+
+    return psycopg.connect(db.psycopg_conninfo(), autocommit=True)
+
+
+def test_on_sqlite_a_file_lock_beside_the_store_lets_one_sweeper_sweep_until_it_stops(
+    timed: Digsite, database: Database
+) -> None:
+    if database.backend != "sqlite":
+        pytest.skip("the file lock is SQLite's (PostgreSQL's advisory lock is tested above)")
+    from service import bootstrap
+
+    read = bootstrap.read_port(timed)
+    one, two = ClockSweep(timed, read, seconds=0), ClockSweep(timed, read, seconds=0)  # (each its own lease file)
+    try:
+        assert one.tick() and not two.tick()
+        one.stop()
+        assert two.tick() and not one.tick()
+    finally:
+        one.stop()
+        two.stop()
+        read.close()
