@@ -225,7 +225,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         """The crafting that applies to the move chosen (the engine's, for the seat's own move), named by the
         game's picker; hidden when there is none."""
         visitor = ctx.visitor()
-        none = ([], "", True, [])
+        none: tuple[Any, ...] = ([], "", True, [])
         if not chosen:
             return none
         try:
