@@ -111,7 +111,7 @@
 
     // The moves under the table now: those the marks picked allow (crafting first), else the moves made with
     // nothing marked (with the cards picked, where the game picks cards).
-    function offered() {
+    function offeredNow() {
         if (!play.picker) { return []; }
         if (play.marks.length) {
             var forms = marked(play.craft, play.marks, true);
@@ -152,7 +152,7 @@
     }
 
     // A new answer's moves (a new table, or the same one's moves again): nothing marked is picked any more.
-    function follow(picker) {
+    function newAnswer(picker) {
         if (play.picker !== picker) { play.marks = []; play.craft = []; }
         play.picker = picker;
     }
@@ -160,7 +160,7 @@
     function playPicks(picker, cards, shown) {
         if (!document.getElementById("play-table")) { return window.dash_clientside.no_update; }
         if (play.shown !== shown) { play.marks = []; play.craft = []; }  // a new table: nothing marked is picked
-        follow(picker);
+        newAnswer(picker);
         play.shown = shown;
         var count = markTable();
         renderChoices();
@@ -208,10 +208,15 @@
 
     // The moves under the table, each a button in the picker's words (with its kind where they are of several
     // kinds); a crafted form says so (`data-craft`).
+    function plural(n) { return n === 1 ? "1 move" : n + " moves"; }
+
     function renderChoices() {
-        var list = document.getElementById("play-choices");
+        var list = document.getElementById("play-choices"), hint = document.getElementById("play-hint");
         if (!list) { return; }
-        var shown = offered(), kinds = {};
+        var shown = offeredNow(), kinds = {};
+        if (hint) {  // what the things picked allow, said at once (the preview waits for a move chosen)
+            hint.textContent = play.marks.length ? "Your pick allows " + plural(shown.length) + ": choose below." : "";
+        }
         shown.forEach(function (o) { kinds[o.group || ""] = true; });
         var several = Object.keys(kinds).length > 1;
         list.replaceChildren();
@@ -238,7 +243,7 @@
     // The move the pick makes, in the picker's words (its crafted form's, once one is chosen), before it is
     // sent; the send button waits for one. No bar while it is not the seat's turn.
     function playPreview(value, options, picker, crafted) {
-        follow(picker);
+        newAnswer(picker);
         play.options = picker ? options || [] : [];
         play.value = value;
         play.crafted = crafted || null;
@@ -256,8 +261,8 @@
             var more = play.craft.length ? " (or pick on the table what to craft it with)" : "";
             return ["This pick makes: " + chosen.label + more, false, false];
         }
-        var n = offered().length;
-        return [n ? "Pick on the table, or one of the " + n + " moves below." : "Pick on the table.", true, false];
+        var n = offeredNow().length;
+        return [n ? "Pick on the table, or one of the " + plural(n) + " below." : "Pick on the table.", true, false];
     }
 
     document.addEventListener("click", function (e) {

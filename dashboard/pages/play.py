@@ -120,6 +120,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html
                             html.Div(
                                 [
                                     html.Div(id="play-preview", className="play-preview", role="status"),
+                                    # What the things picked on the table allow (written by digsite.playPicks).
+                                    html.Div(id="play-hint", className="play-hint", role="status"),
                                     # The moves the pick allows, as buttons (filled by digsite.playPreview).
                                     html.Div(id="play-choices", className="play-choices"),
                                     html.Button(
