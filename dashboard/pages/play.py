@@ -9,9 +9,11 @@ browser, and submits through the service as the API does (``Digsite.submit``, wi
 that went stale (the game moved on) changes nothing and the page says so and shows the table now.
 
 A move can also be made on the table itself: what the game's table marks ``data-pick`` and its picker offers
-(a card to pick, a choice's mark) becomes a toggle there, the moves the pick allows are buttons under the table
-with the move said before it is sent, and **Send this move** submits as the form's button does (the same
-callback). All of it is done in the browser from the last answer (``dashboard/assets/callbacks.js``): no request
+(a card to pick, a choice's mark: the thing the move is made at, then what else it uses) becomes a toggle there,
+the moves the pick allows are buttons in a bar under the table (kept at the foot of the screen), with the move
+said before it is sent, and **Send this move** submits as the form's button does (the same callback). Once a
+move is chosen, its crafted forms (``crafting``, the engine's, named by the game's picker) mark what they add on
+the table too. All of it is done in the browser from the last answer (``dashboard/assets/callbacks.js``): no request
 per pick. After each move a line says what the last one changed, told for this seat.
 
 The page follows the game with one waiting request at a time (``live/<game>``, ``dashboard/assets/live.js``):
