@@ -237,7 +237,7 @@ table.grid.compact td { padding: 0.3rem 0.6rem; }
 .play-bar[hidden] { display: none; }
 .play-preview { flex: 1 1 16rem; font-weight: 600; }
 .play-hint { color: var(--quiet); }
-.play-hint:empty { display: none; }
+.play-hint:empty, .play-preview:empty { display: none; }
 .play-changed { margin-top: 0.3rem; font-size: 0.9rem; }
 .play-choices { display: flex; flex-wrap: wrap; gap: 0.4rem; flex-basis: 100%; max-height: 32vh; overflow-y: auto; }
 .play-choice-kind { color: var(--quiet); font-size: 0.85em; }

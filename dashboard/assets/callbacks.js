@@ -173,6 +173,7 @@
         play.marks = play.marks.filter(function (m) { return !!markCounts()[m]; });
         markTable();
         renderChoices();
+        showPreview();
         return play.craft.length;
     }
 
@@ -190,6 +191,7 @@
         }
         markTable();
         renderChoices();
+        showPreview();
     }
 
     document.addEventListener("click", function (e) {
@@ -214,8 +216,11 @@
         var list = document.getElementById("play-choices"), hint = document.getElementById("play-hint");
         if (!list) { return; }
         var shown = offeredNow(), kinds = {};
-        if (hint) {  // what the things picked allow, said at once (the preview waits for a move chosen)
-            hint.textContent = play.marks.length ? "Your pick allows " + plural(shown.length) + ": choose below." : "";
+        if (hint) {  // what to do next, said at once on every pick (the preview says the move once one is chosen)
+            var n = shown.length;
+            hint.textContent = decided() || !play.picker ? "" : play.marks.length
+                ? "Your pick allows " + plural(n) + ": choose below."
+                : n ? "Pick on the table, or one of the " + plural(n) + " below." : "Pick on the table.";
         }
         shown.forEach(function (o) { kinds[o.group || ""] = true; });
         var several = Object.keys(kinds).length > 1;
@@ -253,16 +258,39 @@
             if (!wanted.checked) { wanted.click(); }
         }
         renderChoices();
-        if (!picker) { return ["", true, true]; }
-        var form = crafted && play.craft.find(function (o) { return o.value === crafted; });
-        if (form) { return ["This pick makes: " + form.label, false, false]; }
-        var chosen = play.options.find(function (o) { return o.value === value; });
-        if (chosen) {
-            var more = play.craft.length ? " (or pick on the table what to craft it with)" : "";
-            return ["This pick makes: " + chosen.label + more, false, false];
+        return preview();
+    }
+
+    // The move the picks have chosen: the crafted form chosen, else the form's option chosen, unless the things
+    // picked on the table offer other moves than it (the form may have chosen its only option by itself).
+    function decided() {
+        if (!play.picker) { return null; }
+        var form = play.crafted && play.craft.find(function (o) { return o.value === play.crafted; });
+        if (form) { return form; }
+        var chosen = play.options.find(function (o) { return o.value === play.value; });
+        if (!chosen || (play.marks.length && !offeredNow().some(function (o) { return o.value === chosen.value; }))) {
+            return null;
         }
-        var n = offeredNow().length;
-        return [n ? "Pick on the table, or one of the " + plural(n) + " below." : "Pick on the table.", true, false];
+        return chosen;
+    }
+
+    // [the preview's words, the send button disabled, the bar hidden] (what to pick, and what a pick allows, is
+    // the hint's: renderChoices).
+    function preview() {
+        if (!play.picker) { return ["", true, true]; }
+        var move = decided();
+        if (!move) { return ["", true, false]; }
+        var more = move.value === play.value && play.craft.length ? " (or pick on the table what to craft it with)" : "";
+        return ["This pick makes: " + move.label + more, false, false];
+    }
+
+    // A pick on the table changes what the picks have chosen: the preview and the send button follow at once.
+    function showPreview() {
+        var said = preview();
+        if (window.dash_clientside.set_props) {
+            window.dash_clientside.set_props("play-preview", {children: said[0]});
+            window.dash_clientside.set_props("play-send", {disabled: said[1]});
+        }
     }
 
     document.addEventListener("click", function (e) {

@@ -246,9 +246,16 @@ def test_a_person_plays_a_whole_arnak_game_on_the_table(browser: Any, venue: Ven
                     "n => document.querySelectorAll('#play-choices [data-option]').length === n", arg=len(made_with)
                 )
                 assert sorted(offered_now(page)) == made_with
-                expect(page.locator("#play-hint")).to_have_text(
-                    f"Your pick allows {len(made_with)} move{'s' if len(made_with) != 1 else ''}: choose below."
+                # What the pick allows is said at once (unless a move is chosen already: the form's only option).
+                allows = f"Your pick allows {len(made_with)} move{'s' if len(made_with) != 1 else ''}: choose below."
+                page.wait_for_function(
+                    "h => { const hint = document.getElementById('play-hint').textContent;"
+                    " const said = document.getElementById('play-preview').textContent;"
+                    " return hint === h || (hint === '' && said.startsWith('This pick makes: ')); }",
+                    arg=allows,
                 )
+                if not page.inner_text("#play-preview"):  # no move chosen yet: nothing to send
+                    expect(page.locator("#play-send")).to_be_disabled()
             else:  # a move with nothing to pick is offered under the table as it is
                 page.wait_for_function(
                     "v => Array.from(document.querySelectorAll('#play-choices [data-option]'))"
