@@ -239,6 +239,12 @@ table.grid.compact td { padding: 0.3rem 0.6rem; }
 .play-hint { color: var(--quiet); }
 .play-hint:empty, .play-preview:empty { display: none; }
 .play-changed { margin-top: 0.3rem; font-size: 0.9rem; }
+/* On a phone the last move's words (a solo rival's turn is told with it) keep to three lines: the table comes
+   first; the log has them whole. */
+@media (max-width: 600px) {
+    .play-changed { display: -webkit-box; -webkit-line-clamp: 3; line-clamp: 3; -webkit-box-orient: vertical;
+        overflow: hidden; }
+}
 .play-choices { display: flex; flex-wrap: wrap; gap: 0.4rem; flex-basis: 100%; max-height: 32vh; overflow-y: auto; }
 .play-choice-kind { color: var(--quiet); font-size: 0.85em; }
 .play-choice { border: 1px solid var(--line); border-radius: 6px; padding: 0.45rem 0.7rem; background: #fff;

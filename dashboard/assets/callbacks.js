@@ -220,7 +220,8 @@
             var n = shown.length;
             hint.textContent = decided() || !play.picker ? "" : play.marks.length
                 ? "Your pick allows " + plural(n) + ": choose below."
-                : n ? "Pick on the table, or one of the " + plural(n) + " below." : "Pick on the table.";
+                : n > 1 ? "Pick on the table, or one of the " + plural(n) + " below."
+                    : n ? "Pick on the table, or the move below." : "Pick on the table.";
         }
         shown.forEach(function (o) { kinds[o.group || ""] = true; });
         var several = Object.keys(kinds).length > 1;
