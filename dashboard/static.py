@@ -229,11 +229,24 @@ table.grid.compact td { padding: 0.3rem 0.6rem; }
 #play-table .pickable[aria-pressed="true"] { outline-style: solid; box-shadow: 0 0 0 4px var(--accent);
     transform: translateY(-3px); }
 #play-table .pickable:focus-visible { outline: 3px solid var(--ink); outline-offset: 3px; }
-.play-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; margin: 0.6rem 0; }
+/* The bar stays at the foot of the screen while the table scrolls under it (a tall table at 390 px): the moves a
+   pick allows are in sight of the piece picked, a long list of them scrolls inside the bar. */
+.play-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; margin: 0.6rem 0;
+    position: sticky; bottom: 0; z-index: 20; background: var(--paper); border-top: 2px solid var(--accent);
+    padding: 0.5rem 0.4rem; box-shadow: 0 -4px 10px rgba(0, 0, 0, 0.08); }
 .play-bar[hidden] { display: none; }
 .play-preview { flex: 1 1 16rem; font-weight: 600; }
+.play-hint { color: var(--quiet); }
+.play-hint:empty, .play-preview:empty { display: none; }
 .play-changed { margin-top: 0.3rem; font-size: 0.9rem; }
-.play-choices { display: flex; flex-wrap: wrap; gap: 0.4rem; flex-basis: 100%; }
+/* On a phone the last move's words (a solo rival's turn is told with it) keep to three lines: the table comes
+   first; the log has them whole. */
+@media (max-width: 600px) {
+    .play-changed { display: -webkit-box; -webkit-line-clamp: 3; line-clamp: 3; -webkit-box-orient: vertical;
+        overflow: hidden; }
+}
+.play-choices { display: flex; flex-wrap: wrap; gap: 0.4rem; flex-basis: 100%; max-height: 32vh; overflow-y: auto; }
+.play-choice-kind { color: var(--quiet); font-size: 0.85em; }
 .play-choice { border: 1px solid var(--line); border-radius: 6px; padding: 0.45rem 0.7rem; background: #fff;
     cursor: pointer; text-align: left; min-height: 2.4rem; }
 .play-choice.chosen { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent); }

@@ -71,58 +71,127 @@
     // Picking on the table (the play page): the things the game's table marks `data-pick` become toggles (a
     // button each: Tab reaches it, Enter/Space/click/tap toggles it) when the picker offers them, either as a
     // card to pick (`picker.cards`: the toggle clicks the form's own box for it, so the boxes stay the one record
-    // of what is picked and the options follow as when the box is ticked) or as what some moves are made with
-    // (a choice's `marks`: picking it offers those moves under the table, whatever their kind).
-    var play = {picker: null, shown: null, options: [], value: null, mark: null, pending: null};
+    // of what is picked and the options follow as when the box is ticked) or as what moves are made with (a
+    // choice's `marks`, the thing it is made at first: picking it offers those moves under the table, whatever
+    // their kind; picking more of its marks too, such as the cards paid with, narrows them). Once a move is
+    // chosen, its crafted forms (the server's answer for that move, `play-craft-picker`) mark what crafting
+    // adds (a market's card): picking one offers the forms that add it. A move whose mark is nowhere on the
+    // table, or that has none (ending a turn, a number to choose), is offered under the table with nothing
+    // picked, so every legal move can be made from the table.
+    var play = {picker: null, shown: null, options: [], value: null, marks: [], pending: null, craft: [], crafted: null};
 
-    function marksOf(picker) {
+    function markCounts() {
         var out = {};
-        ((picker && picker.choices) || []).forEach(function (c) {
+        ((play.picker && play.picker.choices) || []).concat(play.craft).forEach(function (c) {
             (c.marks || []).forEach(function (m) { out[m] = (out[m] || 0) + 1; });
         });
         return out;
     }
 
-    function playPicks(picker, cards, shown) {
+    function onTable(mark) {
+        return !!document.querySelector("#play-table [data-pick='" + CSS.escape(mark) + "']");
+    }
+
+    function has(list, item) { return list.indexOf(item) >= 0; }
+
+    // The choices the marks picked allow: a move's own first mark among them and every one picked among its
+    // marks (a crafted form: every one picked among what it adds).
+    function marked(choices, marks, crafted) {
+        if (!marks.length) { return []; }
+        return choices.filter(function (c) {
+            var own = c.marks || [];
+            if (!own.length || (!crafted && !has(marks, own[0]))) { return false; }
+            return marks.every(function (m) { return has(own, m); });
+        });
+    }
+
+    function pickedCards() {
+        return Array.from(document.querySelectorAll("#play-cards input:checked")).map(function (i) { return i.value; });
+    }
+
+    // The moves under the table now: those the marks picked allow (crafting first), else the moves made with
+    // nothing marked (with the cards picked, where the game picks cards).
+    function offeredNow() {
+        if (!play.picker) { return []; }
+        if (play.marks.length) {
+            var forms = marked(play.craft, play.marks, true);
+            return forms.length ? forms : marked(play.picker.choices || [], play.marks, false);
+        }
+        var cards = pickedCards().sort().join(",");
+        return (play.picker.choices || []).filter(function (c) {
+            var own = c.marks || [];
+            if (own.length && onTable(own[0])) { return false; }
+            return c.cards === null || c.cards === undefined || c.cards.slice().sort().join(",") === cards;
+        });
+    }
+
+    // Mark what may be picked on the table now (the picker's cards and every mark of its moves and of the
+    // chosen move's crafted forms), as pressed or not.
+    function markTable() {
         var table = document.getElementById("play-table");
-        if (!table) { return window.dash_clientside.no_update; }
-        var offered = {}, picked = {}, marks = marksOf(picker);
-        ((picker && picker.cards) || []).forEach(function (c) { offered[String(c.value)] = c.label; });
-        (cards || []).forEach(function (v) { picked[String(v)] = true; });
-        if (play.shown !== shown) { play.mark = null; }  // a new table: nothing marked is picked
-        play.picker = picker;
-        play.shown = shown;
-        var count = 0;
+        if (!table) { return 0; }
+        var cards = {}, picked = {}, marks = markCounts(), count = 0;
+        ((play.picker && play.picker.cards) || []).forEach(function (c) { cards[String(c.value)] = c.label; });
+        pickedCards().forEach(function (v) { picked[v] = true; });
         table.querySelectorAll("[data-pick]").forEach(function (el) {
             var v = el.getAttribute("data-pick");
-            var card = Object.prototype.hasOwnProperty.call(offered, v), marked = !card && marks[v];
-            if (card || marked) {
+            var card = Object.prototype.hasOwnProperty.call(cards, v), mark = !card && marks[v];
+            if (play.picker && (card || mark)) {
                 el.classList.add("pickable");
                 el.setAttribute("role", "button");
                 el.setAttribute("tabindex", "0");
-                el.setAttribute("aria-pressed", (card ? picked[v] : play.mark === v) ? "true" : "false");
-                el.setAttribute("aria-label", "Pick " + (card ? offered[v] : el.getAttribute("title") || v));
+                el.setAttribute("aria-pressed", (card ? picked[v] : has(play.marks, v)) ? "true" : "false");
+                el.setAttribute("aria-label", "Pick " + (card ? cards[v] : el.getAttribute("title") || v));
                 count++;
             } else {
                 el.classList.remove("pickable");
                 ["role", "tabindex", "aria-pressed", "aria-label"].forEach(function (a) { el.removeAttribute(a); });
             }
         });
+        return count;
+    }
+
+    // A new answer's moves (a new table, or the same one's moves again): nothing marked is picked any more.
+    function newAnswer(picker) {
+        if (play.picker !== picker) { play.marks = []; play.craft = []; }
+        play.picker = picker;
+    }
+
+    function playPicks(picker, cards, shown) {
+        if (!document.getElementById("play-table")) { return window.dash_clientside.no_update; }
+        if (play.shown !== shown) { play.marks = []; play.craft = []; }  // a new table: nothing marked is picked
+        newAnswer(picker);
+        play.shown = shown;
+        var count = markTable();
         renderChoices();
         return {version: shown, pickable: count};
+    }
+
+    // The chosen move's crafted forms, named by the game's picker (or none): what they add becomes pickable.
+    function playCraft(forms) {
+        play.craft = forms || [];
+        play.marks = play.marks.filter(function (m) { return !!markCounts()[m]; });
+        markTable();
+        renderChoices();
+        showPreview();
+        return play.craft.length;
     }
 
     function togglePick(el) {
         var v = el.getAttribute("data-pick");
         var box = Array.from(document.querySelectorAll("#play-cards input")).find(function (i) { return i.value === v; });
         if (box) { box.click(); return; }
-        play.mark = play.mark === v ? null : v;  // a marked thing: its moves under the table (again: all moves)
-        document.querySelectorAll("#play-table .pickable").forEach(function (p) {
-            if (!document.querySelector("#play-cards input[value='" + CSS.escape(p.getAttribute("data-pick")) + "']")) {
-                p.setAttribute("aria-pressed", play.mark === p.getAttribute("data-pick") ? "true" : "false");
-            }
-        });
+        if (has(play.marks, v)) {
+            play.marks = play.marks.filter(function (m) { return m !== v; });
+        } else {
+            // picked with the others when some move is made with all of them, else a fresh pick of its own
+            var more = play.marks.concat([v]);
+            var any = marked(play.craft, more, true).length || marked(play.picker.choices || [], more, false).length;
+            play.marks = any ? more : [v];
+        }
+        markTable();
         renderChoices();
+        showPreview();
     }
 
     document.addEventListener("click", function (e) {
@@ -139,51 +208,102 @@
         return Array.from(document.querySelectorAll(list + " input")).find(function (i) { return i.value === value; });
     }
 
-    // The moves under the table: those a marked thing picked is made with, else the options the form offers now.
+    // The moves under the table, each a button in the picker's words (with its kind where they are of several
+    // kinds); a crafted form says so (`data-craft`).
+    function plural(n) { return n === 1 ? "1 move" : n + " moves"; }
+
     function renderChoices() {
-        var list = document.getElementById("play-choices");
+        var list = document.getElementById("play-choices"), hint = document.getElementById("play-hint");
         if (!list) { return; }
-        var shown = play.options;
-        if (play.mark && play.picker) {
-            shown = (play.picker.choices || []).filter(function (c) { return (c.marks || []).indexOf(play.mark) >= 0; });
+        var shown = offeredNow(), kinds = {};
+        if (hint) {  // what to do next, said at once on every pick (the preview says the move once one is chosen)
+            var n = shown.length;
+            hint.textContent = decided() || !play.picker ? "" : play.marks.length
+                ? "Your pick allows " + plural(n) + ": choose below."
+                : n > 1 ? "Pick on the table, or one of the " + plural(n) + " below."
+                    : n ? "Pick on the table, or the move below." : "Pick on the table.";
         }
+        shown.forEach(function (o) { kinds[o.group || ""] = true; });
+        var several = Object.keys(kinds).length > 1;
         list.replaceChildren();
-        (play.picker ? shown : []).forEach(function (o) {
+        shown.forEach(function (o) {
+            var crafted = has(play.craft, o), chosen = o.value === (crafted ? play.crafted : play.value);
             var b = document.createElement("button");
             b.type = "button";
-            b.className = "play-choice" + (o.value === play.value ? " chosen" : "");
+            b.className = "play-choice" + (chosen ? " chosen" : "");
             b.setAttribute("data-option", o.value);
+            if (crafted) { b.setAttribute("data-craft", "yes"); }
             if (o.group) { b.setAttribute("data-group", o.group); }
-            b.setAttribute("aria-pressed", o.value === play.value ? "true" : "false");
-            b.textContent = o.label;
+            b.setAttribute("aria-pressed", chosen ? "true" : "false");
+            if (several && o.group && !crafted) {
+                var kind = document.createElement("span");
+                kind.className = "play-choice-kind";
+                kind.textContent = o.group + ": ";
+                b.appendChild(kind);
+            }
+            b.appendChild(document.createTextNode(o.label));
             list.appendChild(b);
         });
     }
 
-    // The move the pick makes, in the picker's words, before it is sent; the send button waits for one. The
-    // moves the pick allows are buttons under the table too (each chooses the form's own option, its kind first
-    // where the game has several), so a move is made on the table alone, at any width. No bar while it is not
-    // the seat's turn.
-    function playPreview(value, options, picker) {
+    // The move the pick makes, in the picker's words (its crafted form's, once one is chosen), before it is
+    // sent; the send button waits for one. No bar while it is not the seat's turn.
+    function playPreview(value, options, picker, crafted) {
+        newAnswer(picker);
         play.options = picker ? options || [] : [];
         play.value = value;
+        play.crafted = crafted || null;
         if (play.pending && radio("#play-option", play.pending)) {  // its kind was just chosen: now the move
             var wanted = radio("#play-option", play.pending);
             play.pending = null;
             if (!wanted.checked) { wanted.click(); }
         }
         renderChoices();
-        if (!picker) { return ["", true, true]; }
-        var chosen = play.options.find(function (o) { return o.value === value; });
-        if (chosen) { return ["This pick makes: " + chosen.label, false, false]; }
-        var n = play.options.length;
-        return [n ? "Pick on the table, then one of the " + n + " moves below." : "Pick on the table.", true, false];
+        return preview();
+    }
+
+    // The move the picks have chosen: the crafted form chosen, else the form's option chosen, unless the things
+    // picked on the table offer other moves than it (the form may have chosen its only option by itself).
+    function decided() {
+        if (!play.picker) { return null; }
+        var form = play.crafted && play.craft.find(function (o) { return o.value === play.crafted; });
+        if (form) { return form; }
+        var chosen = play.options.find(function (o) { return o.value === play.value; });
+        if (!chosen || (play.marks.length && !offeredNow().some(function (o) { return o.value === chosen.value; }))) {
+            return null;
+        }
+        return chosen;
+    }
+
+    // [the preview's words, the send button disabled, the bar hidden] (what to pick, and what a pick allows, is
+    // the hint's: renderChoices).
+    function preview() {
+        if (!play.picker) { return ["", true, true]; }
+        var move = decided();
+        if (!move) { return ["", true, false]; }
+        var more = move.value === play.value && play.craft.length ? " (or pick on the table what to craft it with)" : "";
+        return ["This pick makes: " + move.label + more, false, false];
+    }
+
+    // A pick on the table changes what the picks have chosen: the preview and the send button follow at once.
+    function showPreview() {
+        var said = preview();
+        if (window.dash_clientside.set_props) {
+            window.dash_clientside.set_props("play-preview", {children: said[0]});
+            window.dash_clientside.set_props("play-send", {disabled: said[1]});
+        }
     }
 
     document.addEventListener("click", function (e) {
         var b = e.target.closest && e.target.closest("#play-choices [data-option]");
         if (!b) { return; }
-        var v = b.getAttribute("data-option"), own = radio("#play-option", v);
+        var v = b.getAttribute("data-option");
+        if (b.getAttribute("data-craft")) {  // a crafted form: the form's crafting box holds it
+            var form = radio("#play-craft", v);
+            if (form && !form.checked) { form.click(); }
+            return;
+        }
+        var own = radio("#play-option", v);
         if (own) { if (!own.checked) { own.click(); } return; }
         var kind = radio("#play-group", b.getAttribute("data-group") || "");
         if (kind) { play.pending = v; kind.click(); }  // the options follow the kind: playPreview picks it then
@@ -297,6 +417,7 @@
             playOptions: playOptions,
             playPicks: playPicks,
             playPreview: playPreview,
+            playCraft: playCraft,
             tendencyBars: tendencyBars,
             lazyCharts: lazyCharts,
         },

@@ -9,9 +9,11 @@ browser, and submits through the service as the API does (``Digsite.submit``, wi
 that went stale (the game moved on) changes nothing and the page says so and shows the table now.
 
 A move can also be made on the table itself: what the game's table marks ``data-pick`` and its picker offers
-(a card to pick, a choice's mark) becomes a toggle there, the moves the pick allows are buttons under the table
-with the move said before it is sent, and **Send this move** submits as the form's button does (the same
-callback). All of it is done in the browser from the last answer (``dashboard/assets/callbacks.js``): no request
+(a card to pick, a choice's mark: the thing the move is made at, then what else it uses) becomes a toggle there,
+the moves the pick allows are buttons in a bar under the table (kept at the foot of the screen), with the move
+said before it is sent, and **Send this move** submits as the form's button does (the same callback). Once a
+move is chosen, its crafted forms (``crafting``, the engine's, named by the game's picker) mark what they add on
+the table too. All of it is done in the browser from the last answer (``dashboard/assets/callbacks.js``): no request
 per pick. After each move a line says what the last one changed, told for this seat.
 
 The page follows the game with one waiting request at a time (``live/<game>``, ``dashboard/assets/live.js``):
@@ -87,6 +89,9 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html
             dcc.Store(id="play-table-html"),
             dcc.Store(id="play-table-shown"),
             dcc.Store(id="play-picks"),
+            # The chosen move's crafted forms, named by the game's picker (digsite.playCraft marks what they add).
+            dcc.Store(id="play-craft-picker"),
+            dcc.Store(id="play-craft-shown"),
             # Pressed by the page's script when the game has moved on (dashboard/assets/live.js): draw it again.
             html.Button(id="play-refresh", hidden=True, n_clicks=0),
             html.Div(
@@ -117,6 +122,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, game_id: str) -> html
                             html.Div(
                                 [
                                     html.Div(id="play-preview", className="play-preview", role="status"),
+                                    # What the things picked on the table allow (written by digsite.playPicks).
+                                    html.Div(id="play-hint", className="play-hint", role="status"),
                                     # The moves the pick allows, as buttons (filled by digsite.playPreview).
                                     html.Div(id="play-choices", className="play-choices"),
                                     html.Button(
@@ -213,6 +220,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Output("play-craft", "options"),
         Output("play-craft", "value"),
         Output("play-craft-box", "hidden"),
+        Output("play-craft-picker", "data"),
         Input("play-option", "value"),
         State("play-version", "data"),
         State("play-meta", "data"),
@@ -221,19 +229,20 @@ def register(app: dash.Dash, ctx: Context) -> None:
         """The crafting that applies to the move chosen (the engine's, for the seat's own move), named by the
         game's picker; hidden when there is none."""
         visitor = ctx.visitor()
+        none: tuple[Any, ...] = ([], "", True, [])
         if not chosen:
-            return [], "", True
+            return none
         try:
             action = json.loads(chosen)
         except ValueError:
-            return [], "", True
+            return none
         found = ctx.data.crafted(visitor, str((meta or {}).get("game")), shown, action)
         if not found["forms"]:
-            return [], "", True
+            return none
         named = picker_of(found["kind"])(found["view"], found["forms"], found["seat"]).to_dict()["choices"]
         options = [{"label": "As it is, no crafting", "value": ""}]
         options += [{"label": c["label"], "value": c["value"]} for c in named]
-        return options, "", False
+        return options, "", False, named
 
     app.clientside_callback(
         ClientsideFunction("digsite", "playTable"), Output("play-table-shown", "data"), Input("play-table-html", "data")
@@ -249,7 +258,15 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Input("play-table-shown", "data"),
     )
 
-    # The move the pick makes, in the picker's words, before it is sent (no request: the options are the page's).
+    # What crafting adds to the chosen move (a market's card) becomes pickable on the table.
+    app.clientside_callback(
+        ClientsideFunction("digsite", "playCraft"),
+        Output("play-craft-shown", "data"),
+        Input("play-craft-picker", "data"),
+    )
+
+    # The move the pick makes, in the picker's words (its crafted form's once one is chosen), before it is sent
+    # (no request: the options are the page's).
     app.clientside_callback(
         ClientsideFunction("digsite", "playPreview"),
         Output("play-preview", "children"),
@@ -258,6 +275,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Input("play-option", "value"),
         Input("play-option", "options"),
         Input("play-picker", "data"),
+        Input("play-craft", "value"),
     )
 
     # Picking cards and a kind of move only filters what the server sent (the engine's legal actions, laid out by
@@ -389,12 +407,13 @@ def drawn(ctx: Context, visitor: Visitor, game_id: str, message: Any) -> tuple[A
 
 
 def changed(log: list[Any], names: list[str], drawing: Any, view: Any) -> str:
-    """The last record of the log as this seat may read it (the engine's words for that reader): who made it and
-    what it did, in one line ("" before the first move)."""
-    last = next((e for e in reversed(log) if e.version > 1), None)
+    """The last move of the log as this seat may read it (the engine's words for that reader): who made it and
+    what it did, in one line ("" before the first move). A record no seat made (the seed revealed at the end)
+    is passed over: the player's last move is still what changed the table."""
+    last = next((e for e in reversed(log) if e.version > 1 and e.seat is not None), None)
     if last is None:
         return ""
-    who = names[last.seat] if last.seat is not None and last.seat < len(names) else "The game"
+    who = names[last.seat] if last.seat < len(names) else f"Seat {last.seat + 1}"
     said = "; ".join(drawing.log_text(line, view) for line in last.lines if line) or "no change"
     return f"Last move ({last.version - 1}), {who}: {said}"
 

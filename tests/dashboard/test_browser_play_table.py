@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -20,7 +22,7 @@ from domain.games import game
 from service.commands.application import Viewer
 from service.serving import push
 from tests.dashboard.conftest import SCREENSHOTS, TIMEOUT_MS
-from tests.dashboard.test_browser_play import GAME_DEADLINE_S, Bots, Venue, _base, pick, shows_version
+from tests.dashboard.test_browser_play import GAME_DEADLINE_S, Bots, Venue, _base, shows_version
 
 # The served store, a fixture found by its name (re-exported: "as venue").
 from tests.dashboard.test_browser_play import venue as venue
@@ -158,67 +160,213 @@ def test_a_person_plays_a_whole_ruins_game_on_the_table(browser: Any, venue: Ven
         context.close()
 
 
-ARNAK_MOVES = 16  # browser moves of an Arnak game: enough for several cards bought and played on the table
+WIDE = {"width": 1280, "height": 900}
+PHONE_MOVES = range(12, 40)  # the moves of the Arnak game made at a phone's width (the rest at 1280 px)
 
 
-def test_arnak_cards_are_bought_and_played_on_the_table(browser: Any, venue: Venue) -> None:
-    """Arnak's table marks the cards a move is made with (the row's to buy, the hand's to play): picking one
-    offers exactly its moves under the table, whatever their kind, and one of them is sent from there. The other
-    kinds of move (dig, research, decisions, end of turn) have nothing marked yet: made with the form."""
+def open_arnak_seat(browser: Any, venue: Venue, game_id: str, token: str) -> tuple[Any, Any, list[str]]:
+    """A touch screen 1280 px wide on the seat link, then *Play* (the test narrows it to 390 px for a while)."""
+    context = browser.new_context(viewport=WIDE, has_touch=True, base_url=venue.base_url)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"/replay/{game_id}?token={token}")
+    page.click("#replay-play-link")
+    expect(page.locator("#play-root")).to_have_attribute("data-followed", "yes")
+    expect(page.locator("#play-now")).to_be_visible()
+    return context, page, errors
+
+
+def picks_for(choice: Any) -> list[str]:
+    """What a person picks on the table for ``choice``: the thing it is made at, then the cards it is paid with
+    (nothing for a move with no mark, offered under the table as it is)."""
+    if not choice.marks:
+        return []
+    paid = [f"card:{c}" for c in (choice.action.get("payment") or {}).get("cards") or []]
+    return [choice.marks[0], *paid]
+
+
+def offered_now(page: Any) -> list[str]:
+    return page.locator("#play-choices [data-option]").evaluate_all("bs => bs.map(b => b.getAttribute('data-option'))")
+
+
+def test_a_person_plays_a_whole_arnak_game_on_the_table(browser: Any, venue: Venue) -> None:
+    """A solo Arnak game against the rival, every move of it made on the table: the thing the move is made at is
+    picked (a site's space, a card of the row or the hand, a research space, an assistant, the idols, a
+    decision's card...), then the cards paid with, then the move among those the picks allow, under the table;
+    ending the turn, passing and a decision's numbered option are offered there with nothing picked. Picks are
+    taps, and the keyboard (Enter, Space) for every fifth move; some 28 moves are made 390 px wide. The preview
+    says the move before it is sent; after it, the page says what it changed."""
     from dashboard.pages.play import picker_of
 
     arnak = game("arnak")
-    players = [venue.service.create_player(n) for n in ("Tab Kit", "Bot Lu")]
-    made = venue.service.create_game("arnak", players, seed="table-arnak")
+    player = venue.service.create_player("Solo Sam")
+    made = venue.service.create_game("arnak", [player], seed="table-solo")
     game_id, token = made["id"], made["tokens"][0]["token"]
     service, rng, chooser = venue.service, random.Random("arnak-table"), arnak.bots.make("heuristic")
-    context, page, errors = open_touch_seat(browser, venue, game_id, token)
-    moves, on_table, started = 0, 0, time.monotonic()
+    context, page, errors = open_arnak_seat(browser, venue, game_id, token)
+    moves, keyed, tapped, kinds, picked_counts, started = 0, 0, 0, Counter(), Counter(), time.monotonic()
+    shots: set[int] = set()
     try:
-        with Bots(service, game_id, (1,), kind="arnak") as bots:
-            while moves < ARNAK_MOVES and service.game(game_id)["status"] != "over":
-                assert time.monotonic() - started < GAME_DEADLINE_S, f"only {moves} moves were made"
-                assert not bots.errors, bots.errors
-                now = service.game(game_id)
-                if 0 not in now["to_act"]:
-                    push.updates(service, game_id, Viewer(1), now["version"], 5.0)
-                    continue
-                shows_version(page, now["version"], turn=True)
-                seen = service.game(game_id, Viewer(0))
-                offered = picker_of("arnak")(seen["view"], seen["legal_actions"], 0)
-                legal = [arnak.rules.action_from_dict(a) for a in seen["legal_actions"]]
-                action = arnak.rules.action_to_dict(chooser.choose(seen["view"], legal, rng))
-                (choice,) = [c for c in offered.choices if action in (dict(c.action), *map(dict, c.alike))]
-                if choice.marks:
-                    chip = page.locator(f'#play-table .pickable[data-pick="{choice.marks[0]}"]').first
-                    chip.tap()
-                    expect(chip).to_have_attribute("aria-pressed", "true")
-                    # Exactly the moves made with that card are offered under the table.
-                    marked = sorted(c.value() for c in offered.choices if choice.marks[0] in c.marks)
-                    page.wait_for_function(
-                        "n => document.querySelectorAll('#play-choices [data-option]').length === n", arg=len(marked)
-                    )
-                    shown = page.locator("#play-choices [data-option]").evaluate_all(
-                        "bs => bs.map(b => b.getAttribute('data-option'))"
-                    )
-                    assert sorted(shown) == marked
-                    assert choose_under_table(page, dict(choice.action))
-                    expect(page.locator("#play-preview")).to_have_text(f"This pick makes: {choice.label}")
-                    page.locator("#play-send").tap()
-                    on_table += 1
+        while service.game(game_id)["status"] != "over":
+            assert time.monotonic() - started < GAME_DEADLINE_S, f"the game did not finish ({moves} moves)"
+            page.set_viewport_size(PHONE if moves in PHONE_MOVES else WIDE)
+            seen = service.game(game_id, Viewer(0))
+            shows_version(page, seen["version"], turn=True)
+            offered = picker_of("arnak")(seen["view"], seen["legal_actions"], 0)
+            legal = [arnak.rules.action_from_dict(a) for a in seen["legal_actions"]]
+            action = arnak.rules.action_to_dict(chooser.choose(seen["view"], legal, rng))
+            # Half the time a kind of move not made yet (passing aside: it ends the round), so the game shows more
+            # kinds than the bot's favourites.
+            new = [c for c in offered.choices if c.action["type"] not in kinds and c.action["type"] != "pass"]
+            if new and rng.random() < 0.5:
+                action = dict(rng.choice(new).action)
+            (choice,) = [c for c in offered.choices if action in (dict(c.action), *map(dict, c.alike))]
+            keyboard = moves % 5 == 0
+            picks = picks_for(choice)
+            for mark in picks:
+                chip = page.locator(f'#play-table .pickable[data-pick="{mark}"]').first
+                expect(chip).to_have_attribute("aria-pressed", "false")
+                if keyboard:
+                    chip.focus()
+                    page.keyboard.press("Enter" if len(picks) == 1 else " ")
                 else:
-                    if len(offered.groups) > 1:
-                        page.locator("#play-group input").nth(offered.groups.index(choice.group)).check()
-                    pick(page, "#play-option", dict(choice.action))
-                    page.click("#play-submit")
-                shows_version(page, seen["version"] + 1)
-                # The move landed as this seat's (the page's "Played." may already be redrawn by the live channel).
-                landed = service.log(game_id, Viewer(0), after=seen["version"])[0]
-                assert landed["type"] == "move" and landed["body"]["seat"] == 0, landed
-                assert page.inner_text("#play-message") in ("", "Played."), page.inner_text("#play-message")
-                moves += 1
-        assert on_table >= 3, f"only {on_table} of {moves} moves were made on the table"
-        page.screenshot(path=str(SCREENSHOTS / "test_arnak_cards_are_bought_and_played_on_the_table.png"))
+                    chip.tap()
+                expect(chip).to_have_attribute("aria-pressed", "true")
+            if picks:
+                # Exactly the moves made at the first thing picked (and with every card picked) are offered.
+                made_with = sorted(
+                    c.value()
+                    for c in offered.choices
+                    if c.marks and c.marks[0] == picks[0] and set(picks) <= set(c.marks)
+                )
+                page.wait_for_function(
+                    "n => document.querySelectorAll('#play-choices [data-option]').length === n", arg=len(made_with)
+                )
+                assert sorted(offered_now(page)) == made_with
+                # What the pick allows is said at once (unless a move is chosen already: the form's only option).
+                allows = f"Your pick allows {len(made_with)} move{'s' if len(made_with) != 1 else ''}: choose below."
+                page.wait_for_function(
+                    "h => { const hint = document.getElementById('play-hint').textContent;"
+                    " const said = document.getElementById('play-preview').textContent;"
+                    " return hint === h || (hint === '' && said.startsWith('This pick makes: ')); }",
+                    arg=allows,
+                )
+                if not page.inner_text("#play-preview"):  # no move chosen yet: nothing to send
+                    expect(page.locator("#play-send")).to_be_disabled()
+            else:  # a move with nothing to pick is offered under the table as it is
+                page.wait_for_function(
+                    "v => Array.from(document.querySelectorAll('#play-choices [data-option]'))"
+                    ".some(b => b.getAttribute('data-option') === v)",
+                    arg=choice.value(),
+                )
+            if moves in (30, 60) and moves not in shots:  # a look mid-game (kept in the screenshots, not committed)
+                shots.add(moves)
+                page.screenshot(path=str(SCREENSHOTS / f"arnak-table-{moves}-{page.viewport_size['width']}.png"))
+            button = page.locator(f"#play-choices [data-option='{choice.value()}']")
+            if keyboard:
+                button.focus()
+                page.keyboard.press("Enter")
+            else:
+                button.tap()
+            expect(page.locator("#play-preview")).to_have_text(f"This pick makes: {choice.label}")
+            send = page.locator("#play-send")
+            expect(send).to_be_enabled()
+            if keyboard:
+                send.focus()
+                page.keyboard.press("Enter")
+                keyed += 1
+            else:
+                send.tap()
+                tapped += 1
+            shows_version(page, seen["version"] + 1)
+            landed = service.log(game_id, Viewer(0), after=seen["version"])[0]
+            assert landed["type"] == "move" and landed["body"]["action"] in (dict(choice.action), action), landed
+            # What the move changed is said on the page, as the log tells it for this seat.
+            expect(page.locator("#play-changed")).to_contain_text(f"Last move ({seen['version']}), Solo Sam: ")
+            kinds[choice.action["type"]] += 1
+            picked_counts[len(picks)] += 1
+            moves += 1
+        final = service.game(game_id)
+        assert final["status"] == "over" and final["result"] is not None
+        shows_version(page, final["version"])
+        expect(page.locator("#play-status")).to_contain_text("over")
+        expect(page.locator("#play-bar")).to_be_hidden()
+        # Every one of the seat's moves came from the table (the form's button was never pressed), by both means.
+        mine = [r for r in service.log(game_id, after=1) if r["type"] == "move" and r["body"].get("seat") == 0]
+        assert len(mine) == moves and keyed >= 5 and tapped >= 5, (len(mine), moves, keyed, tapped)
+        made_at = {"dig", "discover", "overcome", "buy", "play", "research", "use_assistant", "use_boon", "place_idol"}
+        assert made_at | {"choose", "end_turn", "pass"} <= set(kinds), kinds
+        took = time.monotonic() - started
+        print(f"\narnak on the table: {moves} moves in {took:.0f} s; {dict(kinds)}; picks {dict(picked_counts)}")
+        page.screenshot(path=str(SCREENSHOTS / "test_a_person_plays_a_whole_arnak_game_on_the_table.png"))
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_a_play_is_crafted_on_the_table(browser: Any, venue: Venue) -> None:
+    """Ruins' crafting on the table: the ruins are picked in the hand, the play among the moves under the table;
+    the market's discoveries that play may buy become pickable, a tap on one offers the crafted forms that buy it
+    (onto which ruin), and the form chosen is said before it is sent, recorded as crafted, and said after."""
+    from service.reading.crafting import crafted
+
+    players = [venue.service.create_player(n) for n in ("Craft Cleo", "Bot Dov")]
+    made = venue.service.create_game("ruins", players, seed="table-craft")
+    game_id, token = made["id"], made["tokens"][0]["token"]
+    service, rng = venue.service, random.Random("craft")
+    found = None
+    for _ in range(300):  # moves made through the service until the first seat may buy with a play
+        now = service.game(game_id)
+        assert now["status"] == "playing", "no play with a purchase came up"
+        seat = now["to_act"][0]
+        seen = service.game(game_id, Viewer(seat))
+        if seat == 0:
+            plays = [a for a in seen["legal_actions"] if a["type"] == "play"]
+            for play in plays:
+                forms = crafted(service, game_id, Viewer(0), seen["version"], play)
+                bought = [f for f in forms if f.get("purchases") and not f.get("claims") and len(f["purchases"]) == 1]
+                if bought:
+                    found = (play, bought[0])
+                    break
+            if found:
+                break
+        service.submit(game_id, Viewer(seat), seen["version"], rng.choice(seen["legal_actions"]))
+    assert found is not None
+    play, form = found
+    discovery = form["purchases"][0]["discovery"]
+    context, page, errors = open_touch_seat(browser, venue, game_id, token)
+    try:
+        shows_version(page, seen["version"], turn=True)
+        market = page.locator(f'#play-table [data-pick="discovery:{discovery}"]')
+        expect(market).not_to_have_class(re.compile(r"\bpickable\b"))  # nothing to craft before a play is chosen
+        for i, ruin in enumerate(play["ruins"]):
+            pick_on_table(page, int(ruin), ("tap", "enter")[i % 2])
+        assert choose_under_table(page, play)
+        expect(page.locator("#play-preview")).to_contain_text("This pick makes: Play")
+        # The play's crafting arrives: the discovery it may buy is pickable on the table now; a tap offers the
+        # crafted forms that buy it, each a move under the table.
+        expect(market).to_have_class(re.compile(r"\bpickable\b"))
+        market.tap()
+        expect(market).to_have_attribute("aria-pressed", "true")
+        page.wait_for_function("() => document.querySelectorAll('#play-choices [data-craft]').length > 0")
+        forms = page.locator("#play-choices [data-craft]").evaluate_all(
+            "bs => bs.map(b => JSON.parse(b.getAttribute('data-option')))"
+        )
+        buying = [f for f in forms if discovery in [p["discovery"] for p in f.get("purchases") or []]]
+        assert form in forms and buying == forms, forms
+        wanted = json.dumps(form, sort_keys=True, separators=(",", ":"))
+        page.locator(f"#play-choices [data-option='{wanted}']").tap()
+        expect(page.locator("#play-preview")).to_contain_text("buy ")
+        expect(page.locator("#play-preview")).to_contain_text(f"onto #{form['purchases'][0]['ruin']}")
+        page.locator("#play-send").tap()
+        shows_version(page, seen["version"] + 1)
+        landed = service.log(game_id, Viewer(0), after=seen["version"])[0]
+        assert landed["body"]["action"] == form, landed
+        expect(page.locator("#play-changed")).to_contain_text(f"Last move ({seen['version']}), Craft Cleo: ")
+        page.screenshot(path=str(SCREENSHOTS / "test_a_play_is_crafted_on_the_table.png"))
         assert not errors, errors
     finally:
         context.close()

@@ -262,7 +262,12 @@ def test_crafting_is_offered_for_the_move_chosen_and_plays(app: Any, table: Tabl
     assert forms
     base, found = forms
     chosen = json.dumps(base, sort_keys=True, separators=(",", ":"))
-    outputs = [("play-craft", "options"), ("play-craft", "value"), ("play-craft-box", "hidden")]
+    outputs = [
+        ("play-craft", "options"),
+        ("play-craft", "value"),
+        ("play-craft-box", "hidden"),
+        ("play-craft-picker", "data"),
+    ]
     inputs = [("play-option", "value", chosen)]
     state = [("play-version", "data", seen["version"]), ("play-meta", "data", {"game": table.game_id})]
     for stranger in (Browser(app), organiser(app)):
@@ -272,6 +277,23 @@ def test_crafting_is_offered_for_the_move_chosen_and_plays(app: Any, table: Tabl
     offered = [json.loads(o["value"]) for o in out["play-craft"]["options"] if o["value"]]
     assert offered == found and out["play-craft-box"]["hidden"] is False
     assert all(o["label"] for o in out["play-craft"]["options"])
+    # The same forms for the table, each marked with what its crafting adds (a market's discovery, a claim).
+    named = out["play-craft-picker"]["data"]
+    assert [json.loads(c["value"]) for c in named] == found
+    for form in named:
+        action = json.loads(form["value"])
+        bought = {f"discovery:{p['discovery']}" for p in action.get("purchases") or []}
+        claimed = {f"claim:{seat}"} if action.get("claims") else set()
+        assert set(form["marks"]) == bought | claimed and form["marks"]
+    # Each is drawn pickable on the seat's own table (a market's discovery, the seat's claims in the scoreboard).
+    from dashboard.games import renderer
+    from dashboard.html_text import to_html
+
+    players = [{"seat": s, "name": p["name"]} for s, p in enumerate(seen["players"])]
+    frame = {"view": seen["view"], "players": players, "to_act": [seat], "version": seen["version"], "last": None}
+    drawn = to_html(renderer("ruins").draw_table(frame))
+    for mark in {m for form in named for m in form["marks"]}:
+        assert f'data-pick="{mark}"' in drawn, mark
     # A stale version offers no crafting (the move itself would be refused as stale).
     stale = player.call(outputs, inputs, [("play-version", "data", seen["version"] - 1), state[1]])
     assert stale["play-craft-box"]["hidden"] is True

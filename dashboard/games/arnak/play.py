@@ -121,11 +121,53 @@ def picker(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seat: in
     return Picker(merge_alike(_told_apart(choices), same=lambda c: _faces(c.action)))
 
 
+# What a decision's option names on the table, by its code's head (``card:12``, ``site:L1-3``...): the table's
+# ``data-pick`` value of the thing picked to make it. An option naming nothing on the table (a number, an idol's
+# reward, "done") has no mark: the play page offers it without a pick.
+OPTION_MARKS = {"card": "card", "hand": "card", "play": "card", "site": "location", "space": "space"}
+OPTION_MARKS |= {"assistant": "assistant", "stack": "stack", "travel": "travel"}
+
+
 def _marks(action: Mapping[str, Any]) -> tuple[str, ...]:
-    """What the move is made with on the table (the table's ``data-pick``): the card bought from the row or played
-    from the hand."""
-    if action.get("type") in ("buy", "play") and isinstance(action.get("card"), int):
+    """What the move is made with on the table (the table's ``data-pick`` values, ``dashboard/games/arnak/table.py``),
+    the thing it is made at first: the space dug or discovered (then the cards paid with), the guardian
+    overcome, the card bought or played, the research space reached, the temple tile, the assistant or guardian
+    used, the seat's idols placed, the thing a decision names. None for ending the turn or passing."""
+    kind = action.get("type")
+    paid = tuple(f"card:{c}" for c in (action.get("payment") or {}).get("cards") or [])
+    if kind in ("dig", "discover"):
+        return (f"space:{action['space']}", *paid)
+    if kind == "overcome":
+        return (f"guardian-at:{action['site']}", *paid)
+    if kind in ("buy", "play"):
         return (f"card:{action['card']}",)
+    if kind == "research":
+        return (f"research:{action['to']}",)
+    if kind == "temple_tile":
+        return (f"temple:{action['stack']}",)
+    if kind == "use_assistant":
+        return (f"assistant:{action['assistant']}",)
+    if kind == "use_boon":
+        return (f"guardian:{action['guardian']}",)
+    if kind == "place_idol":
+        return (f"idols:{action['seat']}",)
+    if kind == "choose":
+        return _option_marks(str(action.get("option", "")))
+    return ()
+
+
+def _option_marks(option: str) -> tuple[str, ...]:
+    """A decision's option as the thing it names on the table (see ``OPTION_MARKS``)."""
+    before, arrow, after = option.partition(">")
+    if arrow:  # a token to a research space, a temple tile, an assistant swapped, an archaeologist moved
+        if before in ("glass", "notebook"):
+            return (f"research:{after}",)
+        if before == "tile":
+            return (f"temple:{after}",)
+        return (f"assistant:{before}",) if before.isdigit() else (f"space:{before}",)
+    head, colon, rest = option.partition(":")
+    if colon and head in OPTION_MARKS:
+        return (f"{OPTION_MARKS[head]}:{rest}",)
     return ()
 
 

@@ -157,9 +157,17 @@ def _meeple(view: dict[str, Any], seat: int) -> html.Span:
     )
 
 
-def _travel(icons: list[str] | tuple[str, ...]) -> html.Span:
+def _travel(icons: list[str] | tuple[str, ...], pick: bool = False) -> html.Span:
+    """Travel icons; ``pick``: icons a player holds, each picked as ``travel:<icon>`` (to give one up)."""
     return html.Span(
-        [html.Span(names.TRAVEL_NAMES.get(i, i), className=f"arnak-travel arnak-t-{i}") for i in icons],
+        [
+            html.Span(
+                names.TRAVEL_NAMES.get(i, i),
+                className=f"arnak-travel arnak-t-{i}",
+                **data_attributes({"data-pick": f"travel:{i}"} if pick else {}),
+            )
+            for i in icons
+        ],
         className="arnak-travels",
     )
 
@@ -272,18 +280,19 @@ def _space(view: dict[str, Any], space_id: str, cost: tuple[str, ...], occupants
         [_travel(cost), body],
         className=f"arnak-space arnak-space-{state}",
         title=f"{names.space_label(space_id, view.get('side', 'bird'))}: {state}",
-        **data_attributes({"data-space": space_id, "data-state": state}),
+        **data_attributes({"data-space": space_id, "data-state": state, "data-pick": f"space:{space_id}"}),
     )
 
 
-def _guardian(guardian: int, used: bool | None = None) -> html.Span:
+def _guardian(guardian: int, used: bool | None = None, pick: str | None = None) -> html.Span:
+    """A guardian: on a site (``pick``: what overcoming it is picked as) or, with ``used``, one a player holds."""
     cost, boon = names.guardian_parts(guardian)
     label = f"Guardian: {boon}" if used is None else f"boon: {boon}{' (used)' if used else ''}"
     return html.Span(
         label,
         className="arnak-guardian" + (" arnak-used" if used else ""),
         title=f"Guardian {guardian}. Cost: {cost}. Boon: {boon}. 5 VP once overcome.",
-        **data_attributes({"data-guardian": str(guardian)}),
+        **data_attributes({"data-guardian": str(guardian), "data-pick": pick or f"guardian:{guardian}"}),
     )
 
 
@@ -312,7 +321,14 @@ def _board(view: dict[str, Any]) -> html.Div:
         bits.append(html.Div([_space(view, s.id, s.cost, occupants) for s in loc.spaces], className="arnak-spaces"))
         if loc.id in camp_guardians:
             bits.append(_guardian(camp_guardians[loc.id]))
-        camps.append(html.Div(bits, className="arnak-loc arnak-camp", **data_attributes({"data-location": loc.id})))
+        camps.append(
+            html.Div(
+                bits,
+                className="arnak-loc arnak-camp",
+                title=names.camp_label(loc.id, side),
+                **data_attributes({"data-location": loc.id, "data-pick": f"location:{loc.id}"}),
+            )
+        )
     sites = {s["id"]: s for s in view["sites"]}
     secret_idols = (view.get("stacks") or {}).get("site_idols") or {}
     levels: dict[int, list[Any]] = {1: [], 2: []}
@@ -379,12 +395,12 @@ def _site(
                 idols.append(html.Span(f"+{down} face down", className="arnak-idol arnak-idol-hidden"))
         bits.append(html.Div(idols, className="arnak-site-idols"))
     if site["guardian"] is not None:
-        bits.append(_guardian(site["guardian"]))
+        bits.append(_guardian(site["guardian"], pick=f"guardian-at:{site_id}"))
     return html.Div(
         bits,
         className=f"arnak-loc arnak-site {'arnak-discovered' if discovered else 'arnak-undiscovered'}",
-        title=None if discovered else f"{names.site_label(site_id)}: not yet discovered",
-        **data_attributes({"data-location": site_id}),
+        title=names.site_label(site_id) if discovered else f"{names.site_label(site_id)}: not yet discovered",
+        **data_attributes({"data-location": site_id, "data-pick": f"location:{site_id}"}),
     )
 
 
@@ -458,7 +474,14 @@ def _research(view: dict[str, Any]) -> html.Div:
     points = track.temple_points
     temple_bits.append(html.Span("points by arrival " + " / ".join(str(p) for p in points), className="q"))
     temple_bits.append(html.Span(f"bonus stack {view.get('temple_bonus', 0)}", className="q"))
-    rows.append(html.Div(temple_bits, className="arnak-rrow arnak-temple", **data_attributes({"data-row": "temple"})))
+    rows.append(
+        html.Div(
+            temple_bits,
+            className="arnak-rrow arnak-temple",
+            title="The Lost Temple",
+            **data_attributes({"data-row": "temple", "data-pick": "research:temple"}),
+        )
+    )
     by_row: dict[int, list[str]] = {}
     for space in track.spaces.values():
         by_row.setdefault(space.row, []).append(space.id)
@@ -480,6 +503,7 @@ def _research(view: dict[str, Any]) -> html.Div:
                     inner or [html.Span("empty", className="arnak-free")],
                     className="arnak-rspace",
                     title=names.research_label(node),
+                    **data_attributes({"data-pick": f"research:{node}"}),
                 )
             )
         rows.append(
@@ -507,6 +531,7 @@ def _research(view: dict[str, Any]) -> html.Div:
             f"{names.temple_stack(i)[0]} VP, {left} left",
             className="arnak-temple-tile" + (" arnak-zero" if not left else ""),
             title=f"Temple tile: {names.temple_stack(i)[0]} VP for {names.temple_stack(i)[1]}; {left} left",
+            **data_attributes({"data-pick": f"temple:{i}"}),
         )
         for i, left in enumerate(view.get("temple_stacks", []))
     ]
@@ -518,9 +543,10 @@ def _research(view: dict[str, Any]) -> html.Div:
                 html.Span(f"({s['count']})", className="q"),
             ],
             className="arnak-assistant-stack",
-            title="Assistant stack: the top assistant, silver side, and the stack's size",
+            title=f"Assistant stack {i + 1}: the top assistant, silver side, and the stack's size",
+            **data_attributes({"data-pick": f"stack:{i}"}),
         )
-        for s in view.get("assistant_stacks", [])
+        for i, s in enumerate(view.get("assistant_stacks", []))
     ]
     return html.Div(
         [
@@ -621,7 +647,7 @@ def _resources(view: dict[str, Any], seat: int) -> html.Div:
     p = view["seats"][seat]
     return html.Div(
         [_res_chip(r, int(p["resources"].get(r, 0)), seat) for r in RESOURCES]
-        + ([html.Span("held:", className="q"), _travel(p["travel"])] if p.get("travel") else []),
+        + ([html.Span("held:", className="q"), _travel(p["travel"], pick=True)] if p.get("travel") else []),
         className="arnak-resources",
     )
 
@@ -681,7 +707,10 @@ def _idols_line(view: dict[str, Any], seat: int, is_rival: bool) -> html.Div:
         ups = [_idol(i) for i in rival["face_up_idols"]]
         bits.append(html.Span([" face up:", *ups] if ups else " no face-up idols", className="arnak-slots"))
         bits.append(f" · {rival['negative_idols']['count']} in the negative stack")
-    return html.Div(bits, className="arnak-line")
+    # (picked to place one of them in a slot: ``idols:<seat>``)
+    return html.Div(
+        bits, className="arnak-line arnak-idols", title="Idols", **data_attributes({"data-pick": f"idols:{seat}"})
+    )
 
 
 def _assistants_line(view: dict[str, Any], seat: int) -> html.Div:
@@ -697,6 +726,7 @@ def _assistants_line(view: dict[str, Any], seat: int) -> html.Div:
                     f"#{a['id']} {metal}, {ready}",
                     className=f"arnak-assistant arnak-{metal} arnak-{ready}",
                     title=names.assistant_text(a["id"], bool(a.get("gold"))),
+                    **data_attributes({"data-pick": f"assistant:{a['id']}"}),
                 )
             )
     if p["guardians"]:
@@ -752,7 +782,9 @@ def _cards_lines(
     fear: list[Any] = [html.Span("Fear", className="arnak-sub"), f"{fear_seen} seen"]
     if fear_tiles:
         fear.append(f", {_plural(int(fear_tiles), 'fear tile')} (-2 each)")
-    play = [_card(c, "arnak-in-play", owned=True) for c in play_area] or [html.Span("empty", className="q")]
+    play = [
+        _card(c, "arnak-in-play", owned=True, **data_attributes({"data-pick": f"card:{c['id']}"})) for c in play_area
+    ] or [html.Span("empty", className="q")]
     return html.Div(
         [
             html.Div(

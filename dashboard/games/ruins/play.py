@@ -40,6 +40,14 @@ def _play_label(action: Mapping[str, Any], market: Mapping[int, Mapping[str, Any
     return ", ".join(words)
 
 
+def _crafting_marks(action: Mapping[str, Any]) -> tuple[str, ...]:
+    """What a crafted play adds, as the table's ``data-pick`` values (``dashboard/games/ruins/table.py``): each
+    discovery bought from the market, and the seat's claims for a claim sleeved; none for a play as it is."""
+    bought = [f"discovery:{p['discovery']}" for p in action.get("purchases") or []]
+    claims = [f"claim:{action['seat']}"] if action.get("claims") else []
+    return (*bought, *claims)
+
+
 def picker(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seat: int) -> Picker:
     market = _market(view)
     choices: list[Choice] = []
@@ -47,7 +55,7 @@ def picker(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seat: in
         kind = action.get("type")
         if kind == "play":
             cards = tuple(str(r) for r in action["ruins"])
-            choices.append(Choice(_play_label(action, market), action, cards=cards))
+            choices.append(Choice(_play_label(action, market), action, cards=cards, marks=_crafting_marks(action)))
         elif kind == "discard":
             used = tuple(str(r) for r in action["ruins"])
             choices.append(Choice(f"Discard {'it' if len(used) == 1 else 'them'}", action, cards=used))

@@ -193,7 +193,12 @@ def _score_row(
                 ],
                 title=f"{torches} torch(es) lit",
             ),
-            html.Td(str(claims_left), className="num"),
+            html.Td(
+                str(claims_left),
+                className="num",
+                title=f"{name}'s claims left",
+                **data_attributes({"data-pick": f"claim:{seat}"}),
+            ),
             html.Td(str(hand_count), className="num"),
             html.Td(", ".join(notes), className="quiet"),
         ],
@@ -297,7 +302,9 @@ def _market(view: dict[str, Any]) -> html.Div:
                     html.Div(effect.text, className="small effect-text"),
                 ],
                 className="market-slot",
-                title=effect.text,
+                title=f"{effect_label(slot['effect'])}: {effect.text}",
+                # (the play page lets a crafted play that buys it be picked here: dashboard/games/ruins/play.py)
+                **data_attributes({"data-pick": f"discovery:{slot['discovery']}"}),
             )
         )
     return html.Div([html.H4("Market"), html.Div(slots, className="market")], className="panel")
