@@ -8,10 +8,18 @@ from typing import Any, TypedDict, cast
 
 from domain.judge import JUDGE_VERSION
 from service.reading.read_db import ReadDatabase
-from service.reading.results import Analysis, JudgedMove, JudgedSeat, MoveEstimate
+from service.reading.results import Analysis, JudgedMove, JudgedSeat, MoveEstimate, SeatFigures
 from service.store.read_models import JUDGED_MOVES, JUDGED_SEATS
 
 KEY = "game_id = ? AND last_version = ? AND judge_version = ? AND budget = ?"
+
+
+def _every_seat(row: dict[str, Any], which: str) -> SeatFigures:
+    """An estimate's every-seat figures (JSON lists in seat order; NULL in a row of an earlier judge version)."""
+    return {
+        "wins": None if row[f"{which}_wins"] is None else json.loads(row[f"{which}_wins"]),
+        "values": None if row[f"{which}_values"] is None else json.loads(row[f"{which}_values"]),
+    }
 
 
 def _estimate(row: dict[str, Any], which: str) -> MoveEstimate | None:
@@ -22,6 +30,7 @@ def _estimate(row: dict[str, Any], which: str) -> MoveEstimate | None:
         "place": row[f"{which}_place"],
         "value": row[f"{which}_value"],
         "playouts": row["playouts"],
+        **_every_seat(row, which),
     }
 
 
@@ -39,6 +48,7 @@ def _move(row: dict[str, Any]) -> JudgedMove:
         "loss": row["loss"],
         "accuracy": row["accuracy"],
         "mark": row["mark"],
+        "options": None if row["options_values"] is None else _every_seat(row, "options"),
     }
 
 

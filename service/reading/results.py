@@ -357,8 +357,15 @@ class Count(TypedDict):
 # -- a finished game's judgement (service.reading.judgements; docs/judge.md) ----------------------------------
 
 
-class MoveEstimate(TypedDict):
-    """What a move is worth to its mover, over the judge's playouts."""
+class SeatFigures(TypedDict):
+    """What a move is worth to every seat, in seat order (judge version 3 on: what fair play reads)."""
+
+    wins: Annotated[list[float] | None, note("Each seat's chance to win, 0 to 1, in seat order.")]
+    values: Annotated[list[float] | None, note("Each seat's expected result, 0 to 1, in seat order.")]
+
+
+class MoveEstimate(SeatFigures):
+    """What a move is worth to its mover, over the judge's playouts, and to every seat (``wins``, ``values``)."""
 
     win: Annotated[float, note("The chance to win (a shared win counts), 0 to 1.", minimum=0, maximum=1)]
     place: Annotated[float, note("The expected place, 1 first.", minimum=1)]
@@ -381,6 +388,10 @@ class JudgedMove(TypedDict):
     loss: Annotated[float, note("100 x (value of the best found - value of the move played), at least 0.")]
     accuracy: Annotated[float | None, note("The move's accuracy, 0 to 100 (lichess's curve of the loss).")]
     mark: Literal["inaccuracy", "mistake", "blunder"] | None
+    options: Annotated[
+        SeatFigures | None,
+        note("Every seat's figures over the mover's options on average (every candidate the judge compared).")
+    ]
 
 
 class JudgedSeat(TypedDict):
