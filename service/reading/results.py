@@ -390,7 +390,7 @@ class JudgedMove(TypedDict):
     mark: Literal["inaccuracy", "mistake", "blunder"] | None
     options: Annotated[
         SeatFigures | None,
-        note("Every seat's figures over the mover's options on average (every candidate the judge compared).")
+        note("Every seat's figures over the mover's options on average (every candidate the judge compared)."),
     ]
 
 
