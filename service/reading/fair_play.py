@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import Any, cast
 
 from service.analysis.fair_play.evidence import Decision, Outlook, TournamentEvidence
 from service.analysis.fair_play.findings import Report
 from service.analysis.judging import finished
 from service.reading.read_port import ReadPort
-from service.reading.results import JudgedMove, SeatFigures
+from service.reading.results import FairPlay, JudgedMove, SeatFigures
 from service.store.read_models import GAMES_TABLE
 
 SUBSTITUTE = "substitute"  # the ruling that seats another player (service.commands.rulings)
@@ -49,19 +49,6 @@ class Coverage:
     @property
     def finished(self) -> int:
         return len(self.judged) + len(self.unjudged)
-
-
-class FairPlayAnswer(TypedDict):
-    """``Report.to_dict()`` and how many of the tournament's finished games it covers."""
-
-    tournament_id: str
-    games: int
-    decisions: int
-    thresholds: dict[str, float]
-    signals: dict[str, list[dict[str, Any]]]
-    finished_games: int
-    judged_games: int
-    unjudged_games: list[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,18 +188,18 @@ def _figures(outlook: Outlook) -> SeatFigures:
     return {"wins": list(outlook.wins), "values": list(outlook.values)}
 
 
-def answer(report: Report, coverage: Coverage) -> FairPlayAnswer:
+def answer(report: Report, coverage: Coverage) -> FairPlay:
     """The report as the API answers it: ``Report.to_dict()`` and the games it covers."""
     shown: dict[str, Any] = report.to_dict()
-    return {
-        **shown,  # type: ignore[typeddict-item]
+    shown |= {
         "finished_games": coverage.finished,
         "judged_games": len(coverage.judged),
         "unjudged_games": list(coverage.unjudged),
     }
+    return cast(FairPlay, shown)
 
 
-def fair_play(port: ReadPort, tournament_id: str, reporter: Reporter | None = None) -> tuple[FairPlayAnswer, Gathered]:
+def fair_play(port: ReadPort, tournament_id: str, reporter: Reporter | None = None) -> tuple[FairPlay, Gathered]:
     """Tournament ``tournament_id``'s fair-play report (``reporter``, by default the signals'), with what it read."""
     gathered = gather(port, tournament_id)
     report = (reporter or default_reporter)(gathered.evidence)
