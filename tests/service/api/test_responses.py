@@ -172,6 +172,13 @@ def test_every_documented_route_answers_what_its_schema_says(checked: Checked, s
     assert checked("GET", "/api/v1/leaderboards/ruins?limit=1", 200, headers=organiser())["next"]
     checked("GET", "/api/v1/leaderboards/chess", 404, headers=organiser())
 
+    # The fair-play report (a hand-made reporter: the signals' scores are not what is checked here).
+    checked.app.config["FAIR_PLAY_REPORTER"] = fair_play_support.reporter
+    report = checked("GET", f"/api/v1/tournaments/{played.id}/fair-play", 200, headers=organiser())
+    assert report["signals"]["gifts"][0]["moves"] and report["judged_games"] == 1
+    checked("GET", f"/api/v1/tournaments/{NO_SUCH_GAME}/fair-play", 404, headers=organiser())
+    checked("GET", f"/api/v1/tournaments/{played.id}/fair-play", 401)
+
     # Rulings: a substitute (its new token), a restart (the new game), an adjusted result, a penalty; refusals.
     rulings = f"/api/v1/games/{created['id']}/rulings"
     sub = {"ruling": "substitute", "reason": "ill", "seat": 0, "player": player["id"]}
@@ -191,13 +198,6 @@ def test_every_documented_route_answers_what_its_schema_says(checked: Checked, s
     checked("POST", penalties, 200, json=penalty, headers=organiser())
     checked("POST", penalties, 404, json={**penalty, "player": NO_SUCH_GAME}, headers=organiser())
     assert checked("GET", penalties, 200, headers=organiser())["rulings"]
-
-    # The fair-play report (a hand-made reporter: the signals' scores are not what is checked here).
-    checked.app.config["FAIR_PLAY_REPORTER"] = fair_play_support.reporter
-    report = checked("GET", f"/api/v1/tournaments/{played.id}/fair-play", 200, headers=organiser())
-    assert report["signals"]["gifts"][0]["moves"] and report["judged_games"] == 1
-    checked("GET", f"/api/v1/tournaments/{NO_SUCH_GAME}/fair-play", 404, headers=organiser())
-    checked("GET", f"/api/v1/tournaments/{played.id}/fair-play", 401)
 
     documented = {(path, method) for path, item in checked.document["paths"].items() for method in item}
     assert checked.seen == documented, documented - checked.seen
