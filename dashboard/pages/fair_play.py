@@ -39,7 +39,10 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
             html.P(
                 "Each score measures how far a player's or a pair's play lies from the field's, in the judge's "
                 "expected results: something to look into, never a verdict. Flagged: at or above the signal's "
-                "threshold.",
+                "threshold. Under each finding, the moves behind it: each seat's expected result (0 to 100 %) after "
+                "the move played, after the best move the judge found, and over the mover's options on average, "
+                "and its chance to win after the move played; a move's link opens the replay just after it, from "
+                "the mover's seat.",
                 className="quiet",
             ),
             card(
@@ -126,7 +129,7 @@ def _ranked(
                 className="flagged" if found["flagged"] else None,
             )
         )
-    head = html.Tr([html.Th(h) for h in ("Rank", "Player or pair", "Score", "Flag", "Games", "Decisions", "Figures")])
+    head = html.Tr([html.Th(h) for h in ("#", "Player or pair", "Score", "Flag", "Games", "Moves", "Figures")])
     table = html.Div(html.Table([html.Thead(head), html.Tbody(rows)], className="grid"), className="table-scroll")
     behind = [
         html.Details(
@@ -160,7 +163,7 @@ def _move(app: dash.Dash, move: FairPlayMove, figures: MoveFigures | None, names
     )
     if figures is None:
         return html.Div([link, html.Span(f" · weight {move['amount']:g}")], className="fair-play-move")
-    head = html.Tr([html.Th(h) for h in ("Seat", "Player", "Played", "Best found", "Options", "Win (played)")])
+    head = html.Tr([html.Th(h) for h in ("Seat", "Played", "Best found", "Options", "Win chance")])
     rows = []
     for seat, player in enumerate(figures.players):
         values = [figures.played["values"], figures.best["values"], figures.options["values"]]
@@ -168,8 +171,7 @@ def _move(app: dash.Dash, move: FairPlayMove, figures: MoveFigures | None, names
         rows.append(
             html.Tr(
                 [
-                    html.Td(str(seat + 1), className="num"),
-                    html.Td(names.get(player, player) + (" (mover)" if seat == figures.seat else "")),
+                    html.Td(f"{seat + 1}. {names.get(player, player)}" + (" (mover)" if seat == figures.seat else "")),
                     *(html.Td(c, className="num") for c in cells),
                     html.Td(_percent(figures.played["wins"], seat), className="num"),
                 ],

@@ -8,6 +8,7 @@ from service.analysis.fair_play.evidence import TournamentEvidence
 from service.analysis.fair_play.findings import SIGNALS, Behind, Finding, Report
 
 THRESHOLDS = {signal: 1.0 for signal in SIGNALS}
+SCORES = {"gifts": 2.0, "soft_play": 0.5, "kingmaking": 0.25, "bot_like": 1.5}  # gifts and bot-like play flagged
 
 
 def reporter(evidence: TournamentEvidence) -> Report:
@@ -21,9 +22,17 @@ def reporter(evidence: TournamentEvidence) -> Report:
     moves = tuple(Behind(d.game_id, d.index, d.version, d.seat, d.player, 1.0 + d.loss) for d in first)
     subjects = {"gifts": (mover.player, other), "soft_play": tuple(sorted((mover.player, other))),
                 "kingmaking": (mover.player, other), "bot_like": (mover.player,)}  # fmt: skip
-    flagged = ("gifts", "bot_like")
     findings = tuple(
-        Finding(signal, subjects[signal], 2.0 - i * 0.5, signal in flagged, 1, len(first), {"share": 0.25}, moves)
-        for i, signal in enumerate(SIGNALS)
+        Finding(
+            signal,
+            subjects[signal],
+            SCORES[signal],
+            SCORES[signal] >= THRESHOLDS[signal],
+            1,
+            len(first),
+            {"share": 0.25},
+            moves,
+        )
+        for signal in SIGNALS
     )
     return Report(evidence.tournament_id, evidence.games, len(evidence.decisions), THRESHOLDS, findings)
