@@ -19,6 +19,7 @@ from service.reading.fair_play import fair_play, gather, seat_holders, think_tim
 from service.reading.read_port import ReadPort
 from service.settings import Database
 from tests.service.api.support import project
+from tests.service.integrity.test_audit import new_game, play
 
 BUDGET = 4  # playouts a decision: the figures' quality is the judge's tests'; these read them back
 
@@ -95,3 +96,27 @@ def test_a_judged_bot_tournament_reads_back_decision_by_decision_with_its_unjudg
             assert gathered.moves[(first, version)].loss == decision.loss
     finally:
         port.close()
+
+
+def test_a_substitute_s_moves_are_theirs_in_a_judged_tournament_game(service: Digsite, database: Database) -> None:
+    cup = service.create_tournament("Sub cup", 1, "ruins")
+    game_id = new_game(service, "fair-sub", tournament=cup)
+    play(service, game_id, moves=12)
+    stand_in = service.create_player("Dora")
+    service.rulings.rule_on_game(game_id, {"ruling": "substitute", "reason": "ill", "seat": 1, "player": stand_in})
+    play(service, game_id)
+    records = service.stored_records(game_id)
+    [ruling] = [r for r in records if r["type"] == "ruling"]
+    first_own = int(ruling["body"]["details"]["from_version"])
+    original = str(records[0]["body"]["players"][1])
+    stored.write(database, judge_records(records, BUDGET))
+    project(service)
+    port = ReadPort.over(service.reader)
+    try:
+        decisions = gather(port, cup).evidence.decisions
+    finally:
+        port.close()
+    seat1 = [d for d in decisions if d.seat == 1]
+    assert {d.player for d in seat1 if d.version >= first_own} == {stand_in}
+    assert {d.player for d in seat1 if d.version < first_own} == {original}
+    assert all(d.players[1] == (stand_in if d.version >= first_own else original) for d in decisions)
