@@ -168,7 +168,8 @@ def gather(port: ReadPort, tournament_id: str) -> Gathered:
         records = port.reader.stored_records(game_id)
         if not finished(records):
             continue
-        analysis = port.judgements.of(game_id, int(records[-1]["version"]))
+        ended = max(int(r["version"]) for r in records if r["type"] == "seed_revealed")
+        analysis = port.judgements.of_moves(game_id, ended)
         if analysis is None:
             unjudged.append(game_id)
             continue

@@ -94,6 +94,21 @@ class Judgements:
             "seats": [_seat(row) for row in seats],
         }
 
+    def of_moves(self, game_id: str, ended: int) -> Analysis | None:
+        """The judgement of a game's moves: at the game's latest version judged since ``ended`` (the version of its
+        record that ended it), at the largest budget there. A record after the end is an organiser's ruling
+        (annulled, a result adjusted), which changes no move: a judgement made before it still judges every move,
+        where ``of`` (keyed by the game's last version, as the analysis API answers) finds none."""
+        found = self.db.rows(
+            f"SELECT last_version, MAX(budget) AS budget FROM {{p}}{JUDGED_SEATS.name} "
+            "WHERE game_id = ? AND judge_version = ? AND last_version >= ? "
+            "GROUP BY last_version ORDER BY last_version DESC LIMIT 1",
+            (game_id, JUDGE_VERSION, ended),
+        )
+        if not found:
+            return None
+        return self.of(game_id, int(found[0]["last_version"]), int(found[0]["budget"]))
+
     def of_player(self, player_id: str, kind: str) -> list[PlayerAccuracy]:
         """The player's accuracy in each judged finished game of ``kind`` (``player_accuracy``)."""
         return player_accuracy(self.db, player_id, kind)

@@ -94,6 +94,12 @@ def test_a_judged_bot_tournament_reads_back_decision_by_decision_with_its_unjudg
             assert decision.matched == (move.best == move.played)
             assert decision.think_seconds == times[version] and decision.think_seconds is not None
             assert gathered.moves[(first, version)].loss == decision.loss
+
+        # A ruling after the end (a result adjusted) changes no move: the judgement made before it still counts.
+        adjusted = {"ruling": "adjust_result", "reason": "a scoring error", "result": {"ranking": [2, 1, 0]}}
+        service.rulings.rule_on_game(first, adjusted)
+        after = gather(port, cup.id)
+        assert after.coverage.judged == (first,) and after.evidence.decisions == evidence.decisions
     finally:
         port.close()
 
