@@ -94,10 +94,13 @@ def perspectives(visitor: Visitor, game_id: str, over: bool, seats: int) -> tupl
     return ()
 
 
-def require_organiser(visitor: Visitor) -> None:
-    """A tournament's entries, rounds and seat links: organisers only (the links are the seats' keys)."""
+def require_organiser(
+    visitor: Visitor, reason: str = "a tournament's rounds and seat links are for organisers: sign in as an organiser"
+) -> None:
+    """A tournament's entries, rounds and seat links (the links are the seats' keys), its fair-play report (it names
+    players whose play looks unusual): organisers only."""
     if not visitor.organiser:
-        raise Denied("a tournament's rounds and seat links are for organisers: sign in as an organiser")
+        raise Denied(reason)
 
 
 def require_lists(visitor: Visitor) -> None:

@@ -18,7 +18,18 @@ from dashboard.access import HIDDEN_GAME, AccessSettings, Denied, Visitor
 from dashboard.context import Context
 from dashboard.data import Data
 from dashboard.games import stylesheet
-from dashboard.pages import aggregates, broadcast, games, leaderboards, play, players, replay, rounds, tournaments
+from dashboard.pages import (
+    aggregates,
+    broadcast,
+    fair_play,
+    games,
+    leaderboards,
+    play,
+    players,
+    replay,
+    rounds,
+    tournaments,
+)
 from dashboard.session import Gate
 from dashboard.static import INDEX
 from service.commands.application import Digsite
@@ -108,6 +119,8 @@ def build(
                 page = broadcast.layout(app, ctx, visitor, path.split("/", 1)[1])
             elif section == "tournaments" and path.endswith("/rounds") and path.count("/") == 2:
                 page = rounds.layout(app, ctx, visitor, path.split("/")[1])
+            elif section == "tournaments" and path.endswith("/fair-play") and path.count("/") == 2:
+                page = fair_play.layout(app, ctx, visitor, path.split("/")[1])
             elif section == "tournaments" and "/" in path:
                 page = tournaments.layout(app, ctx, visitor, path.split("/", 1)[1], params)
             elif section == "tournaments":
@@ -163,6 +176,7 @@ def build(
     aggregates.register(app, ctx)
     tournaments.register(app, ctx)
     rounds.register(app, ctx)
+    fair_play.register(app, ctx)
     app.digsite = ctx  # type: ignore[attr-defined]
     return app
 

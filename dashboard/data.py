@@ -27,6 +27,7 @@ from service.commands.results import MoveAcknowledged, SeatedRound, SeatLink, To
 from service.errors import BadRequest, NotFound
 from service.integrity.audit import verify
 from service.integrity.checkpoint import checkpoint_coverage
+from service.reading import fair_play
 from service.reading.analytics import Analytics
 from service.reading.crafting import crafted
 from service.reading.judgements import Judgements, MeanAccuracy, PlayerAccuracy
@@ -38,6 +39,7 @@ from service.reading.results import (
     ByDimension,
     ByRound,
     Count,
+    FairPlay,
     GamesPage,
     LeaderboardEntry,
     PlayerRow,
@@ -54,6 +56,7 @@ from service.reading.standings import PointsTable, report, to_csv
 from service.serving import broadcast as broadcasting
 from service.serving import push
 
+FAIR_PLAY_REFUSED = "a tournament's fair-play report is for organisers: sign in as an organiser"
 DETAILS_LATER = "shown to everyone once the game is over"
 NOT_YOUR_SEAT = "Only a player of this game can play here: open the seat link the organiser gave you."
 MAX_WAIT_SECONDS = 25.0  # a live page's one waiting request answers within this (then the page asks again)
@@ -187,6 +190,8 @@ class Data:
         self._rounds = read.rounds  # (tournaments' entries and seated rounds, read only)
         self._judgements: Judgements = read.judgements  # (the judge's, written by ``digsite analyse``)
         self._service = service  # (the command side: moves, crafting, the push channel's waits, verification)
+        self._read = read  # (a tournament's fair-play evidence reads the store's records and the judge's rows)
+        self.fair_play_reporter: fair_play.Reporter | None = None  # None: the fair-play signals' own report
         self.verifications = Verifications(service)
         self.documents = Kept(size=512)  # a five-seat game of 300 moves is 72 parts
         self.states = States()
@@ -263,6 +268,13 @@ class Data:
         """Void one seat's link (``seat`` from 0), as the API and the CLI do; answers its new token, once."""
         access.require_organiser(visitor)
         return self._service.rounds.void_link(tournament_id, round_no, table, seat, reason)
+
+    # -- a tournament's fair-play report (organisers only: it names players whose play looks unusual) -----------
+
+    def fair_play(self, visitor: Visitor, tournament_id: str) -> tuple[FairPlay, fair_play.Gathered]:
+        """The report the API gives organisers (``service.reading.fair_play``), with the judge's figures behind it."""
+        access.require_organiser(visitor, FAIR_PLAY_REFUSED)
+        return fair_play.fair_play(self._read, tournament_id, self.fair_play_reporter)
 
     def standings_csv(self, visitor: Visitor, tournament_id: str, points: str | None) -> str:
         table = PointsTable.parse(points)

@@ -148,6 +148,15 @@ table.grid.compact td { padding: 0.3rem 0.6rem; }
 .table-scroll { overflow-x: auto; }
 .cross-game { display: block; white-space: nowrap; color: var(--ink); }
 .cross-game.in-play { color: var(--quiet); font-style: italic; }
+/* fair play: a flagged finding stands out; under it, each move's figures, the mover's row in bold */
+table.grid tr.flagged td { background: #fff6e5; }
+table.grid td.flag { color: #9a4d00; font-weight: 600; }
+table.grid tr.mover td { font-weight: 600; }
+.fair-play-moves { margin: 0.4rem 0 0.8rem; }
+.fair-play-moves summary { cursor: pointer; padding: 0.3rem 0; }
+.fair-play-move { margin: 0.5rem 0 0.8rem 1rem; }
+.fair-play-move p { margin: 0.2rem 0; }
+@media (max-width: 600px) { .fair-play-move { margin-left: 0; } }
 .pager { display: flex; gap: 1rem; align-items: center; justify-content: center; margin-top: 0.8rem; }
 
 /* replay: at 1440x900 the controls and the whole table fit on the screen; on a phone nothing overflows */

@@ -65,6 +65,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str, p
                     f"{game.title if game else found['game']} · {found['rounds']} rounds planned",
                     # (the rounds page, for organisers only: its seat links are the seats' keys)
                     _rounds_link(app, tournament_id) if visitor.organiser else None,
+                    # (the fair-play report, for organisers only: it names players whose play looks unusual)
+                    _fair_play_link(app, tournament_id) if visitor.organiser else None,
                 ],
                 className="quiet",
             ),
@@ -119,6 +121,11 @@ def _followed(app: dash.Dash, broadcast: dict[str, Any]) -> Any:
 def _rounds_link(app: dash.Dash, tournament_id: str) -> html.Span:
     href = app.get_relative_path(f"/tournaments/{tournament_id}/rounds")
     return html.Span([" · ", dcc.Link("Rounds and seat links", href=href, id="tournament-rounds-link")])
+
+
+def _fair_play_link(app: dash.Dash, tournament_id: str) -> html.Span:
+    href = app.get_relative_path(f"/tournaments/{tournament_id}/fair-play")
+    return html.Span([" · ", dcc.Link("Fair play", href=href, id="tournament-fair-play-link")])
 
 
 def register(app: dash.Dash, ctx: Context) -> None:

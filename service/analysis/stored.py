@@ -16,7 +16,7 @@ import psycopg
 from domain.judge import Judgement, SeatSummary
 from service.analysis.judging import Judged
 from service.settings import Database
-from service.store.read_models import JUDGED_MOVES, JUDGED_SEATS
+from service.store.read_models import ESTIMATES, JUDGED_MOVES, JUDGED_SEATS
 from service.store.schema import Table
 
 KEY = "game_id = ? AND last_version = ? AND judge_version = ? AND budget = ?"
@@ -40,7 +40,18 @@ def move_row(key: tuple[Any, ...], version: int, judgement: Judgement) -> tuple[
         played.get("win"), played.get("place"), played.get("value"),
         best.get("win"), best.get("place"), best.get("value"),
         played.get("playouts"), shown["loss"], shown["accuracy"], judgement.mark,
+        *every_seat(shown),
     )  # fmt: skip
+
+
+def every_seat(shown: dict[str, Any]) -> list[str | None]:
+    """The played, best and options estimates' every-seat figures (``wins``, ``values``) as JSON, in
+    ``JUDGED_MOVES``'s order; NULL for an estimate the decision has not (a forced move)."""
+    out: list[str | None] = []
+    for which in ESTIMATES:
+        estimate = shown["options" if which == "options" else f"{which}_estimate"]
+        out += [None if estimate is None else _json(estimate[figure]) for figure in ("wins", "values")]
+    return out
 
 
 def seat_row(key: tuple[Any, ...], summary: SeatSummary) -> tuple[Any, ...]:

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.wsgi import get_content_length
 
-from service.api import errors, games, meta, openapi, organisers, rounds, rulings
+from service.api import errors, fair_play, games, meta, openapi, organisers, rounds, rulings
 from service.api.encoding import AnswerJSON
 from service.api.validation import check_url_length
 from service.bootstrap import build, read_port
@@ -121,7 +121,7 @@ def create_app(
 
 
 def _routes(app: Flask) -> Flask:
-    for blueprint in (meta.bp, organisers.bp, rounds.bp, rulings.bp, games.bp):
+    for blueprint in (meta.bp, organisers.bp, rounds.bp, rulings.bp, fair_play.bp, games.bp):
         app.register_blueprint(blueprint, url_prefix=PREFIX)
     return app
 

@@ -42,6 +42,7 @@ from service.json_schema_notes import UUID, note
 from service.reading.results import (
     Analysis,
     Broadcast,
+    FairPlay,
     GameSummary,
     KindSkill,
     LeaderboardEntry,
@@ -176,6 +177,7 @@ ANSWERS: tuple[type[Any], ...] = (
     Ruling,
     Penalty,
     RulingList,
+    FairPlay,
 )
 REF = "#/components/schemas/{model}"
 

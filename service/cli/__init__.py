@@ -6,7 +6,7 @@ The commands that also run the dashboard (``dashboard``, ``up``) are added by th
 
 from __future__ import annotations
 
-from service.cli import analyse, audit, bots, db, projections, rulings, serve, simulate, tournament
+from service.cli import analyse, audit, bots, db, fair_play, projections, rulings, serve, simulate, tournament
 from service.cli.group import DigsiteGroup, main
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "audit",
     "bots",
     "db",
+    "fair_play",
     "main",
     "projections",
     "rulings",

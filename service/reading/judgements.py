@@ -8,10 +8,18 @@ from typing import Any, TypedDict, cast
 
 from domain.judge import JUDGE_VERSION
 from service.reading.read_db import ReadDatabase
-from service.reading.results import Analysis, JudgedMove, JudgedSeat, MoveEstimate
+from service.reading.results import Analysis, JudgedMove, JudgedSeat, MoveEstimate, SeatFigures
 from service.store.read_models import JUDGED_MOVES, JUDGED_SEATS
 
 KEY = "game_id = ? AND last_version = ? AND judge_version = ? AND budget = ?"
+
+
+def _every_seat(row: dict[str, Any], which: str) -> SeatFigures:
+    """An estimate's every-seat figures (JSON lists in seat order; NULL in a row of an earlier judge version)."""
+    return {
+        "wins": None if row[f"{which}_wins"] is None else json.loads(row[f"{which}_wins"]),
+        "values": None if row[f"{which}_values"] is None else json.loads(row[f"{which}_values"]),
+    }
 
 
 def _estimate(row: dict[str, Any], which: str) -> MoveEstimate | None:
@@ -22,6 +30,7 @@ def _estimate(row: dict[str, Any], which: str) -> MoveEstimate | None:
         "place": row[f"{which}_place"],
         "value": row[f"{which}_value"],
         "playouts": row["playouts"],
+        **_every_seat(row, which),
     }
 
 
@@ -39,6 +48,7 @@ def _move(row: dict[str, Any]) -> JudgedMove:
         "loss": row["loss"],
         "accuracy": row["accuracy"],
         "mark": row["mark"],
+        "options": None if row["options_values"] is None else _every_seat(row, "options"),
     }
 
 
@@ -83,6 +93,21 @@ class Judgements:
             "moves": [_move(row) for row in moves],
             "seats": [_seat(row) for row in seats],
         }
+
+    def of_moves(self, game_id: str, ended: int) -> Analysis | None:
+        """The judgement of a game's moves: at the game's latest version judged since ``ended`` (the version of its
+        record that ended it), at the largest budget there. A record after the end is an organiser's ruling
+        (annulled, a result adjusted), which changes no move: a judgement made before it still judges every move,
+        where ``of`` (keyed by the game's last version, as the analysis API answers) finds none."""
+        found = self.db.rows(
+            f"SELECT last_version, MAX(budget) AS budget FROM {{p}}{JUDGED_SEATS.name} "
+            "WHERE game_id = ? AND judge_version = ? AND last_version >= ? "
+            "GROUP BY last_version ORDER BY last_version DESC LIMIT 1",
+            (game_id, JUDGE_VERSION, ended),
+        )
+        if not found:
+            return None
+        return self.of(game_id, int(found[0]["last_version"]), int(found[0]["budget"]))
 
     def of_player(self, player_id: str, kind: str) -> list[PlayerAccuracy]:
         """The player's accuracy in each judged finished game of ``kind`` (``player_accuracy``)."""

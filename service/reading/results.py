@@ -357,8 +357,15 @@ class Count(TypedDict):
 # -- a finished game's judgement (service.reading.judgements; docs/judge.md) ----------------------------------
 
 
-class MoveEstimate(TypedDict):
-    """What a move is worth to its mover, over the judge's playouts."""
+class SeatFigures(TypedDict):
+    """What a move is worth to every seat, in seat order (judge version 3 on: what fair play reads)."""
+
+    wins: Annotated[list[float] | None, note("Each seat's chance to win, 0 to 1, in seat order.")]
+    values: Annotated[list[float] | None, note("Each seat's expected result, 0 to 1, in seat order.")]
+
+
+class MoveEstimate(SeatFigures):
+    """What a move is worth to its mover, over the judge's playouts, and to every seat (``wins``, ``values``)."""
 
     win: Annotated[float, note("The chance to win (a shared win counts), 0 to 1.", minimum=0, maximum=1)]
     place: Annotated[float, note("The expected place, 1 first.", minimum=1)]
@@ -381,6 +388,10 @@ class JudgedMove(TypedDict):
     loss: Annotated[float, note("100 x (value of the best found - value of the move played), at least 0.")]
     accuracy: Annotated[float | None, note("The move's accuracy, 0 to 100 (lichess's curve of the loss).")]
     mark: Literal["inaccuracy", "mistake", "blunder"] | None
+    options: Annotated[
+        SeatFigures | None,
+        note("Every seat's figures over the mover's options on average (every candidate the judge compared)."),
+    ]
 
 
 class JudgedSeat(TypedDict):
@@ -451,3 +462,43 @@ class LeaderboardEntry(TypedDict):
     player: Annotated[str, UUID]
     name: str
     rating: RatingFigures
+
+
+class FairPlayMove(TypedDict):
+    """One move behind a fair-play finding: where it is and what it weighed for the signal."""
+
+    game_id: Annotated[str, UUID]
+    index: Annotated[int, note("The move's number in the game, 0 first.", minimum=0)]
+    version: Annotated[int, note("The game's version that recorded it: the replay's position just after it.")]
+    seat: Annotated[int, note("The mover's seat.")]
+    player: Annotated[str, note("The player who held the seat at that move.")]
+    amount: Annotated[float, note("What it weighed for the signal, in the signal's own unit (docs/fair_play.md).")]
+
+
+class FairPlayFinding(TypedDict):
+    """One signal's score for one player or pair: a measure to look into, never a verdict."""
+
+    signal: Literal["gifts", "soft_play", "kingmaking", "bot_like"]
+    subject: Annotated[list[str], note("The player, or the pair (in the signal's order: docs/fair_play.md).")]
+    score: Annotated[float, note("The higher, the further from the field, on the signal's scale.")]
+    flagged: Annotated[bool, note("The score at or above the signal's threshold.")]
+    games: Annotated[int, note("The games behind the score.")]
+    decisions: Annotated[int, note("The judged decisions behind the score.")]
+    figures: Annotated[dict[str, float], note("The signal's own figures, named in docs/fair_play.md.")]
+    moves: Annotated[list[FairPlayMove], note("The moves behind it, the weightiest first.")]
+
+
+class FairPlay(TypedDict):
+    """A tournament's fair-play report (docs/fair_play.md): each signal's findings ranked by score, and how many of
+    its finished games the judge has judged at its current version (the report reads those only)."""
+
+    tournament_id: Annotated[str, UUID]
+    games: Annotated[int, note("The judged games the report read.")]
+    decisions: Annotated[int, note("The judged decisions the report read.")]
+    thresholds: Annotated[dict[str, float], note("Each signal's threshold: a score at or above it is flagged.")]
+    signals: Annotated[dict[str, list[FairPlayFinding]], note("Each signal's findings, the highest score first.")]
+    finished_games: Annotated[int, note("The tournament's finished games (a game forfeited out of time aside).")]
+    judged_games: Annotated[int, note("Those judged at the current judge version.")]
+    unjudged_games: Annotated[
+        list[Annotated[str, UUID]], note("Those not judged yet: `digsite analyse --tournament` judges them.")
+    ]

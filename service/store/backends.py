@@ -28,7 +28,7 @@ from eventsourcing.persistence import PersistenceError
 
 from service.settings import Database
 from service.store.read_models import NOT_PROJECTED, PROJECTION_NAME, TRACKING_TABLE, every_table
-from service.store.schema import Table, fingerprint_text, found_shape, qualified
+from service.store.schema import Shape, Table, column_sql, fingerprint_text, found_shape, qualified
 
 LOCK_TIMEOUT_SECONDS = 5
 RETRY_AFTER_SECONDS = 2  # what a 503 asks clients to wait before trying again
@@ -336,9 +336,14 @@ def _match_read_models(upgrade: _Upgrade) -> list[str]:
     is dropped and created anew, and since the read models are projected together, the others are emptied with
     it and the projection's position reset in the same transaction: the next `digsite projections run` fills
     them all from the first record, exactly once. The judge's tables (``NOT_PROJECTED``) keep their rows unless
-    they changed themselves: no projection fills them again. Tables no longer declared are left alone."""
+    they changed themselves: no projection fills them again; columns added at the end of one of them (each nullable
+    or with a default) are added in place, its rows kept (``_add_columns``). Tables no longer declared are left
+    alone."""
     tables = every_table()
     found = {t.name: found_shape(upgrade.conn, upgrade.backend, upgrade.schema, t.name) for t in tables}
+    for table in tables:
+        if table.name in NOT_PROJECTED and (have := found[table.name]) is not None:
+            found[table.name] = _add_columns(upgrade, table, have)
     changed = [t.name for t in tables if (f := found[t.name]) is not None and not f.same_rows(t.shape(upgrade.backend))]
     if changed:
         for table in tables:
@@ -361,6 +366,26 @@ def _match_read_models(upgrade: _Upgrade) -> list[str]:
         f"the read models were emptied to be rebuilt ({', '.join(changed)} changed): stop the previous release's "
         "`digsite projections run`, then fill them with this release's `digsite projections rebuild`"
     ]
+
+
+def _add_columns(upgrade: _Upgrade, table: Table, have: Shape) -> Shape:
+    """A judge's table whose declaration adds columns at its end, each nullable or with a default, gains them in
+    place (``ALTER TABLE ... ADD COLUMN``, both backends), its rows kept: the judge computed them at a cost no
+    rebuild repays, and the rows of an earlier judge version stay readable, the new columns NULL there. Returns the
+    shape the table has now (``have`` when it needed nothing, or something else than columns added)."""
+    declared = table.shape(upgrade.backend)
+    known = len(have.columns)
+    added = table.columns[known:]
+    if (
+        not added
+        or have.primary_key != declared.primary_key
+        or have.columns != declared.columns[:known]
+        or any(c.not_null and c.default is None for c in added)
+    ):
+        return have
+    for column in added:
+        upgrade.execute(f"ALTER TABLE {{p}}{table.name} ADD COLUMN {column_sql(column, upgrade.backend)}")
+    return Shape(declared.columns, have.primary_key, have.indexes)
 
 
 def _notes(migration: Migration, done: dict[str, str]) -> list[str]:

@@ -232,6 +232,8 @@ def _real(name: str, *, not_null: bool = False) -> Column:
 # game, the game's last version, the judge's version and its budget.
 JUDGEMENT_KEY = (_text("game_id"), _int("last_version"), _int("judge_version"), _int("budget"))
 
+ESTIMATES = ("played", "best", "options")  # the estimates whose every-seat figures a decision's row keeps
+
 # One row a decision: the move played and the best found (the engine's action dicts as JSON), what each is worth
 # to the mover (win chance, expected place, value in [0, 1]), the loss (points of 0-100), accuracy and mark.
 # A forced move (``judged`` 0) has the move played alone.
@@ -256,6 +258,10 @@ JUDGED_MOVES = Table(
         _real("loss", not_null=True),
         _real("accuracy"),
         _text("mark", not_null=False),
+        # Every seat's figures (judge version 3 on), each a JSON list in seat order: win chances and values after
+        # the move played, after the best found, and over the mover's options on average (what fair play reads).
+        # NULL for a forced move and for rows of an earlier judge version, kept by the upgrade that added them.
+        *(_text(f"{which}_{figure}", not_null=False) for which in ESTIMATES for figure in ("wins", "values")),
     ),
     primary_key=("game_id", "last_version", "judge_version", "budget", "idx"),
 )

@@ -52,7 +52,7 @@ class Table:
         """``CREATE TABLE`` and ``CREATE INDEX`` for ``dialect``, each ``IF NOT EXISTS``; on PostgreSQL in
         ``schema`` (a placeholder such as ``{schema}`` gives the text independent of the store)."""
         prefix = qualified(dialect, schema)
-        lines = [f"    {_column_sql(c, dialect)}" for c in self.columns]
+        lines = [f"    {column_sql(c, dialect)}" for c in self.columns]
         lines.append(f"    PRIMARY KEY ({', '.join(self.primary_key)})")
         statements = [f"CREATE TABLE IF NOT EXISTS {prefix}{self.name} (\n" + ",\n".join(lines) + "\n)"]
         statements += [
@@ -75,7 +75,7 @@ def qualified(dialect: str, schema: str) -> str:
     return f'"{schema}".' if dialect == "postgresql" else ""
 
 
-def _column_sql(column: Column, dialect: str) -> str:
+def column_sql(column: Column, dialect: str) -> str:
     sql = f"{column.name} {TYPES[dialect][column.type]}"
     if column.not_null:
         sql += " NOT NULL"

@@ -68,8 +68,14 @@ def test_a_finished_game_analysed_by_the_command_reads_back_through_the_api_as_t
     moves = [r for r in records if r["type"] == "move"]
     assert [m["version"] for m in answer["moves"]] == [r["version"] for r in moves]
     for got, want in zip(answer["moves"], expected["moves"], strict=True):
-        assert {k: got[k] for k in want if k in got} == {k: want[k] for k in want if k in got}
+        same = [k for k in want if k in got and k != "options"]
+        assert {k: got[k] for k in same} == {k: want[k] for k in same}
         assert (got["played_estimate"], got["best_estimate"]) == (want["played_estimate"], want["best_estimate"])
+        # Every seat's figures (judge version 3): the played, best and options estimates', as the judge gave them.
+        options = want["options"]
+        assert got["options"] == (None if options is None else {"wins": options["wins"], "values": options["values"]})
+    judged = [m for m in answer["moves"] if m["judged"]]
+    assert all(len(m["options"]["values"]) == len(m["played_estimate"]["wins"]) == 2 for m in judged)
     assert any(m["judged"] for m in answer["moves"]) and any(s["accuracy"] is not None for s in answer["seats"])
     # A seat of the finished game reads it too (the log's door), at the budget named.
     by_seat = client.get(f"/api/v1/games/{game_id}/analysis?budget={BUDGET}", headers=seat_headers(created, 1))

@@ -17,6 +17,7 @@ from service.analysis import stored
 from service.analysis.judging import judge_records
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite
+from tests.service import fair_play_support
 from tests.service.api.support import bearer, new_players, ok, organiser, project, strong_seed
 
 JSON = "application/json"
@@ -170,6 +171,13 @@ def test_every_documented_route_answers_what_its_schema_says(checked: Checked, s
     assert rated["skills"][0]["rating"] and rated["skills"][0]["accuracy"]
     assert checked("GET", "/api/v1/leaderboards/ruins?limit=1", 200, headers=organiser())["next"]
     checked("GET", "/api/v1/leaderboards/chess", 404, headers=organiser())
+
+    # The fair-play report (a hand-made reporter: the signals' scores are not what is checked here).
+    checked.app.config["FAIR_PLAY_REPORTER"] = fair_play_support.reporter
+    report = checked("GET", f"/api/v1/tournaments/{played.id}/fair-play", 200, headers=organiser())
+    assert report["signals"]["gifts"][0]["moves"] and report["judged_games"] == 1
+    checked("GET", f"/api/v1/tournaments/{NO_SUCH_GAME}/fair-play", 404, headers=organiser())
+    checked("GET", f"/api/v1/tournaments/{played.id}/fair-play", 401)
 
     # Rulings: a substitute (its new token), a restart (the new game), an adjusted result, a penalty; refusals.
     rulings = f"/api/v1/games/{created['id']}/rulings"

@@ -180,6 +180,33 @@ def test_a_table_whose_rows_change_is_rebuilt_with_every_read_model_and_the_upgr
     assert backends.pending(db) == [] and backends.upgrade(db) == []
 
 
+def test_columns_added_to_a_judge_s_table_are_added_in_place_its_rows_and_the_others_kept(
+    stores: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Judge version 3's every-seat figures: a store upgraded before them keeps its version 2 judgements (the new
+    columns NULL there) and nothing is emptied to be rebuilt."""
+    db, _ = stores
+    added = sum(1 for c in read_models.JUDGED_MOVES.columns if c.name.endswith(("_wins", "_values")))
+    assert added == 6
+    before = _with("rm_judged_moves", lambda t: replace(t, columns=t.columns[:-added]))
+    monkeypatch.setattr(backends, "every_table", lambda: before)
+    backends.upgrade(db)
+    query(db, "INSERT INTO {p}rm_players (player_id, name, kind) VALUES ('p', 'Ada', 'human')")
+    row = ("g", 9, 2, 8, 0, 3, 0, 1, 3, '{"a":1}', None, 0.5, 1.5, 0.4, 0.5, 1.5, 0.4, 4, 0.0, 100.0, None)
+    query(db, f"INSERT INTO {{p}}rm_judged_moves VALUES ({', '.join('?' for _ in row)})", row)
+    monkeypatch.undo()
+
+    said: list[str] = []
+    assert backends.upgrade(db, said.append) == [backends.READ_MODELS]
+    assert not any(EMPTIED in line for line in said), said
+    assert read_model_shapes(db) == declared_on(db)
+    assert query(db, "SELECT COUNT(*) FROM {p}rm_players") == [(1,)]
+    assert query(db, "SELECT judge_version, played_value, played_wins, options_values FROM {p}rm_judged_moves") == [
+        (2, 0.4, None, None)
+    ]
+    assert backends.pending(db) == [] and backends.upgrade(db) == []
+
+
 def test_an_index_added_or_taken_out_changes_in_place_and_keeps_the_rows(
     stores: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch
 ) -> None:

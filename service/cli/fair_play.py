@@ -1,0 +1,65 @@
+"""``digsite fair-play --tournament T``: a tournament's fair-play report (docs/fair_play.md), the same the API gives
+organisers (``service.reading.fair_play``). Like every command here it needs the store itself
+(``DIGSITE_DATABASE_URL``): whoever holds that is an organiser.
+
+Printed as a table per signal (rank, subject, score, flagged, games, and the top moves behind it), or with
+``--json`` as the API's answer. Exit codes: 0 printed; 1 refused (no such tournament: ``Error: ... [code]``);
+2 a usage error (click's)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from service.cli.group import main
+from service.cli.tournament import _service
+from service.reading import fair_play as reading
+from service.reading.read_port import ReadPort
+from service.reading.results import FairPlay, FairPlayMove
+
+ORDERED = ("gifts", "kingmaking")  # an ordered pair's subject: the giver (kingmaker), then who gained
+TOP_MOVES = 3  # the weightiest moves shown beside each finding (--json gives them all)
+
+
+def _move(move: FairPlayMove) -> str:
+    return f"{move['game_id'][:8]} v{move['version']} seat {move['seat']} ({move['amount']:g})"
+
+
+def tables(shown: FairPlay) -> str:
+    """The report as plain text: the games it covers, then per signal its findings in rank order."""
+    lines = [
+        f"Fair play in tournament {shown['tournament_id']}: {shown['judged_games']} of {shown['finished_games']} "
+        f"finished games judged, {shown['decisions']} decisions read"
+    ]
+    if shown["unjudged_games"]:
+        lines.append(f"  not judged yet: {len(shown['unjudged_games'])}: run `digsite analyse --tournament "
+                     f"{shown['tournament_id']}`")  # fmt: skip
+    lines.append("A score is a measure to look into, never a verdict (docs/fair_play.md).")
+    for signal, findings in shown["signals"].items():
+        threshold = shown["thresholds"].get(signal)
+        lines += ["", f"{signal} (flagged at {threshold:g} or more)" if threshold is not None else signal]
+        if not findings:
+            lines.append("  (no finding)")
+            continue
+        lines.append(f"  {'rank':>4}  {'subject':<40} {'score':>8}  {'flag':<4} {'games':>5}  top moves")
+        for rank, found in enumerate(findings, 1):
+            subject = (" > " if signal in ORDERED else " & ").join(found["subject"])
+            moves = "; ".join(_move(m) for m in found["moves"][:TOP_MOVES])
+            flag = "YES" if found["flagged"] else ""
+            lines.append(f"  {rank:>4}  {subject:<40} {found['score']:>8.3f}  {flag:<4} {found['games']:>5}  {moves}")
+    return "\n".join(lines)
+
+
+@main.command(name="fair-play")
+@click.option("--tournament", "tournament_id", required=True, help="The tournament (id).")
+@click.option("--json", "as_json", is_flag=True, help="Print the API's JSON answer instead of the tables.")
+def fair_play(tournament_id: str, as_json: bool) -> None:
+    """A tournament's fair-play report: players and pairs ranked by each signal, with the moves behind each."""
+    with _service() as service:
+        port = ReadPort.over(service.reader)
+        try:
+            shown, _ = reading.fair_play(port, tournament_id)
+        finally:
+            port.close()
+        click.echo(json.dumps(shown, indent=2) if as_json else tables(shown))

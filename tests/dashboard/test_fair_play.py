@@ -1,0 +1,103 @@
+"""The fair-play page (organisers only), proven without a browser: the page and its callback called directly as an
+organiser (shown: per signal the ranked findings, flags, the moves behind each linking into the replay at that move
+from the mover's seat, with the judge's figures) and as a spectator, a seat holder and an anonymous visitor with
+spectator mode off (refused: no finding, no player, no link). The store: the judged store of the judgement tests
+(tests/dashboard/judged.py); the reporter a small hand-made one (tests/service/fair_play_support.py): the page shows
+what the report says, whatever the signals' scores."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dashboard import create_dashboard
+from service.reading import fair_play
+from tests.dashboard.client import Browser, by_id, components, organiser, text
+from tests.dashboard.conftest import access_settings
+from tests.dashboard.judged import Judged, open_judged
+from tests.service import fair_play_support
+from tests.stores import Shelf
+
+
+@pytest.fixture(scope="module")
+def judged(stores: Shelf, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Judged]:
+    opened = open_judged(stores, Path(tmp_path_factory.mktemp("judged")))
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def _app(judged: Judged, **access: Any) -> Any:
+    app = create_dashboard(judged.queries, judged.service, access=access_settings(failures=1000, **access))
+    app.digsite.data.fair_play_reporter = fair_play_support.reporter
+    return app
+
+
+@pytest.fixture(scope="module")
+def app(judged: Judged) -> Any:
+    return _app(judged)
+
+
+@pytest.fixture(scope="module")
+def closed(judged: Judged) -> Any:
+    return _app(judged, spectators=False)
+
+
+def filtered(browser: Browser, tournament_id: str, signal: str | None, flagged: bool) -> Any:
+    """The page's filter callback, as the browser sends it."""
+    return browser.post_callback(
+        [("fair-play-body", "children")],
+        [("fair-play-signal", "value", signal), ("fair-play-flagged", "value", ["flagged"] if flagged else None)],
+        [("fair-play-tournament", "data", tournament_id)],
+    )
+
+
+def test_an_organiser_sees_every_signal_ranked_with_the_moves_behind_each_linking_into_the_replay(
+    app: Any, judged: Judged
+) -> None:
+    cup = judged.facts["tournament"]
+    report, gathered = fair_play.fair_play(judged.queries, cup, fair_play_support.reporter)
+    page = organiser(app).route(f"/tournaments/{cup}/fair-play")
+    assert "2 of 2 finished games judged" in text(by_id(page, "fair-play-coverage"))
+    gifts = by_id(page, "fair-play-gifts")
+    [finding] = report["signals"]["gifts"]
+    names = {p["player_id"]: p["name"] for p in judged.queries.lists.players()}
+    assert " → ".join(names[p] for p in finding["subject"]) in text(gifts) and "flagged" in text(gifts)
+    links = [c["props"]["href"] for c in components(gifts, "Link")]
+    first = finding["moves"][0]
+    assert links[0] == f"/replay/{first['game_id']}?v={first['version']}&seat={first['seat']}"
+    assert len(links) == len(finding["moves"])
+    figures = gathered.moves[(first["game_id"], first["version"])]
+    shown = text(gifts)
+    assert f"loss {figures.loss:.1f} points" in shown
+    mover = f"{100 * figures.played['values'][figures.seat]:.0f} %"
+    rows = [r for r in components(gifts, "Tr") if "(mover)" in text(r)]
+    assert rows and mover in text(rows[0])
+
+    only = json.loads(filtered(organiser(app), cup, "bot_like", True).get_data(as_text=True))
+    body = only["response"]["fair-play-body"]["children"]
+    assert [c["props"]["id"] for c in body] == ["fair-play-bot_like"] and "flagged" in text(body)
+
+
+def test_anyone_but_an_organiser_is_refused_the_page_its_callback_and_the_link(
+    app: Any, closed: Any, judged: Judged
+) -> None:
+    cup = judged.facts["tournament"]
+    seat_holder = Browser(app)
+    seated = judged.facts["seated"]
+    assert seat_holder.get(f"/replay/{seated}?v=2&token={judged.facts['seated_tokens'][0]}").status_code == 200
+    names = [p["name"] for p in judged.queries.lists.players()]
+    for browser in (Browser(app), seat_holder, Browser(closed)):
+        page = browser.route(f"/tournaments/{cup}/fair-play")  # (spectator mode off: the sign-in page, empty)
+        said = json.dumps(page)
+        assert "fair-play-body" not in said and "/replay/" not in said and not any(n in said for n in names)
+        assert not page or "for organisers" in text(page)
+        response = filtered(browser, cup, None, False)
+        assert response.status_code == 403 and '"response"' not in response.get_data(as_text=True)
+    assert "tournament-fair-play-link" not in json.dumps(Browser(app).route(f"/tournaments/{cup}"))
+    assert "tournament-fair-play-link" in json.dumps(organiser(app).route(f"/tournaments/{cup}"))
