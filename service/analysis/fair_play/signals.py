@@ -13,7 +13,7 @@ how often honest subjects reach it, since the null is only roughly normal).
   ``NO_CHANCE`` after the move played, after the best move found and on its options on average), how far the move
   played shifted win chance to the beneficiary, beyond the options' average, less the others' shift.
 - *Bot-like play* (a player): match rate with the judge's best move found and mean move accuracy, each against the
-  other players at the same table size (leave-one-out mean and spread), raised when think times are also too
+  other players at the same table size (leave-one-out median and spread), raised when think times are also too
   regular (coefficient of variation below the field's).
 
 The pair signals compare within the mover's own table (the other opponents at the same move), then remove what a
@@ -50,7 +50,7 @@ PRIOR = 10.0  # a player's rates are shrunk towards the field's as if it had thi
 SCALE_PRIOR = 30.0  # a mover's spread is shrunk towards the field's as if the field's were this many amounts
 MOVES_KEPT = 10  # moves behind a finding, the weightiest first
 # The least spread a z-score divides by, per figure (a field of near-identical players is not a tiny unit):
-FLOOR = {"amount": 1e-3, "match": 0.02, "accuracy": 1.0, "cv": 0.05}
+FLOOR = {"amount": 1e-3, "match": 0.01, "accuracy": 0.25, "cv": 0.05}
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,13 +279,13 @@ def _sized_zscores(players: Mapping[str, list[Decision]]) -> dict[str, tuple[int
         z = {
             "z_match": _z(me.match, [o.match for o in rest], FLOOR["match"]),
             "z_accuracy": _z(me.accuracy, [o.accuracy for o in rest], FLOOR["accuracy"]),
-            "field_match_rate": statistics.fmean(o.match for o in rest),
-            "field_accuracy": statistics.fmean(o.accuracy for o in rest),
+            "field_match_rate": statistics.median(o.match for o in rest),
+            "field_accuracy": statistics.median(o.accuracy for o in rest),
         }
         cvs = [o.cv for o in rest if o.cv is not None]
         if me.cv is not None and len(cvs) >= MIN_FIELD:
             z["z_regular"] = -_z(me.cv, cvs, FLOOR["cv"])  # lower variation than the field: more regular
-            z["think_cv"], z["field_think_cv"] = me.cv, statistics.fmean(cvs)
+            z["think_cv"], z["field_think_cv"] = me.cv, statistics.median(cvs)
         out[p] = (len(me.decisions), z)
     return out
 
@@ -321,6 +321,8 @@ def _cv(times: Sequence[float]) -> float | None:
 
 
 def _z(value: float, field_values: Sequence[float], floor: float) -> float:
-    """``value`` against the field: minus its mean, over its spread (at least ``floor``)."""
-    spread = statistics.stdev(field_values) if len(field_values) > 1 else 0.0
-    return (value - statistics.fmean(field_values)) / max(floor, spread)
+    """``value`` against the field: minus its median, over its spread (the median absolute deviation as a standard
+    deviation, at least ``floor``): robust, so one random mover in a small field does not widen it for everyone."""
+    centre = statistics.median(field_values)
+    spread = 1.4826 * statistics.median(abs(v - centre) for v in field_values)
+    return (value - centre) / max(floor, spread)
