@@ -10,7 +10,8 @@ per player); and the planted cheats, policies over the protocol like every bot:
   gains beyond the mover's best) and spares the partner (soft play); its other moves are its honest style's;
 - a *kingmaker*: plays its style until it has no chance left (its win chance at most ``signals.NO_CHANCE`` after
   each of its candidate moves, measured as the judge does: playouts to the round's end, on common draws), then
-  plays for its chosen player when that player is at the table (an honest player: being crowned is no cheat);
+  plays the candidate that gives its chosen player the best chance to win when that player is at the table (an
+  honest player: being crowned is no cheat);
 - a *bot seat*: the search bot at a high budget, with think times drawn as an honest player's are.
 
 ``simulate``: N players, R rounds seated by the round robin (``service.seating.formats``), each table's game played
@@ -56,7 +57,7 @@ class Setup:
     judge_budget: int = 32
     seed: str = "fair-play"
     pairs: int = 1
-    rate: float = 0.5
+    rate: float = 0.75
     collusion_budget: int = 64
     kingmaker_draws: int = 4
     bot_budget: int = 128
@@ -207,7 +208,8 @@ class Kingmaking:
             for i, action in enumerate(candidates):
                 ended = play_out(self.rules, self.rollout, state, action, stop, random.Random(seed))
                 mine[i] += _wins(ended, players)[me]
-                theirs[i] += 0.0 if ended is None else rewards(*ended)[self.beneficiary]
+                if ended is not None:  # the beneficiary's win first, its value to break ties
+                    theirs[i] += _wins(ended, players)[self.beneficiary] + rewards(*ended)[self.beneficiary] / 10
         if max(mine) / self.draws > NO_CHANCE:
             return self.own.choose(view, legal, rng)
         self.crowned += 1

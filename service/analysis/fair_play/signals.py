@@ -17,11 +17,13 @@ how often honest subjects reach it, since the null is only roughly normal).
   regular (coefficient of variation below the field's).
 
 The pair signals compare within the mover's own table (the other opponents at the same move), then remove what a
-seat's position does (the field's mean at the same table size and seat offset), then scale each move by the
-mover's spread (shrunk towards the field's: a random mover's moves swing more than a careful one's): the score is
-the sum of the scaled amounts over the root of their count. A pair is flagged only when the pattern repeats: its
-score from each of at least ``MIN_GAMES`` games alone reaches ``GAME_LEVEL``, from ``MIN_PAIR_DECISIONS`` moves at
-least; a player needs ``MIN_DECISIONS`` moves at a table size and ``MIN_GAMES`` games: one lucky game is no flag.
+seat's position does (the field's mean at the same table size and seat offset), then average one mover's amounts
+toward the other over one game (a *cell*: moves of one game share its positions, games are the independent draws)
+and scale each cell by the mover's spread of cells (shrunk towards the field's: a random mover swings more than a
+careful one): the score is the sum of the scaled cells over the root of their count. A pair is flagged only when
+the pattern repeats: its score from each of at least ``MIN_GAMES`` games alone reaches ``GAME_LEVEL``, from
+``MIN_PAIR_DECISIONS`` moves at least; a player needs ``MIN_DECISIONS`` moves at a table size and ``MIN_GAMES``
+games: one lucky game is no flag.
 Two-seat tables have no other opponent to compare with: the pair signals skip them (bot-like play reads them).
 """
 
@@ -46,8 +48,9 @@ MIN_PAIR_DECISIONS = 5  # ... and at least this many moves
 MIN_DECISIONS = 20  # a player's bot-likeness is scored from at least this many judged decisions at a table size
 MIN_FIELD = 3  # other players with MIN_DECISIONS at the same table size, for bot-likeness's field
 MIN_THINKS = 5  # known think times for a coefficient of variation
+REGULARITY = 0.5  # too regular think times raise the skill z by this share of theirs, up to this share of the skill's
 PRIOR = 10.0  # a player's rates are shrunk towards the field's as if it had this many decisions at the field's rate
-SCALE_PRIOR = 30.0  # a mover's spread is shrunk towards the field's as if the field's were this many amounts
+CELL_PRIOR = 10.0  # a mover's spread of game cells is shrunk towards the field's as if the field's were this many
 MOVES_KEPT = 10  # moves behind a finding, the weightiest first
 # The least spread a z-score divides by, per figure (a field of near-identical players is not a tiny unit):
 FLOOR = {"amount": 1e-3, "match": 0.01, "accuracy": 0.25, "cv": 0.05}
@@ -68,6 +71,7 @@ class _Amount:
 @dataclass
 class _Tally:
     total: float = 0.0
+    cells: int = 0
     decisions: int = 0
     games: set[str] = field(default_factory=set)
     per_game: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
@@ -155,26 +159,13 @@ def _kingmaking(decisions: Iterable[Decision]) -> list[_Amount]:
     return out
 
 
-def _centred_and_scaled(amounts: Sequence[_Amount]) -> list[float]:
-    """Each amount less the field's mean at its table size and seat offset, over the mover's spread at that table
-    size shrunk towards the field's (``SCALE_PRIOR``)."""
+def _centred(amounts: Sequence[_Amount]) -> list[float]:
+    """Each amount less the field's mean at its table size and seat offset (what position alone does)."""
     by_place: dict[tuple[int, int], list[float]] = defaultdict(list)
     for a in amounts:
         by_place[(a.decision.table_size, a.offset)].append(a.relative)
     centre = {k: statistics.fmean(v) for k, v in by_place.items()}
-    centred = [a.relative - centre[(a.decision.table_size, a.offset)] for a in amounts]
-    by_size: dict[int, list[float]] = defaultdict(list)
-    by_mover: dict[tuple[str, int], list[float]] = defaultdict(list)
-    for a, c in zip(amounts, centred, strict=True):
-        by_size[a.decision.table_size].append(c)
-        by_mover[(a.decision.player, a.decision.table_size)].append(c)
-    field_var = {k: _mean_square(v) for k, v in by_size.items()}
-    scale = {}
-    for (mover, size), values in by_mover.items():
-        n = len(values)
-        var = (n * _mean_square(values) + SCALE_PRIOR * field_var[size]) / (n + SCALE_PRIOR)
-        scale[(mover, size)] = max(FLOOR["amount"], math.sqrt(var))
-    return [c / scale[(a.decision.player, a.decision.table_size)] for a, c in zip(amounts, centred, strict=True)]
+    return [a.relative - centre[(a.decision.table_size, a.offset)] for a in amounts]
 
 
 def _mean_square(values: Sequence[float]) -> float:
@@ -183,23 +174,46 @@ def _mean_square(values: Sequence[float]) -> float:
 
 def _pair_signal(signal: str, amounts: Sequence[_Amount], thresholds: Mapping[str, float]) -> list[Finding]:
     """The findings of a pair signal: per subject (ordered as the amounts give it: giver first, or a sorted pair
-    for soft play), the sum of its scaled amounts over the root of their count."""
+    for soft play), its cells (one mover's centred amounts toward the other in one game, averaged: moves of one
+    game are not independent, games are) each over its mover's spread of cells, summed over the root of their
+    count. A mover's spread is shrunk towards the field's at the table size (``CELL_PRIOR``)."""
+    cells: dict[tuple[tuple[str, ...], str, str], list[float]] = defaultdict(list)
+    sizes: dict[tuple[tuple[str, ...], str, str], int] = {}
     tallies: dict[tuple[str, ...], _Tally] = defaultdict(_Tally)
-    for a, z in zip(amounts, _centred_and_scaled(amounts), strict=True):
-        t = tallies[a.subject]
-        t.total += z
-        t.decisions += 1
-        t.games.add(a.decision.game_id)
-        t.per_game[a.decision.game_id].append(z)
-        t.sums["amount"] += a.weight
+    for a, c in zip(amounts, _centred(amounts), strict=True):
         d = a.decision
+        key = (a.subject, d.player, d.game_id)
+        cells[key].append(c)
+        sizes[key] = d.table_size
+        t = tallies[a.subject]
+        t.decisions += 1
+        t.games.add(d.game_id)
+        t.sums["amount"] += a.weight
         if a.weight > 0:
             t.moves.append(Behind(d.game_id, d.index, d.version, d.seat, d.player, a.weight))
+    means = {k: statistics.fmean(v) for k, v in cells.items()}
+    field_ms: dict[int, list[float]] = defaultdict(list)
+    mover_ms: dict[tuple[str, int], list[float]] = defaultdict(list)
+    for key, m in means.items():
+        mover, size = key[1], sizes[key]
+        field_ms[size].append(m)
+        mover_ms[(mover, size)].append(m)
+    scale = {}
+    for (mover, size), ms in mover_ms.items():
+        var = (len(ms) * _mean_square(ms) + CELL_PRIOR * _mean_square(field_ms[size])) / (len(ms) + CELL_PRIOR)
+        scale[(mover, size)] = max(FLOOR["amount"], math.sqrt(var))
+    for key, m in means.items():
+        subject, mover, game_id = key
+        z = m / scale[(mover, sizes[key])]
+        t = tallies[subject]
+        t.total += z
+        t.cells += 1
+        t.per_game[game_id].append(z)
     out = []
     for subject, t in tallies.items():
         if len(set(subject)) < len(subject):
             continue  # a player who held two seats of one table (a substitute): no pair
-        score = t.total / math.sqrt(t.decisions)
+        score = t.total / math.sqrt(t.cells)
         repeated = sum(1 for zs in t.per_game.values() if sum(zs) / math.sqrt(len(zs)) >= GAME_LEVEL)
         enough = repeated >= MIN_GAMES and t.decisions >= MIN_PAIR_DECISIONS
         figures = {"mean_amount": t.sums["amount"] / t.decisions, "moves_with_amount": float(len(t.moves)),
@@ -220,13 +234,16 @@ class _Player:
     decisions: tuple[Decision, ...]
     match: float  # shrunk towards the field's (``PRIOR``)
     accuracy: float  # the same
+    match_se: float  # the standard error of the player's own rate (its decisions' spread over their root count)
+    accuracy_se: float
     cv: float | None  # think times' coefficient of variation, None without MIN_THINKS of them
 
 
 def bot_like(decisions: Sequence[Decision], threshold: float) -> list[Finding]:
     """Per player: the z-scores of match rate and accuracy against the field at each table size (combined over
-    sizes by decisions), and of think-time regularity; the score is the skill z (the mean of the two), or the two
-    combined with regularity (Stouffer) when that is higher."""
+    sizes by decisions), and of think-time regularity; the score is the skill z (the mean of the two), raised by
+    ``REGULARITY`` times the regularity z, by no more than that share of the skill z: regular think times alone
+    (a steady player) are no flag, and a bot relayed with human-like times is still scored on its skill."""
     by_size: dict[int, dict[str, list[Decision]]] = defaultdict(lambda: defaultdict(list))
     for d in decisions:
         by_size[d.table_size][d.player].append(d)
@@ -242,7 +259,7 @@ def bot_like(decisions: Sequence[Decision], threshold: float) -> list[Finding]:
         figures = _combined(zs.get(player, []))
         skill = (figures["z_match"] + figures["z_accuracy"]) / 2
         regular = figures.get("z_regular")
-        score = skill if regular is None else max(skill, (skill + regular) / math.sqrt(2))
+        score = skill if regular is None else skill + REGULARITY * min(max(0.0, regular), max(0.0, skill))
         scored = bool(zs.get(player))
         games = {d.game_id for d in mine}
         behind = [
@@ -266,6 +283,8 @@ def _sized_zscores(players: Mapping[str, list[Decision]]) -> dict[str, tuple[int
             tuple(ds),
             _shrunk(ds, lambda d: float(d.matched), field_match),
             _shrunk(ds, lambda d: move_accuracy(d.loss), field_acc),
+            _se([float(d.matched) for d in ds]),
+            _se([move_accuracy(d.loss) for d in ds]),
             _cv([d.think_seconds for d in ds if d.think_seconds is not None]),
         )
         for p, ds in players.items()
@@ -277,8 +296,8 @@ def _sized_zscores(players: Mapping[str, list[Decision]]) -> dict[str, tuple[int
         if len(rest) < MIN_FIELD:
             continue
         z = {
-            "z_match": _z(me.match, [o.match for o in rest], FLOOR["match"]),
-            "z_accuracy": _z(me.accuracy, [o.accuracy for o in rest], FLOOR["accuracy"]),
+            "z_match": _z(me.match, [o.match for o in rest], max(FLOOR["match"], me.match_se)),
+            "z_accuracy": _z(me.accuracy, [o.accuracy for o in rest], max(FLOOR["accuracy"], me.accuracy_se)),
             "field_match_rate": statistics.median(o.match for o in rest),
             "field_accuracy": statistics.median(o.accuracy for o in rest),
         }
@@ -313,6 +332,10 @@ def _shrunk(decisions: Sequence[Decision], of: Callable[[Decision], float], prio
     return (sum(of(d) for d in decisions) + PRIOR * prior) / (len(decisions) + PRIOR)
 
 
+def _se(values: Sequence[float]) -> float:
+    return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+
+
 def _cv(times: Sequence[float]) -> float | None:
     if len(times) < MIN_THINKS:
         return None
@@ -322,7 +345,9 @@ def _cv(times: Sequence[float]) -> float | None:
 
 def _z(value: float, field_values: Sequence[float], floor: float) -> float:
     """``value`` against the field: minus its median, over its spread (the median absolute deviation as a standard
-    deviation, at least ``floor``): robust, so one random mover in a small field does not widen it for everyone."""
+    deviation, at least ``floor``: a figure's floor or the subject's own standard error, so a small field that
+    happens to agree does not make sampling noise look like a signal): robust, so one random mover in a small field
+    does not widen it for everyone."""
     centre = statistics.median(field_values)
     spread = 1.4826 * statistics.median(abs(v - centre) for v in field_values)
     return (value - centre) / max(floor, spread)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import statistics
 from collections.abc import Callable
 
 from service.analysis.fair_play.evidence import Decision, Outlook, TournamentEvidence
@@ -53,7 +54,7 @@ def _with(d: Decision, **changes: object) -> Decision:
     return Decision(**fields)  # type: ignore[arg-type]
 
 
-def gift(giver: str, receiver: str, rate: float = 0.5) -> Tilt:
+def gift(giver: str, receiver: str, rate: float = 0.5, size: float = 0.08) -> Tilt:
     """``giver``'s moves at ``receiver``'s table, at ``rate``: a cost to itself, the receiver raised beyond best."""
 
     def tilt(d: Decision, rng: random.Random) -> Decision:
@@ -61,7 +62,7 @@ def gift(giver: str, receiver: str, rate: float = 0.5) -> Tilt:
             return d
         r = d.players.index(receiver)
         played = list(d.played.values)
-        played[r] = d.best.values[r] + 0.08
+        played[r] = d.best.values[r] + size
         return _with(d, played=_outlook(played), loss=max(d.loss, 6.0), matched=False)
 
     return tilt
@@ -77,18 +78,31 @@ def test_a_gift_pair_repeated_across_games_is_flagged_and_no_honest_pair_is() ->
     assert report(tournament(24, gift("p0", "p1"))).to_dict() == report(evidence).to_dict()  # pure, deterministic
 
 
-def test_an_honest_tournament_flags_nobody() -> None:
-    found = report(tournament(24))
-    assert not [f for f in found.findings if f.flagged]
-    assert {f.signal for f in found.findings} == set(SIGNALS) - {"kingmaking"}  # no seat ever without a chance
-    assert found.games == 24 and found.decisions == 24 * 40 and found.thresholds == THRESHOLDS
+def test_on_honest_fields_the_scores_are_z_scores_and_few_are_flagged() -> None:
+    """Over eight honest tournaments the pair scores centre on 0 with a spread of 1 (what makes a threshold mean
+    the same in any tournament), and under 5 % of honest subjects are flagged."""
+    scores: dict[str, list[float]] = {s: [] for s in SIGNALS}
+    flagged = subjects = 0
+    for seed in range(1, 9):
+        found = report(tournament(24, seed=seed))
+        assert found.games == 24 and found.decisions == 24 * 40 and found.thresholds == THRESHOLDS
+        for f in found.findings:
+            scores[f.signal].append(f.score)
+            flagged += f.flagged
+            subjects += 1
+    for signal in ("gifts", "soft_play", "bot_like"):
+        assert abs(statistics.fmean(scores[signal])) < 0.25, signal
+        assert 0.8 < statistics.pstdev(scores[signal]) < 1.25, signal
+    assert not scores["kingmaking"]  # no seat ever without a chance: nothing to score
+    assert flagged / subjects < 0.05, (flagged, subjects)
 
 
 def test_gifts_in_one_game_are_no_flag_however_large() -> None:
     first = _first_game_of("p0", "p1")
-    one = tournament(24, lambda d, rng: gift("p0", "p1", 1.0)(d, rng) if d.game_id == first else d)
-    pair = next(f for f in report(one).of("gifts") if f.subject == ("p0", "p1"))
-    assert pair.games >= 2 and pair.score >= THRESHOLDS["gifts"] and not pair.flagged
+    one = tournament(24, lambda d, rng: gift("p0", "p1", 1.0, 0.5)(d, rng) if d.game_id == first else d)
+    low = {**THRESHOLDS, "gifts": 2.0}  # a threshold the one game's score passes: the repeat rule alone refuses it
+    pair = next(f for f in report(one, low).of("gifts") if f.subject == ("p0", "p1"))
+    assert pair.games >= 2 and pair.score >= low["gifts"] and not pair.flagged
     assert pair.figures["games_in_favour"] == 1
 
 
