@@ -5,8 +5,8 @@ honest styles and strengths, a colluding pair, a kingmaker and a bot seat, R rou
 judged in memory), then for each signal and game prints the share of planted cheats flagged and of honest subjects
 flagged at the thresholds the report uses (``signals.THRESHOLDS``), each with its n and 95 % Wilson interval, and a
 curve of both shares across thresholds (the report re-made from the same evidence at each). Tournaments are seeded
-``<prefix>-<game>-<i>``: the same arguments give the same figures. Run it under ``nice -n 10``; the figures are in
-docs/fair_play.md and docs/performance.md.
+``<prefix>-<game>-<i>`` (or ``--seeds``): the same arguments give the same figures. Run it under ``nice -n 10``;
+the figures are in docs/fair_play.md and docs/performance.md.
 
     nice -n 10 python -m bench.fair_play --game ruins --tournaments 2 --players 8 --rounds 6 --budget 32
 """
@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -53,10 +52,38 @@ def share_text(hits: int, n: int) -> str:
     return f"{hits}/{n} = {100 * hits / n if n else 0:.0f} % ({100 * low:.0f}-{100 * high:.0f} %)"
 
 
+def summary(sims: Sequence[Simulation], cpu: float) -> str:
+    """The figures of ``sims`` (one game, one setup but the seed): the shares at the thresholds and the curve."""
+    setup = sims[0].setup
+    games = sum(s.evidence.games for s in sims)
+    head = (
+        f"{setup.kind}: {len(sims)} tournament(s) of {setup.players} players, tables of {setup.table}, "
+        f"{setup.rounds} rounds ({games} games, {sum(len(s.evidence.decisions) for s in sims)} judged decisions), "
+        f"judge budget {setup.judge_budget}, collusion rate {setup.rate} (search {setup.collusion_budget}), "
+        f"bot seat at {setup.bot_budget}; {cpu:.0f} CPU s"
+    )
+    lines = [head, "", "| signal | threshold | planted flagged | honest flagged | planted ranks |", "|---|---|---|---|---|"]
+    for signal in SIGNALS:
+        found, planted, false, honest = shares(sims, signal, THRESHOLDS[signal])
+        all_ranks = [r for s in sims for r in ranks(s, signal)]
+        lines.append(f"| {signal} | {THRESHOLDS[signal]} | {share_text(found, planted)} | "
+                     f"{share_text(false, honest)} | {all_ranks} |")  # fmt: skip
+    lines += ["", "Curve (planted flagged % / honest flagged %):", "",
+              "| signal | " + " | ".join(f"z >= {t}" for t in CURVE) + " |", "|---|" + "---|" * len(CURVE)]  # fmt: skip
+    for signal in SIGNALS:
+        cells = []
+        for t in CURVE:
+            found, planted, false, honest = shares(sims, signal, t)
+            cells.append(f"{100 * found / max(1, planted):.0f} / {100 * false / max(1, honest):.1f}")
+        lines.append(f"| {signal} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", help="a game kind (repeat for more); default ruins")
     parser.add_argument("--tournaments", type=int, default=2)
+    parser.add_argument("--seeds", help="the tournaments' seeds, comma separated (instead of <prefix>-<game>-<i>)")
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--table", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=6)
@@ -68,34 +95,16 @@ def main() -> None:
     for kind in args.game or ["ruins"]:
         base = Setup(kind, players=args.players, table=args.table, rounds=args.rounds, judge_budget=args.budget,
                      rate=args.rate, bot_budget=args.bot_budget)  # fmt: skip
+        seeds = args.seeds.split(",") if args.seeds else [f"{args.prefix}-{kind}-{i}" for i in range(args.tournaments)]
         start = time.process_time()
         sims = []
-        for i in range(args.tournaments):
-            sims.append(simulate(replace(base, seed=f"{args.prefix}-{kind}-{i}")))
-            print(json.dumps({"game": kind, "tournament": i, "games": sims[-1].evidence.games,
+        for seed in seeds:
+            sims.append(simulate(replace(base, seed=seed)))
+            print(json.dumps({"game": kind, "seed": seed, "games": sims[-1].evidence.games,
                               "decisions": len(sims[-1].evidence.decisions),
                               "ranks": {s: ranks(sims[-1], s) for s in SIGNALS},
                               "cpu": round(time.process_time() - start, 1)}), flush=True)  # fmt: skip
-        games = sum(s.evidence.games for s in sims)
-        print(f"\n{kind}: {args.tournaments} tournaments of {args.players} players, tables of {args.table}, "
-              f"{args.rounds} rounds ({games} games), judge budget {args.budget}, collusion rate {args.rate}, "
-              f"bot seat at {args.bot_budget}; {time.process_time() - start:.0f} CPU s")  # fmt: skip
-        print("\n| signal | threshold | planted flagged | honest flagged | planted ranks |")
-        print("|---|---|---|---|---|")
-        for signal in SIGNALS:
-            found, planted, false, honest = shares(sims, signal, THRESHOLDS[signal])
-            all_ranks = [r for s in sims for r in ranks(s, signal)]
-            print(f"| {signal} | {THRESHOLDS[signal]} | {share_text(found, planted)} | {share_text(false, honest)} "
-                  f"| {all_ranks} |")  # fmt: skip
-        print("\nCurve (planted flagged / honest flagged, %):\n")
-        print("| signal | " + " | ".join(f"z >= {t}" for t in CURVE) + " |")
-        print("|---|" + "---|" * len(CURVE))
-        curve: dict[str, list[str]] = defaultdict(list)
-        for signal in SIGNALS:
-            for t in CURVE:
-                found, planted, false, honest = shares(sims, signal, t)
-                curve[signal].append(f"{100 * found / max(1, planted):.0f} / {100 * false / max(1, honest):.1f}")
-            print(f"| {signal} | " + " | ".join(curve[signal]) + " |")
+        print("\n" + summary(sims, time.process_time() - start) + "\n", flush=True)
 
 
 if __name__ == "__main__":
