@@ -62,7 +62,7 @@ def summary(sims: Sequence[Simulation], cpu: float) -> str:
         f"judge budget {setup.judge_budget}, collusion rate {setup.rate} (search {setup.collusion_budget}), "
         f"bot seat at {setup.bot_budget}; {cpu:.0f} CPU s"
     )
-    lines = [head, "", "| signal | threshold | planted flagged | honest flagged | planted ranks |", "|---|" * 5]
+    lines = [head, "", "| signal | threshold | planted flagged | honest flagged | planted ranks |", "|" + "---|" * 5]
     for signal in SIGNALS:
         found, planted, false, honest = shares(sims, signal, THRESHOLDS[signal])
         all_ranks = [r for s in sims for r in ranks(s, signal)]
