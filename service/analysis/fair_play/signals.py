@@ -58,8 +58,9 @@ FLOOR = {"amount": 1e-3, "match": 0.01, "accuracy": 0.25, "cv": 0.05}
 
 @dataclass(frozen=True, slots=True)
 class _Amount:
-    """One move's contribution to one subject of a pair signal: ``relative`` is what the score sums (after
-    centring and scaling), ``weight`` what the move weighed for the finding (its ``Behind.amount``)."""
+    """One move's contribution to one subject of a pair signal: ``relative`` is what the score reads (the excess
+    over the mover's other opponents, before centring and scaling), ``weight`` what the move weighed for the finding
+    (its ``Behind.amount``)."""
 
     subject: tuple[str, ...]
     decision: Decision
