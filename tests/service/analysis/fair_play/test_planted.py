@@ -116,6 +116,9 @@ NOT_YET = {
     ("ruins", "gifts"): "the colluders' gifts are below the judge's noise at budget 32 in two games together",
     ("ruins", "soft_play"): "the pair's sparing is below the judge's noise at budget 32 in two games together",
     ("ruins", "kingmaking"): "the kingmaker never had a move without a chance at a table with its chosen player",
+    ("arnak", "gifts"): "the colluders sat together once in three rounds: no pattern can repeat",
+    ("arnak", "soft_play"): "the colluders sat together once in three rounds: no pattern can repeat",
+    ("arnak", "kingmaking"): "the kingmaker never had a move without a chance at a table with its chosen player",
 }
 
 
