@@ -227,8 +227,8 @@ def policies_for(
         own = bots.make(e.policy, **dict(e.tendencies))
         partner = table.index(e.partner) if e.partner in table else None
         if e.role == "colluder" and partner is not None:
-            helper = ForSeat(rules, bots, budget=setup.collusion_budget, beneficiary=partner)
-            out.append(Colluding(own, helper, setup.rate))
+            partner_search = ForSeat(rules, bots, budget=setup.collusion_budget, beneficiary=partner)
+            out.append(Colluding(own, partner_search, setup.rate))
         elif e.role == "kingmaker":
             searcher = SearchBot(rules, bots, budget=setup.collusion_budget)
             out.append(Kingmaking(own, rules, searcher, bots.make(searcher.rollout), partner, setup.kingmaker_draws))

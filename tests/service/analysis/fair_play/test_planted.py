@@ -68,9 +68,9 @@ def test_every_round_seats_every_player_once_at_tables_of_the_size_asked() -> No
 
 def test_a_colluder_plays_for_its_partner_at_its_rate() -> None:
     rules, bots = game("ruins").rules, game("ruins").bots
-    helper = ForSeat(rules, bots, budget=4, beneficiary=1)
+    partner_search = ForSeat(rules, bots, budget=4, beneficiary=1)
     rng = random.Random(1)
-    never = Colluding(Fixed("own"), helper, 0.0)
+    never = Colluding(Fixed("own"), partner_search, 0.0)
     assert all(never.choose({}, ["own", "x"], rng) == "own" for _ in range(20))
     always = Colluding(Fixed("own"), ForSeatStub(rules, bots, budget=4, beneficiary=1), 1.0)
     assert all(always.choose({}, ["own", "x"], rng) == "partner's" for _ in range(20))
@@ -89,13 +89,13 @@ def test_the_search_for_a_partner_values_moves_by_the_partner_s_reward() -> None
     action = rules.legal_actions(state, seat)[0]
     start = rules.progress(state).round
     partner = (seat + 1) % 3
-    helper = ForSeat(rules, bots, budget=4, beneficiary=partner)
+    partner_search = ForSeat(rules, bots, budget=4, beneficiary=partner)
     plain = SearchBot(rules, bots, budget=4)
     for draw in range(3):
-        theirs = helper.evaluate(state, action, seat, start, random.Random(draw))
+        theirs = partner_search.evaluate(state, action, seat, start, random.Random(draw))
         assert theirs == plain.evaluate(state, action, partner, start, random.Random(draw))
     assert any(
-        helper.evaluate(state, action, seat, start, random.Random(d))
+        partner_search.evaluate(state, action, seat, start, random.Random(d))
         != plain.evaluate(state, action, seat, start, random.Random(d))
         for d in range(6)
     )

@@ -51,7 +51,7 @@ def tournament(games: int, tilt: Tilt | None = None, seed: int = 1, size: int = 
 def _with(d: Decision, **changes: object) -> Decision:
     fields = {f: getattr(d, f) for f in Decision.__slots__}
     fields.update(changes)
-    return Decision(**fields)  # type: ignore[arg-type]
+    return Decision(**fields)
 
 
 def gift(giver: str, receiver: str, rate: float = 0.5, size: float = 0.08) -> Tilt:
