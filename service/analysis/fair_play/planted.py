@@ -187,7 +187,7 @@ class Kingmaking:
     beneficiary: int | None
     draws: int
     name: str = "kingmaking"
-    crowned: int = field(default=0)  # decisions played for the beneficiary, for the bench's account
+    crowned: int = field(default=0)  # decisions played for the beneficiary so far (a test reads it)
 
     def tendencies(self) -> dict[str, Any]:
         return {"draws": self.draws}
