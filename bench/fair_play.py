@@ -1,0 +1,111 @@
+"""The fair-play signals against planted cheats: how many they find, how many honest players they flag.
+
+Plays ``--tournaments`` simulated tournaments per game (``service.analysis.fair_play.planted``: N players of mixed
+honest styles and strengths, a colluding pair, a kingmaker and a bot seat, R rounds of the round robin, every game
+judged in memory), then for each signal and game prints the share of planted cheats flagged and of honest subjects
+flagged at the thresholds the report uses (``signals.THRESHOLDS``), each with its n and 95 % Wilson interval, and a
+curve of both shares across thresholds (the report re-made from the same evidence at each). Tournaments are seeded
+``<prefix>-<game>-<i>`` (or ``--seeds``): the same arguments give the same figures. Run it under ``nice -n 10``;
+the figures are in docs/fair_play.md and docs/performance.md.
+
+    nice -n 10 python -m bench.fair_play --game ruins --tournaments 2 --players 8 --rounds 6 --budget 32
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+
+from dashboard.uncertainty import wilson
+from service.analysis.fair_play.findings import SIGNALS
+from service.analysis.fair_play.planted import Setup, Simulation, simulate
+from service.analysis.fair_play.signals import THRESHOLDS, report
+
+CURVE = (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0)  # thresholds the curve is read at (every signal alike)
+
+
+def shares(simulations: Sequence[Simulation], signal: str, threshold: float) -> tuple[int, int, int, int]:
+    """Planted subjects flagged, planted subjects, honest subjects flagged, honest subjects (those with a score)."""
+    found = planted = false = honest = 0
+    for sim in simulations:
+        again = report(sim.evidence, {**THRESHOLDS, signal: threshold}).of(signal)
+        cheats = sim.planted(signal)
+        planted += len(cheats)
+        found += sum(1 for f in again if f.subject in cheats and f.flagged)
+        others = [f for f in again if f.subject not in cheats]
+        honest += len(others)
+        false += sum(1 for f in others if f.flagged)
+    return found, planted, false, honest
+
+
+def ranks(sim: Simulation, signal: str) -> list[int]:
+    """Each planted subject's rank in its signal (1 first)."""
+    ranked = [f.subject for f in sim.report.of(signal)]
+    return sorted(ranked.index(s) + 1 for s in sim.planted(signal) if s in ranked)
+
+
+def share_text(hits: int, n: int) -> str:
+    low, high = wilson(hits / n if n else None, n) or (0.0, 1.0)
+    return f"{hits}/{n} = {100 * hits / n if n else 0:.0f} % ({100 * low:.0f}-{100 * high:.0f} %)"
+
+
+def summary(sims: Sequence[Simulation], cpu: float) -> str:
+    """The figures of ``sims`` (one game, one setup but the seed): the shares at the thresholds and the curve."""
+    setup = sims[0].setup
+    games = sum(s.evidence.games for s in sims)
+    head = (
+        f"{setup.kind}: {len(sims)} tournament(s) of {setup.players} players, tables of {setup.table}, "
+        f"{setup.rounds} rounds ({games} games, {sum(len(s.evidence.decisions) for s in sims)} judged decisions), "
+        f"judge budget {setup.judge_budget}, collusion rate {setup.rate} (search {setup.collusion_budget}), "
+        f"bot seat at {setup.bot_budget}; {cpu:.0f} CPU s"
+    )
+    lines = [head, "", "| signal | threshold | planted flagged | honest flagged | planted ranks |", "|" + "---|" * 5]
+    for signal in SIGNALS:
+        found, planted, false, honest = shares(sims, signal, THRESHOLDS[signal])
+        all_ranks = [r for s in sims for r in ranks(s, signal)]
+        lines.append(f"| {signal} | {THRESHOLDS[signal]} | {share_text(found, planted)} | "
+                     f"{share_text(false, honest)} | {all_ranks} |")  # fmt: skip
+    lines += ["", "Curve (planted flagged % / honest flagged %):", "",
+              "| signal | " + " | ".join(f"z >= {t}" for t in CURVE) + " |", "|---|" + "---|" * len(CURVE)]  # fmt: skip
+    for signal in SIGNALS:
+        cells = []
+        for t in CURVE:
+            found, planted, false, honest = shares(sims, signal, t)
+            cells.append(f"{100 * found / max(1, planted):.0f} / {100 * false / max(1, honest):.1f}")
+        lines.append(f"| {signal} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", help="a game kind (repeat for more); default ruins")
+    parser.add_argument("--tournaments", type=int, default=2)
+    parser.add_argument("--seeds", help="the tournaments' seeds, comma separated (instead of <prefix>-<game>-<i>)")
+    parser.add_argument("--players", type=int, default=8)
+    parser.add_argument("--table", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--budget", type=int, default=32, help="the judge's budget")
+    parser.add_argument("--rate", type=float, default=Setup("x").rate, help="the colluders' share of moves")
+    parser.add_argument("--bot-budget", type=int, default=Setup("x").bot_budget)
+    parser.add_argument("--prefix", default="fair-play-bench")
+    args = parser.parse_args()
+    for kind in args.game or ["ruins"]:
+        base = Setup(kind, players=args.players, table=args.table, rounds=args.rounds, judge_budget=args.budget,
+                     rate=args.rate, bot_budget=args.bot_budget)  # fmt: skip
+        seeds = args.seeds.split(",") if args.seeds else [f"{args.prefix}-{kind}-{i}" for i in range(args.tournaments)]
+        start = time.process_time()
+        sims = []
+        for seed in seeds:
+            sims.append(simulate(replace(base, seed=seed)))
+            print(json.dumps({"game": kind, "seed": seed, "games": sims[-1].evidence.games,
+                              "decisions": len(sims[-1].evidence.decisions),
+                              "ranks": {s: ranks(sims[-1], s) for s in SIGNALS},
+                              "cpu": round(time.process_time() - start, 1)}), flush=True)  # fmt: skip
+        print("\n" + summary(sims, time.process_time() - start) + "\n", flush=True)
+
+
+if __name__ == "__main__":
+    main()
