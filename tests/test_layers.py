@@ -42,8 +42,6 @@ IMPORTS_IN_FUNCTIONS = {
     ("bench/checking.py", "service.api"): "a child process imports the tree it measures (the code before or after)",
     ("bench/checking.py", "service.api.validation"): "as above",
     ("service/serving/capacity.py", "resource"): "Unix only (as gunicorn is); push.py reads the module everywhere",
-    ("service/reading/fair_play.py", "service.analysis.fair_play"): "the signals' module, written beside the read "
-    "side's evidence: the report's default, taken when first asked for (tests give their own reporter)",
 }
 
 

@@ -2,8 +2,8 @@
 service*): the judged decisions of its finished games (``rm_judged_moves`` at the current judge version, each game
 at its largest budget) with the players at each table and each move's think time from the stored record times.
 
-The signals are computed by a reporting function given as a parameter (``Reporter``; by default the one of
-``service.analysis.fair_play.signals``, imported when first used): this module reads, it does not score. Nothing
+The signals are computed by a reporting function given as a parameter (``Reporter``; by default
+``service.analysis.fair_play.signals.report``): this module reads, it does not score. Nothing
 here names a game.
 
 Think time: from the seat's turn beginning (the game's previous move, or its creation for the first) to the move's
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
+from service.analysis.fair_play import signals
 from service.analysis.fair_play.evidence import Decision, Outlook, TournamentEvidence
 from service.analysis.fair_play.findings import Report
 from service.analysis.judging import finished
@@ -32,10 +33,7 @@ Reporter = Callable[[TournamentEvidence], Report]
 
 def default_reporter(evidence: TournamentEvidence) -> Report:
     """The fair-play signals' report (``service.analysis.fair_play.signals.report``, at its own thresholds)."""
-    from service.analysis.fair_play import signals  # type: ignore[attr-defined,unused-ignore]  # (lazy: pure scoring)
-
-    report: Report = signals.report(evidence)
-    return report
+    return signals.report(evidence)
 
 
 @dataclass(frozen=True, slots=True)

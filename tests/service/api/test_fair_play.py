@@ -9,6 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.analysis import stored
+from service.analysis.fair_play.findings import SIGNALS
 from service.analysis.judging import judge_records
 from service.bots.simulation import run_tournament
 from service.commands.application import Digsite
@@ -52,3 +53,24 @@ def test_the_report_is_for_organisers_only_and_answers_what_the_reporter_gave(
     assert {k: shown[k] for k in expected} == expected
     assert (shown["judged_games"], shown["finished_games"], shown["unjudged_games"]) == (1, 2, [cup.games[1].id])
     assert shown["signals"]["gifts"][0]["moves"][0]["game_id"] == judged
+
+
+def test_by_default_the_report_is_the_signals_own_over_the_tournament_s_judged_games(
+    client: FlaskClient, service: Digsite
+) -> None:
+    """No reporter given: the route answers the fair-play signals' report (service.analysis.fair_play.signals), every
+    signal present at its threshold, every finding about the tournament's players and backed by its judged games."""
+    cup = run_tournament(service, kind="ruins", players=3, games=2, pool=3, seed="fair-api-real", name="Real")
+    for played in cup.games:
+        stored.write(service.settings.database, judge_records(service.stored_records(played.id), 4))
+    project(service)
+
+    shown = ok(client.get(f"/api/v1/tournaments/{cup.id}/fair-play", headers=organiser()))
+    assert set(shown["signals"]) == set(SIGNALS) and set(shown["thresholds"]) == set(SIGNALS)
+    assert shown["judged_games"] == 2 and shown["decisions"] > 0
+    players = {p["id"] for p in cup.pool}
+    findings = [f for signal in SIGNALS for f in shown["signals"][signal]]
+    assert findings  # three players who met twice: pairs and players scored, flagged or not
+    for finding in findings:
+        assert set(finding["subject"]) <= players
+        assert {m["game_id"] for m in finding["moves"]} <= {g.id for g in cup.games}
