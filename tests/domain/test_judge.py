@@ -21,12 +21,16 @@ from domain.judge import (
     INACCURACY,
     JUDGE_VERSION,
     MISTAKE,
+    SIGNIFICANCE,
+    WIDTH,
     Judge,
     Move,
+    Trace,
     game_accuracy,
     mark,
     move_accuracy,
     moves_of,
+    preferred,
 )
 from domain.play import play_game
 from domain.policies import Policy
@@ -121,6 +125,44 @@ def test_a_decision_is_judged_from_the_mover_s_view_only(kind: str) -> None:
             checked += 1
         state = rules.replay(move.events, state)
     assert checked >= 3
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_decision_s_candidates_come_from_the_position_not_the_judge_s_seed(kind: str) -> None:
+    """Judgements with different seeds compare the same moves (docs/judge.md, "Stability"), even where the legal
+    actions outnumber ``WIDTH`` and only a draw of them is compared: only the playouts differ between seeds."""
+    found = GAMES[kind]
+    rules = found.rules
+    opening, moves = _heuristic_game(kind, 4, "judge-candidates", 400)
+    traces: list[Trace] = []
+    judge = Judge(rules, found.bots, budget=8, trace=traces.append)
+    state = rules.replay(opening)
+    wide = 0
+    for index, move in enumerate(moves):
+        legal = rules.legal_actions(state, move.seat)
+        if len(legal) > WIDTH and wide < 3:
+            traces.clear()
+            for seed in range(4):
+                judge.decision(state, move.seat, move.action, index, seed)
+            assert len(traces) == 4 and len(traces[0].candidates) == WIDTH
+            assert traces[0].candidates[0] == rules.action_to_dict(move.action)  # the move played first
+            assert all(t.candidates == traces[0].candidates for t in traces)
+            wide += 1
+        state = rules.replay(move.events, state)
+    assert wide == 3
+
+
+def test_the_tie_rule_prefers_the_earlier_candidate_among_moves_not_significantly_apart() -> None:
+    """Of the contenders that beat the move played, the best by mean is reported unless one earlier in the
+    candidate order is within ``SIGNIFICANCE`` standard errors of it; none beating it: the move played (None)."""
+    close = [0.02, -0.03, 0.01, -0.02, 0.03, -0.01]  # candidate 1 minus candidate 2: near 0, noisy
+    far = [-0.30, -0.32, -0.29, -0.31, -0.30, -0.28]  # candidate 1 well below candidate 2
+    assert preferred([], {}, {}) is None
+    assert preferred([2], {2: 0.6}, {}) == 2
+    assert preferred([1, 2], {1: 0.50, 2: 0.51}, {(1, 2): close}) == 1  # apart by noise: the earlier
+    assert preferred([2, 1], {1: 0.50, 2: 0.51}, {(2, 1): [-d for d in close]}) == 1  # either way round
+    assert preferred([1, 2], {1: 0.30, 2: 0.60}, {(1, 2): far}) == 2  # clearly apart: the better
+    assert SIGNIFICANCE > 1
 
 
 def test_accuracy_is_lichess_s_curve_of_the_points_lost_and_a_game_s_the_mean_of_two_means() -> None:
