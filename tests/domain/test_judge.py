@@ -175,7 +175,8 @@ def test_accuracy_is_lichess_s_curve_of_the_points_lost_and_a_game_s_the_mean_of
     assert game_accuracy([]) is None
     assert game_accuracy([90.0, 90.0]) == pytest.approx(90.0)
     assert game_accuracy([100.0, 0.0]) == pytest.approx((50.0 + 2 / (1 / 100 + 1)) / 2)  # a 0 counts as 1
-    assert game_accuracy([100.0, 50.0]) < statistics.mean([100.0, 50.0])  # the harmonic mean weighs the worst
+    uneven = game_accuracy([100.0, 50.0])
+    assert uneven is not None and uneven < statistics.mean([100.0, 50.0])  # the harmonic mean weighs the worst
 
 
 def test_marks_follow_the_stated_thresholds() -> None:
