@@ -7,6 +7,11 @@ bots of known strength as they are.
   too), and the share of judged decisions whose best move found is the same in every repeat (and, pairwise, in two
   repeats). With ``--decisions N``: stability on N decisions spread over the ``--games`` games instead of whole
   games (and CPU seconds a decision), for a game too long to judge whole several times.
+- ``--causes``: why repeated judgements disagree. Every judged decision of ``--games`` heuristic games (or
+  ``--decisions`` of them), judged ``--repeats`` times; each decision whose best move found differs is classified
+  (``CAUSES``: candidate sets that differ, two moves other than the one played each reported best, or the move
+  played against one other at the significance edge, the searches agreeing or not), with the share the same in
+  every repeat and its 95 % Wilson interval. ``--finalists``, ``--search-share`` and ``--extend`` set the judge.
 - ``order`` (the issue's section 4): ``--order-games`` four-player games seating a random bot, a heuristic bot, the
   search bot at ``--search-budget`` B and at 4B (seats rotating with the game's number, seeds
   ``judge-order-<i>``), each judged once at ``--budget`` and rated in turn (OpenSkill, the bots' names as the

@@ -7,8 +7,8 @@ each played on by the game's rollout bot in every seat (``domain.search.play_out
 random numbers (every move compared on the same draws and the same playout numbers):
 
 1. *Search*: the candidate moves (the move played, the rollout bot's own choices, every other legal action up to
-   ``WIDTH``, else a draw of them) are compared by sequential halving on half the budget; the survivor is the
-   best move found.
+   ``WIDTH``, else a draw of them, all drawn from the position alone so that every judgement of a decision compares
+   the same moves) are compared by sequential halving on half the budget; the survivor is the best move found.
 2. *Estimate*: on fresh draws (the other half of the budget), the move played and the best move found are played
    on side by side. Their means are the expected results reported (the search phase's figures would flatter the
    survivor: the maximum of noisy means is biased upwards). The best move found stands only if it beats the move
