@@ -11,7 +11,7 @@ bots of known strength as they are.
   ``--decisions`` of them), judged ``--repeats`` times; each decision whose best move found differs is classified
   (``CAUSES``: candidate sets that differ, two moves other than the one played each reported best, or the move
   played against one other at the significance edge, the searches agreeing or not), with the share the same in
-  every repeat and its 95 % Wilson interval. ``--finalists``, ``--search-share`` and ``--extend`` set the judge.
+  every repeat and its 95 % Wilson interval. ``--finalists`` and ``--extend`` set the judge.
 - ``order`` (the issue's section 4): ``--order-games`` four-player games seating a random bot, a heuristic bot, the
   search bot at ``--search-budget`` B and at 4B (seats rotating with the game's number, seeds
   ``judge-order-<i>``), each judged once at ``--budget`` and rated in turn (OpenSkill, the bots' names as the
@@ -39,7 +39,6 @@ from domain.judge import (
     DEFAULT_BUDGET,
     EXTEND,
     FINALISTS,
-    SEARCH_SHARE,
     GameJudgement,
     Judge,
     Trace,
@@ -154,7 +153,7 @@ def causes(kind: str, games: int, decisions: int, repeats: int, budget: int, **s
     """Why repeated judgements disagree: ``decisions`` decisions spread over ``games`` heuristic games (0: every
     judged decision of the games), each judged ``repeats`` times (seeds 0, 1, ...), each disagreement classified
     (``cause``), with the estimate's standard errors of every judgement in the edge cases. ``settings``: the
-    judge's (``finalists``, ``search_share``, ``extend``)."""
+    judge's (``finalists``, ``extend``)."""
     found = game(kind)
     rules = found.rules
     traces: list[Trace] = []
@@ -270,7 +269,6 @@ def main() -> None:
     )
     parser.add_argument("--causes", action="store_true", help="classify why repeated judgements disagree")
     parser.add_argument("--finalists", type=int, default=FINALISTS, help="the search's last moves estimated")
-    parser.add_argument("--search-share", type=float, default=SEARCH_SHARE, help="of the budget, to the search")
     parser.add_argument("--extend", type=int, default=EXTEND, help="a close call's extra pairs, times its first")
     parser.add_argument("--order-games", type=int, default=8, help="games of the four bots of known strength")
     parser.add_argument("--search-budget", type=int, default=25, help="B: the ladder's search bots play at B and 4B")
@@ -278,7 +276,7 @@ def main() -> None:
     args = parser.parse_args()
     results = []
     if args.games and args.causes:
-        settings = {"finalists": args.finalists, "search_share": args.search_share, "extend": args.extend}
+        settings = {"finalists": args.finalists, "extend": args.extend}
         results.append(causes(args.game, args.games, args.decisions, args.repeats, args.budget, **settings))
         print(json.dumps(results[-1]), flush=True)
     elif args.games and args.decisions:

@@ -57,7 +57,6 @@ DEFAULT_BUDGET = 100  # playouts a decision (half to search, half to estimate): 
 WIDTH = 12  # legal actions compared whole up to this many; beyond, the rollout bot's choices and a draw of the rest
 SIGNIFICANCE = 2.0  # standard errors by which the best move found must beat the move played to replace it
 FINALISTS = 1  # the search's last round's moves estimated against the move played (1: its survivor alone)
-SEARCH_SHARE = 0.5  # of the budget, to the search; the rest to the estimate
 EXTEND = 0  # a close call's estimate gets this many times its pairs more (0: none; docs/judge.md, "close calls")
 CLOSE = (1.0, 3.0)  # a close call: the best move found ahead of the move played by this many standard errors
 INACCURACY, MISTAKE, BLUNDER = 5.0, 10.0, 20.0  # points of expected result lost (0-100) for each mark
@@ -279,7 +278,6 @@ class Judge(Generic[Action]):
     rounds_ahead: int | None = ROUNDS_AHEAD
     extend: int = EXTEND
     finalists: int = FINALISTS
-    search_share: float = SEARCH_SHARE
     trace: Callable[[Trace], None] | None = None  # told why each decision came out as it did (bench/judge.py causes)
 
     def __post_init__(self) -> None:
@@ -397,8 +395,8 @@ class Judge(Generic[Action]):
         return candidates[best], tallies[best].estimate(), played_tally.estimate(), loss, options.estimate()
 
     def searched(self) -> int:
-        """The playouts of the search phase (the rest of the budget goes to the estimate)."""
-        return int(self.budget * self.search_share)
+        """The playouts of the search phase: half the budget (the rest goes to the estimate)."""
+        return self.budget // 2
 
     def search(
         self,
