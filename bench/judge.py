@@ -7,6 +7,11 @@ bots of known strength as they are.
   too), and the share of judged decisions whose best move found is the same in every repeat (and, pairwise, in two
   repeats). With ``--decisions N``: stability on N decisions spread over the ``--games`` games instead of whole
   games (and CPU seconds a decision), for a game too long to judge whole several times.
+- ``--causes``: why repeated judgements disagree. Every judged decision of ``--games`` heuristic games (or
+  ``--decisions`` of them), judged ``--repeats`` times; each decision whose best move found differs is classified
+  (``CAUSES``: candidate sets that differ, two moves other than the one played each reported best, or the move
+  played against one other at the significance edge, the searches agreeing or not), with the share the same in
+  every repeat and its 95 % Wilson interval. ``--finalists`` and ``--extend`` set the judge.
 - ``order`` (the issue's section 4): ``--order-games`` four-player games seating a random bot, a heuristic bot, the
   search bot at ``--search-budget`` B and at 4B (seats rotating with the game's number, seeds
   ``judge-order-<i>``), each judged once at ``--budget`` and rated in turn (OpenSkill, the bots' names as the
@@ -30,7 +35,15 @@ from typing import Any
 
 from dashboard.uncertainty import wilson
 from domain.games import GAMES, game
-from domain.judge import DEFAULT_BUDGET, EXTEND, GameJudgement, Judge, moves_of
+from domain.judge import (
+    DEFAULT_BUDGET,
+    EXTEND,
+    FINALISTS,
+    GameJudgement,
+    Judge,
+    Trace,
+    moves_of,
+)
 from domain.play import play_game
 from domain.policies import Policy
 from service.analysis.known_strength import LADDER, Settings, accuracy_order, play_ladder, rating_order, report
@@ -111,6 +124,71 @@ def spread_stability(
     }
 
 
+CAUSES = (
+    "candidates",  # a move reported best in one judgement was not among another judgement's candidates
+    "rivals",  # two or more moves other than the one played reported best, each among every judgement's candidates
+    "edge, same search",  # the move played and one other reported; every search found that other: the estimate's
+    # significance test fell either side
+    "edge, search differed",  # the move played and one other reported; some search found yet another move
+)
+
+
+def cause(played: str, bests: Sequence[str], traces: Sequence[Trace]) -> str | None:
+    """Why the judgements of one decision disagree (``CAUSES``), or ``None`` when they agree: ``bests`` each
+    judgement's best move found and ``traces`` its candidates and survivor (JSON strings, ``played`` the move's)."""
+    if len(set(bests)) == 1:
+        return None
+    pools = [{json.dumps(c, sort_keys=True) for c in t.candidates} for t in traces]
+    if any(best not in pool for best in bests for pool in pools):
+        return "candidates"
+    others = set(bests) - {played}
+    if len(others) > 1:
+        return "rivals"
+    (other,) = others
+    found = {json.dumps(t.candidates[t.found], sort_keys=True) for t in traces}
+    return "edge, same search" if found <= {other, played} and other in found else "edge, search differed"
+
+
+def causes(kind: str, games: int, decisions: int, repeats: int, budget: int, **settings: Any) -> dict[str, Any]:
+    """Why repeated judgements disagree: ``decisions`` decisions spread over ``games`` heuristic games (0: every
+    judged decision of the games), each judged ``repeats`` times (seeds 0, 1, ...), each disagreement classified
+    (``cause``), with the estimate's standard errors of every judgement in the edge cases. ``settings``: the
+    judge's (``finalists``, ``extend``)."""
+    found = game(kind)
+    rules = found.rules
+    traces: list[Trace] = []
+    judge = Judge(rules, found.bots, budget=budget, trace=traces.append, **settings)
+    counts = dict.fromkeys(CAUSES, 0)
+    same = judged = 0
+    edge_z: list[float] = []
+    spots = _positions(kind, games, decisions or 10**6)
+    started = time.process_time()
+    for index, state, move in spots:
+        traces.clear()
+        runs = [judge.decision(state, move.seat, move.action, index, seed) for seed in range(repeats)]
+        if not runs[0].judged:
+            continue
+        judged += 1
+        bests = [json.dumps(run.best, sort_keys=True) for run in runs]
+        why = cause(json.dumps(runs[0].played, sort_keys=True), bests, traces)
+        if why is None:
+            same += 1
+            continue
+        counts[why] += 1
+        if why.startswith("edge"):
+            edge_z += [round(t.z, 2) for t in traces]
+        print(json.dumps({"measure": "disagreement", "index": index, "legal": runs[0].legal, "cause": why,
+                          "z": [round(t.z, 2) for t in traces], "load": _load()}), flush=True)  # fmt: skip
+    cpu = time.process_time() - started
+    share = same / judged if judged else None
+    interval = wilson(share, judged)
+    return {"measure": "causes", "game": kind, "budget": budget, **settings, "games": games, "repeats": repeats,
+            "decisions": judged, "same_in_every_repeat": None if share is None else round(share, 3),
+            "interval": None if interval is None else [round(interval[0], 3), round(interval[1], 3)],
+            "causes": counts, "edge_z": sorted(edge_z),
+            "cpu_seconds_a_decision": round(cpu / max(1, judged * repeats), 3), "load": _load()}  # fmt: skip
+
+
 def time_and_stability(kind: str, games: int, repeats: int, budget: int, extend: int = EXTEND) -> dict[str, Any]:
     found = game(kind)
     names = [f"P{s}" for s in range(4)]
@@ -189,13 +267,19 @@ def main() -> None:
         default=0,
         help="instead of whole games: this many decisions spread over --games games, for stability",
     )
+    parser.add_argument("--causes", action="store_true", help="classify why repeated judgements disagree")
+    parser.add_argument("--finalists", type=int, default=FINALISTS, help="the search's last moves estimated")
     parser.add_argument("--extend", type=int, default=EXTEND, help="a close call's extra pairs, times its first")
     parser.add_argument("--order-games", type=int, default=8, help="games of the four bots of known strength")
     parser.add_argument("--search-budget", type=int, default=25, help="B: the ladder's search bots play at B and 4B")
     parser.add_argument("--first", type=int, default=0, help="the first order game's number")
     args = parser.parse_args()
     results = []
-    if args.games and args.decisions:
+    if args.games and args.causes:
+        settings = {"finalists": args.finalists, "extend": args.extend}
+        results.append(causes(args.game, args.games, args.decisions, args.repeats, args.budget, **settings))
+        print(json.dumps(results[-1]), flush=True)
+    elif args.games and args.decisions:
         results.append(spread_stability(args.game, args.games, args.decisions, args.repeats, args.budget, args.extend))
         print(json.dumps(results[-1]), flush=True)
     elif args.games:
@@ -205,7 +289,11 @@ def main() -> None:
         results.append(order(args.game, args.order_games, args.budget, args.search_budget, args.first))
         print(json.dumps(results[-1]), flush=True)
     for r in results:
-        if r["measure"] == "spread stability":
+        if r["measure"] == "causes":
+            print(f"{args.game} judge at {r['budget']}: the same in {r['repeats']} repeats at "
+                  f"{r['same_in_every_repeat']:.1%} {r['interval']} of {r['decisions']} decisions; why the others "
+                  f"differ: {r['causes']}")  # fmt: skip
+        elif r["measure"] == "spread stability":
             print(f"{args.game} judge at {r['budget']}: best move the same in every one of {r['repeats']} repeats at "
                   f"{r['same_in_every_repeat']:.0%} of {r['decisions']} decisions; {r['cpu_seconds_a_decision']} CPU s "
                   f"a decision (load {r['load']})")  # fmt: skip

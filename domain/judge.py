@@ -7,8 +7,8 @@ each played on by the game's rollout bot in every seat (``domain.search.play_out
 random numbers (every move compared on the same draws and the same playout numbers):
 
 1. *Search*: the candidate moves (the move played, the rollout bot's own choices, every other legal action up to
-   ``WIDTH``, else a draw of them) are compared by sequential halving on half the budget; the survivor is the
-   best move found.
+   ``WIDTH``, else a draw of them, all drawn from the position alone so that every judgement of a decision compares
+   the same moves) are compared by sequential halving on half the budget; the survivor is the best move found.
 2. *Estimate*: on fresh draws (the other half of the budget), the move played and the best move found are played
    on side by side. Their means are the expected results reported (the search phase's figures would flatter the
    survivor: the maximum of noisy means is biased upwards). The best move found stands only if it beats the move
@@ -32,9 +32,12 @@ decision may be judged alone: the split over workers changes nothing). Pure: no 
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import json
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -46,12 +49,14 @@ from domain.search import PROPOSALS, play_out, rewards
 Action = TypeVar("Action")
 Event = TypeVar("Event")
 
-JUDGE_VERSION = 3  # raise on any change to what the judge computes: stored judgements are keyed by it (2: a cut
+JUDGE_VERSION = 4  # raise on any change to what the judge computes: stored judgements are keyed by it (2: a cut
 # playout valued by its point margins, not by ranks; 3: every seat's expected result, not the mover's alone: the
-# mover's figures are the same as 2's, draw for draw; docs/judge.md)
+# mover's figures are the same as 2's, draw for draw; 4: the candidates drawn from the position, not the seed, for
+# stability; docs/judge.md)
 DEFAULT_BUDGET = 100  # playouts a decision (half to search, half to estimate): bench/judge.py measures it
 WIDTH = 12  # legal actions compared whole up to this many; beyond, the rollout bot's choices and a draw of the rest
 SIGNIFICANCE = 2.0  # standard errors by which the best move found must beat the move played to replace it
+FINALISTS = 1  # the search's last round's moves estimated against the move played (1: its survivor alone)
 EXTEND = 0  # a close call's estimate gets this many times its pairs more (0: none; docs/judge.md, "close calls")
 CLOSE = (1.0, 3.0)  # a close call: the best move found ahead of the move played by this many standard errors
 INACCURACY, MISTAKE, BLUNDER = 5.0, 10.0, 20.0  # points of expected result lost (0-100) for each mark
@@ -251,6 +256,17 @@ class _Tally:
         return Estimate(wins[self.seat], self.place / n, values[self.seat], self.playouts, wins, values)
 
 
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """Why a decision came out as it did, for measuring the judge (``bench/judge.py causes``): the candidates
+    compared (the game's action JSON, the move played first), the search's survivor (its index there) and the
+    estimate's paired difference in standard errors (0 when the survivor is the move played)."""
+
+    candidates: tuple[JSON, ...]
+    found: int
+    z: float
+
+
 @dataclass
 class Judge(Generic[Action]):
     """Judges decisions of one game's engine: ``rules`` and its ``bots`` (the rollout bot is one of them)."""
@@ -261,6 +277,8 @@ class Judge(Generic[Action]):
     rollout: str = "heuristic"
     rounds_ahead: int | None = ROUNDS_AHEAD
     extend: int = EXTEND
+    finalists: int = FINALISTS
+    trace: Callable[[Trace], None] | None = None  # told why each decision came out as it did (bench/judge.py causes)
 
     def __post_init__(self) -> None:
         if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 4:
@@ -303,10 +321,11 @@ class Judge(Generic[Action]):
             accuracy, mark(loss), options,
         )  # fmt: skip
 
-    def candidates(
-        self, seen: Mapping[str, Any], legal: Sequence[Action], played: Action, rng: random.Random
-    ) -> list[Action]:
-        """The move played, then the rollout bot's own choices, then other legal actions (all up to ``WIDTH``)."""
+    def candidates(self, seen: Mapping[str, Any], legal: Sequence[Action], played: Action) -> list[Action]:
+        """The move played, then the rollout bot's own choices, then other legal actions (all up to ``WIDTH``, else
+        a draw of them). Drawn from the position alone (``position_rng``), never the judge's seed: every judgement
+        of a decision compares the same moves, so judgements differ only by their playouts."""
+        rng = position_rng(seen)
         out = [played]
         for _ in range(PROPOSALS):
             proposed = self._player.choose(seen, legal, rng)
@@ -324,7 +343,7 @@ class Judge(Generic[Action]):
         """The best move found, its estimate, the move played's, the loss (points, >= 0), and the options' mean."""
         rules = self.rules
         view = dict(seen)
-        candidates = self.candidates(view, legal, played, rng)
+        candidates = self.candidates(view, legal, played)
         first = rules.sample(view, seat, rng)  # also the first draw of the search
         start = rules.progress(first).round
         stop = None if self.rounds_ahead is None else start + self.rounds_ahead
@@ -336,9 +355,66 @@ class Judge(Generic[Action]):
         def tally() -> _Tally:
             return _Tally(seat, players)
 
-        # 1. Search: sequential halving over the candidates on half the budget.
-        half = self.budget // 2
+        finalists, options = self.search(view, seat, candidates, first, scored, tally, rng)
+        found = finalists[0]
+        # The moves estimated against the move played: the search's survivor, or its last round's moves.
+        contenders = [i for i in finalists[: self.finalists] if i != 0]
+
+        # 2. Estimate: the move played and the contenders side by side on fresh draws.
+        played_tally = tally()
+        tallies = {i: tally() for i in contenders}
+        differences: dict[int, list[float]] = {i: [] for i in contenders}
+        between: dict[tuple[int, int], list[float]] = {}  # contender against contender, for the tie rule
+
+        def pair(count: int) -> None:
+            for _ in range(count):
+                state = rules.sample(view, seat, rng)
+                seed = rng.getrandbits(64)
+                mine = scored(state, played, seed)
+                played_tally.add(mine)
+                theirs = {i: scored(state, candidates[i], seed) for i in contenders}
+                for i, outcome in theirs.items():
+                    tallies[i].add(outcome)
+                    differences[i].append(outcome.values[seat] - mine.values[seat])
+                for i, j in itertools.combinations(contenders, 2):
+                    between.setdefault((i, j), []).append(theirs[i].values[seat] - theirs[j].values[seat])
+
+        pairs = max(2, (self.budget - self.searched()) // (1 + len(contenders)))
+        pair(pairs)
+        if self.extend and any(CLOSE[0] <= _z(differences[i]) < CLOSE[1] for i in contenders):
+            # A close call: more pairs settle it, where a second judgement would otherwise fall either side.
+            pair(self.extend * pairs)
+        standing = [i for i in contenders if _beats(differences[i])]
+        best = preferred(standing, {i: t.mean() for i, t in tallies.items()}, between)
+        if self.trace is not None:
+            z = _z(differences[found]) if found in differences else 0.0
+            self.trace(Trace(tuple(rules.action_to_dict(a) for a in candidates), found, z))
+        if best is None:
+            return played, played_tally.estimate(), played_tally.estimate(), 0.0, options.estimate()
+        loss = 100.0 * (tallies[best].mean() - played_tally.mean())
+        return candidates[best], tallies[best].estimate(), played_tally.estimate(), loss, options.estimate()
+
+    def searched(self) -> int:
+        """The playouts of the search phase: half the budget (the rest goes to the estimate)."""
+        return self.budget // 2
+
+    def search(
+        self,
+        view: Mapping[str, Any],
+        seat: int,
+        candidates: Sequence[Action],
+        first: Any,
+        scored: Callable[[Any, Action, int], _Scored],
+        tally: Callable[[], _Tally],
+        rng: random.Random,
+    ) -> tuple[list[int], _Tally]:
+        """Sequential halving over the candidates on ``searched()`` playouts, ``first`` the first draw: the last
+        round's candidates (indices), best first (the survivor), and the first round's tally of every candidate
+        (the mover's options on average).
+        """
+        half = self.searched()
         alive = list(range(len(candidates)))
+        finalists = alive
         tallies = [tally() for _ in candidates]
         options = tally()  # the first round's playouts of every candidate: the mover's options on average
         rounds = max(1, math.ceil(math.log2(len(candidates))))
@@ -346,7 +422,7 @@ class Judge(Generic[Action]):
         while len(alive) > 1:
             everyone = len(alive) == len(candidates)
             for _ in range(max(1, half // (rounds * len(alive)))):
-                state = drawn if drawn is not None else rules.sample(view, seat, rng)
+                state = drawn if drawn is not None else self.rules.sample(view, seat, rng)
                 drawn = None
                 seed = rng.getrandbits(64)
                 for i in alive:
@@ -355,35 +431,34 @@ class Judge(Generic[Action]):
                     if everyone:
                         options.add(outcome)
             alive.sort(key=lambda i: (-tallies[i].mean(), i))  # ties: the move played first, then the bot's choices
+            finalists = list(alive)
             del alive[max(1, (len(alive) + 1) // 2) :]
-        found = alive[0]
+        return finalists, options
 
-        # 2. Estimate: the move played and the best found side by side on fresh draws.
-        played_tally, best_tally = tally(), tally()
-        differences: list[float] = []
-        pairs = max(2, (self.budget - half) // (1 if found == 0 else 2))
-        for _ in range(pairs):
-            state = rules.sample(view, seat, rng)
-            seed = rng.getrandbits(64)
-            mine = scored(state, played, seed)
-            played_tally.add(mine)
-            if found != 0:
-                theirs = scored(state, candidates[found], seed)
-                best_tally.add(theirs)
-                differences.append(theirs.values[seat] - mine.values[seat])
-        if found != 0 and self.extend and CLOSE[0] <= _z(differences) < CLOSE[1]:
-            # A close call: more pairs settle it, where a second judgement would otherwise fall either side.
-            for _ in range(self.extend * pairs):
-                state = rules.sample(view, seat, rng)
-                seed = rng.getrandbits(64)
-                mine, theirs = scored(state, played, seed), scored(state, candidates[found], seed)
-                played_tally.add(mine)
-                best_tally.add(theirs)
-                differences.append(theirs.values[seat] - mine.values[seat])
-        if found == 0 or not _beats(differences):
-            return played, played_tally.estimate(), played_tally.estimate(), 0.0, options.estimate()
-        loss = 100.0 * (best_tally.mean() - played_tally.mean())
-        return candidates[found], best_tally.estimate(), played_tally.estimate(), loss, options.estimate()
+
+def position_rng(seen: Mapping[str, Any]) -> random.Random:
+    """Random numbers from a seat's view alone (the position as its mover saw it): the same view, the same numbers,
+    whatever the judge's seed; a hidden twin (the same view) gets them too."""
+    digest = hashlib.sha256(json.dumps(seen, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return random.Random(f"judge-candidates:{digest}")
+
+
+def preferred(
+    standing: Sequence[int], means: Mapping[int, float], between: Mapping[tuple[int, int], Sequence[float]]
+) -> int | None:
+    """Among the contenders that beat the move played (``standing``, candidate indices), the one reported: the
+    best by mean, unless one earlier in the candidate order (drawn from the position, so the same in every
+    judgement) is not ``SIGNIFICANCE`` standard errors below it; ``None`` when none beat the move played."""
+    if not standing:
+        return None
+    top = max(standing, key=lambda i: (means[i], -i))
+    for i in sorted(standing):
+        if i == top:
+            return i
+        gap = between[(i, top)] if (i, top) in between else [-d for d in between[(top, i)]]
+        if _z([-d for d in gap]) <= SIGNIFICANCE:  # top - i, in standard errors
+            return i
+    return top
 
 
 def _z(differences: Sequence[float]) -> float:
