@@ -123,8 +123,8 @@ def test_a_timed_broadcast_tournament_is_created_and_people_entered_without_the_
     cup = _ok(made).strip()
     assert service.tournament(cup)["clock"] == {"bank": 600, "increment": 10, "on_timeout": "forfeit"}
     assert delay_of(service, cup) == {"moves": 3}
-    per_move = _ok(run.invoke(main, ["tournament", "create", "Blitz", "--game", "ruins", "--rounds", "1",
-                                     "--clock", "per_move=60", "--broadcast-delay", "minutes=2.5"])).strip()  # fmt: skip
+    blitz = ["Blitz", "--game", "ruins", "--rounds", "1", "--clock", "per_move=60", "--broadcast-delay", "minutes=2.5"]
+    per_move = _ok(run.invoke(main, ["tournament", "create", *blitz])).strip()
     assert service.tournament(per_move)["clock"] == {"per_move": 60} and delay_of(service, per_move) == {"minutes": 2.5}
 
     entered = _ok(
