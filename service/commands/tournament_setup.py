@@ -39,10 +39,15 @@ def set_up_tournament(
 def register_people(service: Any, names: list[str]) -> list[str]:
     """Register a player (a person) for each of ``names``, in order; their ids. Every name is checked first (400
     ``invalid_player`` names the bad one), so a list with one bad name registers nobody."""
+    return [service.create_player(name) for name in checked_names(names)]
+
+
+def checked_names(names: list[str]) -> list[str]:
+    """``names`` stripped, or 400 ``invalid_player`` naming the first that cannot be a player's name."""
     for name in names:
         if not isinstance(name, str) or not name.strip() or len(name) > 100:
             raise BadRequest(f"a player needs a name of 1 to 100 characters, not {name!r}", "invalid_player")
-    return [service.create_player(name.strip()) for name in names]
+    return [name.strip() for name in names]
 
 
 def _delay_parts(broadcast: dict[str, Any] | None) -> tuple[Any, Any]:
