@@ -13,6 +13,7 @@ from urllib.parse import quote
 import dash
 import flask
 from dash import Input, Output, State, dcc, html
+from dash.exceptions import PreventUpdate
 
 from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
@@ -315,7 +316,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         found = ctx.data.rounds(visitor, tournament_id)  # (refused for anyone but an organiser)
         now = seen(found)
         if now == shown and dash.ctx.triggered_id == "rounds-refresh":
-            return dash.no_update, dash.no_update, dash.no_update, dash.no_update, dash.no_update
+            raise PreventUpdate
         options = [{"label": f"round {r['round']}", "value": r["round"]} for r in found["seated_rounds"]]
         body_now = _body(app, found) if dash.ctx.triggered_id == "rounds-refresh" else dash.no_update
         return body_now, options, ruling_form.game_options(found), ruling_form.player_options(found), now
