@@ -136,6 +136,27 @@ def broadcast(tournament_id: str, moves: int | None, minutes: float | None, off:
         click.echo("broadcast: " + ", ".join(f"{value:g} {name} behind" for name, value in delay.items()))
 
 
+@tournament.command("clock")
+@click.argument("game_id")
+@click.argument("change", type=click.Choice(("pause", "resume", "add")))
+@click.option("--reason", required=True, help="Why (recorded with the change).")
+@click.option("--seconds", type=float, help="With add: the seconds given.")
+@click.option(
+    "--seat", type=int, help="With add: the seat given them, counted from 1 as on the seat sheet (default: all)."
+)
+def clock(game_id: str, change: str, reason: str, seconds: float | None, seat: int | None) -> None:
+    """Pause a table's clock, resume it, or add time (a recorded clock event, as POST /games/{id}/clock makes it).
+    Refusals exit 1 (a bad seat or number of seconds) or 3 (an untimed game, a pause while paused, a game over),
+    with their code."""
+    number = int(seconds) if seconds is not None and seconds == int(seconds) else seconds
+    with _service() as service:
+        changed = service.change_clock(game_id, change, reason, number, None if seat is None else seat - 1)
+    state = "paused" if changed["clock"]["paused"] else "running"
+    click.echo(f"version {changed['version']}: the clock is {state}")
+    for one in changed["clock"]["seats"]:
+        click.echo(f"seat {one['seat'] + 1}: {one['left']:.0f} s left" + (" (running)" if one["running"] else ""))
+
+
 def _seating_options(command: Any) -> Any:
     for option in reversed(
         [

@@ -169,3 +169,29 @@ def test_entering_new_people_into_an_unknown_tournament_registers_nobody(run: Cl
     blank = run.invoke(main, ["tournament", "enter", cup, "--new", "Ana", "--new", "  "])
     assert blank.exit_code == 1 and "[invalid_player]" in blank.output
     assert _stored(service) == after_cup and service.rounds.status(cup)["entries"] == []
+
+
+def test_an_organiser_pauses_a_table_and_adds_time_from_the_command_line(run: CliRunner, service: Digsite) -> None:
+    cup = service.create_tournament("Timed", 1, "ruins", clock={"per_move": 60})
+    service.rounds.enter(cup, [service.create_player(n) for n in ("Ana", "Beto")])
+    service.rounds.seat_round(cup, "round_robin", 2)
+    game = service.rounds.status(cup)["seated_rounds"][0]["tables"][0]["game"]
+    assert game is not None
+    paused = _ok(run.invoke(main, ["tournament", "clock", game, "pause", "--reason", "a spilled drink"]))
+    assert "the clock is paused" in paused and service.game(game)["clock"]["paused"] is True  # type: ignore[index]
+    again = run.invoke(main, ["tournament", "clock", game, "pause", "--reason", "twice"])
+    assert again.exit_code == 3 and "[table_paused]" in again.output  # (a refusal for its state)
+    added = _ok(
+        run.invoke(main, ["tournament", "clock", game, "add", "--seconds", "30", "--seat", "2", "--reason", "x"])
+    )
+    left = {int(line.split()[1].rstrip(":")): int(line.split()[2]) for line in added.splitlines()[1:]}
+    assert left[2] - left[1] == 30 and 55 <= left[1] <= 60  # (paused: nobody's time runs)
+    clocks = [r["body"] for r in service.log(game, after=1) if r["type"] == "clock"]
+    assert [c["change"] for c in clocks] == ["pause", "add"] and clocks[1]["seat"] == 1 and clocks[1]["seconds"] == 30
+    untimed = service.create_tournament("Untimed", 1, "ruins")
+    service.rounds.enter(untimed, [service.create_player(n) for n in ("Cy", "Di")])
+    service.rounds.seat_round(untimed, "round_robin", 2)
+    other = service.rounds.status(untimed)["seated_rounds"][0]["tables"][0]["game"]
+    assert other is not None
+    refused = run.invoke(main, ["tournament", "clock", other, "resume", "--reason", "x"])
+    assert refused.exit_code == 3 and "[no_clock]" in refused.output
