@@ -45,8 +45,8 @@ def form_card(app: dash.Dash) -> Any:
         html.Div(
             [
                 field("Time control", dropdown("new-tournament-clock", _options(CLOCKS), None, "untimed"), "18rem"),
-                field("Seconds (the bank, or per move)", _number("new-tournament-seconds", 0), "14rem"),
-                field("Increment (seconds a move)", _number("new-tournament-increment", 0), "12rem"),
+                field("Seconds", _number("new-tournament-seconds", 0), "10rem"),
+                field("Increment (s)", _number("new-tournament-increment", 0), "10rem"),
                 field(
                     "Out of time",
                     dropdown(
@@ -72,9 +72,9 @@ def form_card(app: dash.Dash) -> Any:
             className="filters",
         ),
         html.P(
-            "A time bank counts down on each player's turns and grows by the increment after each move; a limit per "
-            "move starts afresh every turn. Spectators follow games in play the delay behind, public information "
-            "only. Then enter the players on the tournament's rounds page.",
+            "Seconds: a time bank counts them down on each player's turns and adds the increment after each move; a "
+            "limit per move gives them afresh every turn. Spectators follow games in play the delay behind (moves or "
+            "minutes), public information only. Then enter the players on the tournament's rounds page.",
             className="quiet",
         ),
         html.P(id="new-tournament-message", className="quiet"),
