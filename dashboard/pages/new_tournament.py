@@ -22,7 +22,7 @@ DELAYS = {"moves": "moves behind", "minutes": "minutes behind"}
 REFUSED = "creating a tournament is for organisers: sign in as an organiser"
 
 
-def form_card(app: dash.Dash) -> Any:
+def form_card() -> Any:
     return card(
         "New tournament",
         html.Div(

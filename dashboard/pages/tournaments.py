@@ -27,7 +27,7 @@ from service.reading.standings import PointsTableError
 
 def list_layout(app: dash.Dash, ctx: Context, visitor: Visitor) -> html.Div:
     rows = ctx.data.tournaments(visitor)
-    form = new_tournament.form_card(app) if visitor.organiser else None  # (its callback refuses anyone else too)
+    form = new_tournament.form_card() if visitor.organiser else None  # (its callback refuses anyone else too)
     if not rows:
         return html.Div([html.H2("Tournaments"), form, empty("No tournaments yet.")], id="tournaments-list")
     body = [
