@@ -24,6 +24,7 @@ from service.bots.seated_rounds import enter_bots
 from service.commands.application import Digsite, GameReader, Viewer
 from service.commands.broadcasts import delay_of
 from service.commands.results import MoveAcknowledged, SeatedRound, SeatLink, TournamentRounds
+from service.commands.tournament_setup import register_people, set_up_tournament
 from service.errors import BadRequest, NotFound
 from service.integrity.audit import verify
 from service.integrity.checkpoint import checkpoint_coverage
@@ -238,6 +239,30 @@ class Data:
             self._service.rounds.enter(tournament_id, players)
         if bots:
             enter_bots(self._service, tournament_id, bots)
+
+    def create_tournament(
+        self,
+        visitor: Visitor,
+        name: str,
+        rounds: int,
+        kind: str,
+        clock: dict[str, Any] | None,
+        broadcast: dict[str, Any] | None,
+    ) -> str:
+        """Create a tournament with its time control and broadcast delay, as the CLI does (``set_up_tournament``:
+        the API's checks; refusals are ``ServiceError`` and nothing is stored)."""
+        access.require_organiser(visitor, "creating a tournament is for organisers: sign in as an organiser")
+        return set_up_tournament(self._service, name, rounds, kind, clock, broadcast)
+
+    def enter_new_people(self, visitor: Visitor, tournament_id: str, names: list[str]) -> list[str]:
+        """Register a person for each of ``names`` and enter them, as ``digsite tournament enter --new`` does; their
+        ids. An unknown tournament or a bad name registers nobody."""
+        access.require_organiser(visitor)
+        self._rounds.status(tournament_id)  # (404 unknown_tournament before anyone is registered)
+        made = register_people(self._service, names)
+        if made:
+            self._service.rounds.enter(tournament_id, made)
+        return made
 
     def seat_round(
         self, visitor: Visitor, tournament_id: str, fmt: str | None, table_size: int | None, force: bool

@@ -13,15 +13,18 @@ from urllib.parse import quote
 import dash
 import flask
 from dash import Input, Output, State, dcc, html
+from dash.exceptions import PreventUpdate
 
 from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.pages import ruling_form
 from service.commands.results import SeatedRound, TournamentRounds
+from service.commands.tournament_setup import checked_names
 from service.errors import ServiceError
 from service.seating import formats, sheet
 
+REFRESH_MS = 10_000  # a round's tables show within ten seconds of seating themselves; one small read a tick
 FORMAT_NAMES = {"round_robin": "Round robin", "swiss": "Swiss", "csv": "CSV seating"}
 
 
@@ -34,6 +37,9 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
                 dcc.Link("Standings", href=app.get_relative_path(f"/tournaments/{tournament_id}")), className="quiet"
             ),
             dcc.Store(id="rounds-tournament", data=tournament_id),
+            # A round seats itself when the last table of the one before ends: the page looks again this often.
+            dcc.Interval(id="rounds-refresh", interval=REFRESH_MS),
+            dcc.Store(id="rounds-seen", data=seen(found)),
             card(
                 "Enter players",
                 html.Div(
@@ -47,6 +53,11 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
                                 placeholder="pick players",
                             ),
                             "24rem",
+                        ),
+                        field(
+                            "New people, one name a line",
+                            dcc.Textarea(id="rounds-enter-new", rows=2, className="text-input"),
+                            "16rem",
                         ),
                         field(
                             "Bots",
@@ -125,6 +136,16 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
         ],
         id="rounds-page",
     )
+
+
+def seen(found: TournamentRounds) -> list[Any]:
+    """What the page shows that changes by itself (entries, rounds, each table's game and status): when the refresh
+    finds it as it was, nothing is sent again."""
+    return [
+        [e["id"] for e in found["entries"]],
+        found["complete"],
+        [[r["round"], r["status"], [[t["game"], t["status"]] for t in r["tables"]]] for r in found["seated_rounds"]],
+    ]
 
 
 def _number(component_id: str) -> dcc.Input:
@@ -223,6 +244,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Output("rounds-links-round", "options"),
         Output("rounds-enter-players", "value"),
         Output("rounds-enter-players", "options"),
+        Output("rounds-enter-new", "value"),
         Input("rounds-start", "n_clicks"),
         Input("rounds-enter", "n_clicks"),
         State("rounds-tournament", "data"),
@@ -231,6 +253,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         State("rounds-force", "value"),
         State("rounds-enter-players", "value"),
         State("rounds-enter-bots", "value"),
+        State("rounds-enter-new", "value"),
     )
     def act(
         start: int | None,
@@ -241,7 +264,8 @@ def register(app: dash.Dash, ctx: Context) -> None:
         force: Any,
         players: Any,
         bots: Any,
-    ) -> tuple[Any, Any, Any, Any, Any]:
+        new_names: Any,
+    ) -> tuple[Any, Any, Any, Any, Any, Any]:
         """Seat and start the next round, or enter players (whichever button was pressed), then show the rounds."""
         visitor = ctx.visitor()
         message = ""
@@ -254,8 +278,11 @@ def register(app: dash.Dash, ctx: Context) -> None:
             elif pressed == "rounds-enter" and enter:
                 chosen = [str(p) for p in players or []]
                 count = int(bots) if bots not in (None, "") else 0
-                ctx.data.enter(visitor, tournament_id, chosen, count)
-                message = f"Entered {len(chosen) + count} player(s)."
+                people = checked_names([line.strip() for line in str(new_names or "").splitlines() if line.strip()])
+                if chosen or count:  # (first: a refusal of these registers none of the new people)
+                    ctx.data.enter(visitor, tournament_id, chosen, count)
+                registered = ctx.data.enter_new_people(visitor, tournament_id, people)
+                message = f"Entered {len(chosen) + count + len(registered)} player(s)."
         except (ServiceError, ValueError, TypeError) as refused:
             message = f"Not done: {getattr(refused, 'message', refused)} ({getattr(refused, 'code', 'invalid')})"
         found = ctx.data.rounds(visitor, tournament_id)
@@ -267,7 +294,32 @@ def register(app: dash.Dash, ctx: Context) -> None:
             options,
             [] if entered else dash.no_update,
             _not_entered(ctx, visitor, found) if entered else dash.no_update,
+            "" if entered else dash.no_update,
         )
+
+    @app.callback(
+        Output("rounds-body", "children", allow_duplicate=True),
+        Output("rounds-links-round", "options", allow_duplicate=True),
+        Output("ruling-game", "options", allow_duplicate=True),
+        Output("ruling-player", "options"),
+        Output("rounds-seen", "data"),
+        Input("rounds-refresh", "n_intervals"),
+        Input("rounds-body", "children"),
+        State("rounds-tournament", "data"),
+        State("rounds-seen", "data"),
+        prevent_initial_call=True,
+    )
+    def refresh(ticks: int | None, body: Any, tournament_id: str, shown: Any) -> tuple[Any, Any, Any, Any, Any]:
+        """Show a round that seated itself, a table's game that ended, and the ruling form's games and players as
+        they are now (organisers only); nothing is sent when nothing changed."""
+        visitor = ctx.visitor()
+        found = ctx.data.rounds(visitor, tournament_id)  # (refused for anyone but an organiser)
+        now = seen(found)
+        if now == shown and dash.ctx.triggered_id == "rounds-refresh":
+            raise PreventUpdate
+        options = [{"label": f"round {r['round']}", "value": r["round"]} for r in found["seated_rounds"]]
+        body_now = _body(app, found) if dash.ctx.triggered_id == "rounds-refresh" else dash.no_update
+        return body_now, options, ruling_form.game_options(found), ruling_form.player_options(found), now
 
     @app.callback(
         Output("rounds-links", "data"),

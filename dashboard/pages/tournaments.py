@@ -18,6 +18,7 @@ from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
 from dashboard.format import DASH, number, ordinal, when
+from dashboard.pages import new_tournament
 from dashboard.pages.broadcast import delay_text
 from domain.games import GAMES
 from service.reading.results import CrossTableCell, Standing, Standings
@@ -26,8 +27,9 @@ from service.reading.standings import PointsTableError
 
 def list_layout(app: dash.Dash, ctx: Context, visitor: Visitor) -> html.Div:
     rows = ctx.data.tournaments(visitor)
+    form = new_tournament.form_card() if visitor.organiser else None  # (its callback refuses anyone else too)
     if not rows:
-        return html.Div([html.H2("Tournaments"), empty("No tournaments yet.")])
+        return html.Div([html.H2("Tournaments"), form, empty("No tournaments yet.")], id="tournaments-list")
     body = [
         html.Tr(
             [
@@ -44,6 +46,7 @@ def list_layout(app: dash.Dash, ctx: Context, visitor: Visitor) -> html.Div:
     return html.Div(
         [
             html.H2("Tournaments"),
+            form,
             # On a phone the table scrolls within its card, not the page (its columns need some 440 px).
             card(
                 None,
@@ -129,6 +132,8 @@ def _fair_play_link(app: dash.Dash, tournament_id: str) -> html.Span:
 
 
 def register(app: dash.Dash, ctx: Context) -> None:
+    new_tournament.register(app, ctx)
+
     @app.callback(
         Output("standings-body", "children"),
         Output("standings-round", "options"),

@@ -21,8 +21,10 @@ from service.cli.group import main
 from service.cli.problems import service_or_exit
 from service.commands.application import Digsite
 from service.commands.broadcasts import set_broadcast
+from service.commands.tournament_setup import clock_from_text, delay_from_text, register_people, set_up_tournament
 from service.errors import Conflict, ServiceError
 from service.seating import formats, sheet
+from service.store import clocks
 
 STATE_REFUSED = 3
 DEFAULT_BASE_URL = "http://127.0.0.1:8050"  # the dashboard of `digsite up`
@@ -50,23 +52,56 @@ def tournament() -> None:
 @click.argument("name")
 @click.option("--game", "kind", type=click.Choice(sorted(GAMES)), required=True, help="The game every table plays.")
 @click.option("--rounds", type=click.IntRange(1, 1000), required=True, help="How many rounds.")
-def create(name: str, kind: str, rounds: int) -> None:
-    """Create a tournament (the game's default rule options); prints its id."""
+@click.option(
+    "--clock",
+    help="The time control, in seconds: bank=600,increment=10 (a time bank per player per game, plus an increment "
+    "per move) or per_move=60 (a limit per move). Default: untimed.",
+)
+@click.option(
+    "--on-timeout",
+    type=click.Choice(clocks.ON_TIMEOUT),
+    help="What a seat out of time costs: the game's default move for it (move, the default) or the game (forfeit).",
+)
+@click.option(
+    "--broadcast-delay",
+    help="Spectators follow its games in play moves=N or minutes=M behind. Default: no broadcast.",
+)
+def create(
+    name: str, kind: str, rounds: int, clock: str | None, on_timeout: str | None, broadcast_delay: str | None
+) -> None:
+    """Create a tournament (the game's default rule options) with its time control and broadcast; prints its id.
+    A bad clock or delay is refused with the API's sentence (exit 1, invalid_clock or invalid_broadcast), and
+    nothing is created."""
     with _service() as service:
-        click.echo(service.create_tournament(name, rounds, kind))
+        click.echo(
+            set_up_tournament(
+                service, name, rounds, kind, clock_from_text(clock, on_timeout), delay_from_text(broadcast_delay)
+            )
+        )
 
 
 @tournament.command()
 @click.argument("tournament_id")
 @click.argument("players", nargs=-1)
 @click.option("--bots", type=click.IntRange(1, 1000), help="Also enter this many of the game's named bot players.")
-def enter(tournament_id: str, players: tuple[str, ...], bots: int | None) -> None:
-    """Enter PLAYERS (player ids) in the tournament, and with --bots N, N named bot players."""
-    if not players and not bots:
-        raise click.UsageError("name the players to enter, or give --bots N")
+@click.option(
+    "--new",
+    "new_names",
+    multiple=True,
+    help="Register a person by this name and enter them (repeat it for each); prints 'id<TAB>name' for each.",
+)
+def enter(tournament_id: str, players: tuple[str, ...], bots: int | None, new_names: tuple[str, ...]) -> None:
+    """Enter PLAYERS (player ids) in the tournament; with --new NAME, people registered now; with --bots N, N named
+    bot players."""
+    if not players and not bots and not new_names:
+        raise click.UsageError("name the players to enter, or give --new NAME or --bots N")
     with _service() as service:
-        if players:
-            service.rounds.enter(tournament_id, list(players))
+        service.tournament(tournament_id)  # (an unknown tournament is refused before anyone is registered)
+        made = register_people(service, list(new_names))
+        for player_id, person in zip(made, new_names, strict=True):
+            click.echo(f"{player_id}\t{person.strip()}")
+        if players or made:
+            service.rounds.enter(tournament_id, [*players, *made])
         if bots:
             enter_bots(service, tournament_id, bots)
         _echo_status(service.rounds.status(tournament_id))
@@ -99,6 +134,27 @@ def broadcast(tournament_id: str, moves: int | None, minutes: float | None, off:
         click.echo("broadcast: off")
     else:
         click.echo("broadcast: " + ", ".join(f"{value:g} {name} behind" for name, value in delay.items()))
+
+
+@tournament.command("clock")
+@click.argument("game_id")
+@click.argument("change", type=click.Choice(("pause", "resume", "add")))
+@click.option("--reason", required=True, help="Why (recorded with the change).")
+@click.option("--seconds", type=float, help="With add: the seconds given.")
+@click.option(
+    "--seat", type=int, help="With add: the seat given them, counted from 1 as on the seat sheet (default: all)."
+)
+def clock(game_id: str, change: str, reason: str, seconds: float | None, seat: int | None) -> None:
+    """Pause a table's clock, resume it, or add time (a recorded clock event, as POST /games/{id}/clock makes it).
+    Refusals exit 1 (a bad seat or number of seconds) or 3 (an untimed game, a pause while paused, a game over),
+    with their code."""
+    number = int(seconds) if seconds is not None and seconds == int(seconds) else seconds
+    with _service() as service:
+        changed = service.change_clock(game_id, change, reason, number, None if seat is None else seat - 1)
+    state = "paused" if changed["clock"]["paused"] else "running"
+    click.echo(f"version {changed['version']}: the clock is {state}")
+    for one in changed["clock"]["seats"]:
+        click.echo(f"seat {one['seat'] + 1}: {one['left']:.0f} s left" + (" (running)" if one["running"] else ""))
 
 
 def _seating_options(command: Any) -> Any:

@@ -1,10 +1,11 @@
-"""A small tournament run end to end in Chromium, as an organiser runs an evening: five entries (one person picked
-from the players list, four named bots) entered on the rounds page, round 1 seated there (round robin, tables of up
-to 3) under a per-move clock, the bots playing their seats (``play_bot_turns``) while the person plays their table
-from their seat link, on the table itself, and lets their clock run out once (the timeout recorded by the clock
-sweep, and shown); round 2 seated by itself when round 1's last table ends and played the same way; then the
-organiser adjusts a result from the rounds page (a refusal first: no reason) and the standings show its effect and
-its note.
+"""A small tournament run end to end in Chromium, as an organiser runs an evening, without the API: the tournament
+created on the *New tournament* form with its per-move clock (a clock of zero refused first), five entries (one
+person registered by name, four named bots) entered on the rounds page, round 1 seated there (round robin, tables
+of up to 3), the bots playing their seats (``play_bot_turns``) while the person plays their table from their seat
+link, on the table itself, and lets their clock run out once (the timeout recorded by the clock sweep, and shown);
+round 2 seated by itself when round 1's last table ends (the rounds page and its ruling form show it without a
+reload) and played the same way; then the organiser adjusts a result from the rounds page (a refusal first: no
+reason) and the standings show its effect and its note.
 
 The evening's other processes run in one thread beside the browser (``Floor``): the bots, the projections follower
 and the clock sweep, as a served deployment runs them. The service's clock is the real time plus a shift the test
@@ -40,7 +41,6 @@ from tests.dashboard.conftest import TIMEOUT_MS, Shots, own_store
 from tests.dashboard.test_browser import sign_in
 from tests.dashboard.test_browser_play import GAME_DEADLINE_S, _base, shows_version
 from tests.dashboard.test_browser_play_table import choose_under_table, pick_on_table
-from tests.service.projecting import catch_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -50,6 +50,7 @@ RUINS = game("ruins")
 PERSON = "Ines Ortega"
 PER_MOVE = 120  # seconds a seat has for each turn (the tournament's time control: two minutes, a brisk evening)
 WIDE = {"width": 1280, "height": 900}
+REFRESH_WAIT_MS = 25_000  # the rounds page looks again every 10 s (rounds.REFRESH_MS): two ticks and a margin
 DEADLINE_S = 60.0  # for a stored state the floor's thread brings about (a table of bots ending, a read model)
 
 
@@ -68,25 +69,16 @@ class Evening:
     service: Digsite
     queries: ReadPort
     base_url: str
-    cup: str
-    person: str
     clock: ShiftedClock
+    cup: str = ""  # (made on the form by the test)
 
 
 @pytest.fixture(scope="module")
 def evening(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Evening]:
-    """A store of its own: the person registered (the rounds page offers them), and a two-round Ruins tournament
-    under a per-move clock, as ``POST /api/v1/tournaments`` with a ``clock`` makes it."""
-    made: dict[str, Any] = {}
+    """An empty store of its own: the organiser makes the tournament and registers the person on the dashboard."""
     clock = ShiftedClock()
-
-    def prepare(service: Digsite) -> None:
-        made["person"] = service.create_player(PERSON)
-        made["cup"] = service.create_tournament("Friday evening", 2, "ruins", clock={"per_move": PER_MOVE})
-        catch_up(service)
-
-    with own_store(tmp_path_factory, "evening", prepare, clock=clock) as own:
-        yield Evening(own.service, own.queries, own.base_url, made["cup"], made["person"], clock)
+    with own_store(tmp_path_factory, "evening", clock=clock) as own:
+        yield Evening(own.service, own.queries, own.base_url, clock)
 
 
 @dataclass
@@ -255,9 +247,9 @@ def test_an_organiser_runs_a_small_tournament_end_to_end(
 ) -> None:
     service, tab = evening.service, organiser
     sign_in(tab)
-    tab.goto(f"/tournaments/{evening.cup}/rounds")
-    # Entries: the person picked from the players list, four named bots.
-    choose(tab, "#rounds-enter-players", PERSON)
+    create_the_tournament(tab, evening, shots)
+    # Entries: the person registered by name, four named bots.
+    tab.fill("#rounds-enter-new", PERSON)
     tab.fill("#rounds-enter-bots", "4")
     tab.click("#rounds-enter")
     expect(tab.locator("#rounds-message")).to_have_text("Entered 5 player(s).")
@@ -286,14 +278,22 @@ def test_an_organiser_runs_a_small_tournament_end_to_end(
         finally:
             context.close()
 
-        # The organiser sees the timeout in the game's log, and round 2 seated by itself when round 1 ended.
+        # Round 2 seated by itself when round 1 ended: the rounds page, left open, shows it without a reload,
+        # and its ruling form offers round 2's games.
         until("round 2 is seated", lambda: len(service.rounds.status(evening.cup)["seated_rounds"]) == 2, floor)
-        tab.goto(f"/replay/{first.game}")
-        expect(tab.locator("body")).to_contain_text(f"{PERSON}'s time ran out: the game played for them")
-        tab.goto(f"/tournaments/{evening.cup}/rounds")
+        expect(tab.locator("#rounds-round-2 tbody tr")).to_have_count(2, timeout=REFRESH_WAIT_MS)
         expect(tab.locator("#rounds-round-1")).to_contain_text("· over")
-        expect(tab.locator("#rounds-round-2 tbody tr")).to_have_count(2)
         expect(tab.locator("#rounds-summary")).to_have_text("5 entries · 2 of 2 rounds seated")
+        round_2 = service.rounds.status(evening.cup)["seated_rounds"][1]["tables"][0]["game"]
+        assert round_2 is not None
+        tab.click("#ruling-game")
+        expect(tab.get_by_role("option", name=_game_label(service, evening.cup, round_2), exact=True)).to_be_visible()
+        tab.keyboard.press("Escape")
+        # The organiser sees the timeout in the game's log (another tab).
+        log_tab = tab.context.new_page()
+        log_tab.goto(f"/replay/{first.game}")
+        expect(log_tab.locator("body")).to_contain_text(f"{PERSON}'s time ran out: the game played for them")
+        log_tab.close()
 
         # Round 2: the person plays again from the new round's link; the bots play their seats.
         second, url = persons_seat(seat_links(tab))
@@ -305,8 +305,9 @@ def test_an_organiser_runs_a_small_tournament_end_to_end(
         finally:
             context.close()
         until("every table of round 2 ends", lambda: service.rounds.status(evening.cup)["complete"], floor)
-        tab.reload()
-        expect(tab.locator("#rounds-summary")).to_have_text("5 entries · 2 of 2 rounds seated · complete")
+        expect(tab.locator("#rounds-summary")).to_have_text(
+            "5 entries · 2 of 2 rounds seated · complete", timeout=REFRESH_WAIT_MS
+        )
 
         # A ruling from the rounds page: the person's round 1 result adjusted (its order reversed), with a reason.
         result = service.game(first.game)["result"]
@@ -340,6 +341,33 @@ def test_an_organiser_runs_a_small_tournament_end_to_end(
         shots.take(tab, "standings")
     assert not floor.errors, floor.errors
     assert floor.timeouts == 1
+
+
+def create_the_tournament(tab: Any, evening: Evening, shots: Shots) -> None:
+    """The *New tournament* form on the tournaments list: a two-round Ruins tournament under a per-move clock (a
+    clock of zero refused first, in the API's sentence), then its rounds page through the link the form gives."""
+    tab.goto("/tournaments")
+    tab.fill("#new-tournament-name", "Friday evening")
+    choose(tab, "#new-tournament-game", "Ruins")
+    tab.fill("#new-tournament-rounds", "2")
+    choose(tab, "#new-tournament-clock", "A limit per move")
+    tab.fill("#new-tournament-seconds", "0")
+    tab.click("#new-tournament-create")
+    expect(tab.locator("#new-tournament-message")).to_contain_text("must be more than 0")
+    expect(tab.locator("#new-tournament-message")).to_contain_text("(invalid_clock)")
+    assert (evening.service.app.recorder.max_notification_id() or 0) == 0  # nothing stored
+    tab.fill("#new-tournament-seconds", str(PER_MOVE))
+    shots.take(tab, "new-tournament")
+    tab.set_viewport_size({"width": 390, "height": 844})
+    shots.take(tab, "new-tournament-phone")
+    tab.set_viewport_size(WIDE)
+    tab.click("#new-tournament-create")
+    expect(tab.locator("#new-tournament-message")).to_contain_text("Created Friday evening.")
+    href = tab.locator("#new-tournament-rounds-link").get_attribute("href")
+    evening.cup = href.split("/tournaments/")[1].removesuffix("/rounds")
+    assert evening.service.tournament(evening.cup)["clock"] == {"per_move": PER_MOVE}
+    tab.click("#new-tournament-rounds-link")
+    expect(tab.locator("#rounds-summary")).to_have_text("0 entries · 0 of 2 rounds seated")
 
 
 def _game_label(service: Digsite, cup: str, game_id: str) -> str:

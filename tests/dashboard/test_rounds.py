@@ -18,6 +18,7 @@ START_OUTPUTS = [
     ("rounds-links-round", "options"),
     ("rounds-enter-players", "value"),
     ("rounds-enter-players", "options"),
+    ("rounds-enter-new", "value"),
 ]
 
 
@@ -38,6 +39,7 @@ def _act(browser: Browser, cup: str, button: str, **states: Any) -> Any:
         "rounds-force.value": None,
         "rounds-enter-players.value": None,
         "rounds-enter-bots.value": None,
+        "rounds-enter-new.value": None,
         **{k.replace("__", "."): v for k, v in states.items()},
     }
     body = {

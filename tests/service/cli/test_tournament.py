@@ -103,3 +103,95 @@ def test_the_broadcast_is_set_from_the_command_line_and_a_bad_delay_changes_noth
     assert delay_of(service, cup) == {"moves": 2}
     assert _ok(run.invoke(main, ["tournament", "broadcast", cup, "--off"])) == "broadcast: off\n"
     assert delay_of(service, cup) is None
+
+
+def _stored(service: Digsite) -> int:
+    """How many records the store holds: unchanged by a refused command."""
+    return service.app.recorder.max_notification_id() or 0
+
+
+def test_a_timed_broadcast_tournament_is_created_and_people_entered_without_the_api(
+    run: CliRunner, service: Digsite
+) -> None:
+    from service.commands.broadcasts import delay_of
+
+    made = run.invoke(
+        main,
+        ["tournament", "create", "Friday", "--game", "ruins", "--rounds", "2", "--clock", "bank=600,increment=10",
+         "--on-timeout", "forfeit", "--broadcast-delay", "moves=3"],
+    )  # fmt: skip
+    cup = _ok(made).strip()
+    assert service.tournament(cup)["clock"] == {"bank": 600, "increment": 10, "on_timeout": "forfeit"}
+    assert delay_of(service, cup) == {"moves": 3}
+    blitz = ["Blitz", "--game", "ruins", "--rounds", "1", "--clock", "per_move=60", "--broadcast-delay", "minutes=2.5"]
+    per_move = _ok(run.invoke(main, ["tournament", "create", *blitz])).strip()
+    assert service.tournament(per_move)["clock"] == {"per_move": 60} and delay_of(service, per_move) == {"minutes": 2.5}
+
+    entered = _ok(
+        run.invoke(main, ["tournament", "enter", cup, "--new", "Ines Ortega", "--new", "Luis", "--bots", "1"])
+    )
+    lines = entered.splitlines()
+    ines, luis = (line.split("\t") for line in lines[:2])
+    assert ines[1] == "Ines Ortega" and service.player(ines[0])["name"] == "Ines Ortega"
+    assert [e["id"] for e in service.rounds.status(cup)["entries"]][:2] == [ines[0], luis[0]]
+    assert "Friday: 3 entries" in lines[2]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "sentence"),
+    [
+        (["--clock", "per_move=0"], "invalid_clock", "the clock's 'per_move' must be more than 0"),
+        (["--clock", "bank=ten"], "invalid_clock", "the clock's 'bank' must be a number of seconds"),
+        (["--clock", "bank=60,per_move=5"], "invalid_clock", "a clock is {bank, increment} or {per_move}"),
+        (["--clock", "60"], "invalid_clock", "the clock is written name=value"),
+        (["--broadcast-delay", "moves=-1"], "invalid_broadcast", "'moves' must be a whole number from 0"),
+        (["--broadcast-delay", "moves=1,minutes=2"], "invalid_broadcast", "by moves or by minutes, not both"),
+        (["--broadcast-delay", "hours=1"], "invalid_broadcast", "not hours"),
+        (["--clock", "per_move=30", "--broadcast-delay", "minutes=0"], "invalid_broadcast", "'minutes' must be"),
+    ],
+)
+def test_a_bad_clock_or_delay_is_the_api_s_sentence_and_creates_nothing(
+    run: CliRunner, service: Digsite, args: list[str], code: str, sentence: str
+) -> None:
+    before = _stored(service)
+    refused = run.invoke(main, ["tournament", "create", "Bad", "--game", "ruins", "--rounds", "1", *args])
+    assert refused.exit_code == 1 and f"[{code}]" in refused.output and sentence in refused.output, refused.output
+    assert _stored(service) == before
+
+
+def test_entering_new_people_into_an_unknown_tournament_registers_nobody(run: CliRunner, service: Digsite) -> None:
+    before = _stored(service)
+    unknown = run.invoke(main, ["tournament", "enter", "00000000-0000-4000-8000-000000000000", "--new", "Ines"])
+    assert unknown.exit_code == 1 and "[unknown_tournament]" in unknown.output
+    cup = service.create_tournament("Cup", 1, "ruins")
+    after_cup = _stored(service)
+    assert after_cup > before
+    blank = run.invoke(main, ["tournament", "enter", cup, "--new", "Ana", "--new", "  "])
+    assert blank.exit_code == 1 and "[invalid_player]" in blank.output
+    assert _stored(service) == after_cup and service.rounds.status(cup)["entries"] == []
+
+
+def test_an_organiser_pauses_a_table_and_adds_time_from_the_command_line(run: CliRunner, service: Digsite) -> None:
+    cup = service.create_tournament("Timed", 1, "ruins", clock={"per_move": 60})
+    service.rounds.enter(cup, [service.create_player(n) for n in ("Ana", "Beto")])
+    service.rounds.seat_round(cup, "round_robin", 2)
+    game = service.rounds.status(cup)["seated_rounds"][0]["tables"][0]["game"]
+    assert game is not None
+    paused = _ok(run.invoke(main, ["tournament", "clock", game, "pause", "--reason", "a spilled drink"]))
+    assert "the clock is paused" in paused and service.game(game)["clock"]["paused"] is True  # type: ignore[index]
+    again = run.invoke(main, ["tournament", "clock", game, "pause", "--reason", "twice"])
+    assert again.exit_code == 3 and "[table_paused]" in again.output  # (a refusal for its state)
+    added = _ok(
+        run.invoke(main, ["tournament", "clock", game, "add", "--seconds", "30", "--seat", "2", "--reason", "x"])
+    )
+    left = {int(line.split()[1].rstrip(":")): int(line.split()[2]) for line in added.splitlines()[1:]}
+    assert left[2] - left[1] == 30 and 55 <= left[1] <= 60  # (paused: nobody's time runs)
+    clocks = [r["body"] for r in service.log(game, after=1) if r["type"] == "clock"]
+    assert [c["change"] for c in clocks] == ["pause", "add"] and clocks[1]["seat"] == 1 and clocks[1]["seconds"] == 30
+    untimed = service.create_tournament("Untimed", 1, "ruins")
+    service.rounds.enter(untimed, [service.create_player(n) for n in ("Cy", "Di")])
+    service.rounds.seat_round(untimed, "round_robin", 2)
+    other = service.rounds.status(untimed)["seated_rounds"][0]["tables"][0]["game"]
+    assert other is not None
+    refused = run.invoke(main, ["tournament", "clock", other, "resume", "--reason", "x"])
+    assert refused.exit_code == 3 and "[no_clock]" in refused.output
