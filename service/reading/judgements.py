@@ -78,15 +78,6 @@ class Judgements:
     def __init__(self, db: ReadDatabase) -> None:
         self.db = db
 
-    def budgets(self, game_id: str) -> list[int]:
-        """The budgets the game is judged at by this judge version, largest first."""
-        found = self.db.rows(
-            f"SELECT DISTINCT budget FROM {{p}}{JUDGED_SEATS.name} "
-            "WHERE game_id = ? AND judge_version = ? ORDER BY budget DESC",
-            (game_id, JUDGE_VERSION),
-        )
-        return [int(row["budget"]) for row in found]
-
     def of(self, game_id: str, *, budget: int | None = None) -> Analysis | None:
         """The judgement of the finished game's moves (``of_game``: rulings since its end leave it standing), at
         ``budget`` (None: the largest stored); None when there is none."""
