@@ -11,6 +11,8 @@ from service.reading.read_db import ReadDatabase
 from service.reading.results import Analysis, JudgedMove, JudgedSeat, MoveEstimate, SeatFigures
 from service.store.read_models import JUDGED_MOVES, JUDGED_SEATS
 
+KEY = "game_id = ? AND last_version = ? AND judge_version = ? AND budget = ?"
+
 
 def of_game(row: str, budget: str | None = None) -> str:
     """SQL: the rows (``row``, an alias of ``JUDGED_SEATS`` or ``JUDGED_MOVES``) that are their game's judgement at
@@ -86,12 +88,14 @@ class Judgements:
         seats = self.db.rows(f"SELECT * FROM {{p}}{JUDGED_SEATS.name} j WHERE {where} ORDER BY seat", params)
         if not seats:
             return None
-        moves = self.db.rows(f"SELECT * FROM {{p}}{JUDGED_MOVES.name} j WHERE {where} ORDER BY idx", params)
+        version, budget = int(seats[0]["last_version"]), int(seats[0]["budget"])
+        key = (game_id, version, JUDGE_VERSION, budget)  # (the seats' key: the moves are written beside them)
+        moves = self.db.rows(f"SELECT * FROM {{p}}{JUDGED_MOVES.name} WHERE {KEY} ORDER BY idx", key)
         return {
             "game_id": game_id,
-            "version": int(seats[0]["last_version"]),
+            "version": version,
             "judge_version": JUDGE_VERSION,
-            "budget": int(seats[0]["budget"]),
+            "budget": budget,
             "moves": [_move(row) for row in moves],
             "seats": [_seat(row) for row in seats],
         }
