@@ -62,11 +62,11 @@ def main() -> None:
                 follower.catch_up()
             finally:
                 follower.close()
-            versions = {g.id: int(service.stored_records(g.id)[-1]["version"]) for g in cup.games}
+            game_ids = [g.id for g in cup.games]
 
             def judgements() -> None:
-                for game_id, version in versions.items():
-                    port.judgements.of(game_id, version)
+                for game_id in game_ids:
+                    port.judgements.of(game_id)
 
             evidence = gather(port, cup.id).evidence
             base, read = [], []
@@ -77,7 +77,7 @@ def main() -> None:
             port.close()
             service.close()
     b, r = statistics.median(base), statistics.median(read)
-    print(f"{len(versions)} games of {args.players}, {len(evidence.decisions)} judged decisions, budget {args.budget}")
+    print(f"{len(game_ids)} games of {args.players}, {len(evidence.decisions)} judged decisions, budget {args.budget}")
     print(f"judgements alone: {1000 * b:.1f} ms CPU (median of {args.repeat}; {[round(1000 * x, 1) for x in base]})")
     print(f"evidence:         {1000 * r:.1f} ms CPU (median of {args.repeat}; {[round(1000 * x, 1) for x in read]})")
     print(f"ratio: {r / b:.2f}; per decision {1e6 * r / max(1, len(evidence.decisions)):.0f} us CPU")

@@ -590,7 +590,7 @@ class Data:
         opened = self.open(visitor, game_id)
         if not opened.over:
             return None
-        analysis = self._judgements.of(opened.game_id, opened.latest)
+        analysis = self._judgements.of(opened.game_id)  # (a ruling since the end leaves it standing)
         if analysis is None:
             return {"analysis": None, "names": opened.names, "words": {}}
         key = (opened.game_id, opened.latest, "judgement", analysis["budget"])

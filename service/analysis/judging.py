@@ -22,7 +22,7 @@ class Judged:
     """A game's judgement, with what keys it in the read models beside the judge's own version and budget."""
 
     game_id: str
-    last_version: int
+    end_version: int  # the version the game ended at (``end_version``): the judgement's key, whatever follows it
     versions: tuple[int, ...]  # the game's version each move recorded, in the moves' order
     judgement: GameJudgement
 
@@ -31,6 +31,15 @@ def finished(records: Sequence[dict[str, Any]]) -> bool:
     """A game is over once its seed is revealed (the service reveals it as the last record, as the log says); a game a
     seat forfeited (out of time) ended outside the rules, with nothing for the judge to judge its play against."""
     return any(r["type"] == "seed_revealed" for r in records) and not any(r["type"] == "forfeit" for r in records)
+
+
+def end_version(records: Sequence[dict[str, Any]]) -> int:
+    """The version a finished game ended at (its seed revealed), which keys the judgement of its moves. Only an
+    organiser's ruling may follow the end (``verify`` holds it), and a ruling changes no move played (a restart
+    makes a new game): so a ruling recorded after the end moves the game's last version on but leaves the judgement
+    standing, where a key at the last version would go stale. For a game without a later ruling the two are the
+    same, which is how rows stored under the last version are still found."""
+    return max(int(r["version"]) for r in records if r["type"] == "seed_revealed")
 
 
 def judge_records(records: Sequence[dict[str, Any]], budget: int) -> Judged:
@@ -54,4 +63,4 @@ def judge_records(records: Sequence[dict[str, Any]], budget: int) -> Judged:
     ]
     seats = len(created["body"]["players"])
     judgement = Judge(rules, found.bots, budget=budget).game(opening, moves, seed=game_id, seats=seats)
-    return Judged(game_id, int(records[-1]["version"]), tuple(int(r["version"]) for r in played), judgement)
+    return Judged(game_id, end_version(records), tuple(int(r["version"]) for r in played), judgement)

@@ -1,7 +1,9 @@
 """Judgements written to the read models (``rm_judged_moves``, ``rm_judged_seats``: service/store/read_models.py),
-one transaction a game: the game's rows at its key (game, last version, judge version, budget) are replaced whole,
-so writing a judgement twice leaves the same rows, and a run stopped at any point leaves every game whole or
-absent. The rows are written as the judge rounds them (``Judgement.to_dict``), the figures the API answers."""
+one transaction a game, keyed by (game, the version it ended at, judge version, budget): the game's rows at its judge
+version and budget are replaced whole (whatever version an earlier release keyed them at: the last record's, a
+ruling's after a ruling), so writing a judgement twice leaves the same rows, and a run stopped at any point leaves
+every game whole or absent. The rows are written as the judge rounds them (``Judgement.to_dict``), the figures the
+API answers."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from service.settings import Database
 from service.store.read_models import ESTIMATES, JUDGED_MOVES, JUDGED_SEATS
 from service.store.schema import Table
 
-KEY = "game_id = ? AND last_version = ? AND judge_version = ? AND budget = ?"
+# A game's judgement at a judge version and budget, at whichever version it is keyed (the column is ``last_version``).
+REPLACED = "game_id = ? AND judge_version = ? AND budget = ?"
 
 
 def _insert_sql(table: Table) -> str:
@@ -66,7 +69,7 @@ def seat_row(key: tuple[Any, ...], summary: SeatSummary) -> tuple[Any, ...]:
 def rows(judged: Judged) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """The game's rows for ``JUDGED_MOVES`` and ``JUDGED_SEATS``."""
     j = judged.judgement
-    key = (judged.game_id, judged.last_version, j.judge_version, j.budget)
+    key = (judged.game_id, judged.end_version, j.judge_version, j.budget)
     moves = [move_row(key, version, m) for version, m in zip(judged.versions, j.moves, strict=True)]
     return moves, [seat_row(key, s) for s in j.seats]
 
@@ -112,19 +115,20 @@ def _transaction(db: Database, *, writes: bool = True) -> Iterator[_Writer]:
 
 
 def write(db: Database, judged: Judged) -> None:
-    """Store a game's judgement: its rows at its key replaced whole, in one transaction."""
+    """Store a game's judgement: its rows at its judge version and budget replaced whole, in one transaction."""
     moves, seats = rows(judged)
     j = judged.judgement
-    key = (judged.game_id, judged.last_version, j.judge_version, j.budget)
     with _transaction(db) as out:
         for table in (JUDGED_MOVES, JUDGED_SEATS):
-            out.execute(f"DELETE FROM {{p}}{table.name} WHERE {KEY}", key)
+            out.execute(f"DELETE FROM {{p}}{table.name} WHERE {REPLACED}", (judged.game_id, j.judge_version, j.budget))
         out.executemany(_insert_sql(JUDGED_MOVES), moves)
         out.executemany(_insert_sql(JUDGED_SEATS), seats)
 
 
 def judged_games(db: Database, judge_version: int, budget: int) -> set[str]:
-    """The games with a judgement stored at ``judge_version`` and ``budget`` (at any of their versions)."""
+    """The games with a judgement stored at ``judge_version`` and ``budget``, at whatever version it is keyed: each
+    is the judgement of the game's moves, which no later record changes (``service.reading.judgements.of_game``
+    reads it), so a game here needs no judging again."""
     with _transaction(db, writes=False) as out:
         found = out.execute(
             f"SELECT DISTINCT game_id FROM {{p}}{JUDGED_SEATS.name} WHERE judge_version = ? AND budget = ?",

@@ -294,11 +294,10 @@ def analysis(game_id: str) -> Analysis:
     viewer_for(game_id)  # (the same door as the log's: a seat of this game or an organiser)
     args = query_args()
     port = read_port()
-    version = port.reader.over_at(game_id)
-    if version is None:
+    if port.reader.over_at(game_id) is None:
         raise Conflict("this game is still being played: it is judged once it is over", "game_not_finished")
     budget = args.get("budget")
-    found = port.judgements.of(str(parse_uuid(game_id, "game")), version, budget)
+    found = port.judgements.of(str(parse_uuid(game_id, "game")), budget=budget)
     if found is None:
         at = "" if budget is None else f" at budget {budget}"
         raise NotFound(

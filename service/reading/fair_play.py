@@ -166,8 +166,7 @@ def gather(port: ReadPort, tournament_id: str) -> Gathered:
         records = port.reader.stored_records(game_id)
         if not finished(records):
             continue
-        ended = max(int(r["version"]) for r in records if r["type"] == "seed_revealed")
-        analysis = port.judgements.of_moves(game_id, ended)
+        analysis = port.judgements.of(game_id)  # (rulings since the game's end leave its judgement standing)
         if analysis is None:
             unjudged.append(game_id)
             continue

@@ -14,6 +14,23 @@ from service.store.read_models import JUDGED_MOVES, JUDGED_SEATS
 KEY = "game_id = ? AND last_version = ? AND judge_version = ? AND budget = ?"
 
 
+def of_game(row: str, budget: str | None = None) -> str:
+    """SQL: the rows (``row``, an alias of ``JUDGED_SEATS`` or ``JUDGED_MOVES``) that are their game's judgement at
+    their judge version, the one rule every reader of a game's judgement goes through (the API, the replay, skills
+    and accuracy, fair play; ``digsite analyse`` judges a game that has none: ``stored.judged_games``).
+
+    A judgement is of the game's moves, keyed by the version the game ended at (``judging.end_version``): a ruling
+    recorded after the end moves the game's last version on and changes no move, so it does not stale the
+    judgement. The rows: at ``budget`` (an SQL expression; None: the largest the game is judged at), at the
+    earliest version keyed there: the end, for every row written since; for rows an earlier release keyed at the
+    game's last version, that version (the end too, unless it judged a game already ruled on)."""
+    seats = f"{{p}}{JUDGED_SEATS.name}"
+    same = f"k.game_id = {row}.game_id AND k.judge_version = {row}.judge_version"
+    largest = budget or f"(SELECT MAX(k.budget) FROM {seats} k WHERE {same})"
+    earliest = f"(SELECT MIN(k.last_version) FROM {seats} k WHERE {same} AND k.budget = {row}.budget)"
+    return f"{row}.budget = {largest} AND {row}.last_version = {earliest}"
+
+
 def _every_seat(row: dict[str, Any], which: str) -> SeatFigures:
     """An estimate's every-seat figures (JSON lists in seat order; NULL in a row of an earlier judge version)."""
     return {
@@ -63,27 +80,16 @@ class Judgements:
     def __init__(self, db: ReadDatabase) -> None:
         self.db = db
 
-    def budgets(self, game_id: str, version: int) -> list[int]:
-        """The budgets the game (at its last version ``version``) is judged at by this judge version, largest first."""
-        found = self.db.rows(
-            f"SELECT DISTINCT budget FROM {{p}}{JUDGED_SEATS.name} "
-            "WHERE game_id = ? AND last_version = ? AND judge_version = ? ORDER BY budget DESC",
-            (game_id, version, JUDGE_VERSION),
-        )
-        return [int(row["budget"]) for row in found]
-
-    def of(self, game_id: str, version: int, budget: int | None = None) -> Analysis | None:
-        """The judgement of the game at its last version ``version``, at ``budget`` (None: the largest stored);
-        None when there is none."""
-        if budget is None:
-            stored = self.budgets(game_id, version)
-            if not stored:
-                return None
-            budget = stored[0]
-        key = (game_id, version, JUDGE_VERSION, budget)
-        seats = self.db.rows(f"SELECT * FROM {{p}}{JUDGED_SEATS.name} WHERE {KEY} ORDER BY seat", key)
+    def of(self, game_id: str, *, budget: int | None = None) -> Analysis | None:
+        """The judgement of the finished game's moves (``of_game``: rulings since its end leave it standing), at
+        ``budget`` (None: the largest stored); None when there is none."""
+        where = f"j.game_id = ? AND j.judge_version = ? AND {of_game('j', None if budget is None else '?')}"
+        params = (game_id, JUDGE_VERSION) if budget is None else (game_id, JUDGE_VERSION, budget)
+        seats = self.db.rows(f"SELECT * FROM {{p}}{JUDGED_SEATS.name} j WHERE {where} ORDER BY seat", params)
         if not seats:
             return None
+        version, budget = int(seats[0]["last_version"]), int(seats[0]["budget"])
+        key = (game_id, version, JUDGE_VERSION, budget)  # (the seats' key: the moves are written beside them)
         moves = self.db.rows(f"SELECT * FROM {{p}}{JUDGED_MOVES.name} WHERE {KEY} ORDER BY idx", key)
         return {
             "game_id": game_id,
@@ -93,21 +99,6 @@ class Judgements:
             "moves": [_move(row) for row in moves],
             "seats": [_seat(row) for row in seats],
         }
-
-    def of_moves(self, game_id: str, ended: int) -> Analysis | None:
-        """The judgement of a game's moves: at the game's latest version judged since ``ended`` (the version of its
-        record that ended it), at the largest budget there. A record after the end is an organiser's ruling
-        (annulled, a result adjusted), which changes no move: a judgement made before it still judges every move,
-        where ``of`` (keyed by the game's last version, as the analysis API answers) finds none."""
-        found = self.db.rows(
-            f"SELECT last_version, MAX(budget) AS budget FROM {{p}}{JUDGED_SEATS.name} "
-            "WHERE game_id = ? AND judge_version = ? AND last_version >= ? "
-            "GROUP BY last_version ORDER BY last_version DESC LIMIT 1",
-            (game_id, JUDGE_VERSION, ended),
-        )
-        if not found:
-            return None
-        return self.of(game_id, int(found[0]["last_version"]), int(found[0]["budget"]))
 
     def of_player(self, player_id: str, kind: str) -> list[PlayerAccuracy]:
         """The player's accuracy in each judged finished game of ``kind`` (``player_accuracy``)."""
@@ -124,14 +115,12 @@ class Judgements:
 
 # -- accuracy across games: the player page and the tournament page (docs/dashboard.md) --------------------------
 # A seat's judged accuracy joined to the seat's player and the game's row; a game judged at several budgets counts
-# once, at its largest (as the API answers by default). Only finished games are ever judged.
+# once, at its largest (as the API answers by default: ``of_game``). Only finished games are ever judged.
 _SEATS_JUDGED = (
     "FROM {p}rm_player_games pg "
     "JOIN {p}rm_games g ON g.game_id = pg.game_id "
-    f"JOIN {{p}}{JUDGED_SEATS.name} js ON js.game_id = pg.game_id AND js.seat = pg.seat "
-    "AND js.last_version = g.last_version AND js.judge_version = ? "
-    "AND js.budget = (SELECT MAX(j2.budget) FROM {p}" + JUDGED_SEATS.name + " j2 WHERE j2.game_id = js.game_id "
-    "AND j2.last_version = js.last_version AND j2.judge_version = js.judge_version AND j2.seat = js.seat) "
+    f"JOIN {{p}}{JUDGED_SEATS.name} js ON js.game_id = pg.game_id AND js.seat = pg.seat AND js.judge_version = ? "
+    f"AND {of_game('js')} "
     "WHERE pg.finished = 1 AND g.status = 'over' AND js.accuracy IS NOT NULL"
 )
 

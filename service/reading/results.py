@@ -410,7 +410,9 @@ class Analysis(TypedDict):
     """A finished game judged: every decision, and each seat's accuracy (docs/judge.md)."""
 
     game_id: Annotated[str, UUID]
-    version: Annotated[int, note("The game's last version, the one judged.")]
+    version: Annotated[
+        int, note("The version the game ended at, which keys its judgement (rulings since change no move).")
+    ]
     judge_version: Annotated[int, note("The judge's version: a new one judges again.")]
     budget: Annotated[int, note("Playouts a decision.")]
     moves: list[JudgedMove]

@@ -12,6 +12,7 @@ from typing import Any
 from domain.judge import JUDGE_VERSION
 from service.analysis.ratings import Rating
 from service.errors import BadRequest
+from service.reading.judgements import of_game
 from service.reading.listing import decode_cursor, encode_cursor
 from service.reading.read_db import ReadDatabase
 from service.reading.results import AccuracyFigures, KindSkill, LeaderboardEntry, RatingChange, RatingFigures
@@ -30,14 +31,14 @@ def figures(mu: float, sigma: float, games: int) -> RatingFigures:
     }
 
 
-# A player's accuracy per kind: their seats of finished games judged at this judge version, each game at the largest
-# budget it is judged at (the answer GET /games/{id}/analysis gives by default).
+# A player's accuracy per kind: their seats of finished games judged at this judge version, each game's judgement as
+# GET /games/{id}/analysis answers it by default (``of_game``: its largest budget; a ruling since its end changes
+# nothing).
 ACCURACY_SQL = (
     "SELECT pg.kind AS kind, AVG(js.accuracy) AS mean, COUNT(DISTINCT js.game_id) AS games "
     f"FROM {{p}}rm_player_games pg JOIN {{p}}{JUDGED_SEATS.name} js ON js.game_id = pg.game_id AND js.seat = pg.seat "
     "WHERE pg.player_id = ? AND pg.finished = 1 AND js.judge_version = ? AND js.accuracy IS NOT NULL "
-    f"AND js.budget = (SELECT MAX(b.budget) FROM {{p}}{JUDGED_SEATS.name} b WHERE b.game_id = js.game_id "
-    "AND b.last_version = js.last_version AND b.judge_version = js.judge_version) "
+    f"AND {of_game('js')} "
     "GROUP BY pg.kind"
 )
 

@@ -24,7 +24,7 @@ def seat_accuracies(judged: Judged, game_ids: list[str]) -> list[tuple[str, str,
     out = []
     for game_id in game_ids:
         game = judged.service.game(game_id)
-        analysis = judged.queries.judgements.of(game_id, game["version"])
+        analysis = judged.queries.judgements.of(game_id)
         assert analysis is not None
         players = [p["id"] for p in game["players"]]
         for seat in analysis["seats"]:

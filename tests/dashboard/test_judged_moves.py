@@ -42,7 +42,7 @@ def test_a_move_the_picker_does_not_offer_is_the_engine_s_words() -> None:
 def test_every_judged_move_of_a_finished_game_is_named_from_its_position(judged: Judged, which: str) -> None:
     game_id = judged.facts[which][0]
     records = judged.service.stored_records(game_id)
-    analysis = judged.queries.judgements.of(game_id, records[-1]["version"])
+    analysis = judged.queries.judgements.of(game_id)
     assert analysis is not None
     rules = game(str(records[0]["body"]["kind"])).rules
     named = judged_words(records, analysis["moves"])

@@ -33,7 +33,7 @@ def test_accuracy_by_player_by_table_size_and_by_tournament(service: Digsite, da
         seats = []  # (game, player, size, accuracy) at each game's largest budget
         for g in games:
             found = service.game(g.id)
-            analysis = judgements.of(g.id, found["version"])
+            analysis = judgements.of(g.id)
             assert analysis is not None and analysis["budget"] == (8 if g.id == cup.games[0].id else 4)
             players = [p["id"] for p in found["players"]]
             seats += [(g.id, players[s["seat"]], len(players), s["accuracy"]) for s in analysis["seats"]]
