@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,7 @@ from domain.judge import Judge, moves_of
 from domain.play import play_game
 from domain.policies import Bots, Policy
 from domain.protocol import GameRules, Result
+from domain.search import ROUNDS_AHEAD as SEARCH_ROUNDS_AHEAD
 from domain.search import SearchBot, play_out, rewards
 from service.analysis.fair_play.evidence import Decision, Outlook, TournamentEvidence
 from service.analysis.fair_play.findings import Report
@@ -47,20 +49,29 @@ THINK_SPREAD = (0.5, 1.0)  # a player's lognormal sigma drawn uniformly in this 
 @dataclass(frozen=True, slots=True)
 class Setup:
     """One simulated tournament: ``players`` at tables of ``table``, ``rounds`` rounds, judged at ``judge_budget``;
-    ``pairs`` colluding pairs playing for the partner at ``rate`` of their decisions (searching at
-    ``collusion_budget``), one kingmaker, one bot seat searching at ``bot_budget``."""
+    ``pairs`` colluding pairs, ``kingmakers`` kingmakers (each with an honest player it plays for), ``bots`` bot
+    seats searching at ``bot_budget``. A colluder gifts at ``rate`` of the decisions where a gift is clear (its
+    candidates compared over ``gift_draws`` common draws: the partner gains at least ``gift_margin`` of reward
+    beyond the colluder's own best, by at least 2 standard errors). ``together``: the share of rounds in which each
+    planted group (a pair, a kingmaker and its player) is seated at one table (friends who manage to sit together;
+    0: the round robin alone, where a pair meets about rounds * (table - 1) / (players - 1) times)."""
 
     kind: str
-    players: int = 8
+    players: int = 12
     table: int = 4
     rounds: int = 6
     judge_budget: int = 32
     seed: str = "fair-play"
-    pairs: int = 1
-    rate: float = 0.75
-    collusion_budget: int = 64
+    pairs: int = 2
+    kingmakers: int = 2
+    bots: int = 2
+    rate: float = 1.0
+    gift_draws: int = 8
+    gift_margin: float = 0.05
+    collusion_budget: int = 64  # the candidates a colluder or a kingmaker compares: the search's at this budget
     kingmaker_draws: int = 4
     bot_budget: int = 128
+    together: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,14 +112,14 @@ class Simulation:
 
 
 def roster(setup: Setup) -> tuple[Entrant, ...]:
-    """The players: the planted cheats first (colluding pairs, the kingmaker, the bot seat), then honest players of
-    the styles ``HONEST_STYLES`` in turn; the kingmaker's chosen player is the first honest one."""
+    """The players: the planted cheats first (colluding pairs, kingmakers, bot seats), then honest players of the
+    styles ``HONEST_STYLES`` in turn; kingmaker k plays for the k-th honest player."""
     rng = random.Random(f"roster:{setup.seed}")
     bots = game(setup.kind).bots
     personas = bots.personas_for(setup.players)
-    honest_count = setup.players - 2 * setup.pairs - 2
-    if honest_count < 1:
-        raise ValueError(f"{setup.players} players leave no honest one beside the planted cheats")
+    honest_count = setup.players - 2 * setup.pairs - setup.kingmakers - setup.bots
+    if honest_count < max(1, setup.kingmakers):
+        raise ValueError(f"{setup.players} players leave too few honest ones beside the planted cheats")
 
     def think() -> tuple[float, float]:
         low, high = THINK_MEDIAN
@@ -124,45 +135,89 @@ def roster(setup: Setup) -> tuple[Entrant, ...]:
         return (persona.policy, dict(persona.tendencies)) if persona.policy == "heuristic" else ("heuristic", {})
 
     out: list[Entrant] = []
-    first_honest = f"honest-{1:02d}"
     for p in range(setup.pairs):
         a, b = f"colluder-{p + 1}a", f"colluder-{p + 1}b"
         out += [Entrant(a, "colluder", "heuristic", {}, *think(), partner=b),
                 Entrant(b, "colluder", "heuristic", {}, *think(), partner=a)]  # fmt: skip
-    out.append(Entrant("kingmaker", "kingmaker", "heuristic", {}, *think(), partner=first_honest))
-    out.append(Entrant("bot-seat", "bot", "search", {"budget": setup.bot_budget}, *think()))
+    for k in range(setup.kingmakers):
+        out.append(Entrant(f"kingmaker-{k + 1}", "kingmaker", "heuristic", {}, *think(), partner=f"honest-{k + 1:02d}"))
+    for n in range(setup.bots):
+        out.append(Entrant(f"bot-seat-{n + 1}", "bot", "search", {"budget": setup.bot_budget}, *think()))
     for i in range(honest_count):
         policy, tendencies = style(i)
         out.append(Entrant(f"honest-{i + 1:02d}", "honest", policy, tendencies, *think()))
     return tuple(out)
 
 
-@dataclass
-class ForSeat(SearchBot[Any]):
-    """The search bot playing for another seat: each candidate valued by ``beneficiary``'s reward, not its own."""
-
-    beneficiary: int = 0
-
-    def evaluate(self, state: Any, action: Any, seat: int, start_round: int, rng: random.Random) -> float:
-        return super().evaluate(state, action, self.beneficiary, start_round, rng)
+def groups(entrants: Sequence[Entrant]) -> list[tuple[str, str]]:
+    """The planted groups a tournament may seat together: each colluding pair once, each kingmaker and its player."""
+    pairs = [(e.name, e.partner) for e in entrants if e.role == "colluder" and e.partner and e.name < e.partner]
+    return pairs + [(e.name, e.partner) for e in entrants if e.role == "kingmaker" and e.partner]
 
 
 @dataclass
 class Colluding:
-    """At ``rate`` of its decisions, the move the search finds best for the partner; else its own style's."""
+    """A colluder: where a gift to its partner is clear, at ``rate`` of those decisions, the candidate best for the
+    partner; else its own style's. Clear: over ``draws`` draws common to every candidate (playouts to the round's
+    end, as the search and the judge play them), the partner's mean reward after that candidate exceeds its reward
+    after the colluder's own best candidate by at least ``margin`` and by 2 standard errors of the paired
+    difference. So the cheat gifts where the gift is worth something, not on the noise of a small search."""
 
     own: Policy[Any]
-    for_partner: ForSeat
+    rules: GameRules[Any, Any, Any]
+    searcher: SearchBot[Any]  # its candidates
+    rollout: Policy[Any]  # every seat of a playout
+    partner: int
     rate: float
+    draws: int = 8
+    margin: float = 0.05
     name: str = "colluding"
+    asked: int = field(default=0)  # decisions with a choice, so far (a test reads them)
+    clear: int = field(default=0)  # ... of which a gift was clear
+    gifted: int = field(default=0)  # ... of which it gifted
 
     def tendencies(self) -> dict[str, Any]:
-        return {"rate": self.rate, "budget": self.for_partner.budget}
+        return {"rate": self.rate, "draws": self.draws, "margin": self.margin}
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
-        if rng.random() < self.rate:
-            return self.for_partner.choose(view, legal, rng)
-        return self.own.choose(view, legal, rng)
+        if len(legal) < 2:
+            return self.own.choose(view, legal, rng)
+        self.asked += 1
+        gift = self.clear_gift(view, legal, rng)
+        if gift is None:
+            return self.own.choose(view, legal, rng)
+        self.clear += 1
+        if rng.random() >= self.rate:
+            return self.own.choose(view, legal, rng)
+        self.gifted += 1
+        return gift
+
+    def clear_gift(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any | None:
+        """The candidate best for the partner, if its gift over the colluder's own best is clear; else ``None``."""
+        seen = dict(view)
+        me = int(seen["viewer"])
+        candidates = self.searcher.candidates(seen, legal, rng)
+        if len(candidates) < 2:
+            return None
+        outcomes = [[0.0] * len(candidates) for _ in range(self.draws)]  # the partner's reward, per draw
+        mine = [0.0] * len(candidates)
+        for d in range(self.draws):
+            state = self.rules.sample(seen, me, rng)
+            stop = self.rules.progress(state).round + SEARCH_ROUNDS_AHEAD
+            seed = rng.getrandbits(64)
+            for i, action in enumerate(candidates):
+                ended = play_out(self.rules, self.rollout, state, action, stop, random.Random(seed))
+                reward = rewards(*ended) if ended is not None else None
+                mine[i] += reward[me] if reward is not None else 0.0
+                outcomes[d][i] = reward[self.partner] if reward is not None else 0.0
+        best_own = max(range(len(candidates)), key=lambda i: (mine[i], -i))
+        best_partner = max(range(len(candidates)), key=lambda i: (sum(o[i] for o in outcomes), -i))
+        if best_partner == best_own:
+            return None
+        gains = [o[best_partner] - o[best_own] for o in outcomes]
+        mean = statistics.fmean(gains)
+        error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.inf
+        return candidates[best_partner] if mean >= self.margin and mean >= 2 * error else None
 
 
 def _wins(ended: tuple[Result | None, tuple[int, ...]] | None, players: int) -> tuple[float, ...]:
@@ -226,24 +281,50 @@ def policies_for(
         e = entrants[name]
         own = bots.make(e.policy, **dict(e.tendencies))
         partner = table.index(e.partner) if e.partner in table else None
+        searcher = SearchBot(rules, bots, budget=setup.collusion_budget)
         if e.role == "colluder" and partner is not None:
-            partner_search = ForSeat(rules, bots, budget=setup.collusion_budget, beneficiary=partner)
-            out.append(Colluding(own, partner_search, setup.rate))
+            out.append(Colluding(own, rules, searcher, bots.make(searcher.rollout), partner, setup.rate,
+                                 setup.gift_draws, setup.gift_margin))  # fmt: skip
         elif e.role == "kingmaker":
-            searcher = SearchBot(rules, bots, budget=setup.collusion_budget)
             out.append(Kingmaking(own, rules, searcher, bots.make(searcher.rollout), partner, setup.kingmaker_draws))
         else:
             out.append(own)
     return out
 
 
-def seat_rounds(setup: Setup, names: Sequence[str]) -> tuple[Round, ...]:
-    """``setup.rounds`` rounds of the round robin, each seated from the rounds before."""
+def seat_rounds(setup: Setup, names: Sequence[str], groups: Sequence[tuple[str, str]] = ()) -> tuple[Round, ...]:
+    """``setup.rounds`` rounds of the round robin, each seated from the rounds before; in ``setup.together`` of
+    them (drawn per group and round) each of ``groups`` is then brought to one table, the one with the fewest players of
+    groups already brought together (ties: the most of this group): a member swaps seats with a player there who is
+    in no such group."""
     seats = game(setup.kind).schemas.seats
+    rng = random.Random(f"together:{setup.seed}")
     rounds: list[Round] = []
     for r in range(setup.rounds):
         history = History.of([(x.tables, x.byes) for x in rounds])
-        rounds.append(seat("round_robin", names, setup.table, seats.low, seats.high, f"{setup.seed}-{r}", history))
+        seated = seat("round_robin", names, setup.table, seats.low, seats.high, f"{setup.seed}-{r}", history)
+        tables = [list(t) for t in seated.tables]
+        placed: set[str] = set()
+        for group in groups:
+            if rng.random() >= setup.together:
+                continue
+            at = {p: i for i, t in enumerate(tables) for p in t}
+            if any(p not in at for p in group):
+                continue  # sitting out this round
+            # the table with the fewest players of groups already brought together (ties: the most of this group)
+            home = min(range(len(tables)), key=lambda i: (sum(p in placed for p in tables[i]),
+                                                          -sum(p in group for p in tables[i]), i))  # fmt: skip
+            for member in group:
+                if at[member] == home:
+                    continue
+                movable = [p for p in tables[home] if p not in placed and p not in group]
+                if not movable:
+                    break
+                away = tables[at[member]]
+                tables[home][tables[home].index(movable[0])], away[away.index(member)] = member, movable[0]
+                at = {p: i for i, t in enumerate(tables) for p in t}
+            placed |= set(group)
+        rounds.append(Round(tuple(tuple(t) for t in tables), seated.byes))
     return tuple(rounds)
 
 
@@ -280,7 +361,7 @@ def simulate(
     """The tournament played, judged and reported; ``progress`` hears each game's id and its judged decisions."""
     entrants = roster(setup)
     by_name = {e.name: e for e in entrants}
-    rounds = seat_rounds(setup, [e.name for e in entrants])
+    rounds = seat_rounds(setup, [e.name for e in entrants], groups(entrants))
     decisions: list[Decision] = []
     games = 0
     for r, seated in enumerate(rounds):
