@@ -66,8 +66,8 @@ class Setup:
     kingmakers: int = 2
     bots: int = 2
     rate: float = 1.0
-    gift_draws: int = 8
-    gift_margin: float = 0.05
+    gift_draws: int = 16
+    gift_margin: float = 0.03
     collusion_budget: int = 64  # the candidates a colluder or a kingmaker compares: the search's at this budget
     kingmaker_draws: int = 4
     bot_budget: int = 128
@@ -158,10 +158,11 @@ def groups(entrants: Sequence[Entrant]) -> list[tuple[str, str]]:
 @dataclass
 class Colluding:
     """A colluder: where a gift to its partner is clear, at ``rate`` of those decisions, the candidate best for the
-    partner; else its own style's. Clear: over ``draws`` draws common to every candidate (playouts to the round's
-    end, as the search and the judge play them), the partner's mean reward after that candidate exceeds its reward
-    after the colluder's own best candidate by at least ``margin`` and by 2 standard errors of the paired
-    difference. So the cheat gifts where the gift is worth something, not on the noise of a small search."""
+    partner; else its own style's. Clear: the candidates compared on ``draws`` draws common to all (playouts to the
+    round's end, as the search and the judge play them), then on as many fresh draws the partner's reward after the
+    candidate best for it exceeds its reward after the colluder's own best by at least ``margin`` and by 2 standard
+    errors of the paired difference. So the cheat gifts where the gift is worth something, not on the noise of a
+    small search (which, choosing the largest of many noisy figures, sees gifts the judge does not)."""
 
     own: Policy[Any]
     rules: GameRules[Any, Any, Any]
@@ -169,8 +170,8 @@ class Colluding:
     rollout: Policy[Any]  # every seat of a playout
     partner: int
     rate: float
-    draws: int = 8
-    margin: float = 0.05
+    draws: int = 16
+    margin: float = 0.03
     name: str = "colluding"
     asked: int = field(default=0)  # decisions with a choice, so far (a test reads them)
     clear: int = field(default=0)  # ... of which a gift was clear
@@ -193,31 +194,45 @@ class Colluding:
         return gift
 
     def clear_gift(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any | None:
-        """The candidate best for the partner, if its gift over the colluder's own best is clear; else ``None``."""
+        """The candidate best for the partner, if its gift over the colluder's own best is clear; else ``None``.
+        Both are chosen on ``draws`` draws, the gift confirmed on as many fresh ones (choosing the largest of many
+        noisy figures overstates it: the confirmation does not)."""
         seen = dict(view)
         me = int(seen["viewer"])
         candidates = self.searcher.candidates(seen, legal, rng)
         if len(candidates) < 2:
             return None
-        outcomes = [[0.0] * len(candidates) for _ in range(self.draws)]  # the partner's reward, per draw
-        mine = [0.0] * len(candidates)
-        for d in range(self.draws):
-            state = self.rules.sample(seen, me, rng)
-            stop = self.rules.progress(state).round + SEARCH_ROUNDS_AHEAD
-            seed = rng.getrandbits(64)
-            for i, action in enumerate(candidates):
-                ended = play_out(self.rules, self.rollout, state, action, stop, random.Random(seed))
-                reward = rewards(*ended) if ended is not None else None
-                mine[i] += reward[me] if reward is not None else 0.0
-                outcomes[d][i] = reward[self.partner] if reward is not None else 0.0
+        mine, theirs = [0.0] * len(candidates), [0.0] * len(candidates)
+        for _ in range(self.draws):
+            for i, reward in enumerate(self._playouts(seen, me, candidates, rng)):
+                mine[i] += reward[me]
+                theirs[i] += reward[self.partner]
         best_own = max(range(len(candidates)), key=lambda i: (mine[i], -i))
-        best_partner = max(range(len(candidates)), key=lambda i: (sum(o[i] for o in outcomes), -i))
+        best_partner = max(range(len(candidates)), key=lambda i: (theirs[i], -i))
         if best_partner == best_own:
             return None
-        gains = [o[best_partner] - o[best_own] for o in outcomes]
+        pair = [candidates[best_own], candidates[best_partner]]
+        gains = []
+        for _ in range(self.draws):
+            own, gift = self._playouts(seen, me, pair, rng)
+            gains.append(gift[self.partner] - own[self.partner])
         mean = statistics.fmean(gains)
         error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.inf
         return candidates[best_partner] if mean >= self.margin and mean >= 2 * error else None
+
+    def _playouts(
+        self, seen: Mapping[str, Any], me: int, actions: Sequence[Any], rng: random.Random
+    ) -> list[list[float]]:
+        """Every seat's reward after each of ``actions`` on one common draw, played out to the round's end."""
+        state = self.rules.sample(seen, me, rng)
+        stop = self.rules.progress(state).round + SEARCH_ROUNDS_AHEAD
+        seed = rng.getrandbits(64)
+        players = len(self.rules.progress(state).scores)
+        out = []
+        for action in actions:
+            ended = play_out(self.rules, self.rollout, state, action, stop, random.Random(seed))
+            out.append(rewards(*ended) if ended is not None else [0.0] * players)
+        return out
 
 
 def _wins(ended: tuple[Result | None, tuple[int, ...]] | None, players: int) -> tuple[float, ...]:

@@ -82,11 +82,11 @@ def test_planted_groups_sit_together_in_the_share_of_rounds_asked(together: floa
         assert least <= met <= most, (a, b, met)
 
 
-def _positions(kind: str, seats: int, seed: str, every: int) -> list[tuple[Any, int]]:
-    """Every ``every``-th decision (with a choice) of a game played by the heuristic bots: the state and the seat."""
+def _positions(kind: str, styles: Sequence[str], seed: str, every: int) -> list[tuple[Any, int]]:
+    """Every ``every``-th decision (with a choice) of a game played by bots of ``styles``: the state and the seat."""
     found = game(kind)
-    rules, bot = found.rules, found.bots.make("heuristic")
-    state = rules.replay(rules.start([f"p{i}" for i in range(seats)], None, seed))
+    rules, bots = found.rules, [found.bots.make(style) for style in styles]
+    state = rules.replay(rules.start([f"p{i}" for i in range(len(styles))], None, seed))
     rng = random.Random(seed)
     out, count = [], 0
     while rules.result(state) is None:
@@ -96,20 +96,21 @@ def _positions(kind: str, seats: int, seed: str, every: int) -> list[tuple[Any, 
             count += 1
             if count % every == 0:
                 out.append((state, seat))
-        state = rules.step(state, bot.choose(SeatView(rules, state, seat), legal, rng))[1]
+        state = rules.step(state, bots[seat].choose(SeatView(rules, state, seat), legal, rng))[1]
     return out
 
 
 @pytest.mark.slow
 def test_a_colluder_s_gift_raises_its_partner_s_value_as_the_judge_measures_it() -> None:
-    """Over a Ruins game's positions: where the colluder gifts, the judge (budget 64, its own draws) finds the
-    partner's value after the gift above its value after the honest move, and above the other opponents' gain."""
+    """Over a Ruins game's positions: the colluder finds a clear gift at some, not all; where it gifts, the judge
+    (budget 256, its own draws) finds the partner's value after the gift above its value after the honest move, by
+    more than the other opponents' (what the gift signal reads)."""
     found = game("ruins")
     rules, bots = found.rules, found.bots
-    judge = Judge(rules, bots, budget=64)
+    judge = Judge(rules, bots, budget=256)
     gains: list[float] = []
     decisions = 0
-    for n, (state, seat) in enumerate(_positions("ruins", 4, "gift", 7)):
+    for n, (state, seat) in enumerate(_positions("ruins", ["heuristic"] * 4, "gift", 4)):
         partner = (seat + 1) % 4
         honest_policy = bots.make("heuristic")
         colluder = Colluding(honest_policy, rules, SearchBot(rules, bots, budget=64), bots.make("heuristic"),
@@ -128,8 +129,38 @@ def test_a_colluder_s_gift_raises_its_partner_s_value_as_the_judge_measures_it()
         gains.append(change[partner] - sum(others) / len(others))
     assert len(gains) >= 3, (len(gains), decisions)  # gifts were clear at some positions, not everywhere
     assert len(gains) < decisions
-    assert statistics.fmean(gains) > 0.02, gains
+    assert statistics.fmean(gains) > 0.01, gains
     assert sum(g > 0 for g in gains) > len(gains) / 2, gains
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason="measured: the kingmaker's picks (4 draws, and 16) shift its player's win chance by 0.000 and -0.003 "
+    "beyond the options' average as the judge at 256 measures it; one Ruins move rarely changes who leads at the "
+    "round's end (most shifts are exactly 0)",
+)
+def test_a_kingmaker_without_a_chance_moves_the_win_to_its_chosen_player() -> None:
+    """A Ruins game where seat 0 plays at random and falls behind: at its later decisions the kingmaker (seat 0,
+    for seat 1) finds it has no chance and picks; the judge (budget 256) finds seat 1's win chance after that pick
+    above its chance on the options on average, more than the other opponents' (what kingmaking reads)."""
+    found = game("ruins")
+    rules, bots = found.rules, found.bots
+    judge = Judge(rules, bots, budget=256)
+    shifts: list[float] = []
+    positions = [(state, seat) for state, seat in _positions("ruins", ["random"] + ["heuristic"] * 3, "king", 1)
+                 if seat == 0]  # fmt: skip
+    for n, (state, seat) in enumerate(positions[len(positions) // 2 :]):
+        king = Kingmaking(Fixed("unused"), rules, SearchBot(rules, bots, budget=64), bots.make("heuristic"), 1, 4)
+        chosen = king.choose(SeatView(rules, state, seat), rules.legal_actions(state, seat), random.Random(n))
+        if king.crowned == 0:
+            continue
+        judged = judge.decision(state, seat, chosen, n, seed="king")
+        assert judged.played_estimate is not None and judged.options is not None
+        shift = [judged.played_estimate.wins[s] - judged.options.wins[s] for s in range(4)]
+        shifts.append(shift[1] - (shift[2] + shift[3]) / 2)
+    assert len(shifts) >= 3, len(shifts)
+    assert statistics.fmean(shifts) > 0.02, shifts
 
 
 def test_a_colluder_gifts_only_where_clear_and_at_its_rate() -> None:
