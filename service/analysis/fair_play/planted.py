@@ -5,16 +5,18 @@ The roster (``roster``): honest players of mixed styles and strengths (the game'
 personas, the search bot at small budgets), each with human-like think times (lognormal, a median and a spread drawn
 per player); and the planted cheats, policies over the protocol like every bot:
 
-- a *colluding pair*: each partner, at a stated ``rate`` of its decisions, plays the move the search finds best for
-  its partner (``ForSeat``: the search bot with the partner's reward instead of its own), which gifts (the partner
-  gains beyond the mover's best) and spares the partner (soft play); its other moves are its honest style's;
-- a *kingmaker*: plays its style until it has no chance left (its win chance at most ``signals.NO_CHANCE`` after
-  each of its candidate moves, measured as the judge does: playouts to the round's end, on common draws), then
-  plays the candidate that gives its chosen player the best chance to win when that player is at the table (an
-  honest player: being crowned is no cheat);
-- a *bot seat*: the search bot at a high budget, with think times drawn as an honest player's are.
+- *colluding pairs*: each partner, at a stated ``rate`` of the decisions where a gift to its partner is clear
+  (``Colluding``: the partner's gain over the colluder's own best move confirmed on fresh draws), plays the move
+  best for its partner, which gifts (the partner gains beyond the mover's best) and spares the partner (soft play);
+  its other moves are its honest style's;
+- *kingmakers*, each with its chosen player: its style until it has no chance left (its win chance at most
+  ``signals.NO_CHANCE`` after each of its candidate moves, measured as the judge does: playouts to the round's end,
+  on common draws), then the candidate that gives its chosen player the best chance to win when that player is at
+  the table (an honest player: being crowned is no cheat);
+- *bot seats*: the search bot at a high budget, with think times drawn as an honest player's are.
 
-``simulate``: N players, R rounds seated by the round robin (``service.seating.formats``), each table's game played
+``simulate``: N players, R rounds seated by the round robin (``service.seating.formats``), each planted group (a
+pair, a kingmaker and its player) then brought to one table in a stated share of rounds, each table's game played
 in memory (``domain.play``) and judged whole (``domain.judge``, a small budget), the judged decisions made evidence
 (the move's number plus one stands for its version: there is no store) and the report made. Seeded: the same
 ``Setup`` gives the same report. Nothing here names a game.
