@@ -185,18 +185,18 @@ def test_a_kingmaker_without_its_chosen_player_at_the_table_plays_its_own_style(
     assert king.choose({}, ["own", "x"], random.Random(0)) == "own" and king.crowned == 0
 
 
-# A small tournament per game, about two CPU minutes each: players, table size, rounds, the judge's budget.
-SMALL = {"ruins": Setup("ruins", players=8, table=4, rounds=6, judge_budget=32),
-         "arnak": Setup("arnak", players=6, table=3, rounds=3, judge_budget=16)}  # fmt: skip
-# Where the planted cheat does not rank first at this size (measured: docs/fair_play.md, "What the simulation
+# One tournament per game, bench/fair_play.py's (about 4.5 and 5 CPU minutes): 12 players, 8 of them planted cheats.
+SMALL = {"ruins": Setup("ruins", table=4, rounds=6, judge_budget=32, seed="fair-power-ruins-0"),
+         "arnak": Setup("arnak", table=3, rounds=3, judge_budget=16, seed="fair-power-arnak-0")}  # fmt: skip
+# Where the planted cheats do not rank first at this size (measured: docs/fair_play.md, "What the simulation
 # shows"): expected failures, strict, so the day one starts to pass the test says so.
 NOT_YET = {
-    ("ruins", "gifts"): "the colluders' gifts are below the judge's noise at budget 32 in two games together",
-    ("ruins", "soft_play"): "the pair's sparing is below the judge's noise at budget 32 in two games together",
-    ("ruins", "kingmaking"): "the kingmaker never had a move without a chance at a table with its chosen player",
-    ("arnak", "gifts"): "the colluders sat together once in three rounds: no pattern can repeat",
-    ("arnak", "soft_play"): "the colluders sat together once in three rounds: no pattern can repeat",
-    ("arnak", "kingmaking"): "the kingmaker never had a move without a chance at a table with its chosen player",
+    ("ruins", "gifts"): "the four gift directions rank 4, 15, 17, 38 of 92: gifts within the judge's noise at 32",
+    ("ruins", "soft_play"): "the two pairs rank 9 and 40 of 46: sparing within the judge's noise at 32",
+    ("ruins", "kingmaking"): "the kingmakers' picks do not move the win (tested above); they rank 36 and 75 of 80",
+    ("arnak", "gifts"): "the four gift directions rank 3, 9, 11, 16 of 56 in three games each",
+    ("arnak", "soft_play"): "the two pairs rank 1 and 3 of 28 in three games each",
+    ("arnak", "kingmaking"): "one kingmaker had no scored move at its player's table; the other ranks 7 of 24",
 }
 
 
