@@ -1,14 +1,15 @@
 """The fair-play signals against planted cheats: how many they find, how many honest players they flag.
 
 Plays ``--tournaments`` simulated tournaments per game (``service.analysis.fair_play.planted``: N players of mixed
-honest styles and strengths, a colluding pair, a kingmaker and a bot seat, R rounds of the round robin, every game
-judged in memory), then for each signal and game prints the share of planted cheats flagged and of honest subjects
-flagged at the thresholds the report uses (``signals.THRESHOLDS``), each with its n and 95 % Wilson interval, and a
-curve of both shares across thresholds (the report re-made from the same evidence at each). Tournaments are seeded
-``<prefix>-<game>-<i>`` (or ``--seeds``): the same arguments give the same figures. Run it under ``nice -n 10``;
-the figures are in docs/fair_play.md and docs/performance.md.
+honest styles and strengths, colluding pairs, kingmakers and bot seats, R rounds of the round robin with each planted
+group brought to one table in ``--together`` of them, every game judged in memory), then for each signal and game
+prints the share of planted cheats flagged and of honest subjects flagged at the thresholds the report uses
+(``signals.THRESHOLDS``), each with its n and 95 % Wilson interval, and a curve of both shares across thresholds
+(the report re-made from the same evidence at each). Tournaments are seeded ``<prefix>-<game>-<i>`` (or
+``--seeds``): the same arguments give the same figures. Run it under ``nice -n 10``; the figures are in
+docs/fair_play.md and docs/performance.md.
 
-    nice -n 10 python -m bench.fair_play --game ruins --tournaments 2 --players 8 --rounds 6 --budget 32
+    nice -n 10 python -m bench.fair_play --game ruins --tournaments 2 --players 12 --rounds 6 --budget 32
 """
 
 from __future__ import annotations
@@ -59,8 +60,9 @@ def summary(sims: Sequence[Simulation], cpu: float) -> str:
     head = (
         f"{setup.kind}: {len(sims)} tournament(s) of {setup.players} players, tables of {setup.table}, "
         f"{setup.rounds} rounds ({games} games, {sum(len(s.evidence.decisions) for s in sims)} judged decisions), "
-        f"judge budget {setup.judge_budget}, collusion rate {setup.rate} (search {setup.collusion_budget}), "
-        f"bot seat at {setup.bot_budget}; {cpu:.0f} CPU s"
+        f"judge budget {setup.judge_budget}; {setup.pairs} colluding pairs gifting at {setup.rate} of clear gifts "
+        f"({setup.gift_draws} draws, margin {setup.gift_margin}), {setup.kingmakers} kingmakers, {setup.bots} bot "
+        f"seats at {setup.bot_budget}; groups together in {setup.together} of rounds; {cpu:.0f} CPU s"
     )
     lines = [head, "", "| signal | threshold | planted flagged | honest flagged | planted ranks |", "|" + "---|" * 5]
     for signal in SIGNALS:
@@ -84,17 +86,18 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="a game kind (repeat for more); default ruins")
     parser.add_argument("--tournaments", type=int, default=2)
     parser.add_argument("--seeds", help="the tournaments' seeds, comma separated (instead of <prefix>-<game>-<i>)")
-    parser.add_argument("--players", type=int, default=8)
+    parser.add_argument("--players", type=int, default=Setup("x").players)
     parser.add_argument("--table", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--budget", type=int, default=32, help="the judge's budget")
-    parser.add_argument("--rate", type=float, default=Setup("x").rate, help="the colluders' share of moves")
+    parser.add_argument("--rate", type=float, default=Setup("x").rate, help="the colluders' share of clear gifts")
+    parser.add_argument("--together", type=float, default=Setup("x").together, help="share of rounds at one table")
     parser.add_argument("--bot-budget", type=int, default=Setup("x").bot_budget)
     parser.add_argument("--prefix", default="fair-play-bench")
     args = parser.parse_args()
     for kind in args.game or ["ruins"]:
         base = Setup(kind, players=args.players, table=args.table, rounds=args.rounds, judge_budget=args.budget,
-                     rate=args.rate, bot_budget=args.bot_budget)  # fmt: skip
+                     rate=args.rate, bot_budget=args.bot_budget, together=args.together)  # fmt: skip
         seeds = args.seeds.split(",") if args.seeds else [f"{args.prefix}-{kind}-{i}" for i in range(args.tournaments)]
         start = time.process_time()
         sims = []

@@ -5,16 +5,18 @@ The roster (``roster``): honest players of mixed styles and strengths (the game'
 personas, the search bot at small budgets), each with human-like think times (lognormal, a median and a spread drawn
 per player); and the planted cheats, policies over the protocol like every bot:
 
-- a *colluding pair*: each partner, at a stated ``rate`` of its decisions, plays the move the search finds best for
-  its partner (``ForSeat``: the search bot with the partner's reward instead of its own), which gifts (the partner
-  gains beyond the mover's best) and spares the partner (soft play); its other moves are its honest style's;
-- a *kingmaker*: plays its style until it has no chance left (its win chance at most ``signals.NO_CHANCE`` after
-  each of its candidate moves, measured as the judge does: playouts to the round's end, on common draws), then
-  plays the candidate that gives its chosen player the best chance to win when that player is at the table (an
-  honest player: being crowned is no cheat);
-- a *bot seat*: the search bot at a high budget, with think times drawn as an honest player's are.
+- *colluding pairs*: each partner, at a stated ``rate`` of the decisions where a gift to its partner is clear
+  (``Colluding``: the partner's gain over the colluder's own best move confirmed on fresh draws), plays the move
+  best for its partner, which gifts (the partner gains beyond the mover's best) and spares the partner (soft play);
+  its other moves are its honest style's;
+- *kingmakers*, each with its chosen player: its style until it has no chance left (its win chance at most
+  ``signals.NO_CHANCE`` after each of its candidate moves, measured as the judge does: playouts to the round's end,
+  on common draws), then the candidate that gives its chosen player the best chance to win when that player is at
+  the table (an honest player: being crowned is no cheat);
+- *bot seats*: the search bot at a high budget, with think times drawn as an honest player's are.
 
-``simulate``: N players, R rounds seated by the round robin (``service.seating.formats``), each table's game played
+``simulate``: N players, R rounds seated by the round robin (``service.seating.formats``), each planted group (a
+pair, a kingmaker and its player) then brought to one table in a stated share of rounds, each table's game played
 in memory (``domain.play``) and judged whole (``domain.judge``, a small budget), the judged decisions made evidence
 (the move's number plus one stands for its version: there is no store) and the report made. Seeded: the same
 ``Setup`` gives the same report. Nothing here names a game.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +36,7 @@ from domain.judge import Judge, moves_of
 from domain.play import play_game
 from domain.policies import Bots, Policy
 from domain.protocol import GameRules, Result
+from domain.search import ROUNDS_AHEAD as SEARCH_ROUNDS_AHEAD
 from domain.search import SearchBot, play_out, rewards
 from service.analysis.fair_play.evidence import Decision, Outlook, TournamentEvidence
 from service.analysis.fair_play.findings import Report
@@ -47,20 +51,29 @@ THINK_SPREAD = (0.5, 1.0)  # a player's lognormal sigma drawn uniformly in this 
 @dataclass(frozen=True, slots=True)
 class Setup:
     """One simulated tournament: ``players`` at tables of ``table``, ``rounds`` rounds, judged at ``judge_budget``;
-    ``pairs`` colluding pairs playing for the partner at ``rate`` of their decisions (searching at
-    ``collusion_budget``), one kingmaker, one bot seat searching at ``bot_budget``."""
+    ``pairs`` colluding pairs, ``kingmakers`` kingmakers (each with an honest player it plays for), ``bots`` bot
+    seats searching at ``bot_budget``. A colluder gifts at ``rate`` of the decisions where a gift is clear (its
+    candidates compared over ``gift_draws`` common draws: the partner gains at least ``gift_margin`` of reward
+    beyond the colluder's own best, by at least 2 standard errors). ``together``: the share of rounds in which each
+    planted group (a pair, a kingmaker and its player) is seated at one table (friends who manage to sit together;
+    0: the round robin alone, where a pair meets about rounds * (table - 1) / (players - 1) times)."""
 
     kind: str
-    players: int = 8
+    players: int = 12
     table: int = 4
     rounds: int = 6
     judge_budget: int = 32
     seed: str = "fair-play"
-    pairs: int = 1
-    rate: float = 0.75
-    collusion_budget: int = 64
+    pairs: int = 2
+    kingmakers: int = 2
+    bots: int = 2
+    rate: float = 1.0
+    gift_draws: int = 16
+    gift_margin: float = 0.03
+    collusion_budget: int = 64  # the candidates a colluder or a kingmaker compares: the search's at this budget
     kingmaker_draws: int = 4
     bot_budget: int = 128
+    together: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,14 +114,14 @@ class Simulation:
 
 
 def roster(setup: Setup) -> tuple[Entrant, ...]:
-    """The players: the planted cheats first (colluding pairs, the kingmaker, the bot seat), then honest players of
-    the styles ``HONEST_STYLES`` in turn; the kingmaker's chosen player is the first honest one."""
+    """The players: the planted cheats first (colluding pairs, kingmakers, bot seats), then honest players of the
+    styles ``HONEST_STYLES`` in turn; kingmaker k plays for the k-th honest player."""
     rng = random.Random(f"roster:{setup.seed}")
     bots = game(setup.kind).bots
     personas = bots.personas_for(setup.players)
-    honest_count = setup.players - 2 * setup.pairs - 2
-    if honest_count < 1:
-        raise ValueError(f"{setup.players} players leave no honest one beside the planted cheats")
+    honest_count = setup.players - 2 * setup.pairs - setup.kingmakers - setup.bots
+    if honest_count < max(1, setup.kingmakers):
+        raise ValueError(f"{setup.players} players leave too few honest ones beside the planted cheats")
 
     def think() -> tuple[float, float]:
         low, high = THINK_MEDIAN
@@ -124,45 +137,104 @@ def roster(setup: Setup) -> tuple[Entrant, ...]:
         return (persona.policy, dict(persona.tendencies)) if persona.policy == "heuristic" else ("heuristic", {})
 
     out: list[Entrant] = []
-    first_honest = f"honest-{1:02d}"
     for p in range(setup.pairs):
         a, b = f"colluder-{p + 1}a", f"colluder-{p + 1}b"
         out += [Entrant(a, "colluder", "heuristic", {}, *think(), partner=b),
                 Entrant(b, "colluder", "heuristic", {}, *think(), partner=a)]  # fmt: skip
-    out.append(Entrant("kingmaker", "kingmaker", "heuristic", {}, *think(), partner=first_honest))
-    out.append(Entrant("bot-seat", "bot", "search", {"budget": setup.bot_budget}, *think()))
+    for k in range(setup.kingmakers):
+        out.append(Entrant(f"kingmaker-{k + 1}", "kingmaker", "heuristic", {}, *think(), partner=f"honest-{k + 1:02d}"))
+    for n in range(setup.bots):
+        out.append(Entrant(f"bot-seat-{n + 1}", "bot", "search", {"budget": setup.bot_budget}, *think()))
     for i in range(honest_count):
         policy, tendencies = style(i)
         out.append(Entrant(f"honest-{i + 1:02d}", "honest", policy, tendencies, *think()))
     return tuple(out)
 
 
-@dataclass
-class ForSeat(SearchBot[Any]):
-    """The search bot playing for another seat: each candidate valued by ``beneficiary``'s reward, not its own."""
-
-    beneficiary: int = 0
-
-    def evaluate(self, state: Any, action: Any, seat: int, start_round: int, rng: random.Random) -> float:
-        return super().evaluate(state, action, self.beneficiary, start_round, rng)
+def groups(entrants: Sequence[Entrant]) -> list[tuple[str, str]]:
+    """The planted groups a tournament may seat together: each colluding pair once, each kingmaker and its player."""
+    pairs = [(e.name, e.partner) for e in entrants if e.role == "colluder" and e.partner and e.name < e.partner]
+    return pairs + [(e.name, e.partner) for e in entrants if e.role == "kingmaker" and e.partner]
 
 
 @dataclass
 class Colluding:
-    """At ``rate`` of its decisions, the move the search finds best for the partner; else its own style's."""
+    """A colluder: where a gift to its partner is clear, at ``rate`` of those decisions, the candidate best for the
+    partner; else its own style's. Clear: the candidates compared on ``draws`` draws common to all (playouts to the
+    round's end, as the search and the judge play them), then on as many fresh draws the partner's reward after the
+    candidate best for it exceeds its reward after the colluder's own best by at least ``margin`` and by 2 standard
+    errors of the paired difference. So the cheat gifts where the gift is worth something, not on the noise of a
+    small search (which, choosing the largest of many noisy figures, sees gifts the judge does not)."""
 
     own: Policy[Any]
-    for_partner: ForSeat
+    rules: GameRules[Any, Any, Any]
+    searcher: SearchBot[Any]  # its candidates
+    rollout: Policy[Any]  # every seat of a playout
+    partner: int
     rate: float
+    draws: int = 16
+    margin: float = 0.03
     name: str = "colluding"
+    asked: int = field(default=0)  # decisions with a choice, so far (a test reads them)
+    clear: int = field(default=0)  # ... of which a gift was clear
+    gifted: int = field(default=0)  # ... of which it gifted
 
     def tendencies(self) -> dict[str, Any]:
-        return {"rate": self.rate, "budget": self.for_partner.budget}
+        return {"rate": self.rate, "draws": self.draws, "margin": self.margin}
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
-        if rng.random() < self.rate:
-            return self.for_partner.choose(view, legal, rng)
-        return self.own.choose(view, legal, rng)
+        if len(legal) < 2:
+            return self.own.choose(view, legal, rng)
+        self.asked += 1
+        gift = self.clear_gift(view, legal, rng)
+        if gift is None:
+            return self.own.choose(view, legal, rng)
+        self.clear += 1
+        if rng.random() >= self.rate:
+            return self.own.choose(view, legal, rng)
+        self.gifted += 1
+        return gift
+
+    def clear_gift(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any | None:
+        """The candidate best for the partner, if its gift over the colluder's own best is clear; else ``None``.
+        Both are chosen on ``draws`` draws, the gift confirmed on as many fresh ones (choosing the largest of many
+        noisy figures overstates it: the confirmation does not)."""
+        seen = dict(view)
+        me = int(seen["viewer"])
+        candidates = self.searcher.candidates(seen, legal, rng)
+        if len(candidates) < 2:
+            return None
+        mine, theirs = [0.0] * len(candidates), [0.0] * len(candidates)
+        for _ in range(self.draws):
+            for i, reward in enumerate(self._playouts(seen, me, candidates, rng)):
+                mine[i] += reward[me]
+                theirs[i] += reward[self.partner]
+        best_own = max(range(len(candidates)), key=lambda i: (mine[i], -i))
+        best_partner = max(range(len(candidates)), key=lambda i: (theirs[i], -i))
+        if best_partner == best_own:
+            return None
+        pair = [candidates[best_own], candidates[best_partner]]
+        gains = []
+        for _ in range(self.draws):
+            own, gift = self._playouts(seen, me, pair, rng)
+            gains.append(gift[self.partner] - own[self.partner])
+        mean = statistics.fmean(gains)
+        error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.inf
+        return candidates[best_partner] if mean >= self.margin and mean >= 2 * error else None
+
+    def _playouts(
+        self, seen: Mapping[str, Any], me: int, actions: Sequence[Any], rng: random.Random
+    ) -> list[list[float]]:
+        """Every seat's reward after each of ``actions`` on one common draw, played out to the round's end."""
+        state = self.rules.sample(seen, me, rng)
+        stop = self.rules.progress(state).round + SEARCH_ROUNDS_AHEAD
+        seed = rng.getrandbits(64)
+        players = len(self.rules.progress(state).scores)
+        out = []
+        for action in actions:
+            ended = play_out(self.rules, self.rollout, state, action, stop, random.Random(seed))
+            out.append(rewards(*ended) if ended is not None else [0.0] * players)
+        return out
 
 
 def _wins(ended: tuple[Result | None, tuple[int, ...]] | None, players: int) -> tuple[float, ...]:
@@ -226,24 +298,50 @@ def policies_for(
         e = entrants[name]
         own = bots.make(e.policy, **dict(e.tendencies))
         partner = table.index(e.partner) if e.partner in table else None
+        searcher = SearchBot(rules, bots, budget=setup.collusion_budget)
         if e.role == "colluder" and partner is not None:
-            partner_search = ForSeat(rules, bots, budget=setup.collusion_budget, beneficiary=partner)
-            out.append(Colluding(own, partner_search, setup.rate))
+            out.append(Colluding(own, rules, searcher, bots.make(searcher.rollout), partner, setup.rate,
+                                 setup.gift_draws, setup.gift_margin))  # fmt: skip
         elif e.role == "kingmaker":
-            searcher = SearchBot(rules, bots, budget=setup.collusion_budget)
             out.append(Kingmaking(own, rules, searcher, bots.make(searcher.rollout), partner, setup.kingmaker_draws))
         else:
             out.append(own)
     return out
 
 
-def seat_rounds(setup: Setup, names: Sequence[str]) -> tuple[Round, ...]:
-    """``setup.rounds`` rounds of the round robin, each seated from the rounds before."""
+def seat_rounds(setup: Setup, names: Sequence[str], groups: Sequence[tuple[str, str]] = ()) -> tuple[Round, ...]:
+    """``setup.rounds`` rounds of the round robin, each seated from the rounds before; in ``setup.together`` of
+    them (drawn per group and round) each of ``groups`` is then brought to one table, the one with the fewest players of
+    groups already brought together (ties: the most of this group): a member swaps seats with a player there who is
+    in no such group."""
     seats = game(setup.kind).schemas.seats
+    rng = random.Random(f"together:{setup.seed}")
     rounds: list[Round] = []
     for r in range(setup.rounds):
         history = History.of([(x.tables, x.byes) for x in rounds])
-        rounds.append(seat("round_robin", names, setup.table, seats.low, seats.high, f"{setup.seed}-{r}", history))
+        seated = seat("round_robin", names, setup.table, seats.low, seats.high, f"{setup.seed}-{r}", history)
+        tables = [list(t) for t in seated.tables]
+        placed: set[str] = set()
+        for group in groups:
+            if rng.random() >= setup.together:
+                continue
+            at = {p: i for i, t in enumerate(tables) for p in t}
+            if any(p not in at for p in group):
+                continue  # sitting out this round
+            # the table with the fewest players of groups already brought together (ties: the most of this group)
+            home = min(range(len(tables)), key=lambda i: (sum(p in placed for p in tables[i]),
+                                                          -sum(p in group for p in tables[i]), i))  # fmt: skip
+            for member in group:
+                if at[member] == home:
+                    continue
+                movable = [p for p in tables[home] if p not in placed and p not in group]
+                if not movable:
+                    break
+                away = tables[at[member]]
+                tables[home][tables[home].index(movable[0])], away[away.index(member)] = member, movable[0]
+                at = {p: i for i, t in enumerate(tables) for p in t}
+            placed |= set(group)
+        rounds.append(Round(tuple(tuple(t) for t in tables), seated.byes))
     return tuple(rounds)
 
 
@@ -280,7 +378,7 @@ def simulate(
     """The tournament played, judged and reported; ``progress`` hears each game's id and its judged decisions."""
     entrants = roster(setup)
     by_name = {e.name: e for e in entrants}
-    rounds = seat_rounds(setup, [e.name for e in entrants])
+    rounds = seat_rounds(setup, [e.name for e in entrants], groups(entrants))
     decisions: list[Decision] = []
     games = 0
     for r, seated in enumerate(rounds):

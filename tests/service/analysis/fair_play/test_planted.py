@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import random
+import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -14,14 +15,16 @@ from typing import Any
 import pytest
 
 from domain.games import GAMES, game
+from domain.judge import Judge
+from domain.play import SeatView
 from domain.search import SearchBot
 from service.analysis.fair_play.findings import SIGNALS
 from service.analysis.fair_play.planted import (
     Colluding,
-    ForSeat,
     Kingmaking,
     Setup,
     Simulation,
+    groups,
     roster,
     seat_rounds,
     simulate,
@@ -42,63 +45,138 @@ class Fixed:
         return self.answer
 
 
-def test_the_roster_plants_a_pair_a_kingmaker_and_a_bot_among_honest_players() -> None:
-    entrants = roster(Setup("ruins", players=10))
+def test_the_roster_plants_pairs_kingmakers_and_bots_among_honest_players() -> None:
+    entrants = roster(Setup("ruins", players=12))
     roles = Counter(e.role for e in entrants)
-    assert roles == {"colluder": 2, "kingmaker": 1, "bot": 1, "honest": 6}
+    assert roles == {"colluder": 4, "kingmaker": 2, "bot": 2, "honest": 4}
     names = {e.name: e for e in entrants}
-    assert len(names) == 10
-    a, b = (e for e in entrants if e.role == "colluder")
-    assert (a.partner, b.partner) == (b.name, a.name)
-    king = next(e for e in entrants if e.role == "kingmaker")
-    assert king.partner is not None and names[king.partner].role == "honest"
+    assert len(names) == 12
+    pairs = [(e.name, e.partner) for e in entrants if e.role == "colluder"]
+    assert all(names[b].partner == a for a, b in pairs if b is not None)
+    kings = [e for e in entrants if e.role == "kingmaker"]
+    assert len({k.partner for k in kings}) == 2 and all(k.partner and names[k.partner].role == "honest" for k in kings)
     assert {e.policy for e in entrants if e.role == "honest"} >= {"random", "heuristic", "search"}
-    assert len({(e.think_median, e.think_spread) for e in entrants}) == 10  # think times drawn per player
+    assert len({(e.think_median, e.think_spread) for e in entrants}) == 12  # think times drawn per player
     with pytest.raises(ValueError):
-        roster(Setup("ruins", players=4))
+        roster(Setup("ruins", players=8))
+
+
+def _groups(setup: Setup) -> list[tuple[str, str]]:
+    return groups(roster(setup))
 
 
 def test_every_round_seats_every_player_once_at_tables_of_the_size_asked() -> None:
-    setup = Setup("ruins", players=8, table=4, rounds=3)
+    setup = Setup("ruins", players=12, table=4, rounds=3)
     names = [e.name for e in roster(setup)]
-    for r in seat_rounds(setup, names):
+    for r in seat_rounds(setup, names, _groups(setup)):
         seated = [p for t in r.tables for p in t]
         assert sorted(seated) == sorted(names) and {len(t) for t in r.tables} == {4}
 
 
-def test_a_colluder_plays_for_its_partner_at_its_rate() -> None:
+@pytest.mark.parametrize(("together", "least", "most"), [(1.0, 6, 6), (0.0, 0, 4)])
+def test_planted_groups_sit_together_in_the_share_of_rounds_asked(together: float, least: int, most: int) -> None:
+    setup = Setup("ruins", players=12, table=4, rounds=6, together=together)
+    rounds = seat_rounds(setup, [e.name for e in roster(setup)], _groups(setup))
+    for a, b in _groups(setup):
+        met = sum(any(a in t and b in t for t in r.tables) for r in rounds)
+        assert least <= met <= most, (a, b, met)
+
+
+def _positions(kind: str, styles: Sequence[str], seed: str, every: int) -> list[tuple[Any, int]]:
+    """Every ``every``-th decision (with a choice) of a game played by bots of ``styles``: the state and the seat."""
+    found = game(kind)
+    rules, bots = found.rules, [found.bots.make(style) for style in styles]
+    state = rules.replay(rules.start([f"p{i}" for i in range(len(styles))], None, seed))
+    rng = random.Random(seed)
+    out, count = [], 0
+    while rules.result(state) is None:
+        seat = rules.to_act(state)[0]
+        legal = rules.legal_actions(state, seat)
+        if len(legal) > 1:
+            count += 1
+            if count % every == 0:
+                out.append((state, seat))
+        state = rules.step(state, bots[seat].choose(SeatView(rules, state, seat), legal, rng))[1]
+    return out
+
+
+@pytest.mark.slow
+def test_a_colluder_s_gift_raises_its_partner_s_value_as_the_judge_measures_it() -> None:
+    """Over a Ruins game's positions: the colluder finds a clear gift at some, not all; where it gifts, the judge
+    (budget 256, its own draws) finds the partner's value after the gift above its value after the honest move, by
+    more than the other opponents' (what the gift signal reads)."""
+    found = game("ruins")
+    rules, bots = found.rules, found.bots
+    judge = Judge(rules, bots, budget=256)
+    gains: list[float] = []
+    decisions = 0
+    for n, (state, seat) in enumerate(_positions("ruins", ["heuristic"] * 4, "gift", 4)):
+        partner = (seat + 1) % 4
+        honest_policy = bots.make("heuristic")
+        colluder = Colluding(honest_policy, rules, SearchBot(rules, bots, budget=64), bots.make("heuristic"),
+                             partner, rate=1.0)  # fmt: skip
+        view, legal = SeatView(rules, state, seat), rules.legal_actions(state, seat)
+        chosen = colluder.choose(view, legal, random.Random(n))
+        honest = honest_policy.choose(view, legal, random.Random(n))
+        decisions += 1
+        if colluder.gifted == 0 or chosen == honest:
+            continue
+        after_gift = judge.decision(state, seat, chosen, n, seed="gift").played_estimate
+        after_honest = judge.decision(state, seat, honest, n, seed="gift").played_estimate
+        assert after_gift is not None and after_honest is not None
+        change = [after_gift.values[s] - after_honest.values[s] for s in range(4)]
+        others = [change[s] for s in range(4) if s not in (seat, partner)]
+        gains.append(change[partner] - sum(others) / len(others))
+    assert len(gains) >= 3, (len(gains), decisions)  # gifts were clear at some positions, not everywhere
+    assert len(gains) < decisions
+    assert statistics.fmean(gains) > 0.01, gains
+    assert sum(g > 0 for g in gains) > len(gains) / 2, gains
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason="measured: the kingmaker's picks (4 draws, and 16) shift its player's win chance by 0.000 and -0.003 "
+    "beyond the options' average as the judge at 256 measures it; one Ruins move rarely changes who leads at the "
+    "round's end (most shifts are exactly 0)",
+)
+def test_a_kingmaker_without_a_chance_moves_the_win_to_its_chosen_player() -> None:
+    """A Ruins game where seat 0 plays at random and falls behind: at its later decisions the kingmaker (seat 0,
+    for seat 1) finds it has no chance and picks; the judge (budget 256) finds seat 1's win chance after that pick
+    above its chance on the options on average, more than the other opponents' (what kingmaking reads)."""
+    found = game("ruins")
+    rules, bots = found.rules, found.bots
+    judge = Judge(rules, bots, budget=256)
+    shifts: list[float] = []
+    positions = [(state, seat) for state, seat in _positions("ruins", ["random"] + ["heuristic"] * 3, "king", 1)
+                 if seat == 0]  # fmt: skip
+    for n, (state, seat) in enumerate(positions[len(positions) // 2 :]):
+        king = Kingmaking(Fixed("unused"), rules, SearchBot(rules, bots, budget=64), bots.make("heuristic"), 1, 4)
+        chosen = king.choose(SeatView(rules, state, seat), rules.legal_actions(state, seat), random.Random(n))
+        if king.crowned == 0:
+            continue
+        judged = judge.decision(state, seat, chosen, n, seed="king")
+        assert judged.played_estimate is not None and judged.options is not None
+        shift = [judged.played_estimate.wins[s] - judged.options.wins[s] for s in range(4)]
+        shifts.append(shift[1] - (shift[2] + shift[3]) / 2)
+    assert len(shifts) >= 3, len(shifts)
+    assert statistics.fmean(shifts) > 0.02, shifts
+
+
+def test_a_colluder_gifts_only_where_clear_and_at_its_rate() -> None:
     rules, bots = game("ruins").rules, game("ruins").bots
-    partner_search = ForSeat(rules, bots, budget=4, beneficiary=1)
-    rng = random.Random(1)
-    never = Colluding(Fixed("own"), partner_search, 0.0)
-    assert all(never.choose({}, ["own", "x"], rng) == "own" for _ in range(20))
-    always = Colluding(Fixed("own"), ForSeatStub(rules, bots, budget=4, beneficiary=1), 1.0)
-    assert all(always.choose({}, ["own", "x"], rng) == "partner's" for _ in range(20))
-
-
-@dataclass
-class ForSeatStub(ForSeat):
-    def choose(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
-        return "partner's"
-
-
-def test_the_search_for_a_partner_values_moves_by_the_partner_s_reward() -> None:
-    rules, bots = game("ruins").rules, game("ruins").bots
-    state = rules.replay(rules.start(["a", "b", "c"], None, "partner"))
-    seat = rules.to_act(state)[0]
-    action = rules.legal_actions(state, seat)[0]
-    start = rules.progress(state).round
-    partner = (seat + 1) % 3
-    partner_search = ForSeat(rules, bots, budget=4, beneficiary=partner)
-    plain = SearchBot(rules, bots, budget=4)
-    for draw in range(3):
-        theirs = partner_search.evaluate(state, action, seat, start, random.Random(draw))
-        assert theirs == plain.evaluate(state, action, partner, start, random.Random(draw))
-    assert any(
-        partner_search.evaluate(state, action, seat, start, random.Random(d))
-        != plain.evaluate(state, action, seat, start, random.Random(d))
-        for d in range(6)
-    )
+    searcher = SearchBot(rules, bots, budget=4)
+    never = Colluding(Fixed("own"), rules, searcher, Fixed("own"), 1, rate=0.0)
+    never.clear_gift = lambda view, legal, rng: "gift"  # type: ignore[method-assign]
+    assert all(never.choose({}, ["own", "gift"], random.Random(i)) == "own" for i in range(20))
+    assert (never.asked, never.clear, never.gifted) == (20, 20, 0)
+    always = Colluding(Fixed("own"), rules, searcher, Fixed("own"), 1, rate=1.0)
+    always.clear_gift = lambda view, legal, rng: "gift"  # type: ignore[method-assign]
+    assert all(always.choose({}, ["own", "gift"], random.Random(i)) == "gift" for i in range(20))
+    unclear = Colluding(Fixed("own"), rules, searcher, Fixed("own"), 1, rate=1.0)
+    unclear.clear_gift = lambda view, legal, rng: None  # type: ignore[method-assign]
+    assert all(unclear.choose({}, ["own", "gift"], random.Random(i)) == "own" for i in range(20))
+    assert (unclear.clear, unclear.gifted) == (0, 0)
 
 
 def test_a_kingmaker_without_its_chosen_player_at_the_table_plays_its_own_style() -> None:
@@ -107,18 +185,18 @@ def test_a_kingmaker_without_its_chosen_player_at_the_table_plays_its_own_style(
     assert king.choose({}, ["own", "x"], random.Random(0)) == "own" and king.crowned == 0
 
 
-# A small tournament per game, about two CPU minutes each: players, table size, rounds, the judge's budget.
-SMALL = {"ruins": Setup("ruins", players=8, table=4, rounds=6, judge_budget=32),
-         "arnak": Setup("arnak", players=6, table=3, rounds=3, judge_budget=16)}  # fmt: skip
-# Where the planted cheat does not rank first at this size (measured: docs/fair_play.md, "What the simulation
+# One tournament per game, bench/fair_play.py's (about 4.5 and 5 CPU minutes): 12 players, 8 of them planted cheats.
+SMALL = {"ruins": Setup("ruins", table=4, rounds=6, judge_budget=32, seed="fair-power-ruins-0"),
+         "arnak": Setup("arnak", table=3, rounds=3, judge_budget=16, seed="fair-power-arnak-0")}  # fmt: skip
+# Where the planted cheats do not rank first at this size (measured: docs/fair_play.md, "What the simulation
 # shows"): expected failures, strict, so the day one starts to pass the test says so.
 NOT_YET = {
-    ("ruins", "gifts"): "the colluders' gifts are below the judge's noise at budget 32 in two games together",
-    ("ruins", "soft_play"): "the pair's sparing is below the judge's noise at budget 32 in two games together",
-    ("ruins", "kingmaking"): "the kingmaker never had a move without a chance at a table with its chosen player",
-    ("arnak", "gifts"): "the colluders sat together once in three rounds: no pattern can repeat",
-    ("arnak", "soft_play"): "the colluders sat together once in three rounds: no pattern can repeat",
-    ("arnak", "kingmaking"): "the kingmaker never had a move without a chance at a table with its chosen player",
+    ("ruins", "gifts"): "the four gift directions rank 4, 15, 17, 38 of 92: gifts within the judge's noise at 32",
+    ("ruins", "soft_play"): "the two pairs rank 9 and 40 of 46: sparing within the judge's noise at 32",
+    ("ruins", "kingmaking"): "the kingmakers' picks do not move the win (tested above); they rank 36 and 75 of 80",
+    ("arnak", "gifts"): "the four gift directions rank 3, 9, 11, 16 of 56 in three games each",
+    ("arnak", "soft_play"): "the two pairs rank 1 and 3 of 28 in three games each",
+    ("arnak", "kingmaking"): "one kingmaker had no scored move at its player's table; the other ranks 7 of 24",
 }
 
 
