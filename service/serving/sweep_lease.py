@@ -76,7 +76,12 @@ class AdvisoryLease:
         return self.held
 
     def release(self) -> None:
-        self._drop()  # (closing the session releases its advisory locks)
+        # Unlocked in so many words before the session closes: a closed socket ends the server's session a moment
+        # later, not at once, and another process asking meanwhile would still find the lock held.
+        if self.held and self._conn is not None and not self._conn.closed:
+            with contextlib.suppress(psycopg.Error):
+                self._conn.execute("SELECT pg_advisory_unlock(%s)", (self.key,))
+        self._drop()  # (closing the session releases its advisory locks anyway)
 
     def _drop(self) -> None:
         self.held = False

@@ -18,6 +18,7 @@ from service.serving.clock_sweep import ClockSweep
 from service.settings import Database, Settings
 from tests.service.api.support import project
 from tests.service.commands.test_clocks import Clock
+from tests.stores import Shelf
 
 TIMEOUT = 10.0
 
@@ -190,12 +191,11 @@ def pg_admin(db: Database) -> Any:
 
 
 def test_on_sqlite_a_file_lock_beside_the_store_lets_one_sweeper_sweep_until_it_stops(
-    timed: Digsite, database: Database
+    stores: Shelf, tmp_path_factory: pytest.TempPathFactory, clock: Clock
 ) -> None:
-    if database.backend != "sqlite":
-        pytest.skip("the file lock is SQLite's (PostgreSQL's advisory lock is tested above)")
     from service import bootstrap
 
+    timed = _service(stores.sqlite("empty").copy(tmp_path_factory.mktemp("store")), clock)  # (SQLite's lock only)
     read = bootstrap.read_port(timed)
     one, two = ClockSweep(timed, read, seconds=0), ClockSweep(timed, read, seconds=0)  # (each its own lease file)
     try:
@@ -206,3 +206,4 @@ def test_on_sqlite_a_file_lock_beside_the_store_lets_one_sweeper_sweep_until_it_
         one.stop()
         two.stop()
         read.close()
+        timed.close()
