@@ -288,9 +288,11 @@ def test_a_move_past_the_most_waiting_requests_is_acknowledged_with_a_next_that_
     """A move posted with ``?wait`` has landed whatever the server holds: its answer is the move (200), and its
     ``next``, not held, says when to ask the channel again."""
     monkeypatch.setattr(push, "MAX_WAITING", 1)
-    created = new_game(client, players=2)
+    created, other = new_game(client, players=2), new_game(client, players=2)
     game_id = created["id"]
-    held, held_out = in_background(lambda: updates(client, game_id, seat_headers(created, 1), after=1, wait=TIMEOUT))
+    # The one wait the process may hold is on another game, which this move does not wake: a wait on this game
+    # would be woken by the move and could leave before the move's ``next`` asks for room.
+    held, held_out = in_background(lambda: updates(client, other["id"], seat_headers(other, 1), after=1, wait=TIMEOUT))
     wait_until_waiting(service)
     flip = {"type": "flip", "seat": 0, "ruin": None}
     moved = ok(
@@ -302,6 +304,8 @@ def test_a_move_past_the_most_waiting_requests_is_acknowledged_with_a_next_that_
         )
     )
     assert moved["version"] == 2 and moved["next"]["retry_after"] >= 1 and moved["next"]["ready"] is False
+    ok(client.post(f"/api/v1/games/{other['id']}/actions", json={"version": 1, "action": flip},
+                   headers=seat_headers(other, 0)))  # fmt: skip
     held.join(TIMEOUT)
     assert ok(held_out["answer"])["version"] == 2
 
