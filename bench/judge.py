@@ -39,6 +39,7 @@ from domain.judge import (
     DEFAULT_BUDGET,
     EXTEND,
     FINALISTS,
+    MARGIN,
     GameJudgement,
     Judge,
     Trace,
@@ -178,7 +179,8 @@ def causes(kind: str, games: int, decisions: int, repeats: int, budget: int, **s
         if why.startswith("edge"):
             edge_z += [round(t.z, 2) for t in traces]
         print(json.dumps({"measure": "disagreement", "index": index, "legal": runs[0].legal, "cause": why,
-                          "z": [round(t.z, 2) for t in traces], "load": _load()}), flush=True)  # fmt: skip
+                          "z": [round(t.z, 2) for t in traces], "gain": [round(t.gain, 2) for t in traces],
+                          "load": _load()}), flush=True)  # fmt: skip
     cpu = time.process_time() - started
     share = same / judged if judged else None
     interval = wilson(share, judged)
@@ -270,13 +272,14 @@ def main() -> None:
     parser.add_argument("--causes", action="store_true", help="classify why repeated judgements disagree")
     parser.add_argument("--finalists", type=int, default=FINALISTS, help="the search's last moves estimated")
     parser.add_argument("--extend", type=int, default=EXTEND, help="a close call's extra pairs, times its first")
+    parser.add_argument("--margin", type=float, default=MARGIN, help="points a better move must also win by")
     parser.add_argument("--order-games", type=int, default=8, help="games of the four bots of known strength")
     parser.add_argument("--search-budget", type=int, default=25, help="B: the ladder's search bots play at B and 4B")
     parser.add_argument("--first", type=int, default=0, help="the first order game's number")
     args = parser.parse_args()
     results = []
     if args.games and args.causes:
-        settings = {"finalists": args.finalists, "extend": args.extend}
+        settings = {"finalists": args.finalists, "extend": args.extend, "margin": args.margin}
         results.append(causes(args.game, args.games, args.decisions, args.repeats, args.budget, **settings))
         print(json.dumps(results[-1]), flush=True)
     elif args.games and args.decisions:
