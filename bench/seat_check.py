@@ -7,12 +7,15 @@ from the moment its ruling answers), three ways in one run on one cached game in
   push feed is not running (no request waits);
 - ``vouched``: ``GameHandle.seat_for_token`` while the push feed runs (a request waits on the game) and vouches for
   the cached game (``LiveGames.as_stored``, ``Hub.vouches``); a check it does not vouch for reads the store, and how
-  many did is counted (``fell_back``, with its 95 % Wilson interval).
+  many did is counted (``vouched_fell_back``, with its 95 % Wilson interval).
 
 Alternating in blocks: CPU seconds of this process per check (``time.process_time``, which a shared machine's load
 beside it does not count; the feed's own thread is counted in every block alike), for a store in a temporary SQLite
-file, or a PostgreSQL schema (``--database-url``; dropped afterwards). Then the feed's own CPU while it runs with
-nothing else to do (``feed_ms_per_s``: its polls, or on PostgreSQL its reads of the log's end besides listening).
+file, or a PostgreSQL schema (``--database-url``; dropped afterwards). Before them, the feed's own CPU while it runs
+with nothing else to do (``feed_idle_ms_per_s``: its polls on SQLite, its wake-ups on PostgreSQL); after them, the
+CPU a second of the process checking 20 and 200 tokens a second, both ways (``*_at_R_per_s_ms_per_s``: the feed's
+reads of where the log ends, which on PostgreSQL the checks cause, are counted there), with the vouched checks that
+fell back to the store.
 
 Run: ``nice -n 10 .venv/bin/python -m bench.seat_check --checks 2000 [--database-url postgresql://...]``.
 """
@@ -25,6 +28,8 @@ import secrets
 import statistics
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from uuid import UUID
 
@@ -33,7 +38,7 @@ import psycopg
 from bench.service import KIND, NAMES
 from dashboard.uncertainty import wilson
 from service.commands.application import Digsite
-from service.commands.live_games import GameHandle
+from service.commands.live_games import GameHandle, LiveGames
 from service.integrity.records import token_hash
 from service.serving import push
 from service.settings import Database, Settings
@@ -42,9 +47,42 @@ from service.store.aggregates import Game
 
 BLOCKS = 10
 IDLE_SECONDS = 2.0  # how long the feed's own CPU is measured with nothing else running
+PACED_RATES = (20, 200)  # checks a second, for the CPU a second of a process checking at that rate, feed included
 
 
-def measure(db: Database, checks: int) -> dict[str, float]:
+@contextmanager
+def store_reads(live: LiveGames) -> Iterator[list[int]]:
+    """Counts the checks that read the store (``LiveGames.current``) in the block: ``[count]``."""
+    count = [0]
+    read = live.current
+
+    def counted(uid: UUID) -> Game:
+        count[0] += 1
+        return read(uid)
+
+    setattr(live, "current", counted)  # noqa: B010 (on the instance, for the block)
+    try:
+        yield count
+    finally:
+        delattr(live, "current")
+
+
+def paced_cost(check: Callable[[], None], rate: int) -> float:
+    """CPU milliseconds a second of this process (the feed's thread included) while it checks ``rate`` tokens a
+    second for ``IDLE_SECONDS``: the feed's reads of the log's end, which the checks cause, counted with them."""
+    start_cpu, start_wall = time.process_time(), time.monotonic()
+    for i in range(int(rate * IDLE_SECONDS)):
+        check()
+        time.sleep(max(0.0, start_wall + (i + 1) / rate - time.monotonic()))
+    return (time.process_time() - start_cpu) / (time.monotonic() - start_wall) * 1e3
+
+
+def interval(count: int, n: int) -> str:
+    low, high = wilson(count / n, n) or (0.0, 1.0)
+    return f"{count} of {n} ({100 * count / n:.2f} %, 95 % {100 * low:.2f}-{100 * high:.2f} %)"
+
+
+def measure(db: Database, checks: int) -> dict[str, str | float]:
     backends.upgrade(db)
     service = Digsite(Settings(database=db))
     try:
@@ -55,56 +93,50 @@ def measure(db: Database, checks: int) -> dict[str, float]:
         live.current(uid)  # (cached, as a game in play is)
         digest = token_hash(token)
         hub = push.hub_for(service)
-        fell_back = [0]
-        read_store = live.current
-
-        def counted(uid: UUID) -> Game:
-            fell_back[0] += 1
-            return read_store(uid)
 
         def cached() -> None:  # the check before voiding: the cached game's hashes
             assert digest in live.load(uid).token_hashes
 
-        def store_read() -> None:  # every check since voiding, and now while no feed runs
+        def checked() -> None:  # the check now: a store read unless the feed (``live.witness``) vouches
             assert GameHandle(live, uid).seat_for_token(token) == 0
 
-        def vouched() -> None:  # now, while the feed runs
-            assert GameHandle(live, uid).seat_for_token(token) == 0
-
+        witness = {"cached": None, "store_read": None, "vouched": hub}  # (None: the store read each time, as before)
         per_block = max(checks // BLOCKS, 1)
-        found: dict[str, list[float]] = {"cached": [], "store_read": [], "vouched": []}
+        found: dict[str, list[float]] = {name: [] for name in witness}
+        out: dict[str, str | float] = {}
         with hub.watch(uid, lambda game, to_act: False):  # a request waiting on the game: the feed runs
-            for _ in range(BLOCKS):
-                for name, check in (("cached", cached), ("store_read", store_read), ("vouched", vouched)):
-                    live.witness = hub if name == "vouched" else None  # (None: as before, the store read each time)
-                    if name == "vouched":
-                        setattr(live, "current", counted)  # noqa: B010 (only a fall-back pays the count)
-                    start = time.process_time()
-                    for _ in range(per_block):
-                        check()
-                    found[name].append((time.process_time() - start) / per_block * 1e6)
-                    if name == "vouched":
-                        delattr(live, "current")
-            live.witness = hub
+            time.sleep(1.0)  # (nobody asks the feed to vouch yet: what it costs a second running idle)
             start_cpu, start_wall = time.process_time(), time.monotonic()
-            time.sleep(IDLE_SECONDS)  # (nothing runs but the feed: what it costs a second)
-            feed_ms_per_s = (time.process_time() - start_cpu) / (time.monotonic() - start_wall) * 1e3
-        n = per_block * BLOCKS
-        low, high = wilson(fell_back[0] / n, n) or (0.0, 1.0)
-        medians = {name: statistics.median(values) for name, values in found.items()}
-        return {
-            "cached_us": medians["cached"],
-            "store_read_us": medians["store_read"],
-            "vouched_us": medians["vouched"],
-            "store_read_ratio": medians["store_read"] / max(medians["cached"], 1e-9),
-            "vouched_ratio": medians["vouched"] / max(medians["cached"], 1e-9),
-            "checks_each": n,
-            "fell_back": fell_back[0],
-            "fell_back_pct": 100 * fell_back[0] / n,
-            "fell_back_low_pct": 100 * low,
-            "fell_back_high_pct": 100 * high,
-            "feed_ms_per_s": feed_ms_per_s,
-        }
+            time.sleep(IDLE_SECONDS)
+            out["feed_idle_ms_per_s"] = (time.process_time() - start_cpu) / (time.monotonic() - start_wall) * 1e3
+            live.witness = hub
+            deadline = time.monotonic() + 10
+            while not hub.vouches(uid, live.as_stored(uid).version):  # (the feed's first poll or read)
+                assert time.monotonic() < deadline, "the push feed never vouched for the game"
+                time.sleep(0.01)
+            fell_back = 0
+            for _ in range(BLOCKS):
+                for name, check in (("cached", cached), ("store_read", checked), ("vouched", checked)):
+                    live.witness = witness[name]
+                    with store_reads(live) if name == "vouched" else nullcontext([0]) as reads:
+                        start = time.process_time()
+                        for _ in range(per_block):
+                            check()
+                        found[name].append((time.process_time() - start) / per_block * 1e6)
+                    fell_back += reads[0] if name == "vouched" else 0
+            medians = {name: statistics.median(values) for name, values in found.items()}
+            out |= {f"{name}_us": value for name, value in medians.items()}
+            out["store_read_ratio"] = medians["store_read"] / max(medians["cached"], 1e-9)
+            out["vouched_ratio"] = medians["vouched"] / max(medians["cached"], 1e-9)
+            out["vouched_fell_back"] = interval(fell_back, per_block * BLOCKS)
+            for rate in PACED_RATES:
+                for name in ("store_read", "vouched"):
+                    live.witness = witness[name]
+                    with store_reads(live) as reads:
+                        out[f"{name}_at_{rate}_per_s_ms_per_s"] = paced_cost(checked, rate)
+                    if name == "vouched":
+                        out[f"vouched_at_{rate}_per_s_fell_back"] = interval(reads[0], int(rate * IDLE_SECONDS))
+        return out
     finally:
         service.close()
 
@@ -127,7 +159,7 @@ def main() -> None:
                 conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for name, value in found.items():
-        print(f"{name:20} {value:.2f}")
+        print(f"{name:34} {value:.2f}" if isinstance(value, float) else f"{name:34} {value}")
 
 
 if __name__ == "__main__":

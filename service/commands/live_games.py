@@ -23,8 +23,8 @@ from service.store.aggregates import Game, voided
 # checked on the cached game only if the feed read where the store's log ends less than this long ago. A ruling that
 # changes a seat's tokens answers no sooner than ``TOKEN_RULING_SETTLE_SECONDS`` after it is stored, longer than
 # this, so that from its answer on no process still trusts a game cached before it (docs/performance.md, section 20).
-TRUST_SECONDS = 0.2
-TOKEN_RULING_SETTLE_SECONDS = 0.25
+TRUST_SECONDS = 0.4
+TOKEN_RULING_SETTLE_SECONDS = 0.5
 
 
 class Witness(Protocol):

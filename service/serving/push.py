@@ -15,9 +15,10 @@ How a process learns of new records:
   ``STANDBY_POLL_SECONDS``.
 
 The feed also vouches for cached games to a seat's token check (``LiveGames.as_stored``, ``Hub.vouches``): while it
-runs, it reads where the store's log ends every ``POLL_SECONDS`` (SQLite, a standby) or ``REFRESH_SECONDS``
-(PostgreSQL, besides listening), and a game cached at the latest version it heard of is trusted for
-``TRUST_SECONDS`` after such a read; a ruling that changes a seat's tokens answers only after longer than that.
+runs, it reads where the store's log ends every ``POLL_SECONDS`` (SQLite, a standby) or, while checks ask it to
+vouch, every ``REFRESH_SECONDS`` (PostgreSQL, besides listening), and a game cached at the latest version it heard
+of is trusted for ``TRUST_SECONDS`` after such a read; a ruling that changes a seat's tokens answers only after
+longer than that.
 
 For a game someone waits on, the feed brings the process's cached game forward with the records it has just
 read (``LiveGames.advance``), judges for each waiting request whether what it waits for has come (its seat's
@@ -73,9 +74,13 @@ POLL_SECONDS = 0.02  # SQLite: how often another process's moves are looked for
 # what it shows already lags by the replication (spectators' pages, not seats waiting to act).
 STANDBY_POLL_SECONDS = 0.2
 LINGER_SECONDS = 5.0  # the feed stops this long after the last waiting request left
-# PostgreSQL: how often the listener also reads where the log ends, so that it can vouch for cached games (a
-# notification says a record landed; only a read says none landed unheard). A quarter of TRUST_SECONDS: a feed
-# delayed by a busy machine for a while still vouches, and one delayed longer makes the checks read the store.
+LISTEN_TIMEOUT_SECONDS = 0.5  # PostgreSQL: how often the listener looks up from waiting (to linger, to stop)
+# PostgreSQL: how often the listener also reads where the log ends, while seats' token checks ask it to vouch, so
+# that it can (a notification says a record landed; only a read says none landed unheard). A quarter of
+# TRUST_SECONDS: a feed delayed by a busy machine for a while still vouches; one delayed longer, or a check that
+# comes after a quiet spell, makes the checks read the store until the next read. Each look-up costs the listener
+# about 0.5 ms of CPU (psycopg's wait for notifications) besides the read: 20 a second cost 11 ms a second
+# (docs/performance.md, section 20), so it looks up this often only while asked.
 REFRESH_SECONDS = TRUST_SECONDS / 4
 RETRY_SECONDS = 0.5  # after the store failed the feed
 CLOSE_SECONDS = 10.0  # the longest a closing service waits for its feed to leave the store
@@ -137,6 +142,9 @@ class Hub:
         # When (``time.monotonic``) the feed began its latest read of where the log ends, all of whose records it has
         # read since: every record stored before then is in ``heard`` (``vouches``). None: no such read this epoch.
         self.fresh_at: float | None = None
+        # Whether a seat's token check has asked ``vouches`` since the listener last read where the log ends: it reads
+        # it only then (PostgreSQL), so a process whose seats check nothing spends no query on it.
+        self.asked = False
         self.closed = False
         self.idle_since = time.monotonic()
         self._poked = threading.Event()
@@ -229,6 +237,7 @@ class Hub:
         ``TOKEN_RULING_SETTLE_SECONDS`` after it is stored, longer than ``TRUST_SECONDS``) was stored before that
         read: heard, and newer than ``version``."""
         with self.lock:
+            self.asked = True
             if not (self.feeding and self.healthy) or self.closed or self.fresh_at is None:
                 return False
             if time.monotonic() - self.fresh_at >= TRUST_SECONDS:
@@ -421,11 +430,13 @@ class Hub:
             self.catch_up(read)  # what landed between reading the position and listening
             self._fresh(began)
             while not self.closed and not self._idle():
-                if time.monotonic() - began >= REFRESH_SECONDS:
+                if self.asked and time.monotonic() - began >= REFRESH_SECONDS:
+                    self.asked = False
                     began = time.monotonic()
                     self.catch_up(read)  # (usually nothing: the notifications brought it; this says nothing else came)
                     self._fresh(began)
-                heard = [n.payload for n in conn.notifies(timeout=REFRESH_SECONDS, stop_after=1)]
+                timeout = REFRESH_SECONDS if self.asked else LISTEN_TIMEOUT_SECONDS
+                heard = [n.payload for n in conn.notifies(timeout=timeout, stop_after=1)]
                 if heard:
                     # Every notification already here is for records the next read finds too (a NOTIFY is heard
                     # once its transaction has committed): one read for them all, not one each. Under bench.seats

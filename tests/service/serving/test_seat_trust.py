@@ -82,6 +82,11 @@ def test_while_the_feed_runs_a_token_is_checked_without_a_store_read_until_anoth
     with feed_running(other, uid) as hub:
         assert checked_unread(other, uid, tokens[1], reads) == 1
         assert all(other.seat_for_token(uid, tokens[1]) == 1 for _ in range(20))
+        seen, deadline = hub.fresh_at, time.monotonic() + TIMEOUT
+        while hub.fresh_at is None or seen is None or hub.fresh_at <= seen:  # checks asking: the feed reads again
+            assert other.seat_for_token(uid, tokens[1]) == 1
+            assert time.monotonic() < deadline, "the feed stopped reading where the log ends while checks asked"
+            time.sleep(0.005)
         version = other.live.peek(uid).version  # type: ignore[union-attr]
         service.submit(str(uid), Viewer(0), version, {"type": "flip", "seat": 0, "ruin": None})
         deadline = time.monotonic() + TIMEOUT
