@@ -142,9 +142,10 @@ class Hub:
         # When (``time.monotonic``) the feed began its latest read of where the log ends, all of whose records it has
         # read since: every record stored before then is in ``heard`` (``vouches``). None: no such read this epoch.
         self.fresh_at: float | None = None
-        # Whether a seat's token check has asked ``vouches`` since the listener last read where the log ends: it reads
-        # it only then (PostgreSQL), so a process whose seats check nothing spends no query on it.
-        self.asked = False
+        # When a seat's token check last asked ``vouches``: the listener (PostgreSQL) reads where the log ends only if
+        # one asked since its last such read, and looks up often only if one asked lately, so that a process whose
+        # seats check nothing spends nothing on it.
+        self.asked_at = float("-inf")
         self.closed = False
         self.idle_since = time.monotonic()
         self._poked = threading.Event()
@@ -236,11 +237,12 @@ class Hub:
         the store, or ``confirm``) at no later version. Then a ruling answered before this call (it answers
         ``TOKEN_RULING_SETTLE_SECONDS`` after it is stored, longer than ``TRUST_SECONDS``) was stored before that
         read: heard, and newer than ``version``."""
+        now = time.monotonic()
         with self.lock:
-            self.asked = True
+            self.asked_at = now
             if not (self.feeding and self.healthy) or self.closed or self.fresh_at is None:
                 return False
-            if time.monotonic() - self.fresh_at >= TRUST_SECONDS:
+            if now - self.fresh_at >= TRUST_SECONDS:
                 return False
             heard = self.heard.get(uid)
             return heard is not None and heard <= version
@@ -430,12 +432,13 @@ class Hub:
             self.catch_up(read)  # what landed between reading the position and listening
             self._fresh(began)
             while not self.closed and not self._idle():
-                if self.asked and time.monotonic() - began >= REFRESH_SECONDS:
-                    self.asked = False
-                    began = time.monotonic()
+                now = time.monotonic()
+                if self.asked_at > began and now - began >= REFRESH_SECONDS:
+                    began = now
                     self.catch_up(read)  # (usually nothing: the notifications brought it; this says nothing else came)
                     self._fresh(began)
-                timeout = REFRESH_SECONDS if self.asked else LISTEN_TIMEOUT_SECONDS
+                lately = time.monotonic() - self.asked_at < TRUST_SECONDS
+                timeout = REFRESH_SECONDS if lately else LISTEN_TIMEOUT_SECONDS
                 heard = [n.payload for n in conn.notifies(timeout=timeout, stop_after=1)]
                 if heard:
                     # Every notification already here is for records the next read finds too (a NOTIFY is heard
