@@ -13,9 +13,8 @@ import pytest
 from dashboard import create_dashboard
 from service.reading import fair_play
 from tests.dashboard.conftest import TIMEOUT_MS, Shots, access_settings, served
-from tests.dashboard.judged import Judged
+from tests.dashboard.judged import Judged, judged  # noqa: F401  (the judged store, a fixture)
 from tests.dashboard.test_browser import sign_in, version_is
-from tests.dashboard.test_replay_judgement_access import judged  # noqa: F401  (the judged store)
 from tests.service import fair_play_support
 
 pytestmark = pytest.mark.browser

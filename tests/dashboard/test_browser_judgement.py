@@ -12,9 +12,8 @@ import pytest
 
 from dashboard import create_dashboard
 from tests.dashboard.conftest import CHROMIUM_ARGS, TIMEOUT_MS, Shots, access_settings, served  # noqa: F401
-from tests.dashboard.judged import Judged
+from tests.dashboard.judged import Judged, judged  # noqa: F401  (the judged store, a fixture)
 from tests.dashboard.test_browser import sign_in, version_is
-from tests.dashboard.test_replay_judgement_access import judged  # noqa: F401  (the judged store)
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
