@@ -17,7 +17,8 @@ from service.commands.application import Digsite, Viewer
 from service.commands.live_games import TRUST_SECONDS
 from service.errors import Unauthorized
 from service.serving import push
-from service.settings import Database, Settings
+from service.settings import Database
+from tests.service.conftest import opened_service
 
 TIMEOUT = 30  # seconds; only a hang would reach it
 
@@ -25,11 +26,8 @@ TIMEOUT = 30  # seconds; only a hang would reach it
 @pytest.fixture
 def other(database: Database) -> Iterator[Digsite]:
     """A second service on the same store: another process."""
-    made = Digsite(Settings(database=database, api_key="organiser-key"))
-    try:
+    with opened_service(database) as made:
         yield made
-    finally:
-        made.close()
 
 
 def new_game(service: Digsite) -> tuple[UUID, list[str]]:
