@@ -13,6 +13,7 @@ from dash import Input, Output, State, dcc, html
 from dashboard import access
 from dashboard.components import card, dropdown, field
 from dashboard.context import Context
+from dashboard.form_parts import labelled, not_done, note_and_answer, number_input, submit, text_input
 from domain.games import GAMES
 from service.errors import ServiceError
 
@@ -27,7 +28,7 @@ def form_card() -> Any:
         "New tournament",
         html.Div(
             [
-                field("Name", dcc.Input(id="new-tournament-name", type="text", className="text-input"), "16rem"),
+                field("Name", text_input("new-tournament-name"), "16rem"),
                 field(
                     "Game",
                     dropdown(
@@ -38,19 +39,19 @@ def form_card() -> Any:
                     ),
                     "12rem",
                 ),
-                field("Rounds", _number("new-tournament-rounds", 1), "6rem"),
+                field("Rounds", number_input("new-tournament-rounds", 1), "6rem"),
             ],
             className="filters",
         ),
         html.Div(
             [
-                field("Time control", dropdown("new-tournament-clock", _options(CLOCKS), None, "untimed"), "18rem"),
-                field("Seconds", _number("new-tournament-seconds", 0), "10rem"),
-                field("Increment (s)", _number("new-tournament-increment", 0), "10rem"),
+                field("Time control", dropdown("new-tournament-clock", labelled(CLOCKS), None, "untimed"), "18rem"),
+                field("Seconds", number_input("new-tournament-seconds", 0), "10rem"),
+                field("Increment (s)", number_input("new-tournament-increment", 0), "10rem"),
                 field(
                     "Out of time",
                     dropdown(
-                        "new-tournament-on-timeout", _options(ON_TIMEOUT), None, "the game plays its default move"
+                        "new-tournament-on-timeout", labelled(ON_TIMEOUT), None, "the game plays its default move"
                     ),
                     "16rem",
                 ),
@@ -61,33 +62,22 @@ def form_card() -> Any:
             [
                 field(
                     "Broadcast to spectators",
-                    dropdown("new-tournament-delay-kind", _options(DELAYS), None, "off"),
+                    dropdown("new-tournament-delay-kind", labelled(DELAYS), None, "off"),
                     "14rem",
                 ),
-                field("Delay", _number("new-tournament-delay", 0), "8rem"),
-                html.Div(
-                    html.Button("Create the tournament", id="new-tournament-create", className="btn"), className="field"
-                ),
+                field("Delay", number_input("new-tournament-delay", 0), "8rem"),
+                submit("Create the tournament", "new-tournament-create"),
             ],
             className="filters",
         ),
-        html.P(
+        *note_and_answer(
             "Seconds: a time bank counts them down on each player's turns and adds the increment after each move; a "
             "limit per move gives them afresh every turn. Spectators follow games in play the delay behind (moves or "
             "minutes), public information only. Then enter the players on the tournament's rounds page.",
-            className="quiet",
+            "new-tournament-message",
         ),
-        html.P(id="new-tournament-message", className="quiet"),
         id="new-tournament-card",
     )
-
-
-def _number(component_id: str, least: int) -> dcc.Input:
-    return dcc.Input(id=component_id, type="number", min=least, className="text-input")
-
-
-def _options(names: dict[str, str]) -> list[dict[str, str]]:
-    return [{"label": label, "value": value} for value, label in names.items()]
 
 
 def clock_of(kind: Any, seconds: Any, increment: Any, on_timeout: Any) -> dict[str, Any] | None:
@@ -146,7 +136,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
                 delay_of_form(delay_kind, delay),
             )
         except ServiceError as refused:
-            return f"Not done: {refused.message} ({refused.code})"
+            return not_done(refused)
         href = app.get_relative_path(f"/tournaments/{made}/rounds")
         return [
             f"Created {str(name).strip()}. Next: ",

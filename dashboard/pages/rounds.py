@@ -18,6 +18,7 @@ from dash.exceptions import PreventUpdate
 from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
+from dashboard.form_parts import not_done
 from dashboard.pages import ruling_form
 from service.commands.results import SeatedRound, TournamentRounds
 from service.commands.tournament_setup import checked_names
@@ -230,7 +231,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
             seat_no = int(seat) - 1 if seat not in (None, "") else None
             done = ctx.data.void_link(visitor, tournament_id, number, table, seat_no, reason)
         except (ServiceError, ValueError, TypeError) as refused:
-            return f"Not done: {getattr(refused, 'message', refused)} ({getattr(refused, 'code', 'invalid')})"
+            return not_done(refused)
         url = f"{_base_url(app)}/replay/{done['game']}?token={quote(done['token'])}"
         return [
             f"Round {number}, table {done['table']}, seat {done['seat'] + 1} ({done['name']}): the old link is void. "
@@ -284,7 +285,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
                 registered = ctx.data.enter_new_people(visitor, tournament_id, people)
                 message = f"Entered {len(chosen) + count + len(registered)} player(s)."
         except (ServiceError, ValueError, TypeError) as refused:
-            message = f"Not done: {getattr(refused, 'message', refused)} ({getattr(refused, 'code', 'invalid')})"
+            message = not_done(refused)
         found = ctx.data.rounds(visitor, tournament_id)
         options = [{"label": f"round {r['round']}", "value": r["round"]} for r in found["seated_rounds"]]
         entered = pressed == "rounds-enter" and message.startswith("Entered")

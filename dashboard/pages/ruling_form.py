@@ -9,10 +9,11 @@ import re
 from typing import Any
 
 import dash
-from dash import Input, Output, State, dcc, html
+from dash import Input, Output, State, html
 
 from dashboard.components import card, dropdown, field
 from dashboard.context import Context
+from dashboard.form_parts import labelled, not_done, note_and_answer, number_input, submit, text_input
 from service.commands.results import TournamentRounds
 from service.errors import BadRequest, ServiceError
 
@@ -30,33 +31,28 @@ def ruling_card(found: TournamentRounds) -> Any:
             [
                 field(
                     "Ruling",
-                    dropdown("ruling-kind", [{"label": t, "value": k} for k, t in KINDS.items()], None, "choose"),
+                    dropdown("ruling-kind", labelled(KINDS), None, "choose"),
                     "16rem",
                 ),
                 field("Game", dropdown("ruling-game", game_options(found), None, "a table of a round"), "22rem"),
                 field(
                     "New order, best first",
-                    dcc.Input(id="ruling-order", type="text", placeholder="seats, e.g. 2 1 3", className="text-input"),
+                    text_input("ruling-order", placeholder="seats, e.g. 2 1 3"),
                     "11rem",
                 ),
                 field("Player", dropdown("ruling-player", player_options(found), None, "for a penalty"), "14rem"),
-                field(
-                    "Points off",
-                    dcc.Input(id="ruling-points", type="number", min=1, step=1, className="text-input"),
-                    "6rem",
-                ),
-                field("Reason", dcc.Input(id="ruling-reason", type="text", className="text-input"), "22rem"),
-                html.Div(html.Button("Record the ruling", id="ruling-record", className="btn"), className="field"),
+                field("Points off", number_input("ruling-points", 1, step=1), "6rem"),
+                field("Reason", text_input("ruling-reason"), "22rem"),
+                submit("Record the ruling", "ruling-record"),
             ],
             className="filters",
         ),
-        html.P(
+        *note_and_answer(
             "A game's result or annulment names the game; a new order lists its seats (as the round's table lists "
             "its players) best first. A penalty names a player. Nothing is edited: the ruling is recorded with "
             "your reason, and the standings show it.",
-            className="quiet",
+            "ruling-message",
         ),
-        html.P(id="ruling-message", className="quiet"),
         id="ruling-card",
     )
 
@@ -133,7 +129,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
             recorded = ctx.data.rule(visitor, tournament_id, game_id, body)  # (organisers only: 403 for anyone else)
             message = None
         except (ServiceError, ValueError, TypeError) as refused:
-            message = f"Not done: {getattr(refused, 'message', refused)} ({getattr(refused, 'code', 'invalid')})"
+            message = not_done(refused)
         found = ctx.data.rounds(visitor, tournament_id)  # (organisers only, whatever the form held)
         games = game_options(found)
         if message is None:

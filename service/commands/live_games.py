@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from cachetools import LRUCache
@@ -18,6 +18,24 @@ from service.errors import NotFound, Unauthorized
 from service.integrity.records import token_hash
 from service.store import eventsourcing_workarounds
 from service.store.aggregates import Game, voided
+
+# How long a process may trust what its push feed last confirmed of the store (``Witness.vouches``): a seat's token is
+# checked on the cached game only if the feed read where the store's log ends less than this long ago. A ruling that
+# changes a seat's tokens answers no sooner than ``TOKEN_RULING_SETTLE_SECONDS`` after it is stored, longer than
+# this, so that from its answer on no process still trusts a game cached before it (docs/performance.md, section 20).
+TRUST_SECONDS = 0.4
+TOKEN_RULING_SETTLE_SECONDS = 0.5
+
+
+class Witness(Protocol):
+    """What a process's push feed knows of the store (``service.serving.push.Hub``): whether a game cached at a
+    version is the game as stored, without reading the store."""
+
+    def vouches(self, uid: UUID, version: int) -> bool: ...
+
+    def mark(self) -> int | None: ...
+
+    def confirm(self, uid: UUID, version: int, mark: int | None) -> None: ...
 
 
 class _GameLock:
@@ -49,6 +67,7 @@ class LiveGames:
         self._games: LRUCache[UUID, Game] = LRUCache(maxsize=max(size, 1))  # (cachetools refuses a size of 0)
         self._locks: dict[UUID, _GameLock] = {}  # only the games a move holds or waits for
         self._guard = threading.Lock()
+        self.witness: Witness | None = None  # the process's push feed, once one is made (``hub_for``)
 
     def locked(self, uid: UUID) -> _GameLock:
         """The game's lock, to hold ``with`` it: moves on one game are made one at a time in this process. The lock
@@ -83,6 +102,22 @@ class LiveGames:
     def current(self, uid: UUID) -> Game:
         """The cached game, brought up to date if another process (another API worker) has moved it on."""
         return self.fast_forward(self.load(uid))
+
+    def as_stored(self, uid: UUID) -> Game:
+        """The game as stored now, like ``current``, without a read of the store when the push feed vouches for the
+        cached game (it read where the log ends moments ago and heard of no newer record of this game). Otherwise
+        the store is read, and what it said is told to the feed, so the next check trusts the game until the feed
+        hears that it moved on."""
+        witness = self.witness
+        if witness is None:
+            return self.current(uid)
+        cached = self.peek(uid)
+        if cached is not None and witness.vouches(uid, cached.version):
+            return cached
+        mark = witness.mark()  # (taken before the read: what lands after it, the feed hears)
+        game = self.current(uid)
+        witness.confirm(uid, game.version, mark)
+        return game
 
     def fast_forward(self, game: Game) -> Game:
         """Apply the records stored after the cached version (usually one or two) to a copy of the game.
@@ -158,9 +193,10 @@ class GameHandle:
     def seat_for_token(self, token: str) -> int:
         """The seat ``token`` opens, checked against the game as stored now: another process (the CLI, another API
         worker) may have voided the seat's link or substituted its player since this one cached the game, and a
-        token is refused from the moment that ruling is stored (one query for the records after the cached ones)."""
+        token is refused from the moment that ruling answers (``LiveGames.as_stored``: the cached game if the push
+        feed vouches for it, else one query for the records after the cached ones)."""
         digest = token_hash(token)
-        self._game = self.live.current(self.uid)
+        self._game = self.live.as_stored(self.uid)
         for seat, stored in enumerate(self._game.token_hashes):
             if secrets.compare_digest(stored, digest):
                 return seat

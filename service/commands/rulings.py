@@ -13,6 +13,7 @@ a tournament's stream: ``penalty`` (points off a player's standing). Each carrie
 from __future__ import annotations
 
 import secrets
+import time
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError
@@ -20,6 +21,7 @@ from eventsourcing.persistence import IntegrityError
 from domain.errors import DomainError
 from domain.games import game as game_of
 from service.caller_values import now, parse_uuid
+from service.commands.live_games import TOKEN_RULING_SETTLE_SECONDS
 from service.commands.rounds import seat_token
 from service.errors import BadRequest, Conflict, NotFound, from_domain
 from service.integrity.chain import record_move, record_ruling
@@ -29,6 +31,7 @@ from service.store.aggregates import STOPPING, Game, Tournament, link_generation
 from service.stored_text import check_text
 
 GAME_RULINGS = ("annul", "restart", "adjust_result", "substitute", "void_link")
+TOKEN_RULINGS = ("substitute", "void_link")  # the rulings that change which token opens a seat
 TOURNAMENT_RULINGS = ("penalty",)
 MAX_REASON = 2000
 MAX_PENALTY = 1000
@@ -114,6 +117,11 @@ class Rulings:
                 raise Conflict("a move landed on this game meanwhile; look at it again and retry", "conflict") from None
             service.live.remember(game)
         service.landed(game, [r for r in records if r.originator_id == uid])  # (the push channel's waits wake)
+        if kind in TOKEN_RULINGS:
+            # Every process's push feed may vouch for a game it cached up to TRUST_SECONDS after it last read the
+            # store (``Hub.vouches``); answering later than that (and outside the game's lock) means that once the
+            # organiser sees this ruling, no process still lets the old token in.
+            time.sleep(TOKEN_RULING_SETTLE_SECONDS)
         return {**service.reader.log(uid, after=game.version - 1, limit=1)[0], **extra}
 
     def _adjusted(self, game: Game, body: dict[str, Any]) -> dict[str, Any]:

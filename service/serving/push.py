@@ -14,6 +14,12 @@ How a process learns of new records:
   move lands in this process); so does a PostgreSQL hot standby, which serves no ``LISTEN``, every
   ``STANDBY_POLL_SECONDS``.
 
+The feed also vouches for cached games to a seat's token check (``LiveGames.as_stored``, ``Hub.vouches``): while it
+runs, it reads where the store's log ends every ``POLL_SECONDS`` (SQLite, a standby) or, while checks ask it to
+vouch, every ``REFRESH_SECONDS`` (PostgreSQL, besides listening), and a game cached at the latest version it heard
+of is trusted for ``TRUST_SECONDS`` after such a read; a ruling that changes a seat's tokens answers only after
+longer than that.
+
 For a game someone waits on, the feed brings the process's cached game forward with the records it has just
 read (``LiveGames.advance``), judges for each waiting request whether what it waits for has come (its seat's
 turn, or any record) and wakes only those. The feed runs only while some request waits (and
@@ -45,6 +51,7 @@ from psycopg.sql import SQL, Identifier
 
 from service.caller_values import parse_uuid
 from service.commands.application import Digsite, Viewer, seats_to_act
+from service.commands.live_games import TRUST_SECONDS
 from service.errors import Busy, NotFound
 from service.reading.results import Updates
 from service.serving import capacity
@@ -68,6 +75,13 @@ POLL_SECONDS = 0.02  # SQLite: how often another process's moves are looked for
 STANDBY_POLL_SECONDS = 0.2
 LINGER_SECONDS = 5.0  # the feed stops this long after the last waiting request left
 LISTEN_TIMEOUT_SECONDS = 0.5  # PostgreSQL: how often the listener looks up from waiting (to linger, to stop)
+# PostgreSQL: how often the listener also reads where the log ends, while seats' token checks ask it to vouch, so
+# that it can (a notification says a record landed; only a read says none landed unheard). A quarter of
+# TRUST_SECONDS: a feed delayed by a busy machine for a while still vouches; one delayed longer, or a check that
+# comes after a quiet spell, makes the checks read the store until the next read. Each look-up costs the listener
+# about 0.5 ms of CPU (psycopg's wait for notifications) besides the read: 20 a second cost 11 ms a second
+# (docs/performance.md, section 20), so it looks up this often only while asked.
+REFRESH_SECONDS = TRUST_SECONDS / 4
 RETRY_SECONDS = 0.5  # after the store failed the feed
 CLOSE_SECONDS = 10.0  # the longest a closing service waits for its feed to leave the store
 BATCH = 500
@@ -125,6 +139,13 @@ class Hub:
         self.epoch = 0
         self.feeding = False
         self.healthy = True  # False from a failure of the feed until it reads the store again
+        # When (``time.monotonic``) the feed began its latest read of where the log ends, all of whose records it has
+        # read since: every record stored before then is in ``heard`` (``vouches``). None: no such read this epoch.
+        self.fresh_at: float | None = None
+        # When a seat's token check last asked ``vouches``: the listener (PostgreSQL) reads where the log ends only if
+        # one asked since its last such read, and looks up often only if one asked lately, so that a process whose
+        # seats check nothing spends nothing on it.
+        self.asked_at = float("-inf")
         self.closed = False
         self.idle_since = time.monotonic()
         self._poked = threading.Event()
@@ -209,10 +230,43 @@ class Hub:
                 return heard <= version
             return mark is not None and mark == self.epoch
 
+    def vouches(self, uid: UUID, version: int) -> bool:
+        """Whether a game cached at ``version`` is the game as stored, for a seat's token check
+        (``LiveGames.as_stored``), with nothing read. So when the feed is running and healthy, read where the log ends
+        less than ``TRUST_SECONDS`` ago and every record up to there, and has heard of the game in this epoch (from
+        the store, or ``confirm``) at no later version. Then a ruling answered before this call (it answers
+        ``TOKEN_RULING_SETTLE_SECONDS`` after it is stored, longer than ``TRUST_SECONDS``) was stored before that
+        read: heard, and newer than ``version``."""
+        now = time.monotonic()
+        with self.lock:
+            self.asked_at = now
+            if not (self.feeding and self.healthy) or self.closed or self.fresh_at is None:
+                return False
+            if now - self.fresh_at >= TRUST_SECONDS:
+                return False
+            heard = self.heard.get(uid)
+            return heard is not None and heard <= version
+
+    def confirm(self, uid: UUID, version: int, mark: int | None) -> None:
+        """The store said game ``uid`` is at ``version`` in a read begun after ``mark()`` was taken: if the feed has
+        run in the same epoch since, whatever lands after that read it hears, so it may vouch for the game at
+        ``version`` until it hears of a newer record (which it then keeps in ``heard``)."""
+        with self.lock:
+            if mark is None or mark != self.epoch or not (self.feeding and self.healthy):
+                return
+            if len(self.heard) < HEARD_LIMIT and self.heard.get(uid, 0) < version:
+                self.heard[uid] = version
+
+    def _fresh(self, began: float) -> None:
+        """The feed has read every record stored before ``began`` (it read where the log ends after that moment)."""
+        with self.lock:
+            self.fresh_at = began
+
     def _new_epoch(self) -> None:
         """(Holding ``lock``.) What the feed heard no longer tells what it will hear: after a start or a failure."""
         self.epoch += 1
         self.heard.clear()
+        self.fresh_at = None
 
     @property
     def waiting(self) -> int:
@@ -364,17 +418,28 @@ class Hub:
         while not self.closed and not self._idle():
             self._poked.wait(self.poll_seconds)
             self._poked.clear()
+            began = time.monotonic()
             if self.recorder.max_notification_id() != self.position:
                 self.catch_up()
+            self._fresh(began)
 
     def _listen(self) -> None:
         datastore = self.recorder.datastore
         with datastore.connect(autocommit=True) as conn:
             conn.execute(SQL("LISTEN {0}").format(Identifier(self.recorder.channel_name)))
             read = self._reader(conn)
+            began = time.monotonic()
             self.catch_up(read)  # what landed between reading the position and listening
+            self._fresh(began)
             while not self.closed and not self._idle():
-                heard = [n.payload for n in conn.notifies(timeout=LISTEN_TIMEOUT_SECONDS, stop_after=1)]
+                now = time.monotonic()
+                if self.asked_at > began and now - began >= REFRESH_SECONDS:
+                    began = now
+                    self.catch_up(read)  # (usually nothing: the notifications brought it; this says nothing else came)
+                    self._fresh(began)
+                lately = time.monotonic() - self.asked_at < TRUST_SECONDS
+                timeout = REFRESH_SECONDS if lately else LISTEN_TIMEOUT_SECONDS
+                heard = [n.payload for n in conn.notifies(timeout=timeout, stop_after=1)]
                 if heard:
                     # Every notification already here is for records the next read finds too (a NOTIFY is heard
                     # once its transaction has committed): one read for them all, not one each. Under bench.seats
@@ -452,6 +517,7 @@ def hub_for(service: Digsite) -> Hub:
             hub = _HUBS[service] = Hub(service)
             service.on_close(hub.close)
             service.on_landed(hub.landed)
+            service.live.witness = hub  # (a seat's token check asks it before it reads the store)
         return hub
 
 

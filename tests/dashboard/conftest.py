@@ -255,14 +255,17 @@ def shots(request: pytest.FixtureRequest) -> Shots:
     return Shots(request.node.name)
 
 
-@pytest.fixture
-def page(browser: Any, base_url: str, shots: Shots) -> Iterator[Any]:
-    """A fresh browser context and page per test; a final screenshot is always kept, and any console
-    error (a failed callback, a script error) fails the test at teardown, except a refused page load whose
-    status the test expects (``page.expected_statuses = (401,)``)."""
-    context = browser.new_context(viewport={"width": 1440, "height": 1000}, base_url=base_url)
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
+@contextlib.contextmanager
+def watched_tab(
+    browser: Any, base_url: str, shots: Shots | None = None, viewport: dict[str, int] | None = None, **context: Any
+) -> Iterator[Any]:
+    """A fresh browser context and page on ``base_url`` for the block; with ``shots`` a final screenshot is always
+    kept, and any console error (a failed callback, a script error) fails the test when the block ends, except a
+    refused page load whose status the test expects (``tab.expected_statuses = (401,)``). ``context``: more of
+    playwright's context options (``accept_downloads``)."""
+    made = browser.new_context(viewport=viewport or {"width": 1440, "height": 1000}, base_url=base_url, **context)
+    made.set_default_timeout(TIMEOUT_MS)
+    tab = made.new_page()
     errors: list[str] = []
     tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     tab.on("pageerror", lambda error: errors.append(str(error)))
@@ -270,13 +273,22 @@ def page(browser: Any, base_url: str, shots: Shots) -> Iterator[Any]:
         yield tab
     finally:
         try:
-            shots.take(tab, "final")
+            if shots is not None:
+                shots.take(tab, "final")
         finally:
-            context.close()
+            made.close()
     # A test that provokes a refusal on purpose (a wrong key, a page it may not see) names the statuses it expects.
     expected = getattr(tab, "expected_statuses", ())
     errors = [e for e in errors if not any(f"status of {status} " in e for status in expected)]
     assert not errors, f"the browser reported errors: {errors}"
+
+
+@pytest.fixture
+def page(browser: Any, base_url: str, shots: Shots) -> Iterator[Any]:
+    """A fresh browser context and page per test (``watched_tab``): a final screenshot is kept, console errors fail
+    the test at teardown."""
+    with watched_tab(browser, base_url, shots) as tab:
+        yield tab
 
 
 @pytest.fixture

@@ -8,9 +8,12 @@ at a tiny budget: the figures' quality is the judge's tests'."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from service.analysis import stored
 from service.analysis.judging import judge_records
@@ -83,3 +86,13 @@ def open_judged(stores: Shelf, folder: Path) -> Judged:
     built = stores.sqlite("dashboard-judged", _build)
     service = Digsite(settings_for(built.copy(folder, "judged.sqlite")))
     return Judged(service, ReadPort.over(service.reader), built.facts)
+
+
+@pytest.fixture(scope="module")
+def judged(stores: Shelf, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Judged]:
+    """The judged store, copied for the module that uses it (import this fixture there), closed after it."""
+    opened = open_judged(stores, Path(tmp_path_factory.mktemp("judged")))
+    try:
+        yield opened
+    finally:
+        opened.close()

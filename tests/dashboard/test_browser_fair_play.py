@@ -12,10 +12,9 @@ import pytest
 
 from dashboard import create_dashboard
 from service.reading import fair_play
-from tests.dashboard.conftest import TIMEOUT_MS, Shots, access_settings, served
-from tests.dashboard.judged import Judged
+from tests.dashboard.conftest import TIMEOUT_MS, Shots, access_settings, served, watched_tab
+from tests.dashboard.judged import Judged, judged  # noqa: F401  (the judged store, a fixture)
 from tests.dashboard.test_browser import sign_in, version_is
-from tests.dashboard.test_replay_judgement_access import judged  # noqa: F401  (the judged store)
 from tests.service import fair_play_support
 
 pytestmark = pytest.mark.browser
@@ -36,13 +35,7 @@ def judged_url(judged: Judged) -> Iterator[str]:
 def test_an_organiser_opens_the_report_and_clicks_a_move_into_its_replay(
     browser: Any, judged_url: str, judged: Judged, shots: Shots, width: int
 ) -> None:
-    context = browser.new_context(viewport={"width": width, "height": 900}, base_url=judged_url)
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    try:
+    with watched_tab(browser, judged_url, viewport={"width": width, "height": 900}) as tab:
         cup = judged.facts["tournament"]
         report, _ = fair_play.fair_play(judged.queries, cup, fair_play_support.reporter)
         first = report["signals"]["gifts"][0]["moves"][0]
@@ -63,6 +56,3 @@ def test_an_organiser_opens_the_report_and_clicks_a_move_into_its_replay(
         version_is(tab, first["version"])
         assert f"seat={first['seat']}" in tab.url
         shots.take(tab, f"replay-{width}")
-    finally:
-        context.close()
-    assert not errors, f"the browser reported errors: {errors}"

@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 
 from dashboard import create_dashboard
-from tests.dashboard.conftest import CHROMIUM_ARGS, TIMEOUT_MS, Shots, access_settings, served  # noqa: F401
-from tests.dashboard.judged import Judged
+from tests.dashboard.conftest import CHROMIUM_ARGS, TIMEOUT_MS, Shots, access_settings, served, watched_tab  # noqa: F401
+from tests.dashboard.judged import Judged, judged  # noqa: F401  (the judged store, a fixture)
 from tests.dashboard.test_browser import sign_in, version_is
-from tests.dashboard.test_replay_judgement_access import judged  # noqa: F401  (the judged store)
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -33,20 +32,8 @@ def judged_url(judged: Judged) -> Iterator[str]:
 @pytest.fixture
 def tab(browser: Any, judged_url: str, shots: Shots) -> Iterator[Any]:
     """A fresh page on the judged dashboard; console errors fail the test, a final screenshot is kept."""
-    context = browser.new_context(viewport={"width": 1440, "height": 1000}, base_url=judged_url)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
+    with watched_tab(browser, judged_url, shots) as page:
         yield page
-    finally:
-        try:
-            shots.take(page, "final")
-        finally:
-            context.close()
-    assert not errors, f"the browser reported errors: {errors}"
 
 
 def test_a_click_on_the_win_chance_graph_moves_the_replay_and_the_move_list_has_its_marks(

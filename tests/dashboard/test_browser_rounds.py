@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from service.commands.application import Digsite
-from tests.dashboard.conftest import TIMEOUT_MS, Shots, own_store
+from tests.dashboard.conftest import TIMEOUT_MS, Shots, own_store, watched_tab
 from tests.dashboard.test_browser import sign_in
 from tests.service.projecting import catch_up
 
@@ -46,19 +46,8 @@ def evening(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Evening]:
 
 @pytest.fixture
 def tab(browser: Any, evening: Evening, shots: Shots) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1440, "height": 1000}, base_url=evening.base_url,
-                                  accept_downloads=True)  # fmt: skip
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with watched_tab(browser, evening.base_url, shots, accept_downloads=True) as page:
         yield page
-    finally:
-        shots.take(page, "final")
-        context.close()
-    assert not errors, errors
 
 
 def test_an_organiser_enters_players_seats_a_round_and_prints_its_links(

@@ -37,7 +37,7 @@ from service.commands.application import Digsite, Viewer
 from service.reading.projections.follower import Follower
 from service.reading.read_port import ReadPort
 from service.serving.clock_sweep import ClockSweep
-from tests.dashboard.conftest import TIMEOUT_MS, Shots, own_store
+from tests.dashboard.conftest import TIMEOUT_MS, Shots, own_store, watched_tab
 from tests.dashboard.test_browser import sign_in
 from tests.dashboard.test_browser_play import GAME_DEADLINE_S, _base, shows_version
 from tests.dashboard.test_browser_play_table import choose_under_table, pick_on_table
@@ -133,18 +133,8 @@ def until(what: str, check: Callable[[], Any], floor: Floor, seconds: float = DE
 
 @pytest.fixture
 def organiser(browser: Any, evening: Evening, shots: Shots) -> Iterator[Any]:
-    context = browser.new_context(viewport=WIDE, base_url=evening.base_url, accept_downloads=True)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with watched_tab(browser, evening.base_url, shots, viewport=WIDE, accept_downloads=True) as page:
         yield page
-    finally:
-        shots.take(page, "final")
-        context.close()
-    assert not errors, errors
 
 
 def choose(page: Any, dropdown: str, option: str) -> None:

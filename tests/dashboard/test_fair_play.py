@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the fixtures imported are redefined as parameters: how pytest shares them)
 """The fair-play page (organisers only), proven without a browser: the page and its callback called directly as an
 organiser (shown: per signal the ranked findings, flags, the moves behind each linking into the replay at that move
 from the mover's seat, with the judge's figures) and as a spectator, a seat holder and an anonymous visitor with
@@ -8,8 +9,6 @@ what the report says, whatever the signals' scores."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,18 +17,8 @@ from dashboard import create_dashboard
 from service.reading import fair_play
 from tests.dashboard.client import Browser, by_id, components, organiser, text
 from tests.dashboard.conftest import access_settings
-from tests.dashboard.judged import Judged, open_judged
+from tests.dashboard.judged import Judged, judged  # noqa: F401  (the judged store, a fixture)
 from tests.service import fair_play_support
-from tests.stores import Shelf
-
-
-@pytest.fixture(scope="module")
-def judged(stores: Shelf, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Judged]:
-    opened = open_judged(stores, Path(tmp_path_factory.mktemp("judged")))
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def _app(judged: Judged, **access: Any) -> Any:

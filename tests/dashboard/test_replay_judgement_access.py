@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the fixtures imported are redefined as parameters: how pytest shares them)
 """The replay's judgement obeys the game log's door, and agrees with the API's (``GET /games/{id}/analysis``):
 the replay's callback and the API called directly, as a spectator, a seat of another game, a seat of the game and
 an organiser, for a game in play and a finished one.
@@ -9,8 +10,6 @@ has no judgement through either (the API: 409; the replay: no card), whoever ask
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,17 +18,7 @@ from dashboard import create_dashboard
 from service.api import create_app
 from tests.dashboard.client import Browser, by_id, components, organiser, text
 from tests.dashboard.conftest import access_settings
-from tests.dashboard.judged import Judged, open_judged
-from tests.stores import Shelf
-
-
-@pytest.fixture(scope="module")
-def judged(stores: Shelf, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Judged]:
-    opened = open_judged(stores, Path(tmp_path_factory.mktemp("judged")))
-    try:
-        yield opened
-    finally:
-        opened.close()
+from tests.dashboard.judged import Judged, judged  # noqa: F401  (the judged store, a fixture)
 
 
 @pytest.fixture(scope="module")

@@ -67,13 +67,21 @@ def pg(postgres_url: str) -> Iterator[Database]:
         yield db
 
 
-@pytest.fixture
-def service(database: Database) -> Iterator[Digsite]:
+@contextmanager
+def opened_service(database: Database) -> Iterator[Digsite]:
+    """A service on ``database`` (the organisers' key the tests use), closed after the block: another service on the
+    same store stands for another process (a gunicorn worker, the CLI)."""
     svc = Digsite(Settings(database=database, api_key="organiser-key"))
     try:
         yield svc
     finally:
         svc.close()
+
+
+@pytest.fixture
+def service(database: Database) -> Iterator[Digsite]:
+    with opened_service(database) as svc:
+        yield svc
 
 
 @pytest.fixture
