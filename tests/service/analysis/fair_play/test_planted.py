@@ -18,17 +18,20 @@ from domain.games import GAMES, game
 from domain.judge import Judge
 from domain.play import SeatView
 from domain.search import SearchBot
+from service.analysis.fair_play.evidence import Decision, Outlook, TournamentEvidence
 from service.analysis.fair_play.findings import SIGNALS
 from service.analysis.fair_play.planted import (
     Colluding,
     Kingmaking,
     Setup,
     Simulation,
+    game_id,
     groups,
     roster,
     seat_rounds,
     simulate,
 )
+from service.analysis.fair_play.signals import report
 
 
 @dataclass
@@ -80,6 +83,33 @@ def test_planted_groups_sit_together_in_the_share_of_rounds_asked(together: floa
     for a, b in _groups(setup):
         met = sum(any(a in t and b in t for t in r.tables) for r in rounds)
         assert least <= met <= most, (a, b, met)
+
+
+def test_a_longer_tournament_seats_its_first_rounds_as_a_shorter_one_does() -> None:
+    """What lets the bench read one long tournament after its first R rounds as the tournament of R rounds."""
+    short, long = Setup("ruins", rounds=3), Setup("ruins", rounds=6)
+    names = [e.name for e in roster(short)]
+    assert seat_rounds(long, names, _groups(long))[:3] == seat_rounds(short, names, _groups(short))
+
+
+def test_a_simulation_after_its_first_rounds_keeps_only_their_games() -> None:
+    setup = Setup("ruins", rounds=2)
+    entrants = roster(setup)
+    rounds = seat_rounds(setup, [e.name for e in entrants], _groups(setup))
+    decisions = tuple(
+        Decision(game_id(setup.seed, r, t), 0, 1, 0, table, _even(4), _even(4), _even(4), 0.0, True, 1.0)
+        for r, seated in enumerate(rounds)
+        for t, table in enumerate(seated.tables)
+    )
+    evidence = TournamentEvidence(setup.seed, decisions, len(decisions))
+    first = Simulation(setup, entrants, rounds, evidence, report(evidence)).first(1)
+    assert first.setup.rounds == 1 and first.rounds == rounds[:1]
+    assert [d.game_id for d in first.evidence.decisions] == [game_id(setup.seed, 0, t) for t in range(3)]
+    assert first.evidence.games == 3 and first.report.decisions == 3
+
+
+def _even(seats: int) -> Outlook:
+    return Outlook((1 / seats,) * seats, (0.5,) * seats)
 
 
 def _positions(kind: str, styles: Sequence[str], seed: str, every: int) -> list[tuple[Any, int]]:
