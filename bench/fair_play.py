@@ -7,9 +7,13 @@ prints the share of planted cheats flagged and of honest subjects flagged at the
 (``signals.THRESHOLDS``), each with its n and 95 % Wilson interval, and a curve of both shares across thresholds
 (the report re-made from the same evidence at each). Tournaments are seeded ``<prefix>-<game>-<i>`` (or
 ``--seeds``): the same arguments give the same figures. Run it under ``nice -n 10``; the figures are in
-docs/fair_play.md and docs/performance.md.
+docs/fair_play.md and docs/performance.md. ``--save NAME`` keeps the simulations in ``NAME.<game>``, ``--load``
+scores kept ones again with the signals as they are now (no playing: trying a statistic costs seconds), and
+``--at-rounds 6,12`` also reports each tournament after its first R rounds (played exactly as a shorter one).
 
     nice -n 10 python -m bench.fair_play --game ruins --tournaments 2 --players 12 --rounds 6 --budget 32
+    nice -n 10 python -m bench.fair_play --game ruins --seeds a,b --rounds 18 --save kept
+    nice -n 10 python -m bench.fair_play --game ruins --load kept --at-rounds 6,12
 """
 
 from __future__ import annotations
