@@ -169,10 +169,6 @@ def _centred(amounts: Sequence[_Amount]) -> list[float]:
     return [a.relative - centre[(a.decision.table_size, a.offset)] for a in amounts]
 
 
-def _mean_square(values: Sequence[float]) -> float:
-    return sum(v * v for v in values) / len(values) if values else 0.0
-
-
 @dataclass
 class _Squares:
     """A count and a sum of squares of cells (centred: their mean square is their variance about 0)."""
