@@ -7,15 +7,20 @@ prints the share of planted cheats flagged and of honest subjects flagged at the
 (``signals.THRESHOLDS``), each with its n and 95 % Wilson interval, and a curve of both shares across thresholds
 (the report re-made from the same evidence at each). Tournaments are seeded ``<prefix>-<game>-<i>`` (or
 ``--seeds``): the same arguments give the same figures. Run it under ``nice -n 10``; the figures are in
-docs/fair_play.md and docs/performance.md.
+docs/fair_play.md and docs/performance.md. ``--save NAME`` keeps the simulations in ``NAME.<game>``, ``--load``
+scores kept ones again with the signals as they are now (no playing: trying a statistic costs seconds), and
+``--at-rounds 6,12`` also reports each tournament after its first R rounds (played exactly as a shorter one).
 
     nice -n 10 python -m bench.fair_play --game ruins --tournaments 2 --players 12 --rounds 6 --budget 32
+    nice -n 10 python -m bench.fair_play --game ruins --seeds a,b --rounds 18 --save kept
+    nice -n 10 python -m bench.fair_play --game ruins --load kept --at-rounds 6,12
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -94,8 +99,17 @@ def main() -> None:
     parser.add_argument("--together", type=float, default=Setup("x").together, help="share of rounds at one table")
     parser.add_argument("--bot-budget", type=int, default=Setup("x").bot_budget)
     parser.add_argument("--prefix", default="fair-play-bench")
+    parser.add_argument("--save", help="keep the simulations in <SAVE>.<game> (pickle), to score again with --load")
+    parser.add_argument("--load", help="score the simulations kept in <LOAD>.<game> (comma separated) again, with "
+                        "the signals as they are now, instead of playing")  # fmt: skip
+    parser.add_argument("--at-rounds", help="also report each tournament after its first R rounds (comma separated)")
     args = parser.parse_args()
     for kind in args.game or ["ruins"]:
+        if args.load:
+            start = time.process_time()
+            sims = [s.first(len(s.rounds)) for name in args.load.split(",") for s in _loaded(f"{name}.{kind}")]
+            _report(sims, args.at_rounds, start)
+            continue
         base = Setup(kind, players=args.players, table=args.table, rounds=args.rounds, judge_budget=args.budget,
                      rate=args.rate, bot_budget=args.bot_budget, together=args.together)  # fmt: skip
         seeds = args.seeds.split(",") if args.seeds else [f"{args.prefix}-{kind}-{i}" for i in range(args.tournaments)]
@@ -107,7 +121,23 @@ def main() -> None:
                               "decisions": len(sims[-1].evidence.decisions),
                               "ranks": {s: ranks(sims[-1], s) for s in SIGNALS},
                               "cpu": round(time.process_time() - start, 1)}), flush=True)  # fmt: skip
-        print("\n" + summary(sims, time.process_time() - start) + "\n", flush=True)
+        _report(sims, args.at_rounds, start)
+        if args.save:
+            with open(f"{args.save}.{kind}", "wb") as out:
+                pickle.dump(sims, out)
+
+
+def _loaded(path: str) -> list[Simulation]:
+    with open(path, "rb") as kept:
+        sims: list[Simulation] = pickle.load(kept)  # the bench's own files (--save), never another's
+    return sims
+
+
+def _report(sims: Sequence[Simulation], at_rounds: str | None, start: float) -> None:
+    """The summary of ``sims`` as played, and after the first R rounds for each R of ``at_rounds``."""
+    for rounds in sorted({int(r) for r in at_rounds.split(",")} if at_rounds else set()):
+        print("\n" + summary([s.first(rounds) for s in sims], time.process_time() - start) + "\n", flush=True)
+    print("\n" + summary(sims, time.process_time() - start) + "\n", flush=True)
 
 
 if __name__ == "__main__":

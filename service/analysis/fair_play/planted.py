@@ -28,7 +28,7 @@ import math
 import random
 import statistics
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain.games import game
@@ -97,6 +97,15 @@ class Simulation:
     rounds: tuple[Round, ...]
     evidence: TournamentEvidence
     report: Report
+
+    def first(self, rounds: int, thresholds: Mapping[str, float] = THRESHOLDS) -> Simulation:
+        """The tournament as it stood after its first ``rounds`` rounds, reported again: a longer tournament of the
+        same seed plays its first rounds exactly as a shorter one does (seating and games are seeded by round)."""
+        kept = {game_id(self.setup.seed, r, t) for r in range(rounds) for t in range(len(self.rounds[r].tables))}
+        decisions = tuple(d for d in self.evidence.decisions if d.game_id in kept)
+        evidence = TournamentEvidence(self.evidence.tournament_id, decisions, len(kept))
+        return Simulation(replace(self.setup, rounds=rounds), self.entrants, self.rounds[:rounds], evidence,
+                          report(evidence, thresholds))  # fmt: skip
 
     def planted(self, signal: str) -> set[tuple[str, ...]]:
         """The subjects a signal should find: the colluders both ways (gifts), as a pair (soft play), the kingmaker
@@ -345,6 +354,11 @@ def seat_rounds(setup: Setup, names: Sequence[str], groups: Sequence[tuple[str, 
     return tuple(rounds)
 
 
+def game_id(seed: str, round_index: int, table_index: int) -> str:
+    """A simulated game's id: the tournament's seed, the round and the table (both from 0), what seeds its play."""
+    return f"{seed}-r{round_index + 1}-t{table_index + 1}"
+
+
 def think_time(entrant: Entrant, game_id: str, index: int) -> float:
     """The seconds the player thought over one move: lognormal around its median (seeded by the move)."""
     rng = random.Random(f"think:{game_id}:{index}")
@@ -383,11 +397,11 @@ def simulate(
     games = 0
     for r, seated in enumerate(rounds):
         for t, table in enumerate(seated.tables):
-            game_id = f"{setup.seed}-r{r + 1}-t{t + 1}"
-            judged = play_and_judge(setup, by_name, table, game_id)
+            named = game_id(setup.seed, r, t)
+            judged = play_and_judge(setup, by_name, table, named)
             decisions += judged
             games += 1
             if progress is not None:
-                progress(game_id, len(judged))
+                progress(named, len(judged))
     evidence = TournamentEvidence(setup.seed, tuple(decisions), games)
     return Simulation(setup, entrants, rounds, evidence, report(evidence, thresholds))

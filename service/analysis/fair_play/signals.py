@@ -19,11 +19,11 @@ how often honest subjects reach it, since the null is only roughly normal).
 The pair signals compare within the mover's own table (the other opponents at the same move), then remove what a
 seat's position does (the field's mean at the same table size and seat offset), then average one mover's amounts
 toward the other over one game (a *cell*: moves of one game share its positions, games are the independent draws)
-and scale each cell by the mover's spread of cells (shrunk towards the field's: a random mover swings more than a
-careful one): the score is the sum of the scaled cells over the root of their count. A pair is flagged only when
-the pattern repeats: its score from each of at least ``MIN_GAMES`` games alone reaches ``GAME_LEVEL``, from
-``MIN_PAIR_DECISIONS`` moves at least; a player needs ``MIN_DECISIONS`` moves at a table size and ``MIN_GAMES``
-games: one lucky game is no flag.
+and scale each cell by the mover's spread of cells toward its other opponents (shrunk towards the field's: a random
+mover swings more than a careful one; the subject's own cells left out): the score is the sum of the scaled cells
+over the root of their count. A pair is flagged only when the pattern repeats: its score from each of at least
+``MIN_GAMES`` games alone reaches ``GAME_LEVEL``, from ``MIN_PAIR_DECISIONS`` moves at least; a player needs
+``MIN_DECISIONS`` moves at a table size and ``MIN_GAMES`` games: one lucky game is no flag.
 Two-seat tables have no other opponent to compare with: the pair signals skip them (bot-like play reads them).
 """
 
@@ -169,15 +169,37 @@ def _centred(amounts: Sequence[_Amount]) -> list[float]:
     return [a.relative - centre[(a.decision.table_size, a.offset)] for a in amounts]
 
 
-def _mean_square(values: Sequence[float]) -> float:
-    return sum(v * v for v in values) / len(values) if values else 0.0
+@dataclass
+class _Squares:
+    """A count and a sum of squares of cells (centred: their mean square is their variance about 0)."""
+
+    count: int = 0
+    total: float = 0.0
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        self.total += value * value
+
+    def without(self, other: _Squares) -> _Squares:
+        return _Squares(self.count - other.count, self.total - other.total)
+
+    def mean(self) -> float:
+        return self.total / self.count if self.count else 0.0
+
+
+def _scale(mover: _Squares, field: _Squares) -> float:
+    """A mover's spread of cells, shrunk towards the field's as if the field's were ``CELL_PRIOR`` cells."""
+    var = (mover.total + CELL_PRIOR * field.mean()) / (mover.count + CELL_PRIOR)
+    return max(FLOOR["amount"], math.sqrt(var))
 
 
 def _pair_signal(signal: str, amounts: Sequence[_Amount], thresholds: Mapping[str, float]) -> list[Finding]:
     """The findings of a pair signal: per subject (ordered as the amounts give it: giver first, or a sorted pair
     for soft play), its cells (one mover's centred amounts toward the other in one game, averaged: moves of one
     game are not independent, games are) each over its mover's spread of cells, summed over the root of their
-    count. A mover's spread is shrunk towards the field's at the table size (``CELL_PRIOR``)."""
+    count. A mover's spread is its cells toward its other subjects, shrunk towards the field's at the table size
+    (``CELL_PRIOR``), both without the subject's own cells: a colluder's gift cells would otherwise widen the very
+    spread they are divided by (a third of its cells at tables of four), and larger gifts would score no higher."""
     cells: dict[tuple[tuple[str, ...], str, str], list[float]] = defaultdict(list)
     sizes: dict[tuple[tuple[str, ...], str, str], int] = {}
     tallies: dict[tuple[str, ...], _Tally] = defaultdict(_Tally)
@@ -193,19 +215,19 @@ def _pair_signal(signal: str, amounts: Sequence[_Amount], thresholds: Mapping[st
         if a.weight > 0:
             t.moves.append(Behind(d.game_id, d.index, d.version, d.seat, d.player, a.weight))
     means = {k: statistics.fmean(v) for k, v in cells.items()}
-    field_ms: dict[int, list[float]] = defaultdict(list)
-    mover_ms: dict[tuple[str, int], list[float]] = defaultdict(list)
+    field_ms: dict[int, _Squares] = defaultdict(_Squares)
+    mover_ms: dict[tuple[str, int], _Squares] = defaultdict(_Squares)
+    own_ms: dict[tuple[tuple[str, ...], str, int], _Squares] = defaultdict(_Squares)
     for key, m in means.items():
-        mover, size = key[1], sizes[key]
-        field_ms[size].append(m)
-        mover_ms[(mover, size)].append(m)
-    scale = {}
-    for (mover, size), ms in mover_ms.items():
-        var = (len(ms) * _mean_square(ms) + CELL_PRIOR * _mean_square(field_ms[size])) / (len(ms) + CELL_PRIOR)
-        scale[(mover, size)] = max(FLOOR["amount"], math.sqrt(var))
+        subject, mover, size = key[0], key[1], sizes[key]
+        field_ms[size].add(m)
+        mover_ms[(mover, size)].add(m)
+        own_ms[(subject, mover, size)].add(m)
     for key, m in means.items():
         subject, mover, game_id = key
-        z = m / scale[(mover, sizes[key])]
+        size = sizes[key]
+        own = own_ms[(subject, mover, size)]  # left out of both spreads: a pattern does not widen its own yardstick
+        z = m / _scale(mover_ms[(mover, size)].without(own), field_ms[size].without(own))
         t = tallies[subject]
         t.total += z
         t.cells += 1

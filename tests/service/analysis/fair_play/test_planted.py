@@ -18,17 +18,20 @@ from domain.games import GAMES, game
 from domain.judge import Judge
 from domain.play import SeatView
 from domain.search import SearchBot
+from service.analysis.fair_play.evidence import Decision, Outlook, TournamentEvidence
 from service.analysis.fair_play.findings import SIGNALS
 from service.analysis.fair_play.planted import (
     Colluding,
     Kingmaking,
     Setup,
     Simulation,
+    game_id,
     groups,
     roster,
     seat_rounds,
     simulate,
 )
+from service.analysis.fair_play.signals import report
 
 
 @dataclass
@@ -80,6 +83,33 @@ def test_planted_groups_sit_together_in_the_share_of_rounds_asked(together: floa
     for a, b in _groups(setup):
         met = sum(any(a in t and b in t for t in r.tables) for r in rounds)
         assert least <= met <= most, (a, b, met)
+
+
+def test_a_longer_tournament_seats_its_first_rounds_as_a_shorter_one_does() -> None:
+    """What lets the bench read one long tournament after its first R rounds as the tournament of R rounds."""
+    short, long = Setup("ruins", rounds=3), Setup("ruins", rounds=6)
+    names = [e.name for e in roster(short)]
+    assert seat_rounds(long, names, _groups(long))[:3] == seat_rounds(short, names, _groups(short))
+
+
+def test_a_simulation_after_its_first_rounds_keeps_only_their_games() -> None:
+    setup = Setup("ruins", rounds=2)
+    entrants = roster(setup)
+    rounds = seat_rounds(setup, [e.name for e in entrants], _groups(setup))
+    decisions = tuple(
+        Decision(game_id(setup.seed, r, t), 0, 1, 0, table, _even(4), _even(4), _even(4), 0.0, True, 1.0)
+        for r, seated in enumerate(rounds)
+        for t, table in enumerate(seated.tables)
+    )
+    evidence = TournamentEvidence(setup.seed, decisions, len(decisions))
+    first = Simulation(setup, entrants, rounds, evidence, report(evidence)).first(1)
+    assert first.setup.rounds == 1 and first.rounds == rounds[:1]
+    assert [d.game_id for d in first.evidence.decisions] == [game_id(setup.seed, 0, t) for t in range(3)]
+    assert first.evidence.games == 3 and first.report.decisions == 3
+
+
+def _even(seats: int) -> Outlook:
+    return Outlook((1 / seats,) * seats, (0.5,) * seats)
 
 
 def _positions(kind: str, styles: Sequence[str], seed: str, every: int) -> list[tuple[Any, int]]:
@@ -185,18 +215,19 @@ def test_a_kingmaker_without_its_chosen_player_at_the_table_plays_its_own_style(
     assert king.choose({}, ["own", "x"], random.Random(0)) == "own" and king.crowned == 0
 
 
-# One tournament per game, bench/fair_play.py's (about 4.5 and 5 CPU minutes): 12 players, 8 of them planted cheats.
-SMALL = {"ruins": Setup("ruins", table=4, rounds=6, judge_budget=32, seed="fair-power-ruins-0"),
+# One tournament per game, bench/fair_play.py's (about 4.5 and 5 CPU minutes): 12 players, 8 of them planted cheats;
+# the Ruins one is the first 6 rounds of the 18-round tournament the bench measured as games grow.
+SMALL = {"ruins": Setup("ruins", table=4, rounds=6, judge_budget=32, seed="fair-detect-ruins-0"),
          "arnak": Setup("arnak", table=3, rounds=3, judge_budget=16, seed="fair-power-arnak-0")}  # fmt: skip
 # Where the planted cheats do not rank first at this size (measured: docs/fair_play.md, "What the simulation
 # shows"): expected failures, strict, so the day one starts to pass the test says so.
 NOT_YET = {
-    ("ruins", "gifts"): "the four gift directions rank 4, 15, 17, 38 of 92: gifts within the judge's noise at 32",
-    ("ruins", "soft_play"): "the two pairs rank 9 and 40 of 46: sparing within the judge's noise at 32",
-    ("ruins", "kingmaking"): "the kingmakers' picks do not move the win (tested above); they rank 36 and 75 of 80",
-    ("arnak", "gifts"): "the four gift directions rank 3, 9, 11, 16 of 56 in three games each",
+    ("ruins", "gifts"): "the four gift directions rank 1, 10, 23, 63 of 76 in six games (at 18: 1, 3, 9, 26 of 92)",
+    ("ruins", "soft_play"): "the two pairs rank 10 and 26 of 38: sparing within the judge's noise at 32",
+    ("ruins", "kingmaking"): "the kingmakers' picks do not move the win (tested above); they rank 30 and 44 of 68",
+    ("arnak", "gifts"): "the four gift directions rank 1, 3, 6, 12 of 56 in three games each",
     ("arnak", "soft_play"): "the two pairs rank 1 and 3 of 28 in three games each",
-    ("arnak", "kingmaking"): "one kingmaker had no scored move at its player's table; the other ranks 7 of 24",
+    ("arnak", "kingmaking"): "the two kingmakers rank 7 and 23 of 26",
 }
 
 

@@ -78,6 +78,18 @@ def test_a_gift_pair_repeated_across_games_is_flagged_and_no_honest_pair_is() ->
     assert report(tournament(24, gift("p0", "p1"))).to_dict() == report(evidence).to_dict()  # pure, deterministic
 
 
+def test_a_giver_s_own_gifts_do_not_widen_the_spread_they_are_measured_against() -> None:
+    """Gifts four times as large score about four times as high: the giver's cells toward its receiver are left
+    out of the giver's spread (counted in, larger gifts widen it and the score saturates: 2.7 times, measured)."""
+
+    def score(size: float) -> float:
+        found = report(tournament(24, gift("p0", "p1", 0.5, size))).of("gifts")
+        return next(f.score for f in found if f.subject == ("p0", "p1"))
+
+    small, large = score(0.04), score(0.16)
+    assert small > 1.0 and large > 3.5 * small, (small, large)
+
+
 def test_on_honest_fields_the_scores_are_z_scores_and_few_are_flagged() -> None:
     """Over eight honest tournaments the pair scores centre on 0 with a spread of 1 (what makes a threshold mean
     the same in any tournament), and under 5 % of honest subjects are flagged."""
