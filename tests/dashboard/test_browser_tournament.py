@@ -218,16 +218,21 @@ def play_on_the_table(page: Any, evening: Evening, floor: Floor, seat: Seat, wal
 
 def walk_away(page: Any, evening: Evening, floor: Floor, seat: Seat) -> None:
     """The person's clock runs out on their turn: the clock is shown running for them, the service's clock moves
-    past their limit, and the sweep records the timeout (the game plays its default move for them), which the seat
-    page then says."""
+    past their limit, and the timeout is recorded (the game plays its default move for them), which the seat page
+    then says. Recorded by whichever comes first: the floor's clock sweep, or the seat page's own waiting read (a
+    read that finds a seat out of time records its timeout first, ``service.serving.push``); under load either
+    wins, so the test waits for the record, not for one of them."""
     service = evening.service
     until("the round's other tables end", lambda: all(service.game(g)["status"] == "over" for g in seat.others), floor)
     assert service.game(seat.game)["to_act"] == [seat.seat]  # only their time runs
     expect(page.locator(f'#play-clock .play-clock-seat[data-seat="{seat.seat}"]')).to_contain_text("running")
-    before = floor.timeouts
+    assert not [r for r in service.log(seat.game, after=1) if r["type"] == "timeout"]
     evening.clock.shift += PER_MOVE + 1
-    until("the sweep records the timeout", lambda: floor.timeouts > before, floor)
-    timeouts = [r for r in service.log(seat.game, after=1) if r["type"] == "timeout"]
+    timeouts = until(
+        "the timeout is recorded",
+        lambda: [r for r in service.log(seat.game, after=1) if r["type"] == "timeout"],
+        floor,
+    )
     assert [r["body"]["seat"] for r in timeouts] == [seat.seat]
     expect(page.locator("#play-root")).to_contain_text(f"{PERSON}'s time ran out: the game played for them")
 
@@ -330,7 +335,7 @@ def test_an_organiser_runs_a_small_tournament_end_to_end(
         expect(persons_row.locator("td").nth(1)).to_contain_text(f"{ordinal(place)}/{len(order)}")
         shots.take(tab, "standings")
     assert not floor.errors, floor.errors
-    assert floor.timeouts == 1
+    assert floor.timeouts <= 1  # (the sweep recorded the one timeout, or the seat page's read did first)
 
 
 def create_the_tournament(tab: Any, evening: Evening, shots: Shots) -> None:
