@@ -11,7 +11,7 @@ bots of known strength as they are.
   ``--decisions`` of them), judged ``--repeats`` times; each decision whose best move found differs is classified
   (``CAUSES``: candidate sets that differ, two moves other than the one played each reported best, or the move
   played against one other at the significance edge, the searches agreeing or not), with the share the same in
-  every repeat and its 95 % Wilson interval. ``--finalists`` and ``--extend`` set the judge.
+  every repeat and its 95 % Wilson interval. ``--margin`` sets the judge's.
 - ``order`` (the issue's section 4): ``--order-games`` four-player games seating a random bot, a heuristic bot, the
   search bot at ``--search-budget`` B and at 4B (seats rotating with the game's number, seeds
   ``judge-order-<i>``), each judged once at ``--budget`` and rated in turn (OpenSkill, the bots' names as the
@@ -37,8 +37,6 @@ from dashboard.uncertainty import wilson
 from domain.games import GAMES, game
 from domain.judge import (
     DEFAULT_BUDGET,
-    EXTEND,
-    FINALISTS,
     MARGIN,
     GameJudgement,
     Judge,
@@ -55,16 +53,14 @@ def _load() -> float:
 
 
 def _judge(kind: str, players: Sequence[str], seed: str, policies: Sequence[Policy[Any]], budget: int,
-           judge_seed: int, extend: int = EXTEND) -> tuple[GameJudgement, float]:  # fmt: skip
+           judge_seed: int) -> tuple[GameJudgement, float]:  # fmt: skip
     found = game(kind)
     rules = found.rules
     played = play_game(rules, players, policies, seed)
     opening = rules.start(players, None, seed)
     moves, _ = moves_of(rules, opening, played.actions)
     started = time.process_time()  # CPU seconds: on a shared machine, the wall clock counts the other processes
-    judged = Judge(rules, found.bots, budget=budget, extend=extend).game(
-        opening, moves, seed=judge_seed, seats=len(players)
-    )
+    judged = Judge(rules, found.bots, budget=budget).game(opening, moves, seed=judge_seed, seats=len(players))
     return judged, time.process_time() - started
 
 
@@ -90,15 +86,13 @@ def _positions(kind: str, games: int, decisions: int) -> list[tuple[int, Any, An
     return spots[:decisions]
 
 
-def spread_stability(
-    kind: str, games: int, decisions: int, repeats: int, budget: int, extend: int = EXTEND
-) -> dict[str, Any]:
+def spread_stability(kind: str, games: int, decisions: int, repeats: int, budget: int) -> dict[str, Any]:
     """Stability on ``decisions`` decisions spread over the games (a whole Arnak game is too long to judge several
     times on a loaded machine): the share whose best move found is the same in every one of ``repeats`` judgements
     (seeds 0, 1, ...), and the CPU seconds a decision."""
     found = game(kind)
     rules = found.rules
-    judge = Judge(rules, found.bots, budget=budget, extend=extend)
+    judge = Judge(rules, found.bots, budget=budget)
     same = differs_from_played = 0
     spots = _positions(kind, games, decisions)
     started = time.process_time()
@@ -115,7 +109,6 @@ def spread_stability(
         "measure": "spread stability",
         "game": kind,
         "budget": budget,
-        "extend": extend,
         "decisions": len(spots),
         "repeats": repeats,
         "same_in_every_repeat": round(same / len(spots), 3) if spots else None,
@@ -154,7 +147,7 @@ def causes(kind: str, games: int, decisions: int, repeats: int, budget: int, **s
     """Why repeated judgements disagree: ``decisions`` decisions spread over ``games`` heuristic games (0: every
     judged decision of the games), each judged ``repeats`` times (seeds 0, 1, ...), each disagreement classified
     (``cause``), with the estimate's standard errors of every judgement in the edge cases. ``settings``: the
-    judge's (``finalists``, ``extend``)."""
+    judge's (``margin``)."""
     found = game(kind)
     rules = found.rules
     traces: list[Trace] = []
@@ -191,7 +184,7 @@ def causes(kind: str, games: int, decisions: int, repeats: int, budget: int, **s
             "cpu_seconds_a_decision": round(cpu / max(1, judged * repeats), 3), "load": _load()}  # fmt: skip
 
 
-def time_and_stability(kind: str, games: int, repeats: int, budget: int, extend: int = EXTEND) -> dict[str, Any]:
+def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict[str, Any]:
     found = game(kind)
     names = [f"P{s}" for s in range(4)]
     seconds: list[float] = []
@@ -200,7 +193,7 @@ def time_and_stability(kind: str, games: int, repeats: int, budget: int, extend:
         runs = []
         for r in range(repeats):
             judged, took = _judge(kind, names, f"judge-bench-{i}", [found.bots.make("heuristic") for _ in names],
-                                  budget, r, extend)  # fmt: skip
+                                  budget, r)  # fmt: skip
             seconds.append(took)
             runs.append(judged)
             print(json.dumps({"measure": "time", "game": i, "repeat": r, "cpu_seconds": round(took, 1),
@@ -219,7 +212,6 @@ def time_and_stability(kind: str, games: int, repeats: int, budget: int, extend:
         "measure": "stability",
         "game": kind,
         "budget": budget,
-        "extend": extend,
         "games": games,
         "repeats": repeats,
         "decisions": decisions,
@@ -270,8 +262,6 @@ def main() -> None:
         help="instead of whole games: this many decisions spread over --games games, for stability",
     )
     parser.add_argument("--causes", action="store_true", help="classify why repeated judgements disagree")
-    parser.add_argument("--finalists", type=int, default=FINALISTS, help="the search's last moves estimated")
-    parser.add_argument("--extend", type=int, default=EXTEND, help="a close call's extra pairs, times its first")
     parser.add_argument("--margin", type=float, default=MARGIN, help="points a better move must also win by")
     parser.add_argument("--order-games", type=int, default=8, help="games of the four bots of known strength")
     parser.add_argument("--search-budget", type=int, default=25, help="B: the ladder's search bots play at B and 4B")
@@ -279,14 +269,14 @@ def main() -> None:
     args = parser.parse_args()
     results = []
     if args.games and args.causes:
-        settings = {"finalists": args.finalists, "extend": args.extend, "margin": args.margin}
+        settings = {"margin": args.margin}
         results.append(causes(args.game, args.games, args.decisions, args.repeats, args.budget, **settings))
         print(json.dumps(results[-1]), flush=True)
     elif args.games and args.decisions:
-        results.append(spread_stability(args.game, args.games, args.decisions, args.repeats, args.budget, args.extend))
+        results.append(spread_stability(args.game, args.games, args.decisions, args.repeats, args.budget))
         print(json.dumps(results[-1]), flush=True)
     elif args.games:
-        results.append(time_and_stability(args.game, args.games, args.repeats, args.budget, args.extend))
+        results.append(time_and_stability(args.game, args.games, args.repeats, args.budget))
         print(json.dumps(results[-1]), flush=True)
     if args.order_games:
         results.append(order(args.game, args.order_games, args.budget, args.search_budget, args.first))

@@ -33,7 +33,6 @@ decision may be judged alone: the split over workers changes nothing). Pure: no 
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import math
 import random
@@ -56,9 +55,6 @@ JUDGE_VERSION = 4  # raise on any change to what the judge computes: stored judg
 DEFAULT_BUDGET = 100  # playouts a decision (half to search, half to estimate): bench/judge.py measures it
 WIDTH = 12  # legal actions compared whole up to this many; beyond, the rollout bot's choices and a draw of the rest
 SIGNIFICANCE = 2.0  # standard errors by which the best move found must beat the move played to replace it
-FINALISTS = 1  # the search's last round's moves estimated against the move played (1: its survivor alone)
-EXTEND = 0  # a close call's estimate gets this many times its pairs more (0: none; docs/judge.md, "close calls")
-CLOSE = (1.0, 3.0)  # a close call: the best move found ahead of the move played by this many standard errors
 INACCURACY, MISTAKE, BLUNDER = 5.0, 10.0, 20.0  # points of expected result lost (0-100) for each mark
 MARGIN = 0.0  # points by which a better move must also beat the move played to replace it (besides ``SIGNIFICANCE``;
 # 0: none). At 5 (an inaccuracy's worth) Ruins' stability rose from 89.1 % to 91.4 %, Arnak's from 81.0 to 81.5, but
@@ -280,8 +276,6 @@ class Judge(Generic[Action]):
     budget: int = DEFAULT_BUDGET
     rollout: str = "heuristic"
     rounds_ahead: int | None = ROUNDS_AHEAD
-    extend: int = EXTEND
-    finalists: int = FINALISTS
     margin: float = MARGIN
     trace: Callable[[Trace], None] | None = None  # told why each decision came out as it did (bench/judge.py causes)
 
@@ -360,45 +354,29 @@ class Judge(Generic[Action]):
         def tally() -> _Tally:
             return _Tally(seat, players)
 
-        finalists, options = self.search(view, seat, candidates, first, scored, tally, rng)
-        found = finalists[0]
-        # The moves estimated against the move played: the search's survivor, or its last round's moves.
-        contenders = [i for i in finalists[: self.finalists] if i != 0]
+        found, options = self.search(view, seat, candidates, first, scored, tally, rng)
 
-        # 2. Estimate: the move played and the contenders side by side on fresh draws.
-        played_tally = tally()
-        tallies = {i: tally() for i in contenders}
-        differences: dict[int, list[float]] = {i: [] for i in contenders}
-        between: dict[tuple[int, int], list[float]] = {}  # contender against contender, for the tie rule
-
-        def pair(count: int) -> None:
-            for _ in range(count):
-                state = rules.sample(view, seat, rng)
-                seed = rng.getrandbits(64)
-                mine = scored(state, played, seed)
-                played_tally.add(mine)
-                theirs = {i: scored(state, candidates[i], seed) for i in contenders}
-                for i, outcome in theirs.items():
-                    tallies[i].add(outcome)
-                    differences[i].append(outcome.values[seat] - mine.values[seat])
-                for i, j in itertools.combinations(contenders, 2):
-                    between.setdefault((i, j), []).append(theirs[i].values[seat] - theirs[j].values[seat])
-
-        pairs = max(2, (self.budget - self.searched()) // (1 + len(contenders)))
-        pair(pairs)
-        if self.extend and any(CLOSE[0] <= _z(differences[i]) < CLOSE[1] for i in contenders):
-            # A close call: more pairs settle it, where a second judgement would otherwise fall either side.
-            pair(self.extend * pairs)
-        standing = [i for i in contenders if _beats(differences[i], self.margin)]
-        best = preferred(standing, {i: t.mean() for i, t in tallies.items()}, between, self.margin)
+        # 2. Estimate: the move played and the search's survivor side by side on fresh draws (the move played alone
+        # when it survived: its estimate gets every pair).
+        played_tally, found_tally = tally(), tally()
+        differences: list[float] = []
+        for _ in range(max(2, (self.budget - self.searched()) // (1 if found == 0 else 2))):
+            state = rules.sample(view, seat, rng)
+            seed = rng.getrandbits(64)
+            mine = scored(state, played, seed)
+            played_tally.add(mine)
+            if found != 0:
+                theirs = scored(state, candidates[found], seed)
+                found_tally.add(theirs)
+                differences.append(theirs.values[seat] - mine.values[seat])
         if self.trace is not None:
-            z = _z(differences[found]) if found in differences else 0.0
-            gain = 100.0 * sum(differences[found]) / len(differences[found]) if found in differences else 0.0
+            z = _z(differences) if differences else 0.0
+            gain = 100.0 * sum(differences) / len(differences) if differences else 0.0
             self.trace(Trace(tuple(rules.action_to_dict(a) for a in candidates), found, z, gain))
-        if best is None:
+        if not differences or not _beats(differences, self.margin):
             return played, played_tally.estimate(), played_tally.estimate(), 0.0, options.estimate()
-        loss = 100.0 * (tallies[best].mean() - played_tally.mean())
-        return candidates[best], tallies[best].estimate(), played_tally.estimate(), loss, options.estimate()
+        loss = 100.0 * (found_tally.mean() - played_tally.mean())
+        return candidates[found], found_tally.estimate(), played_tally.estimate(), loss, options.estimate()
 
     def searched(self) -> int:
         """The playouts of the search phase: half the budget (the rest goes to the estimate)."""
@@ -413,14 +391,12 @@ class Judge(Generic[Action]):
         scored: Callable[[Any, Action, int], _Scored],
         tally: Callable[[], _Tally],
         rng: random.Random,
-    ) -> tuple[list[int], _Tally]:
-        """Sequential halving over the candidates on ``searched()`` playouts, ``first`` the first draw: the last
-        round's candidates (indices), best first (the survivor), and the first round's tally of every candidate
-        (the mover's options on average).
+    ) -> tuple[int, _Tally]:
+        """Sequential halving over the candidates on ``searched()`` playouts, ``first`` the first draw: the survivor
+        (its index) and the first round's tally of every candidate (the mover's options on average).
         """
         half = self.searched()
         alive = list(range(len(candidates)))
-        finalists = alive
         tallies = [tally() for _ in candidates]
         options = tally()  # the first round's playouts of every candidate: the mover's options on average
         rounds = max(1, math.ceil(math.log2(len(candidates))))
@@ -437,9 +413,8 @@ class Judge(Generic[Action]):
                     if everyone:
                         options.add(outcome)
             alive.sort(key=lambda i: (-tallies[i].mean(), i))  # ties: the move played first, then the bot's choices
-            finalists = list(alive)
             del alive[max(1, (len(alive) + 1) // 2) :]
-        return finalists, options
+        return alive[0], options
 
 
 def position_rng(seen: Mapping[str, Any]) -> random.Random:
@@ -447,27 +422,6 @@ def position_rng(seen: Mapping[str, Any]) -> random.Random:
     whatever the judge's seed; a hidden twin (the same view) gets them too."""
     digest = hashlib.sha256(json.dumps(seen, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
     return random.Random(f"judge-candidates:{digest}")
-
-
-def preferred(
-    standing: Sequence[int],
-    means: Mapping[int, float],
-    between: Mapping[tuple[int, int], Sequence[float]],
-    margin: float = MARGIN,
-) -> int | None:
-    """Among the contenders that beat the move played (``standing``, candidate indices), the one reported: the
-    best by mean, unless one earlier in the candidate order (drawn from the position, so the same in every
-    judgement) is not ``SIGNIFICANCE`` standard errors below it; ``None`` when none beat the move played."""
-    if not standing:
-        return None
-    top = max(standing, key=lambda i: (means[i], -i))
-    for i in sorted(standing):
-        if i == top:
-            return i
-        gap = between[(i, top)] if (i, top) in between else [-d for d in between[(top, i)]]
-        if not _beats([-d for d in gap], margin):  # top - i
-            return i
-    return top
 
 
 def _z(differences: Sequence[float]) -> float:

@@ -21,7 +21,6 @@ from domain.judge import (
     INACCURACY,
     JUDGE_VERSION,
     MISTAKE,
-    SIGNIFICANCE,
     WIDTH,
     Judge,
     Move,
@@ -30,7 +29,6 @@ from domain.judge import (
     mark,
     move_accuracy,
     moves_of,
-    preferred,
 )
 from domain.play import play_game
 from domain.policies import Policy
@@ -152,28 +150,7 @@ def test_a_decision_s_candidates_come_from_the_position_not_the_judge_s_seed(kin
     assert wide == 3
 
 
-def test_the_tie_rule_prefers_the_earlier_candidate_among_moves_not_significantly_apart() -> None:
-    """Of the contenders that beat the move played, the best by mean is reported unless one earlier in the
-    candidate order is within ``SIGNIFICANCE`` standard errors of it; none beating it: the move played (None)."""
-    close = [0.02, -0.03, 0.01, -0.02, 0.03, -0.01]  # candidate 1 minus candidate 2: near 0, noisy
-    far = [-0.30, -0.32, -0.29, -0.31, -0.30, -0.28]  # candidate 1 well below candidate 2
-    assert preferred([], {}, {}) is None
-    assert preferred([2], {2: 0.6}, {}) == 2
-    assert preferred([1, 2], {1: 0.50, 2: 0.51}, {(1, 2): close}) == 1  # apart by noise: the earlier
-    assert preferred([2, 1], {1: 0.50, 2: 0.51}, {(2, 1): [-d for d in close]}) == 1  # either way round
-    assert preferred([1, 2], {1: 0.30, 2: 0.60}, {(1, 2): far}) == 2  # clearly apart: the better
-    assert SIGNIFICANCE > 1
-
-
 TRIED_MARGIN = 5.0  # the margin measured (docs/judge.md, "The margin"): an option, off by default
-
-
-def test_the_tie_rule_prefers_the_earlier_candidate_unless_the_later_wins_by_the_margin() -> None:
-    """Two contenders apart by many standard errors but by less than the margin's points: the earlier is reported."""
-    gap = (TRIED_MARGIN - 1.0) / 100.0
-    apart = [-gap + d for d in (0.001, -0.001, 0.002, -0.002, 0.0, 0.001)]  # candidate 1 minus 2: steady, small
-    assert preferred([1, 2], {1: 0.50, 2: 0.50 + gap}, {(1, 2): apart}, margin=TRIED_MARGIN) == 1
-    assert preferred([1, 2], {1: 0.50, 2: 0.50 + gap}, {(1, 2): apart}) == 2  # the default: no margin
 
 
 @pytest.mark.parametrize("kind", KINDS)
