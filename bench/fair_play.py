@@ -75,6 +75,14 @@ def summary(sims: Sequence[Simulation], cpu: float) -> str:
         all_ranks = [r for s in sims for r in ranks(s, signal)]
         lines.append(f"| {signal} | {THRESHOLDS[signal]} | {share_text(found, planted)} | "
                      f"{share_text(false, honest)} | {all_ranks} |")  # fmt: skip
+    lines += ["", "What the planted cheats did (summed over the tournaments; a colluder: its decisions with a choice "
+              "at its partner's table, the clear gifts among them, the gifts made; a kingmaker: its decisions with its "
+              "player at the table, those it played for its player with no chance left):", "",
+              "| planted | role | decisions | clear gifts | gifts made | crowned |", "|" + "---|" * 6]  # fmt: skip
+    roles = {e.name: e.role for e in sims[0].entrants}
+    for player, counts in sorted(_acted(sims).items()):
+        lines.append(f"| {player} | {roles.get(player, '?')} | {counts['asked']} | {counts['clear']} | "
+                     f"{counts['gifted']} | {counts['crowned']} |")  # fmt: skip
     lines += ["", "Curve (planted flagged % / honest flagged %):", "",
               "| signal | " + " | ".join(f"z >= {t}" for t in CURVE) + " |", "|---|" + "---|" * len(CURVE)]  # fmt: skip
     for signal in SIGNALS:
@@ -125,6 +133,19 @@ def main() -> None:
         if args.save:
             with open(f"{args.save}.{kind}", "wb") as out:
                 pickle.dump(sims, out)
+
+
+def _acted(sims: Sequence[Simulation]) -> dict[str, dict[str, int]]:
+    """What each planted cheat did, summed over ``sims`` (a simulation kept before the counts were taken has none)."""
+    out: dict[str, dict[str, int]] = {}
+    for sim in sims:
+        if not getattr(sim, "acts", ()):
+            continue
+        for player, counts in sim.acted().items():
+            mine = out.setdefault(player, dict.fromkeys(counts, 0))
+            for what, count in counts.items():
+                mine[what] += count
+    return out
 
 
 def _loaded(path: str) -> list[Simulation]:

@@ -46,6 +46,8 @@ from service.seating.formats import History, Round, seat
 HONEST_STYLES = ("heuristic", "random", "search:8", "heuristic", "search:16", "heuristic")  # cycled, in order
 THINK_MEDIAN = (4.0, 40.0)  # seconds: a player's median think time drawn log-uniformly in this range
 THINK_SPREAD = (0.5, 1.0)  # a player's lognormal sigma drawn uniformly in this range
+ACTS = ("asked", "clear", "gifted", "crowned")  # what a planted cheat did, counted (a colluder: decisions, clear
+# gifts, gifts made; a kingmaker: decisions with its player at the table, those it played for its player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,8 @@ class Simulation:
     rounds: tuple[Round, ...]
     evidence: TournamentEvidence
     report: Report
+    # What the planted cheats did, game by game: (game id, player, what, count), ``what`` one of ``ACTS``
+    acts: tuple[tuple[str, str, str, int], ...] = ()
 
     def first(self, rounds: int, thresholds: Mapping[str, float] = THRESHOLDS) -> Simulation:
         """The tournament as it stood after its first ``rounds`` rounds, reported again: a longer tournament of the
@@ -104,8 +108,17 @@ class Simulation:
         kept = {game_id(self.setup.seed, r, t) for r in range(rounds) for t in range(len(self.rounds[r].tables))}
         decisions = tuple(d for d in self.evidence.decisions if d.game_id in kept)
         evidence = TournamentEvidence(self.evidence.tournament_id, decisions, len(kept))
+        acts = tuple(a for a in self.acts if a[0] in kept)
         return Simulation(replace(self.setup, rounds=rounds), self.entrants, self.rounds[:rounds], evidence,
-                          report(evidence, thresholds))  # fmt: skip
+                          report(evidence, thresholds), acts)  # fmt: skip
+
+    def acted(self) -> dict[str, dict[str, int]]:
+        """Each planted cheat's counts over the tournament (``ACTS``): what the signals had to find."""
+        out: dict[str, dict[str, int]] = {}
+        for _, player, what, count in self.acts:
+            mine = out.setdefault(player, dict.fromkeys(ACTS, 0))
+            mine[what] += count
+        return out
 
     def planted(self, signal: str) -> set[tuple[str, ...]]:
         """The subjects a signal should find: the colluders both ways (gifts), as a pair (soft play), the kingmaker
@@ -268,7 +281,8 @@ class Kingmaking:
     beneficiary: int | None
     draws: int
     name: str = "kingmaking"
-    crowned: int = field(default=0)  # decisions played for the beneficiary so far (a test reads it)
+    asked: int = field(default=0)  # decisions with a choice and its player at the table, so far
+    crowned: int = field(default=0)  # ... of which it had no chance and played for its player (a test reads it)
 
     def tendencies(self) -> dict[str, Any]:
         return {"draws": self.draws}
@@ -276,6 +290,7 @@ class Kingmaking:
     def choose(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
         if self.beneficiary is None or len(legal) < 2:
             return self.own.choose(view, legal, rng)
+        self.asked += 1
         seen = dict(view)
         me = int(seen["viewer"])
         candidates = self.searcher.candidates(seen, legal, rng)
@@ -365,11 +380,16 @@ def think_time(entrant: Entrant, game_id: str, index: int) -> float:
     return rng.lognormvariate(math.log(entrant.think_median), entrant.think_spread)
 
 
-def play_and_judge(setup: Setup, entrants: Mapping[str, Entrant], table: Sequence[str], game_id: str) -> list[Decision]:
-    """One table's game played and judged: its judged decisions as evidence."""
+def play_and_judge(
+    setup: Setup, entrants: Mapping[str, Entrant], table: Sequence[str], game_id: str
+) -> tuple[list[Decision], list[tuple[str, str, str, int]]]:
+    """One table's game played and judged: its judged decisions as evidence, and what its planted cheats did."""
     found = game(setup.kind)
     rules = found.rules
-    played = play_game(rules, list(table), policies_for(setup, entrants, table, found.bots), game_id)
+    policies = policies_for(setup, entrants, table, found.bots)
+    played = play_game(rules, list(table), policies, game_id)
+    acts = [(game_id, name, what, getattr(policy, what)) for name, policy in zip(table, policies, strict=True)
+            if isinstance(policy, Colluding | Kingmaking) for what in ACTS if hasattr(policy, what)]  # fmt: skip
     opening = rules.start(list(table), None, game_id)
     moves, _ = moves_of(rules, opening, played.actions)
     judged = Judge(rules, found.bots, budget=setup.judge_budget).game(opening, moves, seed=game_id, seats=len(table))
@@ -381,7 +401,7 @@ def play_and_judge(setup: Setup, entrants: Mapping[str, Entrant], table: Sequenc
         out.append(Decision(game_id, j.index, j.index + 1, j.seat, tuple(table), Outlook.of(j.played_estimate),
                             Outlook.of(j.best_estimate), Outlook.of(j.options), j.loss, j.best == j.played,
                             think_time(mover, game_id, j.index)))  # fmt: skip
-    return out
+    return out, acts
 
 
 def simulate(
@@ -394,14 +414,16 @@ def simulate(
     by_name = {e.name: e for e in entrants}
     rounds = seat_rounds(setup, [e.name for e in entrants], groups(entrants))
     decisions: list[Decision] = []
+    acts: list[tuple[str, str, str, int]] = []
     games = 0
     for r, seated in enumerate(rounds):
         for t, table in enumerate(seated.tables):
             named = game_id(setup.seed, r, t)
-            judged = play_and_judge(setup, by_name, table, named)
+            judged, acted = play_and_judge(setup, by_name, table, named)
             decisions += judged
+            acts += acted
             games += 1
             if progress is not None:
                 progress(named, len(judged))
     evidence = TournamentEvidence(setup.seed, tuple(decisions), games)
-    return Simulation(setup, entrants, rounds, evidence, report(evidence, thresholds))
+    return Simulation(setup, entrants, rounds, evidence, report(evidence, thresholds), tuple(acts))

@@ -102,10 +102,32 @@ def test_a_simulation_after_its_first_rounds_keeps_only_their_games() -> None:
         for t, table in enumerate(seated.tables)
     )
     evidence = TournamentEvidence(setup.seed, decisions, len(decisions))
-    first = Simulation(setup, entrants, rounds, evidence, report(evidence)).first(1)
+    acts = (
+        (game_id(setup.seed, 0, 0), "colluder-1a", "gifted", 2),
+        (game_id(setup.seed, 1, 0), "colluder-1a", "gifted", 5),
+    )
+    whole = Simulation(setup, entrants, rounds, evidence, report(evidence), acts)
+    first = whole.first(1)
     assert first.setup.rounds == 1 and first.rounds == rounds[:1]
     assert [d.game_id for d in first.evidence.decisions] == [game_id(setup.seed, 0, t) for t in range(3)]
     assert first.evidence.games == 3 and first.report.decisions == 3
+    assert whole.acted()["colluder-1a"]["gifted"] == 7 and first.acted()["colluder-1a"]["gifted"] == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_the_simulation_counts_what_each_planted_cheat_did(kind: str) -> None:
+    """A colluder's gifts made are among its clear gifts, those among its decisions; a kingmaker plays for its player
+    only at decisions with its player at the table. Each count is what a signal had to find."""
+    sim = _simulated(kind)
+    acted = sim.acted()
+    roles = {e.name: e.role for e in sim.entrants}
+    colluders = [n for n, r in roles.items() if r == "colluder"]
+    assert set(colluders) <= set(acted) and sum(acted[n]["asked"] for n in colluders) > 0
+    for name, counts in acted.items():
+        assert 0 <= counts["gifted"] <= counts["clear"] <= counts["asked"], (name, counts)
+        assert counts["crowned"] <= counts["asked"], (name, counts)
+        assert roles[name] in {"colluder", "kingmaker"}
 
 
 def _even(seats: int) -> Outlook:
