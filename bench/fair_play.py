@@ -27,7 +27,7 @@ from dataclasses import replace
 
 from dashboard.uncertainty import wilson
 from service.analysis.fair_play.findings import SIGNALS
-from service.analysis.fair_play.planted import Setup, Simulation, simulate
+from service.analysis.fair_play.planted import Setup, Simulation, acted, simulate
 from service.analysis.fair_play.signals import THRESHOLDS, report
 
 CURVE = (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0)  # thresholds the curve is read at (every signal alike)
@@ -80,7 +80,8 @@ def summary(sims: Sequence[Simulation], cpu: float) -> str:
               "player at the table, those it played for its player with no chance left):", "",
               "| planted | role | decisions | clear gifts | gifts made | crowned |", "|" + "---|" * 6]  # fmt: skip
     roles = {e.name: e.role for e in sims[0].entrants}
-    for player, counts in sorted(_acted(sims).items()):
+    # (a simulation kept before the counts were taken has none)
+    for player, counts in sorted(acted(a for s in sims for a in getattr(s, "acts", ())).items()):
         lines.append(f"| {player} | {roles.get(player, '?')} | {counts['asked']} | {counts['clear']} | "
                      f"{counts['gifted']} | {counts['crowned']} |")  # fmt: skip
     lines += ["", "Curve (planted flagged % / honest flagged %):", "",
@@ -133,19 +134,6 @@ def main() -> None:
         if args.save:
             with open(f"{args.save}.{kind}", "wb") as out:
                 pickle.dump(sims, out)
-
-
-def _acted(sims: Sequence[Simulation]) -> dict[str, dict[str, int]]:
-    """What each planted cheat did, summed over ``sims`` (a simulation kept before the counts were taken has none)."""
-    out: dict[str, dict[str, int]] = {}
-    for sim in sims:
-        if not getattr(sim, "acts", ()):
-            continue
-        for player, counts in sim.acted().items():
-            mine = out.setdefault(player, dict.fromkeys(counts, 0))
-            for what, count in counts.items():
-                mine[what] += count
-    return out
 
 
 def _loaded(path: str) -> list[Simulation]:

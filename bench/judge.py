@@ -11,7 +11,7 @@ bots of known strength as they are.
   ``--decisions`` of them), judged ``--repeats`` times; each decision whose best move found differs is classified
   (``CAUSES``: candidate sets that differ, two moves other than the one played each reported best, or the move
   played against one other at the significance edge, the searches agreeing or not), with the share the same in
-  every repeat and its 95 % Wilson interval. ``--margin`` sets the judge's.
+  every repeat and its 95 % Wilson interval.
 - ``order`` (the issue's section 4): ``--order-games`` four-player games seating a random bot, a heuristic bot, the
   search bot at ``--search-budget`` B and at 4B (seats rotating with the game's number, seeds
   ``judge-order-<i>``), each judged once at ``--budget`` and rated in turn (OpenSkill, the bots' names as the
@@ -37,7 +37,6 @@ from dashboard.uncertainty import wilson
 from domain.games import GAMES, game
 from domain.judge import (
     DEFAULT_BUDGET,
-    MARGIN,
     GameJudgement,
     Judge,
     Trace,
@@ -143,15 +142,14 @@ def cause(played: str, bests: Sequence[str], traces: Sequence[Trace]) -> str | N
     return "edge, same search" if found <= {other, played} and other in found else "edge, search differed"
 
 
-def causes(kind: str, games: int, decisions: int, repeats: int, budget: int, **settings: Any) -> dict[str, Any]:
+def causes(kind: str, games: int, decisions: int, repeats: int, budget: int) -> dict[str, Any]:
     """Why repeated judgements disagree: ``decisions`` decisions spread over ``games`` heuristic games (0: every
     judged decision of the games), each judged ``repeats`` times (seeds 0, 1, ...), each disagreement classified
-    (``cause``), with the estimate's standard errors of every judgement in the edge cases. ``settings``: the
-    judge's (``margin``)."""
+    (``cause``), with the estimate's standard errors of every judgement in the edge cases."""
     found = game(kind)
     rules = found.rules
     traces: list[Trace] = []
-    judge = Judge(rules, found.bots, budget=budget, trace=traces.append, **settings)
+    judge = Judge(rules, found.bots, budget=budget, trace=traces.append)
     counts = dict.fromkeys(CAUSES, 0)
     same = judged = 0
     edge_z: list[float] = []
@@ -177,7 +175,7 @@ def causes(kind: str, games: int, decisions: int, repeats: int, budget: int, **s
     cpu = time.process_time() - started
     share = same / judged if judged else None
     interval = wilson(share, judged)
-    return {"measure": "causes", "game": kind, "budget": budget, **settings, "games": games, "repeats": repeats,
+    return {"measure": "causes", "game": kind, "budget": budget, "games": games, "repeats": repeats,
             "decisions": judged, "same_in_every_repeat": None if share is None else round(share, 3),
             "interval": None if interval is None else [round(interval[0], 3), round(interval[1], 3)],
             "causes": counts, "edge_z": sorted(edge_z),
@@ -262,15 +260,13 @@ def main() -> None:
         help="instead of whole games: this many decisions spread over --games games, for stability",
     )
     parser.add_argument("--causes", action="store_true", help="classify why repeated judgements disagree")
-    parser.add_argument("--margin", type=float, default=MARGIN, help="points a better move must also win by")
     parser.add_argument("--order-games", type=int, default=8, help="games of the four bots of known strength")
     parser.add_argument("--search-budget", type=int, default=25, help="B: the ladder's search bots play at B and 4B")
     parser.add_argument("--first", type=int, default=0, help="the first order game's number")
     args = parser.parse_args()
     results = []
     if args.games and args.causes:
-        settings = {"margin": args.margin}
-        results.append(causes(args.game, args.games, args.decisions, args.repeats, args.budget, **settings))
+        results.append(causes(args.game, args.games, args.decisions, args.repeats, args.budget))
         print(json.dumps(results[-1]), flush=True)
     elif args.games and args.decisions:
         results.append(spread_stability(args.game, args.games, args.decisions, args.repeats, args.budget))

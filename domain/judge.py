@@ -56,9 +56,6 @@ DEFAULT_BUDGET = 100  # playouts a decision (half to search, half to estimate): 
 WIDTH = 12  # legal actions compared whole up to this many; beyond, the rollout bot's choices and a draw of the rest
 SIGNIFICANCE = 2.0  # standard errors by which the best move found must beat the move played to replace it
 INACCURACY, MISTAKE, BLUNDER = 5.0, 10.0, 20.0  # points of expected result lost (0-100) for each mark
-MARGIN = 0.0  # points by which a better move must also beat the move played to replace it (besides ``SIGNIFICANCE``;
-# 0: none). At 5 (an inaccuracy's worth) Ruins' stability rose from 89.1 % to 91.4 %, Arnak's from 81.0 to 81.5, but
-# Arnak's position ladder no longer ordered heuristic < search B: left out (docs/judge.md, "The margin")
 ROUNDS_AHEAD: int | None = 1  # playouts stop where this many rounds have ended (None: at the game's end; a Ruins
 # playout to the end is about 170 actions from an early move, 8 times one to the round's end: docs/judge.md)
 
@@ -276,7 +273,6 @@ class Judge(Generic[Action]):
     budget: int = DEFAULT_BUDGET
     rollout: str = "heuristic"
     rounds_ahead: int | None = ROUNDS_AHEAD
-    margin: float = MARGIN
     trace: Callable[[Trace], None] | None = None  # told why each decision came out as it did (bench/judge.py causes)
 
     def __post_init__(self) -> None:
@@ -373,7 +369,7 @@ class Judge(Generic[Action]):
             z = _z(differences) if differences else 0.0
             gain = 100.0 * sum(differences) / len(differences) if differences else 0.0
             self.trace(Trace(tuple(rules.action_to_dict(a) for a in candidates), found, z, gain))
-        if not differences or not _beats(differences, self.margin):
+        if not differences or not _beats(differences):
             return played, played_tally.estimate(), played_tally.estimate(), 0.0, options.estimate()
         loss = 100.0 * (found_tally.mean() - played_tally.mean())
         return candidates[found], found_tally.estimate(), played_tally.estimate(), loss, options.estimate()
@@ -434,10 +430,9 @@ def _z(differences: Sequence[float]) -> float:
     return mean / math.sqrt(variance / n)
 
 
-def _beats(differences: Sequence[float], margin: float = MARGIN) -> bool:
-    """Whether the mean paired difference is above ``SIGNIFICANCE`` standard errors (and above 0) and above
-    ``margin`` points."""
-    return _z(differences) > SIGNIFICANCE and 100.0 * sum(differences) / len(differences) > margin
+def _beats(differences: Sequence[float]) -> bool:
+    """Whether the mean paired difference is above ``SIGNIFICANCE`` standard errors (and so above 0)."""
+    return _z(differences) > SIGNIFICANCE
 
 
 def summarise(judged: Sequence[Judgement], seats: int) -> tuple[SeatSummary, ...]:

@@ -150,36 +150,6 @@ def test_a_decision_s_candidates_come_from_the_position_not_the_judge_s_seed(kin
     assert wide == 3
 
 
-TRIED_MARGIN = 5.0  # the margin measured (docs/judge.md, "The margin"): an option, off by default
-
-
-@pytest.mark.parametrize("kind", KINDS)
-def test_with_a_margin_a_better_move_replaces_the_move_played_only_by_the_margin(kind: str) -> None:
-    """The margin option (``Judge.margin``, measured and off by default): a move significantly better than the one
-    played, but by less than the margin's points, is not reported: the move played stands, with no loss. Found in
-    a heuristic game: the first decision where the default judge reports such a move (one exists in the first few
-    dozen of either game); the judge with the margin, on the same draws, reports the move played."""
-    found = GAMES[kind]
-    rules = found.rules
-    opening, moves = _heuristic_game(kind, 4, "judge-bench-0", 10_000)
-    plain, judge = Judge(rules, found.bots), Judge(rules, found.bots, margin=TRIED_MARGIN)
-    state = rules.replay(opening)
-    for index, move in enumerate(moves[:200]):
-        before = state
-        state = rules.replay(move.events, state)
-        if len(rules.legal_actions(before, move.seat)) < 2:
-            continue
-        unmarked = plain.decision(before, move.seat, move.action, index)
-        if unmarked.best == unmarked.played or unmarked.loss >= TRIED_MARGIN:
-            continue
-        judged = judge.decision(before, move.seat, move.action, index)
-        assert 0 < unmarked.loss < TRIED_MARGIN and unmarked.mark is None
-        assert judged.best == judged.played and judged.loss == 0.0 and judged.accuracy == move_accuracy(0.0)
-        assert judged.played_estimate == unmarked.played_estimate  # the same draws: only the rule differs
-        return
-    pytest.fail(f"no decision of {kind}'s first 200 moves has a better move by less than the margin")
-
-
 def test_accuracy_is_lichess_s_curve_of_the_points_lost_and_a_game_s_the_mean_of_two_means() -> None:
     assert move_accuracy(0) == pytest.approx(100.0, abs=1e-3)
     assert move_accuracy(10) == pytest.approx(103.1668 * 2.718281828 ** (-0.4354) - 3.1669)

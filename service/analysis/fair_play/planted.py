@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -114,11 +114,7 @@ class Simulation:
 
     def acted(self) -> dict[str, dict[str, int]]:
         """Each planted cheat's counts over the tournament (``ACTS``): what the signals had to find."""
-        out: dict[str, dict[str, int]] = {}
-        for _, player, what, count in self.acts:
-            mine = out.setdefault(player, dict.fromkeys(ACTS, 0))
-            mine[what] += count
-        return out
+        return acted(self.acts)
 
     def planted(self, signal: str) -> set[tuple[str, ...]]:
         """The subjects a signal should find: the colluders both ways (gifts), as a pair (soft play), the kingmaker
@@ -310,6 +306,15 @@ class Kingmaking:
             return self.own.choose(view, legal, rng)
         self.crowned += 1
         return candidates[max(range(len(candidates)), key=lambda i: (theirs[i], -i))]
+
+
+def acted(acts: Iterable[tuple[str, str, str, int]]) -> dict[str, dict[str, int]]:
+    """Per planted cheat, ``acts`` (game id, player, what, count) summed over their games."""
+    out: dict[str, dict[str, int]] = {}
+    for _, player, what, count in acts:
+        mine = out.setdefault(player, dict.fromkeys(ACTS, 0))
+        mine[what] += count
+    return out
 
 
 def policies_for(
