@@ -53,7 +53,13 @@
     // The play page's options for the kind of move and the cards picked: the same rule as
     // `dashboard.picker.matching` (a choice that uses cards only when exactly those are picked; one that uses
     // none always); the cards are shown only when the kind of move uses some.
+    // A new picker that names the move the player had chosen (`kept`: the server's, when the game moved on by
+    // another seat's move that left the choice standing) chooses it again; a pick of cards or kind does not.
+    var listed = null;  // the picker the options were last listed from
+
     function playOptions(picker, group, cards) {
+        var fresh = picker !== listed;
+        listed = picker;
         if (!picker) { return [[], null, {display: "none"}, {display: "none"}]; }
         var groups = picker.groups || [], several = groups.length > 1;
         var picked = (cards || []).map(String).sort().join(",");
@@ -65,7 +71,8 @@
             offered.push({label: c.label, value: c.value});
         });
         var hide = usable ? {} : {display: "none"};
-        return [offered, offered.length === 1 ? offered[0].value : null, hide, hide];
+        var kept = fresh && offered.some(function (o) { return o.value === picker.kept; }) ? picker.kept : null;
+        return [offered, kept !== null ? kept : offered.length === 1 ? offered[0].value : null, hide, hide];
     }
 
     // Picking on the table (the play page): the things the game's table marks `data-pick` become toggles (a

@@ -196,6 +196,8 @@ def register(app: dash.Dash, ctx: Context) -> None:
         State("play-option", "value"),
         State("play-craft", "value"),
         State("play-version", "data"),
+        State("play-cards", "value"),
+        State("play-group", "value"),
     )
     def draw(
         meta: dict[str, Any] | None,
@@ -205,6 +207,8 @@ def register(app: dash.Dash, ctx: Context) -> None:
         chosen: str | None,
         craft: str | None,
         shown: Any,
+        cards: list[Any] | None,
+        group: str | None,
     ) -> tuple[Any, ...]:
         visitor = ctx.visitor()
         game_id = str((meta or {}).get("game"))
@@ -212,8 +216,10 @@ def register(app: dash.Dash, ctx: Context) -> None:
         if callback_context.triggered_id in SUBMITS:
             message = submit(ctx, visitor, game_id, shown, craft or chosen)
         out = drawn(ctx, visitor, game_id, message)
-        if callback_context.triggered_id == "play-refresh" and out[OUTPUTS.index(VERSION)] == shown:
-            return unchanged_table(out)
+        if callback_context.triggered_id == "play-refresh":
+            if out[OUTPUTS.index(VERSION)] == shown:
+                return unchanged_table(out)
+            return still_picked(out, cards or [], group, chosen)
         return out
 
     @app.callback(
@@ -330,6 +336,28 @@ def unchanged_table(out: tuple[Any, ...]) -> tuple[Any, ...]:
         dash.no_update if output.component_id in KEPT_ON_REFRESH else value
         for output, value in zip(OUTPUTS, out, strict=True)
     )
+
+
+CARDS, CARD_OPTIONS = OUTPUTS.index(Output("play-cards", "value")), OUTPUTS.index(Output("play-cards", "options"))
+PICKER = OUTPUTS.index(Output("play-picker", "data"))
+GROUP, GROUP_OPTIONS = OUTPUTS.index(Output("play-group", "value")), OUTPUTS.index(Output("play-group", "options"))
+
+
+def still_picked(out: tuple[Any, ...], cards: list[Any], group: str | None, chosen: str | None) -> tuple[Any, ...]:
+    """``out`` (a table the game has moved on to, not by this seat's own move) with what the player had picked
+    kept where the new table still offers it: the cards, the kind of move, and the move chosen (named to the
+    page's script as the picker's ``kept``, which chooses it again: ``playOptions``). Another seat's secret night
+    flip lands while this seat is picking its own (the flip is chosen by every seat at once) and changes nothing
+    this seat may choose; its pick must not vanish with it."""
+    drawn = list(out)
+    picker = drawn[PICKER]
+    if picker is not None and chosen in {c["value"] for c in picker.get("choices", [])}:
+        drawn[PICKER] = {**picker, "kept": chosen}
+    offered_cards = {o["value"] for o in drawn[CARD_OPTIONS]}
+    drawn[CARDS] = [c for c in cards if c in offered_cards]
+    if group is not None and group in {o["value"] for o in drawn[GROUP_OPTIONS]}:
+        drawn[GROUP] = group
+    return tuple(drawn)
 
 
 def _played(moves: int) -> str:

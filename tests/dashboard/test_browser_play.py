@@ -134,9 +134,10 @@ def shows_version(page: Any, version: int, turn: bool | None = None) -> None:
 def make_move(page: Any, action: dict[str, Any]) -> bool:
     """Make ``action`` through the picker: click its ruins, then its option, then its crafting (if any), then
     submit. Whether it was crafted."""
-    for ruin in action.get("ruins") or ([action["ruin"]] if action.get("ruin") is not None else []):
+    ruins = action.get("ruins") or ([action["ruin"]] if action.get("ruin") is not None else [])
+    for ruin in ruins:
         page.locator("#play-cards label").filter(has_text=re.compile(rf"· #{ruin}$")).first.click()
-    pick(page, "#play-option", _base(action))
+    pick(page, "#play-option", _base(action), cards=[str(r) for r in ruins])
     crafted = bool(action.get("purchases") or action.get("claims"))
     if crafted:
         # The page offers a move's crafted forms up to service.reading.crafting's cap (MAX_FORMS); past it, as it is.
@@ -150,20 +151,33 @@ def make_move(page: Any, action: dict[str, Any]) -> bool:
     return crafted
 
 
-def pick(page: Any, radios: str, action: dict[str, Any]) -> None:
-    """Check the radio button of ``action`` among ``radios`` once the page offers it. Found by its value, not its
-    place, and clicked again if a redraw (another seat's move landing) cleared it before it took."""
+def pick(page: Any, radios: str, action: dict[str, Any], cards: list[str] | None = None) -> None:
+    """Check the radio button of ``action`` among ``radios`` once the page offers it (with ``cards`` picked). Found
+    by its value, not its place, and clicked again if a redraw (another seat's move landing) cleared it before it
+    took; so are the cards (a redraw answers with the picks the page had when it asked, which a click made while
+    it was asking is not among)."""
     wanted = json.dumps(action, sort_keys=True, separators=(",", ":"))
-    try:
-        page.wait_for_function(
-            "([r, w]) => Array.from(document.querySelectorAll(r + ' input')).some(i => i.value === w)",
-            arg=[radios, wanted],
-        )
-    except Exception:
-        offered = page.locator(f"{radios} input").evaluate_all("els => els.map(e => e.value)")
-        picked = page.locator("#play-cards input:checked").evaluate_all("els => els.map(e => e.value)")
-        raise AssertionError(f"{wanted} is not offered with {picked} picked: {offered}") from None
     deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while True:
+        if cards:
+            page.evaluate(
+                "cs => document.querySelectorAll('#play-cards input').forEach("
+                "i => { if (cs.includes(i.value) && !i.checked) { i.click(); } })",
+                cards,
+            )
+        try:
+            page.wait_for_function(
+                "([r, w]) => Array.from(document.querySelectorAll(r + ' input')).some(i => i.value === w)",
+                arg=[radios, wanted],
+                timeout=2000,
+            )
+            break
+        except Exception:
+            if time.monotonic() < deadline:
+                continue
+            offered = page.locator(f"{radios} input").evaluate_all("els => els.map(e => e.value)")
+            picked = page.locator("#play-cards input:checked").evaluate_all("els => els.map(e => e.value)")
+            raise AssertionError(f"{wanted} is not offered with {picked} picked: {offered}") from None
     while True:
         page.evaluate(
             "([r, w]) => { const i = Array.from(document.querySelectorAll(r + ' input')).find(x => x.value === w);"
@@ -267,6 +281,46 @@ def test_a_stale_move_in_the_browser_says_the_game_moved_on(browser: Any, venue:
         make_move(page, action)
         expect(page.locator("#play-stale")).to_contain_text("The game moved on")
         shows_version(page, seen["version"] + 1)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_a_pick_in_the_browser_stands_when_another_seat_s_night_flip_lands(browser: Any, venue: Venue) -> None:
+    """Every seat chooses its night flip at once, so another seat's flip can land while a person is picking theirs:
+    the page draws the new table, and the ruin picked and the flip chosen stand (a redraw used to clear them, and
+    the person had to pick again); *Play this move* then plays it."""
+    made = new_game(venue, ["Lia", "Max"], seed="kept-flip")
+    game_id, tokens, service = made["id"], [t["token"] for t in made["tokens"]], venue.service
+    context, page, errors = open_seat(browser, venue, game_id, tokens[0])
+    try:
+        seen = service.game(game_id, Viewer(0))
+        shows_version(page, seen["version"], turn=True)
+        action = next(a for a in seen["legal_actions"] if a["type"] == "flip" and a["ruin"] is not None)
+        page.locator("#play-cards label").filter(has_text=re.compile(rf"· #{action['ruin']}$")).first.click()
+        pick(page, "#play-option", action)
+        service.submit(game_id, Viewer(1), seen["version"], {"type": "flip", "seat": 1, "ruin": None})
+        shows_version(page, seen["version"] + 1, turn=True)
+        # (the cards are drawn in the same callback answer as the version: read at once, no wait)
+        assert page.eval_on_selector_all("#play-cards input:checked", "els => els.map(e => e.value)") == [
+            str(action["ruin"])
+        ]
+        wanted = json.dumps(action, sort_keys=True, separators=(",", ":"))
+        expect(page.locator(f"#play-option input[value='{wanted}']")).to_be_checked()
+        page.click("#play-submit")
+        shows_version(page, seen["version"] + 2)
+        assert service.log(game_id, after=seen["version"] + 1)[0]["body"]["action"] == action
+        # The script's rule, asked directly: a new picker naming the move kept chooses it again; the same picker
+        # listed again (a pick of cards or kind) does not, nor does a new one that names none.
+        chosen = page.evaluate(
+            """() => {
+                const options = window.dash_clientside.digsite.playOptions;
+                const choices = [{label: "none", value: "N", cards: null}, {label: "one", value: "O", cards: ["1"]}];
+                const kept = {groups: [], choices: choices, kept: "O"}, plain = {groups: [], choices: choices};
+                return [options(kept, null, ["1"])[1], options(kept, null, ["1"])[1], options(plain, null, ["1"])[1]];
+            }"""
+        )
+        assert chosen == ["O", None, None]
         assert not errors, errors
     finally:
         context.close()

@@ -85,11 +85,18 @@ def seated(app: Any, table: Table, seat: int) -> Browser:
 
 
 def draw(
-    browser: Browser, table: Table, trigger: str = "play-meta", chosen: str | None = None, shown: Any = None
+    browser: Browser,
+    table: Table,
+    trigger: str = "play-meta",
+    chosen: str | None = None,
+    shown: Any = None,
+    cards: list[Any] | None = None,
+    group: str | None = None,
+    game_id: str | None = None,
 ) -> Any:
     """The play page's callback as the browser posts it, fired by ``trigger``."""
     inputs = [
-        ("play-meta", "data", {"game": table.game_id}),
+        ("play-meta", "data", {"game": game_id or table.game_id}),
         ("play-refresh", "n_clicks", 1 if trigger == "play-refresh" else 0),
         ("play-submit", "n_clicks", 1 if trigger == "play-submit" else 0),
         ("play-send", "n_clicks", 1 if trigger == "play-send" else 0),
@@ -102,6 +109,8 @@ def draw(
             {"id": "play-option", "property": "value", "value": chosen},
             {"id": "play-craft", "property": "value", "value": None},
             {"id": "play-version", "property": "data", "value": shown},
+            {"id": "play-cards", "property": "value", "value": cards or []},
+            {"id": "play-group", "property": "value", "value": group},
         ],
         "changedPropIds": [f"{trigger}.{'data' if trigger == 'play-meta' else 'n_clicks'}"],
     }
@@ -311,6 +320,8 @@ def test_crafting_is_offered_for_the_move_chosen_and_plays(app: Any, table: Tabl
             {"id": "play-option", "property": "value", "value": chosen},
             {"id": "play-craft", "property": "value", "value": out["play-craft"]["options"][1]["value"]},
             {"id": "play-version", "property": "data", "value": seen["version"]},
+            {"id": "play-cards", "property": "value", "value": []},
+            {"id": "play-group", "property": "value", "value": None},
         ],
         "changedPropIds": ["play-submit.n_clicks"],
     }
@@ -375,3 +386,39 @@ def test_a_refresh_on_the_table_shown_keeps_what_the_player_picked(app: Any, tab
     assert not {"play-cards", "play-picker", "play-table-html", "play-message"} & set(same)
     moved_on = drawn(player, table, trigger="play-refresh", shown=version - 1)
     assert {"play-cards", "play-picker", "play-table-html"} <= set(moved_on)
+
+
+def test_a_pick_stands_when_another_seat_s_night_flip_lands(app: Any, table: Table) -> None:
+    """The night flip is chosen by every seat at once: another seat's flip landing while this seat is picking its
+    own moves the game on without changing what this seat may choose. The page draws the new table, but the ruin
+    picked and the move chosen stand (the move named to the page's script as the picker's ``kept``); a pick the
+    new table no longer offers goes; after the seat's own move nothing is kept."""
+    players = [table.service.create_player(name) for name in ("Ivy", "Jo", "Kit")]
+    made = table.service.create_game("ruins", players, seed="kept-pick")
+    game_id = made["id"]
+    assert set(table.service.game(game_id)["to_act"]) == {0, 1, 2}
+    player = seated_in(app, made["tokens"][0]["token"], game_id)
+    first = drawn(player, table, game_id=game_id)
+    version, picker = first["play-version"]["data"], first["play-picker"]["data"]
+    ruin = next(c["value"] for c in picker["cards"])
+    chosen = matching(picker, None, [ruin])[-1]["value"]
+    assert json.loads(chosen)["ruin"] is not None
+    table.service.submit(game_id, Viewer(1), version, {"type": "flip", "seat": 1, "ruin": None})
+    moved_on = drawn(
+        player, table, trigger="play-refresh", shown=version, cards=[ruin, "gone"], chosen=chosen, game_id=game_id
+    )
+    assert moved_on["play-version"]["data"] == version + 1
+    assert moved_on["play-cards"]["value"] == [ruin]
+    assert moved_on["play-picker"]["data"]["kept"] == chosen
+    # The seat's own move: the next table starts with nothing picked.
+    played = drawn(
+        player, table, trigger="play-submit", shown=version + 1, cards=[ruin], chosen=chosen, game_id=game_id
+    )
+    assert played["play-version"]["data"] == version + 2
+    assert played["play-cards"]["value"] == [] and "kept" not in (played["play-picker"]["data"] or {})
+
+
+def seated_in(app: Any, token: str, game_id: str) -> Browser:
+    player = Browser(app)
+    assert player.get(f"/replay/{game_id}?token={token}").status_code == 200
+    return player
