@@ -50,13 +50,13 @@
         return drawn.version;
     }
 
+    var listed = null;  // the picker the play page's options were last listed from (playOptions)
+
     // The play page's options for the kind of move and the cards picked: the same rule as
     // `dashboard.picker.matching` (a choice that uses cards only when exactly those are picked; one that uses
-    // none always); the cards are shown only when the kind of move uses some.
-    // A new picker that names the move the player had chosen (`kept`: the server's, when the game moved on by
-    // another seat's move that left the choice standing) chooses it again; a pick of cards or kind does not.
-    var listed = null;  // the picker the options were last listed from
-
+    // none always); the cards are shown only when the kind of move uses some. A new picker that names the move the
+    // player had chosen (`kept`: the server's, when the game moved on by another seat's move that left the choice
+    // standing: `still_picked`, dashboard/pages/play.py) chooses it again; a pick of cards or kind does not.
     function playOptions(picker, group, cards) {
         var fresh = picker !== listed;
         listed = picker;
