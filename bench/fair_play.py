@@ -21,8 +21,9 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from dashboard.uncertainty import wilson
@@ -95,6 +96,19 @@ def summary(sims: Sequence[Simulation], cpu: float) -> str:
     return "\n".join(lines)
 
 
+def _progress(seed: str, games: int) -> Callable[[str, int], None]:
+    """A line on stderr for each game played and judged (a long tournament runs for half an hour and more)."""
+    done = [0, 0]  # games, decisions judged
+
+    def heard(game_id: str, judged: int) -> None:
+        done[0] += 1
+        done[1] += judged
+        print(f"{seed}: game {done[0]} of {games} ({game_id}) judged, {done[1]} decisions so far", file=sys.stderr,
+              flush=True)  # fmt: skip
+
+    return heard
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", help="a game kind (repeat for more); default ruins")
@@ -125,7 +139,8 @@ def main() -> None:
         start = time.process_time()
         sims = []
         for seed in seeds:
-            sims.append(simulate(replace(base, seed=seed)))
+            games = base.rounds * (base.players // base.table)
+            sims.append(simulate(replace(base, seed=seed), progress=_progress(seed, games)))
             print(json.dumps({"game": kind, "seed": seed, "games": sims[-1].evidence.games,
                               "decisions": len(sims[-1].evidence.decisions),
                               "ranks": {s: ranks(sims[-1], s) for s in SIGNALS},
