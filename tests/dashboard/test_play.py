@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from dashboard import create_dashboard
-from dashboard.pages.play import refusal_text
+from dashboard.pages.play import refusal_text, still_picked
 from dashboard.picker import matching
 from domain.errors import NotYourTurn
 from domain.games import game
@@ -79,8 +79,13 @@ def app(table: Table) -> Any:
 
 
 def seated(app: Any, table: Table, seat: int) -> Browser:
+    return seated_in(app, table.tokens[seat], table.game_id)
+
+
+def seated_in(app: Any, token: str, game_id: str) -> Browser:
+    """A browser whose session holds the seat of ``token`` (its seat link opened)."""
     player = Browser(app)
-    assert player.get(f"/replay/{table.game_id}?token={table.tokens[seat]}").status_code == 200
+    assert player.get(f"/replay/{game_id}?token={token}").status_code == 200
     return player
 
 
@@ -418,7 +423,17 @@ def test_a_pick_stands_when_another_seat_s_night_flip_lands(app: Any, table: Tab
     assert played["play-cards"]["value"] == [] and "kept" not in (played["play-picker"]["data"] or {})
 
 
-def seated_in(app: Any, token: str, game_id: str) -> Browser:
-    player = Browser(app)
-    assert player.get(f"/replay/{game_id}?token={token}").status_code == 200
-    return player
+def test_a_redraw_keeps_the_kind_of_move_picked_where_the_new_table_offers_it() -> None:
+    """``still_picked`` alone, for a game whose picker has kinds of move (no game now has another seat move while
+    this seat picks among several kinds, so no table reaches this yet): the kind picked stands when offered."""
+
+    def out(groups: list[str]) -> tuple[Any, ...]:
+        drawn = [None] * len(OUTPUTS)
+        drawn[OUTPUTS.index(("play-group", "options"))] = [{"label": g, "value": g} for g in groups]
+        drawn[OUTPUTS.index(("play-group", "value"))] = groups[0] if groups else None
+        drawn[OUTPUTS.index(("play-cards", "options"))] = []
+        return tuple(drawn)
+
+    value = OUTPUTS.index(("play-group", "value"))
+    assert still_picked(out(["Play", "Dig"]), [], "Dig", None)[value] == "Dig"
+    assert still_picked(out(["Play", "Rest"]), [], "Dig", None)[value] == "Play"
