@@ -96,11 +96,11 @@ def summary(sims: Sequence[Simulation], cpu: float) -> str:
     return "\n".join(lines)
 
 
-def _progress(seed: str, games: int) -> Callable[[str, int], None]:
+def _progress(seed: str) -> Callable[[str, int, int], None]:
     """A line on stderr for each game played and judged (a long tournament runs for half an hour and more)."""
     done = [0, 0]  # games, decisions judged
 
-    def heard(game_id: str, judged: int) -> None:
+    def heard(game_id: str, judged: int, games: int) -> None:
         done[0] += 1
         done[1] += judged
         print(f"{seed}: game {done[0]} of {games} ({game_id}) judged, {done[1]} decisions so far", file=sys.stderr,
@@ -139,8 +139,7 @@ def main() -> None:
         start = time.process_time()
         sims = []
         for seed in seeds:
-            games = base.rounds * (base.players // base.table)
-            sims.append(simulate(replace(base, seed=seed), progress=_progress(seed, games)))
+            sims.append(simulate(replace(base, seed=seed), progress=_progress(seed)))
             print(json.dumps({"game": kind, "seed": seed, "games": sims[-1].evidence.games,
                               "decisions": len(sims[-1].evidence.decisions),
                               "ranks": {s: ranks(sims[-1], s) for s in SIGNALS},

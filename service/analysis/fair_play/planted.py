@@ -412,15 +412,16 @@ def play_and_judge(
 def simulate(
     setup: Setup,
     thresholds: Mapping[str, float] = THRESHOLDS,
-    progress: Callable[[str, int], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> Simulation:
-    """The tournament played, judged and reported; ``progress`` hears each game's id and its judged decisions."""
+    """The tournament played, judged and reported; ``progress`` hears each game's id, its judged decisions and the
+    tournament's games in all."""
     entrants = roster(setup)
     by_name = {e.name: e for e in entrants}
     rounds = seat_rounds(setup, [e.name for e in entrants], groups(entrants))
     decisions: list[Decision] = []
     acts: list[tuple[str, str, str, int]] = []
-    games = 0
+    games, in_all = 0, sum(len(seated.tables) for seated in rounds)
     for r, seated in enumerate(rounds):
         for t, table in enumerate(seated.tables):
             named = game_id(setup.seed, r, t)
@@ -429,6 +430,6 @@ def simulate(
             acts += acted
             games += 1
             if progress is not None:
-                progress(named, len(judged))
+                progress(named, len(judged), in_all)
     evidence = TournamentEvidence(setup.seed, tuple(decisions), games)
     return Simulation(setup, entrants, rounds, evidence, report(evidence, thresholds), tuple(acts))

@@ -253,9 +253,25 @@ NOT_YET = {
 }
 
 
+HEARD: dict[str, list[tuple[str, int, int]]] = {}  # what each game's simulation told its progress
+
+
 @functools.cache  # one tournament per game serves its four signals' cases (in one process)
 def _simulated(kind: str) -> Simulation:
-    return simulate(SMALL[kind])
+    heard = HEARD.setdefault(kind, [])
+    return simulate(SMALL[kind], progress=lambda game_id, judged, games: heard.append((game_id, judged, games)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_the_simulation_tells_its_progress_game_by_game(kind: str) -> None:
+    """Each game played and judged is told once, with its decisions and the tournament's games in all (the
+    seating's, which may not be the players over the table size)."""
+    sim = _simulated(kind)
+    heard = HEARD[kind]
+    assert len({game_id for game_id, _, _ in heard}) == len(heard) == sim.evidence.games
+    assert {games for _, _, games in heard} == {sim.evidence.games}
+    assert sum(judged for _, judged, _ in heard) == len(sim.evidence.decisions)
 
 
 def _cases() -> list[Any]:
