@@ -56,8 +56,10 @@
     // `dashboard.picker.matching` (a choice that uses cards only when exactly those are picked; one that uses
     // none always); the cards are shown only when the kind of move uses some. A new picker that names the move the
     // player had chosen (`kept`: the server's, when the game moved on by another seat's move that left the choice
-    // standing: `still_picked`, dashboard/pages/play.py) chooses it again; a pick of cards or kind does not.
-    function playOptions(picker, group, cards) {
+    // standing: `still_picked`, dashboard/pages/play.py) chooses it again; a pick of cards or kind does not. Such a
+    // picker (`stands`) keeps first the move chosen in the browser now (`current`), where still offered: one chosen
+    // while the look that drew it was on its way, which the server did not know of.
+    function playOptions(picker, group, cards, current) {
         var fresh = picker !== listed;
         listed = picker;
         if (!picker) { return [[], null, {display: "none"}, {display: "none"}]; }
@@ -71,7 +73,8 @@
             offered.push({label: c.label, value: c.value});
         });
         var hide = usable ? {} : {display: "none"};
-        var kept = fresh && offered.some(function (o) { return o.value === picker.kept; }) ? picker.kept : null;
+        var offers = function (v) { return v != null && offered.some(function (o) { return o.value === v; }); };
+        var kept = !fresh ? null : picker.stands && offers(current) ? current : offers(picker.kept) ? picker.kept : null;
         return [offered, kept !== null ? kept : offered.length === 1 ? offered[0].value : null, hide, hide];
     }
 

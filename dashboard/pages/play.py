@@ -39,6 +39,7 @@ from dashboard.live import LIVE_PATH
 from dashboard.picker import PickerFn, plain_picker
 from domain.errors import said
 from service.errors import Conflict, ServiceError
+from service.reading.replays import Entry
 from service.store.clocks import minutes
 
 STALE = "The game moved on before your move landed: here is the table now. Nothing was played."
@@ -215,10 +216,13 @@ def register(app: dash.Dash, ctx: Context) -> None:
         message: Any = ""
         if callback_context.triggered_id in SUBMITS:
             message = submit(ctx, visitor, game_id, shown, craft or chosen)
-        out = drawn(ctx, visitor, game_id, message)
+        now = ctx.data.table_now(visitor, game_id)
+        out = drawn(now, message)
         if callback_context.triggered_id == "play-refresh":
             if out[OUTPUTS.index(VERSION)] == shown:
                 return unchanged_table(out)
+            if moved_since(now["log"], now["seat"], shown):
+                return out
             return still_picked(out, cards or [], group, chosen)
         return out
 
@@ -295,6 +299,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Input("play-picker", "data"),
         Input("play-group", "value"),
         Input("play-cards", "value"),
+        State("play-option", "value"),
     )
 
 
@@ -351,13 +356,30 @@ def still_picked(out: tuple[Any, ...], cards: list[Any], group: str | None, chos
     this seat may choose; its pick must not vanish with it."""
     drawn = list(out)
     picker = drawn[PICKER]
-    if picker is not None and chosen in {c["value"] for c in picker.get("choices", [])}:
-        drawn[PICKER] = {**picker, "kept": chosen}
+    if picker is not None:
+        # ``stands``: the script keeps the move chosen in the browser now, if still offered (one chosen after this
+        # look was sent); else ``kept``, the one chosen when it was.
+        drawn[PICKER] = {**picker, "stands": True}
+        if chosen in {c["value"] for c in picker.get("choices", [])}:
+            drawn[PICKER]["kept"] = chosen
     offered_cards = {o["value"] for o in drawn[CARD_OPTIONS]}
     drawn[CARDS] = [c for c in cards if c in offered_cards]
     if group is not None and group in {o["value"] for o in drawn[GROUP_OPTIONS]}:
         drawn[GROUP] = group
     return tuple(drawn)
+
+
+def moved_since(log: list[Entry], seat: int | None, shown: Any) -> bool:
+    """Whether the seat's own move (or its timeout) is among the records after version ``shown``, or the log no
+    longer reaches back that far (so it cannot be told): then the page keeps no pick. A refresh sent while the
+    seat's own move was on its way carries the pick that move was made with; the browser drops the answer of the
+    move's request in favour of the newer refresh, so without this the cards just played stood picked again wherever
+    the next table still offered them."""
+    if not isinstance(shown, int) or isinstance(shown, bool):
+        return True
+    if not log or log[0].version > shown + 1:
+        return True
+    return any(entry.version > shown and entry.seat == seat for entry in log)
 
 
 def _played(moves: int) -> str:
@@ -372,8 +394,8 @@ def refusal_text(refused: ServiceError) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
-def drawn(ctx: Context, visitor: Visitor, game_id: str, message: Any) -> tuple[Any, ...]:
-    now = ctx.data.table_now(visitor, game_id)
+def drawn(now: dict[str, Any], message: Any) -> tuple[Any, ...]:
+    """The page's outputs for the game ``now`` as the visitor's seat sees it (``DashboardData.table_now``)."""
     game, seat, frame = now["game"], now["seat"], now["frame"]
     kind = game["kind"]
     names = [p["name"] for p in game["players"]]

@@ -311,16 +311,24 @@ def test_a_pick_in_the_browser_stands_when_another_seat_s_night_flip_lands(brows
         shows_version(page, seen["version"] + 2)
         assert service.log(game_id, after=seen["version"] + 1)[0]["body"]["action"] == action
         # The script's rule, asked directly: a new picker naming the move kept chooses it again; the same picker
-        # listed again (a pick of cards or kind) does not, nor does a new one that names none.
+        # listed again (a pick of cards or kind) does not, nor does a new one that names none. A picker whose pick
+        # stands keeps first the move chosen in the browser now (one chosen while the look was on its way), where
+        # offered; another does not.
         chosen = page.evaluate(
             """() => {
                 const options = window.dash_clientside.digsite.playOptions;
                 const choices = [{label: "none", value: "N", cards: null}, {label: "one", value: "O", cards: ["1"]}];
                 const kept = {groups: [], choices: choices, kept: "O"}, plain = {groups: [], choices: choices};
-                return [options(kept, null, ["1"])[1], options(kept, null, ["1"])[1], options(plain, null, ["1"])[1]];
+                const stands = () => ({groups: [], choices: choices, stands: true});
+                return [
+                    options(kept, null, ["1"])[1], options(kept, null, ["1"])[1], options(plain, null, ["1"])[1],
+                    options({...stands(), kept: "O"}, null, ["1"], "N")[1], options(stands(), null, ["1"], "O")[1],
+                    options(stands(), null, ["1"], "X")[1], options(stands(), null, [], "O")[1],
+                    options({groups: [], choices: choices}, null, ["1"], "N")[1],
+                ];
             }"""
         )
-        assert chosen == ["O", None, None]
+        assert chosen == ["O", None, None, "N", "O", None, "N", None]
         assert not errors, errors
     finally:
         context.close()

@@ -51,23 +51,48 @@ def open_touch_seat(browser: Any, venue: Venue, game_id: str, token: str) -> tup
     return context, page, errors
 
 
-def pick_on_table(page: Any, ruin: int, how: str) -> None:
+def pick_on_table(page: Any, ruin: int, how: str, tries: int = 3) -> None:
     """Pick one ruin on the table: a tap, or the keyboard (focus, then Enter or Space); none when it is picked
-    already (a pick stands when another seat's night flip redraws the table)."""
+    already (a pick stands when another seat's night flip redraws the table). A pick made while a look at the game
+    was on its way is undone when its answer draws the table as it was when sent: picked again, as a person would."""
     chip = page.locator(f'#play-table .pickable[data-pick="{ruin}"]')
-    if chip.get_attribute("aria-pressed") == "true":
-        return
-    if how == "tap":
-        chip.tap()
-    else:
-        chip.focus()
-        page.keyboard.press("Enter" if how == "enter" else " ")
-    expect(chip).to_have_attribute("aria-pressed", "true")
+    for left in reversed(range(tries)):
+        if chip.get_attribute("aria-pressed") == "true":
+            return
+        if how == "tap":
+            chip.tap()
+        else:
+            chip.focus()
+            page.keyboard.press("Enter" if how == "enter" else " ")
+        try:
+            expect(chip).to_have_attribute("aria-pressed", "true", timeout=5000)
+        except AssertionError:
+            if not left:
+                raise
+
+
+UNPICK = "([sel, p]) => { const el = document.querySelector(`${sel}[data-pick='${p}']`); if (el) el.click(); }"
+UNPICKED = "([sel, p]) => !document.querySelector(`${sel}[data-pick='${p}']`)"
+
+
+def pick_only(page: Any, ruins: list[int], how: str) -> None:
+    """Pick just ``ruins`` on the table: a ruin still picked from before that this move does not use (a pick that
+    stood when another seat's flip landed, then a different choice) is tapped off first, as a person would. A chip
+    may leave the table meanwhile (the page drawing the move just made): then it is no longer picked either."""
+    wanted, pressed = {str(r) for r in ruins}, '#play-table .pickable[aria-pressed="true"]'
+    while stale := [
+        p for p in page.locator(pressed).evaluate_all("els => els.map(e => e.dataset.pick)") if p not in wanted
+    ]:
+        page.evaluate(UNPICK, [pressed, stale[0]])
+        page.wait_for_function(UNPICKED, arg=[pressed, stale[0]])
+    for ruin in ruins:
+        pick_on_table(page, ruin, how)
 
 
 def choose_under_table(page: Any, action: dict[str, Any]) -> bool:
-    """Press the button under the table for ``action`` once the pick offers it; False if a redraw (the game moved
-    on) took the pick away first."""
+    """Press the button under the table for ``action`` once the pick offers it, and see the preview name it; False
+    if a redraw (the game moved on) took the pick away first: a look at the game sent just before the pick was made
+    and answered just after it draws the table as it was when sent (a ruin picked in that moment is picked again)."""
     wanted = json.dumps(action, sort_keys=True, separators=(",", ":"))
     try:
         page.wait_for_function(
@@ -83,6 +108,10 @@ def choose_under_table(page: Any, action: dict[str, Any]) -> bool:
         ".find(b => b.getAttribute('data-option') === w).click()",
         wanted,
     )
+    try:
+        expect(page.locator("#play-preview")).to_contain_text("This pick makes: ", timeout=5000)
+    except AssertionError:
+        return False
     return True
 
 
@@ -125,9 +154,8 @@ def test_a_person_plays_a_whole_ruins_game_on_the_table(browser: Any, venue: Ven
                     )
                     assert focused == [True, chips.nth(1).get_attribute("data-pick"), "solid"], focused
                     tabbed = True
-                for ruin in ruins:
-                    pick_on_table(page, int(ruin), ways[picks % len(ways)])
-                    picks += 1
+                pick_only(page, [int(r) for r in ruins], ways[picks % len(ways)])
+                picks += len(ruins)
                 if ruins and not looked:  # one look at a phone's width with a ruin picked
                     page.locator("#play-bar").scroll_into_view_if_needed()
                     page.screenshot(path=str(SCREENSHOTS / f"{NAME}-390.png"))
@@ -136,7 +164,6 @@ def test_a_person_plays_a_whole_ruins_game_on_the_table(browser: Any, venue: Ven
                     looked = True
                 if not choose_under_table(page, action):
                     continue  # the game moved on under the pick (a click while the page was asking): look again
-                expect(page.locator("#play-preview")).to_contain_text("This pick makes: ")
                 expect(page.locator("#play-send")).to_be_enabled()
                 page.locator("#play-send").tap()
                 # The move lands (or the bot's simultaneous one does first and this one is stale): the page shows

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from dashboard import create_dashboard
-from dashboard.pages.play import refusal_text, still_picked
+from dashboard.pages.play import moved_since, refusal_text, still_picked
 from dashboard.picker import matching
 from domain.errors import NotYourTurn
 from domain.games import game
@@ -23,6 +23,7 @@ from service.commands.application import Digsite, Viewer
 from service.errors import RuleRejected, from_domain
 from service.reading.projections.follower import Follower
 from service.reading.read_port import ReadPort
+from service.reading.replays import Entry
 from service.settings import Database, Settings
 from service.store import backends
 from tests.dashboard.client import Browser, components, organiser, text
@@ -415,12 +416,52 @@ def test_a_pick_stands_when_another_seat_s_night_flip_lands(app: Any, table: Tab
     assert moved_on["play-version"]["data"] == version + 1
     assert moved_on["play-cards"]["value"] == [ruin]
     assert moved_on["play-picker"]["data"]["kept"] == chosen
+    assert moved_on["play-picker"]["data"]["stands"] is True  # (the script keeps a move chosen since, too)
     # The seat's own move: the next table starts with nothing picked.
     played = drawn(
         player, table, trigger="play-submit", shown=version + 1, cards=[ruin], chosen=chosen, game_id=game_id
     )
     assert played["play-version"]["data"] == version + 2
-    assert played["play-cards"]["value"] == [] and "kept" not in (played["play-picker"]["data"] or {})
+    assert played["play-cards"]["value"] == [] and not {"kept", "stands"} & set(played["play-picker"]["data"] or {})
+
+
+def test_a_refresh_sent_before_the_seat_s_own_move_landed_keeps_no_pick(app: Any, table: Table) -> None:
+    """The page's refresh can be sent while the seat's own move is on its way (another seat's move lands meanwhile):
+    it carries the pick that move was made with and the version before it, and the browser keeps its answer, not
+    the move's. The seat's own move is among the records since, so nothing is kept, even cards the next table
+    still offers (a person's next turn began with the cards of their last one picked, in a tournament's browser
+    run)."""
+    players = [table.service.create_player(name) for name in ("Lee", "Mo")]
+    made = table.service.create_game("ruins", players, seed="raced-pick")
+    game_id = made["id"]
+    player = seated_in(app, made["tokens"][0]["token"], game_id)
+    first = drawn(player, table, game_id=game_id)
+    version, picker = first["play-version"]["data"], first["play-picker"]["data"]
+    ruin = next(c["value"] for c in picker["cards"])
+    chosen = matching(picker, None, [ruin])[-1]["value"]
+    table.service.submit(game_id, Viewer(0), version, json.loads(chosen))  # the seat's own flip
+    table.service.submit(game_id, Viewer(1), version + 1, {"type": "flip", "seat": 1, "ruin": None})
+    while 0 not in (now := table.service.game(game_id))["to_act"]:  # the other seat plays on to this seat's turn
+        seen = table.service.game(game_id, Viewer(1))
+        table.service.submit(game_id, Viewer(1), seen["version"], seen["legal_actions"][0])
+    offered = drawn(player, table, game_id=game_id)["play-cards"]["options"]
+    assert offered, "the next table offers this seat cards (else nothing could be kept)"
+    everything = [o["value"] for o in offered]
+    raced = drawn(
+        player, table, trigger="play-refresh", shown=version, cards=everything, chosen=chosen, game_id=game_id
+    )
+    assert raced["play-version"]["data"] == now["version"] > version + 1
+    assert raced["play-cards"]["value"] == [] and not {"kept", "stands"} & set(raced["play-picker"]["data"] or {})
+
+
+def test_a_pick_is_kept_only_when_the_log_shows_no_own_move_since_the_version_shown() -> None:
+    """``moved_since`` on a log of versions 5 to 7 (6: no seat's record, 7: seat 0's move)."""
+    log = [Entry(5, 1, []), Entry(6, None, []), Entry(7, 0, [])]
+    assert not moved_since(log, 2, 5)  # only others' records since: the pick may stand
+    assert moved_since(log, 0, 5)  # the seat's own move since
+    assert not moved_since(log, 0, 7) and not moved_since(log, 1, 5)  # (seat 1's move is version 5, shown)
+    assert moved_since(log, 2, 3)  # version 4 is not in the log: it cannot be told, nothing is kept
+    assert moved_since(log, 2, None)
 
 
 def test_a_redraw_keeps_the_kind_of_move_picked_where_the_new_table_offers_it() -> None:
