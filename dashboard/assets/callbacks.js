@@ -73,7 +73,9 @@
             offered.push({label: c.label, value: c.value});
         });
         var hide = usable ? {} : {display: "none"};
-        var offers = function (v) { return v != null && offered.some(function (o) { return o.value === v; }); };
+        var offers = function (v) {
+            return v !== null && v !== undefined && offered.some(function (o) { return o.value === v; });
+        };
         var kept = !fresh ? null : picker.stands && offers(current) ? current : offers(picker.kept) ? picker.kept : null;
         return [offered, kept !== null ? kept : offered.length === 1 ? offered[0].value : null, hide, hide];
     }
