@@ -372,9 +372,9 @@ def still_picked(out: tuple[Any, ...], cards: list[Any], group: str | None, chos
 def moved_since(log: list[Entry], seat: int | None, shown: Any) -> bool:
     """Whether the seat's own move (or its timeout) is among the records after version ``shown``, or the log no
     longer reaches back that far (so it cannot be told): then the page keeps no pick. A refresh sent while the
-    seat's own move was on its way carries the pick that move was made with; the browser drops the answer of the
-    move's request in favour of the newer refresh, so without this the cards just played stood picked again wherever
-    the next table still offered them."""
+    seat's own move was on its way carries the pick that move was made with, and its answer lands after the move's
+    own (or in its place): without this the cards just played stood picked again wherever the next table still
+    offered them (seen in a tournament's browser run: the seat's next turns began with a stale card picked)."""
     if not isinstance(shown, int) or isinstance(shown, bool):
         return True
     if not log or log[0].version > shown + 1:
