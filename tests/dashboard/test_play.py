@@ -427,10 +427,9 @@ def test_a_pick_stands_when_another_seat_s_night_flip_lands(app: Any, table: Tab
 
 def test_a_refresh_sent_before_the_seat_s_own_move_landed_keeps_no_pick(app: Any, table: Table) -> None:
     """The page's refresh can be sent while the seat's own move is on its way (another seat's move lands meanwhile):
-    it carries the pick that move was made with and the version before it, and the browser keeps its answer, not
-    the move's. The seat's own move is among the records since, so nothing is kept, even cards the next table
-    still offers (a person's next turn began with the cards of their last one picked, in a tournament's browser
-    run)."""
+    it carries the pick that move was made with and the version before it, and its answer lands after the move's.
+    The seat's own move is among the records since, so nothing is kept, even cards the next table still offers (a
+    person's next turn began with the cards of their last one picked, in a tournament's browser run)."""
     players = [table.service.create_player(name) for name in ("Lee", "Mo")]
     made = table.service.create_game("ruins", players, seed="raced-pick")
     game_id = made["id"]
