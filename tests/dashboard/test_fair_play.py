@@ -57,6 +57,8 @@ def test_an_organiser_sees_every_signal_ranked_with_the_moves_behind_each_linkin
     [finding] = report["signals"]["gifts"]
     names = {p["player_id"]: p["name"] for p in judged.queries.lists.players()}
     assert " → ".join(names[p] for p in finding["subject"]) in text(gifts) and "flagged" in text(gifts)
+    # what chance alone gives at the report's threshold (1 here): 1 - Phi(1) = 0.16 of the one pair scored
+    assert "1 scored. On a field with no cheat, about 0.2 of 1 would reach 1 by chance" in text(gifts)
     links = [c["props"]["href"] for c in components(gifts, "Link")]
     first = finding["moves"][0]
     assert links[0] == f"/replay/{first['game_id']}?v={first['version']}&seat={first['seat']}"
