@@ -9,7 +9,6 @@ one game are not quite independent, so for a rate over turns or rounds the inter
 from __future__ import annotations
 
 import math
-import statistics
 
 # Below this many games (or rounds, turns: whatever a rate's n counts) a rate is flagged "too few": its 95 %
 # interval is then still wider than about +-30 points. The one place this number lives.
@@ -54,9 +53,3 @@ NOTE = (
     f"Whiskers: the {LEVEL} Wilson interval of each rate. Pale bars are over fewer than {TOO_FEW} "
     "(too few to read a tendency from)."
 )
-
-
-def chance_at_or_above(threshold: float, n: int) -> float:
-    """How many of ``n`` scores that behave as standard normal draws (z-scores on an honest field) reach
-    ``threshold`` by chance, on average: what a fair-play signal's flags are read against."""
-    return n * (1.0 - statistics.NormalDist().cdf(threshold))

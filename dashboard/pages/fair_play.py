@@ -17,7 +17,7 @@ from dash import Input, Output, State, dcc, html
 from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
-from dashboard.uncertainty import chance_at_or_above
+from service.analysis.fair_play.findings import by_chance
 from service.reading.fair_play import Gathered, MoveFigures
 from service.reading.results import FairPlay, FairPlayFinding, FairPlayMove
 
@@ -110,7 +110,7 @@ def _body(
 def _by_chance(threshold: float, scored: int) -> str:
     """How many flags chance alone would give: the scores are z-scores, so on an honest field about this many of
     the subjects scored reach the threshold (before the rule that the pattern repeat in two games)."""
-    expected = chance_at_or_above(threshold, scored)
+    expected = by_chance(threshold, scored)
     return (
         f"{scored} scored. On a field with no cheat, about {expected:.1f} of {scored} would reach {threshold:g} by "
         "chance (the scores are z-scores), before the rule that the pattern show in two games: a flag is a lead."

@@ -12,6 +12,7 @@ import json
 
 import click
 
+from service.analysis.fair_play.findings import by_chance
 from service.cli.group import main
 from service.cli.tournament import _service
 from service.reading import fair_play as reading
@@ -39,6 +40,9 @@ def tables(shown: FairPlay) -> str:
     for signal, findings in shown["signals"].items():
         threshold = shown["thresholds"].get(signal)
         lines += ["", f"{signal} (flagged at {threshold:g} or more)" if threshold is not None else signal]
+        if threshold is not None and findings:
+            lines.append(f"  ({len(findings)} scored; with no cheat about {by_chance(threshold, len(findings)):.1f} "
+                         f"would reach {threshold:g} by chance: a flag is a lead)")  # fmt: skip
         if not findings:
             lines.append("  (no finding)")
             continue

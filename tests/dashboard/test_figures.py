@@ -15,13 +15,6 @@ def _bars(fig: Any) -> list[Any]:
     return [t for t in fig.data if t.type == "bar"]
 
 
-def test_chance_flags_are_the_normal_tail_above_the_threshold_times_the_subjects() -> None:
-    # one-sided tail of the standard normal: P(Z >= 2) = 0.02275, P(Z >= 3) = 0.00135 (a two-sided one doubles it)
-    assert uncertainty.chance_at_or_above(2.0, 132) == pytest.approx(3.003, abs=1e-3)
-    assert uncertainty.chance_at_or_above(3.0, 132) == pytest.approx(0.178, abs=1e-3)
-    assert uncertainty.chance_at_or_above(2.0, 0) == 0.0
-
-
 def test_the_wilson_interval_matches_the_published_values_and_stays_inside_0_to_1() -> None:
     # Newcombe (1998), table I: 0 of 10 -> 0.0000-0.2775; 15 of 148 -> 0.0624-0.1605 (95 %)
     assert uncertainty.wilson(0.0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)

@@ -3,11 +3,19 @@ and the moves behind it. A score is a measure to look into, never a verdict (doc
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 SIGNALS = ("gifts", "soft_play", "kingmaking", "bot_like")
+
+
+def by_chance(threshold: float, scored: int) -> float:
+    """How many of ``scored`` subjects reach ``threshold`` by chance alone, on average, on a field with no cheat:
+    the scores are z-scores there (docs/fair_play.md), so ``scored`` times the normal tail above the threshold
+    (before the rule that the pattern repeat in two games, which only lowers it)."""
+    return scored * (1.0 - statistics.NormalDist().cdf(threshold))
 
 
 @dataclass(frozen=True, slots=True)

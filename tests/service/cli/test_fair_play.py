@@ -39,6 +39,7 @@ def test_the_report_prints_as_tables_or_json_and_an_unknown_tournament_is_refuse
     assert text.exit_code == 0, text.output
     assert "1 of 2 finished games judged" in text.output and f"digsite analyse --tournament {cup.id}" in text.output
     gifts = text.output.split("\ngifts")[1].split("\n\n")[0]
+    assert "(1 scored; with no cheat about 0.2 would reach 1 by chance" in gifts  # 1 - Phi(1) = 0.16 of one pair
     row = next(line for line in gifts.splitlines() if line.strip().startswith("1 "))
     assert " > ".join(top["subject"]) in row and "YES" in row and f"{top['score']:.3f}" in row
     assert f"v{top['moves'][0]['version']} seat {top['moves'][0]['seat']}" in row
