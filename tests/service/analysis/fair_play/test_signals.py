@@ -1,5 +1,5 @@
 """The fair-play signals on hand-made evidence: an honest field of noisy judged decisions, with one pattern planted
-at a time (a gift pair, a soft pair, a kingmaker, a bot), found and ranked first; few honest subjects flagged;
+at a time (a gift pair, a soft pair, a kingmaker, a bot), found and ranked first; the honest subjects not flagged;
 a pattern in one game only not flagged (docs/fair_play.md)."""
 
 from __future__ import annotations
@@ -183,9 +183,7 @@ def test_bot_like_a_player_matching_the_judge_with_regular_think_times_is_found(
     found = report(tournament(24, bot)).of("bot_like")
     assert found[0].subject == ("p6",) and found[0].flagged
     assert found[0].figures["z_regular"] > 0 and found[0].figures["match_rate"] > 0.9
-    # At the threshold of 2 one honest player of seven may pass by chance (p3 here, 2.7); the bot stands far apart.
-    assert found[0].score > 3 * found[1].score
-    assert sum(f.flagged for f in found[1:]) <= 1
+    assert not any(f.flagged for f in found[1:])
 
 
 def test_bot_like_needs_enough_decisions_and_a_field() -> None:
