@@ -67,7 +67,8 @@ def summary(sims: Sequence[Simulation], cpu: float) -> str:
         f"{setup.kind}: {len(sims)} tournament(s) of {setup.players} players, tables of {setup.table}, "
         f"{setup.rounds} rounds ({games} games, {sum(len(s.evidence.decisions) for s in sims)} judged decisions), "
         f"judge budget {setup.judge_budget}; {setup.pairs} colluding pairs gifting at {setup.rate} of clear gifts "
-        f"({setup.gift_draws} draws, margin {setup.gift_margin}), {setup.kingmakers} kingmakers, {setup.bots} bot "
+        f"({setup.gift_draws} draws, margin {setup.gift_margin}) and playing {setup.soft_rate} of "
+        f"the rest softly, {setup.kingmakers} kingmakers, {setup.bots} bot "
         f"seats at {setup.bot_budget}; groups together in {setup.together} of rounds; {cpu:.0f} CPU s"
     )
     lines = [head, "", "| signal | threshold | planted flagged | honest flagged | planted ranks |", "|" + "---|" * 5]
@@ -77,14 +78,15 @@ def summary(sims: Sequence[Simulation], cpu: float) -> str:
         lines.append(f"| {signal} | {THRESHOLDS[signal]} | {share_text(found, planted)} | "
                      f"{share_text(false, honest)} | {all_ranks} |")  # fmt: skip
     lines += ["", "What the planted cheats did (summed over the tournaments; a colluder: its decisions with a choice "
-              "at its partner's table, the clear gifts among them, the gifts made; a kingmaker: its decisions with its "
-              "player at the table, those it played for its player with no chance left):", "",
-              "| planted | role | decisions | clear gifts | gifts made | crowned |", "|" + "---|" * 6]  # fmt: skip
+              "at its partner's table, the clear gifts among them, the gifts made, the soft moves made; a kingmaker: "
+              "its decisions with its player at the table, those it played for its player with no chance left):", "",
+              "| planted | role | decisions | clear gifts | gifts made | soft moves | crowned |",
+              "|" + "---|" * 7]  # fmt: skip
     roles = {e.name: e.role for e in sims[0].entrants}
     # (a simulation kept before the counts were taken has none)
     for player, counts in sorted(acted(a for s in sims for a in getattr(s, "acts", ())).items()):
         lines.append(f"| {player} | {roles.get(player, '?')} | {counts['asked']} | {counts['clear']} | "
-                     f"{counts['gifted']} | {counts['crowned']} |")  # fmt: skip
+                     f"{counts['gifted']} | {counts['spared']} | {counts['crowned']} |")  # fmt: skip
     lines += ["", "Curve (planted flagged % / honest flagged %):", "",
               "| signal | " + " | ".join(f"z >= {t}" for t in CURVE) + " |", "|---|" + "---|" * len(CURVE)]  # fmt: skip
     for signal in SIGNALS:
@@ -119,6 +121,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--budget", type=int, default=32, help="the judge's budget")
     parser.add_argument("--rate", type=float, default=Setup("x").rate, help="the colluders' share of clear gifts")
+    parser.add_argument("--soft-rate", type=float, default=Setup("x").soft_rate,
+                        help="the colluders' share of other decisions played softly (0: none)")  # fmt: skip
     parser.add_argument("--together", type=float, default=Setup("x").together, help="share of rounds at one table")
     parser.add_argument("--bot-budget", type=int, default=Setup("x").bot_budget)
     parser.add_argument("--prefix", default="fair-play-bench")
@@ -134,7 +138,8 @@ def main() -> None:
             _report(sims, args.at_rounds, start)
             continue
         base = Setup(kind, players=args.players, table=args.table, rounds=args.rounds, judge_budget=args.budget,
-                     rate=args.rate, bot_budget=args.bot_budget, together=args.together)  # fmt: skip
+                     rate=args.rate, soft_rate=args.soft_rate, bot_budget=args.bot_budget,
+                     together=args.together)  # fmt: skip
         seeds = args.seeds.split(",") if args.seeds else [f"{args.prefix}-{kind}-{i}" for i in range(args.tournaments)]
         start = time.process_time()
         sims = []

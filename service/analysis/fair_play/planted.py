@@ -7,8 +7,9 @@ per player); and the planted cheats, policies over the protocol like every bot:
 
 - *colluding pairs*: each partner, at a stated ``rate`` of the decisions where a gift to its partner is clear
   (``Colluding``: the partner's gain over the colluder's own best move confirmed on fresh draws), plays the move
-  best for its partner, which gifts (the partner gains beyond the mover's best) and spares the partner (soft play);
-  its other moves are its honest style's;
+  best for its partner, which gifts (the partner gains beyond the mover's best) and spares the partner; at a stated
+  ``soft_rate`` of its other decisions it also plays softly (the candidate about as good for itself as its honest
+  style's move that leaves its partner best off beside the other opponents); its other moves are its honest style's;
 - *kingmakers*, each with its chosen player: its style until it has no chance left (its win chance at most
   ``signals.NO_CHANCE`` after each of its candidate moves, measured as the judge does: playouts to the round's end,
   on common draws), then the candidate that gives its chosen player the best chance to win when that player is at
@@ -46,8 +47,9 @@ from service.seating.formats import History, Round, seat
 HONEST_STYLES = ("heuristic", "random", "search:8", "heuristic", "search:16", "heuristic")  # cycled, in order
 THINK_MEDIAN = (4.0, 40.0)  # seconds: a player's median think time drawn log-uniformly in this range
 THINK_SPREAD = (0.5, 1.0)  # a player's lognormal sigma drawn uniformly in this range
-ACTS = ("asked", "clear", "gifted", "crowned")  # what a planted cheat did, counted (a colluder: decisions, clear
-# gifts, gifts made; a kingmaker: decisions with its player at the table, those it played for its player)
+ACTS = ("asked", "clear", "gifted", "spared", "crowned")  # what a planted cheat did, counted (a colluder: decisions,
+# clear gifts, gifts made, soft moves made; a kingmaker: decisions with its player at the table, those it played for
+# its player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +58,9 @@ class Setup:
     ``pairs`` colluding pairs, ``kingmakers`` kingmakers (each with an honest player it plays for), ``bots`` bot
     seats searching at ``bot_budget``. A colluder gifts at ``rate`` of the decisions where a gift is clear (its
     candidates compared over ``gift_draws`` common draws: the partner gains at least ``gift_margin`` of reward
-    beyond the colluder's own best, by at least 2 standard errors). ``together``: the share of rounds in which each
+    beyond the colluder's own best, by at least 2 standard errors); at ``soft_rate`` of its other decisions it plays
+    softly, giving up at most ``soft_slack`` of its own reward (``Colluding.soft_move``; 0, the default, keeps the
+    tournaments measured before soft play was planted as they were). ``together``: the share of rounds in which each
     planted group (a pair, a kingmaker and its player) is seated at one table (friends who manage to sit together;
     0: the round robin alone, where a pair meets about rounds * (table - 1) / (players - 1) times)."""
 
@@ -72,6 +76,8 @@ class Setup:
     rate: float = 1.0
     gift_draws: int = 16
     gift_margin: float = 0.03
+    soft_rate: float = 0.0
+    soft_slack: float = 0.02
     collusion_budget: int = 64  # the candidates a colluder or a kingmaker compares: the search's at this budget
     kingmaker_draws: int = 4
     bot_budget: int = 128
@@ -192,26 +198,56 @@ class Colluding:
     rate: float
     draws: int = 16
     margin: float = 0.03
+    soft_rate: float = 0.0
+    soft_slack: float = 0.02
     name: str = "colluding"
     asked: int = field(default=0)  # decisions with a choice, so far (a test reads them)
     clear: int = field(default=0)  # ... of which a gift was clear
     gifted: int = field(default=0)  # ... of which it gifted
+    spared: int = field(default=0)  # ... of the others, where it played softly (a move other than its style's)
 
     def tendencies(self) -> dict[str, Any]:
-        return {"rate": self.rate, "draws": self.draws, "margin": self.margin}
+        return {"rate": self.rate, "draws": self.draws, "margin": self.margin, "soft_rate": self.soft_rate,
+                "soft_slack": self.soft_slack}  # fmt: skip
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
         if len(legal) < 2:
             return self.own.choose(view, legal, rng)
         self.asked += 1
         gift = self.clear_gift(view, legal, rng)
-        if gift is None:
-            return self.own.choose(view, legal, rng)
-        self.clear += 1
-        if rng.random() >= self.rate:
-            return self.own.choose(view, legal, rng)
-        self.gifted += 1
-        return gift
+        if gift is not None:
+            self.clear += 1
+            if rng.random() < self.rate:
+                self.gifted += 1
+                return gift
+        honest = self.own.choose(view, legal, rng)
+        if self.soft_rate > 0 and rng.random() < self.soft_rate:  # no draw at 0: earlier tournaments play as they did
+            soft = self.soft_move(view, legal, honest, rng)
+            if soft is not None:
+                self.spared += 1
+                return soft
+        return honest
+
+    def soft_move(self, view: Mapping[str, Any], legal: Sequence[Any], honest: Any, rng: random.Random) -> Any | None:
+        """Of the candidates (and ``honest``, its style's move) compared on ``draws`` common draws, those within
+        ``soft_slack`` of ``honest``'s reward to the colluder, the one that leaves its partner best off beside the
+        other opponents (the partner's reward less theirs on average: what the soft-play signal reads, sparing);
+        ``None`` if that is ``honest`` itself. No confirmation on fresh draws, unlike a gift: a soft move costs its
+        mover little by construction, and the signal reads its average over many moves, not one clear case."""
+        seen = dict(view)
+        me = int(seen["viewer"])
+        candidates = self.searcher.candidates(seen, legal, rng)
+        if honest not in candidates:
+            candidates = [honest, *candidates]
+        mine, spare = [0.0] * len(candidates), [0.0] * len(candidates)
+        for _ in range(self.draws):
+            for i, reward in enumerate(self._playouts(seen, me, candidates, rng)):
+                others = [r for s, r in enumerate(reward) if s not in (me, self.partner)]
+                mine[i] += reward[me]
+                spare[i] += reward[self.partner] - (statistics.fmean(others) if others else 0.0)
+        bar = mine[candidates.index(honest)] - self.soft_slack * self.draws
+        chosen = max((i for i in range(len(candidates)) if mine[i] >= bar), key=lambda i: (spare[i], -i))
+        return None if candidates[chosen] == honest else candidates[chosen]
 
     def clear_gift(self, view: Mapping[str, Any], legal: Sequence[Any], rng: random.Random) -> Any | None:
         """The candidate best for the partner, if its gift over the colluder's own best is clear; else ``None``.
@@ -330,7 +366,7 @@ def policies_for(
         searcher = SearchBot(rules, bots, budget=setup.collusion_budget)
         if e.role == "colluder" and partner is not None:
             out.append(Colluding(own, rules, searcher, bots.make(searcher.rollout), partner, setup.rate,
-                                 setup.gift_draws, setup.gift_margin))  # fmt: skip
+                                 setup.gift_draws, setup.gift_margin, setup.soft_rate, setup.soft_slack))  # fmt: skip
         elif e.role == "kingmaker":
             out.append(Kingmaking(own, rules, searcher, bots.make(searcher.rollout), partner, setup.kingmaker_draws))
         else:

@@ -231,6 +231,71 @@ def test_a_colluder_gifts_only_where_clear_and_at_its_rate() -> None:
     assert (unclear.clear, unclear.gifted) == (0, 0)
 
 
+def test_a_colluder_plays_softly_only_at_its_soft_rate_and_never_where_it_gifts() -> None:
+    rules, bots = game("ruins").rules, game("ruins").bots
+    searcher = SearchBot(rules, bots, budget=4)
+
+    def colluder(soft_rate: float, gift: str | None) -> Colluding:
+        made = Colluding(Fixed("own"), rules, searcher, Fixed("own"), 1, rate=1.0, soft_rate=soft_rate)
+        made.clear_gift = lambda view, legal, rng: gift  # type: ignore[method-assign]
+        made.soft_move = lambda view, legal, honest, rng: "soft"  # type: ignore[method-assign]
+        return made
+
+    never = colluder(0.0, None)
+    assert all(never.choose({}, ["own", "soft"], random.Random(i)) == "own" for i in range(20)) and never.spared == 0
+    always = colluder(1.0, None)
+    assert all(always.choose({}, ["own", "soft"], random.Random(i)) == "soft" for i in range(20))
+    assert always.spared == 20
+    gifting = colluder(1.0, "gift")  # a clear gift taken is the move: no soft move on top
+    assert all(gifting.choose({}, ["own", "gift"], random.Random(i)) == "gift" for i in range(20))
+    assert (gifting.gifted, gifting.spared) == (20, 0)
+    half = colluder(0.5, None)
+    soft = sum(half.choose({}, ["own", "soft"], random.Random(i)) == "soft" for i in range(200))
+    assert 70 < soft < 130 and half.spared == soft
+
+
+def test_a_soft_move_spares_the_partner_among_moves_about_as_good_for_the_colluder() -> None:
+    """On fixed playout rewards (seat 0 the colluder, seat 1 its partner): ``b`` costs the colluder 0.01 (inside the
+    slack of 0.02) and leaves the partner best off beside the others; ``c`` spares it more but costs 0.05."""
+    rules, bots = game("ruins").rules, game("ruins").bots
+    rewards = {"a": [0.50, 0.30, 0.40, 0.40], "b": [0.49, 0.40, 0.35, 0.35], "c": [0.45, 0.60, 0.30, 0.30]}
+    made = Colluding(Fixed("a"), rules, SearchBot(rules, bots, budget=4), Fixed("a"), 1, rate=1.0, draws=4,
+                     soft_rate=1.0, soft_slack=0.02)  # fmt: skip
+    made.searcher.candidates = lambda view, legal, rng: ["b", "c"]  # type: ignore[method-assign]
+    made._playouts = lambda seen, me, actions, rng: [rewards[a] for a in actions]  # type: ignore[method-assign]
+    assert made.soft_move({"viewer": 0}, ["a", "b", "c"], "a", random.Random(0)) == "b"
+    rewards["b"] = [0.49, 0.20, 0.35, 0.35]  # now the honest move spares the partner most: no soft move
+    assert made.soft_move({"viewer": 0}, ["a", "b", "c"], "a", random.Random(0)) is None
+
+
+@pytest.mark.slow
+def test_a_colluder_s_soft_moves_leave_its_partner_better_off_as_the_judge_measures_it() -> None:
+    """Over a Ruins game's positions: where the colluder plays softly, the judge (budget 256, its own draws) finds the
+    partner's value after the soft move above its value after the honest move, by more than the other opponents'
+    (what the soft-play signal reads: the partner harmed less than the rest), on average."""
+    found = game("ruins")
+    rules, bots = found.rules, found.bots
+    judge = Judge(rules, bots, budget=256)
+    gains: list[float] = []
+    for n, (state, seat) in enumerate(_positions("ruins", ["heuristic"] * 4, "soft", 3)):
+        partner = (seat + 1) % 4
+        colluder = Colluding(bots.make("heuristic"), rules, SearchBot(rules, bots, budget=64), bots.make("heuristic"),
+                             partner, rate=0.0, soft_rate=1.0)  # fmt: skip
+        view, legal = SeatView(rules, state, seat), rules.legal_actions(state, seat)
+        honest = bots.make("heuristic").choose(view, legal, random.Random(n))
+        soft = colluder.soft_move(view, legal, honest, random.Random(n))
+        if soft is None:
+            continue
+        after_soft = judge.decision(state, seat, soft, n, seed="soft").played_estimate
+        after_honest = judge.decision(state, seat, honest, n, seed="soft").played_estimate
+        assert after_soft is not None and after_honest is not None
+        change = [after_soft.values[s] - after_honest.values[s] for s in range(4)]
+        others = [change[s] for s in range(4) if s not in (seat, partner)]
+        gains.append(change[partner] - sum(others) / len(others))
+    assert len(gains) >= 5, len(gains)
+    assert statistics.fmean(gains) > 0, gains
+
+
 def test_a_kingmaker_without_its_chosen_player_at_the_table_plays_its_own_style() -> None:
     rules, bots = game("ruins").rules, game("ruins").bots
     king = Kingmaking(Fixed("own"), rules, SearchBot(rules, bots, budget=4), bots.make("heuristic"), None, 2)
