@@ -152,6 +152,18 @@ def _positions(kind: str, styles: Sequence[str], seed: str, every: int) -> list[
     return out
 
 
+def _partner_gain(judge: Judge, at: tuple[Any, int, int], partner: int, move: Any, honest: Any, seed: str) -> float:
+    """How much more the judge finds the partner's value after ``move`` than after ``honest`` (at the position
+    ``at``: state, seat, move number), beyond the other opponents' on average: what the pair signals read."""
+    state, seat, n = at
+    after_move = judge.decision(state, seat, move, n, seed=seed).played_estimate
+    after_honest = judge.decision(state, seat, honest, n, seed=seed).played_estimate
+    assert after_move is not None and after_honest is not None
+    change = [after_move.values[s] - after_honest.values[s] for s in range(len(after_move.values))]
+    others = [change[s] for s in range(len(change)) if s not in (seat, partner)]
+    return change[partner] - sum(others) / len(others)
+
+
 @pytest.mark.slow
 def test_a_colluder_s_gift_raises_its_partner_s_value_as_the_judge_measures_it() -> None:
     """Over a Ruins game's positions: the colluder finds a clear gift at some, not all; where it gifts, the judge
@@ -173,12 +185,7 @@ def test_a_colluder_s_gift_raises_its_partner_s_value_as_the_judge_measures_it()
         decisions += 1
         if colluder.gifted == 0 or chosen == honest:
             continue
-        after_gift = judge.decision(state, seat, chosen, n, seed="gift").played_estimate
-        after_honest = judge.decision(state, seat, honest, n, seed="gift").played_estimate
-        assert after_gift is not None and after_honest is not None
-        change = [after_gift.values[s] - after_honest.values[s] for s in range(4)]
-        others = [change[s] for s in range(4) if s not in (seat, partner)]
-        gains.append(change[partner] - sum(others) / len(others))
+        gains.append(_partner_gain(judge, (state, seat, n), partner, chosen, honest, "gift"))
     assert len(gains) >= 3, (len(gains), decisions)  # gifts were clear at some positions, not everywhere
     assert len(gains) < decisions
     assert statistics.fmean(gains) > 0.01, gains
@@ -286,12 +293,7 @@ def test_a_colluder_s_soft_moves_leave_its_partner_better_off_as_the_judge_measu
         soft = colluder.soft_move(view, legal, honest, random.Random(n))
         if soft is None:
             continue
-        after_soft = judge.decision(state, seat, soft, n, seed="soft").played_estimate
-        after_honest = judge.decision(state, seat, honest, n, seed="soft").played_estimate
-        assert after_soft is not None and after_honest is not None
-        change = [after_soft.values[s] - after_honest.values[s] for s in range(4)]
-        others = [change[s] for s in range(4) if s not in (seat, partner)]
-        gains.append(change[partner] - sum(others) / len(others))
+        gains.append(_partner_gain(judge, (state, seat, n), partner, soft, honest, "soft"))
     assert len(gains) >= 5, len(gains)
     assert statistics.fmean(gains) > 0, gains
 
