@@ -250,6 +250,9 @@ def test_a_colluder_plays_softly_only_at_its_soft_rate_and_never_where_it_gifts(
 
     never = colluder(0.0, None)
     assert all(never.choose({}, ["own", "soft"], random.Random(i)) == "own" for i in range(20)) and never.spared == 0
+    drawn = random.Random(7)
+    never.choose({}, ["own", "soft"], drawn)  # at 0 no draw is taken: tournaments measured before play as they did
+    assert drawn.random() == random.Random(7).random()
     always = colluder(1.0, None)
     assert all(always.choose({}, ["own", "soft"], random.Random(i)) == "soft" for i in range(20))
     assert always.spared == 20
