@@ -29,7 +29,7 @@ import math
 import random
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from domain.games import game
@@ -76,12 +76,18 @@ class Setup:
     rate: float = 1.0
     gift_draws: int = 16
     gift_margin: float = 0.03
-    soft_rate: float = 0.0
-    soft_slack: float = 0.02
     collusion_budget: int = 64  # the candidates a colluder or a kingmaker compares: the search's at this budget
     kingmaker_draws: int = 4
     bot_budget: int = 128
     together: float = 1.0
+    # Fields added later go last, with defaults: a kept simulation (the bench's --save) stores the fields in order,
+    # and one saved before them loads with the defaults (``__setstate__``), not with its values shifted.
+    soft_rate: float = 0.0
+    soft_slack: float = 0.02
+
+    def __setstate__(self, state: Sequence[Any]) -> None:
+        for f, value in zip(fields(self), [*state, *(f.default for f in fields(self)[len(state) :])], strict=True):
+            object.__setattr__(self, f.name, value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +239,10 @@ class Colluding:
         ``soft_slack`` of ``honest``'s reward to the colluder, the one that leaves its partner best off beside the
         other opponents (the partner's reward less theirs on average: what the soft-play signal reads, sparing);
         ``None`` if that is ``honest`` itself. No confirmation on fresh draws, unlike a gift: a soft move costs its
-        mover little by construction, and the signal reads its average over many moves, not one clear case."""
+        mover little by construction, and the signal reads its average over many moves, not one clear case. Its own
+        draws, not the gift check's: the honest move is drawn after that check (so a tournament without soft play
+        keeps its draws) and must be compared on the same draws as the rest; a tenth more CPU a game (measured:
+        docs/performance.md, section 34)."""
         seen = dict(view)
         me = int(seen["viewer"])
         candidates = self.searcher.candidates(seen, legal, rng)

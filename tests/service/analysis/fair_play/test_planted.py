@@ -5,11 +5,12 @@ honest players in their signal (the figures at a larger size: bench/fair_play.py
 from __future__ import annotations
 
 import functools
+import pickle
 import random
 import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import pytest
@@ -90,6 +91,16 @@ def test_a_longer_tournament_seats_its_first_rounds_as_a_shorter_one_does() -> N
     short, long = Setup("ruins", rounds=3), Setup("ruins", rounds=6)
     names = [e.name for e in roster(short)]
     assert seat_rounds(long, names, _groups(long))[:3] == seat_rounds(short, names, _groups(short))
+
+
+def test_a_setup_kept_before_soft_play_loads_with_its_own_values_and_no_soft_play() -> None:
+    """The bench keeps simulations (pickle): a ``Setup`` stores its fields in order, and one kept before the soft-play
+    fields were added (its state two fields shorter) must load with every value where it was, soft play off."""
+    setup = Setup("ruins", players=8, rounds=5, collusion_budget=48, bot_budget=96, together=0.5, soft_rate=0.7)
+    assert pickle.loads(pickle.dumps(setup)) == setup
+    old = Setup.__new__(Setup)
+    old.__setstate__([getattr(setup, f.name) for f in fields(Setup)][:-2])
+    assert old == replace(setup, soft_rate=0.0, soft_slack=Setup("x").soft_slack)
 
 
 def test_a_simulation_after_its_first_rounds_keeps_only_their_games() -> None:
