@@ -9,11 +9,13 @@ prints the share of planted cheats flagged and of honest subjects flagged at the
 ``--seeds``): the same arguments give the same figures. Run it under ``nice -n 10``; the figures are in
 docs/fair_play.md and docs/performance.md. ``--save NAME`` keeps the simulations in ``NAME.<game>``, ``--load``
 scores kept ones again with the signals as they are now (no playing: trying a statistic costs seconds), and
-``--at-rounds 6,12`` also reports each tournament after its first R rounds (played exactly as a shorter one).
+``--at-rounds 6,12`` also reports each tournament after its first R rounds (played exactly as a shorter one);
+``--resume NAME`` plays kept tournaments on to more rounds, playing only the rounds they lack.
 
     nice -n 10 python -m bench.fair_play --game ruins --tournaments 2 --players 12 --rounds 6 --budget 32
     nice -n 10 python -m bench.fair_play --game ruins --seeds a,b --rounds 18 --save kept
     nice -n 10 python -m bench.fair_play --game ruins --load kept --at-rounds 6,12
+    nice -n 10 python -m bench.fair_play --game ruins --seeds a,b --rounds 36 --resume kept --save longer
 """
 
 from __future__ import annotations
@@ -129,6 +131,8 @@ def main() -> None:
     parser.add_argument("--save", help="keep the simulations in <SAVE>.<game> (pickle), to score again with --load")
     parser.add_argument("--load", help="score the simulations kept in <LOAD>.<game> (comma separated) again, with "
                         "the signals as they are now, instead of playing")  # fmt: skip
+    parser.add_argument("--resume", help="play on the simulations kept in <RESUME>.<game> (the same seeds and "
+                        "settings, fewer rounds): only the rounds they lack are played")  # fmt: skip
     parser.add_argument("--at-rounds", help="also report each tournament after its first R rounds (comma separated)")
     args = parser.parse_args()
     for kind in args.game or ["ruins"]:
@@ -141,10 +145,11 @@ def main() -> None:
                      rate=args.rate, soft_rate=args.soft_rate, bot_budget=args.bot_budget,
                      together=args.together)  # fmt: skip
         seeds = args.seeds.split(",") if args.seeds else [f"{args.prefix}-{kind}-{i}" for i in range(args.tournaments)]
+        kept = {s.setup.seed: s for s in _loaded(f"{args.resume}.{kind}")} if args.resume else {}
         start = time.process_time()
         sims = []
         for seed in seeds:
-            sims.append(simulate(replace(base, seed=seed), progress=_progress(seed)))
+            sims.append(simulate(replace(base, seed=seed), progress=_progress(seed), kept=kept.get(seed)))
             print(json.dumps({"game": kind, "seed": seed, "games": sims[-1].evidence.games,
                               "decisions": len(sims[-1].evidence.decisions),
                               "ranks": {s: ranks(sims[-1], s) for s in SIGNALS},

@@ -19,6 +19,7 @@ from domain.games import GAMES, game
 from domain.judge import Judge
 from domain.play import SeatView
 from domain.search import SearchBot
+from service.analysis.fair_play import planted
 from service.analysis.fair_play.evidence import Decision, Outlook, TournamentEvidence
 from service.analysis.fair_play.findings import SIGNALS
 from service.analysis.fair_play.planted import (
@@ -123,6 +124,54 @@ def test_a_simulation_after_its_first_rounds_keeps_only_their_games() -> None:
     assert [d.game_id for d in first.evidence.decisions] == [game_id(setup.seed, 0, t) for t in range(3)]
     assert first.evidence.games == 3 and first.report.decisions == 3
     assert whole.acted()["colluder-1a"]["gifted"] == 7 and first.acted()["colluder-1a"]["gifted"] == 2
+
+
+def _fake_play(played: list[str]) -> Any:
+    """A stand-in for ``play_and_judge`` that records the games it is asked to play, one decision and act each."""
+
+    def play(setup: Setup, by_name: Mapping[str, Any], table: Sequence[str], named: str) -> Any:
+        played.append(named)
+        decision = Decision(named, 0, 1, 0, tuple(table), _even(4), _even(4), _even(4), 0.0, True, 1.0)
+        return [decision], [(named, table[0], "asked", len(played))]
+
+    return play
+
+
+def test_a_tournament_played_on_from_a_kept_one_plays_only_the_rounds_it_lacks_and_equals_one_played_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    played: list[str] = []
+    monkeypatch.setattr(planted, "play_and_judge", _fake_play(played))
+    kept = simulate(Setup("ruins", rounds=2))
+    played.clear()
+    resumed = simulate(Setup("ruins", rounds=3), kept=kept)
+    assert played == [game_id("fair-play", 2, t) for t in range(3)]  # the third round's games only
+    assert resumed.evidence.decisions[: len(kept.evidence.decisions)] == kept.evidence.decisions
+    assert resumed.acts[: len(kept.acts)] == kept.acts and resumed.evidence.games == 9
+    played.clear()
+    whole = simulate(Setup("ruins", rounds=3))
+    assert [d.game_id for d in whole.evidence.decisions] == [d.game_id for d in resumed.evidence.decisions]
+    assert whole.rounds == resumed.rounds
+
+
+@pytest.mark.parametrize(
+    "other",
+    [Setup("ruins", rounds=3, seed="another"), Setup("ruins", rounds=3, soft_rate=1.0), Setup("ruins", rounds=1)],
+)
+def test_a_kept_tournament_of_other_settings_or_more_rounds_is_refused(
+    monkeypatch: pytest.MonkeyPatch, other: Setup
+) -> None:
+    monkeypatch.setattr(planted, "play_and_judge", _fake_play([]))
+    kept = simulate(Setup("ruins", rounds=2))
+    with pytest.raises(ValueError, match="not an earlier part"):
+        simulate(other, kept=kept)
+
+
+def test_a_kept_tournament_seated_otherwise_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(planted, "play_and_judge", _fake_play([]))
+    kept = simulate(Setup("ruins", rounds=2))
+    with pytest.raises(ValueError, match="seated otherwise"):
+        simulate(Setup("ruins", rounds=3), kept=replace(kept, rounds=kept.rounds[::-1]))
 
 
 @pytest.mark.slow
