@@ -149,6 +149,8 @@ def main() -> None:
         start = time.process_time()
         sims = []
         for seed in seeds:
+            if args.resume and seed not in kept:
+                print(f"{seed}: not among the tournaments kept in {args.resume}.{kind}; played whole", file=sys.stderr)
             sims.append(simulate(replace(base, seed=seed), progress=_progress(seed), kept=kept.get(seed)))
             print(json.dumps({"game": kind, "seed": seed, "games": sims[-1].evidence.games,
                               "decisions": len(sims[-1].evidence.decisions),
