@@ -100,9 +100,10 @@ def summary(sims: Sequence[Simulation], cpu: float) -> str:
     return "\n".join(lines)
 
 
-def _progress(seed: str) -> Callable[[str, int, int], None]:
-    """A line on stderr for each game played and judged (a long tournament runs for half an hour and more)."""
-    done = [0, 0]  # games, decisions judged
+def _progress(seed: str, kept: Simulation | None = None) -> Callable[[str, int, int], None]:
+    """A line on stderr for each game played and judged (a long tournament runs for half an hour and more), counted
+    on from ``kept``'s games when the tournament is played on from it."""
+    done = [kept.evidence.games, len(kept.evidence.decisions)] if kept is not None else [0, 0]  # games, decisions
 
     def heard(game_id: str, judged: int, games: int) -> None:
         done[0] += 1
@@ -149,9 +150,10 @@ def main() -> None:
         start = time.process_time()
         sims = []
         for seed in seeds:
-            if args.resume and seed not in kept:
+            earlier = kept.get(seed)
+            if args.resume and earlier is None:
                 print(f"{seed}: not among the tournaments kept in {args.resume}.{kind}; played whole", file=sys.stderr)
-            sims.append(simulate(replace(base, seed=seed), progress=_progress(seed), kept=kept.get(seed)))
+            sims.append(simulate(replace(base, seed=seed), progress=_progress(seed, earlier), kept=earlier))
             print(json.dumps({"game": kind, "seed": seed, "games": sims[-1].evidence.games,
                               "decisions": len(sims[-1].evidence.decisions),
                               "ranks": {s: ranks(sims[-1], s) for s in SIGNALS},

@@ -462,19 +462,24 @@ def simulate(
 ) -> Simulation:
     """The tournament played, judged and reported; ``progress`` hears each game's id, its judged decisions and the
     tournament's games in all. ``kept``: the same tournament played to fewer rounds (the bench's ``--resume``):
-    its games are taken as they were and only the later rounds played, which gives what playing every round
-    would (each game is seeded by its id, and the first rounds are seated alike whatever the length)."""
+    its games are taken as they were (not told to ``progress``) and only the later rounds played, which gives what
+    playing every round would (each game is seeded by its id, and the first rounds are seated alike whatever the
+    length)."""
     entrants = roster(setup)
     by_name = {e.name: e for e in entrants}
     rounds = seat_rounds(setup, [e.name for e in entrants], groups(entrants))
-    done = _games_of(kept, setup, rounds) if kept is not None else {}
     decisions: list[Decision] = []
     acts: list[tuple[str, str, str, int]] = []
-    games, in_all = 0, sum(len(seated.tables) for seated in rounds)
-    for r, seated in enumerate(rounds):
-        for t, table in enumerate(seated.tables):
+    games, first = 0, 0
+    if kept is not None:
+        _check_kept(kept, setup, rounds)
+        decisions, acts = list(kept.evidence.decisions), list(kept.acts)
+        games, first = kept.evidence.games, len(kept.rounds)
+    in_all = sum(len(seated.tables) for seated in rounds)
+    for r in range(first, len(rounds)):
+        for t, table in enumerate(rounds[r].tables):
             named = game_id(setup.seed, r, t)
-            judged, acted = done[named] if named in done else play_and_judge(setup, by_name, table, named)
+            judged, acted = play_and_judge(setup, by_name, table, named)
             decisions += judged
             acts += acted
             games += 1
@@ -484,21 +489,10 @@ def simulate(
     return Simulation(setup, entrants, rounds, evidence, report(evidence, thresholds), tuple(acts))
 
 
-def _games_of(
-    kept: Simulation, setup: Setup, rounds: Sequence[Round]
-) -> dict[str, tuple[list[Decision], list[tuple[str, str, str, int]]]]:
-    """``kept``'s games by id, each with its judged decisions and acts, once it is shown to be the first rounds of
-    ``setup``'s tournament: the same settings but the rounds, and the same seating in the rounds it played."""
+def _check_kept(kept: Simulation, setup: Setup, rounds: Sequence[Round]) -> None:
+    """Refuses ``kept`` unless it is the first rounds of ``setup``'s tournament: the same settings but the rounds,
+    and the same seating in the rounds it played (its games, seeded by their ids, are then this one's)."""
     if kept.setup != replace(setup, rounds=kept.setup.rounds) or kept.setup.rounds > setup.rounds:
         raise ValueError(f"the kept simulation ({kept.setup}) is not an earlier part of this one ({setup})")
     if tuple(rounds[: len(kept.rounds)]) != tuple(kept.rounds):
         raise ValueError("the kept simulation was seated otherwise than this one's first rounds (another version?)")
-    out: dict[str, tuple[list[Decision], list[tuple[str, str, str, int]]]] = {}
-    for r, seated in enumerate(kept.rounds):
-        for t in range(len(seated.tables)):
-            out[game_id(kept.setup.seed, r, t)] = ([], [])
-    for d in kept.evidence.decisions:
-        out[d.game_id][0].append(d)
-    for a in kept.acts:
-        out[a[0]][1].append(a)
-    return out
