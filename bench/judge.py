@@ -63,13 +63,14 @@ def _judge(kind: str, players: Sequence[str], seed: str, policies: Sequence[Poli
     return judged, time.process_time() - started
 
 
-def _positions(kind: str, games: int, decisions: int) -> list[tuple[int, Any, Any]]:
+def _positions(kind: str, games: int, decisions: int) -> list[tuple[int, int, Any, Any]]:
     """``decisions`` judged decisions (more than one legal action) spread evenly over ``games`` four-player games
-    of heuristic bots (seeds ``judge-bench-<i>``): (the move's number, the state before it, the move)."""
+    of heuristic bots (seeds ``judge-bench-<i>``): (the game's number, the move's number, the state before it, the
+    move)."""
     found = game(kind)
     rules = found.rules
     names = [f"P{s}" for s in range(4)]
-    spots: list[tuple[int, Any, Any]] = []
+    spots: list[tuple[int, int, Any, Any]] = []
     for i in range(games):
         played = play_game(rules, names, [found.bots.make("heuristic") for _ in names], f"judge-bench-{i}")
         opening = rules.start(names, None, f"judge-bench-{i}")
@@ -78,7 +79,7 @@ def _positions(kind: str, games: int, decisions: int) -> list[tuple[int, Any, An
         mine = []
         for index, move in enumerate(moves):
             if len(rules.legal_actions(state, move.seat)) > 1:
-                mine.append((index, state, move))
+                mine.append((i, index, state, move))
             state = rules.replay(move.events, state)
         share = -(-decisions // games)
         spots += mine[:: max(1, len(mine) // share)][:share]
@@ -95,7 +96,7 @@ def spread_stability(kind: str, games: int, decisions: int, repeats: int, budget
     same = differs_from_played = 0
     spots = _positions(kind, games, decisions)
     started = time.process_time()
-    for index, state, move in spots:
+    for _game, index, state, move in spots:
         runs = [judge.decision(state, move.seat, move.action, index, seed) for seed in range(repeats)]
         bests = {json.dumps(run.best, sort_keys=True) for run in runs}
         same += len(bests) == 1
@@ -142,10 +143,25 @@ def cause(played: str, bests: Sequence[str], traces: Sequence[Trace]) -> str | N
     return "edge, same search" if found <= {other, played} and other in found else "edge, search differed"
 
 
-def causes(kind: str, games: int, decisions: int, repeats: int, budget: int) -> dict[str, Any]:
+def reported_at(played: str, traces: Sequence[Trace], significance: float) -> list[str]:
+    """What each judgement of one decision would report as the best move found at another ``significance`` (the
+    search is the same at any: it only decides whether the survivor replaces the move played): the survivor where
+    its estimate beat the move played by more than ``significance`` standard errors, else ``played`` (JSON
+    strings)."""
+    return [
+        json.dumps(t.candidates[t.found], sort_keys=True) if t.found != 0 and t.z > significance else played
+        for t in traces
+    ]
+
+
+def causes(
+    kind: str, games: int, decisions: int, repeats: int, budget: int, significances: Sequence[float] = ()
+) -> dict[str, Any]:
     """Why repeated judgements disagree: ``decisions`` decisions spread over ``games`` heuristic games (0: every
     judged decision of the games), each judged ``repeats`` times (seeds 0, 1, ...), each disagreement classified
-    (``cause``), with the estimate's standard errors of every judgement in the edge cases."""
+    (``cause``), with the estimate's standard errors of every judgement in the edge cases; and, for each of
+    ``significances``, the decisions the same in every judgement had the judge used it, game by game
+    (``reported_at``)."""
     found = game(kind)
     rules = found.rules
     traces: list[Trace] = []
@@ -153,16 +169,22 @@ def causes(kind: str, games: int, decisions: int, repeats: int, budget: int) -> 
     counts = dict.fromkeys(CAUSES, 0)
     same = judged = 0
     edge_z: list[float] = []
+    at: dict[str, dict[int, list[int]]] = {str(s): {} for s in significances}  # significance -> game -> [same, of]
     spots = _positions(kind, games, decisions or 10**6)
     started = time.process_time()
-    for index, state, move in spots:
+    for number, index, state, move in spots:
         traces.clear()
         runs = [judge.decision(state, move.seat, move.action, index, seed) for seed in range(repeats)]
         if not runs[0].judged:
             continue
         judged += 1
+        played = json.dumps(runs[0].played, sort_keys=True)
+        for significance in significances:
+            tally = at[str(significance)].setdefault(number, [0, 0])
+            tally[0] += len(set(reported_at(played, traces, significance))) == 1
+            tally[1] += 1
         bests = [json.dumps(run.best, sort_keys=True) for run in runs]
-        why = cause(json.dumps(runs[0].played, sort_keys=True), bests, traces)
+        why = cause(played, bests, traces)
         if why is None:
             same += 1
             continue
@@ -179,6 +201,7 @@ def causes(kind: str, games: int, decisions: int, repeats: int, budget: int) -> 
             "decisions": judged, "same_in_every_repeat": None if share is None else round(share, 3),
             "interval": None if interval is None else [round(interval[0], 3), round(interval[1], 3)],
             "causes": counts, "edge_z": sorted(edge_z),
+            "same_at_significance": {s: {str(g): same_of for g, same_of in sorted(by.items())} for s, by in at.items()},
             "cpu_seconds_a_decision": round(cpu / max(1, judged * repeats), 3), "load": _load()}  # fmt: skip
 
 
@@ -260,13 +283,19 @@ def main() -> None:
         help="instead of whole games: this many decisions spread over --games games, for stability",
     )
     parser.add_argument("--causes", action="store_true", help="classify why repeated judgements disagree")
+    parser.add_argument(
+        "--significances",
+        default="",
+        help="with --causes: the stability, game by game, had the judge used each of these significances (2,3)",
+    )
     parser.add_argument("--order-games", type=int, default=8, help="games of the four bots of known strength")
     parser.add_argument("--search-budget", type=int, default=25, help="B: the ladder's search bots play at B and 4B")
     parser.add_argument("--first", type=int, default=0, help="the first order game's number")
     args = parser.parse_args()
     results = []
     if args.games and args.causes:
-        results.append(causes(args.game, args.games, args.decisions, args.repeats, args.budget))
+        significances = [float(x) for x in args.significances.split(",") if x]
+        results.append(causes(args.game, args.games, args.decisions, args.repeats, args.budget, significances))
         print(json.dumps(results[-1]), flush=True)
     elif args.games and args.decisions:
         results.append(spread_stability(args.game, args.games, args.decisions, args.repeats, args.budget))
@@ -282,6 +311,10 @@ def main() -> None:
             print(f"{args.game} judge at {r['budget']}: the same in {r['repeats']} repeats at "
                   f"{r['same_in_every_repeat']:.1%} {r['interval']} of {r['decisions']} decisions; why the others "
                   f"differ: {r['causes']}")  # fmt: skip
+            for significance, by_game in r["same_at_significance"].items():
+                same, of = (sum(counts[i] for counts in by_game.values()) for i in (0, 1))
+                print(f"  at {significance} standard errors: the same at {same / of:.1%} of {of} ({same}); "
+                      f"game by game {by_game}")  # fmt: skip
         elif r["measure"] == "spread stability":
             print(f"{args.game} judge at {r['budget']}: best move the same in every one of {r['repeats']} repeats at "
                   f"{r['same_in_every_repeat']:.0%} of {r['decisions']} decisions; {r['cpu_seconds_a_decision']} CPU s "
