@@ -11,7 +11,8 @@ bots of known strength as they are.
   ``--decisions`` of them), judged ``--repeats`` times; each decision whose best move found differs is classified
   (``CAUSES``: candidate sets that differ, two moves other than the one played each reported best, or the move
   played against one other at the significance edge, the searches agreeing or not), with the share the same in
-  every repeat and its 95 % Wilson interval.
+  every repeat and its 95 % Wilson interval. With ``--significances 2,3``: the same share, game by game, had the
+  judge used each of those significances (read from the same judgements: the search does not depend on it).
 - ``order`` (the issue's section 4): ``--order-games`` four-player games seating a random bot, a heuristic bot, the
   search bot at ``--search-budget`` B and at 4B (seats rotating with the game's number, seeds
   ``judge-order-<i>``), each judged once at ``--budget`` and rated in turn (OpenSkill, the bots' names as the
@@ -313,6 +314,8 @@ def main() -> None:
                   f"differ: {r['causes']}")  # fmt: skip
             for significance, by_game in r["same_at_significance"].items():
                 same, of = (sum(counts[i] for counts in by_game.values()) for i in (0, 1))
+                if not of:
+                    continue  # no decision was judged
                 print(f"  at {significance} standard errors: the same at {same / of:.1%} of {of} ({same}); "
                       f"game by game {by_game}")  # fmt: skip
         elif r["measure"] == "spread stability":
