@@ -39,15 +39,11 @@ from domain.judge import move_accuracy
 from service.analysis.fair_play.evidence import Decision, TournamentEvidence
 from service.analysis.fair_play.findings import SIGNALS, Behind, Finding, Report
 
-# The flag's z-score per signal, in one place: chosen from bench/fair_play.py's curves (docs/fair_play.md,
-# "Thresholds"). Gifts at 2: over four simulated Ruins tournaments of 36 games a pair together, 16 of 16 planted gift
-# directions at 2.8 % of honest ones (at 3: 12 of 16); chosen on 2026-12-06 before the tournaments that test it, which
-# then gave 15 of 16 at 2.8 % of honest ones (at 3: 11 of 16), four more 16 of 16 at 2.8 %, four more 15 of 16 at 3.7 %
-# and six more 22 of 24 at 2.7 % (68 of 72 in all, 86.6-97.8 %; in Arnak, two tournaments at tables of 4: 2 of 8 at
-# 6.2 % of honest ones, so there a flag at 2 is weaker still). Soft play and bot-like play stay at 3: at 2 (chosen
-# beforehand on 2026-12-06) two held-out tournaments flagged 0 of 4 soft pairs at 3 of 88 honest and 3 of 4 bot seats at
-# 2 of 20 honest players (10 %); with soft play planted, two more flagged 3 of 4 soft pairs at 2 of 88 honest, short of
-# the 4 of 4 fixed beforehand (docs/fair_play.md).
+# The flag's z-score per signal, in one place (the dashboard's flag, the API's and the CLI's). Gifts at 2: read off
+# four simulated Ruins tournaments' curves (bench/fair_play.py) and then tested on tournaments played after it was
+# chosen (eighteen so far: 68 of 72 planted directions at 3.0 % of honest ones; weaker in Arnak). Soft play and
+# bot-like play at 2 were each chosen beforehand and failed their held-out tournaments, so they stay at 3 with
+# kingmaking. The figures, and how each choice was tested: docs/fair_play.md, "Thresholds".
 THRESHOLDS: Mapping[str, float] = {"gifts": 2.0, "soft_play": 3.0, "kingmaking": 3.0, "bot_like": 3.0}
 NO_CHANCE = 0.02  # a seat whose win chance is at most this after every option has no chance left (kingmaking)
 MIN_GAMES = 2  # a pair flagged only when the pattern shows in at least this many games (the same for a player)
