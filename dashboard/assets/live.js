@@ -39,7 +39,8 @@
     }
 
     function follow(root, nowId, refreshId) {
-        var mine = {root: root, url: root.getAttribute("data-live"), submitted: 0, nowId: nowId,
+        // ``sent``: when the player last sent a move, and the version the page showed then.
+        var mine = {root: root, url: root.getAttribute("data-live"), sent: {at: 0, from: null}, nowId: nowId,
                     refreshId: refreshId};
         P = mine;
         function next() {
@@ -52,10 +53,12 @@
                 .then(function (body) {
                     if (P !== mine) { return; }
                     var now = shown();
-                    if (body.version > now && Date.now() - mine.submitted < SUBMIT_MS) {
+                    var answering = now === mine.sent.from && Date.now() - mine.sent.at < SUBMIT_MS;
+                    if (body.version > now && answering) {
                         // Most likely the player's own move: its answer draws the table (and says "Played");
-                        // a refresh now would make Dash drop that answer. Refresh only if it does not come.
-                        whenDrawn(mine, body.version, function () {
+                        // a refresh now would make Dash drop that answer. Refresh once it has drawn (or has not
+                        // come) if the game is further on still: another seat moved right after.
+                        whenDrawn(mine, now + 1, function () {
                             if (shown() < body.version) { $(mine.refreshId).click(); }
                             whenDrawn(mine, body.version, next);
                         }, SUBMIT_MS);
@@ -74,8 +77,11 @@
         next();
     }
 
+    // A move sent from the form's button or from the one under the table (the page's SUBMITS): until its answer
+    // draws a newer table, the loop above waits for it instead of pressing refresh over it.
     document.addEventListener("click", function (event) {
-        if (P && event.target && event.target.id === "play-submit") { P.submitted = Date.now(); }
+        var sent = event.target && event.target.closest && event.target.closest("#play-submit, #play-send");
+        if (P && sent) { P.sent = {at: Date.now(), from: shown()}; }
     }, true);
 
     // -- the play page's clock: a running seat's time counts down ----------------------------------------

@@ -219,6 +219,9 @@ def register(app: dash.Dash, ctx: Context) -> None:
         now = ctx.data.table_now(visitor, game_id)
         out = drawn(now, message)
         if callback_context.triggered_id == "play-refresh":
+            # The last send's sentence ("Played.", or why nothing was) stays until the next send: another seat's
+            # move landing right after it must not take it away before it is read.
+            out = (*out[:MESSAGE], dash.no_update, *out[MESSAGE + 1 :])
             if out[OUTPUTS.index(VERSION)] == shown:
                 return unchanged_table(out)
             if moved_since(now["log"], now["seat"], shown):
@@ -323,14 +326,14 @@ def submit(ctx: Context, visitor: Visitor, game_id: str, shown: Any, chosen: str
 
 
 # What a refresh leaves as it is when the game has not moved on from the table shown: the table, the picker and
-# what the player has picked on it (a pick must not vanish because the page looked again), and the last message.
+# what the player has picked on it (a pick must not vanish because the page looked again). (The last message is
+# left by every refresh: ``draw``.)
 KEPT_ON_REFRESH = {
     "play-table-html",
     "play-picker",
     "play-version",
     "play-group",
     "play-cards",
-    "play-message",
     "play-form",
 }
 
@@ -344,7 +347,7 @@ def unchanged_table(out: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 CARDS, CARD_OPTIONS = OUTPUTS.index(Output("play-cards", "value")), OUTPUTS.index(Output("play-cards", "options"))
-PICKER = OUTPUTS.index(Output("play-picker", "data"))
+PICKER, MESSAGE = OUTPUTS.index(Output("play-picker", "data")), OUTPUTS.index(Output("play-message", "children"))
 GROUP, GROUP_OPTIONS = OUTPUTS.index(Output("play-group", "value")), OUTPUTS.index(Output("play-group", "options"))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
 import time
 from collections import Counter
 from typing import Any
@@ -34,6 +35,7 @@ expect.set_options(timeout=TIMEOUT_MS)
 RUINS = game("ruins")
 PHONE = {"width": 390, "height": 844}
 NAME = "test_a_person_plays_a_whole_ruins_game_on_the_table"  # (its screenshots' names)
+REFRESH_REACHES_S = 2.0  # (a refresh pressed at once reaches the server in milliseconds, even on a busy machine)
 
 
 def open_touch_seat(browser: Any, venue: Venue, game_id: str, token: str) -> tuple[Any, Any, list[str]]:
@@ -184,6 +186,67 @@ def test_a_person_plays_a_whole_ruins_game_on_the_table(browser: Any, venue: Ven
         expect(page.locator("#play-bar")).to_be_hidden()  # nothing to pick or send once the game is over
         assert names[0] in page.inner_text("#play-root")
         page.screenshot(path=str(SCREENSHOTS / f"{NAME}.png"))
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_a_move_sent_from_the_table_is_said_played_when_the_push_channel_tells_of_it_first(
+    browser: Any, venue: Venue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The send's answer draws the table and says "Played."; the page's waiting request learns of the same move
+    and must not press refresh over that answer (Dash drops an answer when its callback is called again). Made
+    certain here: the server answers the send only once the waiting request has been told of the move and a
+    refresh, had the page pressed one, has reached the server (on a busy machine that order is common; the
+    whole-game test above then saw "Played." for 9 of its 47 moves)."""
+    from dashboard.data import Data
+
+    players = [venue.service.create_player(n) for n in ("Quick Qi", "Slow Sol")]
+    made = venue.service.create_game("ruins", players, seed="told-first")
+    game_id, token = made["id"], made["tokens"][0]["token"]
+    told, landed, holding, redrawn = threading.Event(), threading.Event(), threading.Event(), threading.Event()
+    play, wait_for_move, table_now = Data.play, Data.wait_for_move, Data.table_now
+
+    def play_told_first(self: Any, *args: Any) -> Any:
+        acknowledged = play(self, *args)
+        landed.set()
+        assert told.wait(TIMEOUT_MS / 1000), "the page's waiting request was not told of the move"
+        holding.set()
+        redrawn.wait(REFRESH_REACHES_S)  # (a refresh pressed over the answer: none comes when the page waits)
+        holding.clear()
+        return acknowledged
+
+    def waiting(self: Any, visitor: Any, asked: str, after: int, wait: float) -> dict[str, Any]:
+        found = wait_for_move(self, visitor, asked, after, wait)
+        if landed.is_set() and found["version"] > after:
+            told.set()
+        return found
+
+    def drawing(self: Any, *args: Any) -> Any:
+        if holding.is_set():  # (a draw asked for while the send's answer is held: a refresh)
+            redrawn.set()
+        return table_now(self, *args)
+
+    monkeypatch.setattr(Data, "play", play_told_first)
+    monkeypatch.setattr(Data, "wait_for_move", waiting)
+    monkeypatch.setattr(Data, "table_now", drawing)
+    service = venue.service
+    while 0 not in service.game(game_id)["to_act"]:  # (the person's seat moves first on a table where it acts)
+        now = service.game(game_id, Viewer(1))
+        service.submit(game_id, Viewer(1), now["version"], now["legal_actions"][0])
+    context, page, errors = open_touch_seat(browser, venue, game_id, token)
+    try:
+        seen = service.game(game_id, Viewer(0))
+        shows_version(page, seen["version"], turn=True)
+        action = next(a for a in seen["legal_actions"] if a.get("ruins") or a.get("ruin") is not None)
+        ruins = action.get("ruins") or [action["ruin"]]
+        pick_only(page, [int(r) for r in ruins], "tap")
+        assert choose_under_table(page, action)
+        page.locator("#play-send").tap()
+        expect(page.locator("#play-message")).to_have_text("Played.")
+        assert told.is_set() and not redrawn.is_set()  # (the race happened; the page did not refresh over it)
+        assert int(page.get_attribute("#play-now", "data-version")) == seen["version"] + 1
+        expect(page.locator("#play-changed")).to_contain_text("Last move (")
         assert not errors, errors
     finally:
         context.close()

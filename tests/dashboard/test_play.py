@@ -392,6 +392,7 @@ def test_a_refresh_on_the_table_shown_keeps_what_the_player_picked(app: Any, tab
     assert not {"play-cards", "play-picker", "play-table-html", "play-message"} & set(same)
     moved_on = drawn(player, table, trigger="play-refresh", shown=version - 1)
     assert {"play-cards", "play-picker", "play-table-html"} <= set(moved_on)
+    assert "play-message" not in moved_on  # (the last send's "Played." stays until the next send)
 
 
 def test_a_pick_stands_when_another_seat_s_night_flip_lands(app: Any, table: Table) -> None:
