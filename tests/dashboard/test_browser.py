@@ -124,13 +124,16 @@ def shown_columns(page: Any, chart_id: str) -> list[tuple[str, int]]:
 
 def plotted_points(page: Any, graph_id: str) -> list[int]:
     """How many points each Plotly trace of a chart holds, read from the live plot in the page (scrolled to
-    first: the players and aggregates pages draw a chart when it comes into view, ``dashboard.lazy_charts``)."""
-    page.locator(f"#{graph_id}").scroll_into_view_if_needed()
+    first: the players and aggregates pages draw a chart when it comes into view, ``dashboard.lazy_charts``).
+    Scrolled to again at each look until it is drawn, as a person would: a box may be redrawn (a new answer) or
+    moved down (the parts above it still coming in) after the first scroll, out of view and so not drawn."""
     page.wait_for_function(
-        "id => { const g = document.querySelector('#' + id + ' .js-plotly-plot');"
-        " return g && g.data && g.data.length > 0; }",
+        "id => { const box = document.getElementById(id), g = box && box.querySelector('.js-plotly-plot');"
+        " if (g && g.data && g.data.length > 0) { return true; }"
+        " if (box) { box.scrollIntoView({block: 'nearest'}); } return false; }",
         arg=graph_id,
         timeout=TIMEOUT_MS,
+        polling=100,
     )
     return list(
         page.eval_on_selector(
