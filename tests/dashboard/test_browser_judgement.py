@@ -13,7 +13,7 @@ import pytest
 from dashboard import create_dashboard
 from tests.dashboard.conftest import CHROMIUM_ARGS, TIMEOUT_MS, Shots, access_settings, served, watched_tab  # noqa: F401
 from tests.dashboard.judged import Judged, judged  # noqa: F401  (the judged store, a fixture)
-from tests.dashboard.test_browser import sign_in, version_is
+from tests.dashboard.test_browser import scrolled_until_drawn, sign_in, version_is
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -83,8 +83,7 @@ def test_the_player_and_tournament_pages_show_accuracy(tab: Any, judged: Judged,
     sign_in(tab)
     tab.goto(f"/players?player={facts['pool'][0]}&game=ruins")
     expect(tab.locator("#players-accuracy-table")).to_contain_text("seats")
-    tab.locator("#players-accuracy").scroll_into_view_if_needed()  # (its chart is drawn when scrolled to)
-    expect(tab.locator("#players-accuracy-graph .js-plotly-plot")).to_be_attached()
+    scrolled_until_drawn(tab, "#players-accuracy", "#players-accuracy-graph .js-plotly-plot")  # drawn when seen
     shots.take(tab, "player")
     tab.goto(f"/tournaments/{facts['tournament']}")
     expect(tab.locator("#tournament-accuracy-table")).to_be_visible()
