@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from dashboard.data import MAX_WAIT_SECONDS
 from dashboard.pages import aggregates, players
 from domain.games import GAMES
 from domain.games import game as _game
@@ -44,6 +45,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 TIMEOUT_MS = 15_000
+# How long a served dashboard's requests may still run after the last test (a live page's waiting request answers
+# within MAX_WAIT_SECONDS; a replay's frames take seconds on a loaded machine).
+REQUESTS_END_S = 2 * MAX_WAIT_SECONDS + 10
 TEST_SECRET = "a test secret that signs the dashboard's sessions"
 
 
@@ -170,7 +174,10 @@ def base_url(dashboard_app: Any) -> Iterator[str]:
 
 @contextlib.contextmanager
 def served(dashboard_app: Any, name: str) -> Iterator[str]:
-    """``dashboard_app`` on a free port, served by werkzeug in a daemon thread while the block runs: its address."""
+    """``dashboard_app`` on a free port, served by werkzeug in a daemon thread while the block runs: its address.
+    After the block, every request under way is let finish before the caller closes the store: a request thread
+    still reading a SQLite store that another thread closes crashes the process (a worker of a full run was lost
+    so, a replay's frames still being built under load when its module closed the store)."""
     from werkzeug.serving import make_server
 
     server = make_server("127.0.0.1", 0, dashboard_app.server, threaded=True)
@@ -179,9 +186,11 @@ def served(dashboard_app: Any, name: str) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{server.port}"
     finally:
-        server.shutdown()
+        server.shutdown()  # serve_forever returns and closes the server, which joins the request threads
+        thread.join(timeout=REQUESTS_END_S)
         server.server_close()
-        thread.join(timeout=10)
+        if thread.is_alive():
+            raise AssertionError(f"a request to {name} was still running {REQUESTS_END_S:g} s after the last test")
 
 
 @dataclass
