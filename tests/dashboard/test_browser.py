@@ -122,16 +122,16 @@ def shown_columns(page: Any, chart_id: str) -> list[tuple[str, int]]:
     return [(label, n) for label, n, _ in found]
 
 
-def scrolled_until_drawn(page: Any, box: str, drawn: str) -> None:
-    """Scroll to ``box`` (a selector) until ``drawn`` (one) is in the page with a plot's data, if it is a plot: the
-    players, aggregates and tournament pages draw a chart when it comes into view (``dashboard.lazy_charts``).
-    Scrolled to again at each look, as a person would: a box may be redrawn (a new answer) or moved down (the parts
-    above it still coming in) after a first scroll, out of view and so not drawn."""
+def scrolled_until_drawn(page: Any, graph_id: str) -> None:
+    """Scroll to the chart ``graph_id`` until Plotly has drawn it with data: the players, aggregates and tournament
+    pages draw a chart when it comes into view (``dashboard.lazy_charts``). Scrolled to again at each look, as a
+    person would: a box may be redrawn (a new answer) or moved down (the parts above it still coming in) after a
+    first scroll, out of view and so not drawn."""
     page.wait_for_function(
-        "([box, drawn]) => { const g = document.querySelector(drawn);"
-        " if (g && (!g.classList.contains('js-plotly-plot') || (g.data && g.data.length > 0))) { return true; }"
-        " const b = document.querySelector(box); if (b) { b.scrollIntoView({block: 'nearest'}); } return false; }",
-        arg=[box, drawn],
+        "id => { const box = document.getElementById(id), g = box && box.querySelector('.js-plotly-plot');"
+        " if (g && g.data && g.data.length > 0) { return true; }"
+        " if (box) { box.scrollIntoView({block: 'nearest'}); } return false; }",
+        arg=graph_id,
         timeout=TIMEOUT_MS,
         polling=100,
     )
@@ -140,7 +140,7 @@ def scrolled_until_drawn(page: Any, box: str, drawn: str) -> None:
 def plotted_points(page: Any, graph_id: str) -> list[int]:
     """How many points each Plotly trace of a chart holds, read from the live plot in the page (scrolled to until
     it is drawn: ``scrolled_until_drawn``)."""
-    scrolled_until_drawn(page, f"#{graph_id}", f"#{graph_id} .js-plotly-plot")
+    scrolled_until_drawn(page, graph_id)
     return list(
         page.eval_on_selector(
             f"#{graph_id} .js-plotly-plot",

@@ -83,7 +83,7 @@ def test_the_player_and_tournament_pages_show_accuracy(tab: Any, judged: Judged,
     sign_in(tab)
     tab.goto(f"/players?player={facts['pool'][0]}&game=ruins")
     expect(tab.locator("#players-accuracy-table")).to_contain_text("seats")
-    scrolled_until_drawn(tab, "#players-accuracy", "#players-accuracy-graph .js-plotly-plot")  # drawn when seen
+    scrolled_until_drawn(tab, "players-accuracy-graph")  # drawn when seen
     shots.take(tab, "player")
     tab.goto(f"/tournaments/{facts['tournament']}")
     expect(tab.locator("#tournament-accuracy-table")).to_be_visible()
