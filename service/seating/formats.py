@@ -9,7 +9,8 @@ one round differ by at most one seat and never exceed the size asked for (``tabl
   for every (players, table size, rounds) (the "social golfer problem"), so it follows the local-search approach
   of Dotú and Van Hentenryck, "Scheduling social golfers locally" (CPAIOR 2005): a greedy first seating of each
   round, then swaps of two players between tables while a swap lowers the cost (the number of times the pairs
-  of the round met before, squared so that a third meeting costs more than two second ones). Then each table's
+  of the round met before, squared so that a third meeting costs more than two second ones; among seatings
+  that meet as often, the one whose tables' best seat orders repeat fewest earlier seats). Then each table's
   seat order is the permutation with the fewest earlier sittings in the same seats (first seat matters).
 - ``swiss``: Swiss for table games, in the manner of the multiplayer ("pod") Swiss pairings of Commander events
   and of Board Game Arena's Swiss for multiplayer games (tables filled from the top of the standings, repeat
@@ -30,7 +31,7 @@ import io
 import itertools
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 FORMATS = ("round_robin", "swiss", "csv")
@@ -146,32 +147,58 @@ def _greedy(players: list[str], sizes: list[int], history: History) -> list[list
     return tables
 
 
+class _Costs:
+    """What one round's tables cost under the history: the meetings again (``_cost``) and, when ``seats``, then
+    the earlier sittings in the seats of the table's best seat order (``_seat_cost``), compared in that order.
+    Memoised: the local search asks for the same table many times."""
+
+    def __init__(self, history: History, seats: bool) -> None:
+        self.history = history
+        self.seats = seats
+        self.known: dict[frozenset[str], tuple[int, int]] = {}
+
+    def __call__(self, table: Sequence[str]) -> tuple[int, int]:
+        key = frozenset(table)
+        if key not in self.known:
+            seats = _seat_cost(table, self.history) if self.seats else 0
+            self.known[key] = (_cost(table, self.history), seats)
+        return self.known[key]
+
+    def of(self, *tables: Sequence[str]) -> tuple[int, int]:
+        costs = [self(t) for t in tables]
+        return sum(c[0] for c in costs), sum(c[1] for c in costs)
+
+
 def _best_of(players: list[str], sizes: list[int], history: History, rng: random.Random) -> list[list[str]]:
-    """The cheapest of ``RESTARTS`` greedy-then-swap seatings, each from another seeded order (restarts are how
-    a local search escapes the first local minimum it falls into)."""
+    """The seating with fewest meetings again of ``RESTARTS`` greedy-then-swap seatings, each from another seeded
+    order (restarts are how a local search escapes the first local minimum it falls into); then swapped on while
+    a swap keeps its meetings and lowers its seats' cost, so that two players due the first seat sit apart.
+    Seats are a second search, not part of each restart's: searching both in every restart took 2.9 s of CPU
+    rather than 0.6 for 30 entries at tables of 5 over 5 rounds (``bench/seating.py``, 2026-12-07), and neither
+    left a first-seat spread above 2 over the property test's grid."""
+    meetings = _Costs(history, seats=False)
     best: list[list[str]] | None = None
     for _ in range(RESTARTS):
-        tables = _improve(_greedy(players, sizes, history), history)
-        if best is None or sum(_cost(t, history) for t in tables) < sum(_cost(t, history) for t in best):
+        tables = _improve(_greedy(players, sizes, history), meetings)
+        if best is None or meetings.of(*tables) < meetings.of(*best):
             best = tables
-        if sum(_cost(t, history) for t in best) == 0:
+        if meetings.of(*best) == (0, 0):
             break
         players = list(players)
         rng.shuffle(players)
     assert best is not None
-    return best
+    return _improve(best, _Costs(history, seats=True))
 
 
-def _improve(tables: list[list[str]], history: History) -> list[list[str]]:
+def _improve(tables: list[list[str]], costs: _Costs) -> list[list[str]]:
     """Swap two players of two tables while some swap lowers the round's cost (first improvement, bounded)."""
     for _ in range(200):
         improved = False
         for i, j in itertools.combinations(range(len(tables)), 2):
             for a, b in itertools.product(range(len(tables[i])), range(len(tables[j]))):
-                before = _cost(tables[i], history) + _cost(tables[j], history)
                 ti, tj = list(tables[i]), list(tables[j])
                 ti[a], tj[b] = tj[b], ti[a]
-                if _cost(ti, history) + _cost(tj, history) < before:
+                if costs.of(ti, tj) < costs.of(tables[i], tables[j]):
                     tables[i], tables[j] = ti, tj
                     improved = True
         if not improved:
@@ -212,6 +239,18 @@ def _avoid_repeats(tables: list[list[str]], history: History) -> list[list[str]]
     return tables
 
 
+def _sittings(order: Iterable[str], history: History) -> int:
+    """How often the players sat in these seats before, squared (a third first seat costs more than two seconds)."""
+    return sum(history.seats.get((p, i), 0) ** 2 for i, p in enumerate(order))
+
+
+def _seat_cost(table: Sequence[str], history: History) -> int:
+    """The sittings of the table's best seat order (what ``_seat_order`` will choose); 0 past 6 players."""
+    if len(table) > 6:
+        return 0
+    return min(_sittings(order, history) for order in itertools.permutations(table))
+
+
 def _seat_order(table: Sequence[str], history: History, rng: random.Random) -> Table:
     """The table's seat order with the fewest earlier sittings of its players in those same seats (all orders
     of up to 6 players are tried; ties drawn by the seed)."""
@@ -219,11 +258,7 @@ def _seat_order(table: Sequence[str], history: History, rng: random.Random) -> T
     rng.shuffle(players)
     if len(players) > 6:
         return tuple(players)
-    best = min(
-        itertools.permutations(players),
-        key=lambda order: sum(history.seats.get((p, i), 0) ** 2 for i, p in enumerate(order)),
-    )
-    return tuple(best)
+    return tuple(min(itertools.permutations(players), key=lambda order: _sittings(order, history)))
 
 
 def csv_tables(text: str) -> list[list[str]]:
