@@ -70,9 +70,9 @@ def test_a_round_robin_second_round_meets_nobody_again_when_the_numbers_allow(
 
 @pytest.mark.parametrize("seed", [f"s{i}" for i in range(12)])
 def test_a_round_robin_keeps_two_players_due_the_first_seat_apart_when_meetings_allow(seed: str) -> None:
-    """a and b sat first twice (c and d second): a third round that puts a beside b gives one of them a third
-    first seat while c or d has none (spread 3); beside c or d, whom neither met, both keep two. Meetings alone
-    cannot tell these seatings apart (neither repeats a meeting)."""
+    """a sat first twice beside c, b twice beside d: a third round that puts a beside b gives one of them a third
+    first seat while c or d has none (spread 3); a beside d and b beside c (new meetings too) keep both at two.
+    Meetings alone cannot tell these seatings apart (neither repeats a meeting)."""
     history = History.of([((("a", "c"), ("b", "d")), ())] * 2)
     third = seat("round_robin", ["a", "b", "c", "d"], 2, 2, 5, seed, history)
     assert {"a", "b"} not in [set(t) for t in third.tables]
