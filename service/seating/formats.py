@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 FORMATS = ("round_robin", "swiss", "csv")
 RESTARTS = 12  # greedy starts per round robin round (measured: docs/events.md, "How even a round robin is")
+ORDERED_UP_TO = 6  # a table of at most this many tries every seat order (720); a larger one keeps its drawn order
 
 Table = tuple[str, ...]  # player ids in seat order
 
@@ -183,7 +184,7 @@ def _best_of(players: list[str], sizes: list[int], history: History, rng: random
         tables = _improve(_greedy(players, sizes, history), meetings)
         if best is None or meetings.of(*tables) < meetings.of(*best):
             best = tables
-        if meetings.of(*best) == (0, 0):
+        if meetings.of(*best)[0] == 0:  # nobody meets again: no restart can do better
             break
         players = list(players)
         rng.shuffle(players)
@@ -246,18 +247,18 @@ def _sittings(order: Iterable[str], history: History) -> int:
 
 
 def _seat_cost(table: Sequence[str], history: History) -> int:
-    """The sittings of the table's best seat order (what ``_seat_order`` will choose); 0 past 6 players."""
-    if len(table) > 6:
+    """The sittings of the table's best seat order (what ``_seat_order`` will choose); 0 past ``ORDERED_UP_TO``."""
+    if len(table) > ORDERED_UP_TO:
         return 0
     return min(_sittings(order, history) for order in itertools.permutations(table))
 
 
 def _seat_order(table: Sequence[str], history: History, rng: random.Random) -> Table:
     """The table's seat order with the fewest earlier sittings of its players in those same seats (all orders
-    of up to 6 players are tried; ties drawn by the seed)."""
+    of up to ``ORDERED_UP_TO`` players are tried; ties drawn by the seed)."""
     players = list(table)
     rng.shuffle(players)
-    if len(players) > 6:
+    if len(players) > ORDERED_UP_TO:
         return tuple(players)
     return tuple(min(itertools.permutations(players), key=lambda order: _sittings(order, history)))
 
