@@ -66,7 +66,8 @@ NOT_YET_ORDERED = {
     # so the rating cannot tell them apart at an affordable K (docs/performance.md, section 11). B 32 (4B 128) does
     # not help: rated without judging, 8 of 15 (seed set, K 16..48) points ordered, none on this test's seeds
     # (bench/ladder_ratings.py). B 100 (4B 400) neither: on this test's seeds 4B sat under B at K 16 and 24 (in
-    # order from 32; docs/judge.md). Strict: the day it passes, this goes red and the entry goes.
+    # order from 32), on another prefix's at 32 (docs/judge.md). Strict: the day it passes, this goes red and the
+    # entry goes.
     ("ruins", "rating"): "Ruins: the rating does not order heuristic < search at B at K 16 (nor stably at K 32)",
 }
 MEASURES = {"accuracy": accuracy_order, "rating": rating_order}
