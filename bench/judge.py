@@ -206,12 +206,15 @@ def causes(
             "cpu_seconds_a_decision": round(cpu / max(1, judged * repeats), 3), "load": _load()}  # fmt: skip
 
 
-def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict[str, Any]:
+def time_and_stability(kind: str, games: int, repeats: int, budget: int, first: int = 0) -> dict[str, Any]:
+    """Games ``judge-bench-<first>`` on, each judged whole ``repeats`` times: CPU seconds a game, the share of
+    judged decisions whose best move found is the same in every repeat (and in two), and the share of judgements
+    that report a better move than the one played (a judge that saw less would look steadier: read both)."""
     found = game(kind)
     names = [f"P{s}" for s in range(4)]
     seconds: list[float] = []
-    decisions = same_all = pairs = same_pairs = 0
-    for i in range(games):
+    decisions = same_all = pairs = same_pairs = better = 0
+    for i in range(first, first + games):
         runs = []
         for r in range(repeats):
             judged, took = _judge(kind, names, f"judge-bench-{i}", [found.bots.make("heuristic") for _ in names],
@@ -226,6 +229,7 @@ def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict
             bests = [json.dumps(run.moves[at].best, sort_keys=True) for run in runs]
             decisions += 1
             same_all += len(set(bests)) == 1
+            better += sum(run.moves[at].best != run.moves[at].played for run in runs)
             for a in range(len(bests)):
                 for b in range(a + 1, len(bests)):
                     pairs += 1
@@ -235,9 +239,12 @@ def time_and_stability(kind: str, games: int, repeats: int, budget: int) -> dict
         "game": kind,
         "budget": budget,
         "games": games,
+        "first_game": first,
         "repeats": repeats,
         "decisions": decisions,
         "same_in_every_repeat": round(same_all / decisions, 3) if decisions else None,
+        "same": same_all,
+        "best_other_than_played": round(better / (decisions * repeats), 3) if decisions else None,
         "same_in_two_repeats": round(same_pairs / pairs, 3) if pairs else None,
         "cpu_seconds_a_game": round(statistics.mean(seconds), 1),
         "seconds_range": [round(min(seconds), 1), round(max(seconds), 1)],
@@ -277,6 +284,7 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="the judge's playouts a decision")
     parser.add_argument("--games", type=int, default=2, help="heuristic games judged for time and stability")
     parser.add_argument("--repeats", type=int, default=3, help="judgements of each, with seeds 0, 1, ...")
+    parser.add_argument("--first-game", type=int, default=0, help="with whole games: the first one's number")
     parser.add_argument(
         "--decisions",
         type=int,
@@ -302,7 +310,7 @@ def main() -> None:
         results.append(spread_stability(args.game, args.games, args.decisions, args.repeats, args.budget))
         print(json.dumps(results[-1]), flush=True)
     elif args.games:
-        results.append(time_and_stability(args.game, args.games, args.repeats, args.budget))
+        results.append(time_and_stability(args.game, args.games, args.repeats, args.budget, args.first_game))
         print(json.dumps(results[-1]), flush=True)
     if args.order_games:
         results.append(order(args.game, args.order_games, args.budget, args.search_budget, args.first))
