@@ -13,9 +13,7 @@ import argparse
 import json
 import time
 
-from domain.games import game
-from domain.play import play_game
-from service.analysis.known_strength import LADDER, ladder_policies, ordered, seating
+from service.analysis.known_strength import LADDER, ladder_games, ordered
 from service.analysis.ratings import Ratings
 
 
@@ -27,14 +25,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=48)
     parser.add_argument("--every", type=int, default=8, help="print after every this many games")
     args = parser.parse_args()
-    rules = game(args.game).rules
     ratings = Ratings()
     wins = dict.fromkeys(LADDER, 0)
     start = time.process_time()
-    for index in range(args.games):
-        players = [LADDER[b] for b in seating(index)]
-        bots = ladder_policies(args.game, args.search_budget)
-        played = play_game(rules, players, [bots[b] for b in seating(index)], f"{args.prefix}-{index}")
+    for index, players, played in ladder_games(args.game, args.games, args.search_budget, args.prefix):
         places = [played.result.place(seat) for seat in range(len(players))]
         ratings.add(args.game, players, places)
         for seat, player in enumerate(players):

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import itertools
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from domain.games import game
 from domain.judge import GameJudgement, Judge, moves_of
-from domain.play import play_game
+from domain.play import PlayedGame, play_game
 from domain.policies import Policy
 from service.analysis.ratings import Rating, Ratings
 
@@ -79,6 +79,24 @@ def seating(index: int) -> list[int]:
     return [(seat + index) % len(LADDER) for seat in range(len(LADDER))]
 
 
+def ladder_games(
+    kind: str,
+    games: int,
+    search: int,
+    prefix: str,
+    first: int = 0,
+    policies: Callable[[str, int], Sequence[Policy[Any]]] = ladder_policies,
+) -> Iterator[tuple[int, list[str], PlayedGame[Any, Any, Any]]]:
+    """Games ``first`` .. ``first + games - 1`` of the ladder, played (seeds ``<prefix>-<i>``): each game's number,
+    the bot at each seat, and the game. The one place the ladder's games are played, judged or not."""
+    rules = game(kind).rules
+    for index in range(first, first + games):
+        seated = seating(index)
+        ladder = policies(kind, search)
+        players = [LADDER[b] for b in seated]
+        yield index, players, play_game(rules, players, [ladder[b] for b in seated], f"{prefix}-{index}")
+
+
 def play_ladder(
     kind: str,
     settings: Settings,
@@ -94,15 +112,10 @@ def play_ladder(
     records = {bot: BotRecord() for bot in LADDER}
     ratings = Ratings()
     judge = Judge(rules, found.bots, budget=settings.budget)
-    for index in range(first, first + settings.games):
-        seated = seating(index)
-        ladder = policies(kind, settings.search)
-        players = [LADDER[b] for b in seated]
-        seed = f"{settings.prefix}-{index}"
-        played = play_game(rules, players, [ladder[b] for b in seated], seed)
-        opening = rules.start(players, None, seed)
+    for index, players, played in ladder_games(kind, settings.games, settings.search, settings.prefix, first, policies):
+        opening = rules.start(players, None, played.seed)
         moves, _ = moves_of(rules, opening, played.actions)
-        judged = judge.game(opening, moves, seed=seed, seats=len(players))
+        judged = judge.game(opening, moves, seed=played.seed, seats=len(players))
         places = [played.result.place(seat) for seat in range(len(players))]
         ratings.add(kind, players, places)
         for summary in judged.seats:
@@ -115,7 +128,7 @@ def play_ladder(
                 record.accuracies.append(summary.accuracy)
                 record.losses.append(summary.mean_loss)
         if progress is not None:
-            progress(index, judged, seated)
+            progress(index, judged, seating(index))
     for bot, record in records.items():
         record.rating = ratings.get(kind, bot)
     return records
