@@ -18,6 +18,7 @@ from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
 from service.analysis.fair_play.findings import by_chance
+from service.analysis.fair_play.signals import figure_words
 from service.reading.fair_play import Gathered, MoveFigures
 from service.reading.results import FairPlay, FairPlayFinding, FairPlayMove
 
@@ -127,7 +128,7 @@ def _ranked(
     rows = []
     for rank, found in enumerate(findings, 1):
         subject = JOINS.get(signal, " & ").join(names.get(p, p) for p in found["subject"])
-        figures = ", ".join(f"{k} {v:g}" for k, v in found["figures"].items())
+        figures = figure_words(signal, found["figures"])
         rows.append(
             html.Tr(
                 [

@@ -350,6 +350,36 @@ def _combined(sized: Sequence[tuple[int, dict[str, float]]]) -> dict[str, float]
     return out
 
 
+# A finding's figures in an organiser's words, in this order (docs/fair_play.md defines each). A pair signal's
+# amount is an expected result (kingmaking: a win chance) between 0 and 1, shown in points of 100, with its verb.
+AMOUNT_WORDS = {"gifts": "given", "soft_play": "spared", "kingmaking": "of win chance passed"}
+FIGURE_WORDS: dict[str, Callable[[float], str]] = {
+    "moves_with_amount": lambda v: f"{v:.0f} move(s) behind it",
+    "games_in_favour": lambda v: f"the pattern in {v:.0f} game(s) alone (a flag needs {MIN_GAMES})",
+    "match_rate": lambda v: f"the judge's best move in {100 * v:.0f} % of moves",
+    "field_match_rate": lambda v: f"the field {100 * v:.0f} %",
+    "accuracy": lambda v: f"accuracy {v:.1f}",
+    "field_accuracy": lambda v: f"the field {v:.1f}",
+    "think_cv": lambda v: f"think times vary by {100 * v:.0f} % of their mean",
+    "field_think_cv": lambda v: f"the field's by {100 * v:.0f} %",
+    "z_match": lambda v: f"match z {v:+.2f}",
+    "z_accuracy": lambda v: f"accuracy z {v:+.2f}",
+    "z_regular": lambda v: f"think-time regularity z {v:+.2f}",
+}
+
+
+def figure_words(signal: str, figures: Mapping[str, float]) -> str:
+    """A finding's figures as an organiser reads them (``AMOUNT_WORDS``, ``FIGURE_WORDS``), then any figure not
+    named there by its key, so a new figure is shown before it has words."""
+    named = []
+    if "mean_amount" in figures:
+        verb = f" {AMOUNT_WORDS[signal]}" if signal in AMOUNT_WORDS else ""
+        named.append(f"{100 * figures['mean_amount']:.1f} points{verb} a move on average")
+    named += [FIGURE_WORDS[k](figures[k]) for k in FIGURE_WORDS if k in figures]
+    known = {"mean_amount", *FIGURE_WORDS}
+    return " · ".join(named + [f"{k} {v:g}" for k, v in sorted(figures.items()) if k not in known])
+
+
 def _rate(decisions: Sequence[Decision], of: Callable[[Decision], float]) -> float:
     return statistics.fmean(of(d) for d in decisions) if decisions else 0.0
 

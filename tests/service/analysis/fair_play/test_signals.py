@@ -11,7 +11,15 @@ from collections.abc import Callable
 
 from service.analysis.fair_play.evidence import Decision, Outlook, TournamentEvidence
 from service.analysis.fair_play.findings import SIGNALS
-from service.analysis.fair_play.signals import MIN_DECISIONS, NO_CHANCE, THRESHOLDS, no_chance, report
+from service.analysis.fair_play.signals import (
+    FIGURE_WORDS,
+    MIN_DECISIONS,
+    NO_CHANCE,
+    THRESHOLDS,
+    figure_words,
+    no_chance,
+    report,
+)
 
 PLAYERS = tuple(f"p{i}" for i in range(8))
 Tilt = Callable[[Decision, random.Random], Decision]
@@ -203,3 +211,26 @@ def test_each_ordered_pair_once_per_pair_signal() -> None:
         subjects = [f.subject for f in found.of(signal)]
         assert len(subjects) == len(set(subjects))
     assert {f.subject for f in found.of("soft_play")} <= {tuple(sorted(p)) for p in itertools.combinations(PLAYERS, 2)}
+
+
+def test_every_figure_a_signal_reports_is_shown_in_words() -> None:
+    """The fair-play page shows a finding's figures in an organiser's words (``figure_words``), never a bare key,
+    for every figure any signal reports; a figure without words is still shown, by its key."""
+
+    def bot(d: Decision, rng: random.Random) -> Decision:
+        if d.player != "p6":
+            return d
+        return _with(d, loss=0.0, matched=rng.random() < 0.95, think_seconds=8.0 + rng.random())
+
+    def late(d: Decision, rng: random.Random) -> Decision:
+        return out_of_it(d, "p4", "p5") if d.index >= 24 else bot(d, rng)
+
+    findings = report(tournament(24, gift("p0", "p1"))).findings + report(tournament(24, late)).findings
+    keys = {k for f in findings for k in f.figures}
+    assert {f.signal for f in findings if f.figures} == set(SIGNALS)
+    assert "z_regular" in keys and "think_cv" in keys and "games_in_favour" in keys
+    assert keys <= {"mean_amount", *FIGURE_WORDS}, keys - set(FIGURE_WORDS)
+    assert all("_" not in figure_words(f.signal, f.figures) for f in findings)  # no bare key
+    shown = figure_words("bot_like", {"match_rate": 0.934, "z_match": 2.5, "new_figure": 1.5})
+    assert shown == "the judge's best move in 93 % of moves · match z +2.50 · new_figure 1.5"
+    assert figure_words("gifts", {"mean_amount": 0.0206}) == "2.1 points given a move on average"
