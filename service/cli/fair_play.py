@@ -2,7 +2,8 @@
 organisers (``service.reading.fair_play``). Like every command here it needs the store itself
 (``DIGSITE_DATABASE_URL``): whoever holds that is an organiser.
 
-Printed as a table per signal (rank, subject, score, flagged, games, and the top moves behind it), or with
+Printed as a table per signal (rank, subject, score, flagged, games, and the top moves behind it; under a flagged
+finding, its figures in words, as the dashboard's page gives them), or with
 ``--json`` as the API's answer. Exit codes: 0 printed; 1 refused (no such tournament: ``Error: ... [code]``);
 2 a usage error (click's)."""
 
@@ -13,6 +14,7 @@ import json
 import click
 
 from service.analysis.fair_play.findings import by_chance
+from service.analysis.fair_play.signals import figure_words
 from service.cli.group import main
 from service.cli.tournament import _service
 from service.reading import fair_play as reading
@@ -52,6 +54,8 @@ def tables(shown: FairPlay) -> str:
             moves = "; ".join(_move(m) for m in found["moves"][:TOP_MOVES])
             flag = "YES" if found["flagged"] else ""
             lines.append(f"  {rank:>4}  {subject:<40} {found['score']:>8.3f}  {flag:<4} {found['games']:>5}  {moves}")
+            if found["flagged"] and found["figures"]:  # what a flag rests on, in words (the page's)
+                lines.append(f"        {figure_words(signal, found['figures'])}")
     return "\n".join(lines)
 
 

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from service.analysis import stored
+from service.analysis.fair_play.signals import figure_words
 from service.analysis.judging import judge_records
 from service.bots.simulation import run_tournament
 from service.cli import main
@@ -43,6 +44,8 @@ def test_the_report_prints_as_tables_or_json_and_an_unknown_tournament_is_refuse
     row = next(line for line in gifts.splitlines() if line.strip().startswith("1 "))
     assert " > ".join(top["subject"]) in row and "YES" in row and f"{top['score']:.3f}" in row
     assert f"v{top['moves'][0]['version']} seat {top['moves'][0]['seat']}" in row
+    under = gifts.splitlines()[gifts.splitlines().index(row) + 1]  # a flagged finding's figures, in words
+    assert top["figures"] and under.strip() == figure_words("gifts", top["figures"])
 
     unknown = CliRunner().invoke(main, ["fair-play", "--tournament", "00000000-0000-4000-8000-000000000000"], env=env)
     assert unknown.exit_code == 1 and "[unknown_tournament]" in unknown.output
