@@ -6,7 +6,8 @@ tournament page. Kept apart from the pages' other figures so each page adds one 
   size, with its n; and a table of both per table size.
 - The **tournament page**: each player's mean accuracy over the tournament's judged games, with n games judged.
 
-A mean carries a 95 % interval (normal approximation, mean ± 1.96 standard deviations / √n; none under 2 values).
+A mean carries a 95 % interval (Student's t: mean ± t(n-1) standard deviations / √n, so 12.7 standard errors at 2
+values and about 2 from 30 on; none under 2 values).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dashboard.access import Visitor
 from dashboard.components import card, empty
 from dashboard.data import Data
 from dashboard.lazy_charts import Lazy
+from dashboard.uncertainty import t_quantile
 from service.reading.judgements import MeanAccuracy, PlayerAccuracy
 
 FIELD_WORDS = "the field: the mean accuracy of every judged seat at that table size (this player's own included)"
@@ -34,7 +36,7 @@ def interval(mean: float, square: float, n: int) -> tuple[float, float] | None:
     if n < 2:
         return None
     variance = max(0.0, square - mean * mean) * n / (n - 1)
-    half = 1.96 * math.sqrt(variance / n)
+    half = t_quantile(n - 1) * math.sqrt(variance / n)
     return max(0.0, mean - half), min(100.0, mean + half)
 
 
@@ -121,7 +123,10 @@ def player_card(data: Data, visitor: Visitor, kind: str, player: str, name: str,
         ),
         lazy.chart("players-accuracy-graph", player_figure(games, field, name)),
         _sizes_table(games, field, name),
-        html.P("Means with a 95 % interval (mean ± 1.96 standard errors) and n.", className="quiet small"),
+        html.P(
+            "Means with a 95 % interval (Student's t: 12.7 standard errors at n=2, about 2 from n=30) and n.",
+            className="quiet small",
+        ),
         id="players-accuracy",
     )
 

@@ -55,10 +55,13 @@ def body_of(response: Any, output: str) -> Any:
     return json.loads(response.get_data(as_text=True))["response"][output]["children"]
 
 
-def test_a_mean_s_interval_is_the_normal_one_and_none_under_two() -> None:
+def test_a_mean_s_interval_is_student_s_and_none_under_two() -> None:
+    """A mean of a few accuracies has its spread estimated from those few: the interval's half-width is t(n-1)
+    standard errors (2.776 at 5 values), not the normal 1.96, which would claim far more than 5 games show."""
     assert interval(80.0, 6400.0, 1) is None
     low, high = interval(80.0, 6500.0, 5) or (0.0, 0.0)  # variance 100 * 5/4, standard error sqrt(125/5) = 5
-    assert (round(low, 6), round(high, 6)) == (70.2, 89.8)
+    assert (round(low, 6), round(high, 6)) == (round(80 - 2.776 * 5, 6), round(80 + 2.776 * 5, 6))
+    assert interval(50.0, 2500.0 + 1.0, 2) == pytest.approx((50 - 12.706, 50 + 12.706))  # 2 values: 12.7 errors
     assert (interval(99.0, 99.0 * 99.0 + 300.0, 4) or (0, 0))[1] == 100.0  # (an accuracy is at most 100)
 
 

@@ -3,6 +3,7 @@ counts sit on whole-number ticks, numbers on a numeric axis, and a game's values
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -22,6 +23,17 @@ def test_the_wilson_interval_matches_the_published_values_and_stays_inside_0_to_
     low, high = uncertainty.wilson(1.0, 2) or (0, 0)
     assert 0 < low < 1 and high == 1.0  # "100 %" of 2 games: anything from a third up
     assert uncertainty.wilson(None, 5) is None and uncertainty.wilson(0.5, 0) is None
+
+
+def test_student_s_t_quantile_matches_the_tables_and_falls_towards_the_normal() -> None:
+    # The published two-sided 95 % values: 12.706 (1 df), 2.571 (5), 2.042 (30), 1.984 (100), 1.962 (1,000)
+    assert [uncertainty.t_quantile(df) for df in (1, 5, 30)] == [12.706, 2.571, 2.042]
+    assert uncertainty.t_quantile(100) == pytest.approx(1.984, abs=2e-3)
+    assert uncertainty.t_quantile(1000) == pytest.approx(1.962, abs=1e-3)
+    quantiles = [uncertainty.t_quantile(df) for df in range(1, 200)]
+    assert all(a > b for a, b in itertools.pairwise(quantiles)) and quantiles[-1] > uncertainty.Z
+    with pytest.raises(ValueError):
+        uncertainty.t_quantile(0)
 
 
 def test_final_scores_sit_on_a_numeric_axis_so_a_gap_shows() -> None:
