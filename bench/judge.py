@@ -39,6 +39,7 @@ from domain.games import GAMES, game
 from domain.judge import (
     DEFAULT_BUDGET,
     GameJudgement,
+    Judge,
     Trace,
     moves_of,
 )
@@ -59,7 +60,7 @@ def _judge(kind: str, players: Sequence[str], seed: str, policies: Sequence[Poli
     opening = rules.start(players, None, seed)
     moves, _ = moves_of(rules, opening, played.actions)
     started = time.process_time()  # CPU seconds: on a shared machine, the wall clock counts the other processes
-    judged = found.judge(budget).game(opening, moves, seed=judge_seed, seats=len(players))
+    judged = Judge(rules, found.bots, budget=budget).game(opening, moves, seed=judge_seed, seats=len(players))
     return judged, time.process_time() - started
 
 
@@ -91,7 +92,8 @@ def spread_stability(kind: str, games: int, decisions: int, repeats: int, budget
     times on a loaded machine): the share whose best move found is the same in every one of ``repeats`` judgements
     (seeds 0, 1, ...), and the CPU seconds a decision."""
     found = game(kind)
-    judge = found.judge(budget)
+    rules = found.rules
+    judge = Judge(rules, found.bots, budget=budget)
     same = differs_from_played = 0
     spots = _positions(kind, games, decisions)
     started = time.process_time()
@@ -162,8 +164,9 @@ def causes(
     ``significances``, the decisions the same in every judgement had the judge used it, game by game
     (``reported_at``)."""
     found = game(kind)
+    rules = found.rules
     traces: list[Trace] = []
-    judge = found.judge(budget, trace=traces.append)
+    judge = Judge(rules, found.bots, budget=budget, trace=traces.append)
     counts = dict.fromkeys(CAUSES, 0)
     same = judged = 0
     edge_z: list[float] = []

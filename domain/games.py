@@ -16,13 +16,11 @@ the conformance suite on it. See docs/games.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from domain import arnak, ruins
 from domain.errors import SetupError
-from domain.judge import DEFAULT_BUDGET, Judge, Judging, Trace
 from domain.metrics import Analytics
 from domain.policies import Bots
 from domain.protocol import CraftSteps, GameRules, Schemas
@@ -45,11 +43,6 @@ class Game(Generic[State, Action, Event]):
     bots: Bots[Action]
     analytics: Analytics[State, Event] | None = None  # None: the read models keep only the common rows
     craft_steps: CraftSteps[State, Action] | None = None  # None: the game's moves are not built up (service.reading)
-    judging: Judging = field(default_factory=Judging)  # what it asks of the judge beyond the defaults (docs/judge.md)
-
-    def judge(self, budget: int = DEFAULT_BUDGET, trace: Callable[[Trace], None] | None = None) -> Judge[Action]:
-        """This game's judge: its rules, its bots (the rollout bot among them) and what it asks (``judging``)."""
-        return Judge(self.rules, self.bots, budget, trace=trace, judging=self.judging)
 
 
 _RUINS_RULES: GameRules[ruins.GameState, ruins.Action, ruins.Event] = ruins
@@ -64,7 +57,6 @@ RUINS: Game[ruins.GameState, ruins.Action, ruins.Event] = Game(
     with_search(_RUINS_RULES, ruins.BOTS),
     ruins.ANALYTICS,
     ruins.craft_steps,
-    ruins.JUDGING,
 )
 ARNAK: Game[arnak.GameState, arnak.Action, arnak.Event] = Game(
     arnak.GAME,

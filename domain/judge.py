@@ -12,8 +12,8 @@ random numbers (every move compared on the same draws and the same playout numbe
 2. *Estimate*: on fresh draws (the other half of the budget), the move played and the best move found are played
    on side by side. Their means are the expected results reported (the search phase's figures would flatter the
    survivor: the maximum of noisy means is biased upwards). The best move found stands only if it beats the move
-   played there by more than ``SIGNIFICANCE`` standard errors of the paired difference (a game may ask more of a move
-   its rollout bot did not propose: ``Judging``); otherwise the move played is the best found, and the loss is 0.
+   played there by more than ``SIGNIFICANCE`` standard errors of the paired difference; otherwise the move played
+   is the best found, and the loss is 0.
 
 Each playout is scored for the mover: ``win`` (1 for a win, shared or not), ``place`` (1 first; at a playout cut
 short by ``rounds_ahead``, by the points then), and the ``value`` the search bot's ``domain.search.rewards`` gives
@@ -25,10 +25,9 @@ a logistic of the point margins, since ranks saturate there). The *loss* of a mo
 moves' accuracies (each at least 1 in the harmonic mean); marks at ``INACCURACY``, ``MISTAKE``, ``BLUNDER`` points
 of loss. docs/judge.md gives the reasons and the limits.
 
-Reproducible: every decision draws from ``random.Random`` seeded with ``DRAWS`` (the version whose random numbers
-these are), the seed and the move's number, so the same game, ``JUDGE_VERSION``, budget and seed give the same
-figures, decision by decision (and a decision may be judged alone: the split over workers changes nothing). Pure: no
-I/O, no clock.
+Reproducible: every decision draws from ``random.Random`` seeded with the judge's version, the seed and the move's
+number, so the same game, ``JUDGE_VERSION``, budget and seed give the same figures, decision by decision (and a
+decision may be judged alone: the split over workers changes nothing). Pure: no I/O, no clock.
 """
 
 from __future__ import annotations
@@ -49,13 +48,10 @@ from domain.search import PROPOSALS, play_out, rewards
 Action = TypeVar("Action")
 Event = TypeVar("Event")
 
-JUDGE_VERSION = 6  # raise on any change to what the judge computes: stored judgements are keyed by it (2: a cut
+JUDGE_VERSION = 4  # raise on any change to what the judge computes: stored judgements are keyed by it (2: a cut
 # playout valued by its point margins, not by ranks; 3: every seat's expected result, not the mover's alone: the
 # mover's figures are the same as 2's, draw for draw; 4: the candidates drawn from the position, not the seed, for
-# stability; 5 was an Arnak variant never kept; 6: a game may ask more of a move its rollout bot did not propose,
-# ``Judging``; docs/judge.md)
-DRAWS = 4  # the version whose random numbers the judge draws: raised only when the draws change (6 keeps 4's, so a
-# game that asks nothing more is judged by 6 exactly as by 4)
+# stability; docs/judge.md)
 DEFAULT_BUDGET = 100  # playouts a decision (half to search, half to estimate): bench/judge.py measures it
 WIDTH = 12  # legal actions compared whole up to this many; beyond, the rollout bot's choices and a draw of the rest
 SIGNIFICANCE = 2.0  # standard errors by which the best move found must beat the move played to replace it
@@ -257,16 +253,6 @@ class _Tally:
 
 
 @dataclass(frozen=True, slots=True)
-class Judging:
-    """What a game asks of its judge beyond the defaults (``Game.judging``; docs/judge.md, version 6)."""
-
-    # Standard errors a best move found needs to replace the move played when the rollout bot did not propose it
-    # (a proposal needs ``SIGNIFICANCE``): such a move is one of many drawn, the rollout bot's choices the a priori
-    # likelier good ones, and most of what repeated judgements disagree on (docs/judge.md, *Stability*).
-    unproposed_significance: float = SIGNIFICANCE
-
-
-@dataclass(frozen=True, slots=True)
 class Trace:
     """Why a decision came out as it did, for measuring the judge (``bench/judge.py causes``): the candidates
     compared (the game's action JSON, the move played first), the search's survivor (its index there) and the
@@ -288,7 +274,6 @@ class Judge(Generic[Action]):
     rollout: str = "heuristic"
     rounds_ahead: int | None = ROUNDS_AHEAD
     trace: Callable[[Trace], None] | None = None  # told why each decision came out as it did (bench/judge.py causes)
-    judging: Judging = field(default_factory=Judging)  # what the game asks beyond the defaults (``Game.judging``)
 
     def __post_init__(self) -> None:
         if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 4:
@@ -320,7 +305,7 @@ class Judge(Generic[Action]):
         if len(legal) <= 1:
             return Judgement(index, seat, played_json, len(legal), judged=False)
         seen = rules.view(state, seat)
-        rng = random.Random(f"judge:{DRAWS}:{seed}:{index}")
+        rng = random.Random(f"judge:{JUDGE_VERSION}:{seed}:{index}")
         try:
             best, best_est, played_est, loss, options = self.compare(seen, seat, legal, played, rng)
         except NotSampleable:
@@ -331,23 +316,21 @@ class Judge(Generic[Action]):
             accuracy, mark(loss), options,
         )  # fmt: skip
 
-    def candidates(self, seen: Mapping[str, Any], legal: Sequence[Action], played: Action) -> tuple[list[Action], int]:
+    def candidates(self, seen: Mapping[str, Any], legal: Sequence[Action], played: Action) -> list[Action]:
         """The move played, then the rollout bot's own choices, then other legal actions (all up to ``WIDTH``, else
-        a draw of them), and how many after the move played are the rollout bot's. Drawn from the position alone
-        (``position_rng``), never the judge's seed: every judgement of a decision compares the same moves, so
-        judgements differ only by their playouts."""
+        a draw of them). Drawn from the position alone (``position_rng``), never the judge's seed: every judgement
+        of a decision compares the same moves, so judgements differ only by their playouts."""
         rng = position_rng(seen)
         out = [played]
         for _ in range(PROPOSALS):
             proposed = self._player.choose(seen, legal, rng)
             if proposed not in out:
                 out.append(proposed)
-        proposals = len(out) - 1
         others = [a for a in legal if a not in out]
         room = max(0, WIDTH - len(out))
         if len(others) > room:
             others = rng.sample(others, room)
-        return [*out, *others], proposals
+        return [*out, *others]
 
     def compare(
         self, seen: Mapping[str, Any], seat: int, legal: Sequence[Action], played: Action, rng: random.Random
@@ -355,7 +338,7 @@ class Judge(Generic[Action]):
         """The best move found, its estimate, the move played's, the loss (points, >= 0), and the options' mean."""
         rules = self.rules
         view = dict(seen)
-        candidates, proposals = self.candidates(view, legal, played)
+        candidates = self.candidates(view, legal, played)
         first = rules.sample(view, seat, rng)  # also the first draw of the search
         start = rules.progress(first).round
         stop = None if self.rounds_ahead is None else start + self.rounds_ahead
@@ -386,8 +369,7 @@ class Judge(Generic[Action]):
             z = _z(differences) if differences else 0.0
             gain = 100.0 * sum(differences) / len(differences) if differences else 0.0
             self.trace(Trace(tuple(rules.action_to_dict(a) for a in candidates), found, z, gain))
-        needed = SIGNIFICANCE if found <= proposals else self.judging.unproposed_significance
-        if not differences or not _z(differences) > needed:
+        if not differences or not _beats(differences):
             return played, played_tally.estimate(), played_tally.estimate(), 0.0, options.estimate()
         loss = 100.0 * (found_tally.mean() - played_tally.mean())
         return candidates[found], found_tally.estimate(), played_tally.estimate(), loss, options.estimate()
@@ -446,6 +428,11 @@ def _z(differences: Sequence[float]) -> float:
     if variance == 0:
         return 0.0 if mean == 0 else math.copysign(math.inf, mean)
     return mean / math.sqrt(variance / n)
+
+
+def _beats(differences: Sequence[float]) -> bool:
+    """Whether the mean paired difference is above ``SIGNIFICANCE`` standard errors (and so above 0)."""
+    return _z(differences) > SIGNIFICANCE
 
 
 def summarise(judged: Sequence[Judgement], seats: int) -> tuple[SeatSummary, ...]:

@@ -31,7 +31,7 @@ from domain.ruins.actions import (
     action_to_dict,
 )
 from domain.ruins.analytics import ANALYTICS, move_facts
-from domain.ruins.bots import BOTS, JUDGING
+from domain.ruins.bots import BOTS
 from domain.ruins.codec import action_from_record, event_from_dict, state_from_dict, state_to_dict
 from domain.ruins.decide import decide
 from domain.ruins.describe import describe
@@ -51,7 +51,6 @@ GAME = "ruins"
 __all__ = [
     "ANALYTICS",
     "BOTS",
-    "JUDGING",
     "GAME",
     "SCHEMAS",
     "VERSIONS",

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from domain.judge import Judging
 from domain.play import SeatView
 from domain.policies import Bots, Persona
 from domain.ruins.actions import Action, Discard, Flip, Pass, Play, Purchase, with_claim, with_purchase
@@ -281,7 +280,3 @@ PERSONAS: tuple[Persona, ...] = (
 )
 
 BOTS: Bots[Action] = Bots({"random": RandomBot, "heuristic": HeuristicBot}, PERSONAS)
-
-# The judge asks 3 standard errors, not 2, of a better move the heuristic (its rollout bot) does not propose: in
-# Ruins most of what repeated judgements disagree on is such a move at the estimate's edge (docs/judge.md, version 6).
-JUDGING = Judging(unproposed_significance=3.0)

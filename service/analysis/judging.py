@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.games import game as game_of
-from domain.judge import GameJudgement, Move
+from domain.judge import GameJudgement, Judge, Move
 from service.integrity.chain import MOVES
 
 
@@ -62,5 +62,5 @@ def judge_records(records: Sequence[dict[str, Any]], budget: int) -> Judged:
         for r in played
     ]
     seats = len(created["body"]["players"])
-    judgement = found.judge(budget).game(opening, moves, seed=game_id, seats=seats)
+    judgement = Judge(rules, found.bots, budget=budget).game(opening, moves, seed=game_id, seats=seats)
     return Judged(game_id, end_version(records), tuple(int(r["version"]) for r in played), judgement)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.games import game
-from domain.judge import GameJudgement, moves_of
+from domain.judge import GameJudgement, Judge, moves_of
 from domain.play import PlayedGame, play_game
 from domain.policies import Policy
 from service.analysis.ratings import Rating, Ratings
@@ -111,7 +111,7 @@ def play_ladder(
     rules = found.rules
     records = {bot: BotRecord() for bot in LADDER}
     ratings = Ratings()
-    judge = found.judge(settings.budget)
+    judge = Judge(rules, found.bots, budget=settings.budget)
     for index, players, played in ladder_games(kind, settings.games, settings.search, settings.prefix, first, policies):
         opening = rules.start(players, None, played.seed)
         moves, _ = moves_of(rules, opening, played.actions)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from domain.games import game
-from domain.judge import moves_of
+from domain.judge import Judge, moves_of
 from domain.play import play_game
 from domain.policies import Bots, Policy
 from domain.protocol import GameRules, Result
@@ -442,7 +442,7 @@ def play_and_judge(
             if isinstance(policy, Colluding | Kingmaking) for what in ACTS if hasattr(policy, what)]  # fmt: skip
     opening = rules.start(list(table), None, game_id)
     moves, _ = moves_of(rules, opening, played.actions)
-    judged = found.judge(setup.judge_budget).game(opening, moves, seed=game_id, seats=len(table))
+    judged = Judge(rules, found.bots, budget=setup.judge_budget).game(opening, moves, seed=game_id, seats=len(table))
     out = []
     for j in judged.moves:
         if not j.judged or j.played_estimate is None or j.best_estimate is None or j.options is None:

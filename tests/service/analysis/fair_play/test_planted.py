@@ -231,7 +231,7 @@ def test_a_colluder_s_gift_raises_its_partner_s_value_as_the_judge_measures_it()
     more than the other opponents' (what the gift signal reads)."""
     found = game("ruins")
     rules, bots = found.rules, found.bots
-    judge = found.judge(256)
+    judge = Judge(rules, bots, budget=256)
     gains: list[float] = []
     decisions = 0
     for n, (state, seat) in enumerate(_positions("ruins", ["heuristic"] * 4, "gift", 4)):
@@ -265,7 +265,7 @@ def test_a_kingmaker_without_a_chance_moves_the_win_to_its_chosen_player() -> No
     above its chance on the options on average, more than the other opponents' (what kingmaking reads)."""
     found = game("ruins")
     rules, bots = found.rules, found.bots
-    judge = found.judge(256)
+    judge = Judge(rules, bots, budget=256)
     shifts: list[float] = []
     positions = [(state, seat) for state, seat in _positions("ruins", ["random"] + ["heuristic"] * 3, "king", 1)
                  if seat == 0]  # fmt: skip
@@ -345,7 +345,7 @@ def test_a_colluder_s_soft_moves_leave_its_partner_better_off_as_the_judge_measu
     (what the soft-play signal reads: the partner harmed less than the rest), on average."""
     found = game("ruins")
     rules, bots = found.rules, found.bots
-    judge = found.judge(256)
+    judge = Judge(rules, bots, budget=256)
     gains: list[float] = []
     for n, (state, seat) in enumerate(_positions("ruins", ["heuristic"] * 4, "soft", 3)):
         partner = (seat + 1) % 4
