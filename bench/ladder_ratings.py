@@ -13,8 +13,7 @@ import argparse
 import json
 import time
 
-from service.analysis.known_strength import LADDER, ladder_games, ordered
-from service.analysis.ratings import Ratings
+from service.analysis.known_strength import LADDER, BotRecord, ordered, rate_ladder
 
 
 def main() -> None:
@@ -25,20 +24,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=48)
     parser.add_argument("--every", type=int, default=8, help="print after every this many games")
     args = parser.parse_args()
-    ratings = Ratings()
-    wins = dict.fromkeys(LADDER, 0)
     start = time.process_time()
-    for index, players, played in ladder_games(args.game, args.games, args.search_budget, args.prefix):
-        places = [played.result.place(seat) for seat in range(len(players))]
-        ratings.add(args.game, players, places)
-        for seat, player in enumerate(players):
-            wins[player] += places[seat] == 1  # a shared first place counts, as in known_strength
+
+    def heard(index: int, records: dict[str, BotRecord]) -> None:
         if (index + 1) % args.every == 0:
-            mus = [ratings.get(args.game, bot).mu for bot in LADDER]
+            mus = [records[bot].rating.mu for bot in LADDER]
             line = {"B": args.search_budget, "prefix": args.prefix, "K": index + 1, "mu": [round(m, 2) for m in mus],
-                    "wins": [wins[bot] for bot in LADDER], "ordered": ordered(mus),
+                    "wins": [records[bot].wins for bot in LADDER], "ordered": ordered(mus),
                     "cpu": round(time.process_time() - start, 1)}  # fmt: skip
             print(json.dumps(line), flush=True)
+
+    rate_ladder(args.game, args.games, args.search_budget, args.prefix, progress=heard)
 
 
 if __name__ == "__main__":

@@ -116,22 +116,49 @@ def play_ladder(
         opening = rules.start(players, None, played.seed)
         moves, _ = moves_of(rules, opening, played.actions)
         judged = judge.game(opening, moves, seed=played.seed, seats=len(players))
-        places = [played.result.place(seat) for seat in range(len(players))]
-        ratings.add(kind, players, places)
+        _tally(kind, records, ratings, players, played)
         for summary in judged.seats:
             record = records[players[summary.seat]]
-            record.games += 1
-            record.places.append(places[summary.seat])
-            record.wins += places[summary.seat] == 1
             record.decisions += summary.judged
             if summary.accuracy is not None and summary.mean_loss is not None:
                 record.accuracies.append(summary.accuracy)
                 record.losses.append(summary.mean_loss)
         if progress is not None:
             progress(index, judged, seating(index))
-    for bot, record in records.items():
-        record.rating = ratings.get(kind, bot)
     return records
+
+
+def rate_ladder(
+    kind: str,
+    games: int,
+    search: int,
+    prefix: str = "known-strength",
+    progress: Callable[[int, dict[str, BotRecord]], None] | None = None,
+) -> dict[str, BotRecord]:
+    """The ladder's games ``0`` .. ``games - 1`` played and rated in turn, not judged (a rating needs only the
+    results, so this costs only the games): per bot its wins, places and rating; ``progress`` hears each game's
+    number and the records so far."""
+    records = {bot: BotRecord() for bot in LADDER}
+    ratings = Ratings()
+    for index, players, played in ladder_games(kind, games, search, prefix):
+        _tally(kind, records, ratings, players, played)
+        if progress is not None:
+            progress(index, records)
+    return records
+
+
+def _tally(
+    kind: str, records: dict[str, BotRecord], ratings: Ratings, players: list[str], played: PlayedGame[Any, Any, Any]
+) -> None:
+    """One game's results into the records: each bot's game, place, win (a shared first place counts) and rating."""
+    places = [played.result.place(seat) for seat in range(len(players))]
+    ratings.add(kind, players, places)
+    for seat, player in enumerate(players):
+        record = records[player]
+        record.games += 1
+        record.places.append(places[seat])
+        record.wins += places[seat] == 1
+        record.rating = ratings.get(kind, player)
 
 
 def ordered(values: Sequence[float | None]) -> bool:

@@ -19,6 +19,7 @@ from service.analysis.known_strength import (
     accuracy_order,
     ordered,
     play_ladder,
+    rate_ladder,
     rating_order,
     report,
     seating,
@@ -54,6 +55,18 @@ def test_the_orders_read_the_mean_accuracy_and_the_rating_s_mu() -> None:
     assert not accuracy_order(records) and not rating_order(records)
 
 
+@pytest.mark.slow  # Arnak's two games judged, even at 4 playouts, take most of a minute
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_ladder_rated_without_judging_has_the_judged_run_s_results_and_ratings(kind: str) -> None:
+    """``rate_ladder`` (bench/ladder_ratings.py: games rated, not judged) and ``play_ladder`` play the same games and
+    rate them alike."""
+    rated = rate_ladder(kind, 2, 1, prefix="known-strength-same")
+    judged = play_ladder(kind, Settings(2, 4, 1, "known-strength-same"))
+    for bot in LADDER:
+        assert (rated[bot].games, rated[bot].wins, rated[bot].places) == (2, judged[bot].wins, judged[bot].places)
+        assert rated[bot].rating == judged[bot].rating and not rated[bot].accuracies
+
+
 @functools.cache  # one run of a game's K games serves both measures' tests (in one process)
 def _records(kind: str) -> dict[str, BotRecord]:
     return play_ladder(kind, SETTINGS[kind])
@@ -66,8 +79,8 @@ NOT_YET_ORDERED = {
     # so the rating cannot tell them apart at an affordable K (docs/performance.md, section 11). B 32 (4B 128) does
     # not help: rated without judging, 8 of 15 (seed set, K 16..48) points ordered, none on this test's seeds
     # (bench/ladder_ratings.py). B 100 (4B 400) neither: on this test's seeds 4B sat under B at K 16 and 24 (in
-    # order from 32), on another prefix's at 32 (docs/judge.md). Strict: the day it passes, this goes red and the
-    # entry goes.
+    # order from 32), on another prefix's at 32, on a fourth's at 24 to 40 (docs/judge.md). Strict: the day it
+    # passes, this goes red and the entry goes.
     ("ruins", "rating"): "Ruins: the rating does not order heuristic < search at B at K 16 (nor stably at K 32)",
 }
 MEASURES = {"accuracy": accuracy_order, "rating": rating_order}
