@@ -18,7 +18,7 @@ from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
 from service.analysis.fair_play.findings import by_chance
-from service.analysis.fair_play.signals import figure_words
+from service.analysis.fair_play.signals import figure_words, none_found
 from service.reading.fair_play import Gathered, MoveFigures
 from service.reading.results import FairPlay, FairPlayFinding, FairPlayMove
 
@@ -97,11 +97,8 @@ def _body(
             continue
         threshold = shown["thresholds"].get(name)
         title = SIGNAL_NAMES.get(name, name) + (f" (flagged at {threshold:g} or more)" if threshold is not None else "")
-        content = (
-            _ranked(app, name, found, gathered, names)
-            if found
-            else empty("No flagged finding." if flagged_only else "No finding.")
-        )
+        said = none_found(shown["decisions"], flagged_only)
+        content = _ranked(app, name, found, gathered, names) if found else empty(said)
         scored = len(shown["signals"][name])
         chance = [] if threshold is None or not scored else [html.P(_by_chance(threshold, scored), className="quiet")]
         parts.append(card(title, *chance, content, id=f"fair-play-{name}"))

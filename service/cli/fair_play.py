@@ -14,7 +14,7 @@ import json
 import click
 
 from service.analysis.fair_play.findings import by_chance
-from service.analysis.fair_play.signals import figure_words
+from service.analysis.fair_play.signals import figure_words, none_found
 from service.cli.group import main
 from service.cli.tournament import _service
 from service.reading import fair_play as reading
@@ -46,7 +46,7 @@ def tables(shown: FairPlay) -> str:
             lines.append(f"  ({len(findings)} scored; with no cheat about {by_chance(threshold, len(findings)):.1f} "
                          f"would reach {threshold:g} by chance: a flag is a lead)")  # fmt: skip
         if not findings:
-            lines.append("  (no finding)")
+            lines.append(f"  ({none_found(shown['decisions'])})")
             continue
         lines.append(f"  {'rank':>4}  {'subject':<40} {'score':>8}  {'flag':<4} {'games':>5}  top moves")
         for rank, found in enumerate(findings, 1):

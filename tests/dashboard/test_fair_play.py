@@ -8,12 +8,14 @@ what the report says, whatever the signals' scores."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 import pytest
 
 from dashboard import create_dashboard
+from dashboard.pages import fair_play as fair_play_page
 from service.reading import fair_play
 from tests.dashboard.client import Browser, by_id, components, organiser, text
 from tests.dashboard.conftest import access_settings
@@ -92,3 +94,19 @@ def test_anyone_but_an_organiser_is_refused_the_page_its_callback_and_the_link(
         assert response.status_code == 403 and '"response"' not in response.get_data(as_text=True)
     assert "tournament-fair-play-link" not in json.dumps(Browser(app).route(f"/tournaments/{cup}"))
     assert "tournament-fair-play-link" in json.dumps(organiser(app).route(f"/tournaments/{cup}"))
+
+
+def test_a_signal_with_nothing_judged_to_read_says_so_rather_than_no_finding(app: Any, judged: Judged) -> None:
+    """An empty signal is no finding only where judged decisions were read: with none (no game judged yet), the page
+    says there was nothing to read, so an organiser does not take an unjudged tournament for a clean one."""
+    report, gathered = fair_play.fair_play(judged.queries, judged.facts["tournament"], fair_play_support.reporter)
+    empty_signals = {name: [] for name in report["signals"]}
+    unread = {**report, "decisions": 0, "signals": empty_signals}
+    read = {**report, "signals": empty_signals}
+    assert report["decisions"] > 0
+    nothing = dataclasses.replace(gathered, moves={})
+    for shown, said in ((unread, "Nothing to read yet"), (read, "No finding.")):
+        body = fair_play_page._body(app, app.digsite, None, shown, nothing, None, False)  # type: ignore[arg-type]
+        cards = json.loads(json.dumps(body, default=lambda c: c.to_plotly_json()))
+        assert [c["props"]["id"] for c in cards] == [f"fair-play-{name}" for name in report["signals"]]
+        assert all(said in text(card) for card in cards), [text(card) for card in cards]

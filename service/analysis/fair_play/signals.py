@@ -368,6 +368,14 @@ FIGURE_WORDS: dict[str, Callable[[float], str]] = {
 }
 
 
+def none_found(decisions: int, flagged_only: bool = False) -> str:
+    """What a signal with no finding says (the page and the command): with no judged decision read, that there was
+    nothing to read, so an unjudged tournament is not taken for a clean one."""
+    if not decisions:
+        return "Nothing to read yet: no decision of this tournament's games is judged."
+    return "No flagged finding." if flagged_only else "No finding."
+
+
 def figure_words(signal: str, figures: Mapping[str, float]) -> str:
     """A finding's figures as an organiser reads them (``AMOUNT_WORDS``, ``FIGURE_WORDS``), then any figure not
     named there by its key, so a new figure is shown before it has words."""

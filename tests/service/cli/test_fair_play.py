@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from service.analysis import stored
-from service.analysis.fair_play.signals import figure_words
+from service.analysis.fair_play.signals import figure_words, none_found
 from service.analysis.judging import judge_records
 from service.bots.simulation import run_tournament
 from service.cli import main
@@ -49,6 +49,18 @@ def test_the_report_prints_as_tables_or_json_and_an_unknown_tournament_is_refuse
 
     unknown = CliRunner().invoke(main, ["fair-play", "--tournament", "00000000-0000-4000-8000-000000000000"], env=env)
     assert unknown.exit_code == 1 and "[unknown_tournament]" in unknown.output
+
+
+def test_a_tournament_with_nothing_judged_says_so_under_each_signal(service: Digsite, database: Database) -> None:
+    """Not "no finding", which would read as a clean field: no decision of its games has been judged yet."""
+    cup = run_tournament(service, kind="ruins", players=2, games=1, pool=2, seed="fair-cli-none", name="Unjudged")
+    project(service)
+    text = CliRunner().invoke(main, ["fair-play", "--tournament", cup.id], env={"DIGSITE_DATABASE_URL": database.url})
+    assert text.exit_code == 0, text.output
+    assert "0 of 1 finished games judged, 0 decisions read" in text.output
+    signals = [part.splitlines() for part in text.output.split("\n\n")[1:]]
+    assert signals and all(lines[1].strip() == f"({none_found(0)})" for lines in signals), text.output
+    assert none_found(0) != none_found(1)
 
 
 def test_without_the_store_nothing_is_printed(tmp_path: object) -> None:
