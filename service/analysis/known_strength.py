@@ -7,7 +7,8 @@ equally. Each game is judged whole (``domain.judge.Judge``) and rated in the ord
 (``service.analysis.ratings.Ratings``, the bots' names as the players). ``play_ladder`` returns, per bot, its
 accuracy in each game, its judged decisions, its wins and its rating after the last game; the test
 (tests/service/analysis/test_known_strength.py) asks both measures to order the bots as set, and bench/judge.py
-prints the figures at a larger K.
+prints the figures at a larger K. ``rate_ladder`` plays and rates the same games without judging them (a rating needs
+only the results: bench/ladder_ratings.py).
 
 Pure and deterministic (the games' seeds are ``<prefix>-<i>``, each judged with its own seed): the same settings
 give the same figures. Nothing here names a game.
