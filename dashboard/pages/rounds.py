@@ -41,6 +41,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
             # A round seats itself when the last table of the one before ends: the page looks again this often.
             dcc.Interval(id="rounds-refresh", interval=REFRESH_MS),
             dcc.Store(id="rounds-seen", data=seen(found)),
+            _made_outside_seating(ctx, visitor, tournament_id, found),
             card(
                 "Enter players",
                 html.Div(
@@ -136,6 +137,31 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
             html.Div(_body(app, found), id="rounds-body"),
         ],
         id="rounds-page",
+    )
+
+
+def _made_outside_seating(ctx: Context, visitor: Visitor, tournament_id: str, found: TournamentRounds) -> Any:
+    """A note when the tournament's games were created directly, not seated here (``digsite simulate``, the demo,
+    or the API's game creation with the tournament's labels): the standings count them under their rounds, while
+    this page has no round seated. Only for a tournament with no round seated here (a seated tournament's games,
+    a restarted one included, are its rounds')."""
+    if found["seated_rounds"]:
+        return None
+    try:
+        standings = ctx.data.standings(visitor, tournament_id, None)
+    except ServiceError:  # not in the read models yet (a tournament just created): no game of it either
+        return None
+    games = {c["game_id"] for line in standings["cross_table"] for cells in line["rounds"].values() for c in cells}
+    if not games:
+        return None
+    rounds = ", ".join(str(r) for r in standings["rounds"])
+    return html.P(
+        f"This tournament's {len(games)} game(s), in round(s) {rounds}, were created directly (by digsite simulate, "
+        "the demo, or the API's game creation with the tournament's labels), not seated here: the standings count "
+        "them. A round seated here would be numbered from 1 again, so seat rounds here in a tournament whose games "
+        "are all seated here.",
+        id="rounds-outside",
+        className="quiet",
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from service.bots.seated_rounds import enter_bots, play_rounds
 from tests.dashboard.client import Browser, by_id, organiser, text
 from tests.dashboard.test_access import Venue, app, closed, venue  # noqa: F401  (the door's venue and apps)
+from tests.service.api.support import project
 
 START_OUTPUTS = [
     ("rounds-body", "children"),
@@ -308,3 +309,15 @@ def test_an_organiser_rules_from_the_rounds_page_and_a_refusal_is_a_sentence(app
     assert [(p["player"], p["points"], p["reason"]) for p in service.rulings.of_tournament(cup)] == [
         (bots[0], 2, "slow play")
     ]
+
+
+def test_a_tournament_whose_games_were_created_directly_says_so_on_its_rounds_page(app: Any, venue: Venue) -> None:
+    """The venue's cup was played by creating its games (two finished, one in play, rounds 1 and 2), none seated
+    here: the page says so (the organiser counts the game in play too), and a seated tournament's page does not."""
+    org = organiser(app)
+    note = text(by_id(org.route(f"/tournaments/{venue.tournament}/rounds"), "rounds-outside"))
+    assert f"{len(venue.finished) + 1} game(s), in round(s) 1, 2, were created directly" in note
+    seated = _cup(venue)
+    _start(org, seated)
+    project(venue.service)  # its games in the read models, so the standings count them
+    assert "rounds-outside" not in json.dumps(org.route(f"/tournaments/{seated}/rounds"))
