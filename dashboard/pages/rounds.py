@@ -149,7 +149,7 @@ def _made_outside_seating(ctx: Context, visitor: Visitor, tournament_id: str, fo
         return None
     try:
         standings = ctx.data.standings(visitor, tournament_id, None)
-    except ServiceError:  # not in the read models yet (a tournament just created): no game of it either
+    except ServiceError:  # not in the read models yet (a tournament just created): the note waits for them
         return None
     games = {c["game_id"] for line in standings["cross_table"] for cells in line["rounds"].values() for c in cells}
     if not games:
