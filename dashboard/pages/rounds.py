@@ -158,8 +158,8 @@ def _made_outside_seating(ctx: Context, visitor: Visitor, tournament_id: str, fo
     return html.P(
         f"This tournament's {len(games)} game(s), in round(s) {rounds}, were created directly (by digsite simulate, "
         "the demo, or the API's game creation with the tournament's labels), not seated here: the standings count "
-        "them. A round seated here would be numbered from 1 again, so seat rounds here in a tournament whose games "
-        "are all seated here.",
+        "them. A round seated here would be numbered from 1 again beside them, so seating one is refused "
+        "(games_created_directly): seat rounds here in a tournament whose games are all seated here.",
         id="rounds-outside",
         className="quiet",
     )

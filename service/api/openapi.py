@@ -69,8 +69,9 @@ ERRORS: dict[str, tuple[int, str]] = {
         "`conflict` (another move landed at the same moment); for a new game of a tournament, `duplicate_game` "
         "(the same players already have a game at that table of that round: not to retry); for a tournament's "
         "entries and rounds, `already_entered`, `round_in_play`, `round_already_seated`, `round_not_next`, "
-        "`tournament_complete`, `tournament_changed` (entries changed meanwhile: retry), `links_unavailable` (the "
-        "server secret is not the one the round was seated with). Nothing was recorded.",
+        "`tournament_complete`, `games_created_directly` (a first round where the games were created directly), "
+        "`tournament_changed` (entries changed meanwhile: retry), `links_unavailable` (the server secret is not the "
+        "one the round was seated with). Nothing was recorded.",
     ),
     "PayloadTooLarge": (
         413,

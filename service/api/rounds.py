@@ -26,7 +26,8 @@ STATES = (
     " Refusals change nothing: 400 `too_few_entries`, `table_size_not_allowed`, `unknown_format`, `invalid_csv`, "
     "`unknown_entry` (a CSV line names no entry), `player_seated_twice`; 409 `round_in_play` (the round before "
     "still has games in play: wait, or send `force`), `round_already_seated` (also when another server seated it a "
-    "moment before), `round_not_next`, `tournament_complete`."
+    "moment before), `round_not_next`, `tournament_complete`, `games_created_directly` (a first round in a "
+    "tournament whose games were created directly with its labels: it would be numbered 1 again beside them)."
 )
 
 

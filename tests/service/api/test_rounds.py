@@ -118,3 +118,17 @@ def test_entries_are_entered_and_withdrawn_over_http(client: FlaskClient) -> Non
     unknown = "00000000-0000-4000-8000-000000000000"
     assert _code(client.post(f"/api/v1/tournaments/{cup}/entries", json={"players": [unknown]},
                              headers=organiser()), 404) == "unknown_player"  # fmt: skip
+
+
+def test_a_first_round_in_a_tournament_whose_games_were_created_directly_is_refused(
+    client: FlaskClient, service: Digsite
+) -> None:
+    """Its games count in the standings under their labels' rounds; a round seated here would be round 1 again."""
+    cup, players = _cup(client, 4)
+    body = {"game": "ruins", "seats": players[:2], "tournament": cup, "round": 1, "table": 1}
+    made = ok(client.post("/api/v1/games", json=body, headers=organiser()), 201)
+    rounds = f"/api/v1/tournaments/{cup}/rounds"
+    for body in ({"table_size": 2}, {"table_size": 2, "dry_run": True}):
+        assert _code(client.post(rounds, json=body, headers=organiser()), 409) == "games_created_directly"
+    assert ok(client.get(rounds, headers=organiser()))["seated_rounds"] == []
+    assert list(service.game_ids(tournament=cup)) == [made["id"]]  # nothing changed

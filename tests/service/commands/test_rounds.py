@@ -122,6 +122,18 @@ def test_a_format_that_cannot_seat_the_entries_changes_nothing(
     assert _games(service, cup) == [] and service.rounds.status(cup)["seated_rounds"] == []
 
 
+def test_only_a_tournament_whose_games_were_created_directly_refuses_its_first_round(service: Digsite) -> None:
+    """A game created with a tournament's labels counts in its standings under its round: a round seated there
+    would be numbered 1 again, so the first seating is refused; another tournament's games do not count."""
+    direct, players = _cup(service, 4)
+    made = service.create_game("ruins", players[:2], labels={"tournament": direct, "round": 1, "table": 1})
+    clean, _ = _cup(service, 4)
+    _refused(lambda: service.rounds.seat_round(direct, "round_robin", 2), Conflict, "games_created_directly")
+    _refused(lambda: service.rounds.seat_round(direct, dry_run=True), Conflict, "games_created_directly")
+    assert _games(service, direct) == [made["id"]] and service.rounds.status(direct)["seated_rounds"] == []
+    assert service.rounds.seat_round(clean, "round_robin", 2)["round"] == 1
+
+
 def test_a_round_is_seated_once_and_the_next_waits_for_the_last_table_unless_forced(service: Digsite) -> None:
     cup, _ = _cup(service, 4, rounds=2)
     first = service.rounds.seat_round(cup, "swiss", 2)
