@@ -2,7 +2,8 @@
 
 Each part runs in its own process (as in production, where they scale apart); this command starts them,
 restarts one that dies, and stops them all on Ctrl-C. On an empty store it first plays a few bot games
-of every registered game (``demo_plan``) so there is something to look at.
+of every registered game (``demo_plan``) so there is something to look at: each table size's games are a tournament
+of bots seated round by round as an organiser would (``play_bot_cup``), so its rounds page has its rounds and links.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import click
 
 from domain.games import GAMES, game
 from service import bootstrap
-from service.bots.simulation import run_tournament
+from service.bots.seated_rounds import play_bot_cup
 from service.cli import main, problems
 from service.cli.ports import check_free
 from service.cli.projections import EXIT_UNPROJECTABLE
@@ -85,16 +86,18 @@ def _seed_demo(settings: Settings, games: int, kinds: list[str]) -> None:
         with click.progressbar(length=games, label="demo games") as bar:
             for kind, players, count in plan:
                 title = game(kind).title
-                played = run_tournament(
+                cup = play_bot_cup(
                     service,
-                    kind=kind,
-                    players=players,
-                    games=count,
+                    kind,
+                    f"Demo cup: {title}, " + ("solo" if players == 1 else f"{players} players"),
+                    players,
+                    count,
                     seed=f"demo-{players}",
-                    name=f"Demo cup: {title}, " + ("solo" if players == 1 else f"{players} players"),
                     progress=lambda _: bar.update(1),
                 )
-                click.echo(f"  demo tournament {played.id} ({kind}, {players} at a table): {played.moves} moves")
+                rounds = service.rounds.status(cup)["rounds"]
+                played = f"{count} game{'s' * (count != 1)} in {rounds} round{'s' * (rounds != 1)}"
+                click.echo(f"  demo tournament {cup} ({kind}, {players} at a table): {played}")
     finally:
         service.close()
     follower = bootstrap.follower(settings)

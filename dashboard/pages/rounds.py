@@ -141,8 +141,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
 
 
 def _made_outside_seating(ctx: Context, visitor: Visitor, tournament_id: str, found: TournamentRounds) -> Any:
-    """A note when the tournament's games were created directly, not seated here (``digsite simulate``, the demo,
-    or the API's game creation with the tournament's labels): the standings count them under their rounds, while
+    """A note when the tournament's games were created directly, not seated here (``digsite simulate`` or the
+    API's game creation with the tournament's labels): the standings count them under their rounds, while
     this page has no round seated. Only for a tournament with no round seated here (a seated tournament's games,
     a restarted one included, are its rounds')."""
     if found["seated_rounds"]:
@@ -156,8 +156,8 @@ def _made_outside_seating(ctx: Context, visitor: Visitor, tournament_id: str, fo
         return None
     rounds = ", ".join(str(r) for r in standings["rounds"])
     return html.P(
-        f"This tournament's {len(games)} game(s), in round(s) {rounds}, were created directly (by digsite simulate, "
-        "the demo, or the API's game creation with the tournament's labels), not seated here: the standings count "
+        f"This tournament's {len(games)} game(s), in round(s) {rounds}, were created directly (by digsite simulate "
+        "or the API's game creation with the tournament's labels), not seated here: the standings count "
         "them. A round seated here would be numbered from 1 again beside them, so seating one is refused "
         "(games_created_directly): seat rounds here in a tournament whose games are all seated here.",
         id="rounds-outside",

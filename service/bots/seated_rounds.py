@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any, cast
 
 from domain.games import game
@@ -30,9 +31,16 @@ def enter_bots(service: Digsite, tournament_id: str, count: int) -> list[str]:
     return ids
 
 
-def play_rounds(service: Digsite, tournament_id: str, seed: str = "0", max_games: int = 1000) -> int:
+def play_rounds(
+    service: Digsite,
+    tournament_id: str,
+    seed: str = "0",
+    max_games: int = 1000,
+    progress: Callable[[int], None] = lambda _: None,
+) -> int:
     """Play every table in play until the tournament is complete (or no table is left to play: a CSV round waits
-    for the organiser); every seat must be a bot player. Returns the number of games played."""
+    for the organiser); every seat must be a bot player. Returns the number of games played; ``progress`` hears
+    each game's end (the count so far)."""
     played = 0
     while played < max_games:
         status = service.rounds.status(tournament_id)
@@ -49,7 +57,28 @@ def play_rounds(service: Digsite, tournament_id: str, seed: str = "0", max_games
             rng = random.Random(f"seated-bots:{seed}:{round_no}:{table['table']}")
             play_stored_game(service, table["game"], bots, rng)
             played += 1
+            progress(played)
     return played
+
+
+def play_bot_cup(
+    service: Digsite,
+    kind: str,
+    name: str,
+    table: int,
+    games: int,
+    seed: str = "0",
+    progress: Callable[[int], None] = lambda _: None,
+) -> str:
+    """A tournament of bots seated here, as an organiser would run it, and played to its end: ``games`` games at
+    tables of ``table``, two tables a round when the games split into pairs of 4 or more (a field that meets
+    itself in new tables), else one. Returns its id."""
+    tables = 2 if games >= 4 and games % 2 == 0 else 1
+    cup = service.create_tournament(name, games // tables, kind)
+    enter_bots(service, cup, table * tables)
+    service.rounds.seat_round(cup, "round_robin", table)
+    play_rounds(service, cup, seed, progress=progress)
+    return cup
 
 
 def play_bot_turns(service: Digsite, tournament_id: str, seed: str = "0") -> int:

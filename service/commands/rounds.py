@@ -194,9 +194,9 @@ class TournamentRounds:
             raise Conflict(f"all {tournament.rounds} rounds of this tournament are seated", "tournament_complete")
         if not seated and self._made_directly(tournament):
             raise Conflict(
-                "this tournament's games were created directly (by digsite simulate, the demo, or the API's game "
-                "creation with the tournament's labels), not seated here: a round seated here would be numbered 1 "
-                "again beside theirs. Seat rounds in a tournament whose games are all seated here.",
+                "this tournament's games were created directly (by digsite simulate or the API's game creation with "
+                "the tournament's labels), not seated here: a round seated here would be numbered 1 again beside "
+                "theirs. Seat rounds in a tournament whose games are all seated here.",
                 "games_created_directly",
             )
         last = seated[-1] if seated else None

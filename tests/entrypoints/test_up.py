@@ -79,15 +79,19 @@ def test_up_serves_the_dashboard_and_the_api_on_a_fresh_embedded_store_with_demo
     assert process.returncode == 0, output
     assert "demo tournament" in output and "Digsite stopped" in output
     assert f"organiser key: {key} (kept in {home / 'api-key'}; set DIGSITE_API_KEY to use your own)" in output
-    # The demo data holds every registered game: with two demo games, one of each, finished.
+    # The demo data holds every registered game: with two demo games, one of each, finished, each in a tournament
+    # seated here round by round (so its rounds page has its round and seat links, as an organiser's would).
     from service import bootstrap
 
     service = bootstrap.build(Settings(database=Database.from_url(env["DIGSITE_DATABASE_URL"]), api_key=key))
     try:
         played = {service.kind_of(game_id): service.game(game_id)["status"] for game_id in service.game_ids()}
+        cups = {service.game(g)["labels"]["tournament"] for g in service.game_ids()}
+        seated = [service.rounds.status(cup) for cup in cups]
     finally:
         service.close()
     assert played == {kind: "over" for kind in GAMES}
+    assert len(seated) == len(GAMES) and all(s["complete"] and len(s["seated_rounds"]) == 1 for s in seated)
 
 
 def test_the_demo_plan_shares_the_total_between_every_game_within_each_seat_range() -> None:
