@@ -91,13 +91,18 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
                         ),
                         field("", dcc.Checklist(id="rounds-force", options=[{"label": " force", "value": "force"}])),
                         html.Div(
-                            html.Button("Seat and start the next round", id="rounds-start", className="btn"),
+                            html.Button(
+                                "Seat and start the next round",
+                                id="rounds-start",
+                                className="btn",
+                                disabled=found["next_round"] is None,
+                            ),
                             className="field",
                         ),
                     ],
                     className="filters",
                 ),
-                html.P(id="rounds-message", className="quiet"),
+                html.P(_no_round_left(found), id="rounds-message", className="quiet"),
             ),
             card(
                 "Seat links",
@@ -138,6 +143,15 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
         ],
         id="rounds-page",
     )
+
+
+def _no_round_left(found: TournamentRounds) -> str | None:
+    """What the next round's card says once every round is seated (its button is off then: nothing is left)."""
+    if found["next_round"] is not None:
+        return None
+    if found["complete"]:
+        return f"All {found['rounds']} round(s) are seated and played: the tournament is complete."
+    return f"All {found['rounds']} round(s) are seated; the last games are still in play."
 
 
 def _made_outside_seating(ctx: Context, visitor: Visitor, tournament_id: str, found: TournamentRounds) -> Any:

@@ -321,3 +321,23 @@ def test_a_tournament_whose_games_were_created_directly_says_so_on_its_rounds_pa
     _start(org, seated)
     project(venue.service)  # its games in the read models, so the standings count them
     assert "rounds-outside" not in json.dumps(org.route(f"/tournaments/{seated}/rounds"))
+
+
+def test_the_next_round_s_button_is_off_once_every_round_is_seated_and_the_card_says_why(
+    app: Any, venue: Venue
+) -> None:
+    """Seated but in play, then played: the card says which; a tournament with a round to seat keeps its button."""
+    service = venue.service
+    cup = service.create_tournament("One-round cup", 1, "ruins")
+    enter_bots(service, cup, 4)
+    org = organiser(app)
+
+    def card() -> tuple[bool, str]:
+        page = org.route(f"/tournaments/{cup}/rounds")
+        return bool(by_id(page, "rounds-start")["props"].get("disabled")), text(by_id(page, "rounds-message"))
+
+    assert card() == (False, "")
+    service.rounds.seat_round(cup, "round_robin", 2)
+    assert card() == (True, "All 1 round(s) are seated; the last games are still in play.")
+    play_rounds(service, cup, seed="one round")
+    assert card() == (True, "All 1 round(s) are seated and played: the tournament is complete.")
