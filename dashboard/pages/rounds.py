@@ -31,6 +31,10 @@ FORMAT_NAMES = {"round_robin": "Round robin", "swiss": "Swiss", "csv": "CSV seat
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -> html.Div:
     found = ctx.data.rounds(visitor, tournament_id)  # Denied / ServiceError: the router says so
+    outside = _made_outside_seating(ctx, visitor, tournament_id, found)
+    no_round = _no_round_left(found)
+    if no_round is None and outside is not None:  # (the service would refuse it: games_created_directly)
+        no_round = "Seating a round here is refused: see the note at the top."
     return html.Div(
         [
             html.H2(f"{found['name']}: rounds"),
@@ -41,7 +45,7 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
             # A round seats itself when the last table of the one before ends: the page looks again this often.
             dcc.Interval(id="rounds-refresh", interval=REFRESH_MS),
             dcc.Store(id="rounds-seen", data=seen(found)),
-            _made_outside_seating(ctx, visitor, tournament_id, found),
+            outside,
             card(
                 "Enter players",
                 html.Div(
@@ -95,14 +99,14 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
                                 "Seat and start the next round",
                                 id="rounds-start",
                                 className="btn",
-                                disabled=found["next_round"] is None,
+                                disabled=bool(no_round),
                             ),
                             className="field",
                         ),
                     ],
                     className="filters",
                 ),
-                html.P(_no_round_left(found), id="rounds-message", className="quiet"),
+                html.P(no_round, id="rounds-message", className="quiet"),
             ),
             card(
                 "Seat links",
@@ -146,7 +150,8 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
 
 
 def _no_round_left(found: TournamentRounds) -> str | None:
-    """What the next round's card says once every round is seated (its button is off then: nothing is left)."""
+    """What the next round's card says once every round is seated (its button is off then: nothing is left);
+    None while a round is left to seat."""
     if found["next_round"] is not None:
         return None
     if found["complete"]:

@@ -315,12 +315,16 @@ def test_a_tournament_whose_games_were_created_directly_says_so_on_its_rounds_pa
     """The venue's cup was played by creating its games (two finished, one in play, rounds 1 and 2), none seated
     here: the page says so (the organiser counts the game in play too), and a seated tournament's page does not."""
     org = organiser(app)
-    note = text(by_id(org.route(f"/tournaments/{venue.tournament}/rounds"), "rounds-outside"))
+    page = org.route(f"/tournaments/{venue.tournament}/rounds")
+    note = text(by_id(page, "rounds-outside"))
     assert f"{len(venue.finished) + 1} game(s), in round(s) 1, 2, were created directly" in note
+    assert by_id(page, "rounds-start")["props"]["disabled"]  # the service refuses it (games_created_directly)
+    assert text(by_id(page, "rounds-message")) == "Seating a round here is refused: see the note at the top."
     seated = _cup(venue)
     _start(org, seated)
     project(venue.service)  # its games in the read models, so the standings count them
-    assert "rounds-outside" not in json.dumps(org.route(f"/tournaments/{seated}/rounds"))
+    page = org.route(f"/tournaments/{seated}/rounds")
+    assert "rounds-outside" not in json.dumps(page) and not by_id(page, "rounds-start")["props"]["disabled"]
 
 
 def test_the_next_round_s_button_is_off_once_every_round_is_seated_and_the_card_says_why(
