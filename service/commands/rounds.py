@@ -271,8 +271,8 @@ class TournamentRounds:
     def _made_directly(self, tournament: Tournament) -> bool:
         """Whether a tournament with no round seated (as this request read it) has games: then each was created
         directly, with its labels. Asked only at its first seating (an organiser's request; never after a move,
-        which seats only a tournament seated before): it walks the store's game creations, 0.1-0.3 s for 3,000
-        games on SQLite."""
+        which seats only a tournament seated before): it walks the store's game creations, 60-90 us a game
+        (docs/performance.md, section 46)."""
         if next(self.service.game_ids(str(tournament.id)), None) is None:
             return False
         # Or another request seated round 1 since this one read the tournament: read it again to tell them apart.
