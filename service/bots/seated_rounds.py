@@ -71,8 +71,8 @@ def play_bot_cup(
     progress: Callable[[int], None] = lambda _: None,
 ) -> str:
     """A tournament of bots seated here, as an organiser would run it, and played to its end: ``games`` games at
-    tables of ``table``, two tables a round when the games split into pairs of 4 or more (a field that meets
-    itself in new tables), else one. Returns its id."""
+    tables of ``table``, two tables a round when ``games`` is even and at least 4 (so the field meets in new
+    tables each round), else one table a round. Returns its id."""
     tables = 2 if games >= 4 and games % 2 == 0 else 1
     cup = service.create_tournament(name, games // tables, kind)
     enter_bots(service, cup, table * tables)
