@@ -51,7 +51,8 @@ NDJSON = "application/x-ndjson"  # a move's streamed answer: one JSON document a
         description="A game of a tournament is the tournament's game under its rule options (400 "
         "`tournament_game_mismatch`, `tournament_options_mismatch`; no `options`: the tournament's), "
         "seats each player once (400 `player_seated_twice`), and the same players play one game at a "
-        "table of a round (409 `duplicate_game`).",
+        "table of a round (409 `duplicate_game`); a tournament whose rounds are seated here takes no game created "
+        "directly (409 `tournament_seated_here`).",
     )
 )
 @organiser_only

@@ -67,11 +67,12 @@ ERRORS: dict[str, tuple[int, str]] = {
         409,
         "`stale_version` (the game has moved on since the version you acted on: reload and retry) or "
         "`conflict` (another move landed at the same moment); for a new game of a tournament, `duplicate_game` "
-        "(the same players already have a game at that table of that round: not to retry); for a tournament's "
-        "entries and rounds, `already_entered`, `round_in_play`, `round_already_seated`, `round_not_next`, "
-        "`tournament_complete`, `games_created_directly` (a first round where the games were created directly), "
-        "`tournament_changed` (entries changed meanwhile: retry), `links_unavailable` (the server secret is not the "
-        "one the round was seated with). Nothing was recorded.",
+        "(the same players already have a game at that table of that round: not to retry) or "
+        "`tournament_seated_here` (its rounds are seated here: its games come from seating a round); for a "
+        "tournament's entries and rounds, `already_entered`, `round_in_play`, `round_already_seated`, "
+        "`round_not_next`, `tournament_complete`, `games_created_directly` (a first round where the games were "
+        "created directly), `tournament_changed` (entries changed meanwhile: retry), `links_unavailable` (the "
+        "server secret is not the one the round was seated with). Nothing was recorded.",
     ),
     "PayloadTooLarge": (
         413,

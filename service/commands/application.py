@@ -303,7 +303,10 @@ class Digsite:
         """Create a game; returns its id, version, seed commitment and one secret token per seat. ``clock``: its
         time control (``service.store.clocks``; a tournament's game plays under the tournament's).
 
-        The tokens are shown once: only their hashes are stored."""
+        The tokens are shown once: only their hashes are stored. A game for a tournament whose rounds are seated
+        here is refused (409 ``tournament_seated_here``): its games come from seating a round."""
+        if isinstance(labels, dict) and labels.get("tournament") is not None:
+            self._refuse_in_seated_tournament(labels["tournament"])
         game, tokens, seating = self._new_game(kind, seats, options, labels, seed, clock)
         self._save_new(game, seating)
         self.live.remember(game)
@@ -315,6 +318,19 @@ class Digsite:
                 {"seat": i, "player": p, "token": t} for i, (p, t) in enumerate(zip(seats, tokens, strict=True))
             ],
         }
+
+    def _refuse_in_seated_tournament(self, tournament_id: Any) -> None:
+        """A tournament is seated here (``TournamentRounds``) or by hand (games created with its labels), never
+        both: a game created directly beside seated rounds would count under its round beside the seated tables
+        (the other way round, ``TournamentRounds.seat_round`` refuses with ``games_created_directly``)."""
+        found: Tournament = self._get(tournament_id, Tournament, "tournament")
+        if found.seated:
+            raise Conflict(
+                f"this tournament's rounds are seated here ({len(found.seated)} of {found.rounds} so far): its games "
+                "are made by seating a round (a CSV seating for tables chosen by hand), not one at a time; a game "
+                "created directly would count beside the seated ones",
+                "tournament_seated_here",
+            )
 
     def store_scripted_game(
         self,

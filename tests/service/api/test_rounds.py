@@ -132,3 +132,14 @@ def test_a_first_round_in_a_tournament_whose_games_were_created_directly_is_refu
         assert _code(client.post(rounds, json=body, headers=organiser()), 409) == "games_created_directly"
     assert ok(client.get(rounds, headers=organiser()))["seated_rounds"] == []
     assert list(service.game_ids(tournament=cup)) == [made["id"]]  # nothing changed
+
+
+def test_a_game_created_directly_in_a_tournament_with_a_seated_round_is_refused(
+    client: FlaskClient, service: Digsite
+) -> None:
+    """The other way round: once a round is seated, the tournament's games come from its seatings only."""
+    cup, players = _cup(client, 4)
+    seated = ok(client.post(f"/api/v1/tournaments/{cup}/rounds", json={"table_size": 2}, headers=organiser()), 201)
+    body = {"game": "ruins", "seats": players[:2], "tournament": cup, "round": 2, "table": 1}
+    assert _code(client.post("/api/v1/games", json=body, headers=organiser()), 409) == "tournament_seated_here"
+    assert sorted(service.game_ids(tournament=cup)) == sorted(t["game"] for t in seated["tables"])  # nothing more

@@ -134,6 +134,26 @@ def test_only_a_tournament_whose_games_were_created_directly_refuses_its_first_r
     assert service.rounds.seat_round(clean, "round_robin", 2)["round"] == 1
 
 
+def test_a_game_created_directly_in_a_tournament_with_a_seated_round_is_refused(service: Digsite) -> None:
+    """The other way round: once a round is seated here, a game created with the tournament's labels (any round,
+    a seated table's players or others) is refused and nothing is stored; before any seating, and in another
+    tournament, a game created directly is accepted as before."""
+    seated, players = _cup(service, 4)
+    other, others = _cup(service, 4)
+    before = service.create_game("ruins", others[:2], labels={"tournament": other})
+    service.rounds.seat_round(seated, "round_robin", 2)
+    made = _games(service, seated)
+    for labels in ({"round": 1, "table": 3}, {"round": 2, "table": 1}, {}):
+        _refused(
+            lambda labels=labels: service.create_game("ruins", players[2:], labels={"tournament": seated, **labels}),
+            Conflict,
+            "tournament_seated_here",
+        )
+    assert _games(service, seated) == made and len(made) == 2
+    again = service.create_game("ruins", others[2:], labels={"tournament": other, "round": 1, "table": 2})
+    assert _games(service, other) == [before["id"], again["id"]]
+
+
 def test_a_round_is_seated_once_and_the_next_waits_for_the_last_table_unless_forced(service: Digsite) -> None:
     cup, _ = _cup(service, 4, rounds=2)
     first = service.rounds.seat_round(cup, "swiss", 2)
