@@ -305,9 +305,7 @@ class Digsite:
 
         The tokens are shown once: only their hashes are stored. A game for a tournament whose rounds are seated
         here is refused (409 ``tournament_seated_here``): its games come from seating a round."""
-        if isinstance(labels, dict) and labels.get("tournament") is not None:
-            self._refuse_in_seated_tournament(labels["tournament"])
-        game, tokens, seating = self._new_game(kind, seats, options, labels, seed, clock)
+        game, tokens, seating = self._new_game(kind, seats, options, labels, seed, clock, direct=True)
         self._save_new(game, seating)
         self.live.remember(game)
         return {
@@ -318,19 +316,6 @@ class Digsite:
                 {"seat": i, "player": p, "token": t} for i, (p, t) in enumerate(zip(seats, tokens, strict=True))
             ],
         }
-
-    def _refuse_in_seated_tournament(self, tournament_id: Any) -> None:
-        """A tournament is seated here (``TournamentRounds``) or by hand (games created with its labels), never
-        both: a game created directly beside seated rounds would count under its round beside the seated tables
-        (the other way round, ``TournamentRounds.seat_round`` refuses with ``games_created_directly``)."""
-        found: Tournament = self._get(tournament_id, Tournament, "tournament")
-        if found.seated:
-            raise Conflict(
-                f"this tournament's rounds are seated here ({len(found.seated)} of {found.rounds} so far): its games "
-                "are made by seating a round (a CSV seating for tables chosen by hand), not one at a time; a game "
-                "created directly would count beside the seated ones",
-                "tournament_seated_here",
-            )
 
     def store_scripted_game(
         self,
@@ -372,9 +357,12 @@ class Digsite:
         clock: dict[str, Any] | None = None,
         game_id: UUID | None = None,
         tokens: list[str] | None = None,
+        direct: bool = False,
     ) -> tuple[Game, list[str], Seating | None]:
         """A new game (not stored yet), its seat tokens, and for a game at a table of a tournament round, the
-        seating to store with it (``_save_new``). A tournament's game is checked against the tournament.
+        seating to store with it (``_save_new``). A tournament's game is checked against the tournament; one
+        created ``direct``ly (``create_game``, not a seated round's or a ruling's restart) is refused in a tournament
+        whose rounds are seated here (``_refuse_seated``).
         ``game_id`` and ``tokens`` are drawn at random unless given (a seated round's links are derived from the
         server secret: ``service.commands.rounds``)."""
         found = _game(kind)
@@ -395,7 +383,10 @@ class Digsite:
         players = [str(parse_uuid(p, "player")) for p in seats]
         seating = None
         if labels.get("tournament") is not None:
-            tournament = self.tournament(labels["tournament"])
+            stored: Tournament = self._get(labels["tournament"], Tournament, "tournament")
+            if direct:
+                _refuse_seated(stored)
+            tournament = tournament_summary(stored)
             labels["tournament"] = tournament["id"]
             options = _tournament_game(tournament, found, options, players)
             control = _tournament_clock(tournament, control)
@@ -839,18 +830,7 @@ class GameReader:
         }
 
     def tournament(self, tournament_id: str | UUID) -> results.Tournament:
-        found = self.aggregate(tournament_id, Tournament, "tournament")
-        out: results.Tournament = {
-            "id": str(found.id),
-            "name": found.name,
-            "rounds": found.rounds,
-            "game": found.game,
-            "options": found.options,
-            "created_at": found.created_at,
-        }
-        if found.clock is not None:  # (an untimed tournament reads as every tournament did before clocks)
-            out["clock"] = found.clock
-        return out
+        return tournament_summary(self.aggregate(tournament_id, Tournament, "tournament"))
 
     def aggregate(self, aggregate_id: str | UUID, cls: type[Any], what: str) -> Any:
         """The stored player, tournament or game ``aggregate_id`` (404 ``unknown_<what>`` unless it is a ``cls``)."""
@@ -953,6 +933,34 @@ def _options_in_full(game: registry.Game[Any, Any, Any], options: dict[str, Any]
     properties = game.schemas.options.get("properties", {})
     defaults = {name: spec["default"] for name, spec in properties.items() if "default" in spec}
     return {**defaults, **(options or {})}
+
+
+def tournament_summary(found: Tournament) -> results.Tournament:
+    """A stored tournament as the API shows it."""
+    out: results.Tournament = {
+        "id": str(found.id),
+        "name": found.name,
+        "rounds": found.rounds,
+        "game": found.game,
+        "options": found.options,
+        "created_at": found.created_at,
+    }
+    if found.clock is not None:  # (an untimed tournament reads as every tournament did before clocks)
+        out["clock"] = found.clock
+    return out
+
+
+def _refuse_seated(tournament: Tournament) -> None:
+    """A tournament is seated here (``TournamentRounds``) or by hand (games created with its labels), never both: a
+    game created directly beside seated rounds would count under its round beside the seated tables (the other way
+    round, ``TournamentRounds.seat_round`` refuses with ``games_created_directly``)."""
+    if tournament.seated:
+        raise Conflict(
+            f"this tournament's rounds are seated here ({len(tournament.seated)} of {tournament.rounds} so far): its "
+            "games are made by seating a round (a CSV seating for tables chosen by hand), not one at a time; a game "
+            "created directly would count beside the seated ones",
+            "tournament_seated_here",
+        )
 
 
 def _tournament_clock(tournament: results.Tournament, control: dict[str, Any] | None) -> dict[str, Any] | None:
