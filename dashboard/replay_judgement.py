@@ -23,9 +23,26 @@ from dash import dcc, html
 
 from dashboard import figures
 from dashboard.components import GRAPH_CONFIG, card, data_attributes
+from domain.judge import ROUNDS_AHEAD
 
 SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 HEADING = "Win chance of the move each seat played, at each of its judged decisions (click to jump)"
+
+
+def horizon(rounds_ahead: int | None = ROUNDS_AHEAD) -> str:
+    """How far the judge's figures look: its playouts stop at a round's end (docs/judge.md, "A playout"), so before
+    the last round a win chance of 100 % is a sure lead when the round ends, not a won game. Said beside every
+    win chance the dashboard shows (here and on the fair-play page)."""
+    if rounds_ahead is None:
+        return "The judge plays each move out to the game's end: a win chance is the chance to win the game."
+    until = "its round" if rounds_ahead == 1 else f"its round and the {rounds_ahead - 1} after it"
+    return (
+        f"The judge plays each move out to the end of {until} (or of the game, if sooner), not further: before the "
+        "last round, a win chance is the chance to lead on points when that round ends (weighed by the margin) and "
+        "an expected place the place then, so 100 % early in a game is a sure lead at that round's end, not a won "
+        "game."
+    )
+
 
 CSS = """
 .judge-card { padding: 0.4rem 0.8rem; }
@@ -153,6 +170,7 @@ def section(found: Mapping[str, Any] | None, move: int) -> list[Any]:
             ),
             html.Div(seats_table(analysis, names), className="table-scroll"),  # (a phone: it scrolls in its card)
             html.P(HEADING, className="judge-heading", id="replay-judge-heading"),
+            html.P(horizon(), className="quiet small", id="replay-judge-horizon"),
             dcc.Graph(id="replay-judge-graph", figure=win_chance(analysis, names, move), config=GRAPH_CONFIG),
             html.Div(
                 id="replay-judge-data",

@@ -17,6 +17,7 @@ from dash import Input, Output, State, dcc, html
 from dashboard.access import Visitor
 from dashboard.components import card, dropdown, empty, field
 from dashboard.context import Context
+from dashboard.replay_judgement import horizon
 from service.analysis.fair_play.findings import by_chance
 from service.analysis.fair_play.signals import figure_words, none_found
 from service.reading.fair_play import Gathered, MoveFigures
@@ -44,8 +45,9 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
                 "threshold. Under each finding, the moves behind it: each seat's expected result (0 to 100 %) after "
                 "the move played, after the best move the judge found, and over the mover's options on average, "
                 "and its chance to win after the move played; a move's link opens the replay just after it, from "
-                "the mover's seat.",
+                "the mover's seat. " + horizon(),
                 className="quiet",
+                id="fair-play-about",
             ),
             card(
                 None,

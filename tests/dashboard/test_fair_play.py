@@ -16,6 +16,7 @@ import pytest
 
 from dashboard import create_dashboard
 from dashboard.pages import fair_play as fair_play_page
+from dashboard.replay_judgement import horizon
 from service.reading import fair_play
 from tests.dashboard.client import Browser, by_id, components, organiser, text
 from tests.dashboard.conftest import access_settings
@@ -55,6 +56,7 @@ def test_an_organiser_sees_every_signal_ranked_with_the_moves_behind_each_linkin
     report, gathered = fair_play.fair_play(judged.queries, cup, fair_play_support.reporter)
     page = organiser(app).route(f"/tournaments/{cup}/fair-play")
     assert "2 of 2 finished games judged" in text(by_id(page, "fair-play-coverage"))
+    assert text(by_id(page, "fair-play-about")).endswith(horizon())  # (the win chances below: how far they look)
     gifts = by_id(page, "fair-play-gifts")
     [finding] = report["signals"]["gifts"]
     names = {p["player_id"]: p["name"] for p in judged.queries.lists.players()}

@@ -9,7 +9,8 @@ from typing import Any
 
 from plotly.utils import PlotlyJSONEncoder
 
-from dashboard.replay_judgement import HEADING, SIGNS, notes, seats_table, section, win_chance
+from dashboard.replay_judgement import HEADING, SIGNS, horizon, notes, seats_table, section, win_chance
+from domain.judge import ROUNDS_AHEAD
 from tests.dashboard.client import by_id, components, text
 
 NAMES = ["Ana", "Beto"]
@@ -108,4 +109,13 @@ def test_a_game_in_play_has_no_card_and_one_not_judged_says_so() -> None:
     judged = tree(section({"analysis": ANALYSIS, "names": NAMES, "words": WORDS}, 1))
     assert by_id(judged, "replay-judge-graph")["props"]["figure"]["data"][0]["y"] == [40.0, 20.0]
     assert text(by_id(judged, "replay-judge-heading")) == HEADING  # (above the chart it plots)
+    assert text(by_id(judged, "replay-judge-horizon")) == horizon(ROUNDS_AHEAD)  # (and how far its chances look)
     assert json.loads(by_id(judged, "replay-judge-data")["props"]["data-notes"]) == tree(notes(ANALYSIS, NAMES, WORDS))
+
+
+def test_the_win_chances_say_how_far_the_judge_looks() -> None:
+    """A playout cut at a round's end counts a lead on points as a win (docs/judge.md): a chance shown without
+    saying so reads as the chance to win the game, which early in a game it is not."""
+    assert "end of its round" in horizon(1) and "not a won game" in horizon(1)
+    assert "its round and the 1 after it" in horizon(2)
+    assert "game's end" in horizon(None) and "round" not in horizon(None)
