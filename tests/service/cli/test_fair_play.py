@@ -14,6 +14,7 @@ from service.analysis.fair_play.signals import figure_words, none_found
 from service.analysis.judging import judge_records
 from service.bots.simulation import run_tournament
 from service.cli import main
+from service.cli.fair_play import labels
 from service.commands.application import Digsite
 from service.reading import fair_play
 from service.settings import Database
@@ -42,8 +43,11 @@ def test_the_report_prints_as_tables_or_json_and_an_unknown_tournament_is_refuse
     gifts = text.output.split("\ngifts")[1].split("\n\n")[0]
     assert "(1 scored; with no cheat about 0.2 would reach 1 by chance" in gifts  # 1 - Phi(1) = 0.16 of one pair
     row = next(line for line in gifts.splitlines() if line.strip().startswith("1 "))
-    assert " > ".join(top["subject"]) in row and "YES" in row and f"{top['score']:.3f}" in row
-    assert f"v{top['moves'][0]['version']} seat {top['moves'][0]['seat']}" in row
+    giver, receiver = (service.player(p)["name"] for p in top["subject"])  # by name, not by id
+    assert f"{giver} > {receiver}" in row and "YES" in row and f"{top['score']:.3f}" in row
+    assert top["subject"][0] not in text.output and giver != receiver
+    assert f"v{top['moves'][0]['version']} seat {top['moves'][0]['seat'] + 1}" in row  # seats from 1, as on the pages
+    assert text.output.startswith(f"Fair play in tournament Cup ({cup.id}): ")
     under = gifts.splitlines()[gifts.splitlines().index(row) + 1]  # a flagged finding's figures, in words
     assert top["figures"] and under.strip() == figure_words("gifts", top["figures"])
 
@@ -68,3 +72,8 @@ def test_without_the_store_nothing_is_printed(tmp_path: object) -> None:
         main, ["fair-play", "--tournament", "x"], env={"DIGSITE_DATABASE_URL": f"sqlite:///{tmp_path}/none.sqlite"}
     )
     assert missing.exit_code != 0 and "signals" not in missing.output and "Fair play" not in missing.output
+
+
+def test_players_who_share_a_name_are_told_apart_by_the_start_of_their_id() -> None:
+    shown = labels([("aaaaaaaa-1", "Sam"), ("bbbbbbbb-2", "Sam"), ("cccccccc-3", "Ana")])
+    assert shown == {"aaaaaaaa-1": "Sam (aaaaaaaa)", "bbbbbbbb-2": "Sam (bbbbbbbb)", "cccccccc-3": "Ana"}
