@@ -328,7 +328,7 @@ class Digsite:
         """Create a game and play ``actions`` (JSON forms, in order) in memory, then store every record in
         one transaction. Each action is decided exactly as ``submit`` would; for generating large stores
         (benchmarks, demo data) where one commit per move would dominate. Returns the game id."""
-        game, _, seating = self._new_game(kind, seats, None, labels, seed)
+        game, _, seating = self._new_game(kind, seats, None, labels, seed, direct=True)  # (created directly too)
         rules = _rules(kind)
         snapshots = []
         interval = self.settings.snapshot_interval
@@ -361,8 +361,8 @@ class Digsite:
     ) -> tuple[Game, list[str], Seating | None]:
         """A new game (not stored yet), its seat tokens, and for a game at a table of a tournament round, the
         seating to store with it (``_save_new``). A tournament's game is checked against the tournament; one
-        created ``direct``ly (``create_game``, not a seated round's or a ruling's restart) is refused in a tournament
-        whose rounds are seated here (``_refuse_seated``).
+        created ``direct``ly (``create_game``, ``store_scripted_game``; not a seated round's game, nor a ruling's
+        restart) is refused in a tournament whose rounds are seated here (``_refuse_seated``).
         ``game_id`` and ``tokens`` are drawn at random unless given (a seated round's links are derived from the
         server secret: ``service.commands.rounds``)."""
         found = _game(kind)
