@@ -82,7 +82,11 @@ def substitute(game_id: str, seat: int, player: str, reason: str) -> None:
 
 @ruling.command()
 @click.argument("tournament_id")
-@click.option("--player", required=True, help="The player (id), entered in or seated at the tournament.")
+@click.option(
+    "--player",
+    required=True,
+    help="The player (id), entered in or seated at the tournament (`digsite tournament status` lists the ids).",
+)
 @click.option("--points", type=int, required=True, help="Tournament points off their standing (1 to 1000).")
 @REASON
 def penalty(tournament_id: str, player: str, points: int, reason: str) -> None:

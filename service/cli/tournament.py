@@ -111,7 +111,8 @@ def enter(tournament_id: str, players: tuple[str, ...], bots: int | None, new_na
 @click.argument("tournament_id")
 @click.argument("player")
 def withdraw(tournament_id: str, player: str) -> None:
-    """Withdraw PLAYER: seated in no later round (their games so far count)."""
+    """Withdraw PLAYER (an id: `digsite tournament status` lists the entries' ids): seated in no later round (their
+    games so far count)."""
     with _service() as service:
         service.rounds.withdraw(tournament_id, player)
         _echo_status(service.rounds.status(tournament_id))
@@ -264,13 +265,16 @@ def void_link(tournament_id: str, round_no: int, table: int, seat: int, reason: 
 @click.argument("tournament_id")
 @click.option("--json", "as_json", is_flag=True, help="The status as JSON (what the API answers).")
 def status(tournament_id: str, as_json: bool) -> None:
-    """Entries, seated rounds and their tables, and the round to seat next."""
+    """Entries (each player's id, what withdraw and the rulings take, and name), seated rounds and their tables, and
+    the round to seat next."""
     with _service() as service:
         found = service.rounds.status(tournament_id)
         if as_json:
             click.echo(json.dumps(found, indent=2))
         else:
             _echo_status(found)
+            for entry in found["entries"]:
+                click.echo(f"  entry {entry['id']}\t{entry['name']}")
             for r in found["seated_rounds"]:
                 _echo_round(r)
 

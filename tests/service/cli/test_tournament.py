@@ -50,7 +50,11 @@ def test_a_tournament_is_run_from_the_command_line(run: CliRunner, service: Digs
     assert bad.exit_code == 1 and "[table_size_not_allowed]" in bad.output
     unknown = run.invoke(main, ["tournament", "status", "00000000-0000-4000-8000-000000000000"])
     assert unknown.exit_code == 1 and "[unknown_tournament]" in unknown.output
-    assert "2 of 2 round(s)" not in _ok(run.invoke(main, ["tournament", "status", cup]))
+    shown = _ok(run.invoke(main, ["tournament", "status", cup]))
+    assert "2 of 2 round(s)" not in shown
+    # each entry with the id the other commands take (withdraw, the rulings' --player)
+    assert f"  entry {person}\tAna" in shown.splitlines()
+    assert sum(line.startswith("  entry ") for line in shown.splitlines()) == 4
 
 
 def test_bots_play_a_tournament_to_its_end_from_the_command_line(run: CliRunner, service: Digsite) -> None:
