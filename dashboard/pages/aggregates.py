@@ -341,7 +341,10 @@ def _counted_chart(
         return lazy.chart(
             chart_id, None, one_value_sentence(heading, f"{axis}: {name(int(only))}", sum(r["n"] for r in rows))
         )
-    return lazy.chart(chart_id, figures.counts_bar(rows, heading, axis))
+    # (the values in the game's words: a last round may have a name of its own, as on the per-round charts)
+    return lazy.chart(
+        chart_id, figures.counts_bar(rows, heading, axis, {r["value"]: name(int(r["value"])) for r in rows})
+    )
 
 
 def trend_chart(ctx: Context, visitor: Visitor, metric: str | None, tournament: str | None) -> Any:

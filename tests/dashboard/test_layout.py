@@ -11,13 +11,16 @@ from typing import Any
 
 import pytest
 
-from dashboard import create_dashboard, figures, tendency_bars
+from dashboard import create_dashboard, figures, lazy_charts, tendency_bars
 from dashboard.format import log_line
+from dashboard.games import renderer
+from dashboard.pages import aggregates
 from dashboard.pages.players import slug
 from dashboard.replay_frames import CHUNK
 from service.commands.application import Digsite
 from service.reading.catalogue import breakdowns, dimensions_of, groups, metrics, per_player_breakdowns, stacked
 from service.reading.read_port import ReadPort
+from service.reading.results import Count
 from service.settings import Database, Settings
 from service.store import backends
 from tests.dashboard.client import (
@@ -356,6 +359,15 @@ def test_the_player_callback_draws_charts_with_data(org: Browser, demo: Demo) ->
     )["players-content"]["children"]
     field = demo.queries.analytics.tendencies("ruins", None, n_players=size)
     assert f"{field['games']} player-game" in text(by_id(sized, "players-summary"))
+
+
+def test_the_rounds_per_game_chart_names_each_last_round_as_the_per_round_charts_do() -> None:
+    """Not "5" beside charts that call that round the Showdown."""
+    lazy = lazy_charts.Lazy("agg-charts")
+    named = renderer("ruins").round_name
+    rows: list[Count] = [{"value": 4, "n": 1}, {"value": 5, "n": 5}]
+    aggregates._counted_chart(lazy, "agg-rounds", "Rounds per game", rows, "last round", named)
+    assert lazy.figures["agg-rounds"]["data"][0]["x"] == [named(4), named(5)] and named(5) == "Showdown"
 
 
 def test_the_aggregates_callbacks_draw_every_chart(org: Browser, demo: Demo) -> None:
