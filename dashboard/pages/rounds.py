@@ -32,9 +32,7 @@ FORMAT_NAMES = {"round_robin": "Round robin", "swiss": "Swiss", "csv": "CSV seat
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -> html.Div:
     found = ctx.data.rounds(visitor, tournament_id)  # Denied / ServiceError: the router says so
     outside = _made_outside_seating(ctx, visitor, tournament_id, found)
-    no_round = _no_round_left(found)
-    if no_round is None and outside is not None:  # (the service would refuse it: games_created_directly)
-        no_round = "Seating a round here is refused: see the note at the top."
+    no_round = _seating_note(found, outside)
     return html.Div(
         [
             html.H2(f"{found['name']}: rounds"),
@@ -147,6 +145,17 @@ def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -
         ],
         id="rounds-page",
     )
+
+
+def _seating_note(found: TournamentRounds, outside: Any) -> str | None:
+    """Why the next round's button is off, said in its card (None: it is on): no round is left to seat, or the
+    games were created directly (``outside``: the note at the top; the service would refuse, games_created_directly).
+    The layout, the buttons' callback and the refresh all ask it: the callback runs when the page loads, and what it
+    writes is what the page shows."""
+    note = _no_round_left(found)
+    if note is None and outside is not None:
+        note = "Seating a round here is refused: see the note at the top."
+    return note
 
 
 def _no_round_left(found: TournamentRounds) -> str | None:
@@ -287,6 +296,7 @@ def register(app: dash.Dash, ctx: Context) -> None:
     @app.callback(
         Output("rounds-body", "children"),
         Output("rounds-message", "children"),
+        Output("rounds-start", "disabled"),
         Output("rounds-links-round", "options"),
         Output("rounds-enter-players", "value"),
         Output("rounds-enter-players", "options"),
@@ -311,8 +321,9 @@ def register(app: dash.Dash, ctx: Context) -> None:
         players: Any,
         bots: Any,
         new_names: Any,
-    ) -> tuple[Any, Any, Any, Any, Any, Any]:
-        """Seat and start the next round, or enter players (whichever button was pressed), then show the rounds."""
+    ) -> tuple[Any, Any, Any, Any, Any, Any, Any]:
+        """Seat and start the next round, or enter players (whichever button was pressed), then show the rounds, and
+        whether a round is left to seat (also when the page loads: this runs then, and writes the card's message)."""
         visitor = ctx.visitor()
         message = ""
         pressed = dash.ctx.triggered_id
@@ -334,9 +345,11 @@ def register(app: dash.Dash, ctx: Context) -> None:
         found = ctx.data.rounds(visitor, tournament_id)
         options = [{"label": f"round {r['round']}", "value": r["round"]} for r in found["seated_rounds"]]
         entered = pressed == "rounds-enter" and message.startswith("Entered")
+        note = _seating_note(found, _made_outside_seating(ctx, visitor, tournament_id, found))
         return (
             _body(app, found),
-            message,
+            " ".join(said for said in (message, note) if said),
+            bool(note),
             options,
             [] if entered else dash.no_update,
             _not_entered(ctx, visitor, found) if entered else dash.no_update,
@@ -349,23 +362,40 @@ def register(app: dash.Dash, ctx: Context) -> None:
         Output("ruling-game", "options", allow_duplicate=True),
         Output("ruling-player", "options"),
         Output("rounds-seen", "data"),
+        Output("rounds-start", "disabled", allow_duplicate=True),
+        Output("rounds-message", "children", allow_duplicate=True),
         Input("rounds-refresh", "n_intervals"),
         Input("rounds-body", "children"),
         State("rounds-tournament", "data"),
         State("rounds-seen", "data"),
         prevent_initial_call=True,
     )
-    def refresh(ticks: int | None, body: Any, tournament_id: str, shown: Any) -> tuple[Any, Any, Any, Any, Any]:
+    def refresh(
+        ticks: int | None, body: Any, tournament_id: str, shown: Any
+    ) -> tuple[Any, Any, Any, Any, Any, Any, Any]:
         """Show a round that seated itself, a table's game that ended, and the ruling form's games and players as
-        they are now (organisers only); nothing is sent when nothing changed."""
+        they are now (organisers only), and whether a round is left to seat (the last one seated itself, or the
+        last game ended: the card says so); nothing is sent when nothing changed."""
         visitor = ctx.visitor()
         found = ctx.data.rounds(visitor, tournament_id)  # (refused for anyone but an organiser)
         now = seen(found)
         if now == shown and dash.ctx.triggered_id == "rounds-refresh":
             raise PreventUpdate
         options = [{"label": f"round {r['round']}", "value": r["round"]} for r in found["seated_rounds"]]
-        body_now = _body(app, found) if dash.ctx.triggered_id == "rounds-refresh" else dash.no_update
-        return body_now, options, ruling_form.game_options(found), ruling_form.player_options(found), now
+        ticked = dash.ctx.triggered_id == "rounds-refresh"  # (else the buttons' callback has just said it all)
+        body_now = _body(app, found) if ticked else dash.no_update
+        note = _seating_note(found, _made_outside_seating(ctx, visitor, tournament_id, found)) if ticked else None
+        disabled = bool(note) if ticked else dash.no_update
+        said = note if note else dash.no_update
+        return (
+            body_now,
+            options,
+            ruling_form.game_options(found),
+            ruling_form.player_options(found),
+            now,
+            disabled,
+            said,
+        )
 
     @app.callback(
         Output("rounds-links", "data"),

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from service.bots.seated_rounds import enter_bots
 from service.commands.application import Digsite
 from tests.dashboard.conftest import TIMEOUT_MS, Shots, own_store, watched_tab
 from tests.dashboard.test_browser import sign_in
@@ -28,6 +29,7 @@ class Evening:
     base_url: str
     cup: str
     people: list[str]
+    seated: str  # a one-round tournament of bots, its round seated and in play
 
 
 @pytest.fixture(scope="module")
@@ -38,10 +40,13 @@ def evening(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Evening]:
     def prepare(service: Digsite) -> None:
         made["people"] = [service.create_player(n) for n in ("Ana", "Beto")]
         made["cup"] = service.create_tournament("Club night", 2, "ruins")
+        made["seated"] = service.create_tournament("One round", 1, "ruins")
+        enter_bots(service, made["seated"], 2)
+        service.rounds.seat_round(made["seated"], "round_robin", 2)
         catch_up(service)  # (the page offers players from the players list)
 
     with own_store(tmp_path_factory, "rounds", prepare) as own:
-        yield Evening(own.service, own.base_url, made["cup"], made["people"])
+        yield Evening(own.service, own.base_url, made["cup"], made["people"], made["seated"])
 
 
 @pytest.fixture
@@ -70,6 +75,7 @@ def test_an_organiser_enters_players_seats_a_round_and_prints_its_links(
     tab.fill("#rounds-size", "2")
     tab.click("#rounds-start")
     expect(tab.locator("#rounds-message")).to_have_text("Round 1 seated and started: 2 table(s).")
+    expect(tab.locator("#rounds-start")).to_be_enabled()  # (round 2 is left)
     expect(tab.locator("#rounds-round-1 tbody tr")).to_have_count(2)
     shots.take(tab, "seated")
     tab.click("#rounds-start")  # again, while round 1 is in play: refused in a sentence, nothing seated
@@ -99,3 +105,12 @@ def test_the_rounds_page_fits_a_phone(tab: Any, evening: Evening) -> None:
     tab.goto(f"/tournaments/{evening.cup}/rounds")
     expect(tab.locator("#rounds-page")).to_be_visible()
     assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_once_every_round_is_seated_the_button_is_off_and_its_card_says_why(tab: Any, evening: Evening) -> None:
+    """What the page shows once its callbacks have run (they run as it loads), not only the layout served."""
+    sign_in(tab)
+    tab.goto(f"/tournaments/{evening.seated}/rounds")
+    expect(tab.locator("#rounds-round-1")).to_be_visible()
+    expect(tab.locator("#rounds-message")).to_have_text("All 1 round(s) are seated; the last games are still in play.")
+    expect(tab.locator("#rounds-start")).to_be_disabled()

@@ -192,6 +192,10 @@ def test_a_round_that_seats_itself_reaches_the_ruling_form_without_a_reload(
     assert len(_by_id(answer, "ruling-player")["options"]) == 4
     assert "Round 1" in json.dumps(_by_id(answer, "rounds-body")["children"])
     assert _by_id(answer, "rounds-links-round")["options"] == [{"label": "round 1", "value": 1}]
+    # its only round seated: the button goes off and the card says why, without a reload
+    assert _by_id(answer, "rounds-start")["disabled"] is True
+    said = _by_id(answer, "rounds-message")["children"]
+    assert said == "All 1 round(s) are seated; the last games are still in play."
 
     for browser in (Browser(app), Browser(closed)):
         response = _refresh(browser, cup, shown)

@@ -16,6 +16,7 @@ from tests.service.api.support import project
 START_OUTPUTS = [
     ("rounds-body", "children"),
     ("rounds-message", "children"),
+    ("rounds-start", "disabled"),
     ("rounds-links-round", "options"),
     ("rounds-enter-players", "value"),
     ("rounds-enter-players", "options"),
@@ -30,8 +31,9 @@ def _cup(venue: Venue) -> str:
     return cup
 
 
-def _act(browser: Browser, cup: str, button: str, **states: Any) -> Any:
-    """The rounds page's form callback, as the browser sends it when ``button`` (one of its two inputs) is pressed."""
+def _act(browser: Browser, cup: str, button: str | None, **states: Any) -> Any:
+    """The rounds page's form callback, as the browser sends it when ``button`` (one of its two inputs) is pressed,
+    or (``None``) as it sends it when the page loads."""
     buttons = ("rounds-start", "rounds-enter")
     values = {
         "rounds-tournament.data": cup,
@@ -48,7 +50,7 @@ def _act(browser: Browser, cup: str, button: str, **states: Any) -> Any:
         "outputs": [{"id": i, "property": p} for i, p in START_OUTPUTS],
         "inputs": [{"id": b, "property": "n_clicks", "value": 1 if b == button else None} for b in buttons],
         "state": [{"id": k.split(".")[0], "property": k.split(".")[1], "value": v} for k, v in values.items()],
-        "changedPropIds": [f"{button}.n_clicks"],
+        "changedPropIds": [f"{button}.n_clicks"] if button else [],
     }
     return browser.post("_dash-update-component", json=body)
 
@@ -338,7 +340,11 @@ def test_the_next_round_s_button_is_off_once_every_round_is_seated_and_the_card_
 
     def card() -> tuple[bool, str]:
         page = org.route(f"/tournaments/{cup}/rounds")
-        return bool(by_id(page, "rounds-start")["props"].get("disabled")), text(by_id(page, "rounds-message"))
+        said = bool(by_id(page, "rounds-start")["props"].get("disabled")), text(by_id(page, "rounds-message"))
+        # The buttons' callback runs as the page loads and writes the card: what the browser shows is its answer.
+        loaded = _answer(_act(org, cup, None))
+        assert (loaded["rounds-start"]["disabled"], loaded["rounds-message"]["children"]) == said
+        return said
 
     assert card() == (False, "")
     service.rounds.seat_round(cup, "round_robin", 2)
