@@ -199,7 +199,7 @@ def _standings_table(lines: list[Standing]) -> html.Div:
                 html.Td(line["name"]),
                 html.Td(str(line["games"]), className="num"),
                 html.Td(str(line["wins"]), className="num"),
-                html.Td(html.Strong(str(line["points"])), className="num"),
+                html.Td([html.Strong(str(line["points"])), *_penalty(line["penalty"])], className="num"),
                 html.Td(str(line["score"]), className="num"),
                 html.Td(number(line["average_place"], 2), className="num"),
             ]
@@ -210,6 +210,12 @@ def _standings_table(lines: list[Standing]) -> html.Div:
         html.Table([html.Thead(head), html.Tbody(body)], className="grid compact", id="standings-table"),
         className="table-scroll",
     )
+
+
+def _penalty(points: int) -> list[Any]:
+    """Beside a player's points, what the organiser's penalties took off them (the reason: under Rulings): the
+    points no longer add up to the places without it."""
+    return [html.Span(f" ({points} off: penalty)", className="quiet small penalty")] if points else []
 
 
 def _rulings(answer: Standings) -> html.Ul:
@@ -227,8 +233,11 @@ def _cross_table(app: dash.Dash, answer: Standings) -> html.Div:
         for r in rounds:
             games = line["rounds"].get(str(r), [])
             cells.append(html.Td([_cell(app, g) for g in games] or DASH, className="cross-cell"))
-        points = next((s["points"] for s in answer["standings"] if s["player_id"] == line["player_id"]), 0)
-        body.append(html.Tr([html.Td(line["name"]), *cells, html.Td(str(points), className="num")]))
+        standing = next((s for s in answer["standings"] if s["player_id"] == line["player_id"]), None)
+        points, penalty = (standing["points"], standing["penalty"]) if standing else (0, 0)
+        body.append(
+            html.Tr([html.Td(line["name"]), *cells, html.Td([str(points), *_penalty(penalty)], className="num")])
+        )
     return html.Div(
         html.Table([html.Thead(head), html.Tbody(body)], className="grid compact cross", id="standings-cross"),
         className="table-scroll",

@@ -92,7 +92,9 @@ class Rulings:
     notes: Sequence[dict[str, object]] = ()  # every ruling, as the answer lists them
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Mapping[str, object]]) -> Rulings:
+    def from_rows(cls, rows: Iterable[Mapping[str, object]], names: Mapping[str, str] | None = None) -> Rulings:
+        """The rulings in ``rows``; a penalty's note names its player by ``names`` (a tournament's list of rulings
+        is read apart from its standings: "a penalty of 1 point" alone does not say whose)."""
         void: dict[str, str] = {}
         adjusted: dict[str, tuple[dict[int, int], list[int], str]] = {}
         holders: dict[tuple[str, int], tuple[str, str, str]] = {}
@@ -119,7 +121,8 @@ class Rulings:
                 note = f"{details['name']} took seat {details['seat']} from version {details['from_version']}: {reason}"
                 holders[(subject, int(details["seat"]))] = (str(details["player"]), str(details["name"]), note)
             else:  # penalty
-                note = f"penalty of {details['points']} point(s): {reason}"
+                who = (names or {}).get(str(details["player"]))
+                note = f"penalty of {details['points']} point(s){f' for {who}' if who else ''}: {reason}"
                 penalties.append((str(details["player"]), int(details["points"]), note))
             notes.append({"subject": subject, "ruling": ruling, "reason": reason, "at": row["at"], "note": note})
         return cls(void, adjusted, holders, penalties, notes)
@@ -326,7 +329,7 @@ def report(
     """The whole answer for a tournament: the standings now, after each round, and the cross table (JSON-ready),
     the organiser's rulings (``ruling_rows``: ``Lists.tournament_rulings``) applied and listed."""
     seats, names = seats_from_rows(rows)
-    rulings = _shown(Rulings.from_rows(ruling_rows), seats)
+    rulings = _shown(Rulings.from_rows(ruling_rows, names), seats)
     rounds = rounds_of(seats)
     final = standings(seats, names, table, rulings=rulings)
     return {
@@ -391,7 +394,7 @@ def to_csv(
     and points in that round's game(s) ("1/4 +3"), for a spreadsheet; last, the notes of the organiser's rulings
     on the player's games and standing."""
     seats, names = seats_from_rows(rows)
-    rulings = Rulings.from_rows(ruling_rows)
+    rulings = Rulings.from_rows(ruling_rows, names)
     rounds = rounds_of(seats)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from dashboard.format import ordinal
-from tests.dashboard.client import Browser, by_id, organiser, text
+from tests.dashboard.client import Browser, by_id, components, organiser, text
 from tests.dashboard.test_access import Venue, app, closed, venue  # noqa: F401  (the door's venue and apps)
 
 SHOW_OUTPUTS = [("standings-body", "children"), ("standings-round", "options")]
@@ -121,6 +121,14 @@ def test_rulings_show_on_the_standings_with_their_reasons(app: Any, venue: Venue
     _catch_up(service.settings)
     body = _shown(Browser(app), venue.tournament)["standings-body"]["children"]
     listed = text(by_id(body, "standings-rulings"))
-    assert "game annulled: two players swapped seats" in listed and "penalty of 1 point(s): late to the table" in listed
+    name = service.player(player)["name"]  # whose penalty: the list names them
+    assert "game annulled: two players swapped seats" in listed
+    assert f"penalty of 1 point(s) for {name}: late to the table" in listed
+    # beside their points in both tables: the points no longer add up to their places without it
+    rows = [r for r in components(by_id(body, "standings-table"), "Tr") if name in text(r)]
+    crossed = [r for r in components(by_id(body, "standings-cross"), "Tr") if name in text(r)]
+    assert rows and "(1 off: penalty)" in text(rows[0]) and crossed and "(1 off: penalty)" in text(crossed[0])
+    others = [r for r in components(by_id(body, "standings-table"), "Tr") if name not in text(r)]
+    assert not any("penalty" in text(r) for r in others)
     cross = json.dumps(by_id(body, "standings-cross"))
     assert "annulled" in cross and f"/replay/{annulled}" in cross

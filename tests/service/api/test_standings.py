@@ -65,9 +65,11 @@ def test_the_standings_apply_rulings_with_notes_in_json_and_csv(client: FlaskCli
     answer = ok(client.get(f"/api/v1/tournaments/{cup.id}/standings"))
     lines = {line["player_id"]: line for line in answer["standings"]}
     assert lines[loser["id"]]["wins"] == 1 and "result adjusted: miscounted" in lines[loser["id"]]["notes"]
-    assert lines[seats[0]["id"]]["penalty"] == 1 and "penalty of 1 point(s): late" in lines[seats[0]["id"]]["notes"]
+    fined = f"penalty of 1 point(s) for {seats[0]['name']}: late"  # (whose: the tournament's list of rulings too)
+    assert lines[seats[0]["id"]]["penalty"] == 1 and fined in lines[seats[0]["id"]]["notes"]
     assert sum(line["games"] for line in answer["standings"]) == 2  # one game of two seats: the other is annulled
     assert [r["ruling"] for r in answer["rulings"]] == ["annul", "adjust_result", "penalty"]
+    assert answer["rulings"][2]["note"] == fined
     [penalised] = [line for line in answer["cross_table"] if line["player_id"] == seats[0]["id"]]
     earned = sum(c["points"] for cells in penalised["rounds"].values() for c in cells)
     assert lines[seats[0]["id"]]["points"] == earned - 1  # the penalty is off the points it earned
@@ -75,4 +77,4 @@ def test_the_standings_apply_rulings_with_notes_in_json_and_csv(client: FlaskCli
     assert {c["ruling"] for c in cells if c["game_id"] == second} == {"game annulled: a misdeal"}
     as_csv = client.get(f"/api/v1/tournaments/{cup.id}/standings", query_string={"format": "csv"})
     rows = {r["player_id"]: r for r in csv.DictReader(io.StringIO(as_csv.get_data(as_text=True)))}
-    assert "penalty of 1 point(s): late" in rows[seats[0]["id"]]["rulings"] and rows[seats[0]["id"]]["penalty"] == "1"
+    assert fined in rows[seats[0]["id"]]["rulings"] and rows[seats[0]["id"]]["penalty"] == "1"
