@@ -121,7 +121,8 @@ class Rulings:
                 note = f"{details['name']} took seat {details['seat']} from version {details['from_version']}: {reason}"
                 holders[(subject, int(details["seat"]))] = (str(details["player"]), str(details["name"]), note)
             else:  # penalty
-                who = (names or {}).get(str(details["player"]))
+                known = {**(names or {}), **{player: name for player, name, _ in holders.values()}}  # (a substitute)
+                who = known.get(str(details["player"]))
                 note = f"penalty of {details['points']} point(s){f' for {who}' if who else ''}: {reason}"
                 penalties.append((str(details["player"]), int(details["points"]), note))
             notes.append({"subject": subject, "ruling": ruling, "reason": reason, "at": row["at"], "note": note})

@@ -129,3 +129,21 @@ def test_rulings_void_adjust_substitute_and_penalise_each_with_a_note() -> None:
     lines = {line.player_id: line for line in standings([*two, *other], NAMES, rulings=penalised)}
     assert (lines["c"].points, lines["c"].penalty) == (-2, 3) and lines["c"].notes == ["penalty of 3 point(s): late"]
     assert [line.player_id for line in standings([*two, *other], NAMES, rulings=penalised)][-1] == "c"
+
+
+def test_a_penalty_s_note_names_its_player_when_the_names_are_known() -> None:
+    """The tournament's list of rulings is read apart from the standings: "penalty of 1 point(s)" alone does not
+    say whose. A substitute (who took a seat by an earlier ruling) is named too; an unknown player is not guessed."""
+    from service.reading.standings import Rulings
+
+    sub = dict(seat=0, player="e", name="Eve", replaced="a", from_version=5, token_hash="h")
+    rows = [
+        _ruling("cup", "penalty", "late", player="c", points=1),
+        _ruling("g1", "substitute", "Ada left", **sub),
+        _ruling("cup", "penalty", "rude", player="e", points=2),
+        _ruling("cup", "penalty", "absent", player="z", points=3),
+    ]
+    notes = [note for _, _, note in Rulings.from_rows(rows, NAMES).penalties]
+    assert notes == ["penalty of 1 point(s) for Cy: late", "penalty of 2 point(s) for Eve: rude",
+                     "penalty of 3 point(s): absent"]  # fmt: skip
+    assert Rulings.from_rows(rows).penalties[0][2] == "penalty of 1 point(s): late"  # (no names given)
