@@ -27,6 +27,10 @@ SIGNAL_NAMES = {"gifts": "Gifts", "soft_play": "Soft play", "kingmaking": "Kingm
 # An ordered pair's subject: the one who gave (made the king), then the one who gained.
 JOINS = {"gifts": " → ", "kingmaking": " → ", "soft_play": " & "}
 SHOWN_MOVES = 10  # the weightiest moves listed under a finding (the API answers them all)
+# The findings of a signal whose moves are listed: the LISTED highest, and every flagged one (the API and
+# `digsite fair-play --json` give every finding's). SPEED: at 12 players, every finding's moves made the page 13.6 MB
+# of JSON and 3.0 CPU s to build and encode (342 findings); so, 1.1 MB and 0.13 s (docs/performance.md, section 47).
+LISTED = 5
 
 
 def layout(app: dash.Dash, ctx: Context, visitor: Visitor, tournament_id: str) -> html.Div:
@@ -87,6 +91,7 @@ def _body(
     gathered: Gathered,
     signal: str | None,
     flagged_only: bool,
+    listed: int = LISTED,
 ) -> list[Any]:
     findings = {s: [f for f in fs if f["flagged"] or not flagged_only] for s, fs in shown["signals"].items()}
     ids = {p for fs in findings.values() for f in fs for p in f["subject"]}
@@ -100,7 +105,7 @@ def _body(
         threshold = shown["thresholds"].get(name)
         title = SIGNAL_NAMES.get(name, name) + (f" (flagged at {threshold:g} or more)" if threshold is not None else "")
         said = none_found(shown["decisions"], flagged_only)
-        content = _ranked(app, name, found, gathered, names) if found else empty(said)
+        content = _ranked(app, name, found, gathered, names, listed) if found else empty(said)
         scored = len(shown["signals"][name])
         chance = [] if threshold is None or not scored else [html.P(_by_chance(threshold, scored), className="quiet")]
         parts.append(card(title, *chance, content, id=f"fair-play-{name}"))
@@ -123,6 +128,7 @@ def _ranked(
     findings: Sequence[FairPlayFinding],
     gathered: Gathered,
     names: Mapping[str, str],
+    listed: int = LISTED,
 ) -> html.Div:
     rows = []
     for rank, found in enumerate(findings, 1):
@@ -144,7 +150,7 @@ def _ranked(
         )
     head = html.Tr([html.Th(h) for h in ("#", "Player or pair", "Score", "Flag", "Games", "Moves", "Figures")])
     table = html.Div(html.Table([html.Thead(head), html.Tbody(rows)], className="grid"), className="table-scroll")
-    behind = [
+    behind: list[Any] = [
         html.Details(
             [
                 html.Summary(
@@ -159,8 +165,17 @@ def _ranked(
             className="fair-play-moves",
         )
         for rank, found in enumerate(findings, 1)
-        if found["moves"]
+        if found["moves"] and (found["flagged"] or rank <= listed)
     ]
+    rest = sum(1 for rank, found in enumerate(findings, 1) if found["moves"] and not found["flagged"] and rank > listed)
+    if rest:
+        behind.append(
+            html.P(
+                f"Listed here: the moves behind the {listed} highest and every flagged finding. The moves behind the "
+                f"{rest} other(s) are in the report the API and `digsite fair-play --json` give.",
+                className="quiet",
+            )
+        )
     return html.Div([table, *behind])
 
 

@@ -112,3 +112,28 @@ def test_a_signal_with_nothing_judged_to_read_says_so_rather_than_no_finding(app
         cards = json.loads(json.dumps(body, default=lambda c: c.to_plotly_json()))
         assert [c["props"]["id"] for c in cards] == [f"fair-play-{name}" for name in report["signals"]]
         assert all(said in text(card) for card in cards), [text(card) for card in cards]
+
+
+def test_the_moves_are_listed_behind_the_highest_findings_and_every_flagged_one() -> None:
+    """At 12 players every finding's moves made the page 13.6 MB (docs/performance.md, section 47): the page lists
+    those of the ``LISTED`` highest of a signal and of every flagged one, and says where the others' are."""
+    import dash
+
+    from service.reading.fair_play import Gathered
+    from tests.dashboard.test_replay_judgement import tree
+
+    def found(rank: int, flagged: bool) -> Any:
+        moves = [{"game_id": f"g{rank}", "index": 0, "version": 1, "seat": 0, "player": f"p{rank}", "amount": 1.0}]
+        return {"signal": "gifts", "subject": [f"p{rank}", "q"], "score": 9.0 - rank, "flagged": flagged, "games": 2,
+                "decisions": 9, "figures": {}, "moves": moves}  # fmt: skip
+
+    findings = [found(rank, flagged=rank == 7) for rank in range(1, 10)]
+    gathered = Gathered(None, None, {})  # type: ignore[arg-type]  (no figures: each move is its link alone)
+    drawn = tree(fair_play_page._ranked(dash.Dash(__name__), "gifts", findings, gathered, {}, listed=5))
+    summaries = [text(s) for s in components(drawn, "Summary")]
+    assert [s.split(" ")[0] for s in summaries] == ["#1", "#2", "#3", "#4", "#5", "#7"]
+    note = [text(p) for p in components(drawn, "P") if "other(s)" in text(p)]
+    assert note and "The moves behind the 3 other(s) are in the report" in note[0]
+    everything = tree(fair_play_page._ranked(dash.Dash(__name__), "gifts", findings, gathered, {}, len(findings)))
+    assert len(list(components(everything, "Summary"))) == 9
+    assert not any("other(s)" in text(p) for p in components(everything, "P"))
