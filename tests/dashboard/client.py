@@ -332,3 +332,10 @@ def perspectives(page: Any) -> list[str]:
 def replay_root(page: Any) -> dict[str, Any]:
     """The replay page's root props: the game, move and perspective the script opens it at (``data-*``)."""
     return dict(by_id(page, "replay-root")["props"])
+
+
+def tree(component: Any) -> Any:
+    """A component as Dash serialises it (dicts all the way down)."""
+    from plotly.utils import PlotlyJSONEncoder
+
+    return json.loads(json.dumps(component, cls=PlotlyJSONEncoder))

@@ -18,7 +18,7 @@ from dashboard import create_dashboard
 from dashboard.pages import fair_play as fair_play_page
 from dashboard.replay_judgement import horizon
 from service.reading import fair_play
-from tests.dashboard.client import Browser, by_id, components, organiser, text
+from tests.dashboard.client import Browser, by_id, components, organiser, text, tree
 from tests.dashboard.conftest import access_settings
 from tests.dashboard.judged import Judged, judged  # noqa: F401  (the judged store, a fixture)
 from tests.service import fair_play_support
@@ -120,7 +120,6 @@ def test_the_moves_are_listed_behind_the_highest_findings_and_every_flagged_one(
     import dash
 
     from service.reading.fair_play import Gathered
-    from tests.dashboard.test_replay_judgement import tree
 
     def found(rank: int, flagged: bool) -> Any:
         moves = [{"game_id": f"g{rank}", "index": 0, "version": 1, "seat": 0, "player": f"p{rank}", "amount": 1.0}]

@@ -7,18 +7,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from plotly.utils import PlotlyJSONEncoder
-
 from dashboard.replay_judgement import HEADING, SIGNS, horizon, notes, seats_table, section, win_chance
 from domain.judge import ROUNDS_AHEAD
-from tests.dashboard.client import by_id, components, text
+from tests.dashboard.client import by_id, components, text, tree
 
 NAMES = ["Ana", "Beto"]
-
-
-def tree(component: Any) -> Any:
-    """A component as Dash serialises it (dicts all the way down)."""
-    return json.loads(json.dumps(component, cls=PlotlyJSONEncoder))
 
 
 def estimate(win: float, place: float, value: float, playouts: int = 8) -> dict[str, Any]:
